@@ -1,0 +1,256 @@
+import { basename, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { looksLikeApiKey, maskApiKey, ServiceClient } from '../../core/api/index.ts';
+import {
+  MODES,
+  QUALITIES,
+  SHOOT_ASPECT_RATIOS,
+  SHOOT_STYLES,
+  SHOT_COUNTS,
+  VIDEO_ASPECT_RATIOS,
+  VIDEO_DURATIONS,
+  VIDEO_RESOLUTIONS,
+  type VideoAspectRatio,
+} from '../../core/catalog.ts';
+import { productsFromFolders } from '../../core/ingest/folders.ts';
+import { type BatchQuote, quoteBatch } from '../../core/pricing.ts';
+import type { ShootSettings, VideoSettings } from '../../core/queue/types.ts';
+import { parseRateLimit, SERVICE_RATE_LIMIT } from '../../core/scheduler/budget.ts';
+import { type Connection, connect, drive, keyId, openStore } from '../drive.ts';
+import { DEFAULT_SANDBOX_TIME_SCALE } from '../embedded-sandbox.ts';
+import { EXIT } from '../exit-codes.ts';
+import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
+
+/** `10s/720p[/with_model][/16:9]` */
+export function parseVideo(text: string): VideoSettings {
+  const [durationText, resolution, ...rest] = text.split('/');
+  const duration = Number(durationText?.replace(/s$/, ''));
+  if (!VIDEO_DURATIONS.includes(duration as never)) {
+    throw new InvalidArgumentError(
+      `video duration must be one of ${VIDEO_DURATIONS.map((d) => `${d}s`).join(', ')}`,
+    );
+  }
+  if (!VIDEO_RESOLUTIONS.includes(resolution as never)) {
+    throw new InvalidArgumentError(`video resolution must be one of ${VIDEO_RESOLUTIONS.join(', ')}`);
+  }
+  let mode: VideoSettings['mode'] = 'product_only';
+  let aspectRatio: VideoAspectRatio | null = null;
+  for (const part of rest) {
+    if (MODES.includes(part as never)) mode = part as VideoSettings['mode'];
+    else if (VIDEO_ASPECT_RATIOS.includes(part as never)) aspectRatio = part as VideoAspectRatio;
+    else
+      throw new InvalidArgumentError(
+        `"${part}" is neither a mode (${MODES.join(', ')}) nor a video aspect ratio`,
+      );
+  }
+  return {
+    duration: duration as VideoSettings['duration'],
+    resolution: resolution as VideoSettings['resolution'],
+    mode,
+    aspectRatio,
+  };
+}
+
+function rateLimitOption(text: string) {
+  try {
+    return parseRateLimit(text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+function positiveInteger(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0)
+    throw new InvalidArgumentError('expected a whole number of credits');
+  return value;
+}
+
+function positiveNumber(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError('expected a number above 0');
+  return value;
+}
+
+export function formatQuote(quote: BatchQuote, video: boolean): string {
+  const width = Math.max(7, ...quote.products.map((row) => row.product.length));
+  const header = `${'Product'.padEnd(width)}  Shots  Shoot${video ? '  Video' : ''}  Credits`;
+  const lines = [header, '-'.repeat(header.length)];
+  for (const row of quote.products) {
+    const shots = `${row.shoot.shots}${row.shoot.clamped ? '*' : ''}`;
+    lines.push(
+      `${row.product.padEnd(width)}  ${shots.padStart(5)}  ${String(row.shoot.credits).padStart(5)}${
+        video ? `  ${String(row.videoCredits).padStart(5)}` : ''
+      }  ${String(row.credits).padStart(7)}`,
+    );
+  }
+  lines.push('-'.repeat(header.length));
+  lines.push(`${'Total'.padEnd(width)}  ${' '.repeat(video ? 19 : 12)}${String(quote.credits).padStart(7)}`);
+  if (quote.products.some((row) => row.shoot.clamped)) {
+    lines.push('* 6 shots are made only in the classic and minimal styles; this style makes 4.');
+  }
+  if (quote.balance !== null) {
+    lines.push(
+      `Balance: ${quote.balance} credits${quote.shortfall ? `, ${quote.shortfall} short of this batch` : ''}.`,
+    );
+  }
+  return lines.join('\n');
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await prompt.question(question)).trim());
+  } finally {
+    prompt.close();
+  }
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('Shoot every product in the folders (and make a video of each), then download the results.')
+    .argument('<folder...>', 'folders of product folders (or a product folder itself)')
+    .addOption(new Option('--style <style>', 'shoot style').choices(SHOOT_STYLES).makeOptionMandatory())
+    .addOption(new Option('--shots <n>', 'shots per product').choices(SHOT_COUNTS.map(String)).default('4'))
+    .addOption(new Option('--quality <q>', 'image quality').choices(QUALITIES).default('standard'))
+    .addOption(
+      new Option('--aspect <ratio>', 'aspect ratio of the shots').choices(SHOOT_ASPECT_RATIOS).default('1:1'),
+    )
+    .addOption(new Option('--mode <mode>', 'with or without a model').choices(MODES).default('product_only'))
+    .option('--model-url <url>', 'public image URL of the model (with --mode with_model)')
+    .option('--background <hex>', 'background colour hint, e.g. #f4efe6 (studio styles)')
+    .option('--video <spec>', 'also make a video of each product: 10s/720p[/with_model][/16:9]', parseVideo)
+    .option('--name <name>', 'a name for the batch')
+    .option('--library <dir>', 'where results are saved', defaultLibraryDir())
+    .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .option('--budget <credits>', 'refuse to start a batch that costs more', positiveInteger)
+    .option(
+      '--rate-limit <N/Ws>',
+      'requests per key in any rolling window',
+      rateLimitOption,
+      SERVICE_RATE_LIMIT,
+    )
+    .option('--yes', 'start without asking for confirmation')
+    .option('--sandbox', 'use the embedded sandbox: no key, no network, no credits spent')
+    .option('--base-url <url>', 'the service address; the key comes from ADBATCH_API_KEY')
+    .option(
+      '--time-scale <factor>',
+      `sandbox speed (default ${DEFAULT_SANDBOX_TIME_SCALE}: ten times faster)`,
+      positiveNumber,
+    )
+    .action(async (folders: string[], options) => {
+      process.exitCode = await runCommand(folders, options);
+    });
+}
+
+interface RunOptions {
+  style: ShootSettings['style'];
+  shots: string;
+  quality: ShootSettings['quality'];
+  aspect: string;
+  mode: ShootSettings['mode'];
+  modelUrl?: string;
+  background?: string;
+  video?: VideoSettings;
+  name?: string;
+  library: string;
+  dataDir: string;
+  budget?: number;
+  rateLimit: { limit: number; windowMs: number };
+  yes?: boolean;
+  sandbox?: boolean;
+  baseUrl?: string;
+  timeScale?: number;
+}
+
+async function runCommand(folders: string[], options: RunOptions): Promise<number> {
+  if (options.sandbox && options.baseUrl) throw new Error('choose --sandbox or --base-url, not both');
+  if (options.mode === 'with_model' && !options.modelUrl)
+    throw new Error('--mode with_model needs --model-url');
+  if (options.background && !/^#(?:[0-9a-f]{3}){1,2}$/i.test(options.background)) {
+    throw new Error('--background must be a hex colour such as #f4efe6');
+  }
+  const scan = await productsFromFolders(folders);
+  for (const warning of scan.warnings) process.stderr.write(`warning: ${warning}\n`);
+  if (scan.products.length === 0) throw new Error(`no product photos found in ${folders.join(', ')}`);
+
+  const shoot: ShootSettings = {
+    style: options.style,
+    shots: Number(options.shots) as ShootSettings['shots'],
+    quality: options.quality,
+    aspectRatio: options.aspect,
+    mode: options.mode,
+    modelUrl: options.modelUrl ?? null,
+    backgroundColor: options.background ?? null,
+  };
+  const video = options.video ?? null;
+  const timeScale = options.sandbox ? (options.timeScale ?? DEFAULT_SANDBOX_TIME_SCALE) : 1;
+  const connection: Connection = await connect({
+    dataDir: options.dataDir,
+    sandbox: Boolean(options.sandbox),
+    baseUrl: options.baseUrl,
+    timeScale,
+  });
+  try {
+    if (!connection.sandbox && !looksLikeApiKey(connection.apiKey)) {
+      throw new Error(
+        'ADBATCH_API_KEY does not look like an API key (a prefix, "_", then 64 hexadecimal characters)',
+      );
+    }
+    const client = new ServiceClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey });
+    const balance = await client.getCredits();
+    const quote = quoteBatch(
+      scan.products.map((product) => product.name),
+      shoot,
+      video,
+      balance.credits,
+    );
+    process.stdout.write(`${formatQuote(quote, video !== null)}\n`);
+    if (options.budget !== undefined && quote.credits > options.budget) {
+      process.stderr.write(
+        `This batch costs ${quote.credits} credits, over the --budget of ${options.budget}. Nothing was started.\n`,
+      );
+      return EXIT.error;
+    }
+    if (!options.yes) {
+      if (!process.stdin.isTTY) {
+        process.stderr.write('Pass --yes to start without a prompt. Nothing was started.\n');
+        return EXIT.error;
+      }
+      if (!(await confirm(`Start this batch for ${quote.credits} credits? [y/N] `))) {
+        process.stderr.write('Nothing was started.\n');
+        return EXIT.error;
+      }
+    }
+    const store = openStore(options.dataDir);
+    const batch = store.createBatch({
+      name:
+        options.name ??
+        `${new Date().toISOString().slice(0, 16).replace('T', ' ')} ${basename(resolve(folders[0]!))}`,
+      baseUrl: connection.sandbox ? 'sandbox' : connection.baseUrl,
+      keyId: keyId(connection.apiKey),
+      keyHint: maskApiKey(connection.apiKey),
+      sandbox: Boolean(connection.sandbox),
+      libraryDir: resolve(options.library),
+      shoot,
+      video,
+      products: scan.products,
+    });
+    process.stdout.write(`Batch ${batch.id} started: ${batch.name}\n`);
+    const code = await drive({
+      store,
+      dataDir: options.dataDir,
+      batchIds: [batch.id],
+      connections: new Map([[batch.id, connection]]),
+      rateLimit: options.rateLimit,
+      timeScale,
+    });
+    process.stdout.write(`Results: ${resolve(options.library)}\n`);
+    store.db.close();
+    return code;
+  } finally {
+    await connection.sandbox?.sandbox.close();
+  }
+}

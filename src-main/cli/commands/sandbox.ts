@@ -1,0 +1,99 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { loadAccountsFile } from '../../sandbox/accounts.ts';
+import { parseRateLimit } from '../../sandbox/rate-limiter.ts';
+import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+
+function positiveNumber(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError('expected a number above 0');
+  return number;
+}
+
+function probability(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0 || number > 1)
+    throw new InvalidArgumentError('expected a number from 0 to 1');
+  return number;
+}
+
+function port(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || number > 65535)
+    throw new InvalidArgumentError('expected a port from 0 to 65535');
+  return number;
+}
+
+function rateLimit(value: string) {
+  try {
+    return parseRateLimit(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+export function describeAccounts(sandbox: Sandbox): string[] {
+  const lines = ['Accounts:'];
+  for (const account of sandbox.accounts()) {
+    const kind =
+      account.type === 'agency' ? `agency, ${account.plan?.replace('_', ' ')} plan, pool of` : 'personal,';
+    lines.push(`  ${account.name} (${kind} ${account.credits} credits)`);
+    for (const key of account.keys) {
+      lines.push(
+        `    ${key.key}${account.type === 'agency' ? (key.brand ? `  pinned to ${key.brand}` : '  all brands') : ''}`,
+      );
+    }
+  }
+  return lines;
+}
+
+export function registerSandboxCommand(program: Command): void {
+  program
+    .command('sandbox')
+    .description('Run the embedded sandbox of the ad service: no key, no network, no credits spent.')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', port, 0)
+    .option('--accounts <file>', 'accounts, brands and keys as JSON (see docs/sandbox.md)')
+    .option(
+      '--time-scale <factor>',
+      'multiply every job duration (0.01 = a hundred times faster)',
+      positiveNumber,
+      1,
+    )
+    .option(
+      '--rate-limit <N/Ws>',
+      'requests allowed per key in any rolling window',
+      rateLimit,
+      parseRateLimit('60/60s'),
+    )
+    .option('--failure-rate <p>', 'probability that a job fails (refunded)', probability, 0)
+    .option('--state <file>', 'keep the state in this JSON file so it survives a restart')
+    .addOption(
+      new Option('--video-renderer <kind>', 'how video results are made')
+        .choices(['auto', 'ffmpeg', 'bundled'])
+        .default('auto'),
+    )
+    .action(async (options) => {
+      const sandbox = await startSandbox({
+        host: options.host,
+        port: options.port,
+        ...(options.accounts ? { accounts: await loadAccountsFile(options.accounts) } : {}),
+        timeScale: options.timeScale,
+        rateLimit: options.rateLimit,
+        failureRate: options.failureRate,
+        ...(options.state ? { stateFile: options.state } : {}),
+        videoRenderer: options.videoRenderer,
+      });
+      const lines = [
+        `Sandbox listening on ${sandbox.url}`,
+        ...describeAccounts(sandbox),
+        `Time scale ${options.timeScale}, rate limit ${options.rateLimit.limit} per ${options.rateLimit.windowMs / 1000} s, failure rate ${options.failureRate}.`,
+        'Press Ctrl+C to stop.',
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await sandbox.close();
+    });
+}

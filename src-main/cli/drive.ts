@@ -1,0 +1,154 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ServiceClient } from '../core/api/index.ts';
+import { openDatabase } from '../core/db/open.ts';
+import { startLoopbackHost } from '../core/hosting/loopback.ts';
+import { writeManifest } from '../core/manifest.ts';
+import { QueueStore } from '../core/queue/store.ts';
+import type { Batch } from '../core/queue/types.ts';
+import type { RateLimit } from '../core/scheduler/budget.ts';
+import { Engine } from '../core/scheduler/engine.ts';
+import { type EmbeddedSandbox, startEmbeddedSandbox } from './embedded-sandbox.ts';
+import { EXIT } from './exit-codes.ts';
+import { ProgressPrinter } from './progress.ts';
+
+// What `run` and `resume` share: the data dir's database, the service connection (the embedded sandbox or
+// a base URL with the key from ADBATCH_API_KEY), photo hosting, the engine, progress and the outcome.
+
+export function keyId(apiKey: string): string {
+  return createHash('sha256').update(apiKey).digest('hex').slice(0, 32);
+}
+
+export function openStore(dataDir: string): QueueStore {
+  return new QueueStore(openDatabase(join(dataDir, 'adbatch.db')), Date.now);
+}
+
+export interface Connection {
+  baseUrl: string;
+  apiKey: string;
+  sandbox: EmbeddedSandbox | null;
+}
+
+export async function connect(options: {
+  dataDir: string;
+  sandbox: boolean;
+  baseUrl?: string;
+  timeScale: number;
+}): Promise<Connection> {
+  if (options.sandbox) {
+    const embedded = await startEmbeddedSandbox(options.dataDir, options.timeScale);
+    return { baseUrl: embedded.url, apiKey: embedded.apiKey, sandbox: embedded };
+  }
+  const apiKey = process.env.ADBATCH_API_KEY?.trim();
+  if (!options.baseUrl)
+    throw new Error('say which service to use: --sandbox, or --base-url with the key in ADBATCH_API_KEY');
+  if (!apiKey) throw new Error('ADBATCH_API_KEY is not set: it holds the API key for --base-url');
+  return { baseUrl: options.baseUrl, apiKey, sandbox: null };
+}
+
+/**
+ * Local photos are served on the same port with the same secret as last time (when the port is free), so
+ * their URLs stay valid across a restart: a job created just before a crash can still fetch its photos.
+ */
+async function startPhotoHost(dataDir: string) {
+  const file = join(dataDir, 'photo-host.json');
+  let saved: { secret?: string; port?: number } = {};
+  try {
+    saved = JSON.parse(await readFile(file, 'utf8'));
+  } catch {
+    // First run, or an unreadable file: a new secret.
+  }
+  const secret = saved.secret ? Buffer.from(saved.secret, 'hex') : randomBytes(32);
+  const host = await startLoopbackHost({ secret, port: saved.port ?? 0 });
+  const port = Number(new URL(host.origin).port);
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, JSON.stringify({ secret: secret.toString('hex'), port }), { mode: 0o600 });
+  return host;
+}
+
+function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
+}
+
+export interface DriveOptions {
+  store: QueueStore;
+  dataDir: string;
+  batchIds: string[];
+  connections: Map<string, Connection>;
+  rateLimit: RateLimit;
+  timeScale: number;
+  quiet?: boolean;
+}
+
+export async function drive(options: DriveOptions): Promise<number> {
+  const { store, batchIds } = options;
+  const host = await startPhotoHost(options.dataDir);
+  const clientFor = (batch: Batch) => {
+    const connection = options.connections.get(batch.id);
+    if (!connection) return null;
+    if (
+      !connection.sandbox &&
+      !isLoopbackUrl(connection.baseUrl) &&
+      store.products(batch.id).some((p) => p.photos.some((photo) => photo.path))
+    ) {
+      process.stderr.write(
+        `${batch.name}: local photos need hosting the service can reach; only a service on this machine can read them for now.\n`,
+      );
+      return null;
+    }
+    return new ServiceClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey });
+  };
+  const progress = new ProgressPrinter(store, batchIds);
+  const engine = new Engine({
+    store,
+    batchIds,
+    clientFor,
+    host,
+    rateLimit: options.rateLimit,
+    timeScale: options.timeScale,
+    onNotice: (batchId, message) =>
+      process.stderr.write(`${store.batch(batchId)?.name ?? batchId}: ${message}\n`),
+  });
+  let interrupted = false;
+  const interrupt = () => {
+    interrupted = true;
+    process.stderr.write('\nStopping: letting requests in flight finish. `adbatch resume` continues.\n');
+    engine.stop();
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  const ticker = options.quiet ? null : setInterval(() => progress.update(), 250);
+  try {
+    await engine.run();
+  } finally {
+    if (ticker) clearInterval(ticker);
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+    await host.close();
+  }
+  if (!options.quiet) progress.update(true);
+  for (const batchId of batchIds) {
+    const file = await writeManifest(store, batchId);
+    if (!options.quiet) process.stdout.write(`Manifest: ${file}\n`);
+  }
+  return interrupted ? EXIT.interrupted : outcome(store, batchIds);
+}
+
+/** The exit status for these batches, from the states their jobs ended in. */
+export function outcome(store: QueueStore, batchIds: string[]): number {
+  let partial = false;
+  let anyDone = false;
+  for (const batchId of batchIds) {
+    const batch = store.batch(batchId)!;
+    if (batch.statusReason === 'unauthorized') return EXIT.failed;
+    if (batch.statusReason === 'insufficient_credits' && batch.status === 'paused')
+      return EXIT.stoppedOnCredits;
+    const { byState, jobs } = store.totals(batchId);
+    anyDone ||= (byState.done ?? 0) > 0;
+    if ((byState.done ?? 0) + (byState.cancelled ?? 0) !== jobs) partial = true;
+  }
+  if (!partial) return EXIT.ok;
+  return anyDone ? EXIT.partial : EXIT.failed;
+}

@@ -1,0 +1,57 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generateApiKey } from '../sandbox/accounts.ts';
+import { type Sandbox, startSandbox } from '../sandbox/server.ts';
+
+// `--sandbox`: the embedded sandbox runs inside this process, its state kept in the data dir so that a
+// batch can be resumed after a crash. It listens on the same port as last time when it can, so the result
+// URLs recorded before a crash still point at it.
+
+/** The Sandbox account: a simulated personal account, generous enough for a few demos. */
+const SANDBOX_CREDITS = 5000;
+/** Ten times faster than real time: a demo batch with videos takes about a minute. */
+export const DEFAULT_SANDBOX_TIME_SCALE = 0.1;
+
+export interface EmbeddedSandbox {
+  sandbox: Sandbox;
+  url: string;
+  apiKey: string;
+}
+
+async function readPort(file: string): Promise<number> {
+  try {
+    return Number((await readFile(file, 'utf8')).trim()) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+export async function startEmbeddedSandbox(dataDir: string, timeScale: number): Promise<EmbeddedSandbox> {
+  const dir = join(dataDir, 'sandbox');
+  await mkdir(dir, { recursive: true });
+  const portFile = join(dir, 'port');
+  const options = {
+    timeScale,
+    stateFile: join(dir, 'state.json'),
+    accounts: {
+      accounts: [
+        {
+          name: 'Sandbox',
+          type: 'personal' as const,
+          credits: SANDBOX_CREDITS,
+          keys: [{ key: generateApiKey() }],
+        },
+      ],
+    },
+    onError: (message: string, error: unknown) =>
+      process.stderr.write(`sandbox: ${message}: ${(error as Error).message}\n`),
+  };
+  const previous = await readPort(portFile);
+  const sandbox = await startSandbox({ ...options, port: previous }).catch(() =>
+    startSandbox({ ...options, port: 0 }),
+  );
+  await writeFile(portFile, String(sandbox.port));
+  const apiKey = sandbox.accounts()[0]?.keys[0]?.key;
+  if (!apiKey) throw new Error(`the sandbox state in ${dir} has no account with a key`);
+  return { sandbox, url: sandbox.url, apiKey };
+}

@@ -1,0 +1,15 @@
+/** Exit statuses of `adbatch run` and `adbatch resume`, so scripts can tell outcomes apart. */
+export const EXIT = {
+  /** Every job finished and every result is on disk. */
+  ok: 0,
+  /** Nothing started: bad input, a refused confirmation or budget, no key. */
+  error: 1,
+  /** The batch ended, but some jobs failed, were skipped, or need a decision (outcome unknown, stale). */
+  partial: 2,
+  /** Stopped because the credits ran out; `adbatch resume` continues once there are more. */
+  stoppedOnCredits: 3,
+  /** Nothing succeeded, or the service refused the key. */
+  failed: 4,
+  /** Interrupted (Ctrl+C); `adbatch resume` continues where it stopped. */
+  interrupted: 130,
+} as const;

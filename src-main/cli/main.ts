@@ -1,0 +1,24 @@
+import { Command, CommanderError } from 'commander';
+import { registerResumeCommand } from './commands/resume.ts';
+import { registerRunCommand } from './commands/run.ts';
+import { registerSandboxCommand } from './commands/sandbox.ts';
+import { registerStatusCommand } from './commands/status.ts';
+
+const program = new Command()
+  .name('adbatch')
+  .description('Batch production of product ads: shoots and video ads from folders of product photos.')
+  .showHelpAfterError()
+  .exitOverride();
+
+registerRunCommand(program);
+registerResumeCommand(program);
+registerStatusCommand(program);
+registerSandboxCommand(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  console.error(`adbatch: ${(error as Error).message}`);
+  process.exit(1);
+}

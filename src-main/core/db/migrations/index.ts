@@ -1,0 +1,5 @@
+import type { Migration } from '../migrate.ts';
+import { initial } from './001-initial.ts';
+
+/** Every schema step, in order. Append only: a released migration is never edited. */
+export const MIGRATIONS: readonly Migration[] = [initial];

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import sharp from 'sharp';
+import { type Dispatcher, request } from 'undici';
+
+// One result to disk: streamed into `<file>.part`, resumed with a Range request when a previous attempt
+// left bytes behind, verified (declared length, the image decodes, an MP4 starts with `ftyp`), hashed,
+// and only then renamed into place. A file without `.part` is therefore always complete and verified.
+
+export type ExpectedContent = 'image' | 'video';
+
+export class DownloadError extends Error {
+  constructor(
+    message: string,
+    /** Worth trying again (network trouble, 5xx, 429) rather than a result that will never come. */
+    readonly transient: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface DownloadResult {
+  bytes: number;
+  sha256: string;
+}
+
+const TIMEOUT_MS = 60_000;
+
+async function partSize(part: string): Promise<number> {
+  try {
+    return (await stat(part)).size;
+  } catch {
+    return 0;
+  }
+}
+
+async function verify(file: string, expected: ExpectedContent): Promise<void> {
+  if (expected === 'video') {
+    const handle = await open(file, 'r');
+    try {
+      const head = Buffer.alloc(12);
+      const { bytesRead } = await handle.read(head, 0, 12, 0);
+      if (bytesRead < 12 || head.subarray(4, 8).toString('latin1') !== 'ftyp') {
+        throw new DownloadError('the video is not an MP4 (no ftyp box at its start)', false);
+      }
+    } finally {
+      await handle.close();
+    }
+    return;
+  }
+  try {
+    // Decoding every pixel, not just the header: a truncated or corrupted image fails here.
+    await sharp(file, { failOn: 'error' }).stats();
+  } catch (error) {
+    throw new DownloadError(`the image does not decode (${(error as Error).message})`, false);
+  }
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
+}
+
+export async function downloadVerified(
+  url: string,
+  file: string,
+  expected: ExpectedContent,
+  options: { dispatcher?: Dispatcher; signal?: AbortSignal } = {},
+): Promise<DownloadResult> {
+  const part = `${file}.part`;
+  await mkdir(dirname(file), { recursive: true });
+  const offset = await partSize(part);
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await request(url, {
+      method: 'GET',
+      headers: offset > 0 ? { range: `bytes=${offset}-` } : {},
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    throw new DownloadError(`could not reach ${new URL(url).host}: ${(error as Error).message}`, true);
+  }
+  const { statusCode, headers, body } = response;
+  if (statusCode !== 200 && statusCode !== 206) {
+    await body.dump();
+    if (statusCode === 416) await rm(part, { force: true });
+    const transient = statusCode === 416 || statusCode === 408 || statusCode === 429 || statusCode >= 500;
+    throw new DownloadError(`the result answered HTTP ${statusCode}`, transient);
+  }
+  const resumed = statusCode === 206;
+  const declared = Number(headers['content-length']);
+  const expectedTotal = Number.isFinite(declared) ? declared + (resumed ? offset : 0) : null;
+  try {
+    await pipeline(body, createWriteStream(part, { flags: resumed ? 'a' : 'w' }));
+  } catch (error) {
+    throw new DownloadError(`the download was cut off: ${(error as Error).message}`, true);
+  }
+  const size = await partSize(part);
+  if (expectedTotal !== null && size !== expectedTotal) {
+    throw new DownloadError(`the download was cut off at ${size} of ${expectedTotal} bytes`, true);
+  }
+  try {
+    await verify(part, expected);
+  } catch (error) {
+    // A corrupted file is not resumable: start over next time.
+    await rm(part, { force: true });
+    if (error instanceof DownloadError) throw new DownloadError(error.message, true);
+    throw error;
+  }
+  const sha256 = await sha256Of(part);
+  await rename(part, file);
+  return { bytes: size, sha256 };
+}

@@ -1,0 +1,94 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, resolve } from 'node:path';
+
+// Makes local photos reachable by a service on the same machine (the sandbox): an HTTP server bound to
+// 127.0.0.1 that serves only the files registered with it, each under an unguessable token. Nothing else is
+// listed or served. Tokens derive from a secret and the file's path, so a restart with the same secret
+// (and port, when free) hands out the same URLs.
+
+const TYPES: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.gif': 'image/gif',
+  '.avif': 'image/avif',
+  '.heic': 'image/heic',
+  '.tif': 'image/tiff',
+  '.tiff': 'image/tiff',
+};
+
+export interface PhotoHost {
+  urlFor(path: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface LoopbackHost extends PhotoHost {
+  readonly origin: string;
+}
+
+export async function startLoopbackHost(
+  options: { secret?: Buffer; port?: number } = {},
+): Promise<LoopbackHost> {
+  const secret = options.secret ?? randomBytes(32);
+  const files = new Map<string, string>();
+
+  const server: Server = createServer((req, res) => {
+    const token = /^\/p\/([0-9a-f]{48})(?:\.[a-z0-9]+)?$/.exec(req.url ?? '')?.[1];
+    const path = token ? files.get(token) : undefined;
+    if (!path || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
+    stat(path).then(
+      (info) => {
+        res.writeHead(200, {
+          'content-type': TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
+          'content-length': info.size,
+          'cache-control': 'no-store',
+        });
+        if (req.method === 'HEAD') res.end();
+        else
+          createReadStream(path)
+            .on('error', () => res.destroy())
+            .pipe(res);
+      },
+      () => res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found'),
+    );
+  });
+
+  const listen = (port: number) =>
+    new Promise<void>((resolvePromise, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolvePromise();
+      });
+    });
+  try {
+    await listen(options.port ?? 0);
+  } catch (error) {
+    if (!options.port) throw error;
+    await listen(0);
+  }
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    origin,
+    async urlFor(path: string) {
+      const absolute = resolve(path);
+      const token = createHmac('sha256', secret).update(absolute).digest('hex').slice(0, 48);
+      files.set(token, absolute);
+      return `${origin}/p/${token}${extname(absolute).toLowerCase()}`;
+    },
+    close: () =>
+      new Promise<void>((resolvePromise) => {
+        server.close(() => resolvePromise());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,78 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { batchFolder } from './library.ts';
+import type { QueueStore } from './queue/store.ts';
+
+// manifest.json, beside a batch's results: every product, job, charge and file, so the batch can be read
+// (and audited) without Adbatch. Written atomically.
+
+export function buildManifest(store: QueueStore, batchId: string) {
+  const batch = store.batch(batchId);
+  if (!batch) throw new Error(`no batch ${batchId}`);
+  const jobs = store.jobs(batchId);
+  const totals = store.totals(batchId);
+  return {
+    manifest_version: 1,
+    batch: {
+      id: batch.id,
+      name: batch.name,
+      created_at: new Date(batch.createdAt).toISOString(),
+      service: batch.baseUrl,
+      key: batch.keyHint,
+      sandbox: batch.sandbox,
+      status: batch.status,
+      status_reason: batch.statusReason,
+      shoot: batch.shoot,
+      video: batch.video,
+    },
+    credits: {
+      quoted: batch.quotedCredits,
+      charged: totals.charged,
+      refunded: totals.refunded,
+      spent: totals.charged - totals.refunded,
+      at_stake: totals.atStake,
+    },
+    products: store.products(batchId).map((product) => ({
+      name: product.name,
+      source: product.sourceDir,
+      photos: product.photos.map((photo) => photo.path ?? photo.url),
+      jobs: jobs
+        .filter((job) => job.productId === product.id)
+        .map((job) => ({
+          id: job.id,
+          kind: job.kind,
+          state: job.state,
+          remote_id: job.remoteId,
+          remote_status: job.remoteStatus,
+          price: job.price,
+          charged: job.creditsCharged,
+          refunded: job.creditsRefunded,
+          posts: job.posts,
+          polls: job.polls,
+          failure: job.failureCode ? { code: job.failureCode, message: job.failureMessage } : null,
+          history: store
+            .events(job.id)
+            .filter((event) => event.type === 'state' || event.type === 'remote_status')
+            .map((event) => ({ at: new Date(event.at).toISOString(), [event.type]: event.value })),
+          files: store.assets(job.id).map((asset) => ({
+            kind: asset.kind,
+            path: asset.path.split('/').slice(1).join('/'),
+            state: asset.state,
+            bytes: asset.bytes,
+            sha256: asset.sha256,
+            error: asset.error,
+          })),
+        })),
+    })),
+    ledger: store.ledger(batchId).map((entry) => ({ ...entry, at: new Date(entry.at).toISOString() })),
+  };
+}
+
+export async function writeManifest(store: QueueStore, batchId: string): Promise<string> {
+  const batch = store.batch(batchId)!;
+  const file = join(batch.libraryDir, batchFolder(batch), 'manifest.json');
+  await mkdir(join(batch.libraryDir, batchFolder(batch)), { recursive: true });
+  await writeFile(`${file}.part`, `${JSON.stringify(buildManifest(store, batchId), null, 2)}\n`);
+  await rename(`${file}.part`, file);
+  return file;
+}

@@ -1,0 +1,126 @@
+import type {
+  Mode,
+  Quality,
+  ShootStyle,
+  ShotCount,
+  VideoAspectRatio,
+  VideoDuration,
+  VideoResolution,
+} from '../catalog.ts';
+import type { BatchStatus, JobState, PauseReason } from './states.ts';
+
+export interface ShootSettings {
+  style: ShootStyle;
+  shots: ShotCount;
+  quality: Quality;
+  aspectRatio: string;
+  mode: Mode;
+  modelUrl: string | null;
+  backgroundColor: string | null;
+}
+
+export interface VideoSettings {
+  duration: VideoDuration;
+  resolution: VideoResolution;
+  mode: Mode;
+  aspectRatio: VideoAspectRatio | null;
+}
+
+export interface Photo {
+  /** A local file, made reachable by the hosting layer when its job is sent. */
+  path: string | null;
+  /** A URL that is already public (catalogs); used as it is. */
+  url: string | null;
+}
+
+export interface NewProduct {
+  name: string;
+  sourceDir: string;
+  /** Hero first. */
+  photos: Photo[];
+}
+
+export interface NewBatch {
+  name: string;
+  baseUrl: string;
+  /** A one-way hash of the API key: groups a key's request budget without storing the key. */
+  keyId: string;
+  keyHint: string;
+  sandbox: boolean;
+  libraryDir: string;
+  shoot: ShootSettings;
+  video: VideoSettings | null;
+  products: NewProduct[];
+}
+
+export interface Batch {
+  id: string;
+  name: string;
+  createdAt: number;
+  baseUrl: string;
+  keyId: string;
+  keyHint: string;
+  sandbox: boolean;
+  libraryDir: string;
+  shoot: ShootSettings;
+  video: VideoSettings | null;
+  quotedCredits: number;
+  status: BatchStatus;
+  statusReason: PauseReason | null;
+  updatedAt: number;
+}
+
+export interface Product {
+  id: string;
+  batchId: string;
+  position: number;
+  name: string;
+  sourceDir: string;
+  photos: Photo[];
+}
+
+export interface Job {
+  id: string;
+  batchId: string;
+  productId: string;
+  kind: 'shoot' | 'video';
+  afterJobId: string | null;
+  settings: ShootSettings | VideoSettings;
+  request: unknown;
+  price: number;
+  state: JobState;
+  remoteId: string | null;
+  remoteStatus: string | null;
+  creditsCharged: number;
+  creditsRefunded: number;
+  posts: number;
+  polls: number;
+  createdAt: number;
+  submittedAt: number | null;
+  acceptedAt: number | null;
+  finishedAt: number | null;
+  nextPollAt: number | null;
+  deadlineAt: number | null;
+  failureCode: string | null;
+  failureMessage: string | null;
+}
+
+export interface Asset {
+  id: number;
+  jobId: string;
+  kind: 'image' | 'thumbnail' | 'video';
+  idx: number;
+  url: string;
+  /** Relative to the batch's library dir. */
+  path: string;
+  state: 'pending' | 'done' | 'failed';
+  bytes: number | null;
+  sha256: string | null;
+  attempts: number;
+  error: string | null;
+}
+
+export interface Failure {
+  code: string;
+  message: string;
+}

@@ -1,0 +1,112 @@
+import type { Db } from '../db/open.ts';
+
+export interface RateLimit {
+  limit: number;
+  windowMs: number;
+}
+
+export const SERVICE_RATE_LIMIT: RateLimit = { limit: 60, windowMs: 60_000 };
+
+/** Parses `N/Ws` (for example `60/60s`, `60/0.6s`): N requests in any rolling W seconds. */
+export function parseRateLimit(text: string): RateLimit {
+  const match = /^(\d+)\/(\d+(?:\.\d+)?)s$/.exec(text.trim());
+  const limit = Number(match?.[1]);
+  const windowMs = Math.round(Number(match?.[2]) * 1000);
+  if (!match || limit < 1 || windowMs < 1)
+    throw new Error(`rate limit "${text}" is not of the form N/Ws, e.g. 60/60s`);
+  return { limit, windowMs };
+}
+
+/**
+ * One request budget per API key, for all of its traffic. A slot is taken, and written to the database,
+ * before a request is sent, so that neither a restart nor a crash can burst past the limit.
+ *
+ * The window is widened by a small slack: the service counts a request when it arrives, a little after we
+ * counted it, so a request that leaves exactly one window after another could still land inside it.
+ * A 429 (someone else using the key, or a window we misjudged) blocks sending for the time the service
+ * asked (or an exponential backoff) and halves the rate we allow ourselves for each 429 in a row; a whole
+ * window without a 429 restores the full rate.
+ */
+export class RequestBudget {
+  private readonly sent: number[];
+  private blockedUntil = 0;
+  private consecutive429 = 0;
+  private last429At = Number.NEGATIVE_INFINITY;
+  private readonly slackMs: number;
+
+  constructor(
+    private readonly db: Db,
+    readonly keyId: string,
+    private readonly rate: RateLimit,
+    private readonly now: () => number,
+  ) {
+    this.slackMs = Math.round(rate.windowMs * 0.02) + 20;
+    const since = now() - this.windowMs();
+    this.sent = (
+      db
+        .prepare('SELECT at FROM request_log WHERE key_id = ? AND at > ? ORDER BY at')
+        .all(keyId, since) as Array<{
+        at: number;
+      }>
+    ).map((row) => row.at);
+  }
+
+  private windowMs(): number {
+    return this.rate.windowMs + this.slackMs;
+  }
+
+  private allowed(now: number): number {
+    if (now - this.last429At > this.rate.windowMs) this.consecutive429 = 0;
+    return Math.max(1, this.rate.limit >> this.consecutive429);
+  }
+
+  private prune(now: number): void {
+    const cutoff = now - this.windowMs();
+    let expired = 0;
+    while (expired < this.sent.length && this.sent[expired]! <= cutoff) expired++;
+    if (expired > 0) this.sent.splice(0, expired);
+  }
+
+  /** Milliseconds until a request may be sent (0 when one may go now). */
+  waitMs(): number {
+    const now = this.now();
+    this.prune(now);
+    const blocked = Math.max(0, this.blockedUntil - now);
+    const allowed = this.allowed(now);
+    if (this.sent.length < allowed) return blocked;
+    const oldestThatMustExpire = this.sent[this.sent.length - allowed]!;
+    return Math.max(blocked, oldestThatMustExpire + this.windowMs() - now + 1);
+  }
+
+  /** Requests that may still be sent right now. */
+  available(): number {
+    const now = this.now();
+    this.prune(now);
+    if (this.blockedUntil > now) return 0;
+    return Math.max(0, this.allowed(now) - this.sent.length);
+  }
+
+  /** Takes a slot now; call only when `waitMs()` is 0. The slot is durable before the request leaves. */
+  take(): void {
+    const now = this.now();
+    this.sent.push(now);
+    this.db.prepare('INSERT INTO request_log (key_id, at) VALUES (?, ?)').run(this.keyId, now);
+  }
+
+  /** The service answered 429: slow down. */
+  rateLimited(retryAfterMs: number | null): void {
+    const now = this.now();
+    this.allowed(now);
+    this.consecutive429 = Math.min(this.consecutive429 + 1, 16);
+    this.last429At = now;
+    const backoff = Math.min(this.rate.windowMs, (this.rate.windowMs / 60) * 2 ** (this.consecutive429 - 1));
+    this.blockedUntil = Math.max(this.blockedUntil, now + Math.max(retryAfterMs ?? 0, backoff));
+  }
+
+  /** Drops log rows no window can need any more; the log otherwise grows by one row per request. */
+  compact(): void {
+    this.db
+      .prepare('DELETE FROM request_log WHERE key_id = ? AND at <= ?')
+      .run(this.keyId, this.now() - 2 * this.windowMs());
+  }
+}

@@ -1,0 +1,112 @@
+import type { Db } from '../db/open.ts';
+import type { Job, ShootSettings, VideoSettings } from '../queue/types.ts';
+
+// When is a job likely done? Polls are timed from durations learned per class of job (kind, quality and
+// shots, or resolution and length), so that few polls find a job unfinished.
+//
+// A poll only brackets a completion: it happened after the last poll that saw the job running (`lo`) and
+// no later than the poll that saw it done (`hi`). Taking `hi` alone would let estimates creep upwards
+// whenever polls come late (a busy budget), so a sample is the middle of the bracket, or `hi` shaded down
+// when the first poll already found the job done. Shading drifts estimates down until a poll comes too
+// early; that poll costs a request, and its `lo` pulls the estimate back up: the two errors correct each
+// other around the true duration.
+
+/** Recent samples only: a service's speed drifts over a day, and estimates should follow it quickly. */
+const MAX_SAMPLES = 24;
+/** Until a class has this many samples of its own, samples of its kind (shoot or video) stand in. */
+const OWN_SAMPLES = 3;
+/** With nothing known, probe: a first poll early, then each one 1.6 times later than the last. */
+const PROBE_GROWTH = 1.6;
+
+export function durationClass(job: Pick<Job, 'kind' | 'settings'>): string {
+  if (job.kind === 'shoot') {
+    const settings = job.settings as ShootSettings;
+    return `shoot:${settings.quality}:${settings.shots}`;
+  }
+  const settings = job.settings as VideoSettings;
+  return `video:${settings.resolution}:${settings.duration}`;
+}
+
+/**
+ * What to expect before anything is learned, from the description's own words: shoots "typically complete
+ * in well under a minute", videos take "several minutes". Probing starts at an eighth of it: a few early
+ * polls of the first job of a kind cost little, a first poll that comes late would teach a wrong duration.
+ */
+function priorSeconds(jobClass: string): number {
+  return jobClass.startsWith('shoot') ? 30 : 180;
+}
+
+export class DurationModel {
+  private readonly samples = new Map<string, number[]>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number,
+    /** Multiplies the priors, for a sandbox whose time runs faster than real time. */
+    private readonly priorScale = 1,
+  ) {
+    const rows = db
+      .prepare('SELECT class, seconds FROM duration_samples ORDER BY at DESC LIMIT 2000')
+      .all() as Array<{ class: string; seconds: number }>;
+    for (const row of rows.reverse()) this.push(row.class, row.seconds);
+  }
+
+  private push(jobClass: string, seconds: number): void {
+    const list = this.samples.get(jobClass) ?? [];
+    list.push(seconds);
+    if (list.length > MAX_SAMPLES) list.shift();
+    this.samples.set(jobClass, list);
+  }
+
+  /** Learns from a poll that found the job done `hiMs` after acceptance, the previous one `loMs` (or null). */
+  learn(jobClass: string, loMs: number | null, hiMs: number): void {
+    const hi = hiMs / 1000;
+    const lo = loMs === null ? null : loMs / 1000;
+    const seconds = lo !== null ? (lo + hi) / 2 : hi * 0.85;
+    this.push(jobClass, seconds);
+    this.db
+      .prepare('INSERT INTO duration_samples (class, seconds, at) VALUES (?, ?, ?)')
+      .run(jobClass, seconds, this.now());
+  }
+
+  /** Durations known for the class, helped by its kind's until it has enough of its own; may be empty. */
+  private known(jobClass: string): number[] {
+    const learned = this.samples.get(jobClass) ?? [];
+    if (learned.length >= OWN_SAMPLES) return learned;
+    const kind = jobClass.split(':')[0];
+    const related = [...this.samples.entries()]
+      .filter(([name]) => name !== jobClass && name.split(':')[0] === kind)
+      .flatMap(([, list]) => list);
+    return [...learned, ...related];
+  }
+
+  /** True once something is known of the class (or its kind), so polls can be aimed rather than probed. */
+  knows(jobClass: string): boolean {
+    return this.known(jobClass).length > 0;
+  }
+
+  /**
+   * Milliseconds after acceptance at which the job is done with probability `quantile`, given that it was
+   * still running `elapsedMs` after acceptance. With nothing known, a probe; past every known duration, a
+   * back-off in proportion to the time already waited.
+   */
+  pollAfterMs(jobClass: string, elapsedMs: number, quantile: number): number {
+    const known = this.known(jobClass);
+    if (known.length === 0) {
+      const firstProbe = (priorSeconds(jobClass) * this.priorScale * 1000) / 8;
+      return Math.max(firstProbe, elapsedMs * PROBE_GROWTH);
+    }
+    const elapsed = elapsedMs / 1000;
+    const longer = known.filter((seconds) => seconds > elapsed).sort((a, b) => a - b);
+    if (longer.length === 0) return elapsedMs + Math.max(this.typicalMs(jobClass) * 0.15, elapsedMs * 0.2);
+    const index = Math.min(longer.length - 1, Math.floor(quantile * longer.length));
+    return longer[index]! * 1000;
+  }
+
+  /** The median known duration (the prior when nothing is known), for ETAs and deadlines. */
+  typicalMs(jobClass: string): number {
+    const sorted = [...this.known(jobClass)].sort((a, b) => a - b);
+    if (sorted.length === 0) return priorSeconds(jobClass) * this.priorScale * 1000;
+    return sorted[Math.floor(sorted.length / 2)]! * 1000;
+  }
+}

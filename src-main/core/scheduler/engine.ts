@@ -1,0 +1,523 @@
+import { extname } from 'node:path';
+import {
+  ApiError,
+  InsufficientCreditsError,
+  NotFoundError,
+  RateLimitedError,
+  type RemoteShoot,
+  type RemoteVideo,
+  type ServiceClient,
+  UnauthorizedError,
+} from '../api/index.ts';
+import { VIDEO_MAX_IMAGES } from '../catalog.ts';
+import { DownloadError, downloadVerified } from '../downloads/download.ts';
+import type { PhotoHost } from '../hosting/loopback.ts';
+import { batchFolder, productFolder } from '../library.ts';
+import type { QueueStore } from '../queue/store.ts';
+import type { Asset, Batch, Job, ShootSettings, VideoSettings } from '../queue/types.ts';
+import { type RateLimit, RequestBudget } from './budget.ts';
+import { DurationModel, durationClass } from './durations.ts';
+
+// The run loop. Every request a key makes goes through that key's budget; each time a slot is free it goes
+// to the most useful request: first a poll that is due (a job likely done), then a create. Polls are timed
+// from learned durations, so that the budget is spent on answers, not on "still running". Results are
+// downloaded as soon as a job completes, outside the budget (result URLs need no key).
+
+export interface EngineOptions {
+  store: QueueStore;
+  /** The batches this run drives. */
+  batchIds: string[];
+  clientFor: (batch: Batch) => ServiceClient | null;
+  host: PhotoHost;
+  rateLimit: RateLimit;
+  now?: () => number;
+  /** Polls aim at the moment a job is done with this probability (default 0.8). */
+  pollQuantile?: number;
+  /** Multiplies the duration priors and every fixed delay (a sandbox running faster than real time). */
+  timeScale?: number;
+  maxInFlight?: number;
+  downloadConcurrency?: number;
+  onChange?: (batchId: string) => void;
+  onNotice?: (batchId: string, message: string) => void;
+}
+
+const DOWNLOAD_ATTEMPTS = 6;
+
+function assetExtension(url: string, fallback: string): string {
+  try {
+    const extension = extname(new URL(url).pathname).toLowerCase();
+    return /^\.(jpe?g|png|webp|mp4)$/.test(extension) ? extension : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export class Engine {
+  private readonly store: QueueStore;
+  private readonly now: () => number;
+  private readonly durations: DurationModel;
+  private readonly budgets = new Map<string, RequestBudget>();
+  private readonly clients = new Map<string, ServiceClient | null>();
+  private readonly inFlight = new Set<string>();
+  private readonly downloading = new Set<number>();
+  private readonly retryDownloadAt = new Map<number, number>();
+  private readonly lastRunningPollAt = new Map<string, number>();
+  private readonly refusedKeys = new Set<string>();
+  private readonly batchIds: Set<string>;
+  private wake: (() => void) | null = null;
+  private stopping = false;
+  private readonly scale: number;
+
+  constructor(private readonly options: EngineOptions) {
+    this.store = options.store;
+    this.now = options.now ?? Date.now;
+    this.scale = options.timeScale ?? 1;
+    this.durations = new DurationModel(this.store.db, this.now, this.scale);
+    this.batchIds = new Set(options.batchIds);
+  }
+
+  /** Stops taking new work; `run` resolves once what is in flight has settled. */
+  stop(): void {
+    this.stopping = true;
+    this.wake?.();
+  }
+
+  /** Runs until nothing is left that can move without the user (or `stop`). */
+  async run(): Promise<void> {
+    this.recoverInterruptedCreates();
+    while (true) {
+      const now = this.now();
+      let wakeAt = now + 1000 * this.scale;
+      if (!this.stopping) {
+        wakeAt = Math.min(wakeAt, this.pumpDownloads(now));
+        for (const keyId of this.activeKeys()) wakeAt = Math.min(wakeAt, this.pumpKey(keyId, now));
+      }
+      if (this.inFlight.size === 0 && this.downloading.size === 0 && (this.stopping || this.idle())) break;
+      await this.sleepUntil(wakeAt);
+    }
+    for (const budget of this.budgets.values()) budget.compact();
+    for (const batchId of this.batchIds) this.settleBatch(batchId);
+  }
+
+  /** A crash between committing an intent and recording its answer leaves the outcome unknown. */
+  private recoverInterruptedCreates(): void {
+    for (const job of this.store.jobsInState('submitting')) {
+      if (!this.batchIds.has(job.batchId)) continue;
+      this.store.markOutcomeUnknown(job.id, {
+        code: 'interrupted',
+        message:
+          'Adbatch stopped while this job was being created: the service may have created and charged it.',
+      });
+      this.options.onChange?.(job.batchId);
+    }
+  }
+
+  private batches(): Batch[] {
+    return [...this.batchIds]
+      .map((id) => this.store.batch(id))
+      .filter((batch): batch is Batch => batch !== null);
+  }
+
+  private activeKeys(): string[] {
+    return [...new Set(this.batches().map((batch) => batch.keyId))].filter(
+      (keyId) => !this.refusedKeys.has(keyId),
+    );
+  }
+
+  private budget(keyId: string): RequestBudget {
+    let budget = this.budgets.get(keyId);
+    if (!budget) {
+      budget = new RequestBudget(this.store.db, keyId, this.options.rateLimit, this.now);
+      this.budgets.set(keyId, budget);
+    }
+    return budget;
+  }
+
+  private client(batch: Batch): ServiceClient | null {
+    const cacheKey = `${batch.baseUrl} ${batch.keyId}`;
+    if (!this.clients.has(cacheKey)) this.clients.set(cacheKey, this.options.clientFor(batch));
+    return this.clients.get(cacheKey) ?? null;
+  }
+
+  private idle(): boolean {
+    const ids = [...this.batchIds];
+    const keys = this.activeKeys().filter((keyId) => this.keyUsable(keyId));
+    const running = keys.some((keyId) => this.store.runningByNextPoll(ids, keyId, 1).length > 0);
+    const ready = keys.some((keyId) => this.store.readyToSubmit(ids, keyId, 1).length > 0);
+    return !running && !ready && this.store.pendingAssets(ids).length === 0;
+  }
+
+  /** A key we hold and the service has not refused. */
+  private keyUsable(keyId: string): boolean {
+    const batch = this.batches().find((candidate) => candidate.keyId === keyId);
+    return batch !== undefined && !this.refusedKeys.has(keyId) && this.client(batch) !== null;
+  }
+
+  /** Sends what this key's budget allows now; returns when to look again. */
+  private pumpKey(keyId: string, now: number): number {
+    if (!this.keyUsable(keyId)) return Number.POSITIVE_INFINITY;
+    const budget = this.budget(keyId);
+    const maxInFlight = this.options.maxInFlight ?? 8;
+    let wakeAt = Number.POSITIVE_INFINITY;
+    while (this.inFlight.size < maxInFlight) {
+      const wait = budget.waitMs();
+      const poll = this.nextDuePoll(keyId);
+      const submit = poll && (poll.nextPollAt ?? 0) <= now ? null : this.nextReady(keyId);
+      const due = poll && (poll.nextPollAt ?? 0) <= now ? poll : null;
+      if (!due && !submit) {
+        if (poll?.nextPollAt) wakeAt = Math.min(wakeAt, poll.nextPollAt);
+        break;
+      }
+      if (wait > 0) {
+        wakeAt = Math.min(wakeAt, now + wait);
+        break;
+      }
+      budget.take();
+      if (due) this.launch(due.id, () => this.poll(due, budget));
+      else if (submit) this.launch(submit.id, () => this.submit(submit, budget));
+    }
+    return wakeAt;
+  }
+
+  private nextDuePoll(keyId: string): Job | null {
+    const candidates = this.store.runningByNextPoll([...this.batchIds], keyId, this.inFlight.size + 1);
+    return candidates.find((job) => !this.inFlight.has(job.id)) ?? null;
+  }
+
+  private nextReady(keyId: string): Job | null {
+    const candidates = this.store.readyToSubmit([...this.batchIds], keyId, this.inFlight.size + 1);
+    return candidates.find((job) => !this.inFlight.has(job.id)) ?? null;
+  }
+
+  private launch(jobId: string, work: () => Promise<void>): void {
+    this.inFlight.add(jobId);
+    work()
+      .catch((error: unknown) => {
+        const job = this.store.job(jobId);
+        if (job)
+          this.options.onNotice?.(
+            job.batchId,
+            `Internal error on ${job.kind} ${jobId}: ${(error as Error).message}`,
+          );
+      })
+      .finally(() => {
+        this.inFlight.delete(jobId);
+        this.wake?.();
+      });
+  }
+
+  private async requestBody(job: Job): Promise<unknown> {
+    if (job.kind === 'shoot') {
+      const settings = job.settings as ShootSettings;
+      const product = this.store.product(job.productId)!;
+      const productImageUrls = await Promise.all(
+        product.photos
+          .slice(0, 8)
+          .map((photo) => (photo.url ? photo.url : this.options.host.urlFor(photo.path!))),
+      );
+      return {
+        productImageUrls,
+        style: settings.style,
+        mode: settings.mode,
+        ...(settings.modelUrl ? { modelUrl: settings.modelUrl } : {}),
+        shots: settings.shots,
+        aspectRatio: settings.aspectRatio,
+        quality: settings.quality,
+        ...(settings.backgroundColor ? { backgroundColor: settings.backgroundColor } : {}),
+      };
+    }
+    const settings = job.settings as VideoSettings;
+    const images = this.store
+      .assets(job.afterJobId!)
+      .filter((asset) => asset.kind === 'image')
+      .slice(0, VIDEO_MAX_IMAGES[settings.duration])
+      .map((asset) => asset.url);
+    return {
+      imageUrls: images,
+      duration: settings.duration,
+      resolution: settings.resolution,
+      mode: settings.mode,
+      ...(settings.aspectRatio ? { aspectRatio: settings.aspectRatio } : {}),
+    };
+  }
+
+  private async submit(job: Job, budget: RequestBudget): Promise<void> {
+    const batch = this.store.batch(job.batchId)!;
+    const client = this.client(batch)!;
+    const body = await this.requestBody(job);
+    this.store.beginSubmit(job.id, body);
+    this.options.onChange?.(job.batchId);
+    try {
+      const remote: RemoteShoot | RemoteVideo =
+        job.kind === 'shoot'
+          ? await client.createShoot(body as Parameters<ServiceClient['createShoot']>[0])
+          : await client.createVideo(body as Parameters<ServiceClient['createVideo']>[0]);
+      const jobClass = durationClass(job);
+      const accepted = this.store.acceptSubmit(job.id, {
+        remoteId: remote.id,
+        remoteStatus: remote.status,
+        credits: remote.creditsUsed ?? job.price,
+        balanceAfter: remote.creditsRemaining,
+        deadlineAt: this.now() + this.deadlineMs(jobClass),
+        nextPollAt: this.now() + this.durations.pollAfterMs(jobClass, 0, this.quantile()),
+      });
+      if (remote.creditsUsed !== null && remote.creditsUsed !== job.price) {
+        this.options.onNotice?.(
+          job.batchId,
+          `The service charged ${remote.creditsUsed} credits for a ${job.kind} priced at ${job.price}.`,
+        );
+      }
+      if (remote.phase !== 'running') await this.settleRemote(accepted, remote);
+    } catch (error) {
+      this.submitFailed(job, batch, budget, error);
+    } finally {
+      this.options.onChange?.(job.batchId);
+    }
+  }
+
+  private submitFailed(job: Job, batch: Batch, budget: RequestBudget, error: unknown): void {
+    if (!(error instanceof ApiError)) {
+      this.store.markOutcomeUnknown(job.id, { code: 'internal', message: (error as Error).message });
+      return;
+    }
+    const failure = { code: error.code ?? error.kind, message: error.message };
+    if (error.maybeSent) {
+      this.store.markOutcomeUnknown(job.id, failure);
+      this.options.onNotice?.(
+        batch.id,
+        `The service may have created ${job.kind} ${job.id} (${error.message}); up to ${job.price} credits at stake. It will not be sent again unless you retry it.`,
+      );
+      return;
+    }
+    if (error instanceof RateLimitedError) {
+      budget.rateLimited(error.retryAfterMs);
+      this.store.returnToWaiting(job.id, failure);
+      return;
+    }
+    if (error instanceof InsufficientCreditsError) {
+      this.store.returnToWaiting(job.id, failure);
+      this.store.setBatchStatus(batch.id, 'paused', 'insufficient_credits');
+      this.options.onNotice?.(batch.id, `Paused: not enough credits (${error.message}).`);
+      return;
+    }
+    if (error instanceof UnauthorizedError) {
+      this.store.returnToWaiting(job.id, failure);
+      this.refuseKey(batch.keyId, error.message);
+      return;
+    }
+    if (error.kind === 'network') {
+      // Nothing reached the service: safe to send again, after a pause.
+      this.store.returnToWaiting(job.id, failure);
+      budget.rateLimited(null);
+      return;
+    }
+    this.store.fail(job.id, failure);
+  }
+
+  private refuseKey(keyId: string, message: string): void {
+    this.refusedKeys.add(keyId);
+    for (const batch of this.batches()) {
+      if (batch.keyId !== keyId || batch.status === 'finished' || batch.status === 'cancelled') continue;
+      this.store.setBatchStatus(batch.id, 'paused', 'unauthorized');
+      this.options.onNotice?.(batch.id, `Stopped: the service refused the API key (${message}).`);
+    }
+  }
+
+  private async poll(job: Job, budget: RequestBudget): Promise<void> {
+    const batch = this.store.batch(job.batchId)!;
+    const client = this.client(batch)!;
+    const now = this.now();
+    try {
+      const remote =
+        job.kind === 'shoot' ? await client.getShoot(job.remoteId!) : await client.getVideo(job.remoteId!);
+      if (remote.phase === 'running') {
+        const elapsed = this.now() - (job.acceptedAt ?? now);
+        this.lastRunningPollAt.set(job.id, elapsed);
+        if (job.deadlineAt !== null && this.now() > job.deadlineAt) {
+          this.store.recordPoll(job.id, remote.status, this.now());
+          this.store.markStale(job.id);
+          this.options.onNotice?.(
+            job.batchId,
+            `${job.kind} ${job.id} is still unfinished past its deadline.`,
+          );
+          return;
+        }
+        const next = this.durations.pollAfterMs(durationClass(job), elapsed, this.quantile());
+        const minGap = this.durations.typicalMs(durationClass(job)) * 0.05;
+        this.store.recordPoll(
+          job.id,
+          remote.status,
+          (job.acceptedAt ?? now) + Math.max(next, elapsed + minGap),
+        );
+        return;
+      }
+      await this.settleRemote(job, remote);
+    } catch (error) {
+      this.pollFailed(job, batch, budget, error);
+    } finally {
+      this.options.onChange?.(job.batchId);
+    }
+  }
+
+  private pollFailed(job: Job, batch: Batch, budget: RequestBudget, error: unknown): void {
+    const retryIn = (ms: number) =>
+      this.store.deferPoll(job.id, this.now() + ms * this.scale, (error as Error).message);
+    if (error instanceof RateLimitedError) {
+      budget.rateLimited(error.retryAfterMs);
+      retryIn(error.retryAfterMs ?? 1000);
+      return;
+    }
+    if (error instanceof UnauthorizedError) {
+      this.refuseKey(batch.keyId, error.message);
+      retryIn(0);
+      return;
+    }
+    if (error instanceof NotFoundError && job.polls >= 5) {
+      this.store.fail(job.id, { code: 'not_found', message: 'The service no longer knows this job.' });
+      return;
+    }
+    // A poll is safe to repeat: back off with the number of polls so far and try again.
+    retryIn(Math.min(30_000, 1000 * 2 ** Math.min(5, job.polls % 6)));
+  }
+
+  private async settleRemote(job: Job, remote: RemoteShoot | RemoteVideo): Promise<void> {
+    const elapsed = this.now() - (job.acceptedAt ?? this.now());
+    if (remote.phase === 'failed') {
+      this.store.failRemote(job.id, remote.status, {
+        code: remote.failure?.code ?? 'generation_failed',
+        message: remote.failure?.message ?? 'The service failed this job and refunds its credits.',
+      });
+      return;
+    }
+    const jobClass = durationClass(job);
+    const wasKnown = this.durations.knows(jobClass);
+    this.durations.learn(jobClass, this.lastRunningPollAt.get(job.id) ?? null, elapsed);
+    this.lastRunningPollAt.delete(job.id);
+    if (!wasKnown) this.aimProbingPolls(job.kind);
+    this.store.completeRemote(job.id, remote.status, this.assetsOf(job, remote));
+    this.wake?.();
+  }
+
+  /** The first duration of a kind is learned: jobs of that kind that were only probing now aim their polls. */
+  private aimProbingPolls(kind: Job['kind']): void {
+    const ids = [...this.batchIds];
+    for (const job of this.store.runningByNextPoll(ids, null, 10_000)) {
+      if (job.kind !== kind || job.acceptedAt === null) continue;
+      const elapsed = this.lastRunningPollAt.get(job.id) ?? 0;
+      const aimed = job.acceptedAt + this.durations.pollAfterMs(durationClass(job), elapsed, this.quantile());
+      if (job.nextPollAt === null || aimed < job.nextPollAt)
+        this.store.reschedulePoll(job.id, Math.max(aimed, this.now()));
+    }
+  }
+
+  private assetsOf(
+    job: Job,
+    remote: RemoteShoot | RemoteVideo,
+  ): Array<Pick<Asset, 'kind' | 'idx' | 'url' | 'path'>> {
+    const batch = this.store.batch(job.batchId)!;
+    const product = this.store.product(job.productId)!;
+    const dir = `${batchFolder(batch)}/${productFolder(product)}`;
+    if ('videoUrl' in remote) {
+      return remote.videoUrl
+        ? [{ kind: 'video', idx: 0, url: remote.videoUrl, path: `${dir}/video.mp4` }]
+        : [];
+    }
+    return remote.images.flatMap((image, index) => {
+      const assets: Array<Pick<Asset, 'kind' | 'idx' | 'url' | 'path'>> = [];
+      const name = `shot-${index + 1}`;
+      if (image.url) {
+        assets.push({
+          kind: 'image',
+          idx: index,
+          url: image.url,
+          path: `${dir}/${name}${assetExtension(image.url, '.jpg')}`,
+        });
+      }
+      if (image.thumbnailUrl) {
+        const extension = assetExtension(image.thumbnailUrl, '.jpg');
+        assets.push({
+          kind: 'thumbnail',
+          idx: index,
+          url: image.thumbnailUrl,
+          path: `${dir}/thumbnails/${name}${extension}`,
+        });
+      }
+      return assets;
+    });
+  }
+
+  /** Starts downloads up to the concurrency; returns when a waiting retry is due. */
+  private pumpDownloads(now: number): number {
+    const concurrency = this.options.downloadConcurrency ?? 4;
+    let wakeAt = Number.POSITIVE_INFINITY;
+    for (const asset of this.store.pendingAssets([...this.batchIds])) {
+      if (this.downloading.size >= concurrency) break;
+      if (this.downloading.has(asset.id)) continue;
+      const retryAt = this.retryDownloadAt.get(asset.id) ?? 0;
+      if (retryAt > now) {
+        wakeAt = Math.min(wakeAt, retryAt);
+        continue;
+      }
+      this.downloading.add(asset.id);
+      this.download(asset, asset.libraryDir).finally(() => {
+        this.downloading.delete(asset.id);
+        this.options.onChange?.(asset.batchId);
+        this.wake?.();
+      });
+    }
+    return wakeAt;
+  }
+
+  private async download(asset: Asset, libraryDir: string): Promise<void> {
+    try {
+      const result = await downloadVerified(
+        asset.url,
+        `${libraryDir}/${asset.path}`,
+        asset.kind === 'video' ? 'video' : 'image',
+      );
+      this.store.assetDownloaded(asset.id, result.bytes, result.sha256);
+      this.retryDownloadAt.delete(asset.id);
+    } catch (error) {
+      const transient = error instanceof DownloadError ? error.transient : false;
+      const permanent = !transient || asset.attempts + 1 >= DOWNLOAD_ATTEMPTS;
+      this.store.assetFailed(asset.id, (error as Error).message, permanent);
+      this.retryDownloadAt.set(asset.id, this.now() + 500 * 2 ** asset.attempts * this.scale);
+    }
+  }
+
+  private settleBatch(batchId: string): void {
+    const batch = this.store.batch(batchId);
+    if (!batch || batch.status === 'finished') return;
+    const { byState } = this.store.totals(batchId);
+    const active = (byState.submitting ?? 0) + (byState.running ?? 0) + (byState.downloading ?? 0);
+    const waiting = byState.waiting ?? 0;
+    if (active > 0) return;
+    if (waiting > 0 && batch.status !== 'cancelled') return;
+    this.store.setBatchStatus(batchId, 'finished', batch.statusReason);
+    this.options.onChange?.(batchId);
+  }
+
+  private quantile(): number {
+    return this.options.pollQuantile ?? 0.8;
+  }
+
+  /** A job still unfinished this long after acceptance is stale: ten times the typical, at least 10 min. */
+  private deadlineMs(jobClass: string): number {
+    return Math.max(10 * this.durations.typicalMs(jobClass), 600_000 * this.scale);
+  }
+
+  private sleepUntil(at: number): Promise<void> {
+    const delay = Math.max(0, Math.min(at - this.now(), 1000));
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, delay);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+}

@@ -1,0 +1,47 @@
+export interface RateLimit {
+  limit: number;
+  windowMs: number;
+}
+
+/** Parses `N/Ws` (for example `60/60s`, `600/6s`, `60/0.6s`): N requests in any rolling W seconds. */
+export function parseRateLimit(text: string): RateLimit {
+  const match = /^(\d+)\/(\d+(?:\.\d+)?)s$/.exec(text.trim());
+  const limit = Number(match?.[1]);
+  const windowMs = Math.round(Number(match?.[2]) * 1000);
+  if (!match || limit < 1 || windowMs < 1) {
+    throw new Error(`rate limit "${text}" is not of the form N/Ws, for example 60/60s`);
+  }
+  return { limit, windowMs };
+}
+
+/**
+ * A sliding log per key: a request is accepted when fewer than `limit` were accepted in the last
+ * `windowMs`. Refused requests are not counted, so a client that keeps to the limit never sees a 429,
+ * whatever window the client assumes (fixed or sliding).
+ */
+export class RateLimiter {
+  private readonly logs = new Map<string, number[]>();
+
+  constructor(
+    private readonly rate: RateLimit,
+    private readonly now: () => number,
+  ) {}
+
+  /** Records the request and returns 0 when accepted, else the milliseconds until a slot frees. */
+  take(key: string): number {
+    const now = this.now();
+    const log = this.logs.get(key) ?? [];
+    const cutoff = now - this.rate.windowMs;
+    let expired = 0;
+    while (expired < log.length && log[expired]! <= cutoff) expired++;
+    if (expired > 0) log.splice(0, expired);
+    if (log.length >= this.rate.limit) return log[0]! + this.rate.windowMs - now;
+    log.push(now);
+    this.logs.set(key, log);
+    return 0;
+  }
+
+  clear(): void {
+    this.logs.clear();
+  }
+}

@@ -1,0 +1,136 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src-main/core/db/open.ts';
+import { QueueStore } from '../../../src-main/core/queue/store.ts';
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
+import { listFiles, verifyDownloads } from '../../support/library-checks.ts';
+import { makeProductFolders } from '../../support/product-folders.ts';
+
+// Guarantee 1 and 2: killing the process at any instant never causes a second POST for the same intent,
+// and after restarts every job is followed to its end and every result is downloaded and verified.
+
+const BIN = resolve(__dirname, '../../../bin/adbatch.mjs');
+const PRODUCTS = 20;
+const KILLS = 10;
+
+let sandbox: Sandbox;
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adbatch-crash-'));
+  sandbox = await startSandbox({ timeScale: 0.05, rateLimit: '60/6s', videoRenderer: 'bundled' });
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function cli(args: string[], apiKey: string): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ADBATCH_API_KEY: apiKey },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolvePromise) => child.once('exit', (code) => resolvePromise(code)));
+}
+
+function outputOf(child: ChildProcess): { text: () => string } {
+  let text = '';
+  child.stdout!.on('data', (chunk) => {
+    text += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    text += chunk;
+  });
+  return { text: () => text };
+}
+
+async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 20));
+  }
+}
+
+describe('crash test: SIGKILL at random moments, resumed each time', () => {
+  it(`runs ${PRODUCTS} products (shoot + video each) without paying twice or losing a result`, async () => {
+    const products = join(dir, 'products');
+    await makeProductFolders(products, PRODUCTS);
+    const apiKey = sandbox.accounts()[0]!.keys[0]!.key;
+    const dataDir = join(dir, 'data');
+    const library = join(dir, 'library');
+    const common = ['--data-dir', dataDir, '--rate-limit', '60/6s'];
+
+    const first = cli(
+      [
+        'run',
+        products,
+        '--base-url',
+        sandbox.url,
+        '--style',
+        'classic',
+        '--shots',
+        '1',
+        '--video',
+        '5s/480p',
+        '--yes',
+        '--library',
+        library,
+        ...common,
+      ],
+      apiKey,
+    );
+    const firstOutput = outputOf(first);
+    await waitFor(() => /Batch b_\w+ started/.test(firstOutput.text()), 20_000);
+    let kills = 0;
+    let child = first;
+    while (kills < KILLS) {
+      await new Promise((resolvePromise) => setTimeout(resolvePromise, 200 + Math.random() * 1200));
+      const ended = exited(child);
+      child.kill('SIGKILL');
+      await ended;
+      kills++;
+      child = cli(['resume', ...common], apiKey);
+      outputOf(child);
+    }
+    const last = outputOf(child);
+    const code = await exited(child);
+    expect([0, 2], last.text()).toContain(code);
+
+    const store = new QueueStore(openDatabase(join(dataDir, 'adbatch.db')), Date.now);
+    const [batch] = store.batches();
+    const jobs = store.jobs(batch!.id);
+    expect(jobs).toHaveLength(PRODUCTS * 2);
+
+    // At most one POST per intended job: the request log, by the photos (shoots) or shots (videos) sent.
+    const posts = sandbox.requests().filter((entry) => entry.method === 'POST' && entry.status !== 429);
+    const bySource = new Map<string, number>();
+    for (const post of posts) {
+      const body = post.body as { product_image_urls?: string[]; image_urls?: string[] };
+      const source = JSON.stringify(body.product_image_urls ?? body.image_urls);
+      bySource.set(source, (bySource.get(source) ?? 0) + 1);
+    }
+    expect([...bySource.values()].every((count) => count === 1)).toBe(true);
+    expect(jobs.every((job) => job.posts <= 1)).toBe(true);
+
+    // Every job ended, or waits for a decision with its reason.
+    for (const job of jobs) {
+      expect(['done', 'failed', 'outcome_unknown', 'skipped'], `${job.kind} ${job.id}`).toContain(job.state);
+      if (job.state !== 'done') expect(job.failureMessage).toBeTruthy();
+    }
+    expect(jobs.filter((job) => job.state === 'done').length).toBeGreaterThanOrEqual(PRODUCTS);
+
+    // Every result present and verified; no partial file left behind.
+    expect(await verifyDownloads(store, batch!.id)).toBe(store.batchAssets(batch!.id).length);
+    expect((await listFiles(library)).filter((file) => file.endsWith('.part'))).toEqual([]);
+    expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    store.db.close();
+  }, 240_000);
+});
