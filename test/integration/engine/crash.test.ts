@@ -125,7 +125,15 @@ describe('crash test: SIGKILL at random moments, resumed each time', () => {
       expect(['done', 'failed', 'outcome_unknown', 'skipped'], `${job.kind} ${job.id}`).toContain(job.state);
       if (job.state !== 'done') expect(job.failureMessage).toBeTruthy();
     }
-    expect(jobs.filter((job) => job.state === 'done').length).toBeGreaterThanOrEqual(PRODUCTS);
+    // Only a kill between committing an intent and recording its answer leaves a job unknown; a video
+    // waits (skipped) only for such a shoot; nothing else fails.
+    const byId = new Map(jobs.map((job) => [job.id, job]));
+    for (const job of jobs) {
+      if (job.state === 'outcome_unknown') expect(job.failureCode).toBe('interrupted');
+      if (job.state === 'skipped') expect(byId.get(job.afterJobId!)?.state).toBe('outcome_unknown');
+      expect(job.state, job.failureMessage ?? '').not.toBe('failed');
+    }
+    expect(jobs.filter((job) => job.state === 'done').length).toBeGreaterThan(PRODUCTS / 2);
 
     // Every result present and verified; no partial file left behind.
     expect(await verifyDownloads(store, batch!.id)).toBe(store.batchAssets(batch!.id).length);

@@ -1,0 +1,74 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  acceptedPostsBySource,
+  addFault,
+  type EngineHarness,
+  startEngineHarness,
+} from '../../support/engine-harness.ts';
+
+// Guarantee 3: zero 429s under the budget; a 429 storm from outside slows the batch and never fails it.
+// The rate window is compressed (60 per 3 s) so that 100 jobs take seconds, not minutes.
+
+let h: EngineHarness;
+
+beforeAll(async () => {
+  h = await startEngineHarness({ timeScale: 0.02, rateLimit: '60/3s' }, { limit: 60, windowMs: 3000 });
+});
+afterEach(async () => {
+  // Back to the starting balance (the first test spends all 500 credits), no faults, an empty log.
+  await fetch(`${h.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+function countRequests(sinceIndex: number) {
+  const log = h.sandbox
+    .requests()
+    .slice(sinceIndex)
+    .filter((entry) => entry.path.startsWith('/v1/'));
+  return {
+    total: log.length,
+    real429: log.filter((entry) => entry.status === 429 && entry.fault !== 'status').length,
+    injected429: log.filter((entry) => entry.status === 429 && entry.fault === 'status').length,
+  };
+}
+
+describe('budget test', () => {
+  it('runs 100 jobs without a single 429, never more than the limit in any window', async () => {
+    const start = h.sandbox.requests().length;
+    const batch = await h.createBatch({
+      products: 50,
+      video: { duration: 5, resolution: '480p', mode: 'product_only', aspectRatio: null },
+    });
+    await h.run([batch.id]);
+    const jobs = h.store.jobs(batch.id);
+    expect(jobs).toHaveLength(100);
+    expect(jobs.every((job) => job.state === 'done')).toBe(true);
+    const counts = countRequests(start);
+    expect(counts.real429).toBe(0);
+    expect(counts.total).toBeGreaterThanOrEqual(200);
+    // Every request of the key, as the sandbox saw it: never more than 60 in any 3 s.
+    const times = h.sandbox
+      .requests()
+      .slice(start)
+      .filter((entry) => entry.path.startsWith('/v1/'))
+      .map((entry) => Date.parse(entry.at));
+    for (let i = 60; i < times.length; i++)
+      expect(times[i]! - times[i - 60]!).toBeGreaterThanOrEqual(3000 - 5);
+  }, 120_000);
+
+  it('slows down under an outside 429 storm and still completes every job', async () => {
+    const start = h.sandbox.requests().length;
+    await addFault(h.sandbox, { path: '/v1/', action: 'status', status: 429, probability: 0.5, times: 40 });
+    const batch = await h.createBatch({ products: 20 });
+    await h.run([batch.id]);
+    const jobs = h.store.jobs(batch.id);
+    expect(jobs.map((job) => job.state)).toEqual(jobs.map(() => 'done'));
+    // Refused creates were sent again (nothing had been created), and each job was created once.
+    expect([...acceptedPostsBySource(h.sandbox).values()].filter((count) => count > 1)).toEqual([]);
+    const counts = countRequests(start);
+    expect(counts.injected429).toBeGreaterThan(10);
+    expect(counts.real429).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ServiceClient } from '../../src-main/core/api/index.ts';
+import { openDatabase } from '../../src-main/core/db/open.ts';
+import { type LoopbackHost, startLoopbackHost } from '../../src-main/core/hosting/loopback.ts';
+import { productsFromFolders } from '../../src-main/core/ingest/folders.ts';
+import { QueueStore } from '../../src-main/core/queue/store.ts';
+import type { Batch, ShootSettings, VideoSettings } from '../../src-main/core/queue/types.ts';
+import type { RateLimit } from '../../src-main/core/scheduler/budget.ts';
+import { Engine, type EngineOptions } from '../../src-main/core/scheduler/engine.ts';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../src-main/sandbox/server.ts';
+import { makeProductFolders } from './product-folders.ts';
+
+// The real engine against the real sandbox over HTTP, with a real SQLite file and real photos, in one
+// process: for tests that drive a whole batch and then read the sandbox's request log and the database.
+
+export interface EngineHarness {
+  dir: string;
+  sandbox: Sandbox;
+  store: QueueStore;
+  host: LoopbackHost;
+  apiKey: string;
+  createBatch(input: {
+    products: number;
+    shoot?: Partial<ShootSettings>;
+    video?: VideoSettings | null;
+  }): Promise<Batch>;
+  run(batchIds: string[], options?: Partial<EngineOptions>): Promise<Engine>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SHOOT: ShootSettings = {
+  style: 'classic',
+  shots: 1,
+  quality: 'standard',
+  aspectRatio: '1:1',
+  mode: 'product_only',
+  modelUrl: null,
+  backgroundColor: null,
+};
+
+export async function startEngineHarness(
+  sandboxOptions: SandboxOptions,
+  rateLimit: RateLimit,
+): Promise<EngineHarness> {
+  const dir = await mkdtemp(join(tmpdir(), 'adbatch-engine-'));
+  const sandbox = await startSandbox({ videoRenderer: 'bundled', ...sandboxOptions });
+  const store = new QueueStore(openDatabase(join(dir, 'adbatch.db')), Date.now);
+  const host = await startLoopbackHost();
+  const apiKey = sandbox.accounts()[0]!.keys[0]!.key;
+  let folders = 0;
+  return {
+    dir,
+    sandbox,
+    store,
+    host,
+    apiKey,
+    async createBatch({ products, shoot, video = null }) {
+      const root = join(dir, `products-${++folders}`);
+      await makeProductFolders(root, products);
+      const scan = await productsFromFolders([root]);
+      return store.createBatch({
+        name: `test ${folders}`,
+        baseUrl: sandbox.url,
+        keyId: createHash('sha256').update(apiKey).digest('hex').slice(0, 32),
+        keyHint: apiKey.slice(-4),
+        sandbox: false,
+        libraryDir: join(dir, 'library'),
+        shoot: { ...DEFAULT_SHOOT, ...shoot },
+        video,
+        products: scan.products,
+      });
+    },
+    async run(batchIds, options = {}) {
+      const engine = new Engine({
+        store,
+        batchIds,
+        clientFor: () =>
+          new ServiceClient({ baseUrl: sandbox.url, apiKey, timeoutMs: { create: 5000, read: 5000 } }),
+        host,
+        rateLimit,
+        ...options,
+      });
+      await engine.run();
+      return engine;
+    },
+    async close() {
+      await host.close();
+      await sandbox.close();
+      store.db.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Adds a fault rule to the sandbox (see docs/sandbox.md). */
+export async function addFault(sandbox: Sandbox, rule: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${sandbox.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(rule),
+  });
+  if (response.status !== 201) throw new Error(`fault refused: ${await response.text()}`);
+}
+
+/** POSTs the sandbox accepted (anything but a 429 or an injected status), keyed by what they were made from. */
+export function acceptedPostsBySource(sandbox: Sandbox): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const entry of sandbox.requests()) {
+    if (entry.method !== 'POST' || entry.status === 429 || entry.fault === 'status') continue;
+    const body = entry.body as { product_image_urls?: string[]; image_urls?: string[] };
+    const source = JSON.stringify(body.product_image_urls ?? body.image_urls);
+    counts.set(source, (counts.get(source) ?? 0) + 1);
+  }
+  return counts;
+}
