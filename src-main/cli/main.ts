@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerDecisionCommands } from './commands/decide.ts';
 import { registerResumeCommand } from './commands/resume.ts';
 import { registerRunCommand } from './commands/run.ts';
 import { registerSandboxCommand } from './commands/sandbox.ts';
@@ -13,6 +14,7 @@ const program = new Command()
 registerRunCommand(program);
 registerResumeCommand(program);
 registerStatusCommand(program);
+registerDecisionCommands(program);
 registerSandboxCommand(program);
 
 try {

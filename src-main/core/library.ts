@@ -3,18 +3,25 @@ import type { Batch, Product } from './queue/types.ts';
 // Where results land: <library>/<batch folder>/<product folder>/... Folder names are readable (the batch and
 // product names) and safe on every platform.
 
-const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
+/** Names Windows reserves, alone or before an extension (`NUL.txt` is as reserved as `NUL`). */
+const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)(?=\.|$)/i;
 
 export function safeName(name: string): string {
   const cleaned = name
     .normalize('NFC')
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is being removed
     .replace(/[<>:"/\\|?*\u0000-\u001f]/g, '-')
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s.]+|[\s.]+$/g, '')
-    .slice(0, 80);
-  if (!cleaned) return 'untitled';
-  return RESERVED.test(cleaned) ? `${cleaned}-` : cleaned;
+    .replace(/\s+/g, ' ');
+  // At most 80 UTF-16 units (well under 255 bytes of UTF-8), cut between whole characters (never half an
+  // emoji), then trimmed: Windows refuses a trailing space or dot.
+  let cut = '';
+  for (const character of cleaned) {
+    if (cut.length + character.length > 80) break;
+    cut += character;
+  }
+  cut = cut.replace(/^[\s.]+|[\s.]+$/g, '');
+  if (!cut) return 'untitled';
+  return cut.replace(RESERVED, '$1-');
 }
 
 export function batchFolder(batch: Pick<Batch, 'id' | 'name'>): string {

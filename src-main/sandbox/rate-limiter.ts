@@ -15,9 +15,10 @@ export function parseRateLimit(text: string): RateLimit {
 }
 
 /**
- * A sliding log per key: a request is accepted when fewer than `limit` were accepted in the last
- * `windowMs`. Refused requests are not counted, so a client that keeps to the limit never sees a 429,
- * whatever window the client assumes (fixed or sliding).
+ * A sliding log per key: a request is accepted when fewer than `limit` requests arrived in the last
+ * `windowMs`. Every request counts, refused ones included: "all keyed endpoints counted", and a client that
+ * keeps knocking while refused stays refused, which is why the description says to back off. A client that
+ * keeps to the limit in any rolling window never sees a 429, whatever window it assumes.
  */
 export class RateLimiter {
   private readonly logs = new Map<string, number[]>();
@@ -27,7 +28,10 @@ export class RateLimiter {
     private readonly now: () => number,
   ) {}
 
-  /** Records the request and returns 0 when accepted, else the milliseconds until a slot frees. */
+  /**
+   * Records the request and returns 0 when it is accepted, else the milliseconds after which a single
+   * request would be accepted, if none is sent meanwhile.
+   */
   take(key: string): number {
     const now = this.now();
     const log = this.logs.get(key) ?? [];
@@ -35,10 +39,11 @@ export class RateLimiter {
     let expired = 0;
     while (expired < log.length && log[expired]! <= cutoff) expired++;
     if (expired > 0) log.splice(0, expired);
-    if (log.length >= this.rate.limit) return log[0]! + this.rate.windowMs - now;
+    const accepted = log.length < this.rate.limit;
     log.push(now);
     this.logs.set(key, log);
-    return 0;
+    if (accepted) return 0;
+    return log[log.length - this.rate.limit]! + this.rate.windowMs - now;
   }
 
   clear(): void {

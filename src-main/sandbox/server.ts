@@ -56,6 +56,15 @@ export interface RequestLogEntry {
   fault?: FaultRule['action'];
 }
 
+export interface JobSummary {
+  id: string;
+  kind: 'shoot' | 'video';
+  status: string;
+  credits: number;
+  refunded: boolean;
+  history: Array<{ status: string; at: string }>;
+}
+
 export interface Sandbox {
   url: string;
   port: number;
@@ -67,6 +76,8 @@ export interface Sandbox {
     keys: Array<{ key: string; brand: string | null }>;
   }>;
   requests(): RequestLogEntry[];
+  /** Every job with the time it entered each status: what tests and benchmarks measure against. */
+  jobs(): JobSummary[];
   close(): Promise<void>;
 }
 
@@ -157,6 +168,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   function control(method: string, path: string, raw: string): Reply {
     if (method === 'GET' && path === '/_sandbox/requests') return json(200, { data: requestLog });
     if (method === 'GET' && path === '/_sandbox/accounts') return json(200, { data: sandbox.accounts() });
+    if (method === 'GET' && path === '/_sandbox/jobs') return json(200, { data: sandbox.jobs() });
     if (path === '/_sandbox/faults') {
       if (method === 'GET') return json(200, { data: faults.list() });
       if (method === 'DELETE') {
@@ -375,6 +387,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }));
     },
     requests: () => [...requestLog],
+    jobs() {
+      service.advanceAll();
+      return store.data.jobs.map((job) => ({
+        id: job.id,
+        kind: job.kind,
+        status: job.status,
+        credits: job.credits,
+        refunded: job.refunded,
+        history: job.history.map((step) => ({ status: step.status, at: new Date(step.at).toISOString() })),
+      }));
+    },
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -3,6 +3,13 @@ import type { QueueStore } from '../../core/queue/store.ts';
 import { openStore } from '../drive.ts';
 import { defaultDataDir } from '../paths.ts';
 
+/** What the user can do about a job that waits for a decision. */
+const DECISION_HINTS: Partial<Record<string, string>> = {
+  outcome_unknown: '\n      decide: adbatch retry <job> --yes (may pay twice) or adbatch abandon <job>',
+  stale: '\n      decide: adbatch recheck <job>',
+  failed: '\n      to send it again (costs credits): adbatch retry <job> --yes',
+};
+
 function batchLine(store: QueueStore, batchId: string): string {
   const batch = store.batch(batchId)!;
   const totals = store.totals(batchId);
@@ -18,7 +25,7 @@ export function registerStatusCommand(program: Command): void {
   program
     .command('status')
     .description('Report batches: their jobs by state and their credits; with a batch id, every job of it.')
-    .argument('[batch]', 'a batch id')
+    .argument('[batch]', 'a batch id (all batches when omitted)')
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .option('--json', 'print the report as JSON')
     .action((batchId: string | undefined, options: { dataDir: string; json?: boolean }) => {
@@ -42,8 +49,9 @@ export function registerStatusCommand(program: Command): void {
           const products = new Map(store.products(batch.id).map((product) => [product.id, product.name]));
           for (const job of store.jobs(batch.id)) {
             const failure = job.failureMessage ? `  ${job.failureMessage}` : '';
+            const hint = DECISION_HINTS[job.state]?.replaceAll('<job>', job.id) ?? '';
             process.stdout.write(
-              `    ${products.get(job.productId)}  ${job.kind}  ${job.state}${job.remoteStatus ? ` (${job.remoteStatus})` : ''}  ${job.creditsCharged - job.creditsRefunded}/${job.price} credits${failure}\n`,
+              `    ${products.get(job.productId)}  ${job.kind}  ${job.state}${job.remoteStatus ? ` (${job.remoteStatus})` : ''}  ${job.creditsCharged - job.creditsRefunded}/${job.price} credits${failure}${hint}\n`,
             );
           }
         }

@@ -46,6 +46,10 @@ export async function startLoopbackHost(
     }
     stat(path).then(
       (info) => {
+        if (!info.isFile()) {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+          return;
+        }
         res.writeHead(200, {
           'content-type': TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
           'content-length': info.size,

@@ -32,16 +32,19 @@ export interface FolderScan {
 export async function productsFromFolders(folders: readonly string[]): Promise<FolderScan> {
   const products: NewProduct[] = [];
   const warnings: string[] = [];
-  const names = new Map<string, number>();
+  const names = new Set<string>();
+  const uniqueName = (base: string) => {
+    let name = base;
+    for (let n = 2; names.has(name.toLowerCase()); n++) name = `${base} (${n})`;
+    names.add(name.toLowerCase());
+    return name;
+  };
   const add = (dir: string, photos: string[]) => {
     if (photos.length > MAX_PHOTOS) {
       warnings.push(`${dir}: ${photos.length} photos, only the first ${MAX_PHOTOS} are used`);
     }
-    const base = basename(dir);
-    const seen = names.get(base) ?? 0;
-    names.set(base, seen + 1);
     products.push({
-      name: seen === 0 ? base : `${base} (${seen + 1})`,
+      name: uniqueName(basename(dir)),
       sourceDir: dir,
       photos: photos.slice(0, MAX_PHOTOS).map((path) => ({ path, url: null })),
     });

@@ -220,6 +220,77 @@ export class QueueStore {
       .run(status, reason, this.now(), id);
   }
 
+  /** The user's pause: nothing new is created; what was created is still followed and downloaded. */
+  pauseBatch(id: string): void {
+    this.setBatchStatus(id, 'paused', 'user');
+  }
+
+  /** Lets a paused batch create jobs again (after a pause, a top-up of credits, or a new key). */
+  resumeBatch(id: string): void {
+    const batch = this.batch(id);
+    if (batch?.status === 'paused') this.setBatchStatus(id, 'running', null);
+  }
+
+  /** Cancels what was not created yet; created jobs are still followed to their end and downloaded. */
+  cancelBatch(id: string): number {
+    return this.db.transaction(() => {
+      const waiting = this.db
+        .prepare("SELECT id FROM jobs WHERE batch_id = ? AND state = 'waiting'")
+        .all(id) as Array<{
+        id: string;
+      }>;
+      for (const job of waiting)
+        this.moveInTransaction(job.id, 'cancelled', {}, { reason: 'batch cancelled' });
+      this.setBatchStatus(id, 'cancelled', null);
+      return waiting.length;
+    })();
+  }
+
+  /**
+   * The user's word to send a failed or outcome-unknown job again: it costs credits again (the service
+   * refunded a failed job; an unknown one may have been charged already). Its skipped videos wait again.
+   */
+  retryJob(jobId: string): Job {
+    return this.db.transaction(() => {
+      const before = this.job(jobId)!;
+      const job = this.moveInTransaction(
+        jobId,
+        'waiting',
+        {
+          remote_status: null,
+          next_poll_at: null,
+          deadline_at: null,
+          failure_code: null,
+          failure_message: null,
+        },
+        { decision: 'retry', previousState: before.state, previousRemoteId: before.remoteId },
+      );
+      this.restoreDependants(jobId);
+      this.reopenBatch(job.batchId);
+      return job;
+    })();
+  }
+
+  /** The user's word that an outcome-unknown job is not to be sent again. */
+  abandonJob(jobId: string): Job {
+    return this.move(jobId, 'cancelled', {}, { decision: 'abandon' });
+  }
+
+  /** The user's word to follow a stale job again, with a new deadline. */
+  recheckJob(jobId: string, deadlineAt: number): Job {
+    return this.db.transaction(() => {
+      const job = this.moveInTransaction(
+        jobId,
+        'running',
+        { next_poll_at: this.now(), deadline_at: deadlineAt, failure_code: null, failure_message: null },
+        { decision: 'recheck' },
+      );
+      this.restoreDependants(jobId);
+      this.reopenBatch(job.batchId);
+      return job;
+    })();
+  }
+
   products(batchId: string): Product[] {
     return (
       this.db.prepare('SELECT * FROM products WHERE batch_id = ? ORDER BY position').all(batchId) as Row[]
@@ -255,7 +326,7 @@ export class QueueStore {
    * Jobs of these batches, made with this key, ready to be sent: their batch runs and, for a video, its
    * shoot has completed. Oldest batch first, videos before shoots (they finish a product sooner).
    */
-  readyToSubmit(batchIds: readonly string[], keyId: string, limit: number): Job[] {
+  readyToSubmit(batchIds: readonly string[], keyId: string, limit: number, kind?: Job['kind']): Job[] {
     return (
       this.db
         .prepare(
@@ -266,24 +337,30 @@ export class QueueStore {
            WHERE jobs.state = 'waiting' AND batches.status = 'running' AND batches.key_id = ?
              AND jobs.batch_id IN (SELECT value FROM json_each(?))
              AND (jobs.after_job_id IS NULL OR before.state IN ('downloading', 'done'))
+             AND (? IS NULL OR jobs.kind = ?)
            ORDER BY batches.created_at, jobs.kind DESC, products.position
            LIMIT ?`,
         )
-        .all(keyId, JSON.stringify(batchIds), limit) as Row[]
+        .all(keyId, JSON.stringify(batchIds), kind ?? null, kind ?? null, limit) as Row[]
     ).map(toJob);
   }
 
   /** Running jobs of these batches, made with this key, soonest poll first. */
-  runningByNextPoll(batchIds: readonly string[], keyId: string | null, limit: number): Job[] {
+  runningByNextPoll(
+    batchIds: readonly string[],
+    keyId: string | null,
+    limit: number,
+    kind?: Job['kind'],
+  ): Job[] {
     return (
       this.db
         .prepare(
           `SELECT jobs.* FROM jobs JOIN batches ON batches.id = jobs.batch_id
            WHERE jobs.state = 'running' AND jobs.batch_id IN (SELECT value FROM json_each(?))
-             AND (? IS NULL OR batches.key_id = ?)
+             AND (? IS NULL OR batches.key_id = ?) AND (? IS NULL OR jobs.kind = ?)
            ORDER BY jobs.next_poll_at LIMIT ?`,
         )
-        .all(JSON.stringify(batchIds), keyId, keyId, limit) as Row[]
+        .all(JSON.stringify(batchIds), keyId, keyId, kind ?? null, kind ?? null, limit) as Row[]
     ).map(toJob);
   }
 
@@ -369,7 +446,20 @@ export class QueueStore {
          ON CONFLICT (job_id, kind, idx) DO UPDATE SET url = excluded.url`,
       );
       for (const asset of assets) insert.run(jobId, asset.kind, asset.idx, asset.url, asset.path);
-      return job;
+      if (assets.length === 0) {
+        const failure = {
+          code: 'no_results',
+          message: 'The service said it completed, but gave no result to download.',
+        };
+        this.moveInTransaction(
+          jobId,
+          'failed',
+          { finished_at: this.now(), failure_code: failure.code, failure_message: failure.message },
+          failure,
+        );
+        this.skipDependants(jobId, `Its shoot did not succeed: ${failure.message}`);
+      }
+      return this.job(jobId)!;
     })();
   }
 
@@ -559,14 +649,38 @@ export class QueueStore {
       .get(jobId) as { pending: number; failed: number };
     if (counts.pending > 0) return;
     if (counts.failed > 0) {
+      const failure = {
+        code: 'download_failed',
+        message: 'Some results could not be downloaded; the service charged for them.',
+      };
       this.moveInTransaction(jobId, 'failed', {
         finished_at: this.now(),
-        failure_code: 'download_failed',
-        failure_message: 'Some results could not be downloaded; the service charged for them.',
+        failure_code: failure.code,
+        failure_message: failure.message,
       });
+      this.skipDependants(jobId, `Its shoot did not succeed: ${failure.message}`);
     } else {
       this.moveInTransaction(jobId, 'done', { finished_at: this.now() });
     }
+  }
+
+  private restoreDependants(jobId: string): void {
+    const dependants = this.db
+      .prepare("SELECT id FROM jobs WHERE after_job_id = ? AND state = 'skipped'")
+      .all(jobId) as Array<{ id: string }>;
+    for (const { id } of dependants) {
+      this.moveInTransaction(
+        id,
+        'waiting',
+        { failure_code: null, failure_message: null },
+        { decision: 'retry' },
+      );
+    }
+  }
+
+  private reopenBatch(batchId: string): void {
+    const batch = this.batch(batchId)!;
+    if (batch.status === 'finished') this.setBatchStatus(batchId, 'running', null);
   }
 
   private skipDependants(jobId: string, reason: string): void {

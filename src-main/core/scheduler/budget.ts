@@ -21,14 +21,16 @@ export function parseRateLimit(text: string): RateLimit {
  * One request budget per API key, for all of its traffic. A slot is taken, and written to the database,
  * before a request is sent, so that neither a restart nor a crash can burst past the limit.
  *
- * The window is widened by a small slack: the service counts a request when it arrives, a little after we
- * counted it, so a request that leaves exactly one window after another could still land inside it.
+ * The window is widened by a slack (1% and 25 ms): the service counts a request when it arrives, a little
+ * after it left, and one request can take longer on the way than another, so a request that leaves exactly
+ * one window after another could still land inside it.
  * A 429 (someone else using the key, or a window we misjudged) blocks sending for the time the service
  * asked (or an exponential backoff) and halves the rate we allow ourselves for each 429 in a row; a whole
  * window without a 429 restores the full rate.
  */
 export class RequestBudget {
-  private readonly sent: number[];
+  /** When each request of the current window left; a slot still being prepared counts as leaving now. */
+  private sent: Array<{ at: number; pending: boolean }>;
   private blockedUntil = 0;
   private consecutive429 = 0;
   private last429At = Number.NEGATIVE_INFINITY;
@@ -40,7 +42,7 @@ export class RequestBudget {
     private readonly rate: RateLimit,
     private readonly now: () => number,
   ) {
-    this.slackMs = Math.round(rate.windowMs * 0.02) + 20;
+    this.slackMs = Math.round(rate.windowMs * 0.01) + 25;
     const since = now() - this.windowMs();
     this.sent = (
       db
@@ -48,7 +50,7 @@ export class RequestBudget {
         .all(keyId, since) as Array<{
         at: number;
       }>
-    ).map((row) => row.at);
+    ).map((row) => ({ at: row.at, pending: false }));
   }
 
   private windowMs(): number {
@@ -60,11 +62,10 @@ export class RequestBudget {
     return Math.max(1, this.rate.limit >> this.consecutive429);
   }
 
+  /** Forgets requests older than a window; a slot not yet stamped may still leave, so it stays. */
   private prune(now: number): void {
     const cutoff = now - this.windowMs();
-    let expired = 0;
-    while (expired < this.sent.length && this.sent[expired]! <= cutoff) expired++;
-    if (expired > 0) this.sent.splice(0, expired);
+    this.sent = this.sent.filter((slot) => slot.pending || slot.at > cutoff);
   }
 
   /** Milliseconds until a request may be sent (0 when one may go now). */
@@ -74,7 +75,8 @@ export class RequestBudget {
     const blocked = Math.max(0, this.blockedUntil - now);
     const allowed = this.allowed(now);
     if (this.sent.length < allowed) return blocked;
-    const oldestThatMustExpire = this.sent[this.sent.length - allowed]!;
+    const times = this.sent.map((slot) => (slot.pending ? now : slot.at)).sort((a, b) => a - b);
+    const oldestThatMustExpire = times[times.length - allowed]!;
     return Math.max(blocked, oldestThatMustExpire + this.windowMs() - now + 1);
   }
 
@@ -86,11 +88,20 @@ export class RequestBudget {
     return Math.max(0, this.allowed(now) - this.sent.length);
   }
 
-  /** Takes a slot now; call only when `waitMs()` is 0. The slot is durable before the request leaves. */
-  take(): void {
-    const now = this.now();
-    this.sent.push(now);
-    this.db.prepare('INSERT INTO request_log (key_id, at) VALUES (?, ?)').run(this.keyId, now);
+  /**
+   * Takes a slot now (call only when `waitMs()` is 0) and returns what to call right before the request
+   * leaves: that stamps the slot with the real send time and makes it durable, so a crash cannot forget a
+   * request that was sent, and preparing the request (a database write, hosting a photo) never eats into
+   * the margin between windows.
+   */
+  take(): () => void {
+    const slot = { at: this.now(), pending: true };
+    this.sent.push(slot);
+    return () => {
+      slot.at = Math.max(slot.at, this.now());
+      slot.pending = false;
+      this.db.prepare('INSERT INTO request_log (key_id, at) VALUES (?, ?)').run(this.keyId, slot.at);
+    };
   }
 
   /** The service answered 429: slow down. */

@@ -98,7 +98,7 @@ export class DurationModel {
     }
     const elapsed = elapsedMs / 1000;
     const longer = known.filter((seconds) => seconds > elapsed).sort((a, b) => a - b);
-    if (longer.length === 0) return elapsedMs + Math.max(this.typicalMs(jobClass) * 0.15, elapsedMs * 0.2);
+    if (longer.length === 0) return elapsedMs + Math.max(this.typicalMs(jobClass) * 0.25, elapsedMs * 0.25);
     const index = Math.min(longer.length - 1, Math.floor(quantile * longer.length));
     return longer[index]! * 1000;
   }

@@ -31,7 +31,7 @@ export interface EngineOptions {
   host: PhotoHost;
   rateLimit: RateLimit;
   now?: () => number;
-  /** Polls aim at the moment a job is done with this probability (default 0.8). */
+  /** Polls aim at the moment a job is done with this probability (default 0.9). */
   pollQuantile?: number;
   /** Multiplies the duration priors and every fixed delay (a sandbox running faster than real time). */
   timeScale?: number;
@@ -42,6 +42,8 @@ export interface EngineOptions {
 }
 
 const DOWNLOAD_ATTEMPTS = 6;
+/** Jobs of a kind that probe for its first duration; the rest wait for what they learn. */
+const PROBING_JOBS = 2;
 
 function assetExtension(url: string, fallback: string): string {
   try {
@@ -63,6 +65,7 @@ export class Engine {
   private readonly retryDownloadAt = new Map<number, number>();
   private readonly lastRunningPollAt = new Map<string, number>();
   private readonly refusedKeys = new Set<string>();
+  private readonly probing = new Map<Job['kind'], Set<string>>();
   private readonly batchIds: Set<string>;
   private wake: (() => void) | null = null;
   private stopping = false;
@@ -85,6 +88,7 @@ export class Engine {
   /** Runs until nothing is left that can move without the user (or `stop`). */
   async run(): Promise<void> {
     this.recoverInterruptedCreates();
+    await this.hostInputs();
     while (true) {
       const now = this.now();
       let wakeAt = now + 1000 * this.scale;
@@ -109,6 +113,18 @@ export class Engine {
           'Adbatch stopped while this job was being created: the service may have created and charged it.',
       });
       this.options.onChange?.(job.batchId);
+    }
+  }
+
+  /**
+   * Jobs created before a restart may still be fetching their photos: the host must serve them again
+   * before anything else happens, not only once a new job asks for a URL.
+   */
+  private async hostInputs(): Promise<void> {
+    for (const batchId of this.batchIds) {
+      for (const product of this.store.products(batchId)) {
+        for (const photo of product.photos) if (photo.path) await this.options.host.urlFor(photo.path);
+      }
     }
   }
 
@@ -154,38 +170,49 @@ export class Engine {
   }
 
   /** Sends what this key's budget allows now; returns when to look again. */
+  /**
+   * Sends what this key's budget allows now; returns when to look again. When the budget is the limit,
+   * requests that unlock more work go first: a video's create (the longest jobs), then a due shoot poll
+   * (it unlocks that video), then a shoot's create, and last a due video poll (it unlocks only a download).
+   */
   private pumpKey(keyId: string, now: number): number {
     if (!this.keyUsable(keyId)) return Number.POSITIVE_INFINITY;
     const budget = this.budget(keyId);
     const maxInFlight = this.options.maxInFlight ?? 8;
-    let wakeAt = Number.POSITIVE_INFINITY;
     while (this.inFlight.size < maxInFlight) {
       const wait = budget.waitMs();
-      const poll = this.nextDuePoll(keyId);
-      const submit = poll && (poll.nextPollAt ?? 0) <= now ? null : this.nextReady(keyId);
-      const due = poll && (poll.nextPollAt ?? 0) <= now ? poll : null;
-      if (!due && !submit) {
-        if (poll?.nextPollAt) wakeAt = Math.min(wakeAt, poll.nextPollAt);
+      if (wait > 0) return now + wait;
+      const video = this.nextReady(keyId, 'video');
+      const shootPoll = video ? null : this.nextDuePoll(keyId, 'shoot', now);
+      const shoot = video || shootPoll ? null : this.nextReady(keyId, 'shoot');
+      const videoPoll = video || shootPoll || shoot ? null : this.nextDuePoll(keyId, 'video', now);
+      const submit = video ?? shoot;
+      const poll = shootPoll ?? videoPoll;
+      if (submit) {
+        const stamp = budget.take();
+        this.launch(submit.id, () => this.submit(submit, budget, stamp));
+      } else if (poll) {
+        const stamp = budget.take();
+        this.launch(poll.id, () => this.poll(poll, budget, stamp));
+      } else {
         break;
       }
-      if (wait > 0) {
-        wakeAt = Math.min(wakeAt, now + wait);
-        break;
-      }
-      budget.take();
-      if (due) this.launch(due.id, () => this.poll(due, budget));
-      else if (submit) this.launch(submit.id, () => this.submit(submit, budget));
     }
-    return wakeAt;
+    // A full pipe is reopened by the next answer (it wakes the loop), not by the clock.
+    if (this.inFlight.size >= maxInFlight) return Number.POSITIVE_INFINITY;
+    const next = this.store.runningByNextPoll([...this.batchIds], keyId, this.inFlight.size + 1);
+    const upcoming = next.find((job) => !this.inFlight.has(job.id));
+    return upcoming?.nextPollAt ?? Number.POSITIVE_INFINITY;
   }
 
-  private nextDuePoll(keyId: string): Job | null {
-    const candidates = this.store.runningByNextPoll([...this.batchIds], keyId, this.inFlight.size + 1);
-    return candidates.find((job) => !this.inFlight.has(job.id)) ?? null;
+  private nextDuePoll(keyId: string, kind: Job['kind'], now: number): Job | null {
+    const candidates = this.store.runningByNextPoll([...this.batchIds], keyId, this.inFlight.size + 1, kind);
+    const job = candidates.find((candidate) => !this.inFlight.has(candidate.id));
+    return job && (job.nextPollAt ?? 0) <= now ? job : null;
   }
 
-  private nextReady(keyId: string): Job | null {
-    const candidates = this.store.readyToSubmit([...this.batchIds], keyId, this.inFlight.size + 1);
+  private nextReady(keyId: string, kind: Job['kind']): Job | null {
+    const candidates = this.store.readyToSubmit([...this.batchIds], keyId, this.inFlight.size + 1, kind);
     return candidates.find((job) => !this.inFlight.has(job.id)) ?? null;
   }
 
@@ -241,12 +268,13 @@ export class Engine {
     };
   }
 
-  private async submit(job: Job, budget: RequestBudget): Promise<void> {
+  private async submit(job: Job, budget: RequestBudget, stamp: () => void): Promise<void> {
     const batch = this.store.batch(job.batchId)!;
     const client = this.client(batch)!;
     const body = await this.requestBody(job);
     this.store.beginSubmit(job.id, body);
     this.options.onChange?.(job.batchId);
+    stamp();
     try {
       const remote: RemoteShoot | RemoteVideo =
         job.kind === 'shoot'
@@ -259,7 +287,7 @@ export class Engine {
         credits: remote.creditsUsed ?? job.price,
         balanceAfter: remote.creditsRemaining,
         deadlineAt: this.now() + this.deadlineMs(jobClass),
-        nextPollAt: this.now() + this.durations.pollAfterMs(jobClass, 0, this.quantile()),
+        nextPollAt: this.now() + this.pollDelayMs(job, 0),
       });
       if (remote.creditsUsed !== null && remote.creditsUsed !== job.price) {
         this.options.onNotice?.(
@@ -323,10 +351,11 @@ export class Engine {
     }
   }
 
-  private async poll(job: Job, budget: RequestBudget): Promise<void> {
+  private async poll(job: Job, budget: RequestBudget, stamp: () => void): Promise<void> {
     const batch = this.store.batch(job.batchId)!;
     const client = this.client(batch)!;
     const now = this.now();
+    stamp();
     try {
       const remote =
         job.kind === 'shoot' ? await client.getShoot(job.remoteId!) : await client.getVideo(job.remoteId!);
@@ -342,7 +371,7 @@ export class Engine {
           );
           return;
         }
-        const next = this.durations.pollAfterMs(durationClass(job), elapsed, this.quantile());
+        const next = this.pollDelayMs(job, elapsed);
         const minGap = this.durations.typicalMs(durationClass(job)) * 0.05;
         this.store.recordPoll(
           job.id,
@@ -393,6 +422,7 @@ export class Engine {
     const wasKnown = this.durations.knows(jobClass);
     this.durations.learn(jobClass, this.lastRunningPollAt.get(job.id) ?? null, elapsed);
     this.lastRunningPollAt.delete(job.id);
+    this.probing.get(job.kind)?.delete(job.id);
     if (!wasKnown) this.aimProbingPolls(job.kind);
     this.store.completeRemote(job.id, remote.status, this.assetsOf(job, remote));
     this.wake?.();
@@ -497,8 +527,26 @@ export class Engine {
     this.options.onChange?.(batchId);
   }
 
+  /**
+   * When to poll a job next, in ms after its acceptance. With nothing known of its kind, only a couple of
+   * jobs probe (each probe is a request that probably finds the job unfinished); the others wait at the
+   * prior until the first duration is learned, when `aimProbingPolls` brings them forward.
+   */
+  private pollDelayMs(job: Job, elapsedMs: number): number {
+    const jobClass = durationClass(job);
+    if (!this.durations.knows(jobClass)) {
+      const probes = this.probing.get(job.kind) ?? new Set<string>();
+      this.probing.set(job.kind, probes);
+      if (!probes.has(job.id) && probes.size >= PROBING_JOBS) {
+        return Math.max(elapsedMs * 1.6, this.durations.typicalMs(jobClass));
+      }
+      probes.add(job.id);
+    }
+    return this.durations.pollAfterMs(jobClass, elapsedMs, this.quantile());
+  }
+
   private quantile(): number {
-    return this.options.pollQuantile ?? 0.8;
+    return this.options.pollQuantile ?? 0.9;
   }
 
   /** A job still unfinished this long after acceptance is stale: ten times the typical, at least 10 min. */

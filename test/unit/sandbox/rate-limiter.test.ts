@@ -22,19 +22,26 @@ describe('RateLimiter', () => {
     expect(limiter.take('k')).toBe(0);
     expect(limiter.take('k')).toBe(600);
     now = 1000;
-    expect([limiter.take('k'), limiter.take('k')]).toEqual([0, 0]);
+    expect(limiter.take('k')).toBe(0);
     expect(limiter.take('k')).toBe(400);
     now = 1400;
     expect(limiter.take('k')).toBe(0);
   });
 
-  it('keeps one window per key and does not count refused requests', () => {
-    let now = 0;
-    const limiter = new RateLimiter({ limit: 1, windowMs: 1000 }, () => now);
+  it('keeps one window per key', () => {
+    const limiter = new RateLimiter({ limit: 1, windowMs: 1000 }, () => 0);
     expect(limiter.take('a')).toBe(0);
     expect(limiter.take('b')).toBe(0);
-    for (let i = 0; i < 5; i++) expect(limiter.take('a')).toBeGreaterThan(0);
-    now = 1000;
+    expect(limiter.take('a')).toBe(1000);
+  });
+
+  it('counts refused requests: a client that keeps knocking stays refused until it stops for a window', () => {
+    let now = 0;
+    const limiter = new RateLimiter({ limit: 2, windowMs: 1000 }, () => now);
+    expect([limiter.take('a'), limiter.take('a')]).toEqual([0, 0]);
+    // Without counting refusals, the knock at 1000 would pass: both accepted requests have aged out.
+    for (now = 200; now <= 2000; now += 200) expect(limiter.take('a')).toBe(800);
+    now = 2800;
     expect(limiter.take('a')).toBe(0);
   });
 });

@@ -1,0 +1,118 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listFiles } from '../../support/library-checks.ts';
+import { makeProductFolders } from '../../support/product-folders.ts';
+
+// `adbatch run --sandbox` as a user runs it: preview, refusal paths, a whole batch, the manifest, status.
+
+const BIN = resolve(__dirname, '../../../bin/adbatch.mjs');
+let dir: string;
+let products: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adbatch-run-'));
+  products = join(dir, 'products');
+  await makeProductFolders(products, 3, 2);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function adbatch(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((resolvePromise) =>
+    child.once('exit', (code) => resolvePromise({ code, stdout, stderr })),
+  );
+}
+
+const common = () => [
+  '--sandbox',
+  '--time-scale',
+  '0.02',
+  '--data-dir',
+  join(dir, 'data'),
+  '--library',
+  join(dir, 'library'),
+];
+
+describe('adbatch run --sandbox', () => {
+  it('shows the cost preview and refuses a batch over --budget, starting nothing', async () => {
+    const result = await adbatch([
+      'run',
+      products,
+      '--style',
+      'luxury',
+      '--shots',
+      '6',
+      '--video',
+      '10s/720p',
+      '--budget',
+      '50',
+      '--yes',
+      ...common(),
+    ]);
+    expect(result.code).toBe(1);
+    // 6 shots are clamped to 4 in luxury: (4 + 34) x 3 products.
+    expect(result.stdout).toMatch(/Total\s+114/);
+    expect(result.stdout).toMatch(/6 shots are made only in the classic and minimal styles/);
+    expect(result.stderr).toMatch(/costs 114 credits, over the --budget of 50/);
+    const status = await adbatch(['status', '--data-dir', join(dir, 'data')]);
+    expect(status.stdout).toMatch(/No batches yet/);
+  });
+
+  it('refuses to start without a prompt when there is no terminal and no --yes', async () => {
+    const result = await adbatch(['run', products, '--style', 'classic', ...common()]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Pass --yes/);
+  });
+
+  it('runs a whole batch: results on disk, manifest, exit 0, status', async () => {
+    const result = await adbatch([
+      'run',
+      products,
+      '--style',
+      'minimal',
+      '--shots',
+      '1',
+      '--video',
+      '5s/480p',
+      '--yes',
+      ...common(),
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const manifestPath = /Manifest: (.+)/.exec(result.stdout)?.[1];
+    expect(manifestPath).toBeTruthy();
+    const manifest = JSON.parse(await readFile(manifestPath!, 'utf8'));
+    expect(manifest.products).toHaveLength(3);
+    expect(manifest.credits).toMatchObject({ quoted: 30, charged: 30, refunded: 0, spent: 30 });
+    for (const product of manifest.products) {
+      expect(product.photos).toHaveLength(2);
+      expect(product.jobs.map((job: { kind: string; state: string }) => `${job.kind} ${job.state}`)).toEqual([
+        'shoot done',
+        'video done',
+      ]);
+    }
+    const files = await listFiles(join(dir, 'library'));
+    expect(files.filter((file) => file.endsWith('video.mp4'))).toHaveLength(3);
+    expect(files.filter((file) => /shot-1\.jpg$/.test(file))).toHaveLength(6);
+    expect(files.filter((file) => file.endsWith('.part'))).toEqual([]);
+
+    const status = await adbatch(['status', manifest.batch.id, '--data-dir', join(dir, 'data')]);
+    expect(status.stdout).toMatch(/finished/);
+    expect(status.stdout).toMatch(/done 6; credits quoted 30, charged 30, refunded 0/);
+    const retry = await adbatch(['retry', manifest.products[0].jobs[0].id, '--data-dir', join(dir, 'data')]);
+    expect(retry.code).toBe(1);
+    expect(retry.stderr).toMatch(/only failed and outcome-unknown jobs can be retried/);
+  }, 120_000);
+});

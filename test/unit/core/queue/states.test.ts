@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ACTIVE_JOB_STATES,
+  ATTENTION_JOB_STATES,
+  BATCH_STATUSES,
+  BATCH_TRANSITIONS,
+  type BatchStatus,
+  canMove,
+  canMoveBatch,
+  JOB_STATES,
+  JOB_TRANSITIONS,
+  type JobState,
+} from '../../../../src-main/core/queue/states.ts';
+
+// The documented tables, written out here by hand: the code's tables must match them move for move, so an
+// accidental edit of either side fails this test.
+const EXPECTED_JOB_MOVES: Record<JobState, JobState[]> = {
+  waiting: ['submitting', 'cancelled', 'skipped'],
+  submitting: ['running', 'waiting', 'failed', 'outcome_unknown'],
+  running: ['running', 'downloading', 'failed', 'stale'],
+  downloading: ['done', 'failed'],
+  done: [],
+  failed: ['waiting'],
+  outcome_unknown: ['waiting', 'cancelled'],
+  stale: ['running'],
+  cancelled: [],
+  skipped: ['waiting'],
+};
+
+const EXPECTED_BATCH_MOVES: Record<BatchStatus, BatchStatus[]> = {
+  running: ['paused', 'cancelled', 'finished'],
+  paused: ['running', 'cancelled', 'finished'],
+  cancelled: ['finished'],
+  finished: ['running'],
+};
+
+describe('job transitions', () => {
+  it('lists every state, and nothing else', () => {
+    expect([...JOB_STATES].sort()).toEqual(Object.keys(EXPECTED_JOB_MOVES).sort());
+    expect(Object.keys(JOB_TRANSITIONS).sort()).toEqual([...JOB_STATES].sort());
+  });
+
+  it('allows every listed move', () => {
+    for (const from of JOB_STATES) {
+      for (const to of EXPECTED_JOB_MOVES[from]) expect(canMove(from, to), `${from} -> ${to}`).toBe(true);
+      expect([...JOB_TRANSITIONS[from]].sort()).toEqual([...EXPECTED_JOB_MOVES[from]].sort());
+    }
+  });
+
+  it('refuses every move that is not listed', () => {
+    let refused = 0;
+    for (const from of JOB_STATES) {
+      for (const to of JOB_STATES) {
+        if (EXPECTED_JOB_MOVES[from].includes(to)) continue;
+        expect(canMove(from, to), `${from} -> ${to}`).toBe(false);
+        refused++;
+      }
+    }
+    // 10 x 10 pairs, 18 of them listed.
+    expect(refused).toBe(100 - 18);
+  });
+
+  it('refuses the moves that could pay twice or lose a result', () => {
+    // An unknown outcome is never sent again without the user's word (which goes through waiting).
+    expect(canMove('outcome_unknown', 'submitting')).toBe(false);
+    expect(canMove('outcome_unknown', 'running')).toBe(false);
+    // A job in flight is never sent again directly.
+    expect(canMove('submitting', 'submitting')).toBe(false);
+    expect(canMove('running', 'submitting')).toBe(false);
+    expect(canMove('running', 'waiting')).toBe(false);
+    // Nothing reaches done without downloading.
+    expect(canMove('running', 'done')).toBe(false);
+    expect(canMove('submitting', 'done')).toBe(false);
+    // A stale job is only ever followed again, not re-created.
+    expect(canMove('stale', 'waiting')).toBe(false);
+    expect(canMove('stale', 'submitting')).toBe(false);
+  });
+
+  it('sends a POST only from waiting', () => {
+    const into = JOB_STATES.filter((from) => canMove(from, 'submitting'));
+    expect(into).toEqual(['waiting']);
+  });
+
+  it('has no exit from done or cancelled, and only the documented user decisions out of the others that end a job', () => {
+    expect(JOB_TRANSITIONS.done).toEqual([]);
+    expect(JOB_TRANSITIONS.cancelled).toEqual([]);
+    // retry a failed job; retry or abandon an unknown outcome; check a stale job again; a skipped video
+    // waits again when its shoot is retried.
+    expect(JOB_TRANSITIONS.failed).toEqual(['waiting']);
+    expect([...JOB_TRANSITIONS.outcome_unknown].sort()).toEqual(['cancelled', 'waiting']);
+    expect(JOB_TRANSITIONS.stale).toEqual(['running']);
+    expect(JOB_TRANSITIONS.skipped).toEqual(['waiting']);
+  });
+
+  it('reaches every state from waiting', () => {
+    const seen = new Set<JobState>(['waiting']);
+    const queue: JobState[] = ['waiting'];
+    while (queue.length > 0) {
+      const from = queue.shift()!;
+      for (const to of JOB_TRANSITIONS[from]) {
+        if (!seen.has(to)) {
+          seen.add(to);
+          queue.push(to);
+        }
+      }
+    }
+    expect([...seen].sort()).toEqual([...JOB_STATES].sort());
+  });
+
+  it('groups states that still have work and states that need a person', () => {
+    expect([...ACTIVE_JOB_STATES].sort()).toEqual(['downloading', 'running', 'submitting', 'waiting']);
+    expect([...ATTENTION_JOB_STATES].sort()).toEqual(['outcome_unknown', 'stale']);
+    // The two groups never overlap, and neither holds a final state.
+    for (const state of ATTENTION_JOB_STATES) expect(ACTIVE_JOB_STATES).not.toContain(state);
+    for (const state of ['done', 'cancelled'] as const) {
+      expect(ACTIVE_JOB_STATES).not.toContain(state);
+      expect(ATTENTION_JOB_STATES).not.toContain(state);
+    }
+  });
+});
+
+describe('batch transitions', () => {
+  it('allows exactly the listed moves', () => {
+    expect([...BATCH_STATUSES].sort()).toEqual(Object.keys(EXPECTED_BATCH_MOVES).sort());
+    for (const from of BATCH_STATUSES) {
+      expect([...BATCH_TRANSITIONS[from]].sort()).toEqual([...EXPECTED_BATCH_MOVES[from]].sort());
+      for (const to of BATCH_STATUSES) {
+        expect(canMoveBatch(from, to), `${from} -> ${to}`).toBe(EXPECTED_BATCH_MOVES[from].includes(to));
+      }
+    }
+  });
+
+  it('never un-cancels a batch, and never moves a batch to itself', () => {
+    expect(canMoveBatch('cancelled', 'running')).toBe(false);
+    expect(canMoveBatch('cancelled', 'paused')).toBe(false);
+    for (const status of BATCH_STATUSES) expect(canMoveBatch(status, status)).toBe(false);
+  });
+});

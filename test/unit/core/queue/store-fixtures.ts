@@ -1,0 +1,151 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Db } from '../../../../src-main/core/db/open.ts';
+import { openDatabase } from '../../../../src-main/core/db/open.ts';
+import { QueueStore, type RemoteAcceptance } from '../../../../src-main/core/queue/store.ts';
+import type {
+  Job,
+  NewBatch,
+  NewProduct,
+  ShootSettings,
+  VideoSettings,
+} from '../../../../src-main/core/queue/types.ts';
+
+// Shared by the store and manifest tests: a real SQLite file in a temp dir, a hand-driven clock, and the
+// store calls that carry a job through its states the way the engine does.
+
+/** classic, 4 shots, pro: 4 x 2 = 8 credits. */
+export const SHOOT: ShootSettings = {
+  style: 'classic',
+  shots: 4,
+  quality: 'pro',
+  aspectRatio: '1:1',
+  mode: 'product_only',
+  modelUrl: null,
+  backgroundColor: null,
+};
+export const SHOOT_PRICE = 8;
+
+/** 10 s 720p product only: ceil(4 x 10 x 0.85) = 34 credits. */
+export const VIDEO: VideoSettings = {
+  duration: 10,
+  resolution: '720p',
+  mode: 'product_only',
+  aspectRatio: null,
+};
+export const VIDEO_PRICE = 34;
+
+export const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
+
+export interface StoreContext {
+  dir: string;
+  file: string;
+  db: Db;
+  store: QueueStore;
+  clock: { now: number };
+  close(): Promise<void>;
+}
+
+export async function openStore(): Promise<StoreContext> {
+  const dir = await mkdtemp(join(tmpdir(), 'adbatch-store-'));
+  const file = join(dir, 'adbatch.db');
+  const db = openDatabase(file);
+  const clock = { now: T0 };
+  const store = new QueueStore(db, () => clock.now);
+  return {
+    dir,
+    file,
+    db,
+    store,
+    clock,
+    async close() {
+      db.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function products(count: number, root = '/photos'): NewProduct[] {
+  return Array.from({ length: count }, (_, index) => ({
+    name: `Product ${index + 1}`,
+    sourceDir: `${root}/product-${index + 1}`,
+    photos: [
+      { path: `${root}/product-${index + 1}/1.png`, url: null },
+      { path: null, url: `https://cdn.example.com/p${index + 1}.jpg` },
+    ],
+  }));
+}
+
+export function newBatch(overrides: Partial<NewBatch> = {}): NewBatch {
+  return {
+    name: 'Spring drop',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    keyId: 'key-a',
+    keyHint: 'sk_…abcd',
+    sandbox: true,
+    libraryDir: '/library',
+    shoot: SHOOT,
+    video: VIDEO,
+    products: products(2),
+    ...overrides,
+  };
+}
+
+let remoteCounter = 0;
+
+export function acceptance(
+  ctx: StoreContext,
+  job: Job,
+  overrides: Partial<RemoteAcceptance> = {},
+): RemoteAcceptance {
+  remoteCounter++;
+  return {
+    remoteId: `${job.kind}_${remoteCounter}`,
+    remoteStatus: 'queued',
+    credits: job.price,
+    balanceAfter: 1000 - job.price,
+    deadlineAt: ctx.clock.now + 600_000,
+    nextPollAt: ctx.clock.now + 5_000,
+    ...overrides,
+  };
+}
+
+/** waiting -> submitting -> running, as the engine does around a 201. */
+export function submitAndAccept(
+  ctx: StoreContext,
+  jobId: string,
+  overrides: Partial<RemoteAcceptance> = {},
+): Job {
+  const job = ctx.store.beginSubmit(jobId, { job: jobId });
+  ctx.clock.now += 100;
+  return ctx.store.acceptSubmit(jobId, acceptance(ctx, job, overrides));
+}
+
+/** running -> downloading with `count` image results, paths under the batch's library folder. */
+export function complete(ctx: StoreContext, jobId: string, paths: string[]): Job {
+  ctx.clock.now += 1_000;
+  return ctx.store.completeRemote(
+    jobId,
+    'completed',
+    paths.map((path, idx) => ({
+      kind: 'image' as const,
+      idx,
+      url: `http://results.invalid/${jobId}/${idx}.png`,
+      path,
+    })),
+  );
+}
+
+export function shootAndVideo(
+  ctx: StoreContext,
+  batchId: string,
+  position: number,
+): { shoot: Job; video: Job } {
+  const product = ctx.store.products(batchId)[position]!;
+  const jobs = ctx.store.jobs(batchId).filter((job) => job.productId === product.id);
+  return {
+    shoot: jobs.find((job) => job.kind === 'shoot')!,
+    video: jobs.find((job) => job.kind === 'video')!,
+  };
+}

@@ -1,0 +1,572 @@
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../../src-main/core/db/open.ts';
+import { QueueStore } from '../../../../src-main/core/queue/store.ts';
+import {
+  acceptance,
+  complete,
+  newBatch,
+  openStore,
+  products,
+  SHOOT,
+  SHOOT_PRICE,
+  type StoreContext,
+  shootAndVideo,
+  submitAndAccept,
+  T0,
+  VIDEO_PRICE,
+} from './store-fixtures.ts';
+
+let ctx: StoreContext;
+beforeEach(async () => {
+  ctx = await openStore();
+});
+afterEach(async () => {
+  await ctx.close();
+});
+
+function stateEvents(jobId: string): string[] {
+  return ctx.store
+    .events(jobId)
+    .filter((event) => event.type === 'state')
+    .map((event) => event.value);
+}
+
+describe('createBatch', () => {
+  it('records the products in order, a shoot per product and a video after each shoot', () => {
+    const batch = ctx.store.createBatch(newBatch({ products: products(3) }));
+    expect(batch.status).toBe('running');
+    expect(batch.statusReason).toBeNull();
+    expect(batch.createdAt).toBe(T0);
+    expect(batch.sandbox).toBe(true);
+    expect(batch.shoot).toEqual(SHOOT);
+
+    const stored = ctx.store.products(batch.id);
+    expect(stored.map((product) => [product.position, product.name])).toEqual([
+      [0, 'Product 1'],
+      [1, 'Product 2'],
+      [2, 'Product 3'],
+    ]);
+    expect(stored[1]!.photos).toEqual(products(3)[1]!.photos);
+
+    const jobs = ctx.store.jobs(batch.id);
+    expect(jobs).toHaveLength(6);
+    for (const [position, product] of stored.entries()) {
+      const [shoot, video] = [jobs[position * 2]!, jobs[position * 2 + 1]!];
+      expect(shoot).toMatchObject({
+        productId: product.id,
+        kind: 'shoot',
+        afterJobId: null,
+        price: SHOOT_PRICE,
+      });
+      expect(video).toMatchObject({
+        productId: product.id,
+        kind: 'video',
+        afterJobId: shoot.id,
+        price: VIDEO_PRICE,
+      });
+      for (const job of [shoot, video])
+        expect(job).toMatchObject({
+          state: 'waiting',
+          posts: 0,
+          remoteId: null,
+          creditsCharged: 0,
+          createdAt: T0,
+        });
+    }
+    expect(new Set(jobs.map((job) => job.id)).size).toBe(6);
+    expect(batch.quotedCredits).toBe(3 * (SHOOT_PRICE + VIDEO_PRICE));
+  });
+
+  it('makes shoots only, priced from the clamped shot count, when no video is asked', () => {
+    // lifestyle cannot make 6 shots: the service clamps to 4, at 4k 4 credits each.
+    const batch = ctx.store.createBatch(
+      newBatch({
+        video: null,
+        shoot: { ...SHOOT, style: 'lifestyle', shots: 6, quality: '4k' },
+        products: products(2),
+      }),
+    );
+    const jobs = ctx.store.jobs(batch.id);
+    expect(jobs.map((job) => job.kind)).toEqual(['shoot', 'shoot']);
+    expect(jobs.map((job) => job.price)).toEqual([16, 16]);
+    expect(batch.quotedCredits).toBe(32);
+    expect(batch.video).toBeNull();
+  });
+});
+
+describe('move', () => {
+  it('refuses a move that is not in the table and changes nothing', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    expect(() => ctx.store.move(shoot.id, 'running')).toThrow(/cannot move from waiting to running/);
+    expect(() => ctx.store.move(shoot.id, 'done')).toThrow(/cannot move/);
+    expect(ctx.store.job(shoot.id)!.state).toBe('waiting');
+    expect(ctx.store.events(shoot.id)).toEqual([]);
+  });
+
+  it('records a state event with its detail, at the clock time, in the same write', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    ctx.clock.now = T0 + 42;
+    const moved = ctx.store.move(shoot.id, 'cancelled', {}, { reason: 'batch cancelled' });
+    expect(moved.state).toBe('cancelled');
+    expect(ctx.store.events(shoot.id)).toEqual([
+      { at: T0 + 42, type: 'state', value: 'cancelled', detail: { reason: 'batch cancelled' } },
+    ]);
+  });
+
+  it('refuses a patch of an unknown column without moving the job', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    expect(() => ctx.store.move(shoot.id, 'cancelled', { state: 'done' })).toThrow(/unknown job column/);
+    expect(ctx.store.job(shoot.id)!.state).toBe('waiting');
+    expect(ctx.store.events(shoot.id)).toEqual([]);
+  });
+
+  it('does not record an event for a move to the same state (a running job polled again)', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    submitAndAccept(ctx, shoot.id);
+    const before = ctx.store.events(shoot.id).length;
+    ctx.store.move(shoot.id, 'running', { next_poll_at: T0 + 9_999 });
+    expect(ctx.store.events(shoot.id)).toHaveLength(before);
+    expect(ctx.store.job(shoot.id)!.nextPollAt).toBe(T0 + 9_999);
+  });
+});
+
+describe('beginSubmit', () => {
+  it('commits the intent (request, submitted_at, posts + 1) durably before the POST', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    ctx.clock.now = T0 + 500;
+    const request = { productImageUrls: ['http://127.0.0.1:1/p/x.png'], style: 'classic', shots: 4 };
+    const job = ctx.store.beginSubmit(shoot.id, request);
+    expect(job).toMatchObject({ state: 'submitting', request, submittedAt: T0 + 500, posts: 1 });
+
+    // Another connection (what a restarted process would open) already sees the committed intent.
+    const other = new Database(ctx.file, { readonly: true });
+    try {
+      const row = other
+        .prepare('SELECT state, request, submitted_at, posts FROM jobs WHERE id = ?')
+        .get(shoot.id);
+      expect(row).toEqual({
+        state: 'submitting',
+        request: JSON.stringify(request),
+        submitted_at: T0 + 500,
+        posts: 1,
+      });
+    } finally {
+      other.close();
+    }
+    // After a crash here, the job is never picked up to be sent again.
+    const reopened = new QueueStore(openDatabase(ctx.file), () => ctx.clock.now);
+    try {
+      expect(reopened.job(shoot.id)!.state).toBe('submitting');
+      expect(reopened.readyToSubmit([batch.id], 'key-a', 10).map((ready) => ready.id)).not.toContain(
+        shoot.id,
+      );
+    } finally {
+      reopened.db.close();
+    }
+  });
+
+  it('refuses to begin a second POST for a job already submitting, and counts each real POST', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    ctx.store.beginSubmit(shoot.id, { n: 1 });
+    expect(() => ctx.store.beginSubmit(shoot.id, { n: 2 })).toThrow(
+      /cannot move from submitting to submitting/,
+    );
+    expect(ctx.store.job(shoot.id)).toMatchObject({ posts: 1, request: { n: 1 } });
+    // A 429: nothing was created, the job waits and is sent again later.
+    ctx.store.returnToWaiting(shoot.id, { code: 'rate_limited', message: 'slow down' });
+    ctx.store.beginSubmit(shoot.id, { n: 3 });
+    expect(ctx.store.job(shoot.id)).toMatchObject({ state: 'submitting', posts: 2, request: { n: 3 } });
+    expect(stateEvents(shoot.id)).toEqual(['submitting', 'waiting', 'submitting']);
+  });
+});
+
+describe('acceptSubmit', () => {
+  it('records the remote id, the charge in the ledger and the running state together', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    const submitting = ctx.store.beginSubmit(shoot.id, {});
+    ctx.clock.now = T0 + 800;
+    const job = ctx.store.acceptSubmit(
+      shoot.id,
+      acceptance(ctx, submitting, { remoteId: 'shoot_abc', credits: 8, balanceAfter: 92 }),
+    );
+    expect(job).toMatchObject({
+      state: 'running',
+      remoteId: 'shoot_abc',
+      remoteStatus: 'queued',
+      creditsCharged: 8,
+      acceptedAt: T0 + 800,
+      deadlineAt: T0 + 800 + 600_000,
+      nextPollAt: T0 + 800 + 5_000,
+    });
+    expect(ctx.store.job(shoot.id)).toMatchObject({
+      state: 'running',
+      remoteId: 'shoot_abc',
+      creditsCharged: 8,
+    });
+    expect(ctx.store.ledger(batch.id)).toEqual([
+      { jobId: shoot.id, at: T0 + 800, type: 'charge', credits: 8 },
+    ]);
+    expect(
+      ctx.db.prepare('SELECT balance_after FROM ledger WHERE job_id = ?').get(shoot.id) as {
+        balance_after: number;
+      },
+    ).toEqual({ balance_after: 92 });
+    expect(ctx.store.events(shoot.id).map((event) => [event.type, event.value])).toEqual([
+      ['state', 'submitting'],
+      ['state', 'running'],
+      ['remote_status', 'queued'],
+    ]);
+  });
+
+  it('refuses a remote id already recorded and leaves nothing half-written', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const first = shootAndVideo(ctx, batch.id, 0).shoot;
+    const second = shootAndVideo(ctx, batch.id, 1).shoot;
+    submitAndAccept(ctx, first.id, { remoteId: 'shoot_same' });
+    const submitting = ctx.store.beginSubmit(second.id, {});
+    const eventsBefore = ctx.store.events(second.id);
+
+    expect(() =>
+      ctx.store.acceptSubmit(second.id, acceptance(ctx, submitting, { remoteId: 'shoot_same' })),
+    ).toThrow(/UNIQUE/);
+    expect(ctx.store.job(second.id)).toMatchObject({
+      state: 'submitting',
+      remoteId: null,
+      remoteStatus: null,
+      creditsCharged: 0,
+      acceptedAt: null,
+      nextPollAt: null,
+    });
+    expect(ctx.store.ledger(batch.id).map((entry) => entry.jobId)).toEqual([first.id]);
+    expect(ctx.store.events(second.id)).toEqual(eventsBefore);
+  });
+
+  it('rolls the state and the remote id back when the ledger write fails mid-transaction', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    const submitting = ctx.store.beginSubmit(shoot.id, {});
+    // The jobs row is updated first; the ledger's CHECK (credits >= 0) then fails inside the transaction.
+    expect(() =>
+      ctx.store.acceptSubmit(shoot.id, acceptance(ctx, submitting, { remoteId: 'shoot_x', credits: -1 })),
+    ).toThrow(/CHECK/);
+    expect(ctx.store.job(shoot.id)).toMatchObject({ state: 'submitting', remoteId: null, creditsCharged: 0 });
+    expect(ctx.store.ledger(batch.id)).toEqual([]);
+    expect(stateEvents(shoot.id)).toEqual(['submitting']);
+    // The same id can still be recorded properly afterwards.
+    ctx.store.acceptSubmit(shoot.id, acceptance(ctx, submitting, { remoteId: 'shoot_x' }));
+    expect(ctx.store.job(shoot.id)!.remoteId).toBe('shoot_x');
+  });
+
+  it('refuses to accept a job whose intent was never committed', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    expect(() => ctx.store.acceptSubmit(shoot.id, acceptance(ctx, shoot))).toThrow(
+      /cannot move from waiting/,
+    );
+    expect(ctx.store.ledger(batch.id)).toEqual([]);
+  });
+});
+
+describe('readyToSubmit', () => {
+  it('offers only the jobs of running batches', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    expect(ctx.store.readyToSubmit([batch.id], 'key-a', 10)).toHaveLength(2);
+    ctx.store.setBatchStatus(batch.id, 'paused', 'user');
+    expect(ctx.store.readyToSubmit([batch.id], 'key-a', 10)).toEqual([]);
+    ctx.store.setBatchStatus(batch.id, 'running');
+    expect(ctx.store.readyToSubmit([batch.id], 'key-a', 10)).toHaveLength(2);
+    ctx.store.setBatchStatus(batch.id, 'cancelled');
+    expect(ctx.store.readyToSubmit([batch.id], 'key-a', 10)).toEqual([]);
+  });
+
+  it('offers a video only once its shoot is downloading or done, and before any shoot', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot, video } = shootAndVideo(ctx, batch.id, 0);
+    const other = shootAndVideo(ctx, batch.id, 1);
+    const ready = () => ctx.store.readyToSubmit([batch.id], 'key-a', 10).map((job) => job.id);
+    expect(ready()).toEqual([shoot.id, other.shoot.id]);
+
+    ctx.store.beginSubmit(shoot.id, {});
+    expect(ready()).toEqual([other.shoot.id]);
+    ctx.store.acceptSubmit(shoot.id, acceptance(ctx, shoot));
+    expect(ready()).toEqual([other.shoot.id]);
+    complete(ctx, shoot.id, ['a/b/shot-1.png']);
+    expect(ready()).toEqual([video.id, other.shoot.id]);
+    ctx.store.assetDownloaded(ctx.store.assets(shoot.id)[0]!.id, 10, 'f'.repeat(64));
+    expect(ctx.store.job(shoot.id)!.state).toBe('done');
+    expect(ready()).toEqual([video.id, other.shoot.id]);
+    expect(ctx.store.readyToSubmit([batch.id], 'key-a', 1).map((job) => job.id)).toEqual([video.id]);
+  });
+
+  it('filters by kind, by key and by batch, oldest batch first', () => {
+    const older = ctx.store.createBatch(newBatch({ name: 'older' }));
+    ctx.clock.now += 1_000;
+    const newer = ctx.store.createBatch(newBatch({ name: 'newer' }));
+    ctx.clock.now += 1_000;
+    const otherKey = ctx.store.createBatch(newBatch({ name: 'other key', keyId: 'key-b' }));
+    const shootsOf = (batchId: string) => ctx.store.jobs(batchId).filter((job) => job.kind === 'shoot');
+
+    const all = ctx.store.readyToSubmit([newer.id, older.id, otherKey.id], 'key-a', 10);
+    expect(all.map((job) => job.id)).toEqual(
+      [...shootsOf(older.id), ...shootsOf(newer.id)].map((job) => job.id),
+    );
+    expect(ctx.store.readyToSubmit([newer.id], 'key-a', 10).map((job) => job.batchId)).toEqual([
+      newer.id,
+      newer.id,
+    ]);
+    expect(ctx.store.readyToSubmit([otherKey.id], 'key-a', 10)).toEqual([]);
+    expect(ctx.store.readyToSubmit([older.id, otherKey.id], 'key-b', 10).map((job) => job.batchId)).toEqual([
+      otherKey.id,
+      otherKey.id,
+    ]);
+    expect(ctx.store.readyToSubmit([older.id], 'key-a', 10, 'video')).toEqual([]);
+    expect(ctx.store.readyToSubmit([older.id], 'key-a', 10, 'shoot')).toHaveLength(2);
+    expect(ctx.store.readyToSubmit([], 'key-a', 10)).toEqual([]);
+  });
+});
+
+describe('runningByNextPoll', () => {
+  it('lists running jobs soonest poll first, with key, kind and limit filters', () => {
+    const batch = ctx.store.createBatch(newBatch({ products: products(3) }));
+    const shoots = ctx.store.jobs(batch.id).filter((job) => job.kind === 'shoot');
+    const polls = [T0 + 30_000, T0 + 10_000, T0 + 20_000];
+    shoots.forEach((shoot, index) => {
+      submitAndAccept(ctx, shoot.id, { nextPollAt: polls[index]! });
+    });
+    const order = [shoots[1]!.id, shoots[2]!.id, shoots[0]!.id];
+    expect(ctx.store.runningByNextPoll([batch.id], 'key-a', 10).map((job) => job.id)).toEqual(order);
+    expect(ctx.store.runningByNextPoll([batch.id], null, 10).map((job) => job.id)).toEqual(order);
+    expect(ctx.store.runningByNextPoll([batch.id], 'key-a', 2).map((job) => job.id)).toEqual(
+      order.slice(0, 2),
+    );
+    expect(ctx.store.runningByNextPoll([batch.id], 'key-b', 10)).toEqual([]);
+    expect(ctx.store.runningByNextPoll([batch.id], 'key-a', 10, 'video')).toEqual([]);
+    expect(ctx.store.runningByNextPoll(['b_other'], null, 10)).toEqual([]);
+
+    ctx.store.reschedulePoll(shoots[0]!.id, T0 + 1);
+    expect(ctx.store.runningByNextPoll([batch.id], null, 1)[0]!.id).toBe(shoots[0]!.id);
+    ctx.store.markStale(shoots[0]!.id);
+    expect(ctx.store.runningByNextPoll([batch.id], null, 10).map((job) => job.id)).toEqual(order.slice(0, 2));
+  });
+});
+
+describe('polls', () => {
+  it('counts every poll and records a remote status only when it changes', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    submitAndAccept(ctx, shoot.id);
+    ctx.store.recordPoll(shoot.id, 'queued', T0 + 10_000);
+    ctx.store.recordPoll(shoot.id, 'processing', T0 + 20_000);
+    ctx.store.recordPoll(shoot.id, 'processing', T0 + 30_000);
+    ctx.store.deferPoll(shoot.id, T0 + 40_000, 'HTTP 503');
+    expect(ctx.store.job(shoot.id)).toMatchObject({
+      polls: 4,
+      remoteStatus: 'processing',
+      nextPollAt: T0 + 40_000,
+    });
+    expect(
+      ctx.store
+        .events(shoot.id)
+        .filter((event) => event.type !== 'state')
+        .map((event) => [event.type, event.value]),
+    ).toEqual([
+      ['remote_status', 'queued'],
+      ['remote_status', 'processing'],
+      ['error', 'HTTP 503'],
+    ]);
+  });
+});
+
+describe('ending jobs', () => {
+  it('failRemote refunds the charge in the ledger and skips the waiting video', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot, video } = shootAndVideo(ctx, batch.id, 0);
+    submitAndAccept(ctx, shoot.id, { credits: 8 });
+    ctx.clock.now = T0 + 60_000;
+    const failed = ctx.store.failRemote(shoot.id, 'failed', {
+      code: 'generation_failed',
+      message: 'model error',
+    });
+    expect(failed).toMatchObject({
+      state: 'failed',
+      creditsCharged: 8,
+      creditsRefunded: 8,
+      finishedAt: T0 + 60_000,
+      failureCode: 'generation_failed',
+      nextPollAt: null,
+      polls: 1,
+    });
+    expect(ctx.store.ledger(batch.id).map((entry) => [entry.type, entry.credits])).toEqual([
+      ['charge', 8],
+      ['refund', 8],
+    ]);
+    expect(ctx.store.job(video.id)).toMatchObject({ state: 'skipped', failureCode: 'shoot_failed' });
+    expect(ctx.store.job(video.id)!.failureMessage).toContain('model error');
+    expect(ctx.store.totals(batch.id)).toMatchObject({ charged: 8, refunded: 8, atStake: 0 });
+    // Refused (400) jobs fail without a refund; their videos are skipped too.
+    const next = shootAndVideo(ctx, batch.id, 1);
+    ctx.store.beginSubmit(next.shoot.id, {});
+    ctx.store.fail(next.shoot.id, { code: 'invalid_request', message: 'bad photo' });
+    expect(ctx.store.job(next.shoot.id)).toMatchObject({ state: 'failed', creditsRefunded: 0 });
+    expect(ctx.store.job(next.video.id)!.state).toBe('skipped');
+    expect(ctx.store.ledger(batch.id)).toHaveLength(2);
+  });
+
+  it('markOutcomeUnknown holds the video back and puts the price at stake', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot, video } = shootAndVideo(ctx, batch.id, 0);
+    ctx.store.beginSubmit(shoot.id, {});
+    const job = ctx.store.markOutcomeUnknown(shoot.id, { code: 'timeout', message: 'no answer in 60 s' });
+    expect(job).toMatchObject({ state: 'outcome_unknown', failureCode: 'timeout' });
+    expect(ctx.store.job(video.id)!.state).toBe('skipped');
+    expect(ctx.store.totals(batch.id)).toMatchObject({ charged: 0, refunded: 0, atStake: SHOOT_PRICE });
+    expect(ctx.store.readyToSubmit([batch.id], 'key-a', 10).map((ready) => ready.id)).not.toContain(shoot.id);
+  });
+
+  it('markStale stops polling and skips the waiting video', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot, video } = shootAndVideo(ctx, batch.id, 0);
+    submitAndAccept(ctx, shoot.id);
+    const job = ctx.store.markStale(shoot.id);
+    expect(job).toMatchObject({ state: 'stale', nextPollAt: null, failureCode: 'stale' });
+    expect(ctx.store.job(video.id)!.state).toBe('skipped');
+    expect(() => ctx.store.markStale(video.id)).toThrow(/cannot move from skipped to stale/);
+  });
+
+  it('completeRemote then assetDownloaded: done once every result is on disk', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    submitAndAccept(ctx, shoot.id);
+    const downloading = complete(ctx, shoot.id, ['B/001 P/shot-1.png', 'B/001 P/shot-2.png']);
+    expect(downloading).toMatchObject({
+      state: 'downloading',
+      remoteStatus: 'completed',
+      polls: 1,
+      nextPollAt: null,
+    });
+    const [first, second] = ctx.store.assets(shoot.id);
+    expect(
+      ctx.store.pendingAssets([batch.id]).map((asset) => [asset.id, asset.libraryDir, asset.batchId]),
+    ).toEqual([
+      [first!.id, '/library', batch.id],
+      [second!.id, '/library', batch.id],
+    ]);
+
+    ctx.store.assetFailed(first!.id, 'cut off', false);
+    expect(ctx.store.assets(shoot.id)[0]).toMatchObject({ state: 'pending', attempts: 1, error: 'cut off' });
+    ctx.store.assetDownloaded(first!.id, 1234, 'a'.repeat(64));
+    expect(ctx.store.job(shoot.id)!.state).toBe('downloading');
+    ctx.clock.now = T0 + 99_000;
+    ctx.store.assetDownloaded(second!.id, 5678, 'b'.repeat(64));
+    expect(ctx.store.job(shoot.id)).toMatchObject({ state: 'done', finishedAt: T0 + 99_000 });
+    expect(ctx.store.assets(shoot.id)).toMatchObject([
+      { state: 'done', bytes: 1234, sha256: 'a'.repeat(64), attempts: 2, error: null },
+      { state: 'done', bytes: 5678, sha256: 'b'.repeat(64), attempts: 1 },
+    ]);
+    expect(ctx.store.pendingAssets([batch.id])).toEqual([]);
+  });
+
+  it('assetFailed(permanent) fails the job with download_failed once nothing is pending', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    submitAndAccept(ctx, shoot.id);
+    complete(ctx, shoot.id, ['B/P/shot-1.png', 'B/P/shot-2.png']);
+    const [first, second] = ctx.store.assets(shoot.id);
+    ctx.store.assetFailed(first!.id, 'HTTP 404', true);
+    expect(ctx.store.job(shoot.id)!.state).toBe('downloading');
+    ctx.store.assetDownloaded(second!.id, 10, 'c'.repeat(64));
+    expect(ctx.store.job(shoot.id)).toMatchObject({ state: 'failed', failureCode: 'download_failed' });
+    // The service charged for it: no refund.
+    expect(ctx.store.totals(batch.id)).toMatchObject({ charged: SHOOT_PRICE, refunded: 0 });
+  });
+
+  // BUG (store.ts settleDownloads): a shoot failed by download_failed does not skip its waiting video, which then
+  // is never ready (its shoot is not downloading/done) and keeps the batch from ever finishing.
+  it('a shoot whose download fails for good does not leave its video waiting forever', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot, video } = shootAndVideo(ctx, batch.id, 0);
+    submitAndAccept(ctx, shoot.id);
+    ctx.store.setBatchStatus(batch.id, 'paused', 'insufficient_credits');
+    complete(ctx, shoot.id, ['B/P/shot-1.png']);
+    ctx.store.assetFailed(ctx.store.assets(shoot.id)[0]!.id, 'HTTP 404', true);
+    ctx.store.setBatchStatus(batch.id, 'running');
+    expect(ctx.store.job(shoot.id)!.state).toBe('failed');
+    const ready = ctx.store.readyToSubmit([batch.id], 'key-a', 10).map((job) => job.id);
+    expect(ctx.store.job(video.id)!.state === 'skipped' || ready.includes(video.id)).toBe(true);
+  });
+
+  // BUG (store.ts completeRemote): a completed job with no result to download (e.g. a video whose video_url is
+  // null) stays in `downloading` for ever: settleDownloads only runs when an asset settles.
+  it('a completed job with no result to download does not stay downloading', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    submitAndAccept(ctx, shoot.id);
+    complete(ctx, shoot.id, []);
+    expect(ctx.store.job(shoot.id)!.state).not.toBe('downloading');
+  });
+});
+
+describe('totals', () => {
+  it('counts jobs by state and sums charges, refunds and the credits at stake', () => {
+    const batch = ctx.store.createBatch(newBatch({ products: products(3) }));
+    const a = shootAndVideo(ctx, batch.id, 0);
+    const b = shootAndVideo(ctx, batch.id, 1);
+    const c = shootAndVideo(ctx, batch.id, 2);
+    submitAndAccept(ctx, a.shoot.id, { credits: 8 });
+    complete(ctx, a.shoot.id, ['B/P/1.png']);
+    ctx.store.assetDownloaded(ctx.store.assets(a.shoot.id)[0]!.id, 1, 'd'.repeat(64));
+    submitAndAccept(ctx, a.video.id, { credits: 34 });
+    ctx.store.failRemote(a.video.id, 'failed', { code: 'render_failed', message: 'x' });
+    ctx.store.beginSubmit(b.shoot.id, {});
+    ctx.store.markOutcomeUnknown(b.shoot.id, { code: 'reset', message: 'connection reset' });
+    submitAndAccept(ctx, c.shoot.id, { credits: 9 });
+
+    expect(ctx.store.totals(batch.id)).toEqual({
+      jobs: 6,
+      byState: { done: 1, failed: 1, outcome_unknown: 1, skipped: 1, running: 1, waiting: 1 },
+      charged: 8 + 34 + 9,
+      refunded: 34,
+      atStake: SHOOT_PRICE,
+    });
+    expect(ctx.store.totals('b_missing')).toEqual({
+      jobs: 0,
+      byState: {},
+      charged: 0,
+      refunded: 0,
+      atStake: 0,
+    });
+  });
+});
+
+describe('setBatchStatus', () => {
+  it('moves a batch along its table, keeps the reason, and refuses other moves', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    ctx.clock.now = T0 + 5;
+    ctx.store.setBatchStatus(batch.id, 'paused', 'insufficient_credits');
+    expect(ctx.store.batch(batch.id)).toMatchObject({
+      status: 'paused',
+      statusReason: 'insufficient_credits',
+      updatedAt: T0 + 5,
+    });
+    ctx.store.setBatchStatus(batch.id, 'paused', 'user');
+    expect(ctx.store.batch(batch.id)!.statusReason).toBe('user');
+    ctx.store.setBatchStatus(batch.id, 'cancelled');
+    expect(() => ctx.store.setBatchStatus(batch.id, 'running')).toThrow(
+      /cannot move from cancelled to running/,
+    );
+    expect(() => ctx.store.setBatchStatus(batch.id, 'paused')).toThrow(/cannot move/);
+    expect(ctx.store.batch(batch.id)!.status).toBe('cancelled');
+    ctx.store.setBatchStatus(batch.id, 'finished');
+    expect(() => ctx.store.setBatchStatus(batch.id, 'paused')).toThrow(/cannot move from finished to paused/);
+    expect(ctx.store.unfinishedBatches()).toEqual([]);
+    expect(() => ctx.store.setBatchStatus('b_missing', 'paused')).toThrow(/no batch/);
+  });
+});
