@@ -13,17 +13,22 @@ import {
   HttpError,
   isLoopback,
   json,
-  MAX_BODY_BYTES,
+  loggedBody,
+  parseBody,
+  presentedKey,
   type Reply,
+  readBody,
+  writeReply,
 } from './http.ts';
 import { presentJob } from './present.ts';
 import { parseRateLimit, type RateLimit, RateLimiter } from './rate-limiter.ts';
 import { MODEL_PRESETS, renderModelPreset } from './render/model-presets.ts';
 import type { VideoRenderer } from './render/video.ts';
-import { shotFile, thumbnailFile, VIDEO_FILE, WorkQueue } from './results.ts';
+import { shotFile, thumbnailFile, VIDEO_FILE } from './results.ts';
 import { routeKeyed } from './routes.ts';
 import { SandboxService } from './service.ts';
 import { dataFromAccounts, SandboxStore } from './state.ts';
+import { WorkQueue } from './work-queue.ts';
 
 export interface SandboxOptions {
   host?: string;
@@ -82,62 +87,6 @@ export interface Sandbox {
 }
 
 const SHOOT_FILE = /^(?:shot|thumb)-\d+\.jpg$/;
-
-function presentedKey(req: IncomingMessage): string | null {
-  const header = req.headers['x-api-key'];
-  if (typeof header === 'string' && header.trim()) return header.trim();
-  const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
-  return bearer?.[1]?.trim() ?? null;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES)
-      throw new HttpError(413, 'payload_too_large', 'The request body exceeds 1 MiB.');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseBody(raw: string, contentType: string | undefined): unknown {
-  if (!raw.trim()) return {};
-  if (contentType && !/^application\/json\b/i.test(contentType)) {
-    throw new HttpError(
-      415,
-      'unsupported_media_type',
-      `Bodies are JSON: Content-Type must be application/json, not ${contentType}.`,
-    );
-  }
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new HttpError(400, 'invalid_json', 'The request body is not valid JSON.');
-  }
-}
-
-function loggedBody(raw: string): unknown {
-  if (!raw) return null;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-}
-
-function writeReply(res: ServerResponse, reply: Reply, malformed: boolean): void {
-  if (!('json' in reply)) return;
-  const text = JSON.stringify(reply.json);
-  const body = malformed ? `${text.slice(0, Math.max(1, Math.floor(text.length / 2)))}<!-- truncated` : text;
-  res.writeHead(reply.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    ...reply.headers,
-  });
-  res.end(body);
-}
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const now = options.now ?? Date.now;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { HttpError } from './http.ts';
 import { advance, analysisEnd, failPlan, planShoot, planVideo, TERMINAL, type Timing } from './lifecycle.ts';
 import type { VideoRenderer } from './render/video.ts';
-import { InputError, renderJob, type WorkQueue } from './results.ts';
+import { InputError, renderJob } from './results.ts';
 import { API_KEY_PATTERN, effectiveShots, PLAN_BRAND_QUOTA, shootPrice, videoPrice } from './rules.ts';
 import {
   type Account,
@@ -15,6 +15,7 @@ import {
   type VideoJob,
 } from './state.ts';
 import { validateBrandName, validateShoot, validateVideo } from './validation.ts';
+import type { WorkQueue } from './work-queue.ts';
 
 export interface Caller {
   key: ApiKey;

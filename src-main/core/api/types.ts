@@ -1,21 +1,11 @@
 // Domain types of the client: camelCase, with `null` wherever the service may leave a value out. These are
 // what the rest of the engine sees; the wire shapes (snake_case, loose) stay inside schemas.ts.
 
-export type ShootStyle =
-  | 'classic'
-  | 'minimal'
-  | 'luxury'
-  | 'loud_luxury'
-  | 'magazine'
-  | 'editorial'
-  | 'avant_garde'
-  | 'element'
-  | 'influencer'
-  | 'lifestyle';
-export type GenerationMode = 'product_only' | 'with_model';
-export type ShootQuality = 'standard' | 'pro' | '4k';
-export type VideoResolution = '480p' | '720p' | '1080p';
-export type VideoDuration = 5 | 10 | 15;
+import type { Mode, Quality, ShootStyle, VideoDuration, VideoResolution } from '../catalog.ts';
+
+export type { ShootStyle, VideoDuration, VideoResolution };
+export type GenerationMode = Mode;
+export type ShootQuality = Quality;
 
 /** POST /v1/shoots. The service validates every rule; the client only maps names. */
 export interface ShootBody {

@@ -435,7 +435,7 @@ export class QueueStore {
     assets: Array<Pick<Asset, 'kind' | 'idx' | 'url' | 'path'>>,
   ): Job {
     return this.db.transaction(() => {
-      const job = this.moveInTransaction(jobId, 'downloading', {
+      this.moveInTransaction(jobId, 'downloading', {
         remote_status: remoteStatus,
         polls: (this.job(jobId)?.polls ?? 0) + 1,
         next_poll_at: null,
