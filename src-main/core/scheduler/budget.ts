@@ -18,6 +18,21 @@ export function parseRateLimit(text: string): RateLimit {
 }
 
 /**
+ * Pacing: once half the window's allowance is used, at most a sixth of it goes out in any sixth of the
+ * window. A small batch still starts at once, and the average rate is the same, but a full window is never
+ * sent in one burst: a burst reaches the service spread over the time it takes to handle it, and its last
+ * request would then count in the next window.
+ */
+const PACING_PARTS = 6;
+
+/** Milliseconds until fewer than `allowed` of the (sorted) send times lie in the last `windowMs`. */
+function untilRoom(times: readonly number[], allowed: number, windowMs: number, now: number): number {
+  const inWindow = times.filter((at) => at > now - windowMs);
+  if (inWindow.length < allowed) return 0;
+  return inWindow[inWindow.length - allowed]! + windowMs - now + 1;
+}
+
+/**
  * One request budget per API key, for all of its traffic. A slot is taken, and written to the database,
  * before a request is sent, so that neither a restart nor a crash can burst past the limit.
  *
@@ -41,6 +56,8 @@ export class RequestBudget {
     readonly keyId: string,
     private readonly rate: RateLimit,
     private readonly now: () => number,
+    /** How many parts of the window pacing spreads the allowance over (1: no pacing). */
+    private readonly pacingParts = PACING_PARTS,
   ) {
     this.slackMs = Math.round(rate.windowMs * 0.01) + 25;
     const since = now() - this.windowMs();
@@ -73,14 +90,16 @@ export class RequestBudget {
     const now = this.now();
     this.prune(now);
     const blocked = Math.max(0, this.blockedUntil - now);
-    const allowed = this.allowed(now);
-    if (this.sent.length < allowed) return blocked;
     const times = this.sent.map((slot) => (slot.pending ? now : slot.at)).sort((a, b) => a - b);
-    const oldestThatMustExpire = times[times.length - allowed]!;
-    return Math.max(blocked, oldestThatMustExpire + this.windowMs() - now + 1);
+    const allowed = this.allowed(now);
+    const paced =
+      times.length >= allowed / 2
+        ? untilRoom(times, Math.ceil(allowed / this.pacingParts), this.windowMs() / this.pacingParts, now)
+        : 0;
+    return Math.max(blocked, untilRoom(times, allowed, this.windowMs(), now), paced);
   }
 
-  /** Requests that may still be sent right now. */
+  /** Requests the window still has room for (pacing aside). */
   available(): number {
     const now = this.now();
     this.prune(now);

@@ -42,6 +42,8 @@ export interface EngineOptions {
 }
 
 const DOWNLOAD_ATTEMPTS = 6;
+/** How many of the soonest polls are looked at for an early poll. */
+const EARLY_POLL_LOOKAHEAD = 16;
 /** Jobs of a kind that probe for its first duration; the rest wait for what they learn. */
 const PROBING_JOBS = 2;
 
@@ -63,7 +65,10 @@ export class Engine {
   private readonly inFlight = new Set<string>();
   private readonly downloading = new Set<number>();
   private readonly retryDownloadAt = new Map<number, number>();
+  /** Per job, how long after acceptance a poll last found it running (learning brackets, early polls). */
   private readonly lastRunningPollAt = new Map<string, number>();
+  /** Jobs whose last poll failed: they wait for their backed-off poll, never an early one. */
+  private readonly pollFailedLast = new Set<string>();
   private readonly refusedKeys = new Set<string>();
   private readonly probing = new Map<Job['kind'], Set<string>>();
   private readonly batchIds: Set<string>;
@@ -187,7 +192,7 @@ export class Engine {
       const shoot = video || shootPoll ? null : this.nextReady(keyId, 'shoot');
       const videoPoll = video || shootPoll || shoot ? null : this.nextDuePoll(keyId, 'video', now);
       const submit = video ?? shoot;
-      const poll = shootPoll ?? videoPoll;
+      const poll = shootPoll ?? videoPoll ?? (submit ? null : this.nextEarlyPoll(keyId, budget, now));
       if (submit) {
         const stamp = budget.take();
         this.launch(submit.id, () => this.submit(submit, budget, stamp));
@@ -200,9 +205,40 @@ export class Engine {
     }
     // A full pipe is reopened by the next answer (it wakes the loop), not by the clock.
     if (this.inFlight.size >= maxInFlight) return Number.POSITIVE_INFINITY;
-    const next = this.store.runningByNextPoll([...this.batchIds], keyId, this.inFlight.size + 1);
-    const upcoming = next.find((job) => !this.inFlight.has(job.id));
-    return upcoming?.nextPollAt ?? Number.POSITIVE_INFINITY;
+    let wakeAt = Number.POSITIVE_INFINITY;
+    for (const job of this.store.runningByNextPoll(
+      [...this.batchIds],
+      keyId,
+      this.inFlight.size + EARLY_POLL_LOOKAHEAD,
+    )) {
+      if (!this.inFlight.has(job.id))
+        wakeAt = Math.min(wakeAt, job.nextPollAt ?? wakeAt, this.earlyPollAt(job));
+    }
+    return wakeAt;
+  }
+
+  /**
+   * A budget with room to spare and nothing due is spent on an early look at a job that is done with even
+   * odds: a free chance to detect it sooner (the end of a batch is made of such waits), and a poll that
+   * finds it running still teaches a bound. Not done while the budget is busy: there a miss costs a slot.
+   */
+  private nextEarlyPoll(keyId: string, budget: RequestBudget, now: number): Job | null {
+    if (budget.available() <= this.options.rateLimit.limit / 2) return null;
+    const candidates = this.store.runningByNextPoll(
+      [...this.batchIds],
+      keyId,
+      this.inFlight.size + EARLY_POLL_LOOKAHEAD,
+    );
+    return candidates.find((job) => !this.inFlight.has(job.id) && this.earlyPollAt(job) <= now) ?? null;
+  }
+
+  private earlyPollAt(job: Job): number {
+    const jobClass = durationClass(job);
+    if (job.acceptedAt === null || !this.durations.knows(jobClass))
+      return job.nextPollAt ?? Number.POSITIVE_INFINITY;
+    const lastSeenRunning = this.lastRunningPollAt.get(job.id) ?? 0;
+    const evenOdds = job.acceptedAt + this.durations.pollAfterMs(jobClass, lastSeenRunning, 0.5);
+    return Math.min(evenOdds, job.nextPollAt ?? evenOdds);
   }
 
   private nextDuePoll(keyId: string, kind: Job['kind'], now: number): Job | null {
@@ -359,6 +395,7 @@ export class Engine {
     try {
       const remote =
         job.kind === 'shoot' ? await client.getShoot(job.remoteId!) : await client.getVideo(job.remoteId!);
+      this.pollFailedLast.delete(job.id);
       if (remote.phase === 'running') {
         const elapsed = this.now() - (job.acceptedAt ?? now);
         this.lastRunningPollAt.set(job.id, elapsed);
@@ -382,6 +419,7 @@ export class Engine {
       }
       await this.settleRemote(job, remote);
     } catch (error) {
+      this.pollFailedLast.add(job.id);
       this.pollFailed(job, batch, budget, error);
     } finally {
       this.options.onChange?.(job.batchId);
