@@ -1,17 +1,10 @@
-import { type Command, InvalidArgumentError } from 'commander';
-import { parseRateLimit, SERVICE_RATE_LIMIT } from '../../core/scheduler/budget.ts';
+import type { Command } from 'commander';
+import { SERVICE_RATE_LIMIT } from '../../core/scheduler/budget.ts';
 import { type Connection, connect, drive, keyId, openStore } from '../drive.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../embedded-sandbox.ts';
 import { EXIT } from '../exit-codes.ts';
+import { positiveNumber, rateLimitOption } from '../options.ts';
 import { defaultDataDir } from '../paths.ts';
-
-function rateLimitOption(text: string) {
-  try {
-    return parseRateLimit(text);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
 
 export function registerResumeCommand(program: Command): void {
   program
@@ -26,7 +19,12 @@ export function registerResumeCommand(program: Command): void {
       rateLimitOption,
       SERVICE_RATE_LIMIT,
     )
-    .option('--time-scale <factor>', 'sandbox speed for sandbox batches', Number, DEFAULT_SANDBOX_TIME_SCALE)
+    .option(
+      '--time-scale <factor>',
+      'sandbox speed for sandbox batches',
+      positiveNumber,
+      DEFAULT_SANDBOX_TIME_SCALE,
+    )
     .action(
       async (options: {
         dataDir: string;

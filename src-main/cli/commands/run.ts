@@ -16,10 +16,11 @@ import {
 import { productsFromFolders } from '../../core/ingest/folders.ts';
 import { type BatchQuote, quoteBatch } from '../../core/pricing.ts';
 import type { ShootSettings, VideoSettings } from '../../core/queue/types.ts';
-import { parseRateLimit, SERVICE_RATE_LIMIT } from '../../core/scheduler/budget.ts';
+import { SERVICE_RATE_LIMIT } from '../../core/scheduler/budget.ts';
 import { type Connection, connect, drive, keyId, openStore } from '../drive.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../embedded-sandbox.ts';
 import { EXIT } from '../exit-codes.ts';
+import { positiveNumber, rateLimitOption, wholeNumber } from '../options.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
 
 /** `10s/720p[/with_model][/16:9]` */
@@ -50,27 +51,6 @@ export function parseVideo(text: string): VideoSettings {
     mode,
     aspectRatio,
   };
-}
-
-function rateLimitOption(text: string) {
-  try {
-    return parseRateLimit(text);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
-
-function positiveInteger(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0)
-    throw new InvalidArgumentError('expected a whole number of credits');
-  return value;
-}
-
-function positiveNumber(text: string): number {
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError('expected a number above 0');
-  return value;
 }
 
 export function formatQuote(quote: BatchQuote, video: boolean): string {
@@ -125,7 +105,7 @@ export function registerRunCommand(program: Command): void {
     .option('--name <name>', 'a name for the batch')
     .option('--library <dir>', 'where results are saved', defaultLibraryDir())
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
-    .option('--budget <credits>', 'refuse to start a batch that costs more', positiveInteger)
+    .option('--budget <credits>', 'refuse to start a batch that costs more', wholeNumber)
     .option(
       '--rate-limit <N/Ws>',
       'requests per key in any rolling window',

@@ -1,35 +1,7 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { loadAccountsFile } from '../../sandbox/accounts.ts';
-import { parseRateLimit } from '../../sandbox/rate-limiter.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
-
-function positiveNumber(value: string): number {
-  const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError('expected a number above 0');
-  return number;
-}
-
-function probability(value: string): number {
-  const number = Number(value);
-  if (!Number.isFinite(number) || number < 0 || number > 1)
-    throw new InvalidArgumentError('expected a number from 0 to 1');
-  return number;
-}
-
-function port(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 0 || number > 65535)
-    throw new InvalidArgumentError('expected a port from 0 to 65535');
-  return number;
-}
-
-function rateLimit(value: string) {
-  try {
-    return parseRateLimit(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
+import { port, positiveNumber, probability, rateLimitOption } from '../options.ts';
 
 export function describeAccounts(sandbox: Sandbox): string[] {
   const lines = ['Accounts:'];
@@ -62,8 +34,8 @@ export function registerSandboxCommand(program: Command): void {
     .option(
       '--rate-limit <N/Ws>',
       'requests allowed per key in any rolling window',
-      rateLimit,
-      parseRateLimit('60/60s'),
+      rateLimitOption,
+      rateLimitOption('60/60s'),
     )
     .option('--failure-rate <p>', 'probability that a job fails (refunded)', probability, 0)
     .option('--state <file>', 'keep the state in this JSON file so it survives a restart')
