@@ -25,6 +25,8 @@ export function parseRateLimit(text: string): RateLimit {
  */
 const PACING_PARTS = 6;
 
+const MIN_SLACK_MS = 250;
+
 /** Milliseconds until fewer than `allowed` of the (sorted) send times lie in the last `windowMs`. */
 function untilRoom(times: readonly number[], allowed: number, windowMs: number, now: number): number {
   const inWindow = times.filter((at) => at > now - windowMs);
@@ -36,9 +38,10 @@ function untilRoom(times: readonly number[], allowed: number, windowMs: number, 
  * One request budget per API key, for all of its traffic. A slot is taken, and written to the database,
  * before a request is sent, so that neither a restart nor a crash can burst past the limit.
  *
- * The window is widened by a slack (1% and 25 ms): the service counts a request when it arrives, a little
- * after it left, and one request can take longer on the way than another, so a request that leaves exactly
- * one window after another could still land inside it.
+ * The window is widened by a slack (1% of it, at least 250 ms): the service counts a request when it
+ * handles it, a little after it left, and one request can take longer on the way (or wait longer for a busy
+ * server) than another, so a request that leaves exactly one window after another could still be counted
+ * inside it. That jitter does not shrink with the window, hence the floor.
  * A 429 (someone else using the key, or a window we misjudged) blocks sending for the time the service
  * asked (or an exponential backoff) and halves the rate we allow ourselves for each 429 in a row; a whole
  * window without a 429 restores the full rate.
@@ -59,7 +62,7 @@ export class RequestBudget {
     /** How many parts of the window pacing spreads the allowance over (1: no pacing). */
     private readonly pacingParts = PACING_PARTS,
   ) {
-    this.slackMs = Math.round(rate.windowMs * 0.01) + 25;
+    this.slackMs = Math.max(Math.round(rate.windowMs * 0.01), MIN_SLACK_MS);
     const since = now() - this.windowMs();
     this.sent = (
       db
