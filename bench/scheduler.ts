@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  apiKeyId,
   RateLimitedError,
   type RemoteShoot,
   type RemoteVideo,
@@ -168,7 +168,7 @@ async function runOurs(dir: string, products: string): Promise<Figures> {
   const batch = store.createBatch({
     name: 'bench',
     baseUrl: sandbox.url,
-    keyId: createHash('sha256').update(apiKey).digest('hex').slice(0, 32),
+    keyId: apiKeyId(apiKey),
     keyHint: apiKey.slice(-4),
     sandbox: false,
     libraryDir: join(dir, 'ours'),

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServiceClient } from '../core/api/index.ts';
@@ -15,10 +15,6 @@ import { ProgressPrinter } from './progress.ts';
 
 // What `run` and `resume` share: the data dir's database, the service connection (the embedded sandbox or
 // a base URL with the key from ADBATCH_API_KEY), photo hosting, the engine, progress and the outcome.
-
-export function keyId(apiKey: string): string {
-  return createHash('sha256').update(apiKey).digest('hex').slice(0, 32);
-}
 
 export function openStore(dataDir: string): QueueStore {
   return new QueueStore(openDatabase(join(dataDir, 'adbatch.db')), Date.now);

@@ -1,3 +1,4 @@
+import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES, type JobState } from '../core/queue/states.ts';
 import type { QueueStore } from '../core/queue/store.ts';
 
 // Live progress for a terminal: one redrawn line per batch on a TTY, a line per change (at most every
@@ -16,22 +17,15 @@ interface Snapshot {
 
 function snapshot(store: QueueStore, batchId: string): Snapshot {
   const totals = store.totals(batchId);
-  const count = (...states: Array<keyof typeof totals.byState>) =>
+  const count = (...states: readonly JobState[]) =>
     states.reduce((sum, state) => sum + (totals.byState[state] ?? 0), 0);
-  const created = (
-    store.db
-      .prepare('SELECT COUNT(*) AS n FROM jobs WHERE batch_id = ? AND accepted_at IS NOT NULL')
-      .get(batchId) as {
-      n: number;
-    }
-  ).n;
   return {
     total: totals.jobs,
-    created,
-    running: count('running', 'submitting', 'downloading'),
+    created: store.createdCount(batchId),
+    running: count(...ACTIVE_JOB_STATES.filter((state) => state !== 'waiting')),
     done: count('done'),
     failed: count('failed', 'skipped'),
-    attention: count('outcome_unknown', 'stale'),
+    attention: count(...ATTENTION_JOB_STATES),
     spent: totals.charged - totals.refunded,
     refunded: totals.refunded,
   };

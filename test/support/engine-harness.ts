@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ServiceClient } from '../../src-main/core/api/index.ts';
+import { apiKeyId, ServiceClient } from '../../src-main/core/api/index.ts';
 import { openDatabase } from '../../src-main/core/db/open.ts';
 import { type LoopbackHost, startLoopbackHost } from '../../src-main/core/hosting/loopback.ts';
 import { productsFromFolders } from '../../src-main/core/ingest/folders.ts';
@@ -64,7 +63,7 @@ export async function startEngineHarness(
       return store.createBatch({
         name: `test ${folders}`,
         baseUrl: sandbox.url,
-        keyId: createHash('sha256').update(apiKey).digest('hex').slice(0, 32),
+        keyId: apiKeyId(apiKey),
         keyHint: apiKey.slice(-4),
         sandbox: false,
         libraryDir: join(dir, 'library'),

@@ -20,9 +20,13 @@ function withStore(dataDir: string, action: (store: QueueStore) => void): void {
   }
 }
 
-function requireBatch(store: QueueStore, id: string) {
+/** A batch that can still be paused or cancelled: one that exists and has not finished or been cancelled. */
+function requireOpenBatch(store: QueueStore, id: string) {
   const batch = store.batch(id);
   if (!batch) throw new Error(`no batch ${id}: see adbatch status`);
+  if (batch.status === 'finished' || batch.status === 'cancelled') {
+    throw new Error(`batch ${id} is ${batch.status}: nothing is left to pause or cancel`);
+  }
   return batch;
 }
 
@@ -42,7 +46,7 @@ export function registerDecisionCommands(program: Command): void {
     .option(...dataDir)
     .action((id: string, options: { dataDir: string }) =>
       withStore(options.dataDir, (store) => {
-        requireBatch(store, id);
+        requireOpenBatch(store, id);
         store.pauseBatch(id);
         process.stdout.write(`Paused ${id}. adbatch resume continues it.\n`);
       }),
@@ -55,7 +59,7 @@ export function registerDecisionCommands(program: Command): void {
     .option(...dataDir)
     .action((id: string, options: { dataDir: string }) =>
       withStore(options.dataDir, (store) => {
-        requireBatch(store, id);
+        requireOpenBatch(store, id);
         const cancelled = store.cancelBatch(id);
         process.stdout.write(`Cancelled ${id}: ${cancelled} jobs will not be created.\n`);
       }),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { apiKeyId } from '../../core/api/index.ts';
 import { SERVICE_RATE_LIMIT } from '../../core/scheduler/budget.ts';
-import { type Connection, connect, drive, keyId, openStore } from '../drive.ts';
+import { type Connection, connect, drive, openStore } from '../drive.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../embedded-sandbox.ts';
 import { EXIT } from '../exit-codes.ts';
 import { positiveNumber, rateLimitOption } from '../options.ts';
@@ -53,7 +54,7 @@ export function registerResumeCommand(program: Command): void {
               connections.set(batch.id, sandbox);
             } else {
               const apiKey = process.env.ADBATCH_API_KEY?.trim();
-              if (!apiKey || keyId(apiKey) !== batch.keyId) {
+              if (!apiKey || apiKeyId(apiKey) !== batch.keyId) {
                 process.stderr.write(
                   `${batch.name}: set ADBATCH_API_KEY to the key it was started with (${batch.keyHint}) to resume it.\n`,
                 );

@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { looksLikeApiKey, maskApiKey, ServiceClient } from '../../core/api/index.ts';
+import { apiKeyId, looksLikeApiKey, maskApiKey, ServiceClient } from '../../core/api/index.ts';
 import {
   MODES,
   QUALITIES,
@@ -17,7 +17,7 @@ import { productsFromFolders } from '../../core/ingest/folders.ts';
 import { type BatchQuote, quoteBatch } from '../../core/pricing.ts';
 import type { ShootSettings, VideoSettings } from '../../core/queue/types.ts';
 import { SERVICE_RATE_LIMIT } from '../../core/scheduler/budget.ts';
-import { type Connection, connect, drive, keyId, openStore } from '../drive.ts';
+import { type Connection, connect, drive, openStore } from '../drive.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../embedded-sandbox.ts';
 import { EXIT } from '../exit-codes.ts';
 import { positiveNumber, rateLimitOption, wholeNumber } from '../options.ts';
@@ -210,7 +210,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
         options.name ??
         `${new Date().toISOString().slice(0, 16).replace('T', ' ')} ${basename(resolve(folders[0]!))}`,
       baseUrl: connection.sandbox ? 'sandbox' : connection.baseUrl,
-      keyId: keyId(connection.apiKey),
+      keyId: apiKeyId(connection.apiKey),
       keyHint: maskApiKey(connection.apiKey),
       sandbox: Boolean(connection.sandbox),
       libraryDir: resolve(options.library),

@@ -3,7 +3,7 @@ import { loadAccountsFile } from '../../sandbox/accounts.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
 import { port, positiveNumber, probability, rateLimitOption } from '../options.ts';
 
-export function describeAccounts(sandbox: Sandbox): string[] {
+function describeAccounts(sandbox: Sandbox): string[] {
   const lines = ['Accounts:'];
   for (const account of sandbox.accounts()) {
     const kind =

@@ -26,6 +26,7 @@ export {
   redactApiKeys,
   USAGE_QUERY_PARAMS,
 } from './guesses.ts';
+export { apiKeyId } from './key-id.ts';
 export { parseRetryAfter } from './retry-after.ts';
 export { phaseOf } from './schemas.ts';
 export type * from './types.ts';

@@ -616,6 +616,17 @@ export class QueueStore {
     return { jobs, byState, charged: money.charged, refunded: money.refunded, atStake: atStake.n };
   }
 
+  /** Jobs of the batch the service has accepted (a remote id recorded), whatever became of them since. */
+  createdCount(batchId: string): number {
+    return (
+      this.db
+        .prepare('SELECT COUNT(*) AS n FROM jobs WHERE batch_id = ? AND accepted_at IS NOT NULL')
+        .get(batchId) as {
+        n: number;
+      }
+    ).n;
+  }
+
   ledger(batchId: string): Array<{ jobId: string; at: number; type: 'charge' | 'refund'; credits: number }> {
     return this.db
       .prepare('SELECT job_id AS jobId, at, type, credits FROM ledger WHERE batch_id = ? ORDER BY id')
@@ -716,6 +727,6 @@ export class QueueStore {
     const assignments = ['state = @state', ...columns.map((column) => `${column} = @${column}`)].join(', ');
     this.db.prepare(`UPDATE jobs SET ${assignments} WHERE id = @id`).run({ ...patch, state: to, id: jobId });
     if (job.state !== to) this.event(jobId, 'state', to, detail);
-    return { ...job, ...this.job(jobId)! };
+    return this.job(jobId)!;
   }
 }

@@ -126,6 +126,11 @@ export class RequestBudget {
     };
   }
 
+  /** Sends nothing for `ms` (the service could not be reached), without touching the rate. */
+  holdOff(ms: number): void {
+    this.blockedUntil = Math.max(this.blockedUntil, this.now() + ms);
+  }
+
   /** The service answered 429: slow down. */
   rateLimited(retryAfterMs: number | null): void {
     const now = this.now();

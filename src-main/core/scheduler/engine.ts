@@ -13,6 +13,7 @@ import { VIDEO_MAX_IMAGES } from '../catalog.ts';
 import { DownloadError, downloadVerified } from '../downloads/download.ts';
 import type { PhotoHost } from '../hosting/loopback.ts';
 import { batchFolder, productFolder } from '../library.ts';
+import { ACTIVE_JOB_STATES, type JobState } from '../queue/states.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Asset, Batch, Job, ShootSettings, VideoSettings } from '../queue/types.ts';
 import { type RateLimit, RequestBudget } from './budget.ts';
@@ -370,9 +371,9 @@ export class Engine {
       return;
     }
     if (error.kind === 'network') {
-      // Nothing reached the service: safe to send again, after a pause.
+      // Nothing reached the service: safe to send again, after a pause (the rate itself is not at fault).
       this.store.returnToWaiting(job.id, failure);
-      budget.rateLimited(null);
+      budget.holdOff(this.options.rateLimit.windowMs / 60);
       return;
     }
     this.store.fail(job.id, failure);
@@ -557,10 +558,10 @@ export class Engine {
     const batch = this.store.batch(batchId);
     if (!batch || batch.status === 'finished') return;
     const { byState } = this.store.totals(batchId);
-    const active = (byState.submitting ?? 0) + (byState.running ?? 0) + (byState.downloading ?? 0);
-    const waiting = byState.waiting ?? 0;
-    if (active > 0) return;
-    if (waiting > 0 && batch.status !== 'cancelled') return;
+    const count = (state: JobState) => byState[state] ?? 0;
+    // Waiting jobs keep a paused batch open; a cancelled one has none left (cancel moved them).
+    if (ACTIVE_JOB_STATES.some((state) => state !== 'waiting' && count(state) > 0)) return;
+    if (count('waiting') > 0 && batch.status !== 'cancelled') return;
     this.store.setBatchStatus(batchId, 'finished', batch.statusReason);
     this.options.onChange?.(batchId);
   }
