@@ -14,7 +14,7 @@ import {
 import { openDatabase } from '../src-main/core/db/open.ts';
 import { downloadVerified } from '../src-main/core/downloads/download.ts';
 import { startLoopbackHost } from '../src-main/core/hosting/loopback.ts';
-import { productsFromFolders } from '../src-main/core/ingest/folders.ts';
+import { scanInputs, toNewProduct } from '../src-main/core/ingest/scan.ts';
 import { QueueStore } from '../src-main/core/queue/store.ts';
 import { Engine } from '../src-main/core/scheduler/engine.ts';
 import { generateApiKey } from '../src-main/sandbox/accounts.ts';
@@ -164,7 +164,7 @@ async function runOurs(dir: string, products: string): Promise<Figures> {
   const { sandbox, apiKey } = await startBenchSandbox(dir);
   const host = await startLoopbackHost();
   const store = new QueueStore(openDatabase(join(dir, 'ours.db')), Date.now);
-  const scan = await productsFromFolders([products]);
+  const scan = await scanInputs([products], { cacheDir: join(dir, 'ingest-cache') });
   const batch = store.createBatch({
     name: 'bench',
     baseUrl: sandbox.url,
@@ -174,7 +174,7 @@ async function runOurs(dir: string, products: string): Promise<Figures> {
     libraryDir: join(dir, 'ours'),
     shoot: SHOOT,
     video: VIDEO,
-    products: scan.products,
+    products: scan.products.map(toNewProduct),
   });
   const engine = new Engine({
     store,
@@ -209,7 +209,7 @@ async function runNaive(dir: string, products: string, giveUpAfterMs: number): P
   const { sandbox, apiKey } = await startBenchSandbox(dir);
   const host = await startLoopbackHost();
   const client = new ServiceClient({ baseUrl: sandbox.url, apiKey });
-  const scan = await productsFromFolders([products]);
+  const scan = await scanInputs([products], { cacheDir: join(dir, 'ingest-cache') });
   const detectedAt = new Map<string, number>();
   const productOf = new Map<string, string>();
   const startedAt = Date.now();

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { ServiceClient } from '../core/api/index.ts';
 import { openDatabase } from '../core/db/open.ts';
 import { startLoopbackHost } from '../core/hosting/loopback.ts';
+import type { PhotoHost } from '../core/hosting/photo-host.ts';
+import { createS3Host, type S3HostingConfig } from '../core/hosting/s3.ts';
 import { writeManifest } from '../core/manifest.ts';
 import { QueueStore } from '../core/queue/store.ts';
 import type { Batch } from '../core/queue/types.ts';
@@ -75,22 +77,27 @@ export interface DriveOptions {
   connections: Map<string, Connection>;
   rateLimit: RateLimit;
   timeScale: number;
+  /** Storage for local photos; without it only a service on this machine can read them. */
+  hosting: S3HostingConfig | null;
   quiet?: boolean;
 }
 
 export async function drive(options: DriveOptions): Promise<number> {
   const { store, batchIds } = options;
-  const host = await startPhotoHost(options.dataDir);
+  const host: PhotoHost = options.hosting
+    ? createS3Host(options.hosting)
+    : await startPhotoHost(options.dataDir);
   const clientFor = (batch: Batch) => {
     const connection = options.connections.get(batch.id);
     if (!connection) return null;
     if (
+      !options.hosting &&
       !connection.sandbox &&
       !isLoopbackUrl(connection.baseUrl) &&
       store.products(batch.id).some((p) => p.photos.some((photo) => photo.path))
     ) {
       process.stderr.write(
-        `${batch.name}: local photos need hosting the service can reach; only a service on this machine can read them for now.\n`,
+        `${batch.name}: the service cannot read photos on this machine: give a bucket to upload them to (--s3-bucket, see docs/hosting-s3.md).\n`,
       );
       return null;
     }
@@ -104,6 +111,10 @@ export async function drive(options: DriveOptions): Promise<number> {
     host,
     rateLimit: options.rateLimit,
     timeScale: options.timeScale,
+    onHostingProgress: options.quiet
+      ? undefined
+      : ({ done, total }) =>
+          process.stderr.write(`\rMaking photos reachable: ${done}/${total}${done === total ? '\n' : ''}`),
     onNotice: (batchId, message) =>
       process.stderr.write(`${store.batch(batchId)?.name ?? batchId}: ${message}\n`),
   });

@@ -3,6 +3,7 @@ import { registerDecisionCommands } from './commands/decide.ts';
 import { registerResumeCommand } from './commands/resume.ts';
 import { registerRunCommand } from './commands/run.ts';
 import { registerSandboxCommand } from './commands/sandbox.ts';
+import { registerScanCommand } from './commands/scan.ts';
 import { registerStatusCommand } from './commands/status.ts';
 
 const program = new Command()
@@ -11,6 +12,7 @@ const program = new Command()
   .showHelpAfterError()
   .exitOverride();
 
+registerScanCommand(program);
 registerRunCommand(program);
 registerResumeCommand(program);
 registerStatusCommand(program);

@@ -60,7 +60,14 @@ async function fetchOnce(
     await response.body?.cancel();
     throw new InputError({ code: 'input_too_large', message: `${label} is larger than 40 MiB.` });
   }
-  const bytes = Buffer.from(await response.arrayBuffer());
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.from(await response.arrayBuffer());
+  } catch (error) {
+    // The host went away mid-body: as retryable as a host that did not answer at all.
+    if (signal.aborted) throw error;
+    return { retry: (error as Error).message };
+  }
   if (bytes.length > MAX_INPUT_BYTES) {
     throw new InputError({ code: 'input_too_large', message: `${label} is larger than 40 MiB.` });
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { apiKeyId, ServiceClient } from '../../src-main/core/api/index.ts';
 import { openDatabase } from '../../src-main/core/db/open.ts';
 import { type LoopbackHost, startLoopbackHost } from '../../src-main/core/hosting/loopback.ts';
-import { productsFromFolders } from '../../src-main/core/ingest/folders.ts';
+import { scanInputs, toNewProduct } from '../../src-main/core/ingest/scan.ts';
 import { QueueStore } from '../../src-main/core/queue/store.ts';
 import type { Batch, ShootSettings, VideoSettings } from '../../src-main/core/queue/types.ts';
 import type { RateLimit } from '../../src-main/core/scheduler/budget.ts';
@@ -59,7 +59,7 @@ export async function startEngineHarness(
     async createBatch({ products, shoot, video = null }) {
       const root = join(dir, `products-${++folders}`);
       await makeProductFolders(root, products);
-      const scan = await productsFromFolders([root]);
+      const scan = await scanInputs([root], { cacheDir: join(dir, 'ingest-cache') });
       return store.createBatch({
         name: `test ${folders}`,
         baseUrl: sandbox.url,
@@ -69,7 +69,7 @@ export async function startEngineHarness(
         libraryDir: join(dir, 'library'),
         shoot: { ...DEFAULT_SHOOT, ...shoot },
         video,
-        products: scan.products,
+        products: scan.products.map(toNewProduct),
       });
     },
     async run(batchIds, options = {}) {

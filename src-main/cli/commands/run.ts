@@ -13,15 +13,21 @@ import {
   VIDEO_RESOLUTIONS,
   type VideoAspectRatio,
 } from '../../core/catalog.ts';
-import { productsFromFolders } from '../../core/ingest/folders.ts';
+import type { S3HostingConfig } from '../../core/hosting/s3.ts';
+import { setAsideEarlierShots } from '../../core/ingest/already-done.ts';
+import { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../../core/ingest/group.ts';
+import { scanInputs, toNewProduct } from '../../core/ingest/scan.ts';
 import { type BatchQuote, quoteBatch } from '../../core/pricing.ts';
-import type { ShootSettings, VideoSettings } from '../../core/queue/types.ts';
+import type { QueueStore } from '../../core/queue/store.ts';
+import type { NewProduct, ShootSettings, VideoSettings } from '../../core/queue/types.ts';
 import { SERVICE_RATE_LIMIT } from '../../core/scheduler/budget.ts';
 import { type Connection, connect, drive, openStore } from '../drive.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../embedded-sandbox.ts';
 import { EXIT } from '../exit-codes.ts';
+import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
 import { positiveNumber, rateLimitOption, wholeNumber } from '../options.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
+import { formatProblems, ingestCacheDir, shown } from './scan.ts';
 
 /** `10s/720p[/with_model][/16:9]` */
 export function parseVideo(text: string): VideoSettings {
@@ -88,10 +94,10 @@ async function confirm(question: string): Promise<boolean> {
 }
 
 export function registerRunCommand(program: Command): void {
-  program
+  const command = program
     .command('run')
     .description('Shoot every product in the folders (and make a video of each), then download the results.')
-    .argument('<folder...>', 'folders of product folders (or a product folder itself)')
+    .argument('<input...>', 'folders (nested to any depth), photos, or catalogs of photo URLs (.csv, .json)')
     .addOption(new Option('--style <style>', 'shoot style').choices(SHOOT_STYLES).makeOptionMandatory())
     .addOption(new Option('--shots <n>', 'shots per product').choices(SHOT_COUNTS.map(String)).default('4'))
     .addOption(new Option('--quality <q>', 'image quality').choices(QUALITIES).default('standard'))
@@ -102,6 +108,8 @@ export function registerRunCommand(program: Command): void {
     .option('--model-url <url>', 'public image URL of the model (with --mode with_model)')
     .option('--background <hex>', 'background colour hint, e.g. #f4efe6 (studio styles)')
     .option('--video <spec>', 'also make a video of each product: 10s/720p[/with_model][/16:9]', parseVideo)
+    .option('--pattern <regex>', 'groups loose photos into products by SKU', DEFAULT_GROUP_PATTERN)
+    .option('--include-done', 'also shoot products already shot with the same photos and settings')
     .option('--name <name>', 'a name for the batch')
     .option('--library <dir>', 'where results are saved', defaultLibraryDir())
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
@@ -119,13 +127,13 @@ export function registerRunCommand(program: Command): void {
       '--time-scale <factor>',
       `sandbox speed (default ${DEFAULT_SANDBOX_TIME_SCALE}: ten times faster)`,
       positiveNumber,
-    )
-    .action(async (folders: string[], options) => {
-      process.exitCode = await runCommand(folders, options);
-    });
+    );
+  addHostingOptions(command).action(async (folders: string[], options) => {
+    process.exitCode = await runCommand(folders, options);
+  });
 }
 
-interface RunOptions {
+interface RunOptions extends HostingFlags {
   style: ShootSettings['style'];
   shots: string;
   quality: ShootSettings['quality'];
@@ -135,6 +143,8 @@ interface RunOptions {
   background?: string;
   video?: VideoSettings;
   name?: string;
+  pattern: string;
+  includeDone?: boolean;
   library: string;
   dataDir: string;
   budget?: number;
@@ -145,6 +155,15 @@ interface RunOptions {
   timeScale?: number;
 }
 
+interface Prepared {
+  store: QueueStore;
+  products: NewProduct[];
+  shoot: ShootSettings;
+  video: VideoSettings | null;
+  timeScale: number;
+  hosting: S3HostingConfig | null;
+}
+
 async function runCommand(folders: string[], options: RunOptions): Promise<number> {
   if (options.sandbox && options.baseUrl) throw new Error('choose --sandbox or --base-url, not both');
   if (options.mode === 'with_model' && !options.modelUrl)
@@ -152,9 +171,14 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
   if (options.background && !/^#(?:[0-9a-f]{3}){1,2}$/i.test(options.background)) {
     throw new Error('--background must be a hex colour such as #f4efe6');
   }
-  const scan = await productsFromFolders(folders);
-  for (const warning of scan.warnings) process.stderr.write(`warning: ${warning}\n`);
-  if (scan.products.length === 0) throw new Error(`no product photos found in ${folders.join(', ')}`);
+  const hosting = hostingFrom(options);
+  const plan = await scanInputs(folders, {
+    cacheDir: ingestCacheDir(options.library),
+    pattern: parseGroupPattern(options.pattern),
+  });
+  if (plan.problems.length > 0) process.stderr.write(`${formatProblems(plan.problems)}\n`);
+  if (plan.products.length === 0)
+    throw new Error(`no usable product photos in ${folders.map(shown).join(', ')}`);
 
   const shoot: ShootSettings = {
     style: options.style,
@@ -166,7 +190,32 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
     backgroundColor: options.background ?? null,
   };
   const video = options.video ?? null;
+  const products = plan.products.map(toNewProduct);
+  const store = openStore(options.dataDir);
+  const { fresh, setAside } = setAsideEarlierShots(store, products, shoot, video, options.includeDone);
+  if (setAside.length > 0) {
+    process.stderr.write(`${formatProblems(setAside)}\n  (--include-done shoots them again)\n`);
+  }
+  if (fresh.length === 0) {
+    store.db.close();
+    process.stdout.write(
+      'Nothing to shoot: every product was already shot with these photos and settings.\n',
+    );
+    return EXIT.ok;
+  }
   const timeScale = options.sandbox ? (options.timeScale ?? DEFAULT_SANDBOX_TIME_SCALE) : 1;
+  try {
+    return await quoteAndRun(folders, options, { store, products: fresh, shoot, video, timeScale, hosting });
+  } finally {
+    store.db.close();
+  }
+}
+
+async function quoteAndRun(
+  folders: string[],
+  options: RunOptions,
+  { store, products: fresh, shoot, video, timeScale, hosting }: Prepared,
+): Promise<number> {
   const connection: Connection = await connect({
     dataDir: options.dataDir,
     sandbox: Boolean(options.sandbox),
@@ -182,7 +231,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
     const client = new ServiceClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey });
     const balance = await client.getCredits();
     const quote = quoteBatch(
-      scan.products.map((product) => product.name),
+      fresh.map((product) => product.name),
       shoot,
       video,
       balance.credits,
@@ -204,7 +253,6 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
         return EXIT.error;
       }
     }
-    const store = openStore(options.dataDir);
     const batch = store.createBatch({
       name:
         options.name ??
@@ -216,7 +264,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
       libraryDir: resolve(options.library),
       shoot,
       video,
-      products: scan.products,
+      products: fresh,
     });
     process.stdout.write(`Batch ${batch.id} started: ${batch.name}\n`);
     const code = await drive({
@@ -226,9 +274,9 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
       connections: new Map([[batch.id, connection]]),
       rateLimit: options.rateLimit,
       timeScale,
+      hosting,
     });
     process.stdout.write(`Results: ${resolve(options.library)}\n`);
-    store.db.close();
     return code;
   } finally {
     await connection.sandbox?.sandbox.close();

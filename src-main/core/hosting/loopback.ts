@@ -4,28 +4,13 @@ import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, resolve } from 'node:path';
+import { photoContentType } from './content-types.ts';
+import type { PhotoHost } from './photo-host.ts';
 
 // Makes local photos reachable by a service on the same machine (the sandbox): an HTTP server bound to
 // 127.0.0.1 that serves only the files registered with it, each under an unguessable token. Nothing else is
 // listed or served. Tokens derive from a secret and the file's path, so a restart with the same secret
 // (and port, when free) hands out the same URLs.
-
-const TYPES: Record<string, string> = {
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-  '.webp': 'image/webp',
-  '.gif': 'image/gif',
-  '.avif': 'image/avif',
-  '.heic': 'image/heic',
-  '.tif': 'image/tiff',
-  '.tiff': 'image/tiff',
-};
-
-export interface PhotoHost {
-  urlFor(path: string): Promise<string>;
-  close(): Promise<void>;
-}
 
 export interface LoopbackHost extends PhotoHost {
   readonly origin: string;
@@ -51,7 +36,7 @@ export async function startLoopbackHost(
           return;
         }
         res.writeHead(200, {
-          'content-type': TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
+          'content-type': photoContentType(path),
           'content-length': info.size,
           'cache-control': 'no-store',
         });
@@ -81,14 +66,20 @@ export async function startLoopbackHost(
   }
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  const register = (path: string) => {
+    const absolute = resolve(path);
+    const token = createHmac('sha256', secret).update(absolute).digest('hex').slice(0, 48);
+    files.set(token, absolute);
+    return `${origin}/p/${token}${extname(absolute).toLowerCase()}`;
+  };
+
   return {
     origin,
-    async urlFor(path: string) {
-      const absolute = resolve(path);
-      const token = createHmac('sha256', secret).update(absolute).digest('hex').slice(0, 48);
-      files.set(token, absolute);
-      return `${origin}/p/${token}${extname(absolute).toLowerCase()}`;
+    async prepare(paths, onProgress) {
+      for (const path of paths) register(path);
+      onProgress?.({ done: paths.length, total: paths.length, bytesSent: 0 });
     },
+    urlFor: async (path: string) => register(path),
     close: () =>
       new Promise<void>((resolvePromise) => {
         server.close(() => resolvePromise());

@@ -1,8 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/open.ts';
 import { quoteShoot, quoteVideo } from '../pricing.ts';
-import { type BatchStatus, canMove, canMoveBatch, type JobState, type PauseReason } from './states.ts';
-import type { Asset, Batch, Failure, Job, NewBatch, Product, ShootSettings, VideoSettings } from './types.ts';
+import { productFingerprint } from './fingerprint.ts';
+import {
+  ACTIVE_JOB_STATES,
+  type BatchStatus,
+  canMove,
+  canMoveBatch,
+  type JobState,
+  type PauseReason,
+} from './states.ts';
+import type {
+  Asset,
+  Batch,
+  EarlierShot,
+  Failure,
+  Job,
+  NewBatch,
+  Product,
+  ShootSettings,
+  VideoSettings,
+} from './types.ts';
 
 // The durable queue over one SQLite file. Every state change goes through `move`, which checks the
 // transition table and records the event in the same transaction, so the history is never out of step.
@@ -39,6 +57,8 @@ function toProduct(row: Row): Product {
     position: row.position as number,
     name: row.name as string,
     sourceDir: row.source_dir as string,
+    path: row.rel_path as string,
+    fingerprint: (row.fingerprint as string | null) ?? null,
     photos: JSON.parse(row.photos as string),
   };
 }
@@ -157,7 +177,8 @@ export class QueueStore {
           now,
         );
       const insertProduct = this.db.prepare(
-        'INSERT INTO products (id, batch_id, position, name, source_dir, photos) VALUES (?, ?, ?, ?, ?, ?)',
+        `INSERT INTO products (id, batch_id, position, name, source_dir, rel_path, fingerprint, photos)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       const insertJob = this.db.prepare(
         `INSERT INTO jobs (id, batch_id, product_id, kind, after_job_id, settings, price, state, created_at)
@@ -171,6 +192,8 @@ export class QueueStore {
           position,
           product.name,
           product.sourceDir,
+          product.path ?? '',
+          productFingerprint(product.photos, input.shoot, input.video),
           JSON.stringify(product.photos),
         );
         const shootId = newId('j');
@@ -300,6 +323,37 @@ export class QueueStore {
   product(id: string): Product | null {
     const row = this.db.prepare('SELECT * FROM products WHERE id = ?').get(id) as Row | undefined;
     return row ? toProduct(row) : null;
+  }
+
+  /**
+   * Products of earlier batches with these fingerprints that were shot (every job done) or are being shot
+   * (a job still active). Failed, cancelled or abandoned ones do not count: nothing came of them.
+   */
+  earlierShots(fingerprints: readonly string[]): Map<string, EarlierShot> {
+    const found = new Map<string, EarlierShot>();
+    const active = ACTIVE_JOB_STATES.map(() => '?').join(', ');
+    const query = this.db.prepare(
+      `SELECT p.fingerprint, p.name AS product_name, b.id AS batch_id, b.name AS batch_name,
+         SUM(j.state = 'done') AS done, SUM(j.state IN (${active})) AS active, COUNT(*) AS jobs
+       FROM products p JOIN batches b ON b.id = p.batch_id JOIN jobs j ON j.product_id = p.id
+       WHERE p.fingerprint = ?
+       GROUP BY p.id ORDER BY b.created_at DESC`,
+    );
+    for (const fingerprint of new Set(fingerprints)) {
+      for (const row of query.all(...ACTIVE_JOB_STATES, fingerprint) as Row[]) {
+        const state = row.done === row.jobs ? 'done' : (row.active as number) > 0 ? 'running' : null;
+        if (!state) continue;
+        const previous = found.get(fingerprint);
+        if (previous?.state === 'done') continue;
+        found.set(fingerprint, {
+          batchId: row.batch_id as string,
+          batchName: row.batch_name as string,
+          productName: row.product_name as string,
+          state,
+        });
+      }
+    }
+    return found;
   }
 
   job(id: string): Job | null {

@@ -27,15 +27,23 @@ export interface VideoSettings {
 }
 
 export interface Photo {
-  /** A local file, made reachable by the hosting layer when its job is sent. */
+  /** A local file, made reachable by the hosting layer when its job is sent (a converted copy if needed). */
   path: string | null;
   /** A URL that is already public (catalogs); used as it is. */
   url: string | null;
+  /** The original file or URL, for people to read: differs from `path` when the photo was converted. */
+  source?: string;
+  /** sha256 of the original file's bytes; absent for catalog URLs and batches made before ingest checked. */
+  hash?: string | null;
+  width?: number | null;
+  height?: number | null;
 }
 
 export interface NewProduct {
   name: string;
   sourceDir: string;
+  /** The product's place under the folder it was dropped with ('' when unknown), mirrored by exports. */
+  path?: string;
   /** Hero first. */
   photos: Photo[];
 }
@@ -76,6 +84,9 @@ export interface Product {
   position: number;
   name: string;
   sourceDir: string;
+  path: string;
+  /** See productFingerprint: null for products stored before it was kept. */
+  fingerprint: string | null;
   photos: Photo[];
 }
 
@@ -123,4 +134,13 @@ export interface Asset {
 export interface Failure {
   code: string;
   message: string;
+}
+
+/** A product of an earlier batch made from the same photos with the same settings. */
+export interface EarlierShot {
+  batchId: string;
+  batchName: string;
+  productName: string;
+  /** `done`: every job finished; `running`: still being made. */
+  state: 'done' | 'running';
 }

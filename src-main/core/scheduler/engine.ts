@@ -11,7 +11,7 @@ import {
 } from '../api/index.ts';
 import { VIDEO_MAX_IMAGES } from '../catalog.ts';
 import { DownloadError, downloadVerified } from '../downloads/download.ts';
-import type { PhotoHost } from '../hosting/loopback.ts';
+import type { HostingProgress, PhotoHost } from '../hosting/photo-host.ts';
 import { batchFolder, productFolder } from '../library.ts';
 import { ACTIVE_JOB_STATES, type JobState } from '../queue/states.ts';
 import type { QueueStore } from '../queue/store.ts';
@@ -40,6 +40,8 @@ export interface EngineOptions {
   downloadConcurrency?: number;
   onChange?: (batchId: string) => void;
   onNotice?: (batchId: string, message: string) => void;
+  /** Local photos being made reachable before any job is sent (an upload, for storage). */
+  onHostingProgress?: (progress: HostingProgress) => void;
 }
 
 const DOWNLOAD_ATTEMPTS = 6;
@@ -127,11 +129,13 @@ export class Engine {
    * before anything else happens, not only once a new job asks for a URL.
    */
   private async hostInputs(): Promise<void> {
+    const paths = new Set<string>();
     for (const batchId of this.batchIds) {
       for (const product of this.store.products(batchId)) {
-        for (const photo of product.photos) if (photo.path) await this.options.host.urlFor(photo.path);
+        for (const photo of product.photos) if (photo.path) paths.add(photo.path);
       }
     }
+    await this.options.host.prepare([...paths], this.options.onHostingProgress);
   }
 
   private batches(): Batch[] {

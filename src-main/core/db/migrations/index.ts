@@ -1,5 +1,6 @@
 import type { Migration } from '../migrate.ts';
 import { initial } from './001-initial.ts';
+import { productOrigin } from './002-product-origin.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [initial];
+export const MIGRATIONS: readonly Migration[] = [initial, productOrigin];

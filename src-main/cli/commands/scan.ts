@@ -1,0 +1,99 @@
+import { join, relative } from 'node:path';
+import type { Command } from 'commander';
+import { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../../core/ingest/group.ts';
+import { scanInputs } from '../../core/ingest/scan.ts';
+import type { IngestPlan, Problem } from '../../core/ingest/types.ts';
+import { EXIT } from '../exit-codes.ts';
+import { defaultLibraryDir } from '../paths.ts';
+
+// `adbatch scan`: the ingest plan, without spending or uploading anything.
+
+/** Where ingest keeps thumbnails and converted copies: inside the library, beside the results. */
+export function ingestCacheDir(libraryDir: string): string {
+  return join(libraryDir, '.adbatch');
+}
+
+/** Paths under the working folder are shown relative to it; URLs and other paths as they are. */
+export function shown(file: string): string {
+  if (/^[a-z]+:\/\//i.test(file)) return file;
+  const rel = relative(process.cwd(), file);
+  return rel && !rel.startsWith('..') ? rel : file;
+}
+
+export function formatProblems(problems: readonly Problem[]): string {
+  return problems
+    .map((problem) => `  ${problem.severity.padEnd(7)}  ${shown(problem.file)}: ${problem.reason}`)
+    .join('\n');
+}
+
+function formatPlan(plan: IngestPlan): string {
+  const photos = plan.products.reduce((sum, product) => sum + product.photos.length, 0);
+  const converted = plan.products.reduce(
+    (sum, product) => sum + product.photos.filter((photo) => photo.converted).length,
+    0,
+  );
+  const errors = plan.problems.filter((problem) => problem.severity === 'error').length;
+  const lines = [
+    `${plan.products.length} products, ${photos} photos${converted ? ` (${converted} converted)` : ''}; ` +
+      `${errors} rejected, ${plan.problems.length - errors} warnings, ${plan.skipped.length} junk files skipped`,
+  ];
+  for (const product of plan.products) {
+    lines.push('', `${product.name}  (${product.path})`);
+    product.photos.forEach((photo, index) => {
+      const size = photo.width && photo.height ? `${photo.width} x ${photo.height}` : 'size unknown';
+      lines.push(
+        `  ${index === 0 ? 'hero' : '    '}  ${shown(photo.file)}  ${size}${photo.converted ? `  (${photo.converted})` : ''}`,
+      );
+    });
+  }
+  if (plan.problems.length > 0) lines.push('', 'Problems', formatProblems(plan.problems));
+  return lines.join('\n');
+}
+
+/** The document `--json` prints: the issue's shape, plus the codes and conversions for tools. */
+function planDocument(plan: IngestPlan) {
+  return {
+    products: plan.products.map((product) => ({
+      name: product.name,
+      path: product.path,
+      photos: product.photos.map((photo) => ({
+        file: photo.file,
+        width: photo.width,
+        height: photo.height,
+        hash: photo.hash,
+        ...(photo.url ? { url: photo.url } : {}),
+        ...(photo.converted ? { converted: photo.converted } : {}),
+      })),
+    })),
+    problems: plan.problems.map((problem) => ({
+      file: problem.file,
+      reason: problem.reason,
+      severity: problem.severity,
+      code: problem.code,
+    })),
+    skipped: plan.skipped,
+  };
+}
+
+export function registerScanCommand(program: Command): void {
+  program
+    .command('scan')
+    .description('Show what would be shot from these folders, files or catalogs, and what was turned away.')
+    .argument('<input...>', 'folders (nested to any depth), photos, or catalogs (.csv, .json)')
+    .option('--pattern <regex>', 'groups loose photos into products by SKU', DEFAULT_GROUP_PATTERN)
+    .option('--json', 'print the plan as one JSON document')
+    .option('--library <dir>', 'where the thumbnail cache lives', defaultLibraryDir())
+    .action(async (inputs: string[], options: { pattern: string; json?: boolean; library: string }) => {
+      const plan = await scanInputs(inputs, {
+        cacheDir: ingestCacheDir(options.library),
+        pattern: parseGroupPattern(options.pattern),
+      });
+      process.stdout.write(
+        options.json ? `${JSON.stringify(planDocument(plan), null, 2)}\n` : `${formatPlan(plan)}\n`,
+      );
+      const unread = plan.problems.some(
+        (problem) => problem.code === 'missing_input' || problem.code === 'bad_catalog',
+      );
+      process.exitCode = unread ? EXIT.error : EXIT.ok;
+    });
+}

@@ -1,0 +1,141 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { z } from 'zod';
+
+// Catalogs of photos that are already public: a Shopify products export (`Handle`, `Title`, `Image Src`,
+// `Image Position`; one row per image, the title only on a product's first row) or a simple list of
+// `product,url[,position]` as CSV (with or without a header row) or JSON. Their URLs are used as they are.
+
+export interface CatalogProduct {
+  /** The handle or product column: the product's path, as a folder's relative path is for files. */
+  key: string;
+  name: string;
+  /** In position order, duplicates removed. */
+  urls: string[];
+}
+
+export class CatalogError extends Error {}
+
+export function isCatalogFile(path: string): boolean {
+  return ['.csv', '.tsv', '.json'].includes(extname(path).toLowerCase());
+}
+
+interface Entry {
+  key: string;
+  name?: string;
+  url: string;
+  position: number | null;
+}
+
+function toProducts(entries: readonly Entry[]): CatalogProduct[] {
+  const byKey = new Map<
+    string,
+    { name: string; items: Array<{ url: string; position: number | null; row: number }> }
+  >();
+  entries.forEach((entry, row) => {
+    const product = byKey.get(entry.key) ?? { name: entry.key, items: [] };
+    if (entry.name) product.name = product.name === entry.key ? entry.name : product.name;
+    if (entry.url) product.items.push({ url: entry.url, position: entry.position, row });
+    byKey.set(entry.key, product);
+  });
+  return [...byKey].map(([key, product]) => {
+    const ordered = [...product.items].sort(
+      (a, b) =>
+        (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) || a.row - b.row,
+    );
+    return { key, name: product.name, urls: [...new Set(ordered.map((item) => item.url))] };
+  });
+}
+
+function position(text: unknown): number | null {
+  const value = Number(String(text ?? '').trim());
+  return String(text ?? '').trim() !== '' && Number.isFinite(value) ? value : null;
+}
+
+function fromShopify(rows: Record<string, string>[]): Entry[] {
+  return rows
+    .filter((row) => row.Handle?.trim())
+    .map((row) => ({
+      key: row.Handle!.trim(),
+      name: row.Title?.trim() || undefined,
+      url: row['Image Src']?.trim() ?? '',
+      position: position(row['Image Position']),
+    }));
+}
+
+const looksLikeUrl = (text: string | undefined) => /^[a-z][a-z0-9+.-]*:\/\//i.test(text?.trim() ?? '');
+
+function fromSimpleRows(rows: string[][], file: string): Entry[] {
+  const body = rows.length > 0 && !looksLikeUrl(rows[0]![1]) ? rows.slice(1) : rows;
+  return body
+    .filter((row) => row.some((cell) => cell.trim() !== ''))
+    .map((row, index) => {
+      const [product, url, pos] = row.map((cell) => cell.trim());
+      if (!product || !url) {
+        throw new CatalogError(
+          `${file}: row ${index + 1} needs a product and a URL (product,url[,position])`,
+        );
+      }
+      return { key: product, url, position: position(pos) };
+    });
+}
+
+const jsonEntries = z.array(
+  z.object({
+    product: z.string().trim().min(1),
+    url: z.string().trim().min(1),
+    position: z.union([z.number(), z.string()]).optional().nullable(),
+  }),
+);
+
+export function parseCatalog(text: string, file: string): CatalogProduct[] {
+  const content = text.replace(/^\uFEFF/, '');
+  if (extname(file).toLowerCase() === '.json') {
+    let data: unknown;
+    try {
+      data = JSON.parse(content);
+    } catch (error) {
+      throw new CatalogError(`${file}: not valid JSON (${(error as Error).message})`);
+    }
+    const parsed = jsonEntries.safeParse(data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new CatalogError(
+        `${file}: expected a list of {"product", "url", "position"?} objects; at ${issue.path.join('.') || 'the top'}: ${issue.message}`,
+      );
+    }
+    return toProducts(
+      parsed.data.map((entry) => ({
+        key: entry.product,
+        url: entry.url,
+        position: position(entry.position),
+      })),
+    );
+  }
+  const delimiter = extname(file).toLowerCase() === '.tsv' ? '\t' : ',';
+  let rows: string[][];
+  try {
+    rows = parse(content, { delimiter, relax_column_count: true, skip_empty_lines: true }) as string[][];
+  } catch (error) {
+    throw new CatalogError(`${file}: not a readable CSV (${(error as Error).message})`);
+  }
+  const header = rows[0]?.map((cell) => cell.trim()) ?? [];
+  if (header.includes('Handle') && header.includes('Image Src')) {
+    const records = rows
+      .slice(1)
+      .map((row) => Object.fromEntries(header.map((name, i) => [name, row[i] ?? ''])));
+    return toProducts(fromShopify(records));
+  }
+  return toProducts(fromSimpleRows(rows, file));
+}
+
+export async function readCatalog(file: string): Promise<CatalogProduct[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CatalogError(`${file}: unreadable (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+  return parseCatalog(text, file);
+}

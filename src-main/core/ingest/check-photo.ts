@@ -1,0 +1,297 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { access, copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import sharp, { type Metadata } from 'sharp';
+import { MAX_FILE_BYTES, MAX_PIXELS, MIN_SHORT_SIDE, THUMBNAIL_SIZE, WARN_SHORT_SIDE } from './limits.ts';
+import { DECODABLE_KINDS, SERVICE_READY_KINDS, type SniffedKind, sniff } from './sniff.ts';
+import type { ProblemCode } from './types.ts';
+
+// One photo, checked by its content: read once (hashed as it streams, so a large file never blocks the
+// event loop), sniffed, its header read, then decoded in full exactly once, by making its thumbnail, which
+// is what proves it is not truncated. Files that the service should not get as they are (another format,
+// CMYK, 16-bit, a wide-gamut profile, a sideways EXIF orientation) get a converted copy, sent instead.
+// Both land in a cache keyed by the content hash, so a photo seen before is not decoded again.
+
+/** A file found by the walk. Names that are not valid UTF-8 are kept as raw bytes to be opened at all. */
+export interface FileRef {
+  path: string | Buffer;
+  /** The path for people: invalid bytes shown as U+FFFD. */
+  display: string;
+  /** False when `path` cannot round-trip through a string: the photo is then sent from a copy. */
+  utf8Name: boolean;
+}
+
+export interface CheckedContent {
+  hash: string;
+  format: SniffedKind;
+  /** Upright, as the photo is seen. */
+  width: number;
+  height: number;
+  thumbnail: string;
+  /** The converted copy to send, or null to send the original. */
+  prepared: string | null;
+  converted: string | null;
+  warnings: Array<{ code: ProblemCode; reason: string }>;
+}
+
+export type CheckResult =
+  | { ok: true; photo: CheckedContent; sendPath: string }
+  | { ok: false; code: ProblemCode; reason: string };
+
+/** Where thumbnails and converted copies live, keyed by content hash. */
+export interface IngestCache {
+  dir: string;
+}
+
+export function thumbnailPath(cache: IngestCache, hash: string): string {
+  return join(cache.dir, 'thumbnails', hash.slice(0, 2), `${hash}.jpg`);
+}
+
+function preparedPath(cache: IngestCache, hash: string, extension: string): string {
+  return join(cache.dir, 'prepared', hash.slice(0, 2), `${hash}${extension}`);
+}
+
+const KIND_NAMES: Record<SniffedKind, string> = {
+  jpeg: 'JPEG',
+  png: 'PNG',
+  webp: 'WebP',
+  gif: 'GIF',
+  tiff: 'TIFF',
+  heif: 'HEIC/HEIF',
+  avif: 'AVIF',
+  svg: 'SVG',
+  bmp: 'BMP',
+  pdf: 'PDF',
+  psd: 'Photoshop',
+  text: 'text',
+  empty: 'empty',
+  unknown: 'unknown',
+};
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+type Rejection = { ok: false; code: ProblemCode; reason: string };
+const reject = (code: ProblemCode, reason: string): Rejection => ({ ok: false, code, reason });
+
+function readError(error: NodeJS.ErrnoException): Rejection {
+  if (error.code === 'EACCES' || error.code === 'EPERM')
+    return reject('unreadable', 'unreadable: permission denied');
+  if (error.code === 'ENOENT') return reject('unreadable', 'unreadable: the file vanished while scanning');
+  return reject('unreadable', `unreadable: ${error.code ?? error.message}`);
+}
+
+async function readHashed(path: string | Buffer): Promise<{ bytes: Buffer; hash: string }> {
+  const hash = createHash('sha256');
+  const chunks: Buffer[] = [];
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    hash.update(chunk as Buffer);
+    chunks.push(chunk as Buffer);
+  }
+  return { bytes: Buffer.concat(chunks), hash: hash.digest('hex') };
+}
+
+function refusedKind(kind: SniffedKind): Rejection | null {
+  switch (kind) {
+    case 'empty':
+      return reject('empty', 'empty file (0 bytes)');
+    case 'svg':
+      return reject('svg', 'an SVG drawing: export it as PNG or JPEG at the size you want');
+    case 'bmp':
+    case 'psd':
+      return reject(
+        'unsupported_format',
+        `a ${KIND_NAMES[kind]} file, which Adbatch cannot read: save it as JPEG or PNG`,
+      );
+    case 'pdf':
+      return reject('not_an_image', 'not an image: a PDF document');
+    case 'text':
+      return reject('not_an_image', 'not an image: a text file');
+    case 'unknown':
+      return reject('not_an_image', 'not an image: unrecognised content');
+    default:
+      return DECODABLE_KINDS.has(kind) ? null : reject('not_an_image', 'not an image');
+  }
+}
+
+/**
+ * sRGB profiles say so in their description (ASCII in ICC v2, UTF-16 in v4, hence the NULs dropped);
+ * anything else is converted rather than guessed at.
+ */
+export function isSrgbProfile(icc: Buffer): boolean {
+  const text = icc.toString('latin1').replaceAll('\0', '');
+  return /sRGB|IEC\s?61966-2/.test(text);
+}
+
+function conversionReasons(kind: SniffedKind, meta: Metadata): string[] {
+  const reasons: string[] = [];
+  if (!SERVICE_READY_KINDS.has(kind)) reasons.push(`${KIND_NAMES[kind]} converted to JPEG`);
+  if (meta.space === 'cmyk') reasons.push('CMYK converted to sRGB');
+  else if (meta.icc && !isSrgbProfile(meta.icc)) reasons.push('colour profile converted to sRGB');
+  if (meta.depth && meta.depth !== 'uchar' && meta.depth !== 'char') reasons.push('16-bit reduced to 8-bit');
+  if (meta.orientation && meta.orientation > 1) reasons.push('turned upright from its EXIF orientation');
+  return reasons;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function writeAtomically(target: string, write: (part: string) => Promise<unknown>): Promise<void> {
+  await mkdir(dirname(target), { recursive: true });
+  const part = `${target}.${randomBytes(6).toString('hex')}.part`;
+  try {
+    await write(part);
+    await rename(part, target);
+  } catch (error) {
+    await rm(part, { force: true });
+    throw error;
+  }
+}
+
+function decodeFailure(kind: SniffedKind, error: Error): Rejection {
+  const message = error.message.split('\n')[0] ?? '';
+  // This build of sharp decodes AV1 HEIF (AVIF) only: a HEVC HEIC from a phone always lands here.
+  if (kind === 'heif' || kind === 'avif') {
+    return reject(
+      'unsupported_format',
+      `a ${KIND_NAMES[kind]} photo that could not be decoded (${message}): export it as JPEG`,
+    );
+  }
+  if (/pixel limit/i.test(message))
+    return reject('pixel_limit', `over the pixel limit of ${MAX_PIXELS / 1e6} megapixels`);
+  if (!/corrupt/i.test(message) && /premature end|truncat|unexpected end|end of (file|stream)/i.test(message))
+    return reject('truncated', `truncated: the ${KIND_NAMES[kind]} data ends early`);
+  // libvips reports a failed decode it has seen before as "Unknown error": no detail beats a wrong one.
+  if (!message || /unknown error/i.test(message))
+    return reject('truncated', `truncated or corrupt ${KIND_NAMES[kind]}`);
+  return reject('truncated', `corrupt ${KIND_NAMES[kind]}: ${message.replace(/^\w+:\s*/, '')}`);
+}
+
+async function checkContent(
+  bytes: Buffer,
+  hash: string,
+  cache: IngestCache,
+): Promise<Rejection | { ok: true; photo: CheckedContent }> {
+  const kind = sniff(bytes);
+  const refused = refusedKind(kind);
+  if (refused) return refused;
+
+  let meta: Metadata;
+  try {
+    // Header only: safe for any pixel count, which is checked next, before anything is decoded.
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch (error) {
+    return decodeFailure(kind, error as Error);
+  }
+  if (!meta.width || !meta.height) return reject('truncated', `truncated or corrupt ${KIND_NAMES[kind]}`);
+  const pixels = meta.width * meta.height;
+  if (pixels > MAX_PIXELS) {
+    return reject(
+      'pixel_limit',
+      `${meta.width} x ${meta.height} is over the limit of ${MAX_PIXELS / 1e6} megapixels (a decompression bomb?)`,
+    );
+  }
+  if ((meta.pages ?? 1) > 1) return reject('animated', `animated (${meta.pages} frames): use a still photo`);
+  const sideways = (meta.orientation ?? 1) >= 5;
+  const width = sideways ? meta.height : meta.width;
+  const height = sideways ? meta.width : meta.height;
+  const shortSide = Math.min(width, height);
+  if (shortSide < MIN_SHORT_SIDE) {
+    return reject(
+      'too_small',
+      `too small: ${width} x ${height}, the short side must be at least ${MIN_SHORT_SIDE} px`,
+    );
+  }
+  const warnings: CheckedContent['warnings'] = [];
+  if (shortSide < WARN_SHORT_SIDE) {
+    warnings.push({
+      code: 'small',
+      reason: `small: ${width} x ${height}; results may look soft below ${WARN_SHORT_SIDE} px on the short side`,
+    });
+  }
+
+  const reasons = conversionReasons(kind, meta);
+  const thumbnail = thumbnailPath(cache, hash);
+  const prepared = reasons.length > 0 ? preparedPath(cache, hash, meta.hasAlpha ? '.png' : '.jpg') : null;
+  // Strict: libjpeg reports damaged entropy data only as a warning. The one warning let through is stray
+  // bytes between markers, which some cameras write and which costs no pixel.
+  let failOn: 'warning' | 'error' = 'warning';
+  const decoder = () => sharp(bytes, { failOn, limitInputPixels: MAX_PIXELS }).rotate();
+  const makeThumbnail = () =>
+    writeAtomically(thumbnail, (part) =>
+      decoder()
+        .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: 80 })
+        .toFile(part),
+    );
+  try {
+    // A thumbnail in the cache was made by a full decode of these very bytes: no need to decode again.
+    if (!(await exists(thumbnail))) {
+      await makeThumbnail().catch((error: Error) => {
+        if (!/extraneous bytes/i.test(error.message)) throw error;
+        failOn = 'error';
+        return makeThumbnail();
+      });
+    }
+    if (prepared && !(await exists(prepared))) {
+      await writeAtomically(prepared, (part) => {
+        const srgb = decoder().toColourspace('srgb');
+        return (meta.hasAlpha ? srgb.png() : srgb.jpeg({ quality: 92 })).toFile(part);
+      });
+    }
+  } catch (error) {
+    return decodeFailure(kind, error as Error);
+  }
+  return {
+    ok: true,
+    photo: {
+      hash,
+      format: kind,
+      width,
+      height,
+      thumbnail,
+      prepared,
+      converted: reasons.length > 0 ? reasons.join('; ') : null,
+      warnings,
+    },
+  };
+}
+
+/** Checks of the same bytes within one scan are shared: a photo copied into ten folders is decoded once. */
+export type ContentMemo = Map<string, Promise<Rejection | { ok: true; photo: CheckedContent }>>;
+
+export async function checkPhoto(file: FileRef, cache: IngestCache, memo: ContentMemo): Promise<CheckResult> {
+  let read: { bytes: Buffer; hash: string };
+  try {
+    const info = await stat(file.path);
+    if (info.size === 0) return reject('empty', 'empty file (0 bytes)');
+    if (info.size > MAX_FILE_BYTES) {
+      return reject(
+        'too_large',
+        `too large: ${megabytes(info.size)}, the limit is ${megabytes(MAX_FILE_BYTES)}`,
+      );
+    }
+    read = await readHashed(file.path);
+  } catch (error) {
+    return readError(error as NodeJS.ErrnoException);
+  }
+  let pending = memo.get(read.hash);
+  if (!pending) {
+    pending = checkContent(read.bytes, read.hash, cache);
+    memo.set(read.hash, pending);
+  }
+  const checked = await pending;
+  if (!checked.ok) return checked;
+  const photo = checked.photo;
+  if (photo.prepared) return { ok: true, photo, sendPath: photo.prepared };
+  if (typeof file.path === 'string' && file.utf8Name) return { ok: true, photo, sendPath: file.path };
+  // A name that cannot be written as a string cannot be stored or served later: send a copy.
+  const copy = preparedPath(cache, photo.hash, `.${photo.format === 'jpeg' ? 'jpg' : photo.format}`);
+  if (!(await exists(copy))) await writeAtomically(copy, (part) => copyFile(file.path, part));
+  return { ok: true, photo, sendPath: copy };
+}

@@ -1,0 +1,326 @@
+import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import type { NewProduct } from '../queue/types.ts';
+import { mapLimit } from '../util/map-limit.ts';
+import { type CatalogProduct, isCatalogFile, readCatalog } from './catalog-file.ts';
+import {
+  type CheckResult,
+  type ContentMemo,
+  checkPhoto,
+  type FileRef,
+  type IngestCache,
+} from './check-photo.ts';
+import { compareNatural, DEFAULT_GROUP_PATTERN, groupBySku, parseGroupPattern, skuOf } from './group.ts';
+import { MAX_PHOTOS_PER_PRODUCT } from './limits.ts';
+import { checkRemotePhoto } from './remote-photo.ts';
+import type { IngestPlan, PlannedPhoto, PlannedProduct, Problem } from './types.ts';
+import { fileRef, junkReason, walkFolder } from './walk.ts';
+
+// Whatever was dropped (folders nested to any depth, loose files, catalogs) becomes the ingest plan: the
+// products with their checked photos, hero first, and every file turned away with its reason. Nothing is
+// spent or uploaded; the only writes are thumbnails and converted copies in the cache.
+
+export interface ScanOptions {
+  /** Thumbnails and converted copies, keyed by content hash (the library's `.adbatch` folder). */
+  cacheDir: string;
+  /** How loose photos are grouped into products (default DEFAULT_GROUP_PATTERN). */
+  pattern?: RegExp | string;
+  /** Photos checked at once (default: twice the cores, since reads and decodes overlap). */
+  concurrency?: number;
+  onProgress?: (progress: { checked: number; total: number }) => void;
+}
+
+interface Source {
+  /** The folder the product's photos came from (or the loose files' folder). */
+  sourceDir: string;
+  /** How problems about the whole product name it: its folder, or folder/SKU when a folder was split. */
+  label: string;
+  /** Relative to the dropped folder. */
+  path: string;
+  name: string;
+  files: FileRef[];
+}
+
+type Checked = { file: FileRef; result: CheckResult };
+
+function photoOf(entry: Checked & { result: { ok: true } }): PlannedPhoto {
+  const { photo, sendPath } = entry.result;
+  return {
+    file: entry.file.display,
+    path: sendPath,
+    url: null,
+    width: photo.width,
+    height: photo.height,
+    hash: photo.hash,
+    format: photo.format,
+    thumbnail: photo.thumbnail,
+    converted: photo.converted,
+  };
+}
+
+/** Keeps the first of each photo, in order, and the first eight; says what was left out. */
+function finishPhotos(product: string, photos: PlannedPhoto[], problems: Problem[]): PlannedPhoto[] {
+  const unique: PlannedPhoto[] = [];
+  const firstByKey = new Map<string, PlannedPhoto>();
+  for (const photo of photos) {
+    const key = photo.hash ?? photo.url ?? photo.file;
+    const first = firstByKey.get(key);
+    if (first) {
+      problems.push({
+        file: photo.file,
+        reason: `the same photo as ${basename(first.file)}: used once`,
+        severity: 'warning',
+        code: 'duplicate',
+      });
+      continue;
+    }
+    firstByKey.set(key, photo);
+    unique.push(photo);
+  }
+  if (unique.length > MAX_PHOTOS_PER_PRODUCT) {
+    problems.push({
+      file: product,
+      reason: `${unique.length} photos: only the first ${MAX_PHOTOS_PER_PRODUCT} are used (${unique
+        .slice(MAX_PHOTOS_PER_PRODUCT)
+        .map((photo) => basename(photo.file))
+        .join(', ')} left out)`,
+      severity: 'warning',
+      code: 'too_many_photos',
+    });
+  }
+  return unique.slice(0, MAX_PHOTOS_PER_PRODUCT);
+}
+
+function problemOf(file: FileRef, result: CheckResult & { ok: false }): Problem {
+  // A stray document beside the photos is not a mistake; a file dressed as a photo that is not one is.
+  const claimsImage = /\.(jpe?g|png|webp|gif|tiff?|hei[cf]|avif|bmp|svg)$/i.test(file.display);
+  const severity = result.code === 'not_an_image' && !claimsImage ? 'warning' : 'error';
+  return { file: file.display, reason: result.reason, severity, code: result.code };
+}
+
+/** Products of one folder: one, or several when the file names carry several SKUs. */
+function folderSources(
+  folder: string,
+  rel: string,
+  files: FileRef[],
+  pattern: RegExp,
+  loose: boolean,
+): Source[] {
+  const name = (path: string) => basename(path);
+  const sorted = [...files].sort((a, b) => compareNatural(name(a.display), name(b.display)));
+  const groups = groupBySku(sorted, (file) => name(file.display), pattern);
+  if (!groups) {
+    const only = loose
+      ? (skuOf(name(sorted[0]!.display), pattern) ??
+        basename(sorted[0]!.display, extname(sorted[0]!.display)))
+      : basename(folder);
+    return [
+      {
+        sourceDir: folder,
+        label: loose ? join(folder, only) : folder,
+        path: loose ? only : rel || basename(folder),
+        name: only,
+        files: sorted,
+      },
+    ];
+  }
+  return groups.map((group) => ({
+    sourceDir: folder,
+    label: join(folder, group.key),
+    path: rel ? join(rel, group.key) : group.key,
+    name: group.key,
+    files: group.items,
+  }));
+}
+
+function uniqueNamer(): (name: string) => string {
+  const names = new Set<string>();
+  return (base) => {
+    let name = base;
+    for (let n = 2; names.has(name.toLowerCase()); n++) name = `${base} (${n})`;
+    names.add(name.toLowerCase());
+    return name;
+  };
+}
+
+async function catalogProducts(
+  file: string,
+  problems: Problem[],
+  concurrency: number,
+): Promise<PlannedProduct[]> {
+  let entries: CatalogProduct[];
+  try {
+    entries = await readCatalog(file);
+  } catch (error) {
+    problems.push({ file, reason: (error as Error).message, severity: 'error', code: 'bad_catalog' });
+    return [];
+  }
+  const urls = [...new Set(entries.flatMap((entry) => entry.urls))];
+  const checks = new Map(
+    (await mapLimit(urls, concurrency, async (url) => [url, await checkRemotePhoto(url)] as const)).map(
+      ([url, check]) => [url, check],
+    ),
+  );
+  const products: PlannedProduct[] = [];
+  for (const entry of entries) {
+    const photos: PlannedPhoto[] = [];
+    for (const url of entry.urls) {
+      const check = checks.get(url)!;
+      if (!check.ok) {
+        problems.push({ file: url, reason: check.reason, severity: 'error', code: check.code });
+        continue;
+      }
+      photos.push({
+        file: url,
+        path: null,
+        url,
+        width: check.width,
+        height: check.height,
+        hash: null,
+        format: null,
+        thumbnail: null,
+        converted: null,
+      });
+    }
+    const kept = finishPhotos(entry.name, photos, problems);
+    if (kept.length === 0) {
+      problems.push({ file: entry.name, reason: 'no usable photos', severity: 'error', code: 'no_photos' });
+      continue;
+    }
+    products.push({ name: entry.name, path: entry.key, sourceDir: file, photos: kept });
+  }
+  return products;
+}
+
+export async function scanInputs(inputs: readonly string[], options: ScanOptions): Promise<IngestPlan> {
+  const pattern =
+    options.pattern instanceof RegExp
+      ? options.pattern
+      : parseGroupPattern(options.pattern ?? DEFAULT_GROUP_PATTERN);
+  const concurrency = options.concurrency ?? Math.max(2, availableParallelism() * 2);
+  const cache: IngestCache = { dir: options.cacheDir };
+  const plan: IngestPlan = { products: [], problems: [], skipped: [] };
+  const sources: Source[] = [];
+  const looseByFolder = new Map<string, FileRef[]>();
+  const catalogs: string[] = [];
+
+  for (const input of inputs) {
+    const path = resolve(input);
+    const info = await stat(path).catch((error: NodeJS.ErrnoException) => error);
+    if (info instanceof Error) {
+      plan.problems.push({
+        file: path,
+        reason: info.code === 'ENOENT' ? 'no such file or folder' : `unreadable: ${info.code}`,
+        severity: 'error',
+        code: 'missing_input',
+      });
+      continue;
+    }
+    if (info.isDirectory()) {
+      const walk = await walkFolder(path);
+      plan.problems.push(...walk.problems);
+      plan.skipped.push(...walk.skipped);
+      for (const folder of walk.folders) {
+        if (folder.files.length > 0)
+          sources.push({
+            sourceDir: folder.folder.display,
+            label: folder.folder.display,
+            path: folder.rel,
+            name: '',
+            files: folder.files,
+          });
+      }
+    } else if (isCatalogFile(path)) {
+      catalogs.push(path);
+    } else {
+      const junk = junkReason(basename(path), false);
+      if (junk) plan.skipped.push({ file: path, reason: junk });
+      else
+        looseByFolder.set(dirname(path), [
+          ...(looseByFolder.get(dirname(path)) ?? []),
+          fileRef(Buffer.from(path)),
+        ]);
+    }
+  }
+
+  const files = [...sources.flatMap((source) => source.files), ...[...looseByFolder.values()].flat()];
+  const memo: ContentMemo = new Map();
+  let checked = 0;
+  options.onProgress?.({ checked, total: files.length });
+  const results = new Map<FileRef, CheckResult>();
+  await mapLimit(files, concurrency, async (file) => {
+    results.set(file, await checkPhoto(file, cache, memo));
+    options.onProgress?.({ checked: ++checked, total: files.length });
+  });
+
+  const accepted = (list: FileRef[]) =>
+    list.filter((file) => {
+      const result = results.get(file)!;
+      if (!result.ok) plan.problems.push(problemOf(file, result));
+      return result.ok;
+    });
+  const grouped: Source[] = [
+    ...sources.flatMap((source) => {
+      const ok = accepted(source.files);
+      return ok.length > 0 ? folderSources(source.sourceDir, source.path, ok, pattern, false) : [];
+    }),
+    ...[...looseByFolder].flatMap(([folder, list]) => {
+      const ok = accepted(list);
+      return ok.length > 0 ? folderSources(folder, '', ok, pattern, true) : [];
+    }),
+  ];
+
+  const unique = uniqueNamer();
+  for (const source of grouped) {
+    const photos: PlannedPhoto[] = [];
+    for (const file of source.files) {
+      const entry = { file, result: results.get(file)! } as Checked & { result: { ok: true } };
+      for (const warning of entry.result.photo.warnings) {
+        plan.problems.push({
+          file: file.display,
+          reason: warning.reason,
+          severity: 'warning',
+          code: warning.code,
+        });
+      }
+      photos.push(photoOf(entry));
+    }
+    plan.products.push({
+      name: unique(source.name),
+      path: source.path,
+      sourceDir: source.sourceDir,
+      photos: finishPhotos(source.label, photos, plan.problems),
+    });
+  }
+  for (const file of catalogs) {
+    for (const product of await catalogProducts(file, plan.problems, concurrency)) {
+      plan.products.push({ ...product, name: unique(product.name) });
+    }
+  }
+  return plan;
+}
+
+/** The plan with another photo as the hero (the user's pick); the rest keep their order. */
+export function withHero(product: PlannedProduct, index: number): PlannedProduct {
+  const hero = product.photos[index];
+  if (!hero) throw new Error(`${product.name} has no photo number ${index + 1}`);
+  return { ...product, photos: [hero, ...product.photos.filter((_, i) => i !== index)] };
+}
+
+/** What the queue keeps of a planned product. */
+export function toNewProduct(product: PlannedProduct): NewProduct {
+  return {
+    name: product.name,
+    sourceDir: product.sourceDir,
+    path: product.path,
+    photos: product.photos.map((photo) => ({
+      path: photo.path,
+      url: photo.url,
+      source: photo.file,
+      hash: photo.hash,
+      width: photo.width,
+      height: photo.height,
+    })),
+  };
+}

@@ -1,0 +1,71 @@
+import type { SniffedKind } from './sniff.ts';
+
+export type ProblemCode =
+  | 'empty'
+  | 'not_an_image'
+  | 'unsupported_format'
+  | 'svg'
+  | 'truncated'
+  | 'too_small'
+  | 'small'
+  | 'pixel_limit'
+  | 'too_large'
+  | 'animated'
+  | 'unreadable'
+  | 'broken_link'
+  | 'duplicate'
+  | 'too_many_photos'
+  | 'no_photos'
+  | 'unreachable'
+  | 'bad_catalog'
+  | 'missing_input'
+  | 'already_done'
+  | 'in_progress';
+
+/** Something a person should read: a file or product turned away (`error`) or accepted with a caveat. */
+export interface Problem {
+  /** The file, folder, URL or product it is about, as the user would recognise it. */
+  file: string;
+  reason: string;
+  severity: 'error' | 'warning';
+  code: ProblemCode;
+}
+
+/** A file skipped without a word (system junk), listed apart so that problems stay worth reading. */
+export interface SkippedFile {
+  file: string;
+  reason: string;
+}
+
+export interface PlannedPhoto {
+  /** The original file (display form) or catalog URL. */
+  file: string;
+  /** The file to send: the original, or a converted copy in the cache. Null for catalog URLs. */
+  path: string | null;
+  url: string | null;
+  width: number | null;
+  height: number | null;
+  /** sha256 of the original bytes; null for catalog URLs. */
+  hash: string | null;
+  format: SniffedKind | null;
+  /** A small JPEG in the cache for the app; null for catalog URLs. */
+  thumbnail: string | null;
+  /** Why a converted copy is sent instead of the original; null when the original is sent. */
+  converted: string | null;
+}
+
+export interface PlannedProduct {
+  name: string;
+  /** Relative to the folder it was dropped with, so exports can mirror it; the catalog handle for URLs. */
+  path: string;
+  /** The folder holding the photos, or the catalog file. */
+  sourceDir: string;
+  /** Hero first, at most 8. */
+  photos: PlannedPhoto[];
+}
+
+export interface IngestPlan {
+  products: PlannedProduct[];
+  problems: Problem[];
+  skipped: SkippedFile[];
+}

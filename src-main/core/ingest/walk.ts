@@ -1,0 +1,122 @@
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
+import type { FileRef } from './check-photo.ts';
+import type { Problem, SkippedFile } from './types.ts';
+
+// The files under a dropped folder, folder by folder, nested to any depth. System junk is skipped quietly;
+// links are followed, but each real folder is read once, so a link back to an ancestor ends instead of
+// looping. Names are read as raw bytes so that a name which is not valid UTF-8 can still be opened.
+
+export interface WalkedFolder {
+  folder: FileRef;
+  /** Relative to the dropped folder ('' for the dropped folder itself). */
+  rel: string;
+  files: FileRef[];
+}
+
+export interface Walk {
+  folders: WalkedFolder[];
+  problems: Problem[];
+  skipped: SkippedFile[];
+}
+
+const JUNK_FILES = new Set(['thumbs.db', 'ehthumbs.db', 'desktop.ini', 'icon\r']);
+const JUNK_FOLDERS = new Set(['__macosx', '@eadir', '$recycle.bin', 'system volume information']);
+
+/** Why a name is junk, or null when it is not. */
+export function junkReason(name: string, isFolder: boolean): string | null {
+  if (name.startsWith('._')) return 'macOS resource fork';
+  if (name.startsWith('.')) return isFolder ? 'hidden folder' : 'hidden file';
+  const lower = name.toLowerCase();
+  if (isFolder ? JUNK_FOLDERS.has(lower) : JUNK_FILES.has(lower)) return 'system file';
+  return null;
+}
+
+export function fileRef(raw: Buffer): FileRef {
+  const display = raw.toString('utf8');
+  const utf8Name = Buffer.from(display, 'utf8').equals(raw);
+  return { path: utf8Name ? display : raw, display, utf8Name };
+}
+
+const SEPARATOR = Buffer.from(sep);
+
+export async function walkFolder(root: string): Promise<Walk> {
+  const walk: Walk = { folders: [], problems: [], skipped: [] };
+  const seen = new Set<string>();
+  const pending: Buffer[] = [Buffer.from(root)];
+  while (pending.length > 0) {
+    const dirRaw = pending.pop()!;
+    const dir = fileRef(dirRaw);
+    let real: string;
+    try {
+      real = await realpath(dirRaw, { encoding: 'buffer' }).then((buffer) => buffer.toString('latin1'));
+    } catch {
+      continue;
+    }
+    if (seen.has(real)) {
+      walk.skipped.push({ file: dir.display, reason: 'a link to a folder already read' });
+      continue;
+    }
+    seen.add(real);
+    let entries: Array<{
+      name: Buffer;
+      isDirectory(): boolean;
+      isFile(): boolean;
+      isSymbolicLink(): boolean;
+    }>;
+    try {
+      entries = await readdir(dirRaw, { withFileTypes: true, encoding: 'buffer' });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      walk.problems.push({
+        file: dir.display,
+        reason:
+          code === 'EACCES' || code === 'EPERM'
+            ? 'folder unreadable: permission denied'
+            : `folder unreadable: ${code}`,
+        severity: 'error',
+        code: 'unreadable',
+      });
+      continue;
+    }
+    const files: FileRef[] = [];
+    const subfolders: Buffer[] = [];
+    for (const entry of entries) {
+      const raw = Buffer.concat([dirRaw, SEPARATOR, entry.name]);
+      const name = entry.name.toString('utf8');
+      let isFolder = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        try {
+          const target = await stat(raw);
+          isFolder = target.isDirectory();
+          isFile = target.isFile();
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'ELOOP')
+            walk.skipped.push({ file: fileRef(raw).display, reason: 'a link that loops' });
+          else
+            walk.problems.push({
+              file: fileRef(raw).display,
+              reason: 'a broken link: what it points to is gone',
+              severity: 'warning',
+              code: 'broken_link',
+            });
+          continue;
+        }
+      }
+      const junk = junkReason(name, isFolder);
+      if (junk) {
+        walk.skipped.push({ file: fileRef(raw).display, reason: junk });
+        continue;
+      }
+      if (isFolder) subfolders.push(raw);
+      else if (isFile) files.push(fileRef(raw));
+      else walk.skipped.push({ file: fileRef(raw).display, reason: 'not a regular file' });
+    }
+    walk.folders.push({ folder: dir, rel: relative(root, dir.display), files });
+    // Popped last-in first-out: pushed in reverse so folders are read in name order.
+    pending.push(...subfolders.reverse());
+  }
+  return walk;
+}
