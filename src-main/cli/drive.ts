@@ -111,10 +111,14 @@ export async function drive(options: DriveOptions): Promise<number> {
     host,
     rateLimit: options.rateLimit,
     timeScale: options.timeScale,
-    onHostingProgress: options.quiet
-      ? undefined
-      : ({ done, total }) =>
-          process.stderr.write(`\rMaking photos reachable: ${done}/${total}${done === total ? '\n' : ''}`),
+    // Uploads take a while; the loopback host is ready at once and has nothing to report.
+    onHostingProgress:
+      options.quiet || !options.hosting
+        ? undefined
+        : ({ done, total, bytesSent }) =>
+            process.stderr.write(
+              `\rUploading photos: ${done}/${total} (${(bytesSent / 1024 / 1024).toFixed(1)} MB sent)${done === total ? '\n' : ''}`,
+            ),
     onNotice: (batchId, message) =>
       process.stderr.write(`${store.batch(batchId)?.name ?? batchId}: ${message}\n`),
   });

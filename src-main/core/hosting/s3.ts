@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { z } from 'zod';
+import { mapLimit } from '../util/map-limit.ts';
 import { photoContentType } from './content-types.ts';
 import type { PhotoHost } from './photo-host.ts';
 
@@ -454,26 +455,14 @@ export function createS3Host(input: S3HostingConfig): PhotoHost {
       const total = paths.length;
       let done = 0;
       let bytesSent = 0;
-      let next = 0;
-      let failure: { error: unknown } | undefined;
       onProgress?.({ done, total, bytesSent });
-      // Stops starting photos at the first failure: it is usually the bucket's or the credentials', and
-      // would repeat for every photo left.
-      const worker = async () => {
-        while (!failure && next < total) {
-          const path = paths[next++]!;
-          try {
-            const { sent } = await ensure(path);
-            bytesSent += sent;
-            done++;
-            onProgress?.({ done, total, bytesSent });
-          } catch (error) {
-            failure ??= { error };
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
-      if (failure) throw failure.error;
+      // mapLimit stops starting photos at the first failure: it is usually the bucket's or the
+      // credentials', and would repeat for every photo left.
+      await mapLimit(paths, concurrency, async (path) => {
+        const { sent } = await ensure(path);
+        bytesSent += sent;
+        onProgress?.({ done: ++done, total, bytesSent });
+      });
     },
     async urlFor(path) {
       const { key } = await ensure(path);

@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access, copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { access, copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp, { type Metadata } from 'sharp';
 import { MAX_FILE_BYTES, MAX_PIXELS, MIN_SHORT_SIDE, THUMBNAIL_SIZE, WARN_SHORT_SIDE } from './limits.ts';
 import { DECODABLE_KINDS, SERVICE_READY_KINDS, type SniffedKind, sniff } from './sniff.ts';
 import type { ProblemCode } from './types.ts';
 
-// One photo, checked by its content: read once (hashed as it streams, so a large file never blocks the
+// One photo, checked by its content: read once (a large one hashed as it streams, so it never blocks the
 // event loop), sniffed, its header read, then decoded in full exactly once, by making its thumbnail, which
 // is what proves it is not truncated. Files that the service should not get as they are (another format,
 // CMYK, 16-bit, a wide-gamut profile, a sideways EXIF orientation) get a converted copy, sent instead.
@@ -81,7 +81,14 @@ function readError(error: NodeJS.ErrnoException): Rejection {
   return reject('unreadable', `unreadable: ${error.code ?? error.message}`);
 }
 
-async function readHashed(path: string | Buffer): Promise<{ bytes: Buffer; hash: string }> {
+/** Hashed in one go up to this size (a few ms); larger files are hashed chunk by chunk as they stream in. */
+const WHOLE_READ_BYTES = 8 * 1024 * 1024;
+
+async function readHashed(path: string | Buffer, size: number): Promise<{ bytes: Buffer; hash: string }> {
+  if (size <= WHOLE_READ_BYTES) {
+    const bytes = await readFile(path);
+    return { bytes, hash: createHash('sha256').update(bytes).digest('hex') };
+  }
   const hash = createHash('sha256');
   const chunks: Buffer[] = [];
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
@@ -276,7 +283,7 @@ export async function checkPhoto(file: FileRef, cache: IngestCache, memo: Conten
         `too large: ${megabytes(info.size)}, the limit is ${megabytes(MAX_FILE_BYTES)}`,
       );
     }
-    read = await readHashed(file.path);
+    read = await readHashed(file.path, info.size);
   } catch (error) {
     return readError(error as NodeJS.ErrnoException);
   }

@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adbatch } from '../../support/cli.ts';
 import { listFiles } from '../../support/library-checks.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 
 // `adbatch run --sandbox` as a user runs it: preview, refusal paths, a whole batch, the manifest, status.
 
-const BIN = resolve(__dirname, '../../../bin/adbatch.mjs');
 let dir: string;
 let products: string;
 
@@ -20,21 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-function adbatch(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolvePromise) =>
-    child.once('exit', (code) => resolvePromise({ code, stdout, stderr })),
-  );
-}
 
 const common = () => [
   '--sandbox',

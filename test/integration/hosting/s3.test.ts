@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import {
   type S3HostingConfig,
   S3HostingError,
 } from '../../../src-main/core/hosting/s3.ts';
+import { S3RVER_CREDENTIALS, type S3Server, startS3Server } from '../../support/s3-server.ts';
 import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
 import { PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS } from '../../support/static-server.ts';
 
@@ -23,22 +23,9 @@ import { PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS } from '../../support/static-serve
 // what lands in the bucket, deduplication by content, the URLs it hands out, its errors, and the sandbox
 // completing a shoot from those URLs. A counting proxy in front of s3rver tells which requests were made.
 
-interface S3rverInstance {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-// s3rver ships no types.
-const S3rver = createRequire(import.meta.url)('s3rver') as new (options: {
-  address: string;
-  port: number;
-  silent: boolean;
-  directory: string;
-  configureBuckets: Array<{ name: string }>;
-}) => S3rverInstance;
-
 const BUCKET = 'photos';
 // s3rver's built-in account.
-const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+const CREDENTIALS = S3RVER_CREDENTIALS;
 const photo = (name: keyof typeof PRODUCT_PHOTOS) => join(PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS[name]);
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -131,7 +118,7 @@ async function failure(promise: Promise<unknown>): Promise<S3HostingError> {
   throw new Error('expected a failure');
 }
 
-let s3rver: S3rverInstance;
+let s3rver: S3Server;
 let endpoint: string;
 let proxy: CountingProxy;
 let work: string;
@@ -158,15 +145,9 @@ async function getObject(key: string): Promise<{ bytes: Buffer; contentType: str
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'adbatch-s3-'));
-  s3rver = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory: join(work, 'store'),
-    configureBuckets: [{ name: BUCKET }],
-  });
-  const { port } = await s3rver.run();
-  endpoint = `http://127.0.0.1:${port}`;
+  s3rver = await startS3Server(join(work, 'store'), [BUCKET]);
+  const port = s3rver.port;
+  endpoint = s3rver.endpoint;
   proxy = await startCountingProxy(port);
   reader = new S3Client({
     endpoint,

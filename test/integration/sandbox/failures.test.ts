@@ -1,6 +1,11 @@
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JobBody, ShootBody, UsageBody, VideoBody } from '../../support/sandbox-client.ts';
 import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
+import { PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS } from '../../support/static-server.ts';
 
 // "Failed or partial generations automatically refund the credits": forced failures, unreachable and
 // non-image inputs, and --failure-rate 1. A failed job reports `status: failed` plus `error: {code, message}`.
@@ -128,6 +133,36 @@ describe('input problems', () => {
       'input_unreachable',
       'product_image_urls[0]',
     );
+  });
+
+  it('a product photo cut off mid-body is fetched again, and the shoot completes', async () => {
+    const photo = await readFile(join(PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS.hat));
+    let requests = 0;
+    const flaky = createServer((_req, res) => {
+      requests++;
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': photo.length });
+      if (requests === 1) res.write(photo.subarray(0, photo.length / 2), () => res.destroy());
+      else res.end(photo);
+    });
+    await new Promise<void>((done) => flaky.listen(0, '127.0.0.1', done));
+    try {
+      const url = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/hat.png`;
+      const key = h.keys.personal;
+      const created = await h.client.createShoot(key, {
+        product_image_urls: [url],
+        style: 'classic',
+        shots: 1,
+      });
+      expect(created.status).toBe(201);
+      const { body } = await h.client.waitForStatus<JobBody>('shoots', created.body.id, key, {
+        initial: created.body.status,
+      });
+      expect(body.status).toBe('completed');
+      expect(requests).toBe(2);
+    } finally {
+      flaky.closeAllConnections();
+      await new Promise((done) => flaky.close(done));
+    }
   });
 
   it('an unreachable model_url fails a with_model shoot with input_unreachable, refunded', async () => {

@@ -107,3 +107,25 @@ describe('migration 001-initial', () => {
     db.close();
   });
 });
+
+describe('migration 002-product-origin', () => {
+  it('adds where a product came from and its fingerprint to existing rows, indexed', () => {
+    const db = new Database(join(dir, 'x.db'));
+    migrate(db, MIGRATIONS.slice(0, 1));
+    db.exec(
+      `INSERT INTO batches VALUES ('b1','B',0,'http://x','k','…k',0,'/lib','{}',NULL,4,'running',NULL,0)`,
+    );
+    db.exec(`INSERT INTO products VALUES ('p1','b1',0,'cap','/in/cap','[]')`);
+    migrate(db, MIGRATIONS.slice(0, 2));
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(db.prepare('SELECT rel_path, fingerprint FROM products').get()).toEqual({
+      rel_path: '',
+      fingerprint: null,
+    });
+    const plan = db
+      .prepare("EXPLAIN QUERY PLAN SELECT id FROM products WHERE fingerprint = 'f'")
+      .all() as Array<{ detail: string }>;
+    expect(plan.map((row) => row.detail).join(' ')).toMatch(/products_fingerprint/);
+    db.close();
+  });
+});

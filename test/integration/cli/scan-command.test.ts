@@ -1,0 +1,127 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jpeg } from '../../support/bad-inputs.ts';
+import { adbatch } from '../../support/cli.ts';
+import { makeProductFolders } from '../../support/product-folders.ts';
+
+// `adbatch scan` and the ingest under `adbatch run`, as a user runs them.
+
+let dir: string;
+let dropped: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adbatch-scan-'));
+  dropped = join(dir, 'dropped');
+  await makeProductFolders(dropped, 2, 2);
+  await writeFile(join(dropped, 'product-01', 'broken.jpg'), 'not a photo');
+  await writeFile(join(dropped, 'product-02', '.DS_Store'), 'junk');
+  await mkdir(join(dropped, 'flat'));
+  await writeFile(join(dropped, 'flat', 'MUG1_1.jpg'), await jpeg(600, 600, 1));
+  await writeFile(join(dropped, 'flat', 'MUG1_2.jpg'), await jpeg(600, 600, 2));
+  await writeFile(join(dropped, 'flat', 'CUP9_1.jpg'), await jpeg(600, 600, 3));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const library = () => ['--library', join(dir, 'library')];
+
+describe('adbatch scan', () => {
+  it('prints the plan as one JSON document, problems with reasons, and exits 0', async () => {
+    const result = await adbatch(['scan', dropped, '--json', ...library()]);
+    expect(result.code, result.stderr).toBe(0);
+    const plan = JSON.parse(result.stdout);
+    expect(plan.products.map((p: { name: string; path: string }) => [p.name, p.path])).toEqual([
+      ['CUP9', join('flat', 'CUP9')],
+      ['MUG1', join('flat', 'MUG1')],
+      ['product-01', 'product-01'],
+      ['product-02', 'product-02'],
+    ]);
+    for (const product of plan.products) {
+      for (const photo of product.photos) {
+        expect(Object.keys(photo)).toEqual(['file', 'width', 'height', 'hash']);
+        expect(photo.hash).toMatch(/^[0-9a-f]{64}$/);
+        expect(photo.width).toBeGreaterThan(0);
+      }
+    }
+    expect(plan.problems).toEqual([
+      {
+        file: join(dropped, 'product-01', 'broken.jpg'),
+        reason: 'not an image: a text file',
+        severity: 'error',
+        code: 'not_an_image',
+      },
+    ]);
+    expect(plan.skipped).toEqual([{ file: join(dropped, 'product-02', '.DS_Store'), reason: 'hidden file' }]);
+  });
+
+  it('prints a readable plan: products, hero first, and the problems', async () => {
+    const result = await adbatch(['scan', dropped, ...library()], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^4 products, 7 photos; 1 rejected, 0 warnings, 1 junk files skipped/);
+    expect(result.stdout).toContain(
+      `product-01  (product-01)\n  hero  ${join('dropped', 'product-01', '1.png')}`,
+    );
+    expect(result.stdout).toContain(
+      `  error    ${join('dropped', 'product-01', 'broken.jpg')}: not an image: a text file`,
+    );
+  });
+
+  it('exits 1 when an input cannot be read, having scanned the rest, without a stack trace', async () => {
+    const result = await adbatch(['scan', join(dir, 'missing'), dropped, '--json', ...library()]);
+    expect(result.code).toBe(1);
+    const plan = JSON.parse(result.stdout);
+    expect(plan.products).toHaveLength(4);
+    expect(plan.problems[0]).toMatchObject({ file: join(dir, 'missing'), code: 'missing_input' });
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses an invalid --pattern with a clear message', async () => {
+    const result = await adbatch(['scan', dropped, '--pattern', '([a-z', ...library()]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/--pattern is not a valid regular expression/);
+  });
+});
+
+describe('adbatch run: the same ingest, and products already shot', () => {
+  const run = (...extra: string[]) =>
+    adbatch([
+      'run',
+      join(dropped, 'product-01'),
+      join(dropped, 'product-02'),
+      '--sandbox',
+      '--time-scale',
+      '0.02',
+      '--style',
+      'classic',
+      '--shots',
+      '1',
+      '--yes',
+      '--data-dir',
+      join(dir, 'data'),
+      ...library(),
+      ...extra,
+    ]);
+
+  it('shoots the checked photos, then sets aside what was already shot unless told otherwise', async () => {
+    const first = await run();
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('broken.jpg: not an image: a text file');
+    expect(first.stdout).toMatch(/Total\s+2\n/);
+
+    const second = await run();
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain(
+      'Nothing to shoot: every product was already shot with these photos and settings.',
+    );
+    expect(second.stderr).toMatch(
+      /product-01: already shot from these photos with these settings in ".*": skipped/,
+    );
+
+    const again = await run('--include-done');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/Total\s+2\n/);
+  });
+});

@@ -1,0 +1,34 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+// The `adbatch` command as a user runs it: a child process of the same Node, its output collected.
+
+export const ADBATCH_BIN = resolve(__dirname, '../../bin/adbatch.mjs');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function adbatch(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
+  const child = spawn(process.execPath, [ADBATCH_BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((resolvePromise) =>
+    child.once('exit', (code) => resolvePromise({ code, stdout, stderr })),
+  );
+}
