@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     // require('electron') outside Electron tries to download the binary and throws: tests get fakes.
-    alias: { electron: resolve(__dirname, 'test/support/electron-fake.ts') },
+    alias: { electron: resolve(import.meta.dirname, 'test/support/electron-fake.ts') },
   },
   test: {
     include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],

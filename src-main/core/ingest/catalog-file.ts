@@ -64,21 +64,25 @@ function fromShopify(rows: Record<string, string>[]): Entry[] {
     }));
 }
 
-const looksLikeUrl = (text: string | undefined) => /^[a-z][a-z0-9+.-]*:\/\//i.test(text?.trim() ?? '');
+/**
+ * A header names its columns ("url", "Image URL"); a first row whose second cell is empty or holds a URL or
+ * a path is a product row, whose mistakes must be reported rather than skipped as a header.
+ */
+function isHeader(cells: readonly string[]): boolean {
+  const second = cells[1]?.trim() ?? '';
+  return second !== '' && !/[/\\.:]/.test(second);
+}
 
-function fromSimpleRows(rows: string[][], file: string): Entry[] {
-  const body = rows.length > 0 && !looksLikeUrl(rows[0]![1]) ? rows.slice(1) : rows;
-  return body
-    .filter((row) => row.some((cell) => cell.trim() !== ''))
-    .map((row, index) => {
-      const [product, url, pos] = row.map((cell) => cell.trim());
-      if (!product || !url) {
-        throw new CatalogError(
-          `${file}: row ${index + 1} needs a product and a URL (product,url[,position])`,
-        );
-      }
-      return { key: product, url, position: position(pos) };
-    });
+/** `row` counts as a spreadsheet does: the header is row 1, blank lines count. */
+function fromSimpleRows(rows: ReadonlyArray<{ cells: string[]; row: number }>, file: string): Entry[] {
+  const body = rows.length > 0 && isHeader(rows[0]!.cells) ? rows.slice(1) : rows;
+  return body.map(({ cells, row }) => {
+    const [product, url, pos] = cells.map((cell) => cell.trim());
+    if (!product || !url) {
+      throw new CatalogError(`${file}: row ${row} needs a product and a URL (product,url[,position])`);
+    }
+    return { key: product, url, position: position(pos) };
+  });
 }
 
 const jsonEntries = z.array(
@@ -90,7 +94,12 @@ const jsonEntries = z.array(
 );
 
 export function parseCatalog(text: string, file: string): CatalogProduct[] {
-  const content = text.replace(/^\uFEFF/, '');
+  const products = parseEntries(text.replace(/^\uFEFF/, ''), file);
+  if (products.length === 0) throw new CatalogError(`${file}: no products in it`);
+  return products;
+}
+
+function parseEntries(content: string, file: string): CatalogProduct[] {
   if (extname(file).toLowerCase() === '.json') {
     let data: unknown;
     try {
@@ -114,18 +123,31 @@ export function parseCatalog(text: string, file: string): CatalogProduct[] {
     );
   }
   const delimiter = extname(file).toLowerCase() === '.tsv' ? '\t' : ',';
-  let rows: string[][];
+  let records: string[][];
   try {
-    rows = parse(content, { delimiter, relax_column_count: true, skip_empty_lines: true }) as string[][];
+    records = parse(content, {
+      delimiter,
+      // A file edited by hand may mix line endings; a stray quote in a name (`12" pizza`) is just text.
+      record_delimiter: ['\r\n', '\n', '\r'],
+      relax_quotes: true,
+      relax_column_count: true,
+    }) as string[][];
   } catch (error) {
     throw new CatalogError(`${file}: not a readable CSV (${(error as Error).message})`);
   }
-  const header = rows[0]?.map((cell) => cell.trim()) ?? [];
+  const rows = records
+    .map((cells, index) => ({ cells, row: index + 1 }))
+    .filter(({ cells }) => cells.some((cell) => cell.trim() !== ''));
+  const header = rows[0]?.cells.map((cell) => cell.trim()) ?? [];
+  if (header.includes('Handle') && header.includes('Title') && !header.includes('Image Src')) {
+    throw new CatalogError(`${file}: a Shopify export without an "Image Src" column: no photos to use`);
+  }
   if (header.includes('Handle') && header.includes('Image Src')) {
-    const records = rows
-      .slice(1)
-      .map((row) => Object.fromEntries(header.map((name, i) => [name, row[i] ?? ''])));
-    return toProducts(fromShopify(records));
+    return toProducts(
+      fromShopify(
+        rows.slice(1).map(({ cells }) => Object.fromEntries(header.map((name, i) => [name, cells[i] ?? '']))),
+      ),
+    );
   }
   return toProducts(fromSimpleRows(rows, file));
 }

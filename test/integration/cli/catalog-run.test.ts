@@ -1,0 +1,238 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adbatch } from '../../support/cli.ts';
+import { listFiles } from '../../support/library-checks.ts';
+import { type StaticServer, startStaticServer } from '../../support/static-server.ts';
+
+// The issue's acceptance: "A Shopify export CSV with several products runs as a batch in the sandbox without
+// any upload". The real CLI, as a user runs it, on a Shopify export whose Image Src URLs point at a photo
+// host on 127.0.0.1 serving real product photos: the sandbox fetches them from there, nothing is uploaded
+// or served from this machine.
+
+let dir: string;
+let statics: StaticServer;
+let shopify: string;
+
+/** handle, title, photos in the order the export lists them, and the position of each. */
+const PRODUCTS = [
+  {
+    handle: 'solidus-cap-red',
+    title: 'Solidus Cap, Red',
+    photos: [
+      ['cap-red/solidus_cap_red_2.png', 2],
+      ['cap-red/solidus_cap_red_3.png', 3],
+      ['cap-red/solidus_cap_red_1.png', 1],
+    ],
+  },
+  {
+    handle: 'solidus-hoodie-red',
+    title: 'Solidus Hoodie',
+    photos: [
+      ['hoodie-red/solidus_hoodie_red_1.png', 1],
+      ['hoodie-red/solidus_hoodie_red_2.png', 2],
+    ],
+  },
+  { handle: 'solidus-hat', title: 'Solidus Hat', photos: [['hat/solidus_hat.png', 1]] },
+  { handle: 'canvas-tote', title: 'Canvas Tote', photos: [['tote/solidus_canvas_tote.png', 1]] },
+] as const;
+
+/** A product's photo URLs, hero first. */
+function heroFirst(product: (typeof PRODUCTS)[number]): string[] {
+  return [...product.photos].sort((a, b) => a[1] - b[1]).map(([path]) => statics.urlOf(path));
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adbatch-catalog-run-'));
+  statics = await startStaticServer();
+  const header =
+    'Handle,Title,Body (HTML),Vendor,Type,Tags,Published,Option1 Name,Option1 Value,Variant SKU,Variant Price,Image Src,Image Position,Image Alt Text,Status';
+  const rows: string[] = [];
+  for (const product of PRODUCTS) {
+    product.photos.forEach(([path, position], index) => {
+      const first = index === 0;
+      rows.push(
+        [
+          product.handle,
+          first ? `"${product.title}"` : '',
+          first
+            ? `"<p>${product.title}: soft, durable, ""made to last"".</p>\n<ul><li>Cotton, 100%</li></ul>"`
+            : '',
+          first ? 'Solidus' : '',
+          first ? 'Apparel' : '',
+          first ? '"summer, cotton"' : '',
+          first ? 'TRUE' : '',
+          first ? 'Size' : '',
+          first ? 'M' : '',
+          first ? `${product.handle.toUpperCase()}-M` : '',
+          first ? '25.00' : '',
+          statics.urlOf(path),
+          String(position),
+          '',
+          first ? 'active' : '',
+        ].join(','),
+      );
+      // A second variant of the product, without an image of its own.
+      if (first) rows.push(`${product.handle},,,,,,,,L,${product.handle.toUpperCase()}-L,25.00,,,,`);
+    });
+  }
+  shopify = join(dir, 'products_export_1.csv');
+  await writeFile(shopify, `\uFEFF${[header, ...rows].join('\r\n')}\r\n`);
+});
+
+afterAll(async () => {
+  await statics?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Where scan keeps its cache when no --library is given: never the user's own Pictures folder here. */
+const scanEnv = () => ({
+  ADBATCH_LIBRARY: join(dir, 'scan-library'),
+  ADBATCH_DATA_DIR: join(dir, 'scan-data'),
+});
+
+describe('adbatch run on a Shopify export', () => {
+  it('runs the batch in the sandbox from the public URLs, uploading nothing', async () => {
+    const data = join(dir, 'data');
+    const library = join(dir, 'library');
+    const result = await adbatch([
+      'run',
+      shopify,
+      '--sandbox',
+      '--style',
+      'classic',
+      '--shots',
+      '1',
+      '--yes',
+      '--data-dir',
+      data,
+      '--library',
+      library,
+    ]);
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    // Nothing was turned away, and no photo had to be made reachable (uploaded or served): they already were.
+    expect(result.stderr).not.toMatch(/error|warning/);
+    expect(result.stderr).not.toMatch(/Uploading photos/);
+    for (const product of PRODUCTS) expect(result.stdout).toContain(product.title);
+
+    const manifestPath = /Manifest: (.+)/.exec(result.stdout)?.[1];
+    expect(manifestPath).toBeTruthy();
+    const manifest = JSON.parse(await readFile(manifestPath!, 'utf8'));
+    expect(manifest.batch.sandbox).toBe(true);
+    expect(manifest.batch.status).toBe('finished');
+    expect(manifest.products.map((product: { name: string }) => product.name)).toEqual(
+      PRODUCTS.map((product) => product.title),
+    );
+    for (const [index, product] of manifest.products.entries()) {
+      expect(product.source).toBe(shopify);
+      expect(product.photos).toEqual(heroFirst(PRODUCTS[index]!));
+      expect(product.jobs).toHaveLength(1);
+      expect(product.jobs[0]).toMatchObject({ kind: 'shoot', state: 'done', failure: null });
+      const images = product.jobs[0].files.filter((file: { kind: string }) => file.kind === 'image');
+      expect(images).toHaveLength(1);
+      for (const file of product.jobs[0].files) {
+        expect(file.state).toBe('done');
+        const path = join(dirname(manifestPath!), file.path);
+        expect(existsSync(path), path).toBe(true);
+        const bytes = await readFile(path);
+        expect(bytes.length).toBe(file.bytes);
+        const meta = await sharp(bytes, { failOn: 'error' }).metadata();
+        expect(meta.width).toBeGreaterThan(0);
+        expect(meta.height).toBeGreaterThan(0);
+      }
+    }
+    const files = await listFiles(library);
+    // One shot and its thumbnail per product, the manifest, and nothing else: no cached copies of the photos.
+    expect(files.filter((file) => /\/\d{3} [^/]+\/shot-1\.jpg$/.test(file))).toHaveLength(PRODUCTS.length);
+    expect(files.filter((file) => /\/thumbnails\/shot-1\.jpg$/.test(file))).toHaveLength(PRODUCTS.length);
+    expect(files).toHaveLength(2 * PRODUCTS.length + 1);
+
+    // Every catalog photo was asked for twice: the scan's small check, then the sandbox's fetch to shoot it.
+    const hits = statics.hits();
+    for (const product of PRODUCTS) {
+      for (const [path] of product.photos) {
+        expect(hits.filter((hit) => hit === `/${path}`).length, path).toBeGreaterThanOrEqual(2);
+      }
+    }
+
+    // What the queue kept: every photo by its URL, none by a path on this machine.
+    const db = new Database(join(data, 'adbatch.db'), { readonly: true });
+    try {
+      const rows = db
+        .prepare('SELECT name, source_dir, photos FROM products ORDER BY position')
+        .all() as Array<{
+        name: string;
+        source_dir: string;
+        photos: string;
+      }>;
+      expect(rows.map((row) => row.name)).toEqual(PRODUCTS.map((product) => product.title));
+      rows.forEach((row, index) => {
+        const photos = JSON.parse(row.photos) as Array<{ path: string | null; url: string | null }>;
+        expect(photos.map((photo) => photo.url)).toEqual(heroFirst(PRODUCTS[index]!));
+        for (const photo of photos) expect(photo.path).toBeNull();
+      });
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+});
+
+describe('adbatch scan on a Shopify export', () => {
+  it('prints the plan as JSON: products with their URL photos, hero first, and no problems', async () => {
+    const result = await adbatch(['scan', shopify, '--json'], { env: { ...process.env, ...scanEnv() } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    const plan = JSON.parse(result.stdout);
+    expect(plan.problems).toEqual([]);
+    expect(plan.products).toEqual(
+      PRODUCTS.map((product) => ({
+        name: product.title,
+        path: product.handle,
+        photos: heroFirst(product).map((url) => ({
+          file: url,
+          url,
+          width: url.endsWith('hoodie_red_2.png') ? 1440 : 1360,
+          height: url.endsWith('hoodie_red_2.png') ? 794 : 1190,
+          hash: null,
+        })),
+      })),
+    );
+  });
+
+  it('reports a missing catalog by name and exits non-zero, without crashing', async () => {
+    const missing = join(dir, 'not-exported-yet.csv');
+    const json = await adbatch(['scan', missing, '--json'], { env: { ...process.env, ...scanEnv() } });
+    expect(json.code).toBe(1);
+    expect(json.stderr).not.toMatch(/\n\s+at /);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      products: [],
+      problems: [{ file: missing, code: 'missing_input', severity: 'error' }],
+    });
+
+    const text = await adbatch(['scan', missing], { env: { ...process.env, ...scanEnv() } });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain(`${missing}: no such file or folder`);
+    expect(text.stderr).not.toMatch(/\n\s+at |Error:/);
+  });
+
+  it('reports an unreadable catalog by name and exits non-zero', async () => {
+    const broken = join(dir, 'broken.json');
+    await writeFile(broken, '[{"product": "cap", "url": ');
+    const result = await adbatch(['scan', broken, '--json'], { env: { ...process.env, ...scanEnv() } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    const plan = JSON.parse(result.stdout);
+    expect(plan.problems).toEqual([
+      {
+        file: broken,
+        reason: expect.stringContaining(`${broken}: not valid JSON`),
+        severity: 'error',
+        code: 'bad_catalog',
+      },
+    ]);
+  });
+});
