@@ -11,7 +11,7 @@ import { QueueStore } from '../core/queue/store.ts';
 import type { Batch } from '../core/queue/types.ts';
 import type { RateLimit } from '../core/scheduler/budget.ts';
 import { Engine } from '../core/scheduler/engine.ts';
-import { type EmbeddedSandbox, startEmbeddedSandbox } from './embedded-sandbox.ts';
+import { type EmbeddedSandbox, startEmbeddedSandbox } from '../sandbox/embedded.ts';
 import { EXIT } from './exit-codes.ts';
 import { ProgressPrinter } from './progress.ts';
 

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { apiKeyId } from '../../core/api/index.ts';
 import { SERVICE_RATE_LIMIT } from '../../core/scheduler/budget.ts';
+import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import { type Connection, connect, drive, openStore } from '../drive.ts';
-import { DEFAULT_SANDBOX_TIME_SCALE } from '../embedded-sandbox.ts';
 import { EXIT } from '../exit-codes.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
 import { positiveNumber, rateLimitOption } from '../options.ts';

@@ -40,6 +40,8 @@ export interface EngineOptions {
   downloadConcurrency?: number;
   onChange?: (batchId: string) => void;
   onNotice?: (batchId: string, message: string) => void;
+  /** Keep running when idle, for batches handed over later with `drive` (the app); default false. */
+  stayAlive?: boolean;
   /** Local photos being made reachable before any job is sent (an upload, for storage). */
   onHostingProgress?: (progress: HostingProgress) => void;
 }
@@ -93,10 +95,13 @@ export class Engine {
     this.wake?.();
   }
 
-  /** Runs until nothing is left that can move without the user (or `stop`). */
+  /**
+   * Runs until nothing is left that can move without the user (or `stop`). With `stayAlive` (the app), it
+   * runs until `stop`, settling batches as they finish and taking new ones through `drive`.
+   */
   async run(): Promise<void> {
     this.recoverInterruptedCreates();
-    await this.hostInputs();
+    await this.hostInputs([...this.batchIds]);
     while (true) {
       const now = this.now();
       let wakeAt = now + 1000 * this.scale;
@@ -104,11 +109,28 @@ export class Engine {
         wakeAt = Math.min(wakeAt, this.pumpDownloads(now));
         for (const keyId of this.activeKeys()) wakeAt = Math.min(wakeAt, this.pumpKey(keyId, now));
       }
-      if (this.inFlight.size === 0 && this.downloading.size === 0 && (this.stopping || this.idle())) break;
+      if (this.inFlight.size === 0 && this.downloading.size === 0 && (this.stopping || this.idle())) {
+        if (this.stopping || !this.options.stayAlive) break;
+        for (const batchId of this.batchIds) this.settleBatch(batchId);
+      }
       await this.sleepUntil(wakeAt);
     }
     for (const budget of this.budgets.values()) budget.compact();
     for (const batchId of this.batchIds) this.settleBatch(batchId);
+  }
+
+  /** Takes on a batch created (or reopened) while the engine runs. */
+  async drive(batchId: string): Promise<void> {
+    if (!this.batchIds.has(batchId)) {
+      await this.hostInputs([batchId]);
+      this.batchIds.add(batchId);
+    }
+    this.nudge();
+  }
+
+  /** Looks again now: the user changed something (resumed, retried) that may have work ready. */
+  nudge(): void {
+    this.wake?.();
   }
 
   /** A crash between committing an intent and recording its answer leaves the outcome unknown. */
@@ -128,9 +150,9 @@ export class Engine {
    * Jobs created before a restart may still be fetching their photos: the host must serve them again
    * before anything else happens, not only once a new job asks for a URL.
    */
-  private async hostInputs(): Promise<void> {
+  private async hostInputs(batchIds: readonly string[]): Promise<void> {
     const paths = new Set<string>();
-    for (const batchId of this.batchIds) {
+    for (const batchId of batchIds) {
       for (const product of this.store.products(batchId)) {
         for (const photo of product.photos) if (photo.path) paths.add(photo.path);
       }

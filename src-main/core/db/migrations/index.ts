@@ -1,6 +1,7 @@
 import type { Migration } from '../migrate.ts';
 import { initial } from './001-initial.ts';
 import { productOrigin } from './002-product-origin.ts';
+import { accounts } from './003-accounts.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [initial, productOrigin];
+export const MIGRATIONS: readonly Migration[] = [initial, productOrigin, accounts];

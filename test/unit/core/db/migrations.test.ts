@@ -129,3 +129,19 @@ describe('migration 002-product-origin', () => {
     db.close();
   });
 });
+
+describe('migration 003-accounts', () => {
+  it('keeps accounts with a sealed key, one account per key', () => {
+    const db = new Database(join(dir, 'x.db'));
+    migrate(db, MIGRATIONS.slice(0, 3));
+    const insert = db.prepare(
+      `INSERT INTO accounts (id, name, base_url, key_id, key_hint, sealed_key, type, created_at)
+       VALUES (?, 'Acme', 'https://x', ?, '...a1b2', ?, ?, 0)`,
+    );
+    insert.run('a1', 'k1', Buffer.from([1, 2, 3]), 'agency');
+    expect(() => insert.run('a2', 'k1', Buffer.from([4]), 'personal')).toThrow(/UNIQUE/);
+    expect(() => insert.run('a3', 'k3', Buffer.from([4]), 'team')).toThrow(/CHECK/);
+    expect(() => insert.run('a4', 'k4', null, 'personal')).toThrow(/NOT NULL/);
+    db.close();
+  });
+});

@@ -1,9 +1,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generateApiKey } from '../sandbox/accounts.ts';
-import { type Sandbox, startSandbox } from '../sandbox/server.ts';
+import { generateApiKey } from './accounts.ts';
+import { type Sandbox, startSandbox } from './server.ts';
 
-// `--sandbox`: the embedded sandbox runs inside this process, its state kept in the data dir so that a
+// The Sandbox account of the CLI (`--sandbox`) and the app: the sandbox runs inside this process, its state kept in the data dir so that a
 // batch can be resumed after a crash. It listens on the same port as last time when it can, so the result
 // URLs recorded before a crash still point at it.
 
@@ -26,7 +26,12 @@ async function readPort(file: string): Promise<number> {
   }
 }
 
-export async function startEmbeddedSandbox(dataDir: string, timeScale: number): Promise<EmbeddedSandbox> {
+export async function startEmbeddedSandbox(
+  dataDir: string,
+  timeScale: number,
+  onError: (message: string, error: unknown) => void = (message, error) =>
+    process.stderr.write(`sandbox: ${message}: ${(error as Error).message}\n`),
+): Promise<EmbeddedSandbox> {
   const dir = join(dataDir, 'sandbox');
   await mkdir(dir, { recursive: true });
   const portFile = join(dir, 'port');
@@ -43,8 +48,7 @@ export async function startEmbeddedSandbox(dataDir: string, timeScale: number): 
         },
       ],
     },
-    onError: (message: string, error: unknown) =>
-      process.stderr.write(`sandbox: ${message}: ${(error as Error).message}\n`),
+    onError,
   };
   const previous = await readPort(portFile);
   const sandbox = await startSandbox({ ...options, port: previous }).catch(() =>

@@ -1,0 +1,41 @@
+import type { ArgsOf, Channel, Reply, ResultOf } from '../../shared/ipc.ts';
+import { AppError } from './errors.ts';
+import { HANDLER_SCHEMAS } from './schemas.ts';
+
+export type HandlerMap = { [C in Channel]: (args: ArgsOf<C>) => Promise<ResultOf<C>> };
+
+export type Dispatch = (channel: string, args: unknown) => Promise<Reply<Channel>>;
+
+/**
+ * The one entry point every transport calls: an unknown channel or an argument that fails its schema never
+ * reaches a handler, and every outcome is a Reply, so errors cross any transport the same way.
+ */
+export function createDispatch(handlers: HandlerMap, onInternalError: (error: unknown) => void): Dispatch {
+  return async (channel, args) => {
+    if (!Object.hasOwn(HANDLER_SCHEMAS, channel)) {
+      return {
+        ok: false,
+        error: { code: 'bad_request', message: `unknown channel ${JSON.stringify(channel)}` },
+      };
+    }
+    const name = channel as Channel;
+    const parsed = HANDLER_SCHEMAS[name].safeParse(args);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+      return { ok: false, error: { code: 'bad_request', message: `${channel}: ${where}${issue.message}` } };
+    }
+    try {
+      const handler = handlers[name] as (value: unknown) => Promise<unknown>;
+      return { ok: true, value: (await handler(parsed.data)) as ResultOf<Channel> };
+    } catch (error) {
+      if (error instanceof AppError)
+        return { ok: false, error: { code: error.code, message: error.message } };
+      onInternalError(error);
+      return {
+        ok: false,
+        error: { code: 'internal', message: 'Something went wrong in Adbatch; the log has the details.' },
+      };
+    }
+  };
+}

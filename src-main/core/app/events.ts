@@ -1,0 +1,64 @@
+import type { EventName, Events } from '../../shared/ipc.ts';
+
+type Listener<E extends EventName> = (payload: Events[E]) => void;
+
+/** Typed events from core to whoever carries them to the renderer. */
+export class CoreEvents {
+  private readonly listeners = new Map<EventName, Set<Listener<never>>>();
+
+  on<E extends EventName>(event: E, listener: Listener<E>): () => void {
+    const set = this.listeners.get(event) ?? new Set();
+    set.add(listener as Listener<never>);
+    this.listeners.set(event, set);
+    return () => set.delete(listener as Listener<never>);
+  }
+
+  /** Every event, whatever its name: what a transport forwards. */
+  onAny(listener: <E extends EventName>(event: E, payload: Events[E]) => void): () => void {
+    const offs = (
+      ['batches:progress', 'batches:changed', 'accounts:changed', 'ingest:progress'] as const
+    ).map((event) => this.on(event, (payload) => listener(event, payload)));
+    return () => {
+      for (const off of offs) off();
+    };
+  }
+
+  emit<E extends EventName>(event: E, payload: Events[E]): void {
+    for (const listener of this.listeners.get(event) ?? []) (listener as Listener<E>)(payload);
+  }
+}
+
+/**
+ * Calls `emit(key)` at most once per `intervalMs` per key, always with a trailing call, so the last state
+ * is never lost and a busy batch cannot flood the renderer.
+ */
+export function throttlePerKey(
+  intervalMs: number,
+  emit: (key: string) => void,
+): { touch(key: string): void; flush(): void } {
+  const last = new Map<string, number>();
+  const timers = new Map<string, NodeJS.Timeout>();
+  const fire = (key: string) => {
+    timers.delete(key);
+    last.set(key, Date.now());
+    emit(key);
+  };
+  return {
+    touch(key) {
+      if (timers.has(key)) return;
+      const wait = Math.max(0, (last.get(key) ?? 0) + intervalMs - Date.now());
+      if (wait === 0) fire(key);
+      else
+        timers.set(
+          key,
+          setTimeout(() => fire(key), wait),
+        );
+    },
+    flush() {
+      for (const [key, timer] of timers) {
+        clearTimeout(timer);
+        fire(key);
+      }
+    },
+  };
+}

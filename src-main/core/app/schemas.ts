@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import type { Channel, Handlers } from '../../shared/ipc.ts';
+import {
+  MODES,
+  QUALITIES,
+  SHOOT_STYLES,
+  SHOT_COUNTS,
+  VIDEO_ASPECT_RATIOS,
+  VIDEO_DURATIONS,
+  VIDEO_RESOLUTIONS,
+} from '../catalog.ts';
+
+// Every argument from the renderer, checked before a handler sees it: the renderer is treated as untrusted.
+
+const id = z.object({ id: z.string().min(1).max(200) }).strict();
+const none = z.undefined();
+const url = z.url({ protocol: /^https?$/ }).max(2000);
+
+const shoot = z
+  .object({
+    style: z.enum(SHOOT_STYLES),
+    shots: z.union(
+      SHOT_COUNTS.map((count) => z.literal(count)) as [z.ZodLiteral<1>, z.ZodLiteral<4>, z.ZodLiteral<6>],
+    ),
+    quality: z.enum(QUALITIES),
+    aspectRatio: z.string().regex(/^\d{1,2}:\d{1,2}$/),
+    mode: z.enum(MODES),
+    modelUrl: url.nullable(),
+    backgroundColor: z
+      .string()
+      .regex(/^#(?:[0-9a-f]{3}){1,2}$/i)
+      .nullable(),
+  })
+  .strict()
+  .refine((value) => value.mode === 'product_only' || value.modelUrl !== null, {
+    message: 'a shoot with a model needs a model',
+    path: ['modelUrl'],
+  });
+
+const video = z
+  .object({
+    duration: z.union(
+      VIDEO_DURATIONS.map((seconds) => z.literal(seconds)) as [
+        z.ZodLiteral<5>,
+        z.ZodLiteral<10>,
+        z.ZodLiteral<15>,
+      ],
+    ),
+    resolution: z.enum(VIDEO_RESOLUTIONS),
+    mode: z.enum(MODES),
+    aspectRatio: z.enum(VIDEO_ASPECT_RATIOS).nullable(),
+  })
+  .strict();
+
+const quote = z
+  .object({
+    scanId: z.string().min(1).max(100),
+    accountId: z.string().min(1).max(100),
+    shoot,
+    video: video.nullable(),
+    includeDone: z.boolean(),
+  })
+  .strict();
+
+export const HANDLER_SCHEMAS = {
+  'app:info': none,
+  'accounts:list': none,
+  'accounts:add': z
+    .object({
+      name: z.string().trim().min(1).max(100),
+      baseUrl: url,
+      apiKey: z.string().trim().min(1).max(500),
+    })
+    .strict(),
+  'accounts:remove': id,
+  'accounts:refresh': id,
+  'models:list': z.object({ accountId: z.string().min(1).max(100) }).strict(),
+  'ingest:scan': z
+    .object({
+      inputs: z.array(z.string().min(1).max(4096)).min(1).max(10_000),
+      pattern: z.string().max(500).optional(),
+    })
+    .strict(),
+  'batches:quote': quote,
+  'batches:create': quote.extend({ name: z.string().trim().min(1).max(200) }).strict(),
+  'batches:list': none,
+  'batches:get': id,
+  'batches:pause': id,
+  'batches:resume': id,
+  'batches:cancel': id,
+  'jobs:retry': id,
+  'jobs:abandon': id,
+  'jobs:recheck': id,
+  'settings:get': none,
+  'settings:set': z
+    .object({ libraryDir: z.string().min(1).max(4096), budgetMarginPercent: z.number().int().min(0).max(50) })
+    .partial()
+    .strict(),
+} satisfies { [C in Channel]: z.ZodType<Handlers[C]['args']> };
+
+export const CHANNELS = Object.keys(HANDLER_SCHEMAS) as Channel[];

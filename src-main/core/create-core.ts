@@ -1,0 +1,463 @@
+import { join } from 'node:path';
+import type { AccountView, QuoteRequest, ScanView, Settings } from '../shared/models.ts';
+import { ApiError, apiKeyId, maskApiKey, ServiceClient, UnauthorizedError } from './api/index.ts';
+import { AccountStore, describeBalance, SANDBOX_ACCOUNT_ID } from './app/accounts.ts';
+import { createDispatch, type Dispatch, type HandlerMap } from './app/dispatch.ts';
+import { AppError } from './app/errors.ts';
+import { CoreEvents, throttlePerKey } from './app/events.ts';
+import { FileGateway } from './app/files.ts';
+import type { SecretBox } from './app/secrets.ts';
+import { batchDetail, batchProgress, batchSummary } from './app/views.ts';
+import { openDatabase } from './db/open.ts';
+import { type LoopbackHost, startLoopbackHost } from './hosting/loopback.ts';
+import { setAsideEarlierShots } from './ingest/already-done.ts';
+import { thumbnailPath } from './ingest/check-photo.ts';
+import { scanInputs, toNewProduct } from './ingest/scan.ts';
+import type { IngestPlan } from './ingest/types.ts';
+import { quoteBatch } from './pricing.ts';
+import { QueueStore } from './queue/store.ts';
+import type { Batch, NewProduct, ShootSettings, VideoSettings } from './queue/types.ts';
+import { type RateLimit, SERVICE_RATE_LIMIT } from './scheduler/budget.ts';
+import { Engine } from './scheduler/engine.ts';
+
+// The engine as the app uses it: one handler map (the IPC contract) over the queue, the accounts, ingest
+// and a long-running engine, plus typed events. Electron registers `dispatch` on ipcMain, the browser
+// harness on a WebSocket; both stay thin. Everything Electron-only (key sealing, preferences, the sandbox
+// starter, file URLs) comes in as options.
+
+export interface SandboxConnection {
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+export interface Preferences {
+  read(): Partial<Settings>;
+  write(settings: Settings): void;
+}
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+export interface CoreOptions {
+  dataDir: string;
+  version: string;
+  secrets: SecretBox;
+  preferences: Preferences;
+  defaults: Settings;
+  /** The URL under which the transport serves a registered file (custom protocol, harness HTTP path). */
+  fileUrl: (token: string) => string;
+  startSandbox: () => Promise<SandboxConnection>;
+  /** Sandbox speed (default 0.1: ten times faster than real time). */
+  sandboxTimeScale?: number;
+  rateLimit?: RateLimit;
+  now?: () => number;
+  log: Logger;
+}
+
+export interface Core {
+  handlers: HandlerMap;
+  dispatch: Dispatch;
+  events: CoreEvents;
+  files: FileGateway;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const PROGRESS_INTERVAL_MS = 100;
+const KEPT_SCANS = 20;
+const SANDBOX_ACCOUNT_NAME = 'Sandbox';
+
+export function createCore(options: CoreOptions): Core {
+  const now = options.now ?? Date.now;
+  const log = options.log;
+  const db = openDatabase(join(options.dataDir, 'adbatch.db'));
+  const store = new QueueStore(db, now);
+  const accounts = new AccountStore(db, options.secrets, now);
+  const events = new CoreEvents();
+  const files = new FileGateway(options.fileUrl);
+  const scans = new Map<string, IngestPlan>();
+  let scanCount = 0;
+  let sandbox: Promise<SandboxConnection> | null = null;
+  let host: LoopbackHost | null = null;
+  let engine: Engine | null = null;
+  let engineRun: Promise<void> | null = null;
+  const lastStatus = new Map<string, string>();
+
+  const settings = (): Settings => ({ ...options.defaults, ...options.preferences.read() });
+  const cacheDir = () => join(settings().libraryDir, '.adbatch');
+
+  const ensureSandbox = () => {
+    sandbox ??= options.startSandbox().catch((error) => {
+      sandbox = null;
+      throw error;
+    });
+    return sandbox;
+  };
+
+  const sandboxView = async (): Promise<AccountView> => {
+    const connection = await ensureSandbox();
+    const balance = await new ServiceClient({
+      baseUrl: connection.url,
+      apiKey: connection.apiKey,
+    }).getCredits();
+    return {
+      id: SANDBOX_ACCOUNT_ID,
+      name: SANDBOX_ACCOUNT_NAME,
+      kind: 'sandbox',
+      baseUrl: 'sandbox',
+      keyHint: maskApiKey(connection.apiKey),
+      ...describeBalance(balance),
+      checkedAt: now(),
+      refusedAt: null,
+    };
+  };
+
+  const clientForAccount = async (accountId: string): Promise<ServiceClient> => {
+    if (accountId === SANDBOX_ACCOUNT_ID) {
+      const connection = await ensureSandbox();
+      return new ServiceClient({ baseUrl: connection.url, apiKey: connection.apiKey });
+    }
+    const account = accounts.get(accountId);
+    return new ServiceClient({ baseUrl: account.baseUrl, apiKey: accounts.apiKey(accountId) });
+  };
+
+  const accountNameOf = (batch: Batch) =>
+    batch.sandbox ? SANDBOX_ACCOUNT_NAME : (accounts.byKeyId(batch.keyId)?.name ?? `key ${batch.keyHint}`);
+
+  const requireBatch = (id: string): Batch => {
+    const batch = store.batch(id);
+    if (!batch) throw new AppError('not_found', `no batch ${id}`);
+    return batch;
+  };
+
+  const summary = (id: string) => {
+    const batch = requireBatch(id);
+    return batchSummary(store, batch, accountNameOf(batch));
+  };
+
+  /** A call to the service, its failures in words the user can act on. */
+  const serviceCall = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof UnauthorizedError) {
+        throw new AppError(
+          'key_refused',
+          'The service refused this key (401): check that it was copied whole and is still active.',
+        );
+      }
+      if (error instanceof ApiError && error.status !== null) {
+        throw new AppError('unreachable', `The service answered ${error.status}: ${error.message}`);
+      }
+      throw new AppError('unreachable', `The service could not be reached: ${(error as Error).message}`);
+    }
+  };
+
+  const progress = throttlePerKey(PROGRESS_INTERVAL_MS, (batchId) => {
+    const batch = store.batch(batchId);
+    if (!batch) return;
+    events.emit('batches:progress', batchProgress(store, batch));
+    const status = `${batch.status}:${batch.statusReason ?? ''}`;
+    if (lastStatus.get(batchId) !== status) {
+      lastStatus.set(batchId, status);
+      events.emit('batches:changed', { id: batchId });
+      if (batch.statusReason === 'unauthorized' && !batch.sandbox) {
+        const account = accounts.byKeyId(batch.keyId);
+        if (account) {
+          accounts.markRefused(account.id);
+          events.emit('accounts:changed', { id: account.id });
+        }
+      }
+    }
+  });
+
+  const plannedProducts = (scanId: string): NewProduct[] => {
+    const plan = scans.get(scanId);
+    if (!plan) throw new AppError('not_found', 'This scan is no longer held: drop the folders again.');
+    return plan.products.map(toNewProduct);
+  };
+
+  const quoteFor = async (request: QuoteRequest) => {
+    const products = plannedProducts(request.scanId);
+    const shoot = request.shoot as ShootSettings;
+    const video = request.video as VideoSettings | null;
+    const { fresh, setAside } = setAsideEarlierShots(store, products, shoot, video, request.includeDone);
+    const client = await clientForAccount(request.accountId);
+    const balance = await serviceCall(() => client.getCredits());
+    const quote = quoteBatch(
+      fresh.map((product) => product.name),
+      shoot,
+      video,
+      balance.credits,
+    );
+    return { fresh, setAside, quote, shoot, video };
+  };
+
+  const startEngine = (batchIds: string[]) => {
+    if (!host) throw new Error('start() first');
+    engine = new Engine({
+      store,
+      batchIds,
+      stayAlive: true,
+      host,
+      rateLimit: options.rateLimit ?? SERVICE_RATE_LIMIT,
+      timeScale: options.sandboxTimeScale ?? 0.1,
+      clientFor: (batch) => {
+        if (batch.sandbox) {
+          return sandboxClient;
+        }
+        const account = accounts.byKeyId(batch.keyId);
+        if (!account) return null;
+        return new ServiceClient({ baseUrl: account.baseUrl, apiKey: accounts.apiKey(account.id) });
+      },
+      onChange: (batchId) => progress.touch(batchId),
+      onNotice: (batchId, message) => log.warn(`${batchId}: ${message}`),
+    });
+    engineRun = engine.run().catch((error) => log.error('the engine stopped', error));
+  };
+  let sandboxClient: ServiceClient | null = null;
+
+  const drive = async (batch: Batch) => {
+    if (batch.sandbox && !sandboxClient) {
+      const connection = await ensureSandbox();
+      sandboxClient = new ServiceClient({ baseUrl: connection.url, apiKey: connection.apiKey });
+    }
+    await engine?.drive(batch.id);
+    progress.touch(batch.id);
+  };
+
+  const handlers: HandlerMap = {
+    'app:info': async () => ({
+      version: options.version,
+      platform: process.platform,
+      libraryDir: settings().libraryDir,
+    }),
+
+    'accounts:list': async () => {
+      const sandboxAccount = await sandboxView();
+      return [sandboxAccount, ...accounts.list()];
+    },
+    'accounts:add': async ({ name, baseUrl, apiKey }) => {
+      accounts.checkNew(apiKey);
+      const client = new ServiceClient({ baseUrl, apiKey });
+      const balance = await serviceCall(() => client.getCredits());
+      const account = accounts.add({ name, baseUrl, apiKey }, balance);
+      log.info(`account added: ${name} (${account.keyHint})`);
+      events.emit('accounts:changed', { id: account.id });
+      return account;
+    },
+    'accounts:remove': async ({ id }) => {
+      if (id === SANDBOX_ACCOUNT_ID)
+        throw new AppError('bad_request', 'The Sandbox account is always there.');
+      accounts.remove(id);
+      events.emit('accounts:changed', { id });
+      return null;
+    },
+    'accounts:refresh': async ({ id }) => {
+      if (id === SANDBOX_ACCOUNT_ID) return sandboxView();
+      const client = await clientForAccount(id);
+      try {
+        const balance = await serviceCall(() => client.getCredits());
+        return accounts.recordBalance(id, balance);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'key_refused') accounts.markRefused(id);
+        throw error;
+      } finally {
+        events.emit('accounts:changed', { id });
+      }
+    },
+
+    'models:list': async ({ accountId }) => {
+      const client = await clientForAccount(accountId);
+      const models = await serviceCall(() => client.listModels());
+      return models
+        .filter((model) => model.imageUrl)
+        .map((model) => ({ id: model.id, name: model.name ?? model.id, imageUrl: model.imageUrl! }));
+    },
+
+    'ingest:scan': async ({ inputs, pattern }) => {
+      const tick = throttlePerKey(PROGRESS_INTERVAL_MS, () => events.emit('ingest:progress', latest));
+      let latest = { checked: 0, total: 0 };
+      const plan = await scanInputs(inputs, {
+        cacheDir: cacheDir(),
+        pattern,
+        onProgress: (progressNow) => {
+          latest = progressNow;
+          tick.touch('scan');
+        },
+      });
+      tick.flush();
+      const scanId = `s${++scanCount}`;
+      scans.set(scanId, plan);
+      for (const old of [...scans.keys()].slice(0, Math.max(0, scans.size - KEPT_SCANS))) scans.delete(old);
+      const view: ScanView = {
+        scanId,
+        products: plan.products.map((product) => ({
+          name: product.name,
+          path: product.path,
+          photos: product.photos.map((photo) => ({
+            file: photo.file,
+            width: photo.width,
+            height: photo.height,
+            thumbnailUrl: photo.thumbnail ? files.url(photo.thumbnail) : photo.url,
+            converted: photo.converted,
+          })),
+        })),
+        problems: plan.problems,
+        skipped: plan.skipped.length,
+      };
+      return view;
+    },
+
+    'batches:quote': async (request) => {
+      const { quote, setAside } = await quoteFor(request);
+      return {
+        products: quote.products.map((row) => ({
+          product: row.product,
+          shots: row.shoot.shots,
+          clamped: row.shoot.clamped,
+          shootCredits: row.shoot.credits,
+          videoCredits: row.videoCredits ?? 0,
+          credits: row.credits,
+        })),
+        credits: quote.credits,
+        balance: quote.balance,
+        shortfall: quote.shortfall ?? 0,
+        setAside,
+      };
+    },
+    'batches:create': async (request) => {
+      const { fresh, quote, shoot, video } = await quoteFor(request);
+      if (fresh.length === 0) {
+        throw new AppError('conflict', 'Every product was already shot with these photos and settings.');
+      }
+      if (quote.shortfall) {
+        throw new AppError(
+          'conflict',
+          `This batch costs ${quote.credits} credits; the balance is ${quote.balance}. Top up or choose fewer products.`,
+        );
+      }
+      const sandboxAccount = request.accountId === SANDBOX_ACCOUNT_ID;
+      if (!sandboxAccount && fresh.some((product) => product.photos.some((photo) => photo.path))) {
+        throw new AppError(
+          'bad_request',
+          'The service cannot read photos on this computer: set up storage for them in Settings (Hosting).',
+        );
+      }
+      const apiKey = sandboxAccount ? (await ensureSandbox()).apiKey : accounts.apiKey(request.accountId);
+      const account = sandboxAccount ? null : accounts.get(request.accountId);
+      const batch = store.createBatch({
+        name: request.name,
+        baseUrl: account ? account.baseUrl : 'sandbox',
+        keyId: apiKeyId(apiKey),
+        keyHint: maskApiKey(apiKey),
+        sandbox: sandboxAccount,
+        libraryDir: settings().libraryDir,
+        shoot,
+        video,
+        products: fresh,
+      });
+      log.info(`batch ${batch.id} created: ${fresh.length} products, ${quote.credits} credits`);
+      await drive(batch);
+      events.emit('batches:changed', { id: batch.id });
+      return batchSummary(store, batch, accountNameOf(batch));
+    },
+    'batches:list': async () =>
+      store
+        .batches()
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .map((batch) => batchSummary(store, batch, accountNameOf(batch))),
+    'batches:get': async ({ id }) => {
+      const batch = requireBatch(id);
+      const detail = batchDetail(store, batch, accountNameOf(batch), files, now());
+      for (const [index, product] of store.products(id).entries()) {
+        const hero = product.photos[0];
+        if (hero?.hash)
+          detail.items[index]!.heroUrl = files.url(
+            thumbnailPath({ dir: join(batch.libraryDir, '.adbatch') }, hero.hash),
+          );
+      }
+      return detail;
+    },
+    'batches:pause': async ({ id }) => {
+      const batch = requireBatch(id);
+      if (batch.status !== 'running')
+        throw new AppError('conflict', `This batch is ${batch.status}: nothing to pause.`);
+      store.pauseBatch(id);
+      progress.touch(id);
+      return summary(id);
+    },
+    'batches:resume': async ({ id }) => {
+      const batch = requireBatch(id);
+      if (batch.status !== 'paused')
+        throw new AppError('conflict', `This batch is ${batch.status}: nothing to resume.`);
+      store.resumeBatch(id);
+      await drive(store.batch(id)!);
+      return summary(id);
+    },
+    'batches:cancel': async ({ id }) => {
+      const batch = requireBatch(id);
+      if (batch.status === 'finished' || batch.status === 'cancelled') {
+        throw new AppError('conflict', `This batch is ${batch.status}: nothing left to cancel.`);
+      }
+      store.cancelBatch(id);
+      engine?.nudge();
+      progress.touch(id);
+      return summary(id);
+    },
+    'jobs:retry': async ({ id }) => jobDecision(id, (jobId) => store.retryJob(jobId)),
+    'jobs:abandon': async ({ id }) => jobDecision(id, (jobId) => store.abandonJob(jobId)),
+    'jobs:recheck': async ({ id }) =>
+      jobDecision(id, (jobId) => store.recheckJob(jobId, now() + 30 * 60_000)),
+
+    'settings:get': async () => settings(),
+    'settings:set': async (patch) => {
+      const next = { ...settings(), ...patch };
+      options.preferences.write(next);
+      return next;
+    },
+  };
+
+  const jobDecision = async (jobId: string, decide: (jobId: string) => unknown) => {
+    const job = store.job(jobId);
+    if (!job) throw new AppError('not_found', `no job ${jobId}`);
+    try {
+      decide(jobId);
+    } catch (error) {
+      throw new AppError('conflict', (error as Error).message);
+    }
+    await drive(requireBatch(job.batchId));
+    return summary(job.batchId);
+  };
+
+  return {
+    handlers,
+    dispatch: createDispatch(handlers, (error) => log.error('a handler failed', error)),
+    events,
+    files,
+    async start() {
+      host = await startLoopbackHost();
+      const unfinished = store.unfinishedBatches();
+      if (unfinished.some((batch) => batch.sandbox)) {
+        const connection = await ensureSandbox();
+        sandboxClient = new ServiceClient({ baseUrl: connection.url, apiKey: connection.apiKey });
+      }
+      for (const batch of unfinished) {
+        lastStatus.set(batch.id, `${batch.status}:${batch.statusReason ?? ''}`);
+      }
+      startEngine(unfinished.map((batch) => batch.id));
+    },
+    async stop() {
+      engine?.stop();
+      await engineRun;
+      progress.flush();
+      await host?.close();
+      await (await sandbox?.catch(() => null))?.close();
+      db.close();
+    },
+  };
+}

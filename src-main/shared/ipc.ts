@@ -1,0 +1,60 @@
+import type {
+  AccountView,
+  AppInfo,
+  BatchDetail,
+  BatchProgress,
+  BatchSummary,
+  ModelView,
+  NewAccount,
+  NewBatchRequest,
+  QuoteRequest,
+  QuoteView,
+  ScanView,
+  Settings,
+} from './models.ts';
+
+// The one contract between the renderer and main, whatever carries it (Electron IPC, the browser harness's
+// WebSocket, a direct call in tests). Channels are `domain:verb`. Main validates every argument against
+// its zod schema (core/app/schemas.ts) before a handler sees it.
+
+export interface Handlers {
+  'app:info': { args: undefined; result: AppInfo };
+  'accounts:list': { args: undefined; result: AccountView[] };
+  'accounts:add': { args: NewAccount; result: AccountView };
+  'accounts:remove': { args: { id: string }; result: null };
+  'accounts:refresh': { args: { id: string }; result: AccountView };
+  'models:list': { args: { accountId: string }; result: ModelView[] };
+  'ingest:scan': { args: { inputs: string[]; pattern?: string }; result: ScanView };
+  'batches:quote': { args: QuoteRequest; result: QuoteView };
+  'batches:create': { args: NewBatchRequest; result: BatchSummary };
+  'batches:list': { args: undefined; result: BatchSummary[] };
+  'batches:get': { args: { id: string }; result: BatchDetail };
+  'batches:pause': { args: { id: string }; result: BatchSummary };
+  'batches:resume': { args: { id: string }; result: BatchSummary };
+  'batches:cancel': { args: { id: string }; result: BatchSummary };
+  'jobs:retry': { args: { id: string }; result: BatchSummary };
+  'jobs:abandon': { args: { id: string }; result: BatchSummary };
+  'jobs:recheck': { args: { id: string }; result: BatchSummary };
+  'settings:get': { args: undefined; result: Settings };
+  'settings:set': { args: Partial<Settings>; result: Settings };
+}
+
+export type Channel = keyof Handlers;
+export type ArgsOf<C extends Channel> = Handlers[C]['args'];
+export type ResultOf<C extends Channel> = Handlers[C]['result'];
+
+export interface Events {
+  /** At most about ten a second per batch. */
+  'batches:progress': BatchProgress;
+  /** A batch was created, finished, or needs the user. */
+  'batches:changed': { id: string };
+  'accounts:changed': { id: string };
+  'ingest:progress': { checked: number; total: number };
+}
+
+export type EventName = keyof Events;
+
+/** What every transport answers: a result, or an error the renderer can show as it is. */
+export type Reply<C extends Channel> =
+  | { ok: true; value: ResultOf<C> }
+  | { ok: false; error: { code: string; message: string } };

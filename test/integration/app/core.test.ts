@@ -1,0 +1,264 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../../src-main/core/create-core.ts';
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
+import type { ArgsOf, Channel, EventName, Events, ResultOf } from '../../../src-main/shared/ipc.ts';
+import type { ShootSettingsView } from '../../../src-main/shared/models.ts';
+import { type CoreHarness, startCoreHarness } from '../../support/core-harness.ts';
+import { defaultKeys } from '../../support/sandbox-harness.ts';
+import { memorySecretBox } from '../../support/secret-box.ts';
+import { PRODUCT_FIXTURES_DIR } from '../../support/static-server.ts';
+
+// The app's handler map, through the same dispatch every transport uses, over the real queue, ingest,
+// engine and the embedded sandbox.
+
+let h: CoreHarness;
+let service: Sandbox;
+
+beforeAll(async () => {
+  h = await startCoreHarness();
+  service = await startSandbox({ port: 0, timeScale: 0.02 });
+});
+afterAll(async () => {
+  await h?.close();
+  await service?.close();
+});
+
+async function call<C extends Channel>(
+  channel: C,
+  args?: ArgsOf<C>,
+  core: Core = h.core,
+): Promise<ResultOf<C>> {
+  const reply = await core.dispatch(channel, args);
+  if (!reply.ok) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
+  return reply.value as ResultOf<C>;
+}
+
+async function failure(channel: string, args: unknown, core: Core = h.core) {
+  const reply = await core.dispatch(channel, args);
+  expect(reply.ok).toBe(false);
+  return (reply as { error: { code: string; message: string } }).error;
+}
+
+function collect<E extends EventName>(event: E): Array<{ at: number; payload: Events[E] }> {
+  const seen: Array<{ at: number; payload: Events[E] }> = [];
+  h.core.events.on(event, (payload) => seen.push({ at: Date.now(), payload }));
+  return seen;
+}
+
+const SHOOT: ShootSettingsView = {
+  style: 'classic',
+  shots: 4,
+  quality: 'standard',
+  aspectRatio: '1:1',
+  mode: 'product_only',
+  modelUrl: null,
+  backgroundColor: null,
+};
+
+describe('dispatch', () => {
+  it('refuses an unknown channel and arguments that fail their schema, before any handler', async () => {
+    expect(await failure('shell:exec', { command: 'rm -rf /' })).toEqual({
+      code: 'bad_request',
+      message: 'unknown channel "shell:exec"',
+    });
+    expect((await failure('batches:get', { id: 42 })).message).toMatch(/^batches:get: id: /);
+    expect((await failure('batches:get', { id: 'b1', extra: true })).code).toBe('bad_request');
+    expect(
+      (await failure('accounts:add', { name: 'x', baseUrl: 'file:///etc', apiKey: 'k' })).message,
+    ).toMatch(/baseUrl/);
+    expect((await failure('batches:pause', { id: 'nope' })).code).toBe('not_found');
+  });
+});
+
+describe('accounts', () => {
+  it('always has the Sandbox account, labelled and with its simulated balance', async () => {
+    const [sandbox] = await call('accounts:list');
+    expect(sandbox).toMatchObject({
+      id: 'sandbox',
+      name: 'Sandbox',
+      kind: 'sandbox',
+      balance: 5000,
+      type: 'personal',
+    });
+    expect(sandbox!.keyHint).toMatch(/^…[0-9a-f]{4}$/);
+  });
+
+  it('adds a key after a live check: personal or agency, balance, agency name; stored sealed, shown masked', async () => {
+    const keys = defaultKeys(service);
+    const personal = await call('accounts:add', {
+      name: 'Mine',
+      baseUrl: service.url,
+      apiKey: keys.personal,
+    });
+    expect(personal).toMatchObject({
+      name: 'Mine',
+      kind: 'service',
+      type: 'personal',
+      balance: 500,
+      agencyName: null,
+    });
+    expect(personal.keyHint).toBe(`…${keys.personal.slice(-4)}`);
+    const agency = await call('accounts:add', {
+      name: 'Northwind',
+      baseUrl: service.url,
+      apiKey: keys.agency,
+    });
+    expect(agency).toMatchObject({ type: 'agency', agencyName: 'Northwind Agency', balance: 1000 });
+
+    const listed = JSON.stringify(await call('accounts:list'));
+    expect(listed).not.toContain(keys.personal);
+    expect(listed).not.toContain(keys.agency);
+    const db = new Database(join(h.dir, 'data', 'adbatch.db'), { readonly: true });
+    // WAL mode: recent writes are in the -wal file, so both are searched.
+    const raw = Buffer.concat([
+      await readFile(join(h.dir, 'data', 'adbatch.db')),
+      await readFile(join(h.dir, 'data', 'adbatch.db-wal')).catch(() => Buffer.alloc(0)),
+    ]);
+    expect(raw.includes(Buffer.from('Northwind'))).toBe(true);
+    const sealed = db.prepare('SELECT sealed_key FROM accounts').all() as Array<{ sealed_key: Buffer }>;
+    db.close();
+    expect(sealed).toHaveLength(2);
+    for (const key of [keys.personal, keys.agency]) {
+      expect(raw.includes(Buffer.from(key))).toBe(false);
+      expect(sealed.some((row) => row.sealed_key.includes(Buffer.from(key)))).toBe(false);
+    }
+    expect(h.logs.join('\n')).not.toContain(keys.personal);
+
+    expect(
+      await failure('accounts:add', { name: 'Again', baseUrl: service.url, apiKey: keys.personal }),
+    ).toMatchObject({
+      code: 'conflict',
+    });
+    await call('accounts:remove', { id: agency.id });
+    expect((await call('accounts:list')).map((account) => account.name)).toEqual(['Sandbox', 'Mine']);
+  });
+
+  it('says which is wrong: a malformed key, a refused key, an unreachable service', async () => {
+    expect(
+      await failure('accounts:add', { name: 'x', baseUrl: service.url, apiKey: 'sk-123' }),
+    ).toMatchObject({
+      code: 'invalid_key',
+    });
+    const unknown = `adsk_${'0'.repeat(64)}`;
+    expect(await failure('accounts:add', { name: 'x', baseUrl: service.url, apiKey: unknown })).toMatchObject(
+      {
+        code: 'key_refused',
+        message: expect.stringMatching(/refused this key \(401\)/),
+      },
+    );
+    expect(
+      await failure('accounts:add', {
+        name: 'x',
+        baseUrl: 'http://127.0.0.1:1',
+        apiKey: `adsk_${'1'.repeat(64)}`,
+      }),
+    ).toMatchObject({ code: 'unreachable' });
+  });
+
+  it('refuses to keep a key where the computer cannot seal it, storing nothing', async () => {
+    const bare = await startCoreHarness({ secrets: memorySecretBox(false) });
+    try {
+      const error = await failure(
+        'accounts:add',
+        { name: 'x', baseUrl: service.url, apiKey: defaultKeys(service).personal },
+        bare.core,
+      );
+      expect(error.code).toBe('encryption_unavailable');
+      expect((await call('accounts:list', undefined, bare.core)).map((account) => account.id)).toEqual([
+        'sandbox',
+      ]);
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('a batch from drop to done', () => {
+  it('scans, quotes exactly, runs with throttled progress, and shows results; a second time is set aside', async () => {
+    const inputs = ['hat', 'tote', 'mug-set'].map((name) => join(PRODUCT_FIXTURES_DIR, name));
+    const scan = await call('ingest:scan', { inputs });
+    expect(scan.products.map((product) => product.name)).toEqual(['hat', 'tote', 'mug-set']);
+    const token = scan.products[0]!.photos[0]!.thumbnailUrl!.replace('/files/', '');
+    expect((await sharp(h.core.files.resolve(token)!).metadata()).width).toBeLessThanOrEqual(320);
+    expect(h.core.files.resolve('not-a-token')).toBeNull();
+
+    const request = {
+      scanId: scan.scanId,
+      accountId: 'sandbox',
+      shoot: SHOOT,
+      video: null,
+      includeDone: false,
+    };
+    const quote = await call('batches:quote', request);
+    expect(quote.credits).toBe(12);
+    expect(quote.products.map((row) => row.credits)).toEqual([4, 4, 4]);
+    expect(quote.balance).toBe(5000);
+
+    const progress = collect('batches:progress');
+    const created = await call('batches:create', { ...request, name: 'Spring' });
+    expect(created).toMatchObject({
+      name: 'Spring',
+      accountName: 'Sandbox',
+      status: 'running',
+      products: 3,
+      jobs: 3,
+    });
+    await expect
+      .poll(async () => (await call('batches:get', { id: created.id })).status, {
+        timeout: 60_000,
+        interval: 250,
+      })
+      .toBe('finished');
+    const detail = await call('batches:get', { id: created.id });
+    expect(detail).toMatchObject({ done: 3, failed: 0, creditsSpent: 12, creditsRefunded: 0 });
+    for (const item of detail.items) {
+      expect(item.heroUrl).toMatch(/^\/files\//);
+      const thumbnails = item.jobs[0]!.results.filter((result) => result.kind === 'thumbnail');
+      expect(thumbnails).toHaveLength(4);
+      const file = h.core.files.resolve(thumbnails[0]!.url.replace('/files/', ''))!;
+      expect((await sharp(file).metadata()).format).toBe('jpeg');
+    }
+    const mine = progress.filter((event) => event.payload.id === created.id);
+    expect(mine.at(-1)!.payload).toMatchObject({ status: 'finished', done: 3 });
+    for (let i = 1; i < mine.length; i++) expect(mine[i]!.at - mine[i - 1]!.at).toBeGreaterThanOrEqual(90);
+
+    const again = await call('batches:quote', request);
+    expect(again.credits).toBe(0);
+    expect(again.setAside.map((problem) => problem.code)).toEqual([
+      'already_done',
+      'already_done',
+      'already_done',
+    ]);
+    expect(await failure('batches:create', { ...request, name: 'Twice' })).toMatchObject({
+      code: 'conflict',
+    });
+    expect((await call('batches:list'))[0]).toMatchObject({ id: created.id, status: 'finished' });
+  }, 90_000);
+
+  it('pauses and resumes a batch; refuses to pause a finished one', async () => {
+    const scan = await call('ingest:scan', { inputs: [join(PRODUCT_FIXTURES_DIR, 'cap-red')] });
+    const request = {
+      scanId: scan.scanId,
+      accountId: 'sandbox',
+      shoot: SHOOT,
+      video: null,
+      includeDone: true,
+    };
+    const created = await call('batches:create', { ...request, name: 'Caps' });
+    const paused = await call('batches:pause', { id: created.id });
+    expect(paused).toMatchObject({ status: 'paused', statusReason: 'user' });
+    const resumed = await call('batches:resume', { id: created.id });
+    expect(resumed.status).toBe('running');
+    await expect
+      .poll(async () => (await call('batches:get', { id: created.id })).status, {
+        timeout: 60_000,
+        interval: 250,
+      })
+      .toBe('finished');
+    expect(await failure('batches:pause', { id: created.id })).toMatchObject({ code: 'conflict' });
+  }, 90_000);
+});

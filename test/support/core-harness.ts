@@ -1,0 +1,58 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SecretBox } from '../../src-main/core/app/secrets.ts';
+import { type Core, createCore, type Logger } from '../../src-main/core/create-core.ts';
+import { startEmbeddedSandbox } from '../../src-main/sandbox/embedded.ts';
+import type { Settings } from '../../src-main/shared/models.ts';
+import { memorySecretBox } from './secret-box.ts';
+
+// The app's core as Electron runs it, outside Electron: a temp data dir and library, the embedded sandbox
+// as the Sandbox account, keys sealed by a memory box, preferences in memory, files under /files/<token>.
+
+export interface CoreHarness {
+  core: Core;
+  dir: string;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function startCoreHarness(
+  options: { secrets?: SecretBox; timeScale?: number; dir?: string } = {},
+): Promise<CoreHarness> {
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'adbatch-core-')));
+  const logs: string[] = [];
+  const log: Logger = {
+    info: (message) => logs.push(`info ${message}`),
+    warn: (message) => logs.push(`warn ${message}`),
+    error: (message, error) => logs.push(`error ${message} ${(error as Error | undefined)?.stack ?? ''}`),
+  };
+  let saved: Partial<Settings> = {};
+  const timeScale = options.timeScale ?? 0.02;
+  const core = createCore({
+    dataDir: join(dir, 'data'),
+    version: '0.0.0-test',
+    secrets: options.secrets ?? memorySecretBox(),
+    preferences: { read: () => saved, write: (settings) => (saved = settings) },
+    defaults: { libraryDir: join(dir, 'library'), budgetMarginPercent: 0 },
+    fileUrl: (token) => `/files/${token}`,
+    startSandbox: async () => {
+      const embedded = await startEmbeddedSandbox(join(dir, 'data'), timeScale, (message, error) =>
+        logs.push(`sandbox ${message}: ${(error as Error).message}`),
+      );
+      return { url: embedded.url, apiKey: embedded.apiKey, close: () => embedded.sandbox.close() };
+    },
+    sandboxTimeScale: timeScale,
+    log,
+  });
+  await core.start();
+  return {
+    core,
+    dir,
+    logs,
+    async close() {
+      await core.stop();
+      if (!options.dir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
