@@ -1,57 +1,157 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, session } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  Notification,
+  net,
+  protocol,
+  safeStorage,
+  screen,
+  session,
+  shell,
+} from 'electron';
+import log from 'electron-log/main';
+import Store from 'electron-store';
+import { type Core, createCore } from './core/create-core.ts';
+import { EVENT_CHANNEL, forwardEvents, registerIpc, trustedSender } from './electron/ipc.ts';
+import { redactedLogger } from './electron/logger.ts';
+import { MEDIA_SCHEME_PRIVILEGES, mediaUrl, registerMediaProtocol } from './electron/media-protocol.ts';
+import { menuTemplate } from './electron/menu.ts';
+import { attachOsIntegration } from './electron/os-integration.ts';
+import { appPreferences } from './electron/preferences.ts';
+import { safeStorageBox } from './electron/safe-storage-box.ts';
+import { boundsToSave, lockDown, visibleBounds, windowOptions } from './electron/window.ts';
+import { startEmbeddedSandbox } from './sandbox/embedded.ts';
+import type { BatchSummary } from './shared/models.ts';
 
-// Electron lifecycle only. The engine lives in src-main/core and is wired to IPC from src-main/electron.
+// Electron lifecycle only: single instance, the window, menus, and core wired to IPC. Everything else is
+// in core (plain Node) or in electron/ (small modules, each tested with Electron's modules injected).
 
-if (!app.requestSingleInstanceLock()) {
-  app.quit();
+protocol.registerSchemesAsPrivileged([MEDIA_SCHEME_PRIVILEGES]);
+
+if (!app.requestSingleInstanceLock()) app.quit();
+
+const logger = redactedLogger(log);
+const preferences = appPreferences(new Store({ name: 'preferences' }));
+let core: Core | null = null;
+let mainWindow: BrowserWindow | null = null;
+
+const rendererUrl = process.env.ELECTRON_RENDERER_URL;
+const isOwnUrl = (url: string) =>
+  rendererUrl
+    ? url.startsWith(rendererUrl)
+    : url.startsWith('file://') && url.includes('/renderer/index.html');
+
+function sendToRenderer(payload: unknown): void {
+  if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(EVENT_CHANNEL, payload);
+}
+
+async function chooseInputs(): Promise<string[]> {
+  const options = {
+    title: 'Choose product folders, photos or a catalog',
+    properties: ['openDirectory', 'openFile', 'multiSelections'] as Array<
+      'openDirectory' | 'openFile' | 'multiSelections'
+    >,
+  };
+  const result = mainWindow
+    ? await dialog.showOpenDialog(mainWindow, options)
+    : await dialog.showOpenDialog(options);
+  return result.canceled ? [] : result.filePaths;
 }
 
 function createMainWindow(): BrowserWindow {
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    minWidth: 960,
-    minHeight: 600,
-    show: false,
-    title: 'Adbatch',
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
-  });
-  window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  window.webContents.on('will-navigate', (event) => event.preventDefault());
+  const bounds = visibleBounds(
+    preferences.windowBounds(),
+    screen.getAllDisplays().map((display) => display.workArea),
+  );
+  const window = new BrowserWindow(windowOptions(join(__dirname, '../preload/index.cjs'), bounds));
+  lockDown(window.webContents, isOwnUrl);
+  if (bounds.maximized) window.maximize();
   window.once('ready-to-show', () => window.show());
-  if (process.env.ELECTRON_RENDERER_URL) {
-    void window.loadURL(process.env.ELECTRON_RENDERER_URL);
-  } else {
-    void window.loadFile(join(__dirname, '../renderer/index.html'));
-  }
+  window.on('close', () => preferences.saveWindowBounds(boundsToSave(window)));
+  if (rendererUrl) void window.loadURL(rendererUrl);
+  else void window.loadFile(join(__dirname, '../renderer/index.html'));
   return window;
 }
 
+function installMenu(): void {
+  const emit = (command: 'new-batch' | 'settings') =>
+    sendToRenderer({ event: 'app:command', payload: { command } });
+  const template = menuTemplate(process.platform, app.name, {
+    newBatch: () => emit('new-batch'),
+    settings: () => emit('settings'),
+    openFolder: () =>
+      void chooseInputs().then((inputs) => {
+        if (inputs.length > 0) sendToRenderer({ event: 'app:command', payload: { command: 'scan', inputs } });
+      }),
+    revealLibrary: () => void core?.dispatch('library:reveal', {}),
+  });
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
 app.on('second-instance', () => {
-  const [window] = BrowserWindow.getAllWindows();
-  if (window) {
-    if (window.isMinimized()) window.restore();
-    window.focus();
-  }
+  if (!mainWindow) return;
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.focus();
 });
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-void app.whenReady().then(() => {
-  session.defaultSession.setPermissionRequestHandler((_webContents, _permission, callback) =>
-    callback(false),
+app.on('before-quit', () => {
+  void core?.stop();
+});
+
+void app.whenReady().then(async () => {
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  const dataDir = app.getPath('userData');
+  core = createCore({
+    dataDir,
+    version: app.getVersion(),
+    secrets: safeStorageBox(safeStorage, process.platform),
+    preferences,
+    defaults: { libraryDir: join(app.getPath('pictures'), 'Adbatch'), budgetMarginPercent: 0 },
+    fileUrl: mediaUrl,
+    startSandbox: async () => {
+      const embedded = await startEmbeddedSandbox(dataDir, 0.1, (message, error) =>
+        logger.error(`sandbox: ${message}`, error),
+      );
+      return { url: embedded.url, apiKey: embedded.apiKey, close: () => embedded.sandbox.close() };
+    },
+    openDialog: chooseInputs,
+    revealFolder: async (path) => {
+      const failure = await shell.openPath(path);
+      if (failure) logger.warn(`could not show ${path}: ${failure}`);
+    },
+    log: logger,
+  });
+  registerMediaProtocol(protocol, net, core.files);
+  registerIpc(
+    ipcMain,
+    core.dispatch,
+    trustedSender(() => mainWindow?.webContents ?? null, isOwnUrl),
   );
-  createMainWindow();
+  forwardEvents(core.events, sendToRenderer);
+  installMenu();
+  mainWindow = createMainWindow();
+  await core.start();
+  const summaries = await core.dispatch('batches:list', undefined);
+  attachOsIntegration(
+    core.events,
+    {
+      setProgress: (fraction) => mainWindow?.setProgressBar(fraction),
+      notify: (title, body) => {
+        if (Notification.isSupported()) new Notification({ title, body }).show();
+      },
+    },
+    summaries.ok ? (summaries.value as BatchSummary[]) : [],
+  );
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
+    if (BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow();
   });
 });

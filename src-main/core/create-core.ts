@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AccountView, QuoteRequest, ScanView, Settings } from '../shared/models.ts';
 import { ApiError, apiKeyId, maskApiKey, ServiceClient, UnauthorizedError } from './api/index.ts';
@@ -14,6 +15,7 @@ import { setAsideEarlierShots } from './ingest/already-done.ts';
 import { thumbnailPath } from './ingest/check-photo.ts';
 import { scanInputs, toNewProduct } from './ingest/scan.ts';
 import type { IngestPlan } from './ingest/types.ts';
+import { batchFolder } from './library.ts';
 import { quoteBatch } from './pricing.ts';
 import { QueueStore } from './queue/store.ts';
 import type { Batch, NewProduct, ShootSettings, VideoSettings } from './queue/types.ts';
@@ -51,6 +53,10 @@ export interface CoreOptions {
   /** The URL under which the transport serves a registered file (custom protocol, harness HTTP path). */
   fileUrl: (token: string) => string;
   startSandbox: () => Promise<SandboxConnection>;
+  /** The OS's open dialog (Electron); the browser harness answers with a folder of its choosing. */
+  openDialog: () => Promise<string[]>;
+  /** Shows a folder in the OS file manager. */
+  revealFolder: (path: string) => Promise<void>;
   /** Sandbox speed (default 0.1: ten times faster than real time). */
   sandboxTimeScale?: number;
   rateLimit?: RateLimit;
@@ -279,6 +285,14 @@ export function createCore(options: CoreOptions): Core {
         .map((model) => ({ id: model.id, name: model.name ?? model.id, imageUrl: model.imageUrl! }));
     },
 
+    'dialog:open': async () => options.openDialog(),
+    'library:reveal': async ({ batchId }) => {
+      const batch = batchId ? requireBatch(batchId) : null;
+      const folder = batch ? join(batch.libraryDir, batchFolder(batch)) : settings().libraryDir;
+      await mkdir(folder, { recursive: true });
+      await options.revealFolder(folder);
+      return null;
+    },
     'ingest:scan': async ({ inputs, pattern }) => {
       const tick = throttlePerKey(PROGRESS_INTERVAL_MS, () => events.emit('ingest:progress', latest));
       let latest = { checked: 0, total: 0 };

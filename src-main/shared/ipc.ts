@@ -24,6 +24,10 @@ export interface Handlers {
   'accounts:remove': { args: { id: string }; result: null };
   'accounts:refresh': { args: { id: string }; result: AccountView };
   'models:list': { args: { accountId: string }; result: ModelView[] };
+  /** The OS dialog to choose folders, photos or catalogs; [] when cancelled. */
+  'dialog:open': { args: undefined; result: string[] };
+  /** Shows the library (or a batch's folder) in Finder / Explorer / the file manager. */
+  'library:reveal': { args: { batchId?: string }; result: null };
   'ingest:scan': { args: { inputs: string[]; pattern?: string }; result: ScanView };
   'batches:quote': { args: QuoteRequest; result: QuoteView };
   'batches:create': { args: NewBatchRequest; result: BatchSummary };
@@ -50,6 +54,8 @@ export interface Events {
   'batches:changed': { id: string };
   'accounts:changed': { id: string };
   'ingest:progress': { checked: number; total: number };
+  /** A menu command for the renderer: go to a screen, or scan what the OS dialog returned. */
+  'app:command': { command: 'new-batch' | 'settings' } | { command: 'scan'; inputs: string[] };
 }
 
 export type EventName = keyof Events;

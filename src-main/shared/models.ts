@@ -175,6 +175,7 @@ export interface BatchDetail extends BatchSummary {
 
 export interface BatchProgress {
   id: string;
+  name: string;
   status: BatchStatus;
   statusReason: string | null;
   jobs: number;

@@ -14,14 +14,23 @@ export interface CoreHarness {
   core: Core;
   dir: string;
   logs: string[];
+  /** Folders shown in the file manager. */
+  revealed: string[];
   close(): Promise<void>;
 }
 
 export async function startCoreHarness(
-  options: { secrets?: SecretBox; timeScale?: number; dir?: string } = {},
+  options: {
+    secrets?: SecretBox;
+    timeScale?: number;
+    dir?: string;
+    /** What the stand-in for the OS open dialog answers. */
+    pick?: string[];
+  } = {},
 ): Promise<CoreHarness> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'adbatch-core-')));
   const logs: string[] = [];
+  const revealed: string[] = [];
   const log: Logger = {
     info: (message) => logs.push(`info ${message}`),
     warn: (message) => logs.push(`warn ${message}`),
@@ -42,6 +51,10 @@ export async function startCoreHarness(
       );
       return { url: embedded.url, apiKey: embedded.apiKey, close: () => embedded.sandbox.close() };
     },
+    openDialog: async () => options.pick ?? [],
+    revealFolder: async (path) => {
+      revealed.push(path);
+    },
     sandboxTimeScale: timeScale,
     log,
   });
@@ -50,6 +63,7 @@ export async function startCoreHarness(
     core,
     dir,
     logs,
+    revealed,
     async close() {
       await core.stop();
       if (!options.dir) await rm(dir, { recursive: true, force: true });

@@ -1,5 +1,14 @@
 import type { EventName, Events } from '../../shared/ipc.ts';
 
+/** Every event of the contract: a record, so that adding an event without listing it here fails to compile. */
+const EVENT_NAMES: Record<EventName, true> = {
+  'batches:progress': true,
+  'batches:changed': true,
+  'accounts:changed': true,
+  'ingest:progress': true,
+  'app:command': true,
+};
+
 type Listener<E extends EventName> = (payload: Events[E]) => void;
 
 /** Typed events from core to whoever carries them to the renderer. */
@@ -15,9 +24,9 @@ export class CoreEvents {
 
   /** Every event, whatever its name: what a transport forwards. */
   onAny(listener: <E extends EventName>(event: E, payload: Events[E]) => void): () => void {
-    const offs = (
-      ['batches:progress', 'batches:changed', 'accounts:changed', 'ingest:progress'] as const
-    ).map((event) => this.on(event, (payload) => listener(event, payload)));
+    const offs = (Object.keys(EVENT_NAMES) as EventName[]).map((event) =>
+      this.on(event, (payload) => listener(event, payload)),
+    );
     return () => {
       for (const off of offs) off();
     };

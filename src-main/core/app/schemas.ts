@@ -75,6 +75,8 @@ export const HANDLER_SCHEMAS = {
   'accounts:remove': id,
   'accounts:refresh': id,
   'models:list': z.object({ accountId: z.string().min(1).max(100) }).strict(),
+  'dialog:open': none,
+  'library:reveal': z.object({ batchId: z.string().min(1).max(200).optional() }).strict(),
   'ingest:scan': z
     .object({
       inputs: z.array(z.string().min(1).max(4096)).min(1).max(10_000),

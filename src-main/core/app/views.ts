@@ -12,6 +12,7 @@ export function batchProgress(store: QueueStore, batch: Batch): BatchProgress {
   const count = (state: string) => totals.byState[state as keyof typeof totals.byState] ?? 0;
   return {
     id: batch.id,
+    name: batch.name,
     status: batch.status,
     statusReason: batch.statusReason,
     jobs: totals.jobs,
@@ -27,7 +28,6 @@ export function batchSummary(store: QueueStore, batch: Batch, accountName: strin
   const progress = batchProgress(store, batch);
   return {
     ...progress,
-    name: batch.name,
     accountName,
     sandbox: batch.sandbox,
     createdAt: batch.createdAt,

@@ -3,9 +3,9 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
+import { resourceFile } from '../resources.ts';
 import {
   parseAspectRatio,
   VIDEO_ASPECT_RATIOS,
@@ -35,7 +35,7 @@ export type VideoRenderer = 'auto' | 'ffmpeg' | 'bundled';
  *     -filter_complex "[0][1]overlay=(W-w)/2:(H-h)/2,format=yuv420p" -c:v libx264 -crf 30 -movflags +faststart
  * where mark.png is watermarkSvg(200, 44) rendered by sharp.
  */
-const FALLBACK_VIDEO = fileURLToPath(new URL('../../../resources/sandbox/fallback.mp4', import.meta.url));
+const FALLBACK_VIDEO = resourceFile(join('sandbox', 'fallback.mp4'));
 
 const SHORT_SIDE: Record<VideoResolution, number> = { '480p': 480, '720p': 720, '1080p': 1080 };
 /** A slideshow of slow pans needs few frames: 12 fps halves the encode of the usual 24. */

@@ -1,0 +1,61 @@
+import type { CoreEvents } from '../core/app/events.ts';
+import type { BatchProgress } from '../shared/models.ts';
+
+// Dock/taskbar progress for running batches, and a notification when a batch finishes or needs the user
+// (credits ran out, a key was refused, an outcome is unknown).
+
+export interface OsSurface {
+  /** 0..1, or -1 to clear. */
+  setProgress(fraction: number): void;
+  notify(title: string, body: string): void;
+}
+
+/** What changed that the user should hear about, or null. */
+export function noticeFor(
+  before: BatchProgress | undefined,
+  now: BatchProgress,
+): { title: string; body: string } | null {
+  if (before?.status !== 'finished' && now.status === 'finished') {
+    const failed = now.failed > 0 ? `, ${now.failed} failed (refunded)` : '';
+    return { title: `${now.name} is done`, body: `${now.done} of ${now.jobs} jobs done${failed}.` };
+  }
+  if (before?.statusReason !== now.statusReason && now.status === 'paused') {
+    if (now.statusReason === 'insufficient_credits') {
+      return { title: `${now.name} is paused`, body: 'The account ran out of credits. Top up, then resume.' };
+    }
+    if (now.statusReason === 'unauthorized') {
+      return {
+        title: `${now.name} is paused`,
+        body: 'The service refused the API key. Check the account in Settings.',
+      };
+    }
+  }
+  if (now.attention > (before?.attention ?? 0)) {
+    return {
+      title: `${now.name} needs a decision`,
+      body: `${now.attention} job${now.attention === 1 ? '' : 's'} may or may not have been created: check, retry or abandon.`,
+    };
+  }
+  return null;
+}
+
+export function attachOsIntegration(
+  events: CoreEvents,
+  surface: OsSurface,
+  initial: BatchProgress[],
+): () => void {
+  const latest = new Map(initial.map((progress) => [progress.id, progress]));
+  const refresh = () => {
+    const running = [...latest.values()].filter((progress) => progress.status === 'running');
+    const jobs = running.reduce((sum, progress) => sum + progress.jobs, 0);
+    const settled = running.reduce((sum, progress) => sum + progress.done + progress.failed, 0);
+    surface.setProgress(jobs === 0 ? -1 : settled / jobs);
+  };
+  refresh();
+  return events.on('batches:progress', (progress) => {
+    const notice = noticeFor(latest.get(progress.id), progress);
+    latest.set(progress.id, progress);
+    if (notice) surface.notify(notice.title, notice.body);
+    refresh();
+  });
+}

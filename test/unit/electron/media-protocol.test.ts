@@ -1,0 +1,61 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileGateway } from '../../../src-main/core/app/files.ts';
+import { MEDIA_SCHEME, mediaUrl, registerMediaProtocol } from '../../../src-main/electron/media-protocol.ts';
+
+// Electron's protocol and net are faked; the handler itself runs as Electron would run it, and fetches
+// the file through a net.fetch that reads file:// URLs for real.
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adbatch-media-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function setUp() {
+  const files = new FileGateway(mediaUrl);
+  let handler: ((request: Request) => Promise<Response>) | null = null;
+  const fetched: string[] = [];
+  registerMediaProtocol(
+    {
+      handle: (scheme: string, h: typeof handler) => (expect(scheme).toBe(MEDIA_SCHEME), (handler = h)),
+    } as never,
+    {
+      fetch: async (url: string) => {
+        fetched.push(url);
+        const { readFile } = await import('node:fs/promises');
+        return new Response(await readFile(new URL(url)));
+      },
+    } as never,
+    files,
+  );
+  return { files, fetched, get: (url: string, method = 'GET') => handler!(new Request(url, { method })) };
+}
+
+describe('the adbatch-media protocol', () => {
+  it('serves a registered file by its token, and nothing else', async () => {
+    const { files, fetched, get } = setUp();
+    const photo = join(dir, 'thumb.jpg');
+    await writeFile(photo, 'jpeg bytes');
+    const url = files.url(photo);
+    expect(url).toMatch(/^adbatch-media:\/\/f\/[A-Za-z0-9_-]{24}$/);
+    const response = await get(url);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('jpeg bytes');
+
+    for (const bad of [
+      'adbatch-media://f/unknown-token',
+      `adbatch-media://f/${encodeURIComponent(photo)}`,
+      'adbatch-media://f/../../etc/passwd',
+      url.replace('://f/', '://x/'),
+    ]) {
+      expect((await get(bad)).status, bad).toBe(404);
+    }
+    expect((await get(url, 'POST')).status).toBe(404);
+    expect(fetched).toHaveLength(1);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { CoreEvents } from '../../../src-main/core/app/events.ts';
+import { attachOsIntegration, noticeFor } from '../../../src-main/electron/os-integration.ts';
+import type { BatchProgress } from '../../../src-main/shared/models.ts';
+
+const progress = (overrides: Partial<BatchProgress>): BatchProgress => ({
+  id: 'b1',
+  name: 'Spring',
+  status: 'running',
+  statusReason: null,
+  jobs: 10,
+  done: 0,
+  failed: 0,
+  attention: 0,
+  creditsSpent: 0,
+  creditsRefunded: 0,
+  ...overrides,
+});
+
+describe('noticeFor', () => {
+  it('tells when a batch finishes, runs out of credits, loses its key, or needs a decision', () => {
+    expect(noticeFor(progress({}), progress({ status: 'finished', done: 9, failed: 1 }))).toEqual({
+      title: 'Spring is done',
+      body: '9 of 10 jobs done, 1 failed (refunded).',
+    });
+    expect(
+      noticeFor(progress({}), progress({ status: 'paused', statusReason: 'insufficient_credits' }))?.body,
+    ).toMatch(/ran out of credits/);
+    expect(
+      noticeFor(progress({}), progress({ status: 'paused', statusReason: 'unauthorized' }))?.body,
+    ).toMatch(/refused the API key/);
+    expect(noticeFor(progress({}), progress({ attention: 1 }))?.title).toBe('Spring needs a decision');
+    expect(noticeFor(progress({ done: 1 }), progress({ done: 2 }))).toBeNull();
+    expect(
+      noticeFor(
+        progress({ status: 'paused', statusReason: 'user' }),
+        progress({ status: 'paused', statusReason: 'user' }),
+      ),
+    ).toBeNull();
+  });
+});
+
+describe('attachOsIntegration', () => {
+  it('shows the share of running jobs settled, clears it when nothing runs, and notifies once', () => {
+    const events = new CoreEvents();
+    const bars: number[] = [];
+    const notes: string[] = [];
+    attachOsIntegration(events, { setProgress: (f) => bars.push(f), notify: (title) => notes.push(title) }, [
+      progress({ done: 2 }),
+    ]);
+    events.emit('batches:progress', progress({ id: 'b2', name: 'Autumn', jobs: 10, done: 8 }));
+    events.emit('batches:progress', progress({ done: 10, status: 'finished' }));
+    events.emit('batches:progress', progress({ id: 'b2', name: 'Autumn', done: 10, status: 'finished' }));
+    expect(bars).toEqual([0.2, 0.5, 0.8, -1]);
+    expect(notes).toEqual(['Spring is done', 'Autumn is done']);
+  });
+});
