@@ -22,7 +22,10 @@ function setUp() {
   const fetched: string[] = [];
   registerMediaProtocol(
     {
-      handle: (scheme: string, h: typeof handler) => (expect(scheme).toBe(MEDIA_SCHEME), (handler = h)),
+      handle: (scheme: string, h: typeof handler) => {
+        expect(scheme).toBe(MEDIA_SCHEME);
+        handler = h;
+      },
     } as never,
     {
       fetch: async (url: string) => {
