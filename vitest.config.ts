@@ -7,7 +7,7 @@ export default defineConfig({
     alias: { electron: resolve(import.meta.dirname, 'test/support/electron-fake.ts') },
   },
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -118,9 +118,11 @@ void app.whenReady().then(async () => {
     defaults: { libraryDir: join(app.getPath('pictures'), 'Adbatch'), budgetMarginPercent: 0 },
     fileUrl: mediaUrl,
     startSandbox: async () => {
-      const embedded = await startEmbeddedSandbox(dataDir, 0.1, (message, error) =>
-        logger.error(`sandbox: ${message}`, error),
-      );
+      const embedded = await startEmbeddedSandbox({
+        dataDir,
+        timeScale: 0.1,
+        onError: (message, error) => logger.error(`sandbox: ${message}`, error),
+      });
       return { url: embedded.url, apiKey: embedded.apiKey, close: () => embedded.sandbox.close() };
     },
     openDialog: chooseInputs,

@@ -35,7 +35,7 @@ export async function connect(options: {
   timeScale: number;
 }): Promise<Connection> {
   if (options.sandbox) {
-    const embedded = await startEmbeddedSandbox(options.dataDir, options.timeScale);
+    const embedded = await startEmbeddedSandbox({ dataDir: options.dataDir, timeScale: options.timeScale });
     return { baseUrl: embedded.url, apiKey: embedded.apiKey, sandbox: embedded };
   }
   const apiKey = process.env.ADBATCH_API_KEY?.trim();

@@ -74,6 +74,14 @@ export interface Core {
 }
 
 const PROGRESS_INTERVAL_MS = 100;
+
+/** The share of the service's limit the user keeps free for other apps using the same key. */
+export function withMargin(limit: RateLimit, marginPercent: number): RateLimit {
+  return {
+    limit: Math.max(1, Math.floor((limit.limit * (100 - marginPercent)) / 100)),
+    windowMs: limit.windowMs,
+  };
+}
 const KEPT_SCANS = 20;
 const SANDBOX_ACCOUNT_NAME = 'Sandbox';
 
@@ -210,7 +218,7 @@ export function createCore(options: CoreOptions): Core {
       batchIds,
       stayAlive: true,
       host,
-      rateLimit: options.rateLimit ?? SERVICE_RATE_LIMIT,
+      rateLimit: withMargin(options.rateLimit ?? SERVICE_RATE_LIMIT, settings().budgetMarginPercent),
       timeScale: options.sandboxTimeScale ?? 0.1,
       clientFor: (batch) => {
         if (batch.sandbox) {
@@ -430,8 +438,17 @@ export function createCore(options: CoreOptions): Core {
 
     'settings:get': async () => settings(),
     'settings:set': async (patch) => {
-      const next = { ...settings(), ...patch };
+      const before = settings();
+      const next = { ...before, ...patch };
       options.preferences.write(next);
+      // The request budget is fixed when the engine starts: a new margin takes a restart of the engine,
+      // which lets requests in flight finish first.
+      if (next.budgetMarginPercent !== before.budgetMarginPercent && engine) {
+        const driven = store.unfinishedBatches().map((batch) => batch.id);
+        engine.stop();
+        await engineRun;
+        startEngine(driven);
+      }
       return next;
     },
   };

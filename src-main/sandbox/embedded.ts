@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateApiKey } from './accounts.ts';
+import type { RateLimit } from './rate-limiter.ts';
 import { type Sandbox, startSandbox } from './server.ts';
 
 // The Sandbox account of the CLI (`--sandbox`) and the app: the sandbox runs inside this process, its state kept in the data dir so that a
@@ -26,12 +27,22 @@ async function readPort(file: string): Promise<number> {
   }
 }
 
-export async function startEmbeddedSandbox(
-  dataDir: string,
-  timeScale: number,
-  onError: (message: string, error: unknown) => void = (message, error) =>
-    process.stderr.write(`sandbox: ${message}: ${(error as Error).message}\n`),
-): Promise<EmbeddedSandbox> {
+export interface EmbeddedSandboxOptions {
+  /** Its state lives in `<dataDir>/sandbox`. */
+  dataDir: string;
+  timeScale: number;
+  /** Where render and input failures are reported (stderr by default). */
+  onError?: (message: string, error: unknown) => void;
+  /** The service's limit (60 per 60 s) unless a test compresses time and wants the window compressed too. */
+  rateLimit?: RateLimit;
+}
+
+export async function startEmbeddedSandbox({
+  dataDir,
+  timeScale,
+  onError = (message, error) => process.stderr.write(`sandbox: ${message}: ${(error as Error).message}\n`),
+  rateLimit,
+}: EmbeddedSandboxOptions): Promise<EmbeddedSandbox> {
   const dir = join(dataDir, 'sandbox');
   await mkdir(dir, { recursive: true });
   const portFile = join(dir, 'port');
@@ -49,6 +60,7 @@ export async function startEmbeddedSandbox(
       ],
     },
     onError,
+    ...(rateLimit ? { rateLimit } : {}),
   };
   const previous = await readPort(portFile);
   const sandbox = await startSandbox({ ...options, port: previous }).catch(() =>

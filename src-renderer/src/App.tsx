@@ -1,8 +1,34 @@
+import { useEffect } from 'react';
+import { api } from './api/index.ts';
+import { Sidebar } from './components/Sidebar.tsx';
+import { BatchesScreen } from './screens/BatchesScreen.tsx';
+import { BatchScreen } from './screens/BatchScreen.tsx';
+import { NewBatchScreen } from './screens/NewBatchScreen.tsx';
+import { SettingsScreen } from './screens/SettingsScreen.tsx';
+import { useNavigation } from './stores/navigation.ts';
+import { useNewBatch } from './stores/new-batch.ts';
+
 export function App() {
+  const { screen, go } = useNavigation();
+  useEffect(
+    () =>
+      api.on('app:command', (command) => {
+        if ('inputs' in command) {
+          go({ name: 'new' });
+          void useNewBatch.getState().scanInputs(command.inputs);
+        } else go({ name: command.command === 'settings' ? 'settings' : 'new' });
+      }),
+    [go],
+  );
   return (
-    <main>
-      <h1>Adbatch</h1>
-      <p>The desktop app arrives with the desktop issue; the engine runs today from the adbatch command.</p>
-    </main>
+    <div className="app">
+      <Sidebar />
+      <main className="content">
+        {screen.name === 'batches' && <BatchesScreen />}
+        {screen.name === 'new' && <NewBatchScreen />}
+        {screen.name === 'batch' && <BatchScreen id={screen.id} />}
+        {screen.name === 'settings' && <SettingsScreen />}
+      </main>
+    </div>
   );
 }

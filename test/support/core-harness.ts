@@ -38,6 +38,8 @@ export async function startCoreHarness(
   };
   let saved: Partial<Settings> = {};
   const timeScale = options.timeScale ?? 0.02;
+  // Time runs faster here, the rate window too: the same 60 requests, in a window as compressed as time.
+  const rateLimit = { limit: 60, windowMs: 60_000 * timeScale };
   const core = createCore({
     dataDir: join(dir, 'data'),
     version: '0.0.0-test',
@@ -46,9 +48,12 @@ export async function startCoreHarness(
     defaults: { libraryDir: join(dir, 'library'), budgetMarginPercent: 0 },
     fileUrl: (token) => `/files/${token}`,
     startSandbox: async () => {
-      const embedded = await startEmbeddedSandbox(join(dir, 'data'), timeScale, (message, error) =>
-        logs.push(`sandbox ${message}: ${(error as Error).message}`),
-      );
+      const embedded = await startEmbeddedSandbox({
+        dataDir: join(dir, 'data'),
+        timeScale,
+        onError: (message, error) => logs.push(`sandbox ${message}: ${(error as Error).message}`),
+        rateLimit,
+      });
       return { url: embedded.url, apiKey: embedded.apiKey, close: () => embedded.sandbox.close() };
     },
     openDialog: async () => options.pick ?? [],
@@ -56,6 +61,7 @@ export async function startCoreHarness(
       revealed.push(path);
     },
     sandboxTimeScale: timeScale,
+    rateLimit,
     log,
   });
   await core.start();

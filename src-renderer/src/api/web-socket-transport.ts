@@ -1,0 +1,60 @@
+import type { Channel, EventName, Events, Reply } from '../../../src-main/shared/ipc.ts';
+import type { Transport } from './transport.ts';
+
+// The browser harness's transport: the same handler map, mounted on a WebSocket. Calls wait for the socket;
+// a dropped socket fails the calls in flight and reconnects.
+
+type Pending = { resolve: (reply: Reply<Channel>) => void };
+
+export function webSocketTransport(url: string): Transport {
+  const pending = new Map<number, Pending>();
+  const listeners = new Map<EventName, Set<(payload: never) => void>>();
+  let nextId = 1;
+  let socket: WebSocket;
+  let ready: Promise<void>;
+
+  const connect = () => {
+    socket = new WebSocket(url);
+    ready = new Promise((resolve) => socket.addEventListener('open', () => resolve(), { once: true }));
+    socket.addEventListener('message', (message) => {
+      const data = JSON.parse(String(message.data)) as
+        | { id: number; reply: Reply<Channel> }
+        | { event: EventName; payload: unknown };
+      if ('id' in data) {
+        pending.get(data.id)?.resolve(data.reply);
+        pending.delete(data.id);
+      } else {
+        for (const listener of listeners.get(data.event) ?? []) listener(data.payload as never);
+      }
+    });
+    socket.addEventListener('close', () => {
+      for (const call of pending.values()) {
+        call.resolve({
+          ok: false,
+          error: { code: 'unreachable', message: 'The connection to Adbatch was lost.' },
+        });
+      }
+      pending.clear();
+      setTimeout(connect, 500);
+    });
+  };
+  connect();
+
+  return {
+    async invoke(channel, args) {
+      await ready;
+      const id = nextId++;
+      return new Promise((resolve) => {
+        pending.set(id, { resolve });
+        socket.send(JSON.stringify({ id, channel, args }));
+      });
+    },
+    on<E extends EventName>(event: E, callback: (payload: Events[E]) => void) {
+      const set = listeners.get(event) ?? new Set();
+      set.add(callback as (payload: never) => void);
+      listeners.set(event, set);
+      return () => set.delete(callback as (payload: never) => void);
+    },
+    pathsForFiles: () => [],
+  };
+}

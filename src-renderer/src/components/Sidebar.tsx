@@ -1,0 +1,31 @@
+import { type Screen, useNavigation } from '../stores/navigation.ts';
+
+const ITEMS: Array<{ label: string; screen: Screen }> = [
+  { label: 'Batches', screen: { name: 'batches' } },
+  { label: 'New batch', screen: { name: 'new' } },
+  { label: 'Settings', screen: { name: 'settings' } },
+];
+
+export function Sidebar() {
+  const { screen, go } = useNavigation();
+  const current = screen.name === 'batch' ? 'batches' : screen.name;
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <div className="brand">Adbatch</div>
+      <ul>
+        {ITEMS.map((item) => (
+          <li key={item.label}>
+            <button
+              type="button"
+              className={current === item.screen.name ? 'nav-item active' : 'nav-item'}
+              aria-current={current === item.screen.name ? 'page' : undefined}
+              onClick={() => go(item.screen)}
+            >
+              {item.label}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

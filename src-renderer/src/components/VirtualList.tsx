@@ -1,0 +1,54 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type ReactNode, useRef } from 'react';
+
+/** A long list that renders only the rows in view: thousands of products stay smooth to scroll. */
+export function VirtualList<T>({
+  items,
+  rowHeight,
+  label,
+  render,
+  className,
+  testId,
+}: {
+  items: readonly T[];
+  rowHeight: number;
+  label: string;
+  render: (item: T, index: number) => ReactNode;
+  className?: string;
+  testId?: string;
+}) {
+  const scroller = useRef<HTMLElement>(null);
+  const rows = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => rowHeight,
+    overscan: 6,
+  });
+  return (
+    <section
+      className={`virtual-list ${className ?? ''}`}
+      ref={scroller}
+      aria-label={label}
+      data-testid={testId}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take keyboard focus to be scrolled without a mouse (WCAG 2.1.1).
+      tabIndex={0}
+    >
+      {/* biome-ignore lint/a11y/useSemanticElements: a virtualised list keeps only the rows in view; role=list with aria-setsize keeps it a list to assistive tech. */}
+      <div role="list" style={{ height: rows.getTotalSize(), position: 'relative' }}>
+        {rows.getVirtualItems().map((row) => (
+          // biome-ignore lint/a11y/useSemanticElements: see above.
+          <div
+            key={row.key}
+            role="listitem"
+            aria-setsize={items.length}
+            aria-posinset={row.index + 1}
+            className="virtual-row"
+            style={{ transform: `translateY(${row.start}px)`, height: rowHeight }}
+          >
+            {render(items[row.index]!, row.index)}
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,15 @@
+export const credits = (value: number) =>
+  `${value.toLocaleString('en')} ${value === 1 ? 'credit' : 'credits'}`;
+
+export function duration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+export const dateTime = (at: number) =>
+  new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export const fileName = (path: string) => path.split(/[\\/]/).pop() ?? path;

@@ -1,0 +1,93 @@
+import { useEffect } from 'react';
+import { EmptyState } from '../components/EmptyState.tsx';
+import { Notice } from '../components/Notice.tsx';
+import { ProgressBar } from '../components/ProgressBar.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { VirtualList } from '../components/VirtualList.tsx';
+import { credits, dateTime } from '../format.ts';
+import { useBatches } from '../stores/batches.ts';
+import { useNavigation } from '../stores/navigation.ts';
+
+const ROW_HEIGHT = 64;
+
+export function BatchesScreen() {
+  const { batches, loaded, error, load } = useBatches();
+  const go = useNavigation((state) => state.go);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <section className="screen" aria-labelledby="batches-title">
+      <header className="screen-header">
+        <h1 id="batches-title">Batches</h1>
+        <button type="button" className="primary" onClick={() => go({ name: 'new' })}>
+          New batch
+        </button>
+      </header>
+      {error && <Notice kind="error">Could not load the batches: {error}</Notice>}
+      {!loaded && <p className="muted">Loading batches…</p>}
+      {loaded && batches.length === 0 && !error && (
+        <EmptyState title="No batches yet">
+          <p>
+            Drop folders of product photos on a new batch to see what it will cost before anything is spent.
+          </p>
+          <button type="button" className="primary" onClick={() => go({ name: 'new' })}>
+            Start a batch
+          </button>
+        </EmptyState>
+      )}
+      {batches.length > 0 && (
+        <div className="table">
+          <div className="table-head" aria-hidden="true">
+            <span>Batch</span>
+            <span>Account</span>
+            <span>Status</span>
+            <span>Progress</span>
+            <span>Credits</span>
+          </div>
+          <VirtualList
+            items={batches}
+            rowHeight={ROW_HEIGHT}
+            label="Batches"
+            testId="batches-list"
+            className="table-body"
+            render={(batch) => (
+              <button type="button" className="table-row" onClick={() => go({ name: 'batch', id: batch.id })}>
+                <span className="cell-main">
+                  <strong>{batch.name}</strong>
+                  <small>
+                    {dateTime(batch.createdAt)} · {batch.products} products
+                  </small>
+                </span>
+                <span>
+                  {batch.accountName}
+                  {batch.sandbox && <small className="tag">simulated</small>}
+                </span>
+                <span>
+                  <StatusBadge status={batch.status} reason={batch.statusReason} />
+                  {batch.attention > 0 && <small className="warn">{batch.attention} need a decision</small>}
+                </span>
+                <span>
+                  <ProgressBar
+                    value={batch.done + batch.failed}
+                    max={batch.jobs}
+                    label={`${batch.name} progress`}
+                  />
+                  <small>
+                    {batch.done} of {batch.jobs} done{batch.failed > 0 ? `, ${batch.failed} failed` : ''}
+                  </small>
+                </span>
+                <span>
+                  {credits(batch.creditsSpent)}
+                  {batch.creditsRefunded > 0 && <small>{credits(batch.creditsRefunded)} refunded</small>}
+                </span>
+              </button>
+            )}
+          />
+        </div>
+      )}
+    </section>
+  );
+}

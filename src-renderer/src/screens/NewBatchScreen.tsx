@@ -1,0 +1,421 @@
+import { type DragEvent, useEffect, useState } from 'react';
+import type { ModelView, ShootSettingsView, VideoSettingsView } from '../../../src-main/shared/models.ts';
+import { api, messageOf } from '../api/index.ts';
+import { EmptyState } from '../components/EmptyState.tsx';
+import { Notice } from '../components/Notice.tsx';
+import { ProgressBar } from '../components/ProgressBar.tsx';
+import { StylePicker } from '../components/StylePicker.tsx';
+import { VirtualList } from '../components/VirtualList.tsx';
+import { credits, fileName } from '../format.ts';
+import { useAccounts } from '../stores/accounts.ts';
+import { useNavigation } from '../stores/navigation.ts';
+import { DEFAULT_VIDEO, useNewBatch } from '../stores/new-batch.ts';
+
+const SIX_SHOT_STYLES = new Set(['classic', 'minimal']);
+
+function DropZone() {
+  const scanInputs = useNewBatch((state) => state.scanInputs);
+  const [over, setOver] = useState(false);
+  const [hint, setHint] = useState<string | null>(null);
+  const open = async () => {
+    setHint(null);
+    try {
+      const inputs = await api.call('dialog:open');
+      if (inputs.length > 0) await scanInputs(inputs);
+    } catch (error) {
+      setHint(messageOf(error));
+    }
+  };
+  const drop = (event: DragEvent) => {
+    event.preventDefault();
+    setOver(false);
+    const paths = api.pathsForFiles([...event.dataTransfer.files]);
+    if (paths.length > 0) void scanInputs(paths);
+    else setHint('Dropped files have no location here: use Open Folder… instead.');
+  };
+  return (
+    <section
+      className={over ? 'drop-zone over' : 'drop-zone'}
+      aria-label="Add photos"
+      onDragOver={(event) => {
+        event.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={drop}
+    >
+      <p>Drop product folders, photos or a catalog (CSV, JSON) here</p>
+      <button type="button" onClick={() => void open()}>
+        Open Folder…
+      </button>
+      {hint && <Notice kind="info">{hint}</Notice>}
+    </section>
+  );
+}
+
+function Plan() {
+  const { scan, scanning } = useNewBatch();
+  if (scanning) {
+    return (
+      <div className="scanning" aria-live="polite">
+        <p>
+          Checking photos… {scanning.checked} of {scanning.total || '?'}
+        </p>
+        <ProgressBar value={scanning.checked} max={scanning.total} label="Checking photos" />
+      </div>
+    );
+  }
+  if (!scan) return null;
+  const photos = scan.products.reduce((sum, product) => sum + product.photos.length, 0);
+  const errors = scan.problems.filter((problem) => problem.severity === 'error');
+  const warnings = scan.problems.filter((problem) => problem.severity === 'warning');
+  return (
+    <section className="plan" aria-labelledby="plan-title">
+      <h2 id="plan-title">
+        {scan.products.length} products, {photos} photos
+      </h2>
+      {scan.products.length === 0 ? (
+        <EmptyState title="No usable photos">
+          <p>Nothing here can be shot: see the problems below.</p>
+        </EmptyState>
+      ) : (
+        <VirtualList
+          items={scan.products}
+          rowHeight={72}
+          label="Products found"
+          testId="plan-products"
+          className="plan-products"
+          render={(product) => (
+            <div className="plan-product">
+              {product.photos[0]?.thumbnailUrl ? (
+                <img
+                  src={product.photos[0].thumbnailUrl}
+                  alt={`${product.name}, hero`}
+                  width={56}
+                  height={56}
+                />
+              ) : (
+                <span className="thumb-placeholder" aria-hidden="true" />
+              )}
+              <div>
+                <strong>{product.name}</strong>
+                <small>
+                  {product.photos.length} photo{product.photos.length === 1 ? '' : 's'} · hero{' '}
+                  {fileName(product.photos[0]?.file ?? '')}
+                  {product.photos.some((photo) => photo.converted) ? ' · some converted' : ''}
+                </small>
+              </div>
+            </div>
+          )}
+        />
+      )}
+      {scan.problems.length > 0 && (
+        <details className="problems" open={errors.length > 0}>
+          <summary>
+            {errors.length} turned away, {warnings.length} warnings
+          </summary>
+          <ul>
+            {scan.problems.map((problem) => (
+              <li key={`${problem.file}-${problem.code}`} className={`problem problem-${problem.severity}`}>
+                <span className="severity">{problem.severity}</span>{' '}
+                <span className="file">{fileName(problem.file)}</span>: {problem.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
+  );
+}
+
+function ModelPicker({
+  accountId,
+  value,
+  onChange,
+}: {
+  accountId: string;
+  value: string | null;
+  onChange: (url: string) => void;
+}) {
+  const [models, setModels] = useState<ModelView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    setModels(null);
+    api.call('models:list', { accountId }).then(setModels, (failure) => setError(messageOf(failure)));
+  }, [accountId]);
+  if (error) return <Notice kind="error">Could not load the models: {error}</Notice>;
+  if (!models) return <p className="muted">Loading models…</p>;
+  return (
+    <fieldset className="model-picker">
+      <legend>Model</legend>
+      {models.map((model) => (
+        <label key={model.id} className={value === model.imageUrl ? 'model-option selected' : 'model-option'}>
+          <input
+            type="radio"
+            name="model"
+            checked={value === model.imageUrl}
+            onChange={() => onChange(model.imageUrl)}
+          />
+          <img src={model.imageUrl} alt="" width={48} height={48} />
+          <span>{model.name}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function SettingsForm() {
+  const { accountId, shoot, video, includeDone, setAccount, setShoot, setVideo, setIncludeDone } =
+    useNewBatch();
+  const accounts = useAccounts((state) => state.accounts);
+  const set = <K extends keyof ShootSettingsView>(key: K, value: ShootSettingsView[K]) =>
+    setShoot({ [key]: value });
+  const setVideoField = <K extends keyof VideoSettingsView>(key: K, value: VideoSettingsView[K]) =>
+    setVideo({ ...(video ?? DEFAULT_VIDEO), [key]: value });
+  return (
+    <section className="settings-form" aria-labelledby="settings-title">
+      <h2 id="settings-title">Settings</h2>
+      <label>
+        Account
+        <select value={accountId} onChange={(event) => setAccount(event.target.value)}>
+          {accounts.map((account) => (
+            <option key={account.id} value={account.id} disabled={account.refusedAt !== null}>
+              {account.name}
+              {account.kind === 'sandbox' ? ' (simulated)' : ''}
+              {account.balance !== null ? ` · ${credits(account.balance)}` : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      <StylePicker value={shoot.style} onChange={(style) => set('style', style)} />
+      <fieldset className="inline">
+        <legend>Mode</legend>
+        <label>
+          <input
+            type="radio"
+            name="mode"
+            checked={shoot.mode === 'product_only'}
+            onChange={() => set('mode', 'product_only')}
+          />
+          Product only
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="mode"
+            checked={shoot.mode === 'with_model'}
+            onChange={() => set('mode', 'with_model')}
+          />
+          With a model
+        </label>
+      </fieldset>
+      {shoot.mode === 'with_model' && (
+        <ModelPicker accountId={accountId} value={shoot.modelUrl} onChange={(url) => set('modelUrl', url)} />
+      )}
+      <div className="row">
+        <label>
+          Shots
+          <select
+            value={shoot.shots}
+            onChange={(event) => set('shots', Number(event.target.value) as 1 | 4 | 6)}
+          >
+            <option value={1}>1</option>
+            <option value={4}>4</option>
+            <option value={6}>6</option>
+          </select>
+        </label>
+        <label>
+          Aspect ratio
+          <select value={shoot.aspectRatio} onChange={(event) => set('aspectRatio', event.target.value)}>
+            {['1:1', '4:5', '9:16', '16:9'].map((ratio) => (
+              <option key={ratio}>{ratio}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Quality
+          <select
+            value={shoot.quality}
+            onChange={(event) => set('quality', event.target.value as ShootSettingsView['quality'])}
+          >
+            <option value="standard">Standard (1 credit a shot)</option>
+            <option value="pro">Pro (2 credits a shot)</option>
+            <option value="4k">4K (4 credits a shot)</option>
+          </select>
+        </label>
+      </div>
+      {shoot.shots === 6 && !SIX_SHOT_STYLES.has(shoot.style) && (
+        <Notice kind="info">
+          6 shots are made only in the Classic and Minimal styles: this style makes 4, and costs 4.
+        </Notice>
+      )}
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={shoot.backgroundColor !== null}
+          onChange={(event) => set('backgroundColor', event.target.checked ? '#f4efe6' : null)}
+        />
+        Background colour
+        {shoot.backgroundColor !== null && (
+          <input
+            type="color"
+            aria-label="Background colour"
+            value={shoot.backgroundColor}
+            onChange={(event) => set('backgroundColor', event.target.value)}
+          />
+        )}
+      </label>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={video !== null}
+          onChange={(event) => setVideo(event.target.checked ? DEFAULT_VIDEO : null)}
+        />
+        Then make a video ad of each product
+      </label>
+      {video && (
+        <div className="row">
+          <label>
+            Length
+            <select
+              value={video.duration}
+              onChange={(event) => setVideoField('duration', Number(event.target.value) as 5 | 10 | 15)}
+            >
+              <option value={5}>5 s</option>
+              <option value={10}>10 s</option>
+              <option value={15}>15 s</option>
+            </select>
+          </label>
+          <label>
+            Resolution
+            <select
+              value={video.resolution}
+              onChange={(event) =>
+                setVideoField('resolution', event.target.value as VideoSettingsView['resolution'])
+              }
+            >
+              <option>480p</option>
+              <option>720p</option>
+              <option>1080p</option>
+            </select>
+          </label>
+          <label>
+            Video mode
+            <select
+              value={video.mode}
+              onChange={(event) => setVideoField('mode', event.target.value as VideoSettingsView['mode'])}
+            >
+              <option value="product_only">Product only</option>
+              <option value="with_model">With a model</option>
+            </select>
+          </label>
+        </div>
+      )}
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={includeDone}
+          onChange={(event) => setIncludeDone(event.target.checked)}
+        />
+        Also shoot products already shot with these photos and settings
+      </label>
+    </section>
+  );
+}
+
+function Quote() {
+  const { quote, quoting, name, setName, start, starting, scan } = useNewBatch();
+  const go = useNavigation((state) => state.go);
+  if (!scan || scan.products.length === 0) return null;
+  const begin = async () => {
+    const id = await start();
+    if (id) go({ name: 'batch', id });
+  };
+  return (
+    <section className="quote" aria-labelledby="quote-title" aria-busy={quoting}>
+      <h2 id="quote-title">Cost</h2>
+      {!quote && quoting && <p className="muted">Pricing…</p>}
+      {quote && (
+        <>
+          <VirtualList
+            items={quote.products}
+            rowHeight={32}
+            label="Cost per product"
+            testId="quote-rows"
+            className="quote-rows"
+            render={(row) => (
+              <div className="quote-row">
+                <span>{row.product}</span>
+                <span>
+                  {row.shots} shot{row.shots === 1 ? '' : 's'}
+                  {row.clamped ? '*' : ''}
+                </span>
+                <span className="number">{credits(row.credits)}</span>
+              </div>
+            )}
+          />
+          <p className="total">
+            Total <strong data-testid="quote-total">{credits(quote.credits)}</strong>
+            {quote.balance !== null && <span> of a balance of {credits(quote.balance)}</span>}
+          </p>
+          {quote.products.some((row) => row.clamped) && (
+            <p className="muted">
+              * 6 shots are made only in the Classic and Minimal styles; this style makes 4.
+            </p>
+          )}
+          {quote.shortfall > 0 && (
+            <Notice kind="warning">
+              This batch is {credits(quote.shortfall)} over the balance: top up or choose fewer products.
+            </Notice>
+          )}
+          {quote.setAside.length > 0 && (
+            <Notice kind="info">
+              {quote.setAside.length} product{quote.setAside.length === 1 ? ' was' : 's were'} already shot
+              with these photos and settings and will be skipped.
+            </Notice>
+          )}
+        </>
+      )}
+      <label>
+        Batch name
+        <input value={name} onChange={(event) => setName(event.target.value)} />
+      </label>
+      <button
+        type="button"
+        className="primary"
+        disabled={!quote || quote.products.length === 0 || quote.shortfall > 0 || starting || quoting}
+        onClick={() => void begin()}
+      >
+        {starting ? 'Starting…' : quote ? `Start for ${credits(quote.credits)}` : 'Start'}
+      </button>
+    </section>
+  );
+}
+
+export function NewBatchScreen() {
+  const { error, scan } = useNewBatch();
+  const loadAccounts = useAccounts((state) => state.load);
+  useEffect(() => {
+    void loadAccounts();
+  }, [loadAccounts]);
+  return (
+    <section className="screen new-batch" aria-labelledby="new-title">
+      <header className="screen-header">
+        <h1 id="new-title">New batch</h1>
+      </header>
+      {error && <Notice kind="error">{error}</Notice>}
+      <div className="columns">
+        <div className="column">
+          <DropZone />
+          <Plan />
+        </div>
+        {scan && scan.products.length > 0 && (
+          <div className="column">
+            <SettingsForm />
+            <Quote />
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,170 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { Notice } from '../components/Notice.tsx';
+import { credits, dateTime } from '../format.ts';
+import { useAccounts } from '../stores/accounts.ts';
+import { useSettings } from '../stores/settings.ts';
+
+function AddAccount() {
+  const add = useAccounts((state) => state.add);
+  const [name, setName] = useState('');
+  const [baseUrl, setBaseUrl] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const failure = await add({ name: name.trim(), baseUrl: baseUrl.trim(), apiKey: apiKey.trim() });
+    setBusy(false);
+    if (failure) setError(failure);
+    else {
+      setName('');
+      setBaseUrl('');
+      setApiKey('');
+    }
+  };
+  return (
+    <form
+      className="add-account"
+      onSubmit={(event) => void submit(event)}
+      aria-labelledby="add-account-title"
+    >
+      <h3 id="add-account-title">Add an account</h3>
+      <label>
+        Name
+        <input
+          required
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="Acme Outdoor"
+        />
+      </label>
+      <label>
+        Service address
+        <input
+          required
+          type="url"
+          value={baseUrl}
+          onChange={(event) => setBaseUrl(event.target.value)}
+          placeholder="https://…"
+        />
+      </label>
+      <label>
+        API key
+        <input
+          required
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={apiKey}
+          onChange={(event) => setApiKey(event.target.value)}
+        />
+      </label>
+      {error && <Notice kind="error">{error}</Notice>}
+      <button type="submit" className="primary" disabled={busy}>
+        {busy ? 'Checking the key…' : 'Check and add'}
+      </button>
+      <p className="muted">
+        The key is checked with the service, then stored encrypted by your system's keychain; only its last
+        characters are ever shown.
+      </p>
+    </form>
+  );
+}
+
+function Accounts() {
+  const { accounts, error, load, remove, refresh } = useAccounts();
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return (
+    <section aria-labelledby="accounts-title">
+      <h2 id="accounts-title">Accounts</h2>
+      {error && <Notice kind="error">{error}</Notice>}
+      <ul className="accounts" aria-label="Accounts">
+        {accounts.map((account) => (
+          <li key={account.id} className="account">
+            <div>
+              <strong>{account.name}</strong>
+              {account.kind === 'sandbox' && (
+                <span className="tag">simulated: no key, no network, no real credits</span>
+              )}
+              <small>
+                {account.type === 'agency'
+                  ? `Agency${account.agencyName ? `: ${account.agencyName}` : ''}`
+                  : 'Personal'}{' '}
+                · key {account.keyHint}
+                {account.balance !== null ? ` · ${credits(account.balance)}` : ''}
+                {account.checkedAt ? ` · checked ${dateTime(account.checkedAt)}` : ''}
+              </small>
+              {account.refusedAt && (
+                <Notice kind="error">The service refused this key; its batches are paused.</Notice>
+              )}
+            </div>
+            <div className="actions">
+              <button type="button" onClick={() => void refresh(account.id)}>
+                Refresh
+              </button>
+              {account.kind === 'service' && (
+                <button
+                  type="button"
+                  onClick={() => {
+                    if (window.confirm(`Remove ${account.name}? Its key is deleted from this computer.`))
+                      void remove(account.id);
+                  }}
+                >
+                  Remove
+                </button>
+              )}
+            </div>
+          </li>
+        ))}
+      </ul>
+      <AddAccount />
+    </section>
+  );
+}
+
+function General() {
+  const { settings, load, save, error } = useSettings();
+  useEffect(() => {
+    void load();
+  }, [load]);
+  if (!settings) return <p className="muted">Loading settings…</p>;
+  return (
+    <section aria-labelledby="general-title">
+      <h2 id="general-title">Library and requests</h2>
+      {error && <Notice kind="error">{error}</Notice>}
+      <label>
+        Library folder
+        <input
+          defaultValue={settings.libraryDir}
+          onBlur={(event) => void save({ libraryDir: event.target.value })}
+        />
+      </label>
+      <label>
+        Keep this share of the rate limit free for other apps (%)
+        <input
+          type="number"
+          min={0}
+          max={50}
+          defaultValue={settings.budgetMarginPercent}
+          onBlur={(event) => void save({ budgetMarginPercent: Number(event.target.value) })}
+        />
+      </label>
+    </section>
+  );
+}
+
+export function SettingsScreen() {
+  return (
+    <section className="screen settings" aria-labelledby="settings-screen-title">
+      <header className="screen-header">
+        <h1 id="settings-screen-title">Settings</h1>
+      </header>
+      <Accounts />
+      <General />
+    </section>
+  );
+}

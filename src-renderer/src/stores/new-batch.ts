@@ -1,0 +1,157 @@
+import { create } from 'zustand';
+import type {
+  QuoteView,
+  ScanView,
+  ShootSettingsView,
+  VideoSettingsView,
+} from '../../../src-main/shared/models.ts';
+import { api, messageOf } from '../api/index.ts';
+
+// The New batch screen: what was dropped, the settings chosen, and the live cost preview.
+
+export const DEFAULT_SHOOT: ShootSettingsView = {
+  style: 'classic',
+  shots: 4,
+  quality: 'standard',
+  aspectRatio: '1:1',
+  mode: 'product_only',
+  modelUrl: null,
+  backgroundColor: null,
+};
+
+export const DEFAULT_VIDEO: VideoSettingsView = {
+  duration: 10,
+  resolution: '720p',
+  mode: 'product_only',
+  aspectRatio: null,
+};
+
+interface NewBatchState {
+  inputs: string[];
+  scan: ScanView | null;
+  scanning: { checked: number; total: number } | null;
+  accountId: string;
+  shoot: ShootSettingsView;
+  video: VideoSettingsView | null;
+  includeDone: boolean;
+  name: string;
+  quote: QuoteView | null;
+  quoting: boolean;
+  starting: boolean;
+  error: string | null;
+  scanInputs(inputs: string[]): Promise<void>;
+  setAccount(accountId: string): void;
+  setShoot(patch: Partial<ShootSettingsView>): void;
+  setVideo(video: VideoSettingsView | null): void;
+  setIncludeDone(includeDone: boolean): void;
+  setName(name: string): void;
+  requestQuote(): Promise<void>;
+  /** Resolves to the new batch's id, or null when it could not start (the error says why). */
+  start(): Promise<string | null>;
+  reset(): void;
+}
+
+const initial = {
+  inputs: [],
+  scan: null,
+  scanning: null,
+  accountId: 'sandbox',
+  shoot: DEFAULT_SHOOT,
+  video: null,
+  includeDone: false,
+  name: '',
+  quote: null,
+  quoting: false,
+  starting: false,
+  error: null,
+};
+
+/** Quotes are asked for in order; only the answer to the latest request is kept. */
+let quoteRequest = 0;
+
+export const useNewBatch = create<NewBatchState>((set, get) => ({
+  ...initial,
+  async scanInputs(inputs) {
+    set({ inputs, scan: null, quote: null, scanning: { checked: 0, total: 0 }, error: null });
+    try {
+      const scan = await api.call('ingest:scan', { inputs });
+      const folder = inputs[0]?.split(/[\\/]/).filter(Boolean).pop() ?? 'Batch';
+      set({ scan, name: get().name || folder });
+      await get().requestQuote();
+    } catch (error) {
+      set({ error: messageOf(error) });
+    } finally {
+      set({ scanning: null });
+    }
+  },
+  setAccount(accountId) {
+    set({ accountId });
+    void get().requestQuote();
+  },
+  setShoot(patch) {
+    const shoot = { ...get().shoot, ...patch };
+    if (shoot.mode === 'product_only') shoot.modelUrl = null;
+    set({ shoot });
+    void get().requestQuote();
+  },
+  setVideo(video) {
+    set({ video });
+    void get().requestQuote();
+  },
+  setIncludeDone(includeDone) {
+    set({ includeDone });
+    void get().requestQuote();
+  },
+  setName: (name) => set({ name }),
+  async requestQuote() {
+    const { scan, accountId, shoot, video, includeDone } = get();
+    if (!scan || scan.products.length === 0) return;
+    if (shoot.mode === 'with_model' && !shoot.modelUrl) {
+      set({ quote: null });
+      return;
+    }
+    const request = ++quoteRequest;
+    set({ quoting: true });
+    try {
+      const quote = await api.call('batches:quote', {
+        scanId: scan.scanId,
+        accountId,
+        shoot,
+        video,
+        includeDone,
+      });
+      if (request === quoteRequest) set({ quote, error: null });
+    } catch (error) {
+      if (request === quoteRequest) set({ quote: null, error: messageOf(error) });
+    } finally {
+      if (request === quoteRequest) set({ quoting: false });
+    }
+  },
+  async start() {
+    const { scan, accountId, shoot, video, includeDone, name } = get();
+    if (!scan) return null;
+    set({ starting: true, error: null });
+    try {
+      const batch = await api.call('batches:create', {
+        scanId: scan.scanId,
+        accountId,
+        shoot,
+        video,
+        includeDone,
+        name: name.trim() || 'Batch',
+      });
+      set({ ...initial });
+      return batch.id;
+    } catch (error) {
+      set({ error: messageOf(error) });
+      return null;
+    } finally {
+      set({ starting: false });
+    }
+  },
+  reset: () => set({ ...initial }),
+}));
+
+api.on('ingest:progress', (progress) => {
+  if (useNewBatch.getState().scanning) useNewBatch.setState({ scanning: progress });
+});

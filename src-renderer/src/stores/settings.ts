@@ -1,0 +1,29 @@
+import { create } from 'zustand';
+import type { Settings } from '../../../src-main/shared/models.ts';
+import { api, messageOf } from '../api/index.ts';
+
+interface SettingsState {
+  settings: Settings | null;
+  error: string | null;
+  load(): Promise<void>;
+  save(patch: Partial<Settings>): Promise<void>;
+}
+
+export const useSettings = create<SettingsState>((set) => ({
+  settings: null,
+  error: null,
+  async load() {
+    try {
+      set({ settings: await api.call('settings:get'), error: null });
+    } catch (error) {
+      set({ error: messageOf(error) });
+    }
+  },
+  async save(patch) {
+    try {
+      set({ settings: await api.call('settings:set', patch), error: null });
+    } catch (error) {
+      set({ error: messageOf(error) });
+    }
+  },
+}));

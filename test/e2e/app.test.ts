@@ -1,0 +1,174 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quoteBatch } from '../../src-main/core/pricing.ts';
+import { type Sandbox, startSandbox } from '../../src-main/sandbox/server.ts';
+import { type AppServer, EXAMPLES_DIR, RENDERER_DIR, startAppServer } from '../harness/app-server.ts';
+import { defaultKeys } from '../support/sandbox-harness.ts';
+import { browserMissing, expectAccessible, launchChromium, screenshot } from './browser.ts';
+
+// The real UI, built by Vite, in Debian's Chromium, on the browser harness (the real core, the embedded
+// sandbox): as a designer would use it.
+
+const missing = browserMissing();
+let app: AppServer;
+let browser: Browser;
+let page: Page;
+let service: Sandbox;
+
+beforeAll(async () => {
+  if (missing) return;
+  // Ten times real speed, as the demo: faster would make the sandbox's CPU-bound rendering outlast deadlines.
+  app = await startAppServer({ pick: [EXAMPLES_DIR], timeScale: 0.1 });
+  service = await startSandbox({ port: 0, timeScale: 0.02 });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  await page.goto(app.url);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await service?.close();
+});
+
+describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  it('serves the renderer built by Vite', () => {
+    expect(RENDERER_DIR).toMatch(/out[\\/]renderer$/);
+  });
+
+  it('starts on an empty Batches screen that says what to do', async () => {
+    await expect.poll(() => page.getByRole('heading', { name: 'No batches yet' }).isVisible()).toBe(true);
+    await screenshot(page, '01-batches-empty');
+    await expectAccessible(page, 'Batches (empty)');
+  });
+
+  it('chooses the example products, shows the plan and a cost preview equal to the priced sum', async () => {
+    await page.getByRole('button', { name: 'New batch' }).first().click();
+    await page.getByRole('button', { name: 'Open Folder…' }).click();
+    await expect
+      .poll(() => page.getByRole('heading', { name: /13 products, 22 photos/ }).isVisible(), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+    const total = page.getByTestId('quote-total');
+    await total.waitFor();
+    const names = [
+      'bottles',
+      'cap-black',
+      'cap-gray',
+      'cap-red',
+      'hat',
+      'hoodie-black',
+      'hoodie-red',
+      'long-sleeve-tee',
+      'mug-set',
+      'notebook',
+      'sticker',
+      'tote',
+      'tshirt',
+    ];
+    const expected = quoteBatch(
+      names,
+      { style: 'classic', shots: 4, quality: 'standard' },
+      null,
+      null,
+    ).credits;
+    expect(await total.textContent()).toBe(`${expected} credits`);
+
+    await page.getByLabel('Quality').selectOption('pro');
+    await page.getByText('Luxury', { exact: true }).click();
+    await page.getByLabel('Shots').selectOption('6');
+    await expect
+      .poll(() =>
+        page
+          .getByText(/6 shots are made only in the Classic and Minimal styles/)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
+    const clamped = quoteBatch(names, { style: 'luxury', shots: 6, quality: 'pro' }, null, null).credits;
+    await expect.poll(() => total.textContent()).toBe(`${clamped} credits`);
+    await page.getByText('Classic', { exact: true }).click();
+    await page.getByLabel('Shots').selectOption('4');
+    await page.getByLabel('Quality').selectOption('standard');
+    await expect.poll(() => total.textContent()).toBe(`${expected} credits`);
+    await screenshot(page, '02-new-batch');
+    await expectAccessible(page, 'New batch');
+  });
+
+  it('starts the batch, shows progress to done and the results as they land', async () => {
+    await page.getByLabel('Batch name').fill('Examples');
+    await page.getByRole('button', { name: /^Start for 52 credits$/ }).click();
+    const progress = page.getByTestId('batch-progress');
+    await progress.waitFor();
+    await expect
+      .poll(() => progress.textContent(), { timeout: 90_000, interval: 500 })
+      .toMatch(/^13 of 13 jobs done/);
+    await expect.poll(() => page.locator('.badge').first().textContent()).toBe('finished');
+    const results = page.getByRole('img', { name: 'shoot result' });
+    await expect.poll(() => results.count()).toBeGreaterThan(0);
+    const loaded = await results
+      .first()
+      .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0);
+    expect(loaded).toBe(true);
+    await screenshot(page, '03-batch-done');
+    await expectAccessible(page, 'Batch');
+
+    await page.getByRole('button', { name: 'Batches' }).first().click();
+    await expect.poll(() => page.getByRole('button', { name: /Examples/ }).isVisible()).toBe(true);
+    await screenshot(page, '04-batches');
+    await expectAccessible(page, 'Batches');
+  }, 120_000);
+
+  it('pauses and resumes a batch', async () => {
+    await page.getByRole('button', { name: 'New batch' }).first().click();
+    await page.getByRole('button', { name: 'Open Folder…' }).click();
+    await page.getByTestId('quote-total').waitFor({ timeout: 30_000 });
+    await page.getByLabel('Also shoot products already shot').check();
+    await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
+    await page.getByLabel('Batch name').fill('Again');
+    await page.getByRole('button', { name: /^Start for/ }).click();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await expect.poll(() => page.locator('.badge').first().textContent()).toBe('paused');
+    await screenshot(page, '05-batch-paused');
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await expect
+      .poll(() => page.getByTestId('batch-progress').textContent(), { timeout: 90_000, interval: 500 })
+      .toMatch(/^13 of 13 jobs done/);
+  }, 120_000);
+
+  it('adds an account with a key (masked, balance shown) and explains a wrong key', async () => {
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const key = defaultKeys(service).personal;
+    await page.getByLabel('Name').fill('Studio');
+    await page.getByLabel('Service address').fill(service.url);
+    await page.getByLabel('API key').fill(`adsk_${'0'.repeat(64)}`);
+    await page.getByRole('button', { name: 'Check and add' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent())
+      .toMatch(/refused this key \(401\)/);
+    await screenshot(page, '06-settings-wrong-key');
+
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Check and add' }).click();
+    const account = page.getByRole('listitem').filter({ hasText: 'Studio' });
+    await expect
+      .poll(() => account.textContent())
+      .toMatch(new RegExp(`Personal · key …${key.slice(-4)} · 500 credits`));
+    expect(await page.content()).not.toContain(key);
+    await screenshot(page, '07-settings');
+    await expectAccessible(page, 'Settings');
+  });
+});
+
+describe('the harness serves only what it should', () => {
+  it.skipIf(missing)(
+    'answers 404 for files outside the gateway and for paths out of the renderer',
+    async () => {
+      for (const path of ['files/unknown', 'files/..%2F..%2Fetc%2Fpasswd', '..%2Fpackage.json', 'files/']) {
+        const response = await fetch(new URL(path, app.url));
+        expect(response.status, path).toBe(404);
+      }
+    },
+  );
+});

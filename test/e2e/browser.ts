@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+// Debian's Chromium driven by playwright-core: no browser download. Screenshots go to test-artifacts/.
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = resolve(__dirname, '../../test-artifacts/screenshots');
+
+/** Why the browser tests cannot run here, or null. CI sets ADBATCH_REQUIRE_BROWSER so that they must. */
+export function browserMissing(): string | null {
+  if (existsSync(CHROMIUM)) return null;
+  const reason = `${CHROMIUM} is missing (apt-get install -y chromium)`;
+  if (process.env.ADBATCH_REQUIRE_BROWSER) throw new Error(reason);
+  return reason;
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core on the page as it is: no serious or critical violation. */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern: the CSP itself stays on.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await axeSource);
+  const violations = await page.evaluate(async () => {
+    const result = await (
+      window as unknown as {
+        axe: {
+          run(): Promise<{
+            violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+          }>;
+        };
+      }
+    ).axe.run();
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      targets: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
+    }));
+  });
+  expect(
+    violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'),
+    `${screen}: ${JSON.stringify(violations)}`,
+  ).toEqual([]);
+}
