@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 // Debian's Chromium driven by playwright-core: no browser download. Screenshots go to test-artifacts/.
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const SCREENSHOTS = resolve(__dirname, '../../test-artifacts/screenshots');
+export const SCREENSHOTS = resolve(import.meta.dirname, '../../test-artifacts/screenshots');
 
 /** Why the browser tests cannot run here, or null. CI sets ADBATCH_REQUIRE_BROWSER so that they must. */
 export function browserMissing(): string | null {
@@ -18,12 +18,24 @@ export function browserMissing(): string | null {
   return reason;
 }
 
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      ...extraArgs,
+    ],
   });
 }
+
+/**
+ * Frames as fast as the renderer can make them, so a frame's time is its cost, not the 16.7 ms of a 60 Hz
+ * display: what a frame-time benchmark needs.
+ */
+export const UNCAPPED_FRAMES = ['--disable-gpu-vsync', '--disable-frame-rate-limit'];
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });

@@ -31,7 +31,7 @@ export function batchSummary(store: QueueStore, batch: Batch, accountName: strin
     accountName,
     sandbox: batch.sandbox,
     createdAt: batch.createdAt,
-    products: store.products(batch.id).length,
+    products: store.productCount(batch.id),
     quotedCredits: batch.quotedCredits,
   };
 }

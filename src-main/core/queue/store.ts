@@ -320,6 +320,12 @@ export class QueueStore {
     ).map(toProduct);
   }
 
+  productCount(batchId: string): number {
+    return (
+      this.db.prepare('SELECT COUNT(*) AS n FROM products WHERE batch_id = ?').get(batchId) as { n: number }
+    ).n;
+  }
+
   product(id: string): Product | null {
     const row = this.db.prepare('SELECT * FROM products WHERE id = ?').get(id) as Row | undefined;
     return row ? toProduct(row) : null;

@@ -23,6 +23,8 @@ export function VirtualList<T>({
     getScrollElement: () => scroller.current,
     estimateSize: () => rowHeight,
     overscan: 6,
+    // Rows follow the scroll in React's own time instead of a synchronous render per scroll event.
+    useFlushSync: false,
   });
   return (
     <section

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { memo, useCallback, useEffect, useState } from 'react';
 import type { BatchDetail, JobView, ProductProgressView } from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
 import { Notice } from '../components/Notice.tsx';
@@ -21,7 +21,8 @@ const STATE_LABELS: Record<string, string> = {
   abandoned: 'abandoned',
 };
 
-const REFRESH_MS = 400;
+/** A batch's detail is fetched again at most this often while progress events arrive. */
+const REFRESH_MS = 1000;
 
 function JobLine({
   job,
@@ -44,7 +45,14 @@ function JobLine({
         {job.results
           .filter((result) => result.kind === 'thumbnail')
           .map((result) => (
-            <img key={result.url} src={result.url} alt={`${job.kind} result`} width={40} height={40} />
+            <img
+              key={result.url}
+              src={result.url}
+              alt={`${job.kind} result`}
+              width={40}
+              height={40}
+              decoding="async"
+            />
           ))}
         {job.results.some((result) => result.kind === 'video') && <span className="tag">video</span>}
       </span>
@@ -76,17 +84,13 @@ function JobLine({
   );
 }
 
-function ProductRow({
-  item,
-  onDecide,
-}: {
-  item: ProductProgressView;
-  onDecide: (action: 'retry' | 'abandon' | 'recheck', job: JobView) => void;
-}) {
+type Decide = (action: 'retry' | 'abandon' | 'recheck', job: JobView) => void;
+
+function ProductRowView({ item, onDecide }: { item: ProductProgressView; onDecide: Decide }) {
   return (
     <div className="product-row">
       {item.heroUrl ? (
-        <img src={item.heroUrl} alt={`${item.name}, hero`} width={56} height={56} />
+        <img src={item.heroUrl} alt={`${item.name}, hero`} width={56} height={56} decoding="async" />
       ) : (
         <span className="thumb-placeholder" />
       )}
@@ -99,6 +103,13 @@ function ProductRow({
     </div>
   );
 }
+
+/** A refresh brings new objects for every product: a row renders again only when its own content changed. */
+const ProductRow = memo(
+  ProductRowView,
+  (before, after) =>
+    before.onDecide === after.onDecide && JSON.stringify(before.item) === JSON.stringify(after.item),
+);
 
 export function BatchScreen({ id }: { id: string }) {
   const [detail, setDetail] = useState<BatchDetail | null>(null);
@@ -130,14 +141,17 @@ export function BatchScreen({ id }: { id: string }) {
     };
   }, [id, load]);
 
-  const act = async (action: () => Promise<unknown>) => {
-    try {
-      await action();
-      await load();
-    } catch (failure) {
-      setError(messageOf(failure));
-    }
-  };
+  const act = useCallback(
+    async (action: () => Promise<unknown>) => {
+      try {
+        await action();
+        await load();
+      } catch (failure) {
+        setError(messageOf(failure));
+      }
+    },
+    [load],
+  );
   const decide = (action: 'retry' | 'abandon' | 'recheck', job: JobView) => {
     if (
       action === 'retry' &&

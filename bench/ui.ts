@@ -1,0 +1,215 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { openDatabase } from '../src-main/core/db/open.ts';
+import { QueueStore } from '../src-main/core/queue/store.ts';
+import type { ShootSettings } from '../src-main/core/queue/types.ts';
+import { browserMissing, launchChromium, UNCAPPED_FRAMES } from '../test/e2e/browser.ts';
+import { startAppServer } from '../test/harness/app-server.ts';
+import { makeProductFolders } from '../test/support/product-folders.ts';
+
+// npm run bench:ui (writes bench/results/ui.json), in Debian's Chromium on the browser harness:
+//  1. live: a batch of BENCH_LIVE_PRODUCTS (2,000) products runs in the sandbox while the Batch screen's
+//     product list is scrolled end to end; the renderer's frame times (requestAnimationFrame deltas, the
+//     frame rate uncapped so that a frame's time is its cost) must stay at p95 < 16 ms (virtualised lists);
+//  2. library: BENCH_LIBRARY_JOBS (100,000) finished jobs in the database; the Batches screen must show
+//     its first rows under 500 ms from navigation start.
+
+const LIVE_PRODUCTS = Number(process.env.BENCH_LIVE_PRODUCTS ?? 2000);
+const LIBRARY_JOBS = Number(process.env.BENCH_LIBRARY_JOBS ?? 100_000);
+const PRODUCTS_PER_LIBRARY_BATCH = 1000;
+const SCROLL_MS = 6000;
+
+const SHOOT: ShootSettings = {
+  style: 'classic',
+  shots: 1,
+  quality: 'standard',
+  aspectRatio: '1:1',
+  mode: 'product_only',
+  modelUrl: null,
+  backgroundColor: null,
+};
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+/**
+ * Scrolls the list from top to bottom and back while recording every frame's time. Written as a string:
+ * tsx would wrap a function passed to the page with helpers that do not exist there.
+ */
+const SCROLL_SCRIPT = `(async ({ testId, duration }) => {
+  const list = document.querySelector('[data-testid="' + testId + '"]');
+  const frames = [];
+  return await new Promise((resolve) => {
+    const start = performance.now();
+    let last = start;
+    const step = (now) => {
+      frames.push(now - last);
+      last = now;
+      const t = (now - start) / duration;
+      const max = list.scrollHeight - list.clientHeight;
+      list.scrollTop = max * (t < 0.5 ? t * 2 : 2 - t * 2);
+      if (now - start < duration) requestAnimationFrame(step);
+      else resolve(frames.slice(1));
+    };
+    requestAnimationFrame(step);
+  });
+})`;
+
+async function scrollFrames(page: Page, testId: string): Promise<number[]> {
+  return (await page.evaluate(
+    `${SCROLL_SCRIPT}(${JSON.stringify({ testId, duration: SCROLL_MS })})`,
+  )) as number[];
+}
+
+async function liveBatch() {
+  const dir = await mkdtemp(join(tmpdir(), 'adbatch-bench-ui-live-'));
+  const products = join(dir, 'products');
+  await makeProductFolders(products, LIVE_PRODUCTS, 1);
+  const app = await startAppServer({ dir, pick: [products], timeScale: 0.1 });
+  const browser = await launchChromium(UNCAPPED_FRAMES);
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await page.goto(app.url);
+    await page.getByRole('button', { name: 'New batch' }).first().click();
+    await page.getByRole('button', { name: 'Open Folder…' }).click();
+    await page.getByTestId('quote-total').waitFor({ timeout: 300_000 });
+    await page.getByRole('button', { name: /^Start for/ }).click();
+    await page.getByTestId('batch-products').waitFor();
+    // Let the batch get going: jobs running, results landing, progress events arriving.
+    await page.waitForFunction(
+      () => /^[1-9]\d* of/.test(document.querySelector('[data-testid="batch-progress"]')?.textContent ?? ''),
+      null,
+      {
+        timeout: 300_000,
+      },
+    );
+    // BENCH_AFTER_DONE=1 scrolls a finished batch instead: the same list without live work, for comparison.
+    while (
+      process.env.BENCH_AFTER_DONE &&
+      !/^(\d+) of \1 jobs done/.test((await page.getByTestId('batch-progress').textContent()) ?? '')
+    ) {
+      await page.waitForTimeout(500);
+    }
+    const progressBefore = await page.getByTestId('batch-progress').textContent();
+    const frames = await scrollFrames(page, 'batch-products');
+    const progressAfter = await page.getByTestId('batch-progress').textContent();
+    return {
+      products: LIVE_PRODUCTS,
+      frames: frames.length,
+      frameMs: {
+        p50: Math.round(percentile(frames, 50) * 10) / 10,
+        p95: Math.round(percentile(frames, 95) * 10) / 10,
+        max: Math.round(Math.max(...frames) * 10) / 10,
+      },
+      progressBefore,
+      progressAfter,
+    };
+  } finally {
+    await browser.close();
+    await app.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A library of finished batches, written straight into the database the way the engine leaves them. */
+async function seedLibrary(dir: string): Promise<number> {
+  await mkdir(join(dir, 'data'), { recursive: true });
+  const db = openDatabase(join(dir, 'data', 'adbatch.db'));
+  const store = new QueueStore(db, Date.now);
+  let jobs = 0;
+  for (let index = 0; jobs < LIBRARY_JOBS; index++) {
+    const count = Math.min(PRODUCTS_PER_LIBRARY_BATCH, LIBRARY_JOBS - jobs);
+    const batch = store.createBatch({
+      name: `Season ${index + 1}`,
+      baseUrl: 'sandbox',
+      keyId: 'bench',
+      keyHint: '…0000',
+      sandbox: true,
+      libraryDir: join(dir, 'library'),
+      shoot: SHOOT,
+      video: null,
+      products: Array.from({ length: count }, (_, n) => ({
+        name: `Product ${n + 1}`,
+        sourceDir: join(dir, 'in', String(n)),
+        photos: [{ path: join(dir, 'in', String(n), '1.jpg'), url: null }],
+      })),
+    });
+    db.transaction(() => {
+      db.prepare(
+        `UPDATE jobs SET state = 'done', remote_id = 'shoot_' || id, remote_status = 'completed',
+           credits_charged = price, accepted_at = created_at, finished_at = created_at + 30000
+         WHERE batch_id = ?`,
+      ).run(batch.id);
+      db.prepare(
+        `INSERT INTO ledger (batch_id, job_id, at, type, credits) SELECT batch_id, id, created_at, 'charge', price
+         FROM jobs WHERE batch_id = ?`,
+      ).run(batch.id);
+      db.prepare("UPDATE batches SET status = 'finished' WHERE id = ?").run(batch.id);
+    })();
+    jobs += count;
+  }
+  db.close();
+  return jobs;
+}
+
+async function library() {
+  const dir = await mkdtemp(join(tmpdir(), 'adbatch-bench-ui-library-'));
+  const jobs = await seedLibrary(dir);
+  const app = await startAppServer({ dir });
+  const browser = await launchChromium();
+  try {
+    const runs: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+      await page.goto(app.url, { waitUntil: 'commit' });
+      await page
+        .getByRole('button', { name: /Season 1 / })
+        .first()
+        .waitFor({ timeout: 30_000 });
+      // From the navigation's start, in the page's own clock.
+      runs.push(Math.round((await page.evaluate('performance.now()')) as number));
+      await page.close();
+    }
+    return {
+      jobs,
+      batches: Math.ceil(jobs / PRODUCTS_PER_LIBRARY_BATCH),
+      shownMs: runs,
+      bestMs: Math.min(...runs),
+    };
+  } finally {
+    await browser.close();
+    await app.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const missing = browserMissing();
+if (missing) {
+  console.error(`bench:ui needs a browser: ${missing}`);
+  process.exit(1);
+}
+
+const live = await liveBatch();
+console.log(`live: ${live.products} products, ${live.frames} frames, frame time p95 ${live.frameMs.p95} ms`);
+const lib = await library();
+console.log(
+  `library: ${lib.jobs} finished jobs in ${lib.batches} batches, Batches shown in ${lib.shownMs.join(' / ')} ms`,
+);
+
+const result = {
+  live,
+  library: lib,
+  targets: { frameP95MaxMs: 16, libraryShownMaxMs: 500 },
+  met: { frames: live.frameMs.p95 < 16, library: lib.bestMs < 500 },
+  machine: { cpus: cpus().length, node: process.version },
+};
+await mkdir(join(import.meta.dirname, 'results'), { recursive: true });
+await writeFile(join(import.meta.dirname, 'results', 'ui.json'), `${JSON.stringify(result, null, 2)}\n`);
+console.log(
+  `targets: frame p95 < 16 ms ${result.met.frames ? 'met' : 'MISSED'}; Batches < 500 ms ${result.met.library ? 'met' : 'MISSED'}`,
+);
+console.log('bench/results/ui.json written');
