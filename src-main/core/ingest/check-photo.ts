@@ -81,8 +81,12 @@ function readError(error: NodeJS.ErrnoException): Rejection {
   return reject('unreadable', `unreadable: ${error.code ?? error.message}`);
 }
 
-/** Hashed in one go up to this size (a few ms); larger files are hashed chunk by chunk as they stream in. */
-const WHOLE_READ_BYTES = 8 * 1024 * 1024;
+/**
+ * Hashed in one go up to this size (about 2 ms of main thread); larger files chunk by chunk as they stream
+ * in, so that several large photos checked at once never hold the event loop for long.
+ */
+const WHOLE_READ_BYTES = 1024 * 1024;
+const HASH_CHUNK_BYTES = 256 * 1024;
 
 async function readHashed(path: string | Buffer, size: number): Promise<{ bytes: Buffer; hash: string }> {
   if (size <= WHOLE_READ_BYTES) {
@@ -91,7 +95,7 @@ async function readHashed(path: string | Buffer, size: number): Promise<{ bytes:
   }
   const hash = createHash('sha256');
   const chunks: Buffer[] = [];
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+  for await (const chunk of createReadStream(path, { highWaterMark: HASH_CHUNK_BYTES })) {
     hash.update(chunk as Buffer);
     chunks.push(chunk as Buffer);
   }

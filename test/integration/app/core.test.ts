@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
@@ -8,9 +8,10 @@ import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts'
 import type { ArgsOf, Channel, EventName, Events, ResultOf } from '../../../src-main/shared/ipc.ts';
 import type { ShootSettingsView } from '../../../src-main/shared/models.ts';
 import { type CoreHarness, startCoreHarness } from '../../support/core-harness.ts';
+import { SandboxClient } from '../../support/sandbox-client.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
 import { memorySecretBox } from '../../support/secret-box.ts';
-import { PRODUCT_FIXTURES_DIR } from '../../support/static-server.ts';
+import { PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS, startStaticServer } from '../../support/static-server.ts';
 
 // The app's handler map, through the same dispatch every transport uses, over the real queue, ingest,
 // engine and the embedded sandbox.
@@ -175,6 +176,54 @@ describe('accounts', () => {
       await bare.close();
     }
   });
+});
+
+describe('a refused key', () => {
+  it('pauses the batch, marks the account refused and says so', async () => {
+    const photos = await startStaticServer();
+    try {
+      const catalog = join(h.dir, 'catalog.csv');
+      await writeFile(
+        catalog,
+        `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\n`,
+      );
+      const account = await call('accounts:add', {
+        name: 'Pinned',
+        baseUrl: service.url,
+        apiKey: defaultKeys(service).agencyPinned,
+      });
+      const scan = await call('ingest:scan', { inputs: [catalog] });
+      expect(scan.products.map((product) => product.photos[0]!.thumbnailUrl)).toEqual([
+        photos.urlOf(PRODUCT_PHOTOS.hat),
+        photos.urlOf(PRODUCT_PHOTOS.tote),
+      ]);
+      const changed = collect('accounts:changed');
+      await new SandboxClient(service.url).addFault({
+        method: 'POST',
+        path: '/v1/shoots',
+        action: 'status',
+        status: 401,
+      });
+      const batch = await call('batches:create', {
+        scanId: scan.scanId,
+        accountId: account.id,
+        shoot: SHOOT,
+        video: null,
+        includeDone: false,
+        name: 'Refused',
+      });
+      await expect
+        .poll(async () => (await call('batches:get', { id: batch.id })).statusReason, { timeout: 30_000 })
+        .toBe('unauthorized');
+      await expect.poll(() => changed.some((event) => event.payload.id === account.id)).toBe(true);
+      const refused = (await call('accounts:list')).find((candidate) => candidate.id === account.id)!;
+      expect(refused.refusedAt).not.toBeNull();
+      expect((await call('batches:get', { id: batch.id })).creditsSpent).toBe(0);
+    } finally {
+      await new SandboxClient(service.url).clearFaults();
+      await photos.close();
+    }
+  }, 60_000);
 });
 
 describe('a batch from drop to done', () => {
