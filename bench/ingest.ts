@@ -379,8 +379,9 @@ async function main(): Promise<void> {
         photosPerSec: perSec(oursBest.ms),
         peakRssMb: Math.max(...ours.map((phase) => phase.peakRssMb)),
         rssStartMb: ours.map((phase) => phase.rssStartMb),
-        /** The worse of the rounds. */
+        /** The worse of the rounds (each round's p99 below). */
         eventLoopDelayMs: oursDelay,
+        eventLoopDelayP99MsByRound: ours.map((phase) => phase.eventLoopDelayMs.p99),
         eventLoopUtilization: oursBest.eventLoopUtilization,
         coresUsed: ours.map((phase) => phase.coresUsed),
       },

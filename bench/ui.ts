@@ -77,7 +77,11 @@ async function liveBatch() {
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByRole('button', { name: 'Open Folder…' }).click();
     await page.getByTestId('quote-total').waitFor({ timeout: 300_000 });
-    await page.getByRole('button', { name: /^Start for/ }).click();
+    // One shot each: 2,000 credits, within the Sandbox account's 5,000.
+    await page.getByLabel('Shots').selectOption('1');
+    await page
+      .getByRole('button', { name: `Start for ${LIVE_PRODUCTS.toLocaleString('en')} credits` })
+      .click({ timeout: 60_000 });
     await page.getByTestId('batch-products').waitFor();
     // Let the batch get going: jobs running, results landing, progress events arriving.
     await page.waitForFunction(

@@ -8,7 +8,7 @@ import { AppError } from './app/errors.ts';
 import { CoreEvents, throttlePerKey } from './app/events.ts';
 import { FileGateway } from './app/files.ts';
 import type { SecretBox } from './app/secrets.ts';
-import { batchDetail, batchProgress, batchSummary } from './app/views.ts';
+import { batchDetail, batchProgress, batchSummaries, batchSummary } from './app/views.ts';
 import { openDatabase } from './db/open.ts';
 import { type LoopbackHost, startLoopbackHost } from './hosting/loopback.ts';
 import { setAsideEarlierShots } from './ingest/already-done.ts';
@@ -388,11 +388,7 @@ export function createCore(options: CoreOptions): Core {
       events.emit('batches:changed', { id: batch.id });
       return batchSummary(store, batch, accountNameOf(batch));
     },
-    'batches:list': async () =>
-      store
-        .batches()
-        .sort((a, b) => b.createdAt - a.createdAt)
-        .map((batch) => batchSummary(store, batch, accountNameOf(batch))),
+    'batches:list': async () => batchSummaries(store, accountNameOf),
     'batches:get': async ({ id }) => {
       const batch = requireBatch(id);
       const detail = batchDetail(store, batch, accountNameOf(batch), files, now());

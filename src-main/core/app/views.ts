@@ -1,14 +1,13 @@
 import { join } from 'node:path';
 import type { BatchDetail, BatchProgress, BatchSummary, JobView } from '../../shared/models.ts';
 import { ATTENTION_JOB_STATES } from '../queue/states.ts';
-import type { QueueStore } from '../queue/store.ts';
+import type { BatchTotals, QueueStore } from '../queue/store.ts';
 import type { Batch } from '../queue/types.ts';
 import type { FileGateway } from './files.ts';
 
 // Batches as the renderer sees them, built from the store.
 
-export function batchProgress(store: QueueStore, batch: Batch): BatchProgress {
-  const totals = store.totals(batch.id);
+function progressOf(batch: Batch, totals: BatchTotals): BatchProgress {
   const count = (state: string) => totals.byState[state as keyof typeof totals.byState] ?? 0;
   return {
     id: batch.id,
@@ -24,16 +23,36 @@ export function batchProgress(store: QueueStore, batch: Batch): BatchProgress {
   };
 }
 
-export function batchSummary(store: QueueStore, batch: Batch, accountName: string): BatchSummary {
-  const progress = batchProgress(store, batch);
+export function batchProgress(store: QueueStore, batch: Batch): BatchProgress {
+  return progressOf(batch, store.totals(batch.id));
+}
+
+function summaryOf(batch: Batch, totals: BatchTotals, products: number, accountName: string): BatchSummary {
   return {
-    ...progress,
+    ...progressOf(batch, totals),
     accountName,
     sandbox: batch.sandbox,
     createdAt: batch.createdAt,
-    products: store.productCount(batch.id),
+    products,
     quotedCredits: batch.quotedCredits,
   };
+}
+
+export function batchSummary(store: QueueStore, batch: Batch, accountName: string): BatchSummary {
+  return summaryOf(batch, store.totals(batch.id), store.productCount(batch.id), accountName);
+}
+
+/** Every batch, newest first, from one pass over the totals. */
+export function batchSummaries(store: QueueStore, accountNameOf: (batch: Batch) => string): BatchSummary[] {
+  const all = store.allTotals();
+  const empty = { jobs: 0, byState: {}, charged: 0, refunded: 0, atStake: 0, products: 0 };
+  return store
+    .batches()
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .map((batch) => {
+      const totals = all.get(batch.id) ?? empty;
+      return summaryOf(batch, totals, totals.products, accountNameOf(batch));
+    });
 }
 
 /** Average time a finished job took in this batch, times what is left, spread over the jobs running at once. */

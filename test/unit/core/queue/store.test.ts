@@ -570,3 +570,22 @@ describe('setBatchStatus', () => {
     expect(() => ctx.store.setBatchStatus('b_missing', 'paused')).toThrow(/no batch/);
   });
 });
+
+describe('allTotals', () => {
+  it('gives every batch the same totals as asking one by one, and its product count', () => {
+    const first = ctx.store.createBatch(newBatch({ products: products(3) }));
+    const second = ctx.store.createBatch(newBatch({ products: products(2), video: null }));
+    const [shoot] = ctx.store.jobs(first.id);
+    submitAndAccept(ctx, shoot!.id);
+    const other = ctx.store.jobs(second.id)[0]!;
+    submitAndAccept(ctx, other.id);
+    ctx.store.failRemote(other.id, 'failed', { code: 'generation_failed', message: 'failed' });
+    const all = ctx.store.allTotals();
+    for (const batch of [first, second]) {
+      const { products: count, ...totals } = all.get(batch.id)!;
+      expect(totals).toEqual(ctx.store.totals(batch.id));
+      expect(count).toBe(ctx.store.productCount(batch.id));
+    }
+    expect(all.get(second.id)).toMatchObject({ charged: SHOOT_PRICE, refunded: SHOOT_PRICE, products: 2 });
+  });
+});
