@@ -7,8 +7,8 @@ import { MAX_FILE_BYTES, MAX_PIXELS, MIN_SHORT_SIDE, THUMBNAIL_SIZE, WARN_SHORT_
 import { DECODABLE_KINDS, SERVICE_READY_KINDS, type SniffedKind, sniff } from './sniff.ts';
 import type { ProblemCode } from './types.ts';
 
-// One photo, checked by its content: read once (a large one hashed as it streams, so it never blocks the
-// event loop), sniffed, its header read, then decoded in full exactly once, by making its thumbnail, which
+// One photo, checked by its content: hashed (a large one as it streams, so it never blocks the event loop),
+// sniffed, its header read, then decoded in full exactly once, by making its thumbnail, which
 // is what proves it is not truncated. Files that the service should not get as they are (another format,
 // CMYK, 16-bit, a wide-gamut profile, a sideways EXIF orientation) get a converted copy, sent instead.
 // Both land in a cache keyed by the content hash, so a photo seen before is not decoded again.
@@ -82,24 +82,42 @@ function readError(error: NodeJS.ErrnoException): Rejection {
 }
 
 /**
- * Hashed in one go up to this size (about 2 ms of main thread); larger files chunk by chunk as they stream
- * in, so that several large photos checked at once never hold the event loop for long.
+ * Up to this size a photo is read into memory once, hashed in one go (about 2 ms of main thread) and decoded
+ * from memory. A larger one is hashed chunk by chunk as it streams past, keeping only its first bytes for
+ * sniffing, and sharp decodes it from the file itself (from the page cache by then): JavaScript never holds
+ * a large photo, and the event loop is never held for long.
  */
 const WHOLE_READ_BYTES = 1024 * 1024;
 const HASH_CHUNK_BYTES = 256 * 1024;
+/** Enough for every signature `sniff` looks at (an SVG may start after a long XML prolog). */
+const HEAD_BYTES = 4096;
 
-async function readHashed(path: string | Buffer, size: number): Promise<{ bytes: Buffer; hash: string }> {
-  if (size <= WHOLE_READ_BYTES) {
+interface ReadPhoto {
+  hash: string;
+  /** The first bytes, for sniffing. */
+  head: Buffer;
+  /** What sharp decodes: the bytes in memory, or the file's path. */
+  input: Buffer | string;
+}
+
+async function readPhoto(path: string | Buffer, size: number): Promise<ReadPhoto> {
+  // A path that is not valid UTF-8 can only be opened as raw bytes, which sharp cannot take: read it whole.
+  if (size <= WHOLE_READ_BYTES || typeof path !== 'string') {
     const bytes = await readFile(path);
-    return { bytes, hash: createHash('sha256').update(bytes).digest('hex') };
+    return {
+      hash: createHash('sha256').update(bytes).digest('hex'),
+      head: bytes.subarray(0, HEAD_BYTES),
+      input: bytes,
+    };
   }
   const hash = createHash('sha256');
-  const chunks: Buffer[] = [];
+  let head = Buffer.alloc(0);
   for await (const chunk of createReadStream(path, { highWaterMark: HASH_CHUNK_BYTES })) {
     hash.update(chunk as Buffer);
-    chunks.push(chunk as Buffer);
+    if (head.length < HEAD_BYTES)
+      head = Buffer.concat([head, (chunk as Buffer).subarray(0, HEAD_BYTES - head.length)]);
   }
-  return { bytes: Buffer.concat(chunks), hash: hash.digest('hex') };
+  return { hash: hash.digest('hex'), head, input: path };
 }
 
 function refusedKind(kind: SniffedKind): Rejection | null {
@@ -183,18 +201,17 @@ function decodeFailure(kind: SniffedKind, error: Error): Rejection {
 }
 
 async function checkContent(
-  bytes: Buffer,
-  hash: string,
+  { input, head, hash }: ReadPhoto,
   cache: IngestCache,
 ): Promise<Rejection | { ok: true; photo: CheckedContent }> {
-  const kind = sniff(bytes);
+  const kind = sniff(head);
   const refused = refusedKind(kind);
   if (refused) return refused;
 
   let meta: Metadata;
   try {
     // Header only: safe for any pixel count, which is checked next, before anything is decoded.
-    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    meta = await sharp(input, { limitInputPixels: false }).metadata();
   } catch (error) {
     return decodeFailure(kind, error as Error);
   }
@@ -231,7 +248,7 @@ async function checkContent(
   // Strict: libjpeg reports damaged entropy data only as a warning. The one warning let through is stray
   // bytes between markers, which some cameras write and which costs no pixel.
   let failOn: 'warning' | 'error' = 'warning';
-  const decoder = () => sharp(bytes, { failOn, limitInputPixels: MAX_PIXELS }).rotate();
+  const decoder = () => sharp(input, { failOn, limitInputPixels: MAX_PIXELS }).rotate();
   const makeThumbnail = () =>
     writeAtomically(thumbnail, (part) =>
       decoder()
@@ -277,7 +294,7 @@ async function checkContent(
 export type ContentMemo = Map<string, Promise<Rejection | { ok: true; photo: CheckedContent }>>;
 
 export async function checkPhoto(file: FileRef, cache: IngestCache, memo: ContentMemo): Promise<CheckResult> {
-  let read: { bytes: Buffer; hash: string };
+  let read: ReadPhoto;
   try {
     const info = await stat(file.path);
     if (info.size === 0) return reject('empty', 'empty file (0 bytes)');
@@ -287,13 +304,13 @@ export async function checkPhoto(file: FileRef, cache: IngestCache, memo: Conten
         `too large: ${megabytes(info.size)}, the limit is ${megabytes(MAX_FILE_BYTES)}`,
       );
     }
-    read = await readHashed(file.path, info.size);
+    read = await readPhoto(file.path, info.size);
   } catch (error) {
     return readError(error as NodeJS.ErrnoException);
   }
   let pending = memo.get(read.hash);
   if (!pending) {
-    pending = checkContent(read.bytes, read.hash, cache);
+    pending = checkContent(read, cache);
     memo.set(read.hash, pending);
   }
   const checked = await pending;
