@@ -11,8 +11,8 @@ import { makeProductFolders } from '../test/support/product-folders.ts';
 
 // npm run bench:ui (writes bench/results/ui.json), in Debian's Chromium on the browser harness:
 //  1. live: a batch of BENCH_LIVE_PRODUCTS (2,000) products runs in the sandbox while the Batch screen's
-//     product list is scrolled end to end; the renderer's frame times (requestAnimationFrame deltas, the
-//     frame rate uncapped so that a frame's time is its cost) must stay at p95 < 16 ms (virtualised lists);
+//     product list is scrolled end to end; the renderer's work per frame must stay at p95 < 16 ms
+//     (virtualised lists; see scrollFrames for how a frame's work is measured);
 //  2. library: BENCH_LIBRARY_JOBS (100,000) finished jobs in the database; the Batches screen must show
 //     its first rows under 500 ms from navigation start.
 
@@ -37,33 +37,45 @@ function percentile(values: number[], p: number): number {
 }
 
 /**
- * Scrolls the list from top to bottom and back while recording every frame's time. Written as a string:
- * tsx would wrap a function passed to the page with helpers that do not exist there.
+ * Scrolls the list from top to bottom and back, recording for every frame the renderer's work (from the
+ * frame's requestAnimationFrame callback to a task queued from it, which runs once the frame's style,
+ * layout and paint are done) and the interval between frames. Headless Chromium paces every page it loads
+ * over HTTP at about 17.7 ms (56 Hz) whatever the page does, even a 404 page at rest, so the interval shows
+ * only that pacing; the work is the frame's cost. Written as a string: tsx would wrap a function passed to
+ * the page with helpers that do not exist there.
  */
 const SCROLL_SCRIPT = `(async ({ testId, duration }) => {
   const list = document.querySelector('[data-testid="' + testId + '"]');
-  const frames = [];
+  const work = [];
+  const intervals = [];
+  const channel = new MessageChannel();
+  let frameStart = 0;
+  channel.port1.onmessage = () => work.push(performance.now() - frameStart);
   return await new Promise((resolve) => {
     const start = performance.now();
     let last = start;
     const step = (now) => {
-      frames.push(now - last);
+      intervals.push(now - last);
       last = now;
       const t = (now - start) / duration;
-      const max = list.scrollHeight - list.clientHeight;
-      list.scrollTop = max * (t < 0.5 ? t * 2 : 2 - t * 2);
+      list.scrollTop = (list.scrollHeight - list.clientHeight) * (t < 0.5 ? t * 2 : 2 - t * 2);
+      frameStart = performance.now();
+      channel.port2.postMessage(0);
       if (now - start < duration) requestAnimationFrame(step);
-      else resolve(frames.slice(1));
+      else setTimeout(() => resolve({ work, intervals: intervals.slice(1) }), 50);
     };
     requestAnimationFrame(step);
   });
 })`;
 
-async function scrollFrames(page: Page, testId: string): Promise<number[]> {
-  return (await page.evaluate(
-    `${SCROLL_SCRIPT}(${JSON.stringify({ testId, duration: SCROLL_MS })})`,
-  )) as number[];
+async function scrollFrames(page: Page, testId: string): Promise<{ work: number[]; intervals: number[] }> {
+  return (await page.evaluate(`${SCROLL_SCRIPT}(${JSON.stringify({ testId, duration: SCROLL_MS })})`)) as {
+    work: number[];
+    intervals: number[];
+  };
 }
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
 
 async function liveBatch() {
   const dir = await mkdtemp(join(tmpdir(), 'adbatch-bench-ui-live-'));
@@ -103,11 +115,16 @@ async function liveBatch() {
     const progressAfter = await page.getByTestId('batch-progress').textContent();
     return {
       products: LIVE_PRODUCTS,
-      frames: frames.length,
-      frameMs: {
-        p50: Math.round(percentile(frames, 50) * 10) / 10,
-        p95: Math.round(percentile(frames, 95) * 10) / 10,
-        max: Math.round(Math.max(...frames) * 10) / 10,
+      frames: frames.work.length,
+      frameWorkMs: {
+        p50: round1(percentile(frames.work, 50)),
+        p95: round1(percentile(frames.work, 95)),
+        max: round1(Math.max(...frames.work)),
+      },
+      frameIntervalMs: {
+        p50: round1(percentile(frames.intervals, 50)),
+        p95: round1(percentile(frames.intervals, 95)),
+        max: round1(Math.max(...frames.intervals)),
       },
       progressBefore,
       progressAfter,
@@ -201,7 +218,9 @@ if (missing) {
 }
 
 const live = await liveBatch();
-console.log(`live: ${live.products} products, ${live.frames} frames, frame time p95 ${live.frameMs.p95} ms`);
+console.log(
+  `live: ${live.products} products, ${live.frames} frames, frame work p95 ${live.frameWorkMs.p95} ms (max ${live.frameWorkMs.max} ms); frame interval p95 ${live.frameIntervalMs.p95} ms (headless pacing)`,
+);
 const lib = await library();
 console.log(
   `library: ${lib.jobs} finished jobs in ${lib.batches} batches, Batches shown in ${lib.shownMs.join(' / ')} ms`,
@@ -211,7 +230,7 @@ const result = {
   live,
   library: lib,
   targets: { frameP95MaxMs: 16, libraryShownMaxMs: 500 },
-  met: { frames: live.frameMs.p95 < 16, library: lib.bestMs < 500 },
+  met: { frames: live.frameWorkMs.p95 < 16, library: Math.max(...lib.shownMs) < 500 },
   machine: { cpus: cpus().length, node: process.version },
 };
 await mkdir(join(import.meta.dirname, 'results'), { recursive: true });
