@@ -12,10 +12,9 @@ import { batchDetail, batchProgress, batchSummaries, batchSummary } from './app/
 import { openDatabase } from './db/open.ts';
 import { type LoopbackHost, startLoopbackHost } from './hosting/loopback.ts';
 import { setAsideEarlierShots } from './ingest/already-done.ts';
-import { thumbnailPath } from './ingest/check-photo.ts';
 import { scanInputs, toNewProduct } from './ingest/scan.ts';
 import type { IngestPlan } from './ingest/types.ts';
-import { batchFolder } from './library.ts';
+import { batchFolder, ingestCacheDir } from './library.ts';
 import { quoteBatch } from './pricing.ts';
 import { QueueStore } from './queue/store.ts';
 import type { Batch, NewProduct, ShootSettings, VideoSettings } from './queue/types.ts';
@@ -74,6 +73,7 @@ export interface Core {
 }
 
 const PROGRESS_INTERVAL_MS = 100;
+const BALANCE_MAX_AGE_MS = 30_000;
 
 /** The share of the service's limit the user keeps free for other apps using the same key. */
 export function withMargin(limit: RateLimit, marginPercent: number): RateLimit {
@@ -102,22 +102,26 @@ export function createCore(options: CoreOptions): Core {
   const lastStatus = new Map<string, string>();
 
   const settings = (): Settings => ({ ...options.defaults, ...options.preferences.read() });
-  const cacheDir = () => join(settings().libraryDir, '.adbatch');
 
+  /** The engine asks for clients synchronously: the Sandbox's is made once, when the sandbox starts. */
+  let sandboxClient: ServiceClient | null = null;
   const ensureSandbox = () => {
-    sandbox ??= options.startSandbox().catch((error) => {
-      sandbox = null;
-      throw error;
-    });
+    sandbox ??= options.startSandbox().then(
+      (connection) => {
+        sandboxClient = new ServiceClient({ baseUrl: connection.url, apiKey: connection.apiKey });
+        return connection;
+      },
+      (error) => {
+        sandbox = null;
+        throw error;
+      },
+    );
     return sandbox;
   };
 
   const sandboxView = async (): Promise<AccountView> => {
     const connection = await ensureSandbox();
-    const balance = await new ServiceClient({
-      baseUrl: connection.url,
-      apiKey: connection.apiKey,
-    }).getCredits();
+    const balance = await sandboxClient!.getCredits();
     return {
       id: SANDBOX_ACCOUNT_ID,
       name: SANDBOX_ACCOUNT_NAME,
@@ -132,8 +136,8 @@ export function createCore(options: CoreOptions): Core {
 
   const clientForAccount = async (accountId: string): Promise<ServiceClient> => {
     if (accountId === SANDBOX_ACCOUNT_ID) {
-      const connection = await ensureSandbox();
-      return new ServiceClient({ baseUrl: connection.url, apiKey: connection.apiKey });
+      await ensureSandbox();
+      return sandboxClient!;
     }
     const account = accounts.get(accountId);
     return new ServiceClient({ baseUrl: account.baseUrl, apiKey: accounts.apiKey(accountId) });
@@ -195,18 +199,29 @@ export function createCore(options: CoreOptions): Core {
     return plan.products.map(toNewProduct);
   };
 
-  const quoteFor = async (request: QuoteRequest) => {
+  // Every settings change on the New batch screen asks for a quote; the balance behind it is asked of the
+  // service at most once per BALANCE_MAX_AGE_MS per account, so tweaking a form does not eat the key's
+  // request budget. Creating a batch asks again (below) before it commits to the cost.
+  const balances = new Map<string, { credits: number; at: number }>();
+  const balanceOf = async (accountId: string, fresh = false): Promise<number> => {
+    const known = balances.get(accountId);
+    if (!fresh && known && now() - known.at < BALANCE_MAX_AGE_MS) return known.credits;
+    const client = await clientForAccount(accountId);
+    const { credits } = await serviceCall(() => client.getCredits());
+    balances.set(accountId, { credits, at: now() });
+    return credits;
+  };
+
+  const quoteFor = async (request: QuoteRequest, freshBalance = false) => {
     const products = plannedProducts(request.scanId);
     const shoot = request.shoot as ShootSettings;
     const video = request.video as VideoSettings | null;
     const { fresh, setAside } = setAsideEarlierShots(store, products, shoot, video, request.includeDone);
-    const client = await clientForAccount(request.accountId);
-    const balance = await serviceCall(() => client.getCredits());
     const quote = quoteBatch(
       fresh.map((product) => product.name),
       shoot,
       video,
-      balance.credits,
+      await balanceOf(request.accountId, freshBalance),
     );
     return { fresh, setAside, quote, shoot, video };
   };
@@ -221,9 +236,7 @@ export function createCore(options: CoreOptions): Core {
       rateLimit: withMargin(options.rateLimit ?? SERVICE_RATE_LIMIT, settings().budgetMarginPercent),
       timeScale: options.sandboxTimeScale ?? 0.1,
       clientFor: (batch) => {
-        if (batch.sandbox) {
-          return sandboxClient;
-        }
+        if (batch.sandbox) return sandboxClient;
         const account = accounts.byKeyId(batch.keyId);
         if (!account) return null;
         return new ServiceClient({ baseUrl: account.baseUrl, apiKey: accounts.apiKey(account.id) });
@@ -233,13 +246,8 @@ export function createCore(options: CoreOptions): Core {
     });
     engineRun = engine.run().catch((error) => log.error('the engine stopped', error));
   };
-  let sandboxClient: ServiceClient | null = null;
-
   const drive = async (batch: Batch) => {
-    if (batch.sandbox && !sandboxClient) {
-      const connection = await ensureSandbox();
-      sandboxClient = new ServiceClient({ baseUrl: connection.url, apiKey: connection.apiKey });
-    }
+    if (batch.sandbox) await ensureSandbox();
     await engine?.drive(batch.id);
     progress.touch(batch.id);
   };
@@ -260,6 +268,7 @@ export function createCore(options: CoreOptions): Core {
       const client = new ServiceClient({ baseUrl, apiKey });
       const balance = await serviceCall(() => client.getCredits());
       const account = accounts.add({ name, baseUrl, apiKey }, balance);
+      balances.set(account.id, { credits: balance.credits, at: now() });
       log.info(`account added: ${name} (${account.keyHint})`);
       events.emit('accounts:changed', { id: account.id });
       return account;
@@ -276,6 +285,7 @@ export function createCore(options: CoreOptions): Core {
       const client = await clientForAccount(id);
       try {
         const balance = await serviceCall(() => client.getCredits());
+        balances.set(id, { credits: balance.credits, at: now() });
         return accounts.recordBalance(id, balance);
       } catch (error) {
         if (error instanceof AppError && error.code === 'key_refused') accounts.markRefused(id);
@@ -305,7 +315,7 @@ export function createCore(options: CoreOptions): Core {
       const tick = throttlePerKey(PROGRESS_INTERVAL_MS, () => events.emit('ingest:progress', latest));
       let latest = { checked: 0, total: 0 };
       const plan = await scanInputs(inputs, {
-        cacheDir: cacheDir(),
+        cacheDir: ingestCacheDir(settings().libraryDir),
         pattern,
         onProgress: (progressNow) => {
           latest = progressNow;
@@ -353,7 +363,7 @@ export function createCore(options: CoreOptions): Core {
       };
     },
     'batches:create': async (request) => {
-      const { fresh, quote, shoot, video } = await quoteFor(request);
+      const { fresh, quote, shoot, video } = await quoteFor(request, true);
       if (fresh.length === 0) {
         throw new AppError('conflict', 'Every product was already shot with these photos and settings.');
       }
@@ -383,6 +393,7 @@ export function createCore(options: CoreOptions): Core {
         video,
         products: fresh,
       });
+      balances.delete(request.accountId);
       log.info(`batch ${batch.id} created: ${fresh.length} products, ${quote.credits} credits`);
       await drive(batch);
       events.emit('batches:changed', { id: batch.id });
@@ -391,15 +402,7 @@ export function createCore(options: CoreOptions): Core {
     'batches:list': async () => batchSummaries(store, accountNameOf),
     'batches:get': async ({ id }) => {
       const batch = requireBatch(id);
-      const detail = batchDetail(store, batch, accountNameOf(batch), files, now());
-      for (const [index, product] of store.products(id).entries()) {
-        const hero = product.photos[0];
-        if (hero?.hash)
-          detail.items[index]!.heroUrl = files.url(
-            thumbnailPath({ dir: join(batch.libraryDir, '.adbatch') }, hero.hash),
-          );
-      }
-      return detail;
+      return batchDetail(store, batch, accountNameOf(batch), files, now());
     },
     'batches:pause': async ({ id }) => {
       const batch = requireBatch(id);
@@ -469,10 +472,7 @@ export function createCore(options: CoreOptions): Core {
     async start() {
       host = await startLoopbackHost();
       const unfinished = store.unfinishedBatches();
-      if (unfinished.some((batch) => batch.sandbox)) {
-        const connection = await ensureSandbox();
-        sandboxClient = new ServiceClient({ baseUrl: connection.url, apiKey: connection.apiKey });
-      }
+      if (unfinished.some((batch) => batch.sandbox)) await ensureSandbox();
       for (const batch of unfinished) {
         lastStatus.set(batch.id, `${batch.status}:${batch.statusReason ?? ''}`);
       }

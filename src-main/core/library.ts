@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Batch, Product } from './queue/types.ts';
 
 // Where results land: <library>/<batch folder>/<product folder>/... Folder names are readable (the batch and
@@ -22,6 +23,11 @@ export function safeName(name: string): string {
   cut = cut.replace(/^[\s.]+|[\s.]+$/g, '');
   if (!cut) return 'untitled';
   return cut.replace(RESERVED, '$1-');
+}
+
+/** Ingest's thumbnails and converted copies, keyed by content hash, shared by every batch of the library. */
+export function ingestCacheDir(libraryDir: string): string {
+  return join(libraryDir, '.adbatch');
 }
 
 export function batchFolder(batch: Pick<Batch, 'id' | 'name'>): string {

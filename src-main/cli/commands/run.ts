@@ -17,6 +17,7 @@ import type { S3HostingConfig } from '../../core/hosting/s3.ts';
 import { setAsideEarlierShots } from '../../core/ingest/already-done.ts';
 import { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../../core/ingest/group.ts';
 import { scanInputs, toNewProduct } from '../../core/ingest/scan.ts';
+import { ingestCacheDir } from '../../core/library.ts';
 import { type BatchQuote, quoteBatch } from '../../core/pricing.ts';
 import type { QueueStore } from '../../core/queue/store.ts';
 import type { NewProduct, ShootSettings, VideoSettings } from '../../core/queue/types.ts';
@@ -27,7 +28,7 @@ import { EXIT } from '../exit-codes.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
 import { positiveNumber, rateLimitOption, wholeNumber } from '../options.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
-import { formatProblems, ingestCacheDir, shown } from './scan.ts';
+import { formatProblems, shown } from './scan.ts';
 
 /** `10s/720p[/with_model][/16:9]` */
 export function parseVideo(text: string): VideoSettings {

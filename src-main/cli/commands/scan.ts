@@ -1,17 +1,13 @@
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../../core/ingest/group.ts';
 import { scanInputs } from '../../core/ingest/scan.ts';
 import type { IngestPlan, Problem } from '../../core/ingest/types.ts';
+import { ingestCacheDir } from '../../core/library.ts';
 import { EXIT } from '../exit-codes.ts';
 import { defaultLibraryDir } from '../paths.ts';
 
 // `adbatch scan`: the ingest plan, without spending or uploading anything.
-
-/** Where ingest keeps thumbnails and converted copies: inside the library, beside the results. */
-export function ingestCacheDir(libraryDir: string): string {
-  return join(libraryDir, '.adbatch');
-}
 
 /** Paths under the working folder are shown relative to it; URLs and other paths as they are. */
 export function shown(file: string): string {

@@ -19,9 +19,7 @@ const url = z.url({ protocol: /^https?$/ }).max(2000);
 const shoot = z
   .object({
     style: z.enum(SHOOT_STYLES),
-    shots: z.union(
-      SHOT_COUNTS.map((count) => z.literal(count)) as [z.ZodLiteral<1>, z.ZodLiteral<4>, z.ZodLiteral<6>],
-    ),
+    shots: z.literal(SHOT_COUNTS),
     quality: z.enum(QUALITIES),
     aspectRatio: z.string().regex(/^\d{1,2}:\d{1,2}$/),
     mode: z.enum(MODES),
@@ -39,13 +37,7 @@ const shoot = z
 
 const video = z
   .object({
-    duration: z.union(
-      VIDEO_DURATIONS.map((seconds) => z.literal(seconds)) as [
-        z.ZodLiteral<5>,
-        z.ZodLiteral<10>,
-        z.ZodLiteral<15>,
-      ],
-    ),
+    duration: z.literal(VIDEO_DURATIONS),
     resolution: z.enum(VIDEO_RESOLUTIONS),
     mode: z.enum(MODES),
     aspectRatio: z.enum(VIDEO_ASPECT_RATIOS).nullable(),

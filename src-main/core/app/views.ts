@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import type { BatchDetail, BatchProgress, BatchSummary, JobView } from '../../shared/models.ts';
-import { ATTENTION_JOB_STATES } from '../queue/states.ts';
+import { thumbnailPath } from '../ingest/check-photo.ts';
+import { ingestCacheDir } from '../library.ts';
+import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES } from '../queue/states.ts';
 import type { BatchTotals, QueueStore } from '../queue/store.ts';
-import type { Batch } from '../queue/types.ts';
+import type { Batch, Job, Product } from '../queue/types.ts';
 import type { FileGateway } from './files.ts';
 
 // Batches as the renderer sees them, built from the store.
@@ -56,14 +58,21 @@ export function batchSummaries(store: QueueStore, accountNameOf: (batch: Batch) 
 }
 
 /** Average time a finished job took in this batch, times what is left, spread over the jobs running at once. */
-function estimate(store: QueueStore, batch: Batch, now: number): number | null {
-  const jobs = store.jobs(batch.id);
+function estimate(jobs: readonly Job[], batch: Batch, now: number): number | null {
   const finished = jobs.filter((job) => job.state === 'done' && job.acceptedAt && job.finishedAt);
-  const left = jobs.filter((job) => ['waiting', 'submitting', 'running', 'downloading'].includes(job.state));
+  const left = jobs.filter((job) => ACTIVE_JOB_STATES.includes(job.state));
   if (left.length === 0) return 0;
   if (finished.length === 0 || batch.status !== 'running') return null;
   const elapsed = now - batch.createdAt;
   return Math.round((elapsed / finished.length) * left.length);
+}
+
+/** The product's hero as the renderer shows it: ingest's cached thumbnail, else the file, else its URL. */
+function heroUrl(product: Product, libraryDir: string, files: FileGateway): string | null {
+  const hero = product.photos[0];
+  if (hero?.hash) return files.url(thumbnailPath({ dir: ingestCacheDir(libraryDir) }, hero.hash));
+  if (hero?.path) return files.url(hero.path);
+  return hero?.url ?? null;
 }
 
 export function batchDetail(
@@ -73,12 +82,16 @@ export function batchDetail(
   files: FileGateway,
   now: number,
 ): BatchDetail {
+  const jobs = store.jobs(batch.id);
+  const resultsByJob = new Map<string, JobView['results']>();
+  for (const asset of store.batchAssets(batch.id)) {
+    if (asset.state !== 'done' || asset.kind === 'image') continue;
+    const results = resultsByJob.get(asset.jobId) ?? [];
+    results.push({ kind: asset.kind, url: files.url(join(batch.libraryDir, asset.path)) });
+    resultsByJob.set(asset.jobId, results);
+  }
   const jobsByProduct = new Map<string, JobView[]>();
-  for (const job of store.jobs(batch.id)) {
-    const results = store
-      .assets(job.id)
-      .filter((asset) => asset.state === 'done' && asset.kind !== 'image')
-      .map((asset) => ({ kind: asset.kind, url: files.url(join(batch.libraryDir, asset.path)) }));
+  for (const job of jobs) {
     const view: JobView = {
       id: job.id,
       kind: job.kind,
@@ -89,23 +102,22 @@ export function batchDetail(
       creditsRefunded: job.creditsRefunded,
       failureCode: job.failureCode,
       failureMessage: job.failureMessage,
-      results,
+      results: resultsByJob.get(job.id) ?? [],
     };
     jobsByProduct.set(job.productId, [...(jobsByProduct.get(job.productId) ?? []), view]);
   }
+  const products = store.products(batch.id);
+  const totals = store.totals(batch.id);
   return {
-    ...batchSummary(store, batch, accountName),
+    ...summaryOf(batch, totals, products.length, accountName),
     shoot: batch.shoot,
     video: batch.video,
-    etaMs: estimate(store, batch, now),
-    items: store.products(batch.id).map((product) => {
-      const hero = product.photos[0];
-      return {
-        id: product.id,
-        name: product.name,
-        heroUrl: hero?.path ? files.url(hero.path) : (hero?.url ?? null),
-        jobs: jobsByProduct.get(product.id) ?? [],
-      };
-    }),
+    etaMs: estimate(jobs, batch, now),
+    items: products.map((product) => ({
+      id: product.id,
+      name: product.name,
+      heroUrl: heroUrl(product, batch.libraryDir, files),
+      jobs: jobsByProduct.get(product.id) ?? [],
+    })),
   };
 }

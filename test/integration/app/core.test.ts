@@ -226,6 +226,36 @@ describe('a refused key', () => {
   }, 60_000);
 });
 
+describe('quotes', () => {
+  it('use the balance the key was just checked with while the settings change, and ask again to create', async () => {
+    const photos = await startStaticServer();
+    try {
+      const catalog = join(h.dir, 'quotes.csv');
+      await writeFile(catalog, `product,url\nMug,${photos.urlOf(PRODUCT_PHOTOS.mug)}\n`);
+      const account = await call('accounts:add', {
+        name: 'Agency',
+        baseUrl: service.url,
+        apiKey: defaultKeys(service).agency,
+      });
+      const scan = await call('ingest:scan', { inputs: [catalog] });
+      const client = new SandboxClient(service.url);
+      const creditCalls = async () =>
+        (await client.requestLog()).filter((entry) => entry.path === '/v1/credits').length;
+      const before = await creditCalls();
+      const request = { scanId: scan.scanId, accountId: account.id, video: null, includeDone: true };
+      for (const shots of [1, 4, 6] as const) {
+        const quote = await call('batches:quote', { ...request, shoot: { ...SHOOT, shots } });
+        expect(quote.balance).toBe(1000);
+      }
+      expect((await creditCalls()) - before).toBe(0);
+      await call('batches:create', { ...request, shoot: SHOOT, name: 'Mugs' });
+      expect((await creditCalls()) - before).toBe(1);
+    } finally {
+      await photos.close();
+    }
+  });
+});
+
 describe('a batch from drop to done', () => {
   it('scans, quotes exactly, runs with throttled progress, and shows results; a second time is set aside', async () => {
     const inputs = ['hat', 'tote', 'mug-set'].map((name) => join(PRODUCT_FIXTURES_DIR, name));
