@@ -180,7 +180,7 @@ async function runOurs(dir: string, products: string): Promise<Figures> {
     store,
     batchIds: [batch.id],
     clientFor: () => new ServiceClient({ baseUrl: sandbox.url, apiKey }),
-    host,
+    hostFor: () => host,
     rateLimit: RATE,
     timeScale: FACTOR,
   });

@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServiceClient } from '../core/api/index.ts';
 import { openDatabase } from '../core/db/open.ts';
-import { startLoopbackHost } from '../core/hosting/loopback.ts';
+import { isLoopbackUrl, startLoopbackHost } from '../core/hosting/loopback.ts';
 import type { PhotoHost } from '../core/hosting/photo-host.ts';
 import { createS3Host, type S3HostingConfig } from '../core/hosting/s3.ts';
 import { writeManifest } from '../core/manifest.ts';
@@ -65,11 +65,6 @@ async function startPhotoHost(dataDir: string) {
   return host;
 }
 
-function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname;
-  return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
-}
-
 export interface DriveOptions {
   store: QueueStore;
   dataDir: string;
@@ -108,14 +103,14 @@ export async function drive(options: DriveOptions): Promise<number> {
     store,
     batchIds,
     clientFor,
-    host,
+    hostFor: () => host,
     rateLimit: options.rateLimit,
     timeScale: options.timeScale,
     // Uploads take a while; the loopback host is ready at once and has nothing to report.
     onHostingProgress:
       options.quiet || !options.hosting
         ? undefined
-        : ({ done, total, bytesSent }) =>
+        : (_batchId, { done, total, bytesSent }) =>
             process.stderr.write(
               `\rUploading photos: ${done}/${total} (${(bytesSent / 1024 / 1024).toFixed(1)} MB sent)${done === total ? '\n' : ''}`,
             ),
@@ -154,6 +149,8 @@ export function outcome(store: QueueStore, batchIds: string[]): number {
   for (const batchId of batchIds) {
     const batch = store.batch(batchId)!;
     if (batch.statusReason === 'unauthorized') return EXIT.failed;
+    // The storage refused or could not be reached; the message was printed as the batch paused.
+    if (batch.statusReason === 'hosting' && batch.status === 'paused') return EXIT.failed;
     if (batch.statusReason === 'insufficient_credits' && batch.status === 'paused')
       return EXIT.stoppedOnCredits;
     const { byState, jobs } = store.totals(batchId);

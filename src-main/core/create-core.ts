@@ -1,16 +1,26 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AccountView, QuoteRequest, ScanView, Settings } from '../shared/models.ts';
+import type {
+  AccountView,
+  PhotoReach,
+  QuoteRequest,
+  ScanView,
+  Settings,
+  UploadProgress,
+} from '../shared/models.ts';
 import { ApiError, apiKeyId, maskApiKey, ServiceClient, UnauthorizedError } from './api/index.ts';
 import { AccountStore, describeBalance, SANDBOX_ACCOUNT_ID } from './app/accounts.ts';
 import { createDispatch, type Dispatch, type HandlerMap } from './app/dispatch.ts';
 import { AppError } from './app/errors.ts';
 import { CoreEvents, throttlePerKey } from './app/events.ts';
 import { FileGateway } from './app/files.ts';
+import { checkPhotoStorage, PhotoStorage } from './app/photo-storage.ts';
 import type { SecretBox } from './app/secrets.ts';
-import { batchDetail, batchProgress, batchSummaries, batchSummary } from './app/views.ts';
+import { type BatchFacts, batchDetail, batchProgress, batchSummaries, batchSummary } from './app/views.ts';
 import { openDatabase } from './db/open.ts';
-import { type LoopbackHost, startLoopbackHost } from './hosting/loopback.ts';
+import { isLoopbackUrl, type LoopbackHost, startLoopbackHost } from './hosting/loopback.ts';
+import type { PhotoHost } from './hosting/photo-host.ts';
+import { createS3Host } from './hosting/s3.ts';
 import { setAsideEarlierShots } from './ingest/already-done.ts';
 import { scanInputs, toNewProduct } from './ingest/scan.ts';
 import type { IngestPlan } from './ingest/types.ts';
@@ -91,6 +101,7 @@ export function createCore(options: CoreOptions): Core {
   const db = openDatabase(join(options.dataDir, 'adbatch.db'));
   const store = new QueueStore(db, now);
   const accounts = new AccountStore(db, options.secrets, now);
+  const storage = new PhotoStorage(db, options.secrets, now);
   const events = new CoreEvents();
   const files = new FileGateway(options.fileUrl);
   const scans = new Map<string, IngestPlan>();
@@ -100,6 +111,8 @@ export function createCore(options: CoreOptions): Core {
   let engine: Engine | null = null;
   let engineRun: Promise<void> | null = null;
   const lastStatus = new Map<string, string>();
+  const uploads = new Map<string, UploadProgress>();
+  let storageHost: PhotoHost | null = null;
 
   const settings = (): Settings => ({ ...options.defaults, ...options.preferences.read() });
 
@@ -143,8 +156,35 @@ export function createCore(options: CoreOptions): Core {
     return new ServiceClient({ baseUrl: account.baseUrl, apiKey: accounts.apiKey(accountId) });
   };
 
-  const accountNameOf = (batch: Batch) =>
-    batch.sandbox ? SANDBOX_ACCOUNT_NAME : (accounts.byKeyId(batch.keyId)?.name ?? `key ${batch.keyHint}`);
+  const facts: BatchFacts = {
+    accountName: (batch) =>
+      batch.sandbox ? SANDBOX_ACCOUNT_NAME : (accounts.byKeyId(batch.keyId)?.name ?? `key ${batch.keyHint}`),
+    upload: (batchId) => uploads.get(batchId) ?? null,
+  };
+
+  // Guess (documented in docs/app.md): storage, once set up, serves every service account, a service on
+  // this machine included; without it, only a service on this machine can read photos from Adbatch itself.
+  const reachOf = (sandbox: boolean, baseUrl: string): Exclude<PhotoReach, { kind: 'urls' }> => {
+    if (sandbox) return { kind: 'this-computer' };
+    const saved = storage.get();
+    if (saved) return { kind: 'storage', bucket: saved.bucket };
+    return isLoopbackUrl(baseUrl) ? { kind: 'this-computer' } : { kind: 'missing' };
+  };
+  const NO_STORAGE =
+    'The service cannot read photos on this computer: set up photo storage in Settings, then start (or resume) the batch.';
+
+  const hostFor = (batch: Batch): PhotoHost => {
+    const reach = reachOf(batch.sandbox, batch.baseUrl);
+    if (reach.kind === 'missing') throw new Error(NO_STORAGE);
+    if (reach.kind === 'this-computer') return host!;
+    storageHost ??= createS3Host(storage.config()!);
+    return storageHost;
+  };
+  const replaceStorageHost = async () => {
+    const previous = storageHost;
+    storageHost = null;
+    await previous?.close();
+  };
 
   const requireBatch = (id: string): Batch => {
     const batch = store.batch(id);
@@ -154,7 +194,7 @@ export function createCore(options: CoreOptions): Core {
 
   const summary = (id: string) => {
     const batch = requireBatch(id);
-    return batchSummary(store, batch, accountNameOf(batch));
+    return batchSummary(store, batch, facts);
   };
 
   /** A call to the service, its failures in words the user can act on. */
@@ -178,7 +218,8 @@ export function createCore(options: CoreOptions): Core {
   const progress = throttlePerKey(PROGRESS_INTERVAL_MS, (batchId) => {
     const batch = store.batch(batchId);
     if (!batch) return;
-    events.emit('batches:progress', batchProgress(store, batch));
+    if (batch.statusReason === 'hosting') uploads.delete(batchId);
+    events.emit('batches:progress', batchProgress(store, batch, facts));
     const status = `${batch.status}:${batch.statusReason ?? ''}`;
     if (lastStatus.get(batchId) !== status) {
       lastStatus.set(batchId, status);
@@ -212,18 +253,25 @@ export function createCore(options: CoreOptions): Core {
     return credits;
   };
 
-  const quoteFor = async (request: QuoteRequest, freshBalance = false) => {
+  /** For `create`: the balance is asked again, and a batch whose photos cannot be reached is refused first. */
+  const quoteFor = async (request: QuoteRequest, purpose: 'preview' | 'create') => {
     const products = plannedProducts(request.scanId);
     const shoot = request.shoot as ShootSettings;
     const video = request.video as VideoSettings | null;
     const { fresh, setAside } = setAsideEarlierShots(store, products, shoot, video, request.includeDone);
+    const local = fresh.some((product) => product.photos.some((photo) => photo.path));
+    const account = request.accountId === SANDBOX_ACCOUNT_ID ? null : accounts.get(request.accountId);
+    const photos: PhotoReach = local
+      ? reachOf(account === null, account?.baseUrl ?? 'sandbox')
+      : { kind: 'urls' };
+    if (purpose === 'create' && photos.kind === 'missing') throw new AppError('bad_request', NO_STORAGE);
     const quote = quoteBatch(
       fresh.map((product) => product.name),
       shoot,
       video,
-      await balanceOf(request.accountId, freshBalance),
+      await balanceOf(request.accountId, purpose === 'create'),
     );
-    return { fresh, setAside, quote, shoot, video };
+    return { fresh, setAside, quote, shoot, video, photos };
   };
 
   const startEngine = (batchIds: string[]) => {
@@ -232,7 +280,7 @@ export function createCore(options: CoreOptions): Core {
       store,
       batchIds,
       stayAlive: true,
-      host,
+      hostFor,
       rateLimit: withMargin(options.rateLimit ?? SERVICE_RATE_LIMIT, settings().budgetMarginPercent),
       timeScale: options.sandboxTimeScale ?? 0.1,
       clientFor: (batch) => {
@@ -242,13 +290,22 @@ export function createCore(options: CoreOptions): Core {
         return new ServiceClient({ baseUrl: account.baseUrl, apiKey: accounts.apiKey(account.id) });
       },
       onChange: (batchId) => progress.touch(batchId),
+      onHostingProgress: (batchId, upload) => {
+        if (upload.done < upload.total) uploads.set(batchId, upload);
+        else uploads.delete(batchId);
+        progress.touch(batchId);
+      },
       onNotice: (batchId, message) => log.warn(`${batchId}: ${message}`),
     });
     engineRun = engine.run().catch((error) => log.error('the engine stopped', error));
   };
+  // An upload to storage can take minutes: the handler answers at once and the upload shows as progress.
   const drive = async (batch: Batch) => {
     if (batch.sandbox) await ensureSandbox();
-    await engine?.drive(batch.id);
+    engine
+      ?.drive(batch.id)
+      .then(() => progress.touch(batch.id))
+      .catch((error) => log.error(`batch ${batch.id} could not be driven`, error));
     progress.touch(batch.id);
   };
 
@@ -346,7 +403,7 @@ export function createCore(options: CoreOptions): Core {
     },
 
     'batches:quote': async (request) => {
-      const { quote, setAside } = await quoteFor(request);
+      const { quote, setAside, photos } = await quoteFor(request, 'preview');
       return {
         products: quote.products.map((row) => ({
           product: row.product,
@@ -360,10 +417,11 @@ export function createCore(options: CoreOptions): Core {
         balance: quote.balance,
         shortfall: quote.shortfall ?? 0,
         setAside,
+        photos,
       };
     },
     'batches:create': async (request) => {
-      const { fresh, quote, shoot, video } = await quoteFor(request, true);
+      const { fresh, quote, shoot, video } = await quoteFor(request, 'create');
       if (fresh.length === 0) {
         throw new AppError('conflict', 'Every product was already shot with these photos and settings.');
       }
@@ -374,12 +432,6 @@ export function createCore(options: CoreOptions): Core {
         );
       }
       const sandboxAccount = request.accountId === SANDBOX_ACCOUNT_ID;
-      if (!sandboxAccount && fresh.some((product) => product.photos.some((photo) => photo.path))) {
-        throw new AppError(
-          'bad_request',
-          'The service cannot read photos on this computer: set up storage for them in Settings (Hosting).',
-        );
-      }
       const apiKey = sandboxAccount ? (await ensureSandbox()).apiKey : accounts.apiKey(request.accountId);
       const account = sandboxAccount ? null : accounts.get(request.accountId);
       const batch = store.createBatch({
@@ -397,12 +449,12 @@ export function createCore(options: CoreOptions): Core {
       log.info(`batch ${batch.id} created: ${fresh.length} products, ${quote.credits} credits`);
       await drive(batch);
       events.emit('batches:changed', { id: batch.id });
-      return batchSummary(store, batch, accountNameOf(batch));
+      return batchSummary(store, batch, facts);
     },
-    'batches:list': async () => batchSummaries(store, accountNameOf),
+    'batches:list': async () => batchSummaries(store, facts),
     'batches:get': async ({ id }) => {
       const batch = requireBatch(id);
-      return batchDetail(store, batch, accountNameOf(batch), files, now());
+      return batchDetail(store, batch, facts, files, now());
     },
     'batches:pause': async ({ id }) => {
       const batch = requireBatch(id);
@@ -434,6 +486,24 @@ export function createCore(options: CoreOptions): Core {
     'jobs:abandon': async ({ id }) => jobDecision(id, (jobId) => store.abandonJob(jobId)),
     'jobs:recheck': async ({ id }) =>
       jobDecision(id, (jobId) => store.recheckJob(jobId, now() + 30 * 60_000)),
+
+    'storage:get': async () => storage.get(),
+    'storage:set': async (input) => {
+      const config = storage.resolve(input);
+      await checkPhotoStorage(config, join(options.dataDir, 'storage-check'));
+      const saved = storage.save(config);
+      await replaceStorageHost();
+      log.info(
+        `photo storage set: bucket ${saved.bucket}${saved.endpoint ? ` at ${saved.endpoint}` : ''}${saved.secretHint ? ` (secret ${saved.secretHint})` : ''}`,
+      );
+      return saved;
+    },
+    'storage:clear': async () => {
+      storage.clear();
+      await replaceStorageHost();
+      log.info('photo storage removed');
+      return null;
+    },
 
     'settings:get': async () => settings(),
     'settings:set': async (patch) => {
@@ -483,6 +553,7 @@ export function createCore(options: CoreOptions): Core {
       await engineRun;
       progress.flush();
       await host?.close();
+      await storageHost?.close();
       await (await sandbox?.catch(() => null))?.close();
       db.close();
     },

@@ -2,7 +2,7 @@ import type { CoreEvents } from '../core/app/events.ts';
 import type { BatchProgress } from '../shared/models.ts';
 
 // Dock/taskbar progress for running batches, and a notification when a batch finishes or needs the user
-// (credits ran out, a key was refused, an outcome is unknown).
+// (credits ran out, a key was refused, the photos could not be uploaded, an outcome is unknown).
 
 export interface OsSurface {
   /** 0..1, or -1 to clear. */
@@ -27,6 +27,12 @@ export function noticeFor(
       return {
         title: `${now.name} is paused`,
         body: 'The service refused the API key. Check the account in Settings.',
+      };
+    }
+    if (now.statusReason === 'hosting') {
+      return {
+        title: `${now.name} is paused`,
+        body: 'Its photos could not be uploaded to the photo storage. Check it in Settings, then resume.',
       };
     }
   }

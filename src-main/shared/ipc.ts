@@ -7,6 +7,8 @@ import type {
   ModelView,
   NewAccount,
   NewBatchRequest,
+  PhotoStorageInput,
+  PhotoStorageView,
   QuoteRequest,
   QuoteView,
   ScanView,
@@ -39,6 +41,11 @@ export interface Handlers {
   'jobs:retry': { args: { id: string }; result: BatchSummary };
   'jobs:abandon': { args: { id: string }; result: BatchSummary };
   'jobs:recheck': { args: { id: string }; result: BatchSummary };
+  /** The photo storage set up for remote services; null when none is. */
+  'storage:get': { args: undefined; result: PhotoStorageView | null };
+  /** Checks the storage end to end (a test photo uploaded and read back), then keeps it, secret sealed. */
+  'storage:set': { args: PhotoStorageInput; result: PhotoStorageView };
+  'storage:clear': { args: undefined; result: null };
   'settings:get': { args: undefined; result: Settings };
   'settings:set': { args: Partial<Settings>; result: Settings };
 }

@@ -117,7 +117,20 @@ export interface QuoteView {
   shortfall: number;
   /** Products set aside as already shot (or being shot) with these photos and settings. */
   setAside: ProblemView[];
+  photos: PhotoReach;
 }
+
+/**
+ * How the service will fetch a batch's photos: `urls` every photo is already a public URL (a catalog);
+ * `this-computer` Adbatch serves them itself (the sandbox, or a service on this machine); `storage` they are
+ * uploaded to the bucket set up in Settings; `missing` they are on this computer, the service is remote and
+ * no storage is set up, so the batch cannot start.
+ */
+export type PhotoReach =
+  | { kind: 'urls' }
+  | { kind: 'this-computer' }
+  | { kind: 'storage'; bucket: string }
+  | { kind: 'missing' };
 
 export interface NewBatchRequest extends QuoteRequest {
   name: string;
@@ -125,23 +138,12 @@ export interface NewBatchRequest extends QuoteRequest {
 
 export type BatchStatus = 'running' | 'paused' | 'cancelled' | 'finished';
 
-export interface BatchSummary {
-  id: string;
-  name: string;
+export interface BatchSummary extends BatchProgress {
   accountName: string;
   sandbox: boolean;
-  status: BatchStatus;
-  statusReason: string | null;
   createdAt: number;
   products: number;
-  jobs: number;
-  done: number;
-  failed: number;
-  /** Jobs needing a decision: outcome unknown or stale. */
-  attention: number;
   quotedCredits: number;
-  creditsSpent: number;
-  creditsRefunded: number;
 }
 
 export interface JobView {
@@ -173,11 +175,22 @@ export interface BatchDetail extends BatchSummary {
   items: ProductProgressView[];
 }
 
+export interface UploadProgress {
+  /** Photos made reachable so far (uploaded, or found already in the bucket). */
+  done: number;
+  total: number;
+  bytesSent: number;
+}
+
 export interface BatchProgress {
   id: string;
   name: string;
   status: BatchStatus;
   statusReason: string | null;
+  /** The reason in words where the code is not enough (a storage failure names the bucket and cause). */
+  statusMessage: string | null;
+  /** While the batch's photos are being uploaded to storage, before its jobs are sent. */
+  upload: UploadProgress | null;
   jobs: number;
   done: number;
   failed: number;
@@ -190,4 +203,38 @@ export interface Settings {
   libraryDir: string;
   /** Share of the service's rate limit kept free for other apps using the same key, in percent. */
   budgetMarginPercent: number;
+}
+
+/**
+ * The S3-compatible storage (AWS S3, Cloudflare R2, Backblaze B2, MinIO…) that photos on this computer are
+ * uploaded to, so that a remote service can fetch them. The secret access key never leaves main: only its
+ * last characters are shown.
+ */
+export interface PhotoStorageView {
+  bucket: string;
+  /** The S3 API address; null for AWS S3 itself. */
+  endpoint: string | null;
+  /** null: taken from the endpoint (R2, B2) or the AWS configuration. */
+  region: string | null;
+  prefix: string;
+  /** Where the bucket is publicly readable; null: presigned links. */
+  publicBaseUrl: string | null;
+  /** How long a presigned link stays valid. */
+  urlTtlHours: number;
+  /** null: credentials come from the AWS environment or profile. */
+  accessKeyId: string | null;
+  secretHint: string | null;
+  checkedAt: number;
+}
+
+/** What Settings sends; an absent secret with the saved access key ID keeps the saved secret. */
+export interface PhotoStorageInput {
+  bucket: string;
+  endpoint?: string;
+  region?: string;
+  prefix?: string;
+  publicBaseUrl?: string;
+  urlTtlHours?: number;
+  accessKeyId?: string;
+  secretAccessKey?: string;
 }

@@ -78,7 +78,7 @@ export async function startEngineHarness(
         batchIds,
         clientFor: () =>
           new ServiceClient({ baseUrl: sandbox.url, apiKey, timeoutMs: { create: 5000, read: 5000 } }),
-        host,
+        hostFor: () => host,
         rateLimit,
         ...options,
       });

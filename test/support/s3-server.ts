@@ -24,14 +24,19 @@ export interface S3Server {
   close(): Promise<void>;
 }
 
-export async function startS3Server(directory: string, buckets: string[]): Promise<S3Server> {
+/** `port`: a port used before, to bring a stopped store back where clients expect it. */
+export async function startS3Server(directory: string, buckets: string[], port = 0): Promise<S3Server> {
   const server = new S3rver({
     address: '127.0.0.1',
-    port: 0,
+    port,
     silent: true,
     directory,
     configureBuckets: buckets.map((name) => ({ name })),
   });
-  const { port } = await server.run();
-  return { endpoint: `http://127.0.0.1:${port}`, port, close: () => server.close() };
+  const address = await server.run();
+  return {
+    endpoint: `http://127.0.0.1:${address.port}`,
+    port: address.port,
+    close: () => server.close(),
+  };
 }

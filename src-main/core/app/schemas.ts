@@ -9,6 +9,7 @@ import {
   VIDEO_DURATIONS,
   VIDEO_RESOLUTIONS,
 } from '../catalog.ts';
+import { MAX_S3_URL_TTL_SECONDS } from '../hosting/s3.ts';
 
 // Every argument from the renderer, checked before a handler sees it: the renderer is treated as untrusted.
 
@@ -85,6 +86,25 @@ export const HANDLER_SCHEMAS = {
   'jobs:retry': id,
   'jobs:abandon': id,
   'jobs:recheck': id,
+  'storage:get': none,
+  'storage:set': z
+    .object({
+      bucket: z.string().trim().min(1).max(255),
+      endpoint: url.optional(),
+      region: z.string().trim().min(1).max(64).optional(),
+      prefix: z.string().trim().max(512).optional(),
+      publicBaseUrl: url.optional(),
+      urlTtlHours: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_S3_URL_TTL_SECONDS / 3600)
+        .optional(),
+      accessKeyId: z.string().trim().min(1).max(256).optional(),
+      secretAccessKey: z.string().min(1).max(1024).optional(),
+    })
+    .strict(),
+  'storage:clear': none,
   'settings:get': none,
   'settings:set': z
     .object({ libraryDir: z.string().min(1).max(4096), budgetMarginPercent: z.number().int().min(0).max(50) })

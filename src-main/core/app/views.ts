@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import type { BatchDetail, BatchProgress, BatchSummary, JobView } from '../../shared/models.ts';
+import type {
+  BatchDetail,
+  BatchProgress,
+  BatchSummary,
+  JobView,
+  UploadProgress,
+} from '../../shared/models.ts';
 import { thumbnailPath } from '../ingest/check-photo.ts';
 import { ingestCacheDir } from '../library.ts';
 import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES } from '../queue/states.ts';
@@ -9,13 +15,22 @@ import type { FileGateway } from './files.ts';
 
 // Batches as the renderer sees them, built from the store.
 
-function progressOf(batch: Batch, totals: BatchTotals): BatchProgress {
+/** What a view needs beyond the store: facts that live in main's memory. */
+export interface BatchFacts {
+  accountName(batch: Batch): string;
+  /** The batch's upload to storage while it runs; null otherwise. */
+  upload(batchId: string): UploadProgress | null;
+}
+
+function progressOf(batch: Batch, totals: BatchTotals, facts: BatchFacts): BatchProgress {
   const count = (state: string) => totals.byState[state as keyof typeof totals.byState] ?? 0;
   return {
     id: batch.id,
     name: batch.name,
     status: batch.status,
     statusReason: batch.statusReason,
+    statusMessage: batch.statusMessage,
+    upload: facts.upload(batch.id),
     jobs: totals.jobs,
     done: count('done'),
     failed: count('failed'),
@@ -25,14 +40,14 @@ function progressOf(batch: Batch, totals: BatchTotals): BatchProgress {
   };
 }
 
-export function batchProgress(store: QueueStore, batch: Batch): BatchProgress {
-  return progressOf(batch, store.totals(batch.id));
+export function batchProgress(store: QueueStore, batch: Batch, facts: BatchFacts): BatchProgress {
+  return progressOf(batch, store.totals(batch.id), facts);
 }
 
-function summaryOf(batch: Batch, totals: BatchTotals, products: number, accountName: string): BatchSummary {
+function summaryOf(batch: Batch, totals: BatchTotals, products: number, facts: BatchFacts): BatchSummary {
   return {
-    ...progressOf(batch, totals),
-    accountName,
+    ...progressOf(batch, totals, facts),
+    accountName: facts.accountName(batch),
     sandbox: batch.sandbox,
     createdAt: batch.createdAt,
     products,
@@ -40,12 +55,12 @@ function summaryOf(batch: Batch, totals: BatchTotals, products: number, accountN
   };
 }
 
-export function batchSummary(store: QueueStore, batch: Batch, accountName: string): BatchSummary {
-  return summaryOf(batch, store.totals(batch.id), store.productCount(batch.id), accountName);
+export function batchSummary(store: QueueStore, batch: Batch, facts: BatchFacts): BatchSummary {
+  return summaryOf(batch, store.totals(batch.id), store.productCount(batch.id), facts);
 }
 
 /** Every batch, newest first, from one pass over the totals. */
-export function batchSummaries(store: QueueStore, accountNameOf: (batch: Batch) => string): BatchSummary[] {
+export function batchSummaries(store: QueueStore, facts: BatchFacts): BatchSummary[] {
   const all = store.allTotals();
   const empty = { jobs: 0, byState: {}, charged: 0, refunded: 0, atStake: 0, products: 0 };
   return store
@@ -53,7 +68,7 @@ export function batchSummaries(store: QueueStore, accountNameOf: (batch: Batch) 
     .sort((a, b) => b.createdAt - a.createdAt)
     .map((batch) => {
       const totals = all.get(batch.id) ?? empty;
-      return summaryOf(batch, totals, totals.products, accountNameOf(batch));
+      return summaryOf(batch, totals, totals.products, facts);
     });
 }
 
@@ -78,7 +93,7 @@ function heroUrl(product: Product, libraryDir: string, files: FileGateway): stri
 export function batchDetail(
   store: QueueStore,
   batch: Batch,
-  accountName: string,
+  facts: BatchFacts,
   files: FileGateway,
   now: number,
 ): BatchDetail {
@@ -109,7 +124,7 @@ export function batchDetail(
   const products = store.products(batch.id);
   const totals = store.totals(batch.id);
   return {
-    ...summaryOf(batch, totals, products.length, accountName),
+    ...summaryOf(batch, totals, products.length, facts),
     shoot: batch.shoot,
     video: batch.video,
     etaMs: estimate(jobs, batch, now),

@@ -12,6 +12,12 @@ import type { PhotoHost } from './photo-host.ts';
 // listed or served. Tokens derive from a secret and the file's path, so a restart with the same secret
 // (and port, when free) hands out the same URLs.
 
+/** A service at this address runs on this machine, so it can fetch photos from a loopback host. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
+}
+
 export interface LoopbackHost extends PhotoHost {
   readonly origin: string;
 }

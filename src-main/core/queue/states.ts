@@ -56,7 +56,8 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 /**
  * running    jobs are being created and followed
- * paused     no new job is created (the user paused, credits ran out, or the key was refused); jobs
+ * paused     no new job is created (the user paused, credits ran out, the key was refused, or the photos
+ *            could not be uploaded); jobs
  *            already created are still followed to their end and downloaded
  * cancelled  what was not yet created never will be; created jobs are still followed and downloaded
  * finished   no job has work left (some may still need the user's decision)
@@ -68,7 +69,8 @@ export const BATCH_TRANSITIONS = {
   finished: ['running'],
 } as const satisfies Record<BatchStatus, readonly BatchStatus[]>;
 
-export type PauseReason = 'user' | 'insufficient_credits' | 'unauthorized';
+/** Why a batch is paused; `hosting`: its photos could not be made reachable (storage missing or failing). */
+export type PauseReason = 'user' | 'insufficient_credits' | 'unauthorized' | 'hosting';
 
 export function canMoveBatch(from: BatchStatus, to: BatchStatus): boolean {
   return (BATCH_TRANSITIONS[from] as readonly BatchStatus[]).includes(to);

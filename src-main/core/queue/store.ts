@@ -46,6 +46,7 @@ function toBatch(row: Row): Batch {
     quotedCredits: row.quoted_credits as number,
     status: row.status as BatchStatus,
     statusReason: (row.status_reason as PauseReason | null) ?? null,
+    statusMessage: (row.status_message as string | null) ?? null,
     updatedAt: row.updated_at as number,
   };
 }
@@ -231,16 +232,23 @@ export class QueueStore {
     ).map(toBatch);
   }
 
-  setBatchStatus(id: string, status: BatchStatus, reason: PauseReason | null = null): void {
+  setBatchStatus(
+    id: string,
+    status: BatchStatus,
+    reason: PauseReason | null = null,
+    message: string | null = null,
+  ): void {
     const batch = this.batch(id);
     if (!batch) throw new Error(`no batch ${id}`);
-    if (batch.status === status && batch.statusReason === reason) return;
+    if (batch.status === status && batch.statusReason === reason && batch.statusMessage === message) return;
     if (batch.status !== status && !canMoveBatch(batch.status, status)) {
       throw new Error(`batch ${id} cannot move from ${batch.status} to ${status}`);
     }
     this.db
-      .prepare('UPDATE batches SET status = ?, status_reason = ?, updated_at = ? WHERE id = ?')
-      .run(status, reason, this.now(), id);
+      .prepare(
+        'UPDATE batches SET status = ?, status_reason = ?, status_message = ?, updated_at = ? WHERE id = ?',
+      )
+      .run(status, reason, message, this.now(), id);
   }
 
   /** The user's pause: nothing new is created; what was created is still followed and downloaded. */

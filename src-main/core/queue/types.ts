@@ -75,6 +75,8 @@ export interface Batch {
   quotedCredits: number;
   status: BatchStatus;
   statusReason: PauseReason | null;
+  /** The reason in words, where it needs more than its code (a storage failure's cause). */
+  statusMessage: string | null;
   updatedAt: number;
 }
 

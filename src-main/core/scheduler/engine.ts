@@ -15,7 +15,7 @@ import type { HostingProgress, PhotoHost } from '../hosting/photo-host.ts';
 import { batchFolder, productFolder } from '../library.ts';
 import { ACTIVE_JOB_STATES, type JobState } from '../queue/states.ts';
 import type { QueueStore } from '../queue/store.ts';
-import type { Asset, Batch, Job, ShootSettings, VideoSettings } from '../queue/types.ts';
+import type { Asset, Batch, Job, Photo, ShootSettings, VideoSettings } from '../queue/types.ts';
 import { type RateLimit, RequestBudget } from './budget.ts';
 import { DurationModel, durationClass } from './durations.ts';
 
@@ -29,7 +29,11 @@ export interface EngineOptions {
   /** The batches this run drives. */
   batchIds: string[];
   clientFor: (batch: Batch) => ServiceClient | null;
-  host: PhotoHost;
+  /**
+   * Where this batch's local photos are served from. Throws, saying why, when nothing can serve them (no
+   * storage set up for a remote service): the batch is then paused for the user, not failed.
+   */
+  hostFor: (batch: Batch) => PhotoHost;
   rateLimit: RateLimit;
   now?: () => number;
   /** Polls aim at the moment a job is done with this probability (default 0.9). */
@@ -42,8 +46,8 @@ export interface EngineOptions {
   onNotice?: (batchId: string, message: string) => void;
   /** Keep running when idle, for batches handed over later with `drive` (the app); default false. */
   stayAlive?: boolean;
-  /** Local photos being made reachable before any job is sent (an upload, for storage). */
-  onHostingProgress?: (progress: HostingProgress) => void;
+  /** A batch's local photos being made reachable before its jobs are sent (an upload, for storage). */
+  onHostingProgress?: (batchId: string, progress: HostingProgress) => void;
 }
 
 const DOWNLOAD_ATTEMPTS = 6;
@@ -61,6 +65,9 @@ function assetExtension(url: string, fallback: string): string {
   }
 }
 
+/** A photo could not be given a URL the service can fetch (storage missing, refusing, unreachable). */
+class PhotoUnreachable extends Error {}
+
 export class Engine {
   private readonly store: QueueStore;
   private readonly now: () => number;
@@ -77,6 +84,8 @@ export class Engine {
   private readonly refusedKeys = new Set<string>();
   private readonly probing = new Map<Job['kind'], Set<string>>();
   private readonly batchIds: Set<string>;
+  /** Batches whose photos were all made reachable by this run: `drive` prepares the others first. */
+  private readonly hosted = new Set<string>();
   private wake: (() => void) | null = null;
   private stopping = false;
   private readonly scale: number;
@@ -121,10 +130,8 @@ export class Engine {
 
   /** Takes on a batch created (or reopened) while the engine runs. */
   async drive(batchId: string): Promise<void> {
-    if (!this.batchIds.has(batchId)) {
-      await this.hostInputs([batchId]);
-      this.batchIds.add(batchId);
-    }
+    if (!this.hosted.has(batchId)) await this.hostInputs([batchId]);
+    this.batchIds.add(batchId);
     this.nudge();
   }
 
@@ -151,13 +158,36 @@ export class Engine {
    * before anything else happens, not only once a new job asks for a URL.
    */
   private async hostInputs(batchIds: readonly string[]): Promise<void> {
-    const paths = new Set<string>();
     for (const batchId of batchIds) {
+      const batch = this.store.batch(batchId);
+      // A batch paused for its photos waits for the user to fix the storage and resume it.
+      if (!batch || (batch.status === 'paused' && batch.statusReason === 'hosting')) continue;
+      const paths = new Set<string>();
       for (const product of this.store.products(batchId)) {
         for (const photo of product.photos) if (photo.path) paths.add(photo.path);
       }
+      try {
+        if (paths.size > 0) {
+          await this.options
+            .hostFor(batch)
+            .prepare([...paths], (progress) => this.options.onHostingProgress?.(batchId, progress));
+        }
+        this.hosted.add(batchId);
+      } catch (error) {
+        this.pauseForHosting(batchId, (error as Error).message);
+      }
     }
-    await this.options.host.prepare([...paths], this.options.onHostingProgress);
+  }
+
+  /** Nothing is sent for a batch whose photos the service could not fetch: it would pay for failures. */
+  private pauseForHosting(batchId: string, message: string): void {
+    this.hosted.delete(batchId);
+    const batch = this.store.batch(batchId);
+    if (batch && (batch.status === 'running' || batch.status === 'paused')) {
+      this.store.setBatchStatus(batchId, 'paused', 'hosting', message);
+    }
+    this.options.onNotice?.(batchId, `Paused: ${message}`);
+    this.options.onChange?.(batchId);
   }
 
   private batches(): Batch[] {
@@ -296,15 +326,22 @@ export class Engine {
       });
   }
 
+  private async photoUrls(batchId: string, photos: readonly Photo[]): Promise<string[]> {
+    try {
+      const host = photos.some((photo) => !photo.url)
+        ? this.options.hostFor(this.store.batch(batchId)!)
+        : null;
+      return await Promise.all(photos.map((photo) => photo.url ?? host!.urlFor(photo.path!)));
+    } catch (error) {
+      throw new PhotoUnreachable((error as Error).message);
+    }
+  }
+
   private async requestBody(job: Job): Promise<unknown> {
     if (job.kind === 'shoot') {
       const settings = job.settings as ShootSettings;
       const product = this.store.product(job.productId)!;
-      const productImageUrls = await Promise.all(
-        product.photos
-          .slice(0, 8)
-          .map((photo) => (photo.url ? photo.url : this.options.host.urlFor(photo.path!))),
-      );
+      const productImageUrls = await this.photoUrls(job.batchId, product.photos.slice(0, 8));
       return {
         productImageUrls,
         style: settings.style,
@@ -334,7 +371,14 @@ export class Engine {
   private async submit(job: Job, budget: RequestBudget, stamp: () => void): Promise<void> {
     const batch = this.store.batch(job.batchId)!;
     const client = this.client(batch)!;
-    const body = await this.requestBody(job);
+    let body: unknown;
+    try {
+      body = await this.requestBody(job);
+    } catch (error) {
+      if (!(error instanceof PhotoUnreachable)) throw error;
+      this.pauseForHosting(batch.id, error.message);
+      return;
+    }
     this.store.beginSubmit(job.id, body);
     this.options.onChange?.(job.batchId);
     stamp();
@@ -588,7 +632,7 @@ export class Engine {
     // Waiting jobs keep a paused batch open; a cancelled one has none left (cancel moved them).
     if (ACTIVE_JOB_STATES.some((state) => state !== 'waiting' && count(state) > 0)) return;
     if (count('waiting') > 0 && batch.status !== 'cancelled') return;
-    this.store.setBatchStatus(batchId, 'finished', batch.statusReason);
+    this.store.setBatchStatus(batchId, 'finished', batch.statusReason, batch.statusMessage);
     this.options.onChange?.(batchId);
   }
 

@@ -8,6 +8,8 @@ const progress = (overrides: Partial<BatchProgress>): BatchProgress => ({
   name: 'Spring',
   status: 'running',
   statusReason: null,
+  statusMessage: null,
+  upload: null,
   jobs: 10,
   done: 0,
   failed: 0,
@@ -29,6 +31,9 @@ describe('noticeFor', () => {
     expect(
       noticeFor(progress({}), progress({ status: 'paused', statusReason: 'unauthorized' }))?.body,
     ).toMatch(/refused the API key/);
+    expect(noticeFor(progress({}), progress({ status: 'paused', statusReason: 'hosting' }))?.body).toMatch(
+      /could not be uploaded to the photo storage/,
+    );
     expect(noticeFor(progress({}), progress({ attention: 1 }))?.title).toBe('Spring needs a decision');
     expect(noticeFor(progress({ done: 1 }), progress({ done: 2 }))).toBeNull();
     expect(

@@ -2,6 +2,7 @@ import type { Migration } from '../migrate.ts';
 import { initial } from './001-initial.ts';
 import { productOrigin } from './002-product-origin.ts';
 import { accounts } from './003-accounts.ts';
+import { photoStorage } from './004-photo-storage.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [initial, productOrigin, accounts];
+export const MIGRATIONS: readonly Migration[] = [initial, productOrigin, accounts, photoStorage];

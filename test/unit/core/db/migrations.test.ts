@@ -145,3 +145,35 @@ describe('migration 003-accounts', () => {
     db.close();
   });
 });
+
+describe('migration 004-photo-storage', () => {
+  it('keeps one storage row whose secret is sealed or absent with its key id, and a message per batch', () => {
+    const db = new Database(join(dir, 'x.db'));
+    migrate(db, MIGRATIONS.slice(0, 3));
+    db.exec(
+      `INSERT INTO batches VALUES ('b1','B',0,'http://x','k','…k',0,'/lib','{}',NULL,4,'paused','user',0)`,
+    );
+    migrate(db, MIGRATIONS.slice(0, 4));
+    expect(db.pragma('user_version', { simple: true })).toBe(4);
+    expect(db.prepare('SELECT status_reason, status_message FROM batches').get()).toEqual({
+      status_reason: 'user',
+      status_message: null,
+    });
+    const insert = db.prepare(
+      `INSERT OR REPLACE INTO photo_storage (id, bucket, prefix, url_ttl_seconds, access_key_id, sealed_secret,
+         secret_hint, checked_at)
+       VALUES (?, 'photos', 'adbatch/', ?, ?, ?, ?, 0)`,
+    );
+    insert.run(1, 86_400, 'AKIA1', Buffer.from([1, 2]), '…wxyz');
+    insert.run(1, 3_600, null, null, null);
+    expect(db.prepare('SELECT COUNT(*) AS n, MAX(url_ttl_seconds) AS ttl FROM photo_storage').get()).toEqual({
+      n: 1,
+      ttl: 3_600,
+    });
+    expect(() => insert.run(2, 86_400, null, null, null)).toThrow(/CHECK/);
+    expect(() => insert.run(1, 0, null, null, null)).toThrow(/CHECK/);
+    expect(() => insert.run(1, 86_400, 'AKIA1', null, null)).toThrow(/CHECK/);
+    expect(() => insert.run(1, 86_400, null, Buffer.from([1]), null)).toThrow(/CHECK/);
+    db.close();
+  });
+});

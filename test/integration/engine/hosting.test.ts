@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PhotoHost } from '../../../src-main/core/hosting/photo-host.ts';
+import { type EngineHarness, startEngineHarness } from '../../support/engine-harness.ts';
+
+// A batch whose photos cannot be made reachable (no storage for a remote service, storage refusing or
+// down) is paused with the reason in words, before a credit is spent, and carries on once resumed.
+
+let h: EngineHarness;
+beforeAll(async () => {
+  h = await startEngineHarness({ port: 0, timeScale: 0.02 }, { limit: 60, windowMs: 1200 });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const shootsCreated = () =>
+  h.sandbox.requests().filter((entry) => entry.method === 'POST' && entry.path === '/v1/shoots').length;
+
+describe('hosting failures', () => {
+  it('pause the batch before its photos are needed, or as a job is about to be sent; resume finishes it', async () => {
+    const batch = await h.createBatch({ products: 3 });
+    const notices: string[] = [];
+
+    await h.run([batch.id], {
+      hostFor: () => {
+        throw new Error('No storage is set up for photos on this computer.');
+      },
+      onNotice: (_batchId, message) => notices.push(message),
+    });
+    expect(h.store.batch(batch.id)).toMatchObject({
+      status: 'paused',
+      statusReason: 'hosting',
+      statusMessage: 'No storage is set up for photos on this computer.',
+    });
+    expect(notices).toEqual(['Paused: No storage is set up for photos on this computer.']);
+    expect(shootsCreated()).toBe(0);
+
+    // The photos were made reachable, then the storage went away before the first job was sent.
+    h.store.resumeBatch(batch.id);
+    let asked = 0;
+    const vanishing = (): PhotoHost => {
+      asked++;
+      if (asked > 1) throw new Error('Could not upload "hat.jpg" (bucket "photos"): access denied.');
+      return h.host;
+    };
+    await h.run([batch.id], { hostFor: vanishing });
+    expect(h.store.batch(batch.id)).toMatchObject({
+      status: 'paused',
+      statusReason: 'hosting',
+      statusMessage: 'Could not upload "hat.jpg" (bucket "photos"): access denied.',
+    });
+    expect(shootsCreated()).toBe(0);
+    expect(h.store.jobs(batch.id).map((job) => job.state)).toEqual(['waiting', 'waiting', 'waiting']);
+
+    h.store.resumeBatch(batch.id);
+    await h.run([batch.id], { hostFor: () => h.host });
+    expect(h.store.batch(batch.id)).toMatchObject({
+      status: 'finished',
+      statusReason: null,
+      statusMessage: null,
+    });
+    expect(h.store.jobs(batch.id).map((job) => job.state)).toEqual(['done', 'done', 'done']);
+    expect(shootsCreated()).toBe(3);
+  }, 60_000);
+});
