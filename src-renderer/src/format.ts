@@ -13,3 +13,5 @@ export const dateTime = (at: number) =>
   new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export const fileName = (path: string) => path.split(/[\\/]/).pop() ?? path;
+
+export const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;

@@ -1,8 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quoteBatch } from '../../src-main/core/pricing.ts';
 import { type Sandbox, startSandbox } from '../../src-main/sandbox/server.ts';
 import { type AppServer, EXAMPLES_DIR, RENDERER_DIR, startAppServer } from '../harness/app-server.ts';
+import { S3RVER_CREDENTIALS, type S3Server, startS3Server } from '../support/s3-server.ts';
 import { defaultKeys } from '../support/sandbox-harness.ts';
 import { browserMissing, expectAccessible, launchChromium, screenshot } from './browser.ts';
 
@@ -14,12 +18,16 @@ let app: AppServer;
 let browser: Browser;
 let page: Page;
 let service: Sandbox;
+let s3: S3Server;
+let s3Dir: string;
 
 beforeAll(async () => {
   if (missing) return;
   // Ten times real speed, as the demo: faster would make the sandbox's CPU-bound rendering outlast deadlines.
   app = await startAppServer({ pick: [EXAMPLES_DIR], timeScale: 0.1 });
   service = await startSandbox({ port: 0, timeScale: 0.02 });
+  s3Dir = await mkdtemp(join(tmpdir(), 'adbatch-e2e-s3-'));
+  s3 = await startS3Server(s3Dir, ['photos']);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   await page.goto(app.url);
@@ -29,6 +37,8 @@ afterAll(async () => {
   await browser?.close();
   await app?.close();
   await service?.close();
+  await s3?.close();
+  if (s3Dir) await rm(s3Dir, { recursive: true, force: true });
 });
 
 describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing})` : ''}`, () => {
@@ -159,6 +169,60 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     await screenshot(page, '07-settings');
     await expectAccessible(page, 'Settings');
   });
+
+  it('sets up photo storage (checked, secret masked) and runs a batch on the service account from the bucket', async () => {
+    // s3rver checks the access key only, so the secret can be one the page is searched for.
+    const secret = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+    await page.getByLabel('Bucket').fill('nope');
+    await page.getByLabel('Endpoint').fill(s3.endpoint);
+    await page.getByLabel('Access key ID').fill(S3RVER_CREDENTIALS.accessKeyId);
+    await page.getByLabel('Secret access key').fill(secret);
+    await page.getByRole('button', { name: 'Check and save' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent())
+      .toMatch(/bucket "nope" at http:\/\/127\.0\.0\.1:\d+\): the bucket does not exist/);
+    await screenshot(page, '08-settings-storage-refused');
+
+    await page.getByLabel('Bucket').fill('photos');
+    await page.getByRole('button', { name: 'Check and save' }).click();
+    const summary = page.getByTestId('storage-summary');
+    await expect
+      .poll(() => summary.textContent(), { timeout: 20_000 })
+      .toMatch(new RegExp(`uploaded to bucket photos at ${s3.endpoint}.*secret …${secret.slice(-4)}`));
+    expect(await page.content()).not.toContain(secret);
+    await screenshot(page, '09-settings-storage');
+    await expectAccessible(page, 'Settings (photo storage)');
+
+    await page.getByRole('button', { name: 'New batch' }).first().click();
+    await page.getByRole('button', { name: 'Open Folder…' }).click();
+    await page.getByTestId('quote-total').waitFor({ timeout: 30_000 });
+    const studio = await page.locator('option', { hasText: 'Studio' }).getAttribute('value');
+    await page.getByLabel('Account').selectOption(studio!);
+    await page.getByLabel('Also shoot products already shot').check();
+    await expect
+      .poll(() => page.getByTestId('photo-reach').textContent())
+      .toMatch(/uploaded to bucket photos/);
+    await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
+    await page.getByLabel('Batch name').fill('From the bucket');
+    const shootsBefore = service.requests().filter((entry) => entry.path === '/v1/shoots').length;
+    await page.getByRole('button', { name: /^Start for 52 credits$/ }).click();
+    await expect
+      .poll(() => page.getByTestId('batch-progress').textContent(), { timeout: 90_000, interval: 500 })
+      .toMatch(/^13 of 13 jobs done/);
+    const results = page.getByRole('img', { name: 'shoot result' });
+    await expect.poll(() => results.count()).toBeGreaterThan(0);
+    await screenshot(page, '10-batch-from-storage');
+
+    const created = service
+      .requests()
+      .filter((entry) => entry.method === 'POST' && entry.path === '/v1/shoots')
+      .slice(shootsBefore);
+    expect(created).toHaveLength(13);
+    for (const entry of created) {
+      for (const url of (entry.body as { product_image_urls: string[] }).product_image_urls)
+        expect(url.startsWith(`${s3.endpoint}/photos/adbatch/`)).toBe(true);
+    }
+  }, 150_000);
 });
 
 describe('the harness serves only what it should', () => {

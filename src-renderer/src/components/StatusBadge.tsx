@@ -4,6 +4,7 @@ const REASONS: Record<string, string> = {
   user: 'paused',
   insufficient_credits: 'out of credits',
   unauthorized: 'key refused',
+  hosting: 'photos not uploaded',
 };
 
 export function StatusBadge({ status, reason }: { status: BatchStatus; reason: string | null }) {

@@ -5,7 +5,7 @@ import { Notice } from '../components/Notice.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
-import { credits, duration } from '../format.ts';
+import { credits, duration, megabytes } from '../format.ts';
 import { useNavigation } from '../stores/navigation.ts';
 
 const STATE_LABELS: Record<string, string> = {
@@ -186,6 +186,25 @@ export function BatchScreen({ id }: { id: string }) {
         <Notice kind="error">
           The service refused this account's key. Check it in Settings, then resume.
         </Notice>
+      )}
+      {detail.statusReason === 'hosting' && (
+        <Notice kind="error">
+          The photos could not be made reachable by the service, so nothing was sent. {detail.statusMessage}{' '}
+          Check the photo storage in{' '}
+          <button type="button" className="link" onClick={() => go({ name: 'settings' })}>
+            Settings
+          </button>
+          , then resume.
+        </Notice>
+      )}
+      {detail.upload && (
+        <div className="upload" data-testid="batch-upload">
+          <ProgressBar value={detail.upload.done} max={detail.upload.total} label="Photo upload" />
+          <p>
+            Uploading photos: {detail.upload.done} of {detail.upload.total} (
+            {megabytes(detail.upload.bytesSent)} sent). Jobs are sent once every photo is in the storage.
+          </p>
+        </div>
       )}
       <div className="batch-summary">
         <div>

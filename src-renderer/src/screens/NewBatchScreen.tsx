@@ -1,5 +1,10 @@
 import { type DragEvent, useEffect, useState } from 'react';
-import type { ModelView, ShootSettingsView, VideoSettingsView } from '../../../src-main/shared/models.ts';
+import type {
+  ModelView,
+  PhotoReach,
+  ShootSettingsView,
+  VideoSettingsView,
+} from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
@@ -323,6 +328,31 @@ function SettingsForm() {
   );
 }
 
+function PhotoReachNote({ reach, onSettings }: { reach: PhotoReach; onSettings: () => void }) {
+  switch (reach.kind) {
+    case 'urls':
+      return <p className="muted">The service fetches the photos from their URLs.</p>;
+    case 'this-computer':
+      return <p className="muted">The service reads the photos from this computer.</p>;
+    case 'storage':
+      return (
+        <p className="muted" data-testid="photo-reach">
+          The photos are uploaded to bucket {reach.bucket} (each once) before the first job is sent.
+        </p>
+      );
+    case 'missing':
+      return (
+        <Notice kind="warning">
+          This service cannot read photos on this computer. Set up{' '}
+          <button type="button" className="link" onClick={onSettings}>
+            photo storage in Settings
+          </button>{' '}
+          first, or use the Sandbox.
+        </Notice>
+      );
+  }
+}
+
 function Quote() {
   const { quote, quoting, name, setName, start, starting, scan } = useNewBatch();
   const go = useNavigation((state) => state.go);
@@ -368,6 +398,7 @@ function Quote() {
               This batch is {credits(quote.shortfall)} over the balance: top up or choose fewer products.
             </Notice>
           )}
+          <PhotoReachNote reach={quote.photos} onSettings={() => go({ name: 'settings' })} />
           {quote.setAside.length > 0 && (
             <Notice kind="info">
               {quote.setAside.length} product{quote.setAside.length === 1 ? ' was' : 's were'} already shot
@@ -383,7 +414,14 @@ function Quote() {
       <button
         type="button"
         className="primary"
-        disabled={!quote || quote.products.length === 0 || quote.shortfall > 0 || starting || quoting}
+        disabled={
+          !quote ||
+          quote.products.length === 0 ||
+          quote.shortfall > 0 ||
+          quote.photos.kind === 'missing' ||
+          starting ||
+          quoting
+        }
         onClick={() => void begin()}
       >
         {starting ? 'Starting…' : quote ? `Start for ${credits(quote.credits)}` : 'Start'}
@@ -397,6 +435,8 @@ export function NewBatchScreen() {
   const loadAccounts = useAccounts((state) => state.load);
   useEffect(() => {
     void loadAccounts();
+    // Coming back from Settings: the storage or the accounts may have changed what the quote says.
+    if (useNewBatch.getState().scan) void useNewBatch.getState().requestQuote();
   }, [loadAccounts]);
   return (
     <section className="screen new-batch" aria-labelledby="new-title">

@@ -3,6 +3,7 @@ import { Notice } from '../components/Notice.tsx';
 import { credits, dateTime } from '../format.ts';
 import { useAccounts } from '../stores/accounts.ts';
 import { useSettings } from '../stores/settings.ts';
+import { PhotoStorageSection } from './PhotoStorageSection.tsx';
 
 function AddAccount() {
   const add = useAccounts((state) => state.add);
@@ -164,6 +165,7 @@ export function SettingsScreen() {
         <h1 id="settings-screen-title">Settings</h1>
       </header>
       <Accounts />
+      <PhotoStorageSection />
       <General />
     </section>
   );
