@@ -8,7 +8,7 @@ export const EXIT = {
   partial: 2,
   /** Stopped because the credits ran out; `adbatch resume` continues once there are more. */
   stoppedOnCredits: 3,
-  /** Nothing succeeded, or the service refused the key. */
+  /** Nothing succeeded, the service refused the key, or the photos could not be uploaded (paused). */
   failed: 4,
   /** Interrupted (Ctrl+C); `adbatch resume` continues where it stopped. */
   interrupted: 130,

@@ -134,7 +134,7 @@ export function createCore(options: CoreOptions): Core {
 
   const sandboxView = async (): Promise<AccountView> => {
     const connection = await ensureSandbox();
-    const balance = await sandboxClient!.getCredits();
+    const balance = await withKey(SANDBOX_ACCOUNT_ID, (client) => client.getCredits());
     return {
       id: SANDBOX_ACCOUNT_ID,
       name: SANDBOX_ACCOUNT_NAME,
@@ -215,6 +215,18 @@ export function createCore(options: CoreOptions): Core {
     }
   };
 
+  /**
+   * A call with an account's key outside the engine (balance, models): it takes its slot in that key's
+   * request budget, so checking a balance cannot push a running batch into a 429.
+   */
+  const withKey = async <T>(accountId: string, call: (client: ServiceClient) => Promise<T>): Promise<T> => {
+    const client = await clientForAccount(accountId);
+    const apiKey =
+      accountId === SANDBOX_ACCOUNT_ID ? (await ensureSandbox()).apiKey : accounts.apiKey(accountId);
+    const send = () => call(client);
+    return serviceCall(() => (engine ? engine.request(apiKeyId(apiKey), send) : send()));
+  };
+
   const progress = throttlePerKey(PROGRESS_INTERVAL_MS, (batchId) => {
     const batch = store.batch(batchId);
     if (!batch) return;
@@ -247,8 +259,7 @@ export function createCore(options: CoreOptions): Core {
   const balanceOf = async (accountId: string, fresh = false): Promise<number> => {
     const known = balances.get(accountId);
     if (!fresh && known && now() - known.at < BALANCE_MAX_AGE_MS) return known.credits;
-    const client = await clientForAccount(accountId);
-    const { credits } = await serviceCall(() => client.getCredits());
+    const { credits } = await withKey(accountId, (client) => client.getCredits());
     balances.set(accountId, { credits, at: now() });
     return credits;
   };
@@ -339,9 +350,8 @@ export function createCore(options: CoreOptions): Core {
     },
     'accounts:refresh': async ({ id }) => {
       if (id === SANDBOX_ACCOUNT_ID) return sandboxView();
-      const client = await clientForAccount(id);
       try {
-        const balance = await serviceCall(() => client.getCredits());
+        const balance = await withKey(id, (client) => client.getCredits());
         balances.set(id, { credits: balance.credits, at: now() });
         return accounts.recordBalance(id, balance);
       } catch (error) {
@@ -353,8 +363,7 @@ export function createCore(options: CoreOptions): Core {
     },
 
     'models:list': async ({ accountId }) => {
-      const client = await clientForAccount(accountId);
-      const models = await serviceCall(() => client.listModels());
+      const models = await withKey(accountId, (client) => client.listModels());
       return models
         .filter((model) => model.imageUrl)
         .map((model) => ({ id: model.id, name: model.name ?? model.id, imageUrl: model.imageUrl! }));

@@ -26,6 +26,8 @@ export interface EngineHarness {
     shoot?: Partial<ShootSettings>;
     video?: VideoSettings | null;
   }): Promise<Batch>;
+  /** An engine over these batches, not yet running. */
+  engine(batchIds: string[], options?: Partial<EngineOptions>): Engine;
   run(batchIds: string[], options?: Partial<EngineOptions>): Promise<Engine>;
   close(): Promise<void>;
 }
@@ -50,6 +52,16 @@ export async function startEngineHarness(
   const host = await startLoopbackHost();
   const apiKey = sandbox.accounts()[0]!.keys[0]!.key;
   let folders = 0;
+  const makeEngine = (batchIds: string[], options: Partial<EngineOptions> = {}) =>
+    new Engine({
+      store,
+      batchIds,
+      clientFor: () =>
+        new ServiceClient({ baseUrl: sandbox.url, apiKey, timeoutMs: { create: 5000, read: 5000 } }),
+      hostFor: () => host,
+      rateLimit,
+      ...options,
+    });
   return {
     dir,
     sandbox,
@@ -72,16 +84,9 @@ export async function startEngineHarness(
         products: scan.products.map(toNewProduct),
       });
     },
+    engine: makeEngine,
     async run(batchIds, options = {}) {
-      const engine = new Engine({
-        store,
-        batchIds,
-        clientFor: () =>
-          new ServiceClient({ baseUrl: sandbox.url, apiKey, timeoutMs: { create: 5000, read: 5000 } }),
-        hostFor: () => host,
-        rateLimit,
-        ...options,
-      });
+      const engine = makeEngine(batchIds, options);
       await engine.run();
       return engine;
     },

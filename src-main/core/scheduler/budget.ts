@@ -46,6 +46,16 @@ function untilRoom(times: readonly number[], allowed: number, windowMs: number, 
  * asked (or an exponential backoff) and halves the rate we allow ourselves for each 429 in a row; a whole
  * window without a 429 restores the full rate.
  */
+/**
+ * A slot taken in a budget: call it right before the request leaves. `release()` gives back a slot whose
+ * request never left (it failed while being prepared); after the call it does nothing. Unreleased, a slot
+ * that is never stamped would hold its place forever.
+ */
+export interface Slot {
+  (): void;
+  release(): void;
+}
+
 export class RequestBudget {
   /** When each request of the current window left; a slot still being prepared counts as leaving now. */
   private sent: Array<{ at: number; pending: boolean }>;
@@ -116,14 +126,19 @@ export class RequestBudget {
    * request that was sent, and preparing the request (a database write, hosting a photo) never eats into
    * the margin between windows.
    */
-  take(): () => void {
+  take(): Slot {
     const slot = { at: this.now(), pending: true };
     this.sent.push(slot);
-    return () => {
+    const stamp = () => {
       slot.at = Math.max(slot.at, this.now());
       slot.pending = false;
       this.db.prepare('INSERT INTO request_log (key_id, at) VALUES (?, ?)').run(this.keyId, slot.at);
     };
+    return Object.assign(stamp, {
+      release: () => {
+        if (slot.pending) this.sent = this.sent.filter((kept) => kept !== slot);
+      },
+    });
   }
 
   /** Sends nothing for `ms` (the service could not be reached), without touching the rate. */

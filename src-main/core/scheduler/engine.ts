@@ -16,7 +16,7 @@ import { batchFolder, productFolder } from '../library.ts';
 import { ACTIVE_JOB_STATES, type JobState } from '../queue/states.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Asset, Batch, Job, Photo, ShootSettings, VideoSettings } from '../queue/types.ts';
-import { type RateLimit, RequestBudget } from './budget.ts';
+import { type RateLimit, RequestBudget, type Slot } from './budget.ts';
 import { DurationModel, durationClass } from './durations.ts';
 
 // The run loop. Every request a key makes goes through that key's budget; each time a slot is free it goes
@@ -135,6 +135,27 @@ export class Engine {
     this.nudge();
   }
 
+  /**
+   * A request made outside the run loop with a key the engine may be using (a balance check, the model
+   * list): it waits for a slot of that key's budget like the engine's own, so it cannot push a batch over
+   * the rate limit.
+   */
+  async request<T>(keyId: string, send: () => Promise<T>): Promise<T> {
+    const budget = this.budget(keyId);
+    for (let wait = budget.waitMs(); wait > 0; wait = budget.waitMs()) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    budget.take()();
+    try {
+      return await send();
+    } catch (error) {
+      if (error instanceof RateLimitedError) budget.rateLimited(error.retryAfterMs);
+      throw error;
+    } finally {
+      this.wake?.();
+    }
+  }
+
   /** Looks again now: the user changed something (resumed, retried) that may have work ready. */
   nudge(): void {
     this.wake?.();
@@ -251,11 +272,11 @@ export class Engine {
       const submit = video ?? shoot;
       const poll = shootPoll ?? videoPoll ?? (submit ? null : this.nextEarlyPoll(keyId, budget, now));
       if (submit) {
-        const stamp = budget.take();
-        this.launch(submit.id, () => this.submit(submit, budget, stamp));
+        const slot = budget.take();
+        this.launch(submit.id, slot, () => this.submit(submit, budget, slot));
       } else if (poll) {
-        const stamp = budget.take();
-        this.launch(poll.id, () => this.poll(poll, budget, stamp));
+        const slot = budget.take();
+        this.launch(poll.id, slot, () => this.poll(poll, budget, slot));
       } else {
         break;
       }
@@ -309,7 +330,8 @@ export class Engine {
     return candidates.find((job) => !this.inFlight.has(job.id)) ?? null;
   }
 
-  private launch(jobId: string, work: () => Promise<void>): void {
+  /** Runs a job's request in its budget slot; a slot whose request never left is given back. */
+  private launch(jobId: string, slot: Slot, work: () => Promise<void>): void {
     this.inFlight.add(jobId);
     work()
       .catch((error: unknown) => {
@@ -321,6 +343,7 @@ export class Engine {
           );
       })
       .finally(() => {
+        slot.release();
         this.inFlight.delete(jobId);
         this.wake?.();
       });
@@ -368,7 +391,7 @@ export class Engine {
     };
   }
 
-  private async submit(job: Job, budget: RequestBudget, stamp: () => void): Promise<void> {
+  private async submit(job: Job, budget: RequestBudget, stamp: Slot): Promise<void> {
     const batch = this.store.batch(job.batchId)!;
     const client = this.client(batch)!;
     let body: unknown;
@@ -458,7 +481,7 @@ export class Engine {
     }
   }
 
-  private async poll(job: Job, budget: RequestBudget, stamp: () => void): Promise<void> {
+  private async poll(job: Job, budget: RequestBudget, stamp: Slot): Promise<void> {
     const batch = this.store.batch(job.batchId)!;
     const client = this.client(batch)!;
     const now = this.now();

@@ -84,4 +84,49 @@ describe('adbatch run --s3-bucket', () => {
       }
     }
   });
+
+  it('pauses the batch with the reason the storage gave, sending nothing, when the photos cannot be uploaded', async () => {
+    const env = {
+      ...process.env,
+      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      ADBATCH_S3_ENDPOINT: s3.endpoint,
+    };
+    const dataDir = join(dir, 'data-missing-bucket');
+    const result = await adbatch(
+      [
+        'run',
+        join(dir, 'products'),
+        '--sandbox',
+        '--time-scale',
+        '0.02',
+        '--style',
+        'classic',
+        '--shots',
+        '1',
+        '--yes',
+        '--s3-bucket',
+        'missing-bucket',
+        '--data-dir',
+        dataDir,
+        '--library',
+        join(dir, 'library-missing-bucket'),
+      ],
+      { env },
+    );
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toMatch(
+      /Paused: Could not upload ".+" \(bucket "missing-bucket" at http:\/\/127\.0\.0\.1:\d+\): the bucket does not exist/,
+    );
+    const db = new Database(join(dataDir, 'adbatch.db'), { readonly: true });
+    const batch = db.prepare('SELECT status, status_reason FROM batches').get();
+    const states = db.prepare('SELECT state, remote_id FROM jobs').all() as Array<{
+      state: string;
+      remote_id: string | null;
+    }>;
+    db.close();
+    expect(batch).toEqual({ status: 'paused', status_reason: 'hosting' });
+    expect(states).toHaveLength(3);
+    expect(states.every((job) => job.state === 'waiting' && job.remote_id === null)).toBe(true);
+  });
 });

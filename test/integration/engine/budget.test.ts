@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeyId, ServiceClient } from '../../../src-main/core/api/index.ts';
 import {
   acceptedPostsBySource,
   addFault,
@@ -54,6 +55,35 @@ describe('budget test', () => {
       .slice(start)
       .filter((entry) => entry.path.startsWith('/v1/'))
       .map((entry) => Date.parse(entry.at));
+    for (let i = 60; i < times.length; i++)
+      expect(times[i]! - times[i - 60]!).toBeGreaterThanOrEqual(3000 - 5);
+  }, 120_000);
+
+  it('gives balance checks made beside a running batch their slots in the same budget', async () => {
+    const start = h.sandbox.requests().length;
+    const batch = await h.createBatch({ products: 40 });
+    const engine = h.engine([batch.id]);
+    const client = new ServiceClient({ baseUrl: h.sandbox.url, apiKey: h.apiKey });
+    let running = true;
+    const run = engine.run().finally(() => {
+      running = false;
+    });
+    const balances: number[] = [];
+    while (running) {
+      balances.push((await engine.request(apiKeyId(h.apiKey), () => client.getCredits())).credits);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await run;
+    expect(h.store.jobs(batch.id).every((job) => job.state === 'done')).toBe(true);
+    expect(balances.length).toBeGreaterThan(10);
+    expect(balances.at(-1)).toBe(500 - 40);
+    const log = h.sandbox
+      .requests()
+      .slice(start)
+      .filter((entry) => entry.path.startsWith('/v1/'));
+    expect(log.filter((entry) => entry.path === '/v1/credits').length).toBe(balances.length);
+    expect(log.filter((entry) => entry.status === 429)).toEqual([]);
+    const times = log.map((entry) => Date.parse(entry.at));
     for (let i = 60; i < times.length; i++)
       expect(times[i]! - times[i - 60]!).toBeGreaterThanOrEqual(3000 - 5);
   }, 120_000);

@@ -141,6 +141,20 @@ describe('RequestBudget', () => {
     expect(new RequestBudget(db, 'key-a', SMALL, now, UNPACED).available()).toBe(5);
   });
 
+  it('gives back a slot whose request never left, and keeps a sent one when released after', () => {
+    const budget = new RequestBudget(db, 'key-a', { limit: 1, windowMs: 1_000 }, now, UNPACED);
+    const failed = budget.take();
+    expect(budget.available()).toBe(0);
+    failed.release();
+    expect(budget.available()).toBe(1);
+    expect(budget.waitMs()).toBe(0);
+    const sent = budget.take();
+    sent();
+    sent.release();
+    expect(budget.available()).toBe(0);
+    expect(logged()).toEqual([T0]);
+  });
+
   it('take() returns a stamp that moves the slot to the send time and writes the row', () => {
     const budget = new RequestBudget(db, 'key-a', { limit: 1, windowMs: 1_000 }, now, UNPACED);
     const stamp = budget.take();
