@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access, copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { access, copyFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp, { type Metadata } from 'sharp';
 import { MAX_FILE_BYTES, MAX_PIXELS, MIN_SHORT_SIDE, THUMBNAIL_SIZE, WARN_SHORT_SIDE } from './limits.ts';
@@ -181,7 +181,38 @@ async function writeAtomically(target: string, write: (part: string) => Promise<
   }
 }
 
-function decodeFailure(kind: SniffedKind, error: Error): Rejection {
+/** How a complete file of this kind ends: JPEG's end-of-image marker, PNG's IEND chunk with its CRC. */
+const TRAILERS: Partial<Record<SniffedKind, Buffer>> = {
+  jpeg: Buffer.from([0xff, 0xd9]),
+  png: Buffer.from([0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]),
+};
+/** Bytes at the end searched for the trailer: some cameras write padding or a small block after it. */
+const TAIL_BYTES = 4096;
+
+/**
+ * Whether a file that failed to decode lacks its format's trailer: cut short. libvips' own message does not
+ * always say so (with `failOn: 'warning'` it may report only that a warning was raised).
+ */
+async function endsEarly(kind: SniffedKind, input: Buffer | string): Promise<boolean> {
+  const trailer = TRAILERS[kind];
+  if (!trailer) return false;
+  let tail: Buffer;
+  if (typeof input !== 'string') tail = input.subarray(-TAIL_BYTES);
+  else {
+    const file = await open(input, 'r');
+    try {
+      const { size } = await file.stat();
+      const length = Math.min(size, TAIL_BYTES);
+      tail = Buffer.alloc(length);
+      await file.read(tail, 0, length, size - length);
+    } finally {
+      await file.close();
+    }
+  }
+  return !tail.includes(trailer);
+}
+
+function decodeFailure(kind: SniffedKind, error: Error, truncated: boolean): Rejection {
   const message = error.message.split('\n')[0] ?? '';
   // This build of sharp decodes AV1 HEIF (AVIF) only: a HEVC HEIC from a phone always lands here.
   if (kind === 'heif' || kind === 'avif') {
@@ -192,8 +223,13 @@ function decodeFailure(kind: SniffedKind, error: Error): Rejection {
   }
   if (/pixel limit/i.test(message))
     return reject('pixel_limit', `over the pixel limit of ${MAX_PIXELS / 1e6} megapixels`);
-  if (!/corrupt/i.test(message) && /premature end|truncat|unexpected end|end of (file|stream)/i.test(message))
+  if (
+    truncated ||
+    (!/corrupt/i.test(message) && /premature end|truncat|unexpected end|end of (file|stream)/i.test(message))
+  )
     return reject('truncated', `truncated: the ${KIND_NAMES[kind]} data ends early`);
+  if (/warning treated as error/i.test(message))
+    return reject('truncated', `corrupt ${KIND_NAMES[kind]}: the image data is damaged`);
   // libvips reports a failed decode it has seen before as "Unknown error": no detail beats a wrong one.
   if (!message || /unknown error/i.test(message))
     return reject('truncated', `truncated or corrupt ${KIND_NAMES[kind]}`);
@@ -213,7 +249,7 @@ async function checkContent(
     // Header only: safe for any pixel count, which is checked next, before anything is decoded.
     meta = await sharp(input, { limitInputPixels: false }).metadata();
   } catch (error) {
-    return decodeFailure(kind, error as Error);
+    return decodeFailure(kind, error as Error, await endsEarly(kind, input));
   }
   if (!meta.width || !meta.height) return reject('truncated', `truncated or corrupt ${KIND_NAMES[kind]}`);
   const pixels = meta.width * meta.height;
@@ -273,7 +309,7 @@ async function checkContent(
       });
     }
   } catch (error) {
-    return decodeFailure(kind, error as Error);
+    return decodeFailure(kind, error as Error, await endsEarly(kind, input));
   }
   return {
     ok: true,

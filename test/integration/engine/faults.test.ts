@@ -23,10 +23,12 @@ afterAll(async () => {
 
 describe('fault test', () => {
   it('completes the batch through 503s, resets, delays and malformed answers without creating anything twice', async () => {
-    // The first polls meet each fault for sure; after that, faults strike at random.
+    // The first polls meet each fault for sure, and the first create loses its answer; after that, faults
+    // strike at random.
     for (const action of ['status', 'reset', 'malformed']) {
       await addFault(h.sandbox, { method: 'GET', path: '/v1/shoots/', action, status: 503, times: 1 });
     }
+    await addFault(h.sandbox, { method: 'POST', path: '/v1/shoots', action: 'reset', times: 1 });
     for (const path of ['/v1/shoots/', '/v1/videos/']) {
       await addFault(h.sandbox, { method: 'GET', path, action: 'status', status: 503, probability: 0.1 });
       await addFault(h.sandbox, { method: 'GET', path, action: 'reset', probability: 0.05 });
