@@ -1,9 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import type { SecretBox } from '../../src-main/core/app/secrets.ts';
 import { type Core, createCore, type Logger } from '../../src-main/core/create-core.ts';
 import { startEmbeddedSandbox } from '../../src-main/sandbox/embedded.ts';
+import type { ArgsOf, Channel, ResultOf } from '../../src-main/shared/ipc.ts';
 import type { Settings } from '../../src-main/shared/models.ts';
 import { memorySecretBox } from './secret-box.ts';
 
@@ -75,4 +77,26 @@ export async function startCoreHarness(
       if (!options.dir) await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A handler's result, through the dispatch every transport uses; a refusal throws with its code. */
+export async function callCore<C extends Channel>(
+  core: Core,
+  channel: C,
+  args?: ArgsOf<C>,
+): Promise<ResultOf<C>> {
+  const reply = await core.dispatch(channel, args);
+  if (!reply.ok) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
+  return reply.value as ResultOf<C>;
+}
+
+/** A call that must be refused: its error as the renderer would get it. */
+export async function refusalOf(
+  core: Core,
+  channel: string,
+  args: unknown,
+): Promise<{ code: string; message: string }> {
+  const reply = await core.dispatch(channel, args);
+  expect(reply.ok).toBe(false);
+  return (reply as { error: { code: string; message: string } }).error;
 }

@@ -5,9 +5,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src-main/core/create-core.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
-import type { ArgsOf, Channel, EventName, Events, ResultOf } from '../../../src-main/shared/ipc.ts';
+import type { ArgsOf, Channel, EventName, Events } from '../../../src-main/shared/ipc.ts';
 import type { ShootSettingsView } from '../../../src-main/shared/models.ts';
-import { type CoreHarness, startCoreHarness } from '../../support/core-harness.ts';
+import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
 import { SandboxClient } from '../../support/sandbox-client.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
 import { memorySecretBox } from '../../support/secret-box.ts';
@@ -28,21 +28,9 @@ afterAll(async () => {
   await service?.close();
 });
 
-async function call<C extends Channel>(
-  channel: C,
-  args?: ArgsOf<C>,
-  core: Core = h.core,
-): Promise<ResultOf<C>> {
-  const reply = await core.dispatch(channel, args);
-  if (!reply.ok) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
-  return reply.value as ResultOf<C>;
-}
-
-async function failure(channel: string, args: unknown, core: Core = h.core) {
-  const reply = await core.dispatch(channel, args);
-  expect(reply.ok).toBe(false);
-  return (reply as { error: { code: string; message: string } }).error;
-}
+const call = <C extends Channel>(channel: C, args?: ArgsOf<C>, core: Core = h.core) =>
+  callCore(core, channel, args);
+const failure = (channel: string, args: unknown, core: Core = h.core) => refusalOf(core, channel, args);
 
 function collect<E extends EventName>(event: E): Array<{ at: number; payload: Events[E] }> {
   const seen: Array<{ at: number; payload: Events[E] }> = [];

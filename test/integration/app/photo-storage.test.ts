@@ -6,9 +6,9 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src-main/core/create-core.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
-import type { ArgsOf, Channel, EventName, Events, ResultOf } from '../../../src-main/shared/ipc.ts';
+import type { ArgsOf, Channel, EventName, Events } from '../../../src-main/shared/ipc.ts';
 import type { PhotoStorageInput, ShootSettingsView } from '../../../src-main/shared/models.ts';
-import { type CoreHarness, startCoreHarness } from '../../support/core-harness.ts';
+import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
 import { S3RVER_CREDENTIALS, type S3Server, startS3Server } from '../../support/s3-server.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
 import { memorySecretBox } from '../../support/secret-box.ts';
@@ -44,21 +44,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function call<C extends Channel>(
-  channel: C,
-  args?: ArgsOf<C>,
-  core: Core = h.core,
-): Promise<ResultOf<C>> {
-  const reply = await core.dispatch(channel, args);
-  if (!reply.ok) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
-  return reply.value as ResultOf<C>;
-}
-
-async function failure(channel: string, args: unknown, core: Core = h.core) {
-  const reply = await core.dispatch(channel, args);
-  expect(reply.ok).toBe(false);
-  return (reply as { error: { code: string; message: string } }).error;
-}
+const call = <C extends Channel>(channel: C, args?: ArgsOf<C>, core: Core = h.core) =>
+  callCore(core, channel, args);
+const failure = (channel: string, args: unknown, core: Core = h.core) => refusalOf(core, channel, args);
 
 function collect<E extends EventName>(event: E): Array<Events[E]> {
   const seen: Array<Events[E]> = [];
@@ -103,6 +91,19 @@ async function serviceAccount(name: string) {
   return (
     existing ?? call('accounts:add', { name, baseUrl: service.url, apiKey: defaultKeys(service).personal })
   );
+}
+
+/** A quote request for these example products on the "Studio" service account. */
+async function studioRequest(products: string[]) {
+  const account = await serviceAccount('Studio');
+  const scan = await call('ingest:scan', {
+    inputs: products.map((name) => join(PRODUCT_FIXTURES_DIR, name)),
+  });
+  return {
+    account,
+    scan,
+    request: { scanId: scan.scanId, accountId: account.id, shoot: SHOOT, video: null, includeDone: true },
+  };
 }
 
 async function untilSettled(id: string) {
@@ -198,17 +199,7 @@ describe('setting up photo storage', () => {
 describe('a batch on a service account with photo storage', () => {
   it('uploads each photo once, keyed by its hash, shows the upload, and the service fetches them from the bucket', async () => {
     await call('storage:set', storage);
-    const account = await serviceAccount('Studio');
-    const scan = await call('ingest:scan', {
-      inputs: ['hat', 'tote'].map((name) => join(PRODUCT_FIXTURES_DIR, name)),
-    });
-    const request = {
-      scanId: scan.scanId,
-      accountId: account.id,
-      shoot: SHOOT,
-      video: null,
-      includeDone: true,
-    };
+    const { scan, request } = await studioRequest(['hat', 'tote']);
     expect((await call('batches:quote', request)).photos).toEqual({ kind: 'storage', bucket: 'photos' });
 
     const progress = collect('batches:progress');
@@ -245,15 +236,7 @@ describe('a batch on a service account with photo storage', () => {
 
   it('pauses a batch whose storage fails, says why without spending, and resumes once it works', async () => {
     await call('storage:set', storage);
-    const account = await serviceAccount('Studio');
-    const scan = await call('ingest:scan', { inputs: [join(PRODUCT_FIXTURES_DIR, 'mug-set')] });
-    const request = {
-      scanId: scan.scanId,
-      accountId: account.id,
-      shoot: SHOOT,
-      video: null,
-      includeDone: true,
-    };
+    const { request } = await studioRequest(['mug-set']);
     await s3.close();
     let down = true;
     try {
@@ -283,15 +266,7 @@ describe('without photo storage', () => {
   it('a service on this computer reads photos from Adbatch; a remote one is refused before anything is sent', async () => {
     await call('storage:clear');
     expect(await call('storage:get')).toBeNull();
-    const account = await serviceAccount('Studio');
-    const scan = await call('ingest:scan', { inputs: [join(PRODUCT_FIXTURES_DIR, 'cap-red')] });
-    const request = {
-      scanId: scan.scanId,
-      accountId: account.id,
-      shoot: SHOOT,
-      video: null,
-      includeDone: true,
-    };
+    const { account, request } = await studioRequest(['cap-red']);
     expect((await call('batches:quote', request)).photos).toEqual({ kind: 'this-computer' });
     const local = await call('batches:create', { ...request, name: 'Local service' });
     expect(await untilSettled(local.id)).toMatchObject({ status: 'finished', done: 1 });

@@ -24,14 +24,16 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The CLI's environment: s3rver's keys, as a user's AWS environment would hold them, and its endpoint. */
+const s3Env = () => ({
+  ...process.env,
+  AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+  ADBATCH_S3_ENDPOINT: s3.endpoint,
+});
+
 describe('adbatch run --s3-bucket', () => {
   it('uploads each photo once, keyed by its hash, and the shoots complete from presigned URLs', async () => {
-    const env = {
-      ...process.env,
-      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
-      ADBATCH_S3_ENDPOINT: s3.endpoint,
-    };
     const result = await adbatch(
       [
         'run',
@@ -51,7 +53,7 @@ describe('adbatch run --s3-bucket', () => {
         '--library',
         join(dir, 'library'),
       ],
-      { env },
+      { env: s3Env() },
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/Uploading photos: 6\/6/);
@@ -86,12 +88,6 @@ describe('adbatch run --s3-bucket', () => {
   });
 
   it('pauses the batch with the reason the storage gave, sending nothing, when the photos cannot be uploaded', async () => {
-    const env = {
-      ...process.env,
-      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
-      ADBATCH_S3_ENDPOINT: s3.endpoint,
-    };
     const dataDir = join(dir, 'data-missing-bucket');
     const result = await adbatch(
       [
@@ -112,7 +108,7 @@ describe('adbatch run --s3-bucket', () => {
         '--library',
         join(dir, 'library-missing-bucket'),
       ],
-      { env },
+      { env: s3Env() },
     );
     expect(result.code, result.stderr).toBe(4);
     expect(result.stderr).toMatch(
