@@ -32,29 +32,33 @@ const s3Env = () => ({
   ADBATCH_S3_ENDPOINT: s3.endpoint,
 });
 
+/** `adbatch run` of the product folders on the sandbox, photos uploaded to this bucket. */
+const runWithBucket = (bucket: string, name: string) =>
+  adbatch(
+    [
+      'run',
+      join(dir, 'products'),
+      '--sandbox',
+      '--time-scale',
+      '0.02',
+      '--style',
+      'classic',
+      '--shots',
+      '1',
+      '--yes',
+      '--s3-bucket',
+      bucket,
+      '--data-dir',
+      join(dir, `data-${name}`),
+      '--library',
+      join(dir, `library-${name}`),
+    ],
+    { env: s3Env() },
+  );
+
 describe('adbatch run --s3-bucket', () => {
   it('uploads each photo once, keyed by its hash, and the shoots complete from presigned URLs', async () => {
-    const result = await adbatch(
-      [
-        'run',
-        join(dir, 'products'),
-        '--sandbox',
-        '--time-scale',
-        '0.02',
-        '--style',
-        'classic',
-        '--shots',
-        '1',
-        '--yes',
-        '--s3-bucket',
-        'photos',
-        '--data-dir',
-        join(dir, 'data'),
-        '--library',
-        join(dir, 'library'),
-      ],
-      { env: s3Env() },
-    );
+    const result = await runWithBucket('photos', 'uploaded');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/Uploading photos: 6\/6/);
 
@@ -66,7 +70,7 @@ describe('adbatch run --s3-bucket', () => {
     });
     const listed = await client.send(new ListObjectsV2Command({ Bucket: 'photos' }));
     const keys = (listed.Contents ?? []).map((object) => object.Key!).sort();
-    const db = new Database(join(dir, 'data', 'adbatch.db'), { readonly: true });
+    const db = new Database(join(dir, 'data-uploaded', 'adbatch.db'), { readonly: true });
     const hashes = (db.prepare('SELECT photos FROM products').all() as Array<{ photos: string }>).flatMap(
       (row) => (JSON.parse(row.photos) as Array<{ hash: string }>).map((photo) => photo.hash),
     );
@@ -88,33 +92,12 @@ describe('adbatch run --s3-bucket', () => {
   });
 
   it('pauses the batch with the reason the storage gave, sending nothing, when the photos cannot be uploaded', async () => {
-    const dataDir = join(dir, 'data-missing-bucket');
-    const result = await adbatch(
-      [
-        'run',
-        join(dir, 'products'),
-        '--sandbox',
-        '--time-scale',
-        '0.02',
-        '--style',
-        'classic',
-        '--shots',
-        '1',
-        '--yes',
-        '--s3-bucket',
-        'missing-bucket',
-        '--data-dir',
-        dataDir,
-        '--library',
-        join(dir, 'library-missing-bucket'),
-      ],
-      { env: s3Env() },
-    );
+    const result = await runWithBucket('missing-bucket', 'missing-bucket');
     expect(result.code, result.stderr).toBe(4);
     expect(result.stderr).toMatch(
       /Paused: Could not upload ".+" \(bucket "missing-bucket" at http:\/\/127\.0\.0\.1:\d+\): the bucket does not exist/,
     );
-    const db = new Database(join(dataDir, 'adbatch.db'), { readonly: true });
+    const db = new Database(join(dir, 'data-missing-bucket', 'adbatch.db'), { readonly: true });
     const batch = db.prepare('SELECT status, status_reason FROM batches').get();
     const states = db.prepare('SELECT state, remote_id FROM jobs').all() as Array<{
       state: string;
