@@ -84,38 +84,43 @@ export async function drive(options: DriveOptions): Promise<number> {
     : await startPhotoHost(options.dataDir);
   const clientFor = (batch: Batch) => {
     const connection = options.connections.get(batch.id);
-    if (!connection) return null;
-    if (
-      !options.hosting &&
-      !connection.sandbox &&
-      !isLoopbackUrl(connection.baseUrl) &&
-      store.products(batch.id).some((p) => p.photos.some((photo) => photo.path))
-    ) {
-      process.stderr.write(
-        `${batch.name}: the service cannot read photos on this machine: give a bucket to upload them to (--s3-bucket, see docs/hosting-s3.md).\n`,
+    return connection ? new ServiceClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey }) : null;
+  };
+  // Asked only for a batch with photos on this machine; a refusal pauses the batch with its reason.
+  const hostFor = (batch: Batch) => {
+    const connection = options.connections.get(batch.id);
+    if (!options.hosting && connection && !connection.sandbox && !isLoopbackUrl(connection.baseUrl)) {
+      throw new Error(
+        'the service cannot read photos on this machine: give a bucket to upload them to (--s3-bucket, see docs/hosting-s3.md)',
       );
-      return null;
     }
-    return new ServiceClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey });
+    return host;
+  };
+  // An upload's progress line stays open (\r) until it ends; anything printed meanwhile starts a new line.
+  let uploadLineOpen = false;
+  const printLine = (text: string) => {
+    process.stderr.write(`${uploadLineOpen ? '\n' : ''}${text}\n`);
+    uploadLineOpen = false;
   };
   const progress = new ProgressPrinter(store, batchIds);
   const engine = new Engine({
     store,
     batchIds,
     clientFor,
-    hostFor: () => host,
+    hostFor,
     rateLimit: options.rateLimit,
     timeScale: options.timeScale,
     // Uploads take a while; the loopback host is ready at once and has nothing to report.
     onHostingProgress:
       options.quiet || !options.hosting
         ? undefined
-        : (_batchId, { done, total, bytesSent }) =>
+        : (_batchId, { done, total, bytesSent }) => {
             process.stderr.write(
               `\rUploading photos: ${done}/${total} (${(bytesSent / 1024 / 1024).toFixed(1)} MB sent)${done === total ? '\n' : ''}`,
-            ),
-    onNotice: (batchId, message) =>
-      process.stderr.write(`${store.batch(batchId)?.name ?? batchId}: ${message}\n`),
+            );
+            uploadLineOpen = done < total;
+          },
+    onNotice: (batchId, message) => printLine(`${store.batch(batchId)?.name ?? batchId}: ${message}`),
   });
   let interrupted = false;
   const interrupt = () => {

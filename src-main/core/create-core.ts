@@ -1,13 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type {
-  AccountView,
-  PhotoReach,
-  QuoteRequest,
-  ScanView,
-  Settings,
-  UploadProgress,
-} from '../shared/models.ts';
+import type { AccountView, PhotoReach, QuoteRequest, Settings, UploadProgress } from '../shared/models.ts';
 import { ApiError, apiKeyId, maskApiKey, ServiceClient, UnauthorizedError } from './api/index.ts';
 import { AccountStore, describeBalance, SANDBOX_ACCOUNT_ID } from './app/accounts.ts';
 import { createDispatch, type Dispatch, type HandlerMap } from './app/dispatch.ts';
@@ -16,7 +9,14 @@ import { CoreEvents, throttlePerKey } from './app/events.ts';
 import { FileGateway } from './app/files.ts';
 import { checkPhotoStorage, PhotoStorage } from './app/photo-storage.ts';
 import type { SecretBox } from './app/secrets.ts';
-import { type BatchFacts, batchDetail, batchProgress, batchSummaries, batchSummary } from './app/views.ts';
+import {
+  type BatchFacts,
+  batchDetail,
+  batchProgress,
+  batchSummaries,
+  batchSummary,
+  scanView,
+} from './app/views.ts';
 import { openDatabase } from './db/open.ts';
 import { isLoopbackUrl, type LoopbackHost, startLoopbackHost } from './hosting/loopback.ts';
 import type { PhotoHost } from './hosting/photo-host.ts';
@@ -147,13 +147,24 @@ export function createCore(options: CoreOptions): Core {
     };
   };
 
-  const clientForAccount = async (accountId: string): Promise<ServiceClient> => {
-    if (accountId === SANDBOX_ACCOUNT_ID) {
-      await ensureSandbox();
-      return sandboxClient!;
+  /** One client per account, for the handlers and the engine alike: its key is opened once, not per request. */
+  const serviceClients = new Map<string, ServiceClient>();
+  const serviceClientOf = (account: AccountView): ServiceClient => {
+    let client = serviceClients.get(account.id);
+    if (!client) {
+      client = new ServiceClient({ baseUrl: account.baseUrl, apiKey: accounts.apiKey(account.id) });
+      serviceClients.set(account.id, client);
     }
-    const account = accounts.get(accountId);
-    return new ServiceClient({ baseUrl: account.baseUrl, apiKey: accounts.apiKey(accountId) });
+    return client;
+  };
+
+  /** An account's client, and the id of its key, which names the key's request budget. */
+  const keyedClient = async (accountId: string): Promise<{ client: ServiceClient; keyId: string }> => {
+    if (accountId === SANDBOX_ACCOUNT_ID) {
+      const connection = await ensureSandbox();
+      return { client: sandboxClient!, keyId: apiKeyId(connection.apiKey) };
+    }
+    return { client: serviceClientOf(accounts.get(accountId)), keyId: accounts.keyIdOf(accountId) };
   };
 
   const facts: BatchFacts = {
@@ -220,11 +231,9 @@ export function createCore(options: CoreOptions): Core {
    * request budget, so checking a balance cannot push a running batch into a 429.
    */
   const withKey = async <T>(accountId: string, call: (client: ServiceClient) => Promise<T>): Promise<T> => {
-    const client = await clientForAccount(accountId);
-    const apiKey =
-      accountId === SANDBOX_ACCOUNT_ID ? (await ensureSandbox()).apiKey : accounts.apiKey(accountId);
+    const { client, keyId } = await keyedClient(accountId);
     const send = () => call(client);
-    return serviceCall(() => (engine ? engine.request(apiKeyId(apiKey), send) : send()));
+    return serviceCall(() => (engine ? engine.request(keyId, send) : send()));
   };
 
   const progress = throttlePerKey(PROGRESS_INTERVAL_MS, (batchId) => {
@@ -297,8 +306,7 @@ export function createCore(options: CoreOptions): Core {
       clientFor: (batch) => {
         if (batch.sandbox) return sandboxClient;
         const account = accounts.byKeyId(batch.keyId);
-        if (!account) return null;
-        return new ServiceClient({ baseUrl: account.baseUrl, apiKey: accounts.apiKey(account.id) });
+        return account ? serviceClientOf(account) : null;
       },
       onChange: (batchId) => progress.touch(batchId),
       onHostingProgress: (batchId, upload) => {
@@ -345,6 +353,7 @@ export function createCore(options: CoreOptions): Core {
       if (id === SANDBOX_ACCOUNT_ID)
         throw new AppError('bad_request', 'The Sandbox account is always there.');
       accounts.remove(id);
+      serviceClients.delete(id);
       events.emit('accounts:changed', { id });
       return null;
     },
@@ -392,23 +401,7 @@ export function createCore(options: CoreOptions): Core {
       const scanId = `s${++scanCount}`;
       scans.set(scanId, plan);
       for (const old of [...scans.keys()].slice(0, Math.max(0, scans.size - KEPT_SCANS))) scans.delete(old);
-      const view: ScanView = {
-        scanId,
-        products: plan.products.map((product) => ({
-          name: product.name,
-          path: product.path,
-          photos: product.photos.map((photo) => ({
-            file: photo.file,
-            width: photo.width,
-            height: photo.height,
-            thumbnailUrl: photo.thumbnail ? files.url(photo.thumbnail) : photo.url,
-            converted: photo.converted,
-          })),
-        })),
-        problems: plan.problems,
-        skipped: plan.skipped.length,
-      };
-      return view;
+      return scanView(scanId, plan, files);
     },
 
     'batches:quote': async (request) => {
@@ -441,13 +434,13 @@ export function createCore(options: CoreOptions): Core {
         );
       }
       const sandboxAccount = request.accountId === SANDBOX_ACCOUNT_ID;
-      const apiKey = sandboxAccount ? (await ensureSandbox()).apiKey : accounts.apiKey(request.accountId);
       const account = sandboxAccount ? null : accounts.get(request.accountId);
+      const { keyId } = await keyedClient(request.accountId);
       const batch = store.createBatch({
         name: request.name,
         baseUrl: account ? account.baseUrl : 'sandbox',
-        keyId: apiKeyId(apiKey),
-        keyHint: maskApiKey(apiKey),
+        keyId,
+        keyHint: account ? account.keyHint : maskApiKey((await ensureSandbox()).apiKey),
         sandbox: sandboxAccount,
         libraryDir: settings().libraryDir,
         shoot,

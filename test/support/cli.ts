@@ -32,3 +32,32 @@ export function adbatch(
     child.once('exit', (code) => resolvePromise({ code, stdout, stderr })),
   );
 }
+
+/** `adbatch run` on the embedded sandbox, sped up, one Classic shot per product, confirmed in advance. */
+export function runOnSandbox(
+  inputs: string[],
+  where: { dataDir: string; library: string },
+  extra: string[] = [],
+  env?: NodeJS.ProcessEnv,
+): Promise<CliResult> {
+  return adbatch(
+    [
+      'run',
+      ...inputs,
+      '--sandbox',
+      '--time-scale',
+      '0.02',
+      '--style',
+      'classic',
+      '--shots',
+      '1',
+      '--yes',
+      '--data-dir',
+      where.dataDir,
+      '--library',
+      where.library,
+      ...extra,
+    ],
+    env ? { env } : {},
+  );
+}

@@ -107,6 +107,13 @@ export class AccountStore {
     }
   }
 
+  /** The one-way id of the account's key: what its batches and its request budget are filed under. */
+  keyIdOf(id: string): string {
+    const row = this.db.prepare('SELECT key_id FROM accounts WHERE id = ?').get(id) as Row | undefined;
+    if (!row) throw new AppError('not_found', `no account ${id}`);
+    return row.key_id as string;
+  }
+
   /** The key itself, for main's requests only: never returned to the renderer or logged. */
   apiKey(id: string): string {
     const row = this.db.prepare('SELECT sealed_key FROM accounts WHERE id = ?').get(id) as Row | undefined;

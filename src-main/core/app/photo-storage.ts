@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { PhotoStorageInput, PhotoStorageView } from '../../shared/models.ts';
 import { maskApiKey } from '../api/index.ts';
 import type { Db } from '../db/open.ts';
-import type { PhotoHost } from '../hosting/photo-host.ts';
 import {
   createS3Host,
   DEFAULT_S3_PREFIX,
@@ -166,15 +165,11 @@ export class PhotoStorage {
  * Uploads the test photo and reads it back from the URL a service would be given: proves the bucket, the
  * credentials, the region, and the public address or presigned links, before any batch relies on them.
  */
-export async function checkPhotoStorage(
-  config: S3HostingConfig,
-  workDir: string,
-  makeHost: (config: S3HostingConfig) => PhotoHost = createS3Host,
-): Promise<void> {
+export async function checkPhotoStorage(config: S3HostingConfig, workDir: string): Promise<void> {
   await mkdir(workDir, { recursive: true });
   const file = join(workDir, 'storage-check.png');
   await writeFile(file, TEST_PHOTO);
-  const host = makeHost(config);
+  const host = createS3Host(config);
   try {
     let url: string;
     try {

@@ -4,16 +4,37 @@ import type {
   BatchProgress,
   BatchSummary,
   JobView,
+  ScanView,
   UploadProgress,
 } from '../../shared/models.ts';
 import { thumbnailPath } from '../ingest/check-photo.ts';
+import type { IngestPlan } from '../ingest/types.ts';
 import { ingestCacheDir } from '../library.ts';
 import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES } from '../queue/states.ts';
 import type { BatchTotals, QueueStore } from '../queue/store.ts';
 import type { Batch, Job, Product } from '../queue/types.ts';
 import type { FileGateway } from './files.ts';
 
-// Batches as the renderer sees them, built from the store.
+// Scans and batches as the renderer sees them: local files as gateway URLs, never as paths to open.
+
+export function scanView(scanId: string, plan: IngestPlan, files: FileGateway): ScanView {
+  return {
+    scanId,
+    products: plan.products.map((product) => ({
+      name: product.name,
+      path: product.path,
+      photos: product.photos.map((photo) => ({
+        file: photo.file,
+        width: photo.width,
+        height: photo.height,
+        thumbnailUrl: photo.thumbnail ? files.url(photo.thumbnail) : photo.url,
+        converted: photo.converted,
+      })),
+    })),
+    problems: plan.problems,
+    skipped: plan.skipped.length,
+  };
+}
 
 /** What a view needs beyond the store: facts that live in main's memory. */
 export interface BatchFacts {

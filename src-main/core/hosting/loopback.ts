@@ -81,6 +81,7 @@ export async function startLoopbackHost(
 
   return {
     origin,
+    persistent: false,
     async prepare(paths, onProgress) {
       for (const path of paths) register(path);
       onProgress?.({ done: paths.length, total: paths.length, bytesSent: 0 });

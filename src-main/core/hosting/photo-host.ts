@@ -12,6 +12,11 @@ export interface HostingProgress {
 
 export interface PhotoHost {
   /**
+   * True when what was made reachable stays so after this process ends (objects in a bucket); false for a
+   * host that serves files from this process, which must be told again after a restart.
+   */
+  readonly persistent: boolean;
+  /**
    * Makes these files reachable ahead of use, with bounded concurrency (an upload, for storage). Safe to
    * call again with the same files: what is already there is not sent twice. Rejects with a message that
    * names the file when one cannot be made reachable.

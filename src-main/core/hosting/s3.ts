@@ -451,6 +451,7 @@ export function createS3Host(input: S3HostingConfig): PhotoHost {
   };
 
   return {
+    persistent: true,
     async prepare(paths, onProgress) {
       const total = paths.length;
       let done = 0;

@@ -175,23 +175,32 @@ export class Engine {
   }
 
   /**
-   * Jobs created before a restart may still be fetching their photos: the host must serve them again
-   * before anything else happens, not only once a new job asks for a URL.
+   * Makes a batch's local photos reachable before its jobs are sent. A host that serves from this process
+   * is told every photo again after a restart, since jobs created before it may still be fetching theirs;
+   * storage keeps what it was sent, so only the photos of shoots not yet sent are checked (a photo is
+   * hashed and looked up for that, which is not worth repeating at every start for a batch mostly done).
    */
   private async hostInputs(batchIds: readonly string[]): Promise<void> {
     for (const batchId of batchIds) {
       const batch = this.store.batch(batchId);
       // A batch paused for its photos waits for the user to fix the storage and resume it.
       if (!batch || (batch.status === 'paused' && batch.statusReason === 'hosting')) continue;
-      const paths = new Set<string>();
-      for (const product of this.store.products(batchId)) {
-        for (const photo of product.photos) if (photo.path) paths.add(photo.path);
-      }
+      const products = this.store.products(batchId).filter((product) => product.photos.some((p) => p.path));
       try {
-        if (paths.size > 0) {
-          await this.options
-            .hostFor(batch)
-            .prepare([...paths], (progress) => this.options.onHostingProgress?.(batchId, progress));
+        if (products.length > 0) {
+          const host = this.options.hostFor(batch);
+          const unsent = new Set(
+            this.store
+              .jobs(batchId)
+              .filter((job) => job.kind === 'shoot' && job.state === 'waiting')
+              .map((job) => job.productId),
+          );
+          const paths = new Set<string>();
+          for (const product of products) {
+            if (host.persistent && !unsent.has(product.id)) continue;
+            for (const photo of product.photos) if (photo.path) paths.add(photo.path);
+          }
+          await host.prepare([...paths], (progress) => this.options.onHostingProgress?.(batchId, progress));
         }
         this.hosted.add(batchId);
       } catch (error) {

@@ -1,4 +1,5 @@
 import type { ShootStyle } from '../../../src-main/shared/models.ts';
+import { PictureChoices } from './PictureChoices.tsx';
 
 // A visual example of each style: its backdrop's colours, as the sandbox paints them.
 const STYLES: Array<{ id: ShootStyle; label: string; swatch: string }> = [
@@ -14,6 +15,12 @@ const STYLES: Array<{ id: ShootStyle; label: string; swatch: string }> = [
   { id: 'lifestyle', label: 'Lifestyle', swatch: 'linear-gradient(#f3e3c7, #a47551)' },
 ];
 
+const CHOICES = STYLES.map((style) => ({
+  value: style.id,
+  label: style.label,
+  picture: <span className="swatch" style={{ background: style.swatch }} aria-hidden="true" />,
+}));
+
 export function StylePicker({
   value,
   onChange,
@@ -22,21 +29,13 @@ export function StylePicker({
   onChange: (style: ShootStyle) => void;
 }) {
   return (
-    <fieldset className="style-picker">
-      <legend>Style</legend>
-      {STYLES.map((style) => (
-        <label key={style.id} className={value === style.id ? 'style-option selected' : 'style-option'}>
-          <input
-            type="radio"
-            name="style"
-            value={style.id}
-            checked={value === style.id}
-            onChange={() => onChange(style.id)}
-          />
-          <span className="swatch" style={{ background: style.swatch }} aria-hidden="true" />
-          <span>{style.label}</span>
-        </label>
-      ))}
-    </fieldset>
+    <PictureChoices
+      legend="Style"
+      name="style"
+      columns={5}
+      choices={CHOICES}
+      value={value}
+      onChange={onChange}
+    />
   );
 }

@@ -8,6 +8,7 @@ import type {
 import { api, messageOf } from '../api/index.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
+import { PictureChoices } from '../components/PictureChoices.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { StylePicker } from '../components/StylePicker.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
@@ -151,21 +152,18 @@ function ModelPicker({
   if (error) return <Notice kind="error">Could not load the models: {error}</Notice>;
   if (!models) return <p className="muted">Loading models…</p>;
   return (
-    <fieldset className="model-picker">
-      <legend>Model</legend>
-      {models.map((model) => (
-        <label key={model.id} className={value === model.imageUrl ? 'model-option selected' : 'model-option'}>
-          <input
-            type="radio"
-            name="model"
-            checked={value === model.imageUrl}
-            onChange={() => onChange(model.imageUrl)}
-          />
-          <img src={model.imageUrl} alt="" width={48} height={48} />
-          <span>{model.name}</span>
-        </label>
-      ))}
-    </fieldset>
+    <PictureChoices
+      legend="Model"
+      name="model"
+      columns={4}
+      choices={models.map((model) => ({
+        value: model.imageUrl,
+        label: model.name,
+        picture: <img src={model.imageUrl} alt="" width={48} height={48} />,
+      }))}
+      value={value}
+      onChange={onChange}
+    />
   );
 }
 

@@ -37,19 +37,16 @@ function fieldsOf(saved: PhotoStorageView | null): Fields {
 /** Empty fields are left out: main then uses its defaults (AWS, automatic region, presigned links). */
 function inputOf(fields: Fields): PhotoStorageInput {
   const optional = (value: string) => value.trim() || undefined;
-  const input: PhotoStorageInput = { bucket: fields.bucket.trim() };
-  const entries: Array<[keyof PhotoStorageInput, string | undefined]> = [
-    ['endpoint', optional(fields.endpoint)],
-    ['region', optional(fields.region)],
-    ['accessKeyId', optional(fields.accessKeyId)],
-    ['secretAccessKey', fields.secretAccessKey || undefined],
-    ['prefix', optional(fields.prefix)],
-    ['publicBaseUrl', optional(fields.publicBaseUrl)],
-  ];
-  for (const [key, value] of entries) if (value !== undefined) Object.assign(input, { [key]: value });
-  const hours = Number(fields.urlTtlHours);
-  if (Number.isInteger(hours) && hours !== DEFAULT_TTL_HOURS) input.urlTtlHours = hours;
-  return input;
+  return {
+    bucket: fields.bucket.trim(),
+    endpoint: optional(fields.endpoint),
+    region: optional(fields.region),
+    accessKeyId: optional(fields.accessKeyId),
+    secretAccessKey: fields.secretAccessKey || undefined,
+    prefix: optional(fields.prefix),
+    publicBaseUrl: optional(fields.publicBaseUrl),
+    urlTtlHours: Number(fields.urlTtlHours),
+  };
 }
 
 function StorageForm({ saved, onDone }: { saved: PhotoStorageView | null; onDone: () => void }) {

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type {
+  QuoteRequest,
   QuoteView,
   ScanView,
   ShootSettingsView,
@@ -66,6 +67,11 @@ const initial = {
   error: null,
 };
 
+function quoteRequestOf(state: NewBatchState, scan: ScanView): QuoteRequest {
+  const { accountId, shoot, video, includeDone } = state;
+  return { scanId: scan.scanId, accountId, shoot, video, includeDone };
+}
+
 /** Quotes are asked for in order; only the answer to the latest request is kept. */
 let quoteRequest = 0;
 
@@ -104,7 +110,7 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
   },
   setName: (name) => set({ name }),
   async requestQuote() {
-    const { scan, accountId, shoot, video, includeDone } = get();
+    const { scan, shoot } = get();
     if (!scan || scan.products.length === 0) return;
     if (shoot.mode === 'with_model' && !shoot.modelUrl) {
       set({ quote: null });
@@ -113,13 +119,7 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
     const request = ++quoteRequest;
     set({ quoting: true });
     try {
-      const quote = await api.call('batches:quote', {
-        scanId: scan.scanId,
-        accountId,
-        shoot,
-        video,
-        includeDone,
-      });
+      const quote = await api.call('batches:quote', quoteRequestOf(get(), scan));
       if (request === quoteRequest) set({ quote, error: null });
     } catch (error) {
       if (request === quoteRequest) set({ quote: null, error: messageOf(error) });
@@ -128,16 +128,12 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
     }
   },
   async start() {
-    const { scan, accountId, shoot, video, includeDone, name } = get();
+    const { scan, name } = get();
     if (!scan) return null;
     set({ starting: true, error: null });
     try {
       const batch = await api.call('batches:create', {
-        scanId: scan.scanId,
-        accountId,
-        shoot,
-        video,
-        includeDone,
+        ...quoteRequestOf(get(), scan),
         name: name.trim() || 'Batch',
       });
       set({ ...initial });

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adbatch } from '../../support/cli.ts';
+import { adbatch, runOnSandbox } from '../../support/cli.ts';
 import { listFiles } from '../../support/library-checks.ts';
 import { type StaticServer, startStaticServer } from '../../support/static-server.ts';
 
@@ -99,20 +99,7 @@ describe('adbatch run on a Shopify export', () => {
   it('runs the batch in the sandbox from the public URLs, uploading nothing', async () => {
     const data = join(dir, 'data');
     const library = join(dir, 'library');
-    const result = await adbatch([
-      'run',
-      shopify,
-      '--sandbox',
-      '--style',
-      'classic',
-      '--shots',
-      '1',
-      '--yes',
-      '--data-dir',
-      data,
-      '--library',
-      library,
-    ]);
+    const result = await runOnSandbox([shopify], { dataDir: data, library });
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
     // Nothing was turned away, and no photo had to be made reachable (uploaded or served): they already were.
     expect(result.stderr).not.toMatch(/error|warning/);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adbatch } from '../../support/cli.ts';
+import { runOnSandbox } from '../../support/cli.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 import { S3RVER_CREDENTIALS, type S3Server, startS3Server } from '../../support/s3-server.ts';
 
@@ -34,26 +34,11 @@ const s3Env = () => ({
 
 /** `adbatch run` of the product folders on the sandbox, photos uploaded to this bucket. */
 const runWithBucket = (bucket: string, name: string) =>
-  adbatch(
-    [
-      'run',
-      join(dir, 'products'),
-      '--sandbox',
-      '--time-scale',
-      '0.02',
-      '--style',
-      'classic',
-      '--shots',
-      '1',
-      '--yes',
-      '--s3-bucket',
-      bucket,
-      '--data-dir',
-      join(dir, `data-${name}`),
-      '--library',
-      join(dir, `library-${name}`),
-    ],
-    { env: s3Env() },
+  runOnSandbox(
+    [join(dir, 'products')],
+    { dataDir: join(dir, `data-${name}`), library: join(dir, `library-${name}`) },
+    ['--s3-bucket', bucket],
+    s3Env(),
   );
 
 describe('adbatch run --s3-bucket', () => {

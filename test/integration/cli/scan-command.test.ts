@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpeg } from '../../support/bad-inputs.ts';
-import { adbatch } from '../../support/cli.ts';
+import { adbatch, runOnSandbox } from '../../support/cli.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 
 // `adbatch scan` and the ingest under `adbatch run`, as a user runs them.
@@ -87,23 +87,11 @@ describe('adbatch scan', () => {
 
 describe('adbatch run: the same ingest, and products already shot', () => {
   const run = (...extra: string[]) =>
-    adbatch([
-      'run',
-      join(dropped, 'product-01'),
-      join(dropped, 'product-02'),
-      '--sandbox',
-      '--time-scale',
-      '0.02',
-      '--style',
-      'classic',
-      '--shots',
-      '1',
-      '--yes',
-      '--data-dir',
-      join(dir, 'data'),
-      ...library(),
-      ...extra,
-    ]);
+    runOnSandbox(
+      [join(dropped, 'product-01'), join(dropped, 'product-02')],
+      { dataDir: join(dir, 'data'), library: join(dir, 'library') },
+      extra,
+    );
 
   it('shoots the checked photos, then sets aside what was already shot unless told otherwise', async () => {
     const first = await run();

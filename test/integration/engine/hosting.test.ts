@@ -3,7 +3,8 @@ import type { PhotoHost } from '../../../src-main/core/hosting/photo-host.ts';
 import { type EngineHarness, startEngineHarness } from '../../support/engine-harness.ts';
 
 // A batch whose photos cannot be made reachable (no storage for a remote service, storage refusing or
-// down) is paused with the reason in words, before a credit is spent, and carries on once resumed.
+// down) is paused with the reason in words, before a credit is spent, and carries on once resumed. After a
+// restart, storage is not asked again for photos it already holds.
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -16,7 +17,7 @@ afterAll(async () => {
 const shootsCreated = () =>
   h.sandbox.requests().filter((entry) => entry.method === 'POST' && entry.path === '/v1/shoots').length;
 
-describe('hosting failures', () => {
+describe("hosting a batch's photos", () => {
   it('pause the batch before its photos are needed, or as a job is about to be sent; resume finishes it', async () => {
     const batch = await h.createBatch({ products: 3 });
     const notices: string[] = [];
@@ -61,5 +62,48 @@ describe('hosting failures', () => {
     });
     expect(h.store.jobs(batch.id).map((job) => job.state)).toEqual(['done', 'done', 'done']);
     expect(shootsCreated()).toBe(3);
+  }, 60_000);
+
+  it('after a restart, storage is asked again only for photos of shoots not yet sent; a host serving from this process for all', async () => {
+    const batch = await h.createBatch({ products: 3 });
+    // One create at a time, and a pause as the first one leaves: the other two stay unsent.
+    await h.run([batch.id], {
+      maxInFlight: 1,
+      onChange: () => {
+        const sent = h.store.jobs(batch.id).some((job) => job.state !== 'waiting');
+        if (sent && h.store.batch(batch.id)!.status === 'running') h.store.pauseBatch(batch.id);
+      },
+    });
+    const jobs = h.store.jobs(batch.id);
+    const unsent = new Set(jobs.filter((job) => job.state === 'waiting').map((job) => job.productId));
+    expect(unsent.size).toBe(2);
+    const photosOf = (keep: (productId: string) => boolean) =>
+      h.store
+        .products(batch.id)
+        .filter((product) => keep(product.id))
+        .flatMap((product) => product.photos.map((photo) => photo.path!))
+        .sort();
+
+    const prepared = (persistent: boolean) => {
+      const asked: string[] = [];
+      const host: PhotoHost = {
+        ...h.host,
+        persistent,
+        prepare: (paths, onProgress) => {
+          asked.push(...paths);
+          return h.host.prepare(paths, onProgress);
+        },
+      };
+      return { host, asked };
+    };
+    const storage = prepared(true);
+    h.store.resumeBatch(batch.id);
+    await h.run([batch.id], { hostFor: () => storage.host });
+    expect(storage.asked.sort()).toEqual(photosOf((id) => unsent.has(id)));
+    expect(h.store.batch(batch.id)!.status).toBe('finished');
+
+    const local = prepared(false);
+    await h.run([batch.id], { hostFor: () => local.host });
+    expect(local.asked.sort()).toEqual(photosOf(() => true));
   }, 60_000);
 });
