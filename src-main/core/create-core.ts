@@ -15,6 +15,7 @@ import {
   batchProgress,
   batchSummaries,
   batchSummary,
+  scannedProductView,
   scanView,
 } from './app/views.ts';
 import { openDatabase } from './db/open.ts';
@@ -22,7 +23,7 @@ import { isLoopbackUrl, type LoopbackHost, startLoopbackHost } from './hosting/l
 import type { PhotoHost } from './hosting/photo-host.ts';
 import { createS3Host } from './hosting/s3.ts';
 import { setAsideEarlierShots } from './ingest/already-done.ts';
-import { scanInputs, toNewProduct } from './ingest/scan.ts';
+import { scanInputs, toNewProduct, withHero } from './ingest/scan.ts';
 import type { IngestPlan } from './ingest/types.ts';
 import { batchFolder, ingestCacheDir } from './library.ts';
 import { quoteBatch } from './pricing.ts';
@@ -255,11 +256,12 @@ export function createCore(options: CoreOptions): Core {
     }
   });
 
-  const plannedProducts = (scanId: string): NewProduct[] => {
+  const heldScan = (scanId: string): IngestPlan => {
     const plan = scans.get(scanId);
     if (!plan) throw new AppError('not_found', 'This scan is no longer held: drop the folders again.');
-    return plan.products.map(toNewProduct);
+    return plan;
   };
+  const plannedProducts = (scanId: string): NewProduct[] => heldScan(scanId).products.map(toNewProduct);
 
   // Every settings change on the New batch screen asks for a quote; the balance behind it is asked of the
   // service at most once per BALANCE_MAX_AGE_MS per account, so tweaking a form does not eat the key's
@@ -404,6 +406,16 @@ export function createCore(options: CoreOptions): Core {
       return scanView(scanId, plan, files);
     },
 
+    'ingest:hero': async ({ scanId, product: name, photo }) => {
+      const plan = heldScan(scanId);
+      const index = plan.products.findIndex((product) => product.name === name);
+      const product = plan.products[index];
+      if (!product) throw new AppError('not_found', `This scan has no product "${name}".`);
+      if (!product.photos[photo])
+        throw new AppError('bad_request', `${name} has ${product.photos.length} photos, not ${photo + 1}.`);
+      plan.products[index] = withHero(product, photo);
+      return scannedProductView(plan.products[index]!, files);
+    },
     'batches:quote': async (request) => {
       const { quote, setAside, photos } = await quoteFor(request, 'preview');
       return {

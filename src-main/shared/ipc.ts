@@ -11,6 +11,7 @@ import type {
   PhotoStorageView,
   QuoteRequest,
   QuoteView,
+  ScannedProductView,
   ScanView,
   Settings,
 } from './models.ts';
@@ -31,6 +32,11 @@ export interface Handlers {
   /** Shows the library (or a batch's folder) in Finder / Explorer / the file manager. */
   'library:reveal': { args: { batchId?: string }; result: null };
   'ingest:scan': { args: { inputs: string[]; pattern?: string }; result: ScanView };
+  /** Makes another of a scanned product's photos its hero (sent first); the others keep their order. */
+  'ingest:hero': {
+    args: { scanId: string; product: string; photo: number };
+    result: ScannedProductView;
+  };
   'batches:quote': { args: QuoteRequest; result: QuoteView };
   'batches:create': { args: NewBatchRequest; result: BatchSummary };
   'batches:list': { args: undefined; result: BatchSummary[] };

@@ -102,6 +102,21 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     await page.getByLabel('Shots').selectOption('4');
     await page.getByLabel('Quality').selectOption('standard');
     await expect.poll(() => total.textContent()).toBe(`${expected} credits`);
+
+    // The hero is the first photo in natural order until the user picks another.
+    const capBlack = page.getByTestId('plan-products').getByRole('listitem').filter({ hasText: 'cap-black' });
+    const hero = capBlack.getByRole('img', { name: 'cap-black, hero' });
+    const third = capBlack.getByRole('button', { name: 'solidus_cap_black_3.png: make it the hero' });
+    const thirdThumbnail = await third.locator('img').getAttribute('src');
+    expect(await capBlack.textContent()).toContain('hero solidus_cap_black_1.png');
+    await third.click();
+    await expect.poll(() => hero.getAttribute('src')).toBe(thirdThumbnail);
+    expect(await capBlack.textContent()).toContain('hero solidus_cap_black_3.png');
+    expect(
+      await capBlack
+        .getByRole('button', { name: 'solidus_cap_black_3.png (hero)' })
+        .getAttribute('aria-pressed'),
+    ).toBe('true');
     await screenshot(page, '02-new-batch');
     await expectAccessible(page, 'New batch');
   });

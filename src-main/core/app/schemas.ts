@@ -76,6 +76,13 @@ export const HANDLER_SCHEMAS = {
       pattern: z.string().max(500).optional(),
     })
     .strict(),
+  'ingest:hero': z
+    .object({
+      scanId: z.string().min(1).max(100),
+      product: z.string().min(1).max(1000),
+      photo: z.number().int().min(0).max(100),
+    })
+    .strict(),
   'batches:quote': quote,
   'batches:create': quote.extend({ name: z.string().trim().min(1).max(200) }).strict(),
   'batches:list': none,

@@ -4,11 +4,12 @@ import type {
   BatchProgress,
   BatchSummary,
   JobView,
+  ScannedProductView,
   ScanView,
   UploadProgress,
 } from '../../shared/models.ts';
 import { thumbnailPath } from '../ingest/check-photo.ts';
-import type { IngestPlan } from '../ingest/types.ts';
+import type { IngestPlan, PlannedProduct } from '../ingest/types.ts';
 import { ingestCacheDir } from '../library.ts';
 import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES } from '../queue/states.ts';
 import type { BatchTotals, QueueStore } from '../queue/store.ts';
@@ -17,20 +18,24 @@ import type { FileGateway } from './files.ts';
 
 // Scans and batches as the renderer sees them: local files as gateway URLs, never as paths to open.
 
+export function scannedProductView(product: PlannedProduct, files: FileGateway): ScannedProductView {
+  return {
+    name: product.name,
+    path: product.path,
+    photos: product.photos.map((photo) => ({
+      file: photo.file,
+      width: photo.width,
+      height: photo.height,
+      thumbnailUrl: photo.thumbnail ? files.url(photo.thumbnail) : photo.url,
+      converted: photo.converted,
+    })),
+  };
+}
+
 export function scanView(scanId: string, plan: IngestPlan, files: FileGateway): ScanView {
   return {
     scanId,
-    products: plan.products.map((product) => ({
-      name: product.name,
-      path: product.path,
-      photos: product.photos.map((photo) => ({
-        file: photo.file,
-        width: photo.width,
-        height: photo.height,
-        thumbnailUrl: photo.thumbnail ? files.url(photo.thumbnail) : photo.url,
-        converted: photo.converted,
-      })),
-    })),
+    products: plan.products.map((product) => scannedProductView(product, files)),
     problems: plan.problems,
     skipped: plan.skipped.length,
   };

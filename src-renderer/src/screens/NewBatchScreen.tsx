@@ -2,6 +2,7 @@ import { type DragEvent, useEffect, useState } from 'react';
 import type {
   ModelView,
   PhotoReach,
+  ScannedProductView,
   ShootSettingsView,
   VideoSettingsView,
 } from '../../../src-main/shared/models.ts';
@@ -59,6 +60,33 @@ function DropZone() {
   );
 }
 
+/** The product's photos, hero first: choosing another makes it the hero, the one the service sees first. */
+function HeroChoice({ product }: { product: ScannedProductView }) {
+  const setHero = useNewBatch((state) => state.setHero);
+  return (
+    <fieldset className="hero-choice" aria-label={`${product.name}: choose the hero`}>
+      {product.photos.map((photo, index) => (
+        <button
+          key={photo.file}
+          type="button"
+          aria-pressed={index === 0}
+          aria-label={`${fileName(photo.file)}${index === 0 ? ' (hero)' : ': make it the hero'}`}
+          title={fileName(photo.file)}
+          onClick={() => {
+            if (index > 0) void setHero(product.name, index);
+          }}
+        >
+          {photo.thumbnailUrl ? (
+            <img src={photo.thumbnailUrl} alt="" width={28} height={28} />
+          ) : (
+            <span className="thumb-placeholder" />
+          )}
+        </button>
+      ))}
+    </fieldset>
+  );
+}
+
 function Plan() {
   const { scan, scanning } = useNewBatch();
   if (scanning) {
@@ -103,7 +131,7 @@ function Plan() {
               ) : (
                 <span className="thumb-placeholder" aria-hidden="true" />
               )}
-              <div>
+              <div className="plan-product-text">
                 <strong>{product.name}</strong>
                 <small>
                   {product.photos.length} photo{product.photos.length === 1 ? '' : 's'} · hero{' '}
@@ -111,6 +139,7 @@ function Plan() {
                   {product.photos.some((photo) => photo.converted) ? ' · some converted' : ''}
                 </small>
               </div>
+              {product.photos.length > 1 && <HeroChoice product={product} />}
             </div>
           )}
         />

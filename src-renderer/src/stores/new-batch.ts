@@ -46,6 +46,8 @@ interface NewBatchState {
   setVideo(video: VideoSettingsView | null): void;
   setIncludeDone(includeDone: boolean): void;
   setName(name: string): void;
+  /** Makes the product's photo at this position its hero. */
+  setHero(product: string, photo: number): Promise<void>;
   requestQuote(): Promise<void>;
   /** Resolves to the new batch's id, or null when it could not start (the error says why). */
   start(): Promise<string | null>;
@@ -109,6 +111,23 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
     void get().requestQuote();
   },
   setName: (name) => set({ name }),
+  async setHero(product, photo) {
+    const scan = get().scan;
+    if (!scan) return;
+    try {
+      const updated = await api.call('ingest:hero', { scanId: scan.scanId, product, photo });
+      const current = get().scan;
+      if (current?.scanId !== scan.scanId) return;
+      set({
+        scan: {
+          ...current,
+          products: current.products.map((item) => (item.name === product ? updated : item)),
+        },
+      });
+    } catch (error) {
+      set({ error: messageOf(error) });
+    }
+  },
   async requestQuote() {
     const { scan, shoot } = get();
     if (!scan || scan.products.length === 0) return;

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -329,4 +329,48 @@ describe('a batch from drop to done', () => {
       .toBe('finished');
     expect(await failure('batches:pause', { id: created.id })).toMatchObject({ code: 'conflict' });
   }, 90_000);
+
+  it("lets the user pick a product's hero, which the batch then sends first", async () => {
+    const scan = await call('ingest:scan', { inputs: [join(PRODUCT_FIXTURES_DIR, 'cap-red')] });
+    const files = scan.products[0]!.photos.map((photo) => basename(photo.file));
+    expect(files).toEqual(['solidus_cap_red_1.png', 'solidus_cap_red_2.png', 'solidus_cap_red_3.png']);
+
+    const picked = await call('ingest:hero', { scanId: scan.scanId, product: 'cap-red', photo: 2 });
+    expect(picked.photos.map((photo) => basename(photo.file))).toEqual([
+      'solidus_cap_red_3.png',
+      'solidus_cap_red_1.png',
+      'solidus_cap_red_2.png',
+    ]);
+    expect(picked.photos[0]!.thumbnailUrl).toBe(scan.products[0]!.photos[2]!.thumbnailUrl);
+    expect(
+      await failure('ingest:hero', { scanId: scan.scanId, product: 'cap-blue', photo: 0 }),
+    ).toMatchObject({ code: 'not_found' });
+    expect(await failure('ingest:hero', { scanId: scan.scanId, product: 'cap-red', photo: 3 })).toMatchObject(
+      { code: 'bad_request', message: 'cap-red has 3 photos, not 4.' },
+    );
+    expect(await failure('ingest:hero', { scanId: 'gone', product: 'cap-red', photo: 0 })).toMatchObject({
+      code: 'not_found',
+    });
+
+    const created = await call('batches:create', {
+      scanId: scan.scanId,
+      accountId: 'sandbox',
+      shoot: SHOOT,
+      video: null,
+      includeDone: true,
+      name: 'Hero',
+    });
+    const db = new Database(join(h.dir, 'data', 'adbatch.db'), { readonly: true });
+    const row = db.prepare('SELECT photos FROM products WHERE batch_id = ?').get(created.id) as {
+      photos: string;
+    };
+    db.close();
+    const stored = JSON.parse(row.photos) as Array<{ source: string }>;
+    expect(stored.map((photo) => basename(photo.source))).toEqual([
+      'solidus_cap_red_3.png',
+      'solidus_cap_red_1.png',
+      'solidus_cap_red_2.png',
+    ]);
+    await call('batches:cancel', { id: created.id });
+  }, 30_000);
 });
