@@ -22,14 +22,36 @@ export interface LoopbackHost extends PhotoHost {
   readonly origin: string;
 }
 
+/** How long a request for a file not registered yet waits for the host's first registration. */
+const DEFAULT_UNTOLD_WAIT_MS = 5000;
+
 export async function startLoopbackHost(
-  options: { secret?: Buffer; port?: number } = {},
+  options: { secret?: Buffer; port?: number; untoldWaitMs?: number } = {},
 ): Promise<LoopbackHost> {
   const secret = options.secret ?? randomBytes(32);
   const files = new Map<string, string>();
+  // Restarted on the same address, the host may be asked for a photo by a job created before the restart
+  // before the engine has told it about its files again. Until the first registration such a request waits
+  // (briefly) instead of getting a 404, which a service takes as final.
+  let told = false;
+  let onTold = () => {};
+  const firstTold = new Promise<void>((resolvePromise) => {
+    onTold = resolvePromise;
+  });
+  const untoldWaitMs = options.untoldWaitMs ?? DEFAULT_UNTOLD_WAIT_MS;
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(async (req, res) => {
     const token = /^\/p\/([0-9a-f]{48})(?:\.[a-z0-9]+)?$/.exec(req.url ?? '')?.[1];
+    if (token && !told) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        firstTold,
+        new Promise<void>((resolvePromise) => {
+          timer = setTimeout(resolvePromise, untoldWaitMs).unref();
+        }),
+      ]);
+      clearTimeout(timer);
+    }
     const path = token ? files.get(token) : undefined;
     if (!path || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
@@ -73,6 +95,8 @@ export async function startLoopbackHost(
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const register = (path: string) => {
+    told = true;
+    onTold();
     const absolute = resolve(path);
     const token = createHmac('sha256', secret).update(absolute).digest('hex').slice(0, 48);
     files.set(token, absolute);
@@ -83,6 +107,8 @@ export async function startLoopbackHost(
     origin,
     persistent: false,
     async prepare(paths, onProgress) {
+      told = true;
+      onTold();
       for (const path of paths) register(path);
       onProgress?.({ done: paths.length, total: paths.length, bytesSent: 0 });
     },

@@ -172,6 +172,28 @@ describe('startLoopbackHost', () => {
     expect((await get(stranger.origin, new URL(url).pathname)).status).toBe(404);
   });
 
+  it('after a restart, holds a request for a file it has not been told about yet until it is', async () => {
+    const secret = Buffer.alloc(32, 9);
+    const first = await start({ secret });
+    const url = await first.urlFor(photo);
+    const port = Number(new URL(first.origin).port);
+    await first.close();
+    hosts = [];
+
+    // A job created before the restart asks for its photo before the engine has told the new host.
+    const again = await start({ secret, port });
+    const early = get(again.origin, new URL(url).pathname);
+    await new Promise((resolveWait) => setTimeout(resolveWait, 200));
+    await again.prepare([photo]);
+    expect((await early).status).toBe(200);
+
+    // Told nothing at all, it answers 404 once its wait is over.
+    const silent = await start({ secret: Buffer.alloc(32, 10), untoldWaitMs: 300 });
+    const startedAt = Date.now();
+    expect((await get(silent.origin, `/p/${'a'.repeat(48)}.png`)).status).toBe(404);
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(290);
+  });
+
   it('falls back to a free port when the asked one is taken', async () => {
     const first = await start();
     const port = Number(new URL(first.origin).port);
