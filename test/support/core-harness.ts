@@ -28,6 +28,11 @@ export async function startCoreHarness(
     dir?: string;
     /** What the stand-in for the OS open dialog answers. */
     pick?: string[];
+    /**
+     * A sandbox already running elsewhere (another process), used as the Sandbox account instead of the
+     * embedded one; it is not this harness's to close.
+     */
+    sandbox?: { url: string; apiKey: string };
   } = {},
 ): Promise<CoreHarness> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'adbatch-core-')));
@@ -50,6 +55,7 @@ export async function startCoreHarness(
     defaults: { libraryDir: join(dir, 'library'), budgetMarginPercent: 0 },
     fileUrl: (token) => `/files/${token}`,
     startSandbox: async () => {
+      if (options.sandbox) return { ...options.sandbox, close: async () => {} };
       const embedded = await startEmbeddedSandbox({
         dataDir: join(dir, 'data'),
         timeScale,

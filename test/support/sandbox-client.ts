@@ -98,6 +98,16 @@ export interface RequestLogEntryBody {
   fault?: string;
 }
 
+/** An entry of GET /_sandbox/jobs. */
+export interface SandboxJobBody {
+  id: string;
+  kind: 'shoot' | 'video';
+  status: string;
+  credits: number;
+  refunded: boolean;
+  history: Array<{ status: string; at: string }>;
+}
+
 export interface FaultRuleInput {
   method?: string;
   path: string;
@@ -237,6 +247,11 @@ export class SandboxClient {
 
   async requestLog(): Promise<RequestLogEntryBody[]> {
     return (await this.call<{ data: RequestLogEntryBody[] }>('GET', '/_sandbox/requests')).body.data;
+  }
+
+  /** Every shoot and video the sandbox holds, with the statuses it has been through. */
+  async jobs(): Promise<SandboxJobBody[]> {
+    return (await this.call<{ data: SandboxJobBody[] }>('GET', '/_sandbox/jobs')).body.data;
   }
 
   failJob(id: string) {
