@@ -1,10 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServiceClient } from '../core/api/index.ts';
 import { openDatabase } from '../core/db/open.ts';
-import { isLoopbackUrl } from '../core/hosting/loopback.ts';
+import { isLoopbackUrl, startLoopbackHost } from '../core/hosting/loopback.ts';
 import type { PhotoHost } from '../core/hosting/photo-host.ts';
 import { createS3Host, type S3HostingConfig } from '../core/hosting/s3.ts';
-import { startSavedLoopbackHost } from '../core/hosting/saved-loopback.ts';
 import { writeManifest } from '../core/manifest.ts';
 import { QueueStore } from '../core/queue/store.ts';
 import type { Batch } from '../core/queue/types.ts';
@@ -44,6 +45,26 @@ export async function connect(options: {
   return { baseUrl: options.baseUrl, apiKey, sandbox: null };
 }
 
+/**
+ * Local photos are served on the same port with the same secret as last time (when the port is free), so
+ * their URLs stay valid across a restart: a job created just before a crash can still fetch its photos.
+ */
+async function startPhotoHost(dataDir: string) {
+  const file = join(dataDir, 'photo-host.json');
+  let saved: { secret?: string; port?: number } = {};
+  try {
+    saved = JSON.parse(await readFile(file, 'utf8'));
+  } catch {
+    // First run, or an unreadable file: a new secret.
+  }
+  const secret = saved.secret ? Buffer.from(saved.secret, 'hex') : randomBytes(32);
+  const host = await startLoopbackHost({ secret, port: saved.port ?? 0 });
+  const port = Number(new URL(host.origin).port);
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, JSON.stringify({ secret: secret.toString('hex'), port }), { mode: 0o600 });
+  return host;
+}
+
 export interface DriveOptions {
   store: QueueStore;
   dataDir: string;
@@ -60,7 +81,7 @@ export async function drive(options: DriveOptions): Promise<number> {
   const { store, batchIds } = options;
   const host: PhotoHost = options.hosting
     ? createS3Host(options.hosting)
-    : await startSavedLoopbackHost(options.dataDir);
+    : await startPhotoHost(options.dataDir);
   const clientFor = (batch: Batch) => {
     const connection = options.connections.get(batch.id);
     return connection ? new ServiceClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey }) : null;

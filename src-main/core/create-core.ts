@@ -19,10 +19,9 @@ import {
   scanView,
 } from './app/views.ts';
 import { openDatabase } from './db/open.ts';
-import { isLoopbackUrl, type LoopbackHost } from './hosting/loopback.ts';
+import { isLoopbackUrl, type LoopbackHost, startLoopbackHost } from './hosting/loopback.ts';
 import type { PhotoHost } from './hosting/photo-host.ts';
 import { createS3Host } from './hosting/s3.ts';
-import { startSavedLoopbackHost } from './hosting/saved-loopback.ts';
 import { setAsideEarlierShots } from './ingest/already-done.ts';
 import { scanInputs, toNewProduct, withHero } from './ingest/scan.ts';
 import type { IngestPlan } from './ingest/types.ts';
@@ -555,7 +554,7 @@ export function createCore(options: CoreOptions): Core {
     events,
     files,
     async start() {
-      host = await startSavedLoopbackHost(options.dataDir);
+      host = await startLoopbackHost();
       const unfinished = store.unfinishedBatches();
       if (unfinished.some((batch) => batch.sandbox)) await ensureSandbox();
       for (const batch of unfinished) {
