@@ -15,6 +15,7 @@ import {
 } from 'electron';
 import log from 'electron-log/main';
 import Store from 'electron-store';
+import { defaultDataDir } from './core/app/data-folder.ts';
 import { type Core, createCore } from './core/create-core.ts';
 import { EVENT_CHANNEL, forwardEvents, registerIpc, trustedSender } from './electron/ipc.ts';
 import { redactedLogger } from './electron/logger.ts';
@@ -31,6 +32,11 @@ import type { BatchSummary } from './shared/models.ts';
 // in core (plain Node) or in electron/ (small modules, each tested with Electron's modules injected).
 
 protocol.registerSchemesAsPrivileged([MEDIA_SCHEME_PRIVILEGES]);
+
+// The data folder the CLI uses too (core/app/data-folder.ts), set before anything reads userData, so the
+// single-instance lock, preferences and the queue all live in it.
+const dataDir = defaultDataDir({ platform: process.platform, env: process.env, home: app.getPath('home') });
+app.setPath('userData', dataDir);
 
 if (!app.requestSingleInstanceLock()) app.quit();
 
@@ -109,7 +115,6 @@ app.on('before-quit', () => {
 void app.whenReady().then(async () => {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
-  const dataDir = app.getPath('userData');
   core = createCore({
     dataDir,
     version: app.getVersion(),

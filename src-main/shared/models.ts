@@ -36,6 +36,16 @@ export interface AppInfo {
   version: string;
   platform: string;
   libraryDir: string;
+  queue: QueueOwnerView;
+}
+
+/**
+ * One process drives a data folder's queue. `driving`: this one does; otherwise `heldBy` names the one
+ * that does ("adbatch run (pid 4321)"), and this one takes over when it lets go.
+ */
+export interface QueueOwnerView {
+  driving: boolean;
+  heldBy: string | null;
 }
 
 export interface AccountView {
@@ -79,6 +89,10 @@ export interface PhotoView {
   /** A URL the renderer can show: the cached thumbnail, or the catalog URL. */
   thumbnailUrl: string | null;
   converted: string | null;
+  /** sha256 of the photo's bytes; null for a catalog URL. */
+  hash: string | null;
+  /** The public URL a catalog gave; null for a file on this computer. */
+  url: string | null;
 }
 
 export interface ScannedProductView {
@@ -92,7 +106,9 @@ export interface ScanView {
   scanId: string;
   products: ScannedProductView[];
   problems: ProblemView[];
+  /** System junk passed over without a word (.DS_Store, Thumbs.db), listed apart from the problems. */
   skipped: number;
+  skippedFiles: Array<{ file: string; reason: string }>;
 }
 
 export interface QuoteRequest {
@@ -140,6 +156,10 @@ export type BatchStatus = 'running' | 'paused' | 'cancelled' | 'finished';
 
 export interface BatchSummary extends BatchProgress {
   accountName: string;
+  /** Whether this process holds the batch's key; a batch whose key is gone waits for it. */
+  keyHeld: boolean;
+  /** The last characters of the batch's key (`…a1b2`), to say which key it needs. */
+  keyHint: string;
   sandbox: boolean;
   createdAt: number;
   products: number;
@@ -168,6 +188,8 @@ export interface ProductProgressView {
 }
 
 export interface BatchDetail extends BatchSummary {
+  /** The batch's folder in the library: its results and manifest.json. */
+  resultsFolder: string;
   shoot: ShootSettingsView;
   video: VideoSettingsView | null;
   /** Estimated ms until done, or null when unknown. */
@@ -195,8 +217,14 @@ export interface BatchProgress {
   done: number;
   failed: number;
   attention: number;
+  /** Jobs by state, every state with at least one job. */
+  states: Partial<Record<string, number>>;
+  /** Jobs the service accepted (a remote id recorded), whatever became of them since. */
+  created: number;
   creditsSpent: number;
   creditsRefunded: number;
+  /** Credits that outcome-unknown jobs may have cost. */
+  creditsAtStake: number;
 }
 
 export interface Settings {

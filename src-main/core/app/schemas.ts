@@ -90,6 +90,7 @@ export const HANDLER_SCHEMAS = {
   'batches:pause': id,
   'batches:resume': id,
   'batches:cancel': id,
+  'jobs:get': id,
   'jobs:retry': id,
   'jobs:abandon': id,
   'jobs:recheck': id,
