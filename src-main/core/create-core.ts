@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { AccountView, PhotoReach, QuoteRequest, Settings, UploadProgress } from '../shared/models.ts';
 import { ApiError, apiKeyId, maskApiKey, ServiceClient, UnauthorizedError } from './api/index.ts';
 import { AccountStore, describeBalance, SANDBOX_ACCOUNT_ID } from './app/accounts.ts';
+import { catalogHandlers } from './app/catalog-handlers.ts';
 import { createDispatch, type Dispatch, type HandlerMap } from './app/dispatch.ts';
 import { AppError } from './app/errors.ts';
 import { CoreEvents, throttlePerKey } from './app/events.ts';
@@ -331,6 +332,7 @@ export function createCore(options: CoreOptions): Core {
   };
 
   const handlers: HandlerMap = {
+    ...catalogHandlers,
     'app:info': async () => ({
       version: options.version,
       platform: process.platform,
