@@ -115,7 +115,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     ];
     const expected = quoteBatch(
       names,
-      { style: 'classic', shots: 4, quality: 'standard' },
+      { style: shoot.style, shots: shoot.shots, quality: shoot.quality },
       null,
       null,
     ).credits;
