@@ -3,6 +3,7 @@ import type { Settings } from '../shared/models.ts';
 import { AccountStore } from './app/accounts.ts';
 import { accountsHandlers } from './app/accounts-handlers.ts';
 import { batchesHandlers } from './app/batches-handlers.ts';
+import { catalogHandlers } from './app/catalog-handlers.ts';
 import type { CoreContext, Logger, Preferences } from './app/context.ts';
 import { createDispatch, type Dispatch, type HandlerMap } from './app/dispatch.ts';
 import { CoreEvents } from './app/events.ts';
@@ -136,6 +137,7 @@ export function createCore(options: CoreOptions): Core {
   };
 
   const handlers: HandlerMap = {
+    ...catalogHandlers,
     ...settingsHandlers(ctx),
     ...accountsHandlers(ctx),
     ...ingestHandlers(ctx),

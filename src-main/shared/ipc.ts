@@ -4,6 +4,7 @@ import type {
   BatchDetail,
   BatchProgress,
   BatchSummary,
+  CatalogView,
   JobView,
   ModelView,
   NewAccount,
@@ -24,6 +25,8 @@ import type {
 
 export interface Handlers {
   'app:info': { args: undefined; result: AppInfo };
+  /** The styles, qualities, lengths and resolutions a batch can be made of, and where a new one starts. */
+  'catalog:get': { args: undefined; result: CatalogView };
   'accounts:list': { args: undefined; result: AccountView[] };
   'accounts:add': { args: NewAccount; result: AccountView };
   'accounts:remove': { args: { id: string }; result: null };

@@ -1,23 +1,22 @@
 // What the renderer sees of the domain: plain data, no paths it could misuse, no secrets. Local images are
 // given as URLs that main (or the browser harness) serves from an allow-list, never as `file://`.
 
-export type Mode = 'product_only' | 'with_model';
-export type Quality = 'standard' | 'pro' | '4k';
-export type ShootStyle =
-  | 'classic'
-  | 'minimal'
-  | 'luxury'
-  | 'loud_luxury'
-  | 'magazine'
-  | 'editorial'
-  | 'avant_garde'
-  | 'element'
-  | 'influencer'
-  | 'lifestyle';
+// The service's vocabulary is defined once, in core/catalog.ts; only its types cross into the contract.
+import type {
+  Mode,
+  Quality,
+  ShootStyle,
+  ShotCount,
+  VideoAspectRatio,
+  VideoDuration,
+  VideoResolution,
+} from '../core/catalog.ts';
+
+export type { Mode, Quality, ShootStyle, ShotCount, VideoAspectRatio, VideoDuration, VideoResolution };
 
 export interface ShootSettingsView {
   style: ShootStyle;
-  shots: 1 | 4 | 6;
+  shots: ShotCount;
   quality: Quality;
   aspectRatio: string;
   mode: Mode;
@@ -26,10 +25,28 @@ export interface ShootSettingsView {
 }
 
 export interface VideoSettingsView {
-  duration: 5 | 10 | 15;
-  resolution: '480p' | '720p' | '1080p';
+  duration: VideoDuration;
+  resolution: VideoResolution;
   mode: Mode;
-  aspectRatio: string | null;
+  /** null: chosen by the service from the images. */
+  aspectRatio: VideoAspectRatio | null;
+}
+
+/** The choices a batch is made of, with what each costs, as core/catalog.ts defines them. */
+export interface CatalogView {
+  /** `sixShots`: a requested 6 is honoured; in the other styles it becomes `clampedShots`. */
+  styles: Array<{ id: ShootStyle; label: string; sixShots: boolean }>;
+  clampedShots: number;
+  qualities: Array<{ id: Quality; label: string; creditsPerImage: number }>;
+  shotCounts: ShotCount[];
+  shootAspectRatios: string[];
+  modes: Array<{ id: Mode; label: string }>;
+  /** `sourceImages`: the most of a product's shots a video of this length is made from. */
+  videoDurations: Array<{ seconds: VideoDuration; sourceImages: number }>;
+  videoResolutions: Array<{ id: VideoResolution; creditsPerSecond: number }>;
+  videoAspectRatios: VideoAspectRatio[];
+  /** Where the New batch screen starts. */
+  defaults: { shoot: ShootSettingsView; video: VideoSettingsView };
 }
 
 export interface AppInfo {

@@ -18,7 +18,7 @@ import {
 } from '../../core/app/public-api.ts';
 import { sessionAccountId } from '../../core/app/service-access.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
-import type { QuoteView, ShootSettingsView, VideoSettingsView } from '../../shared/models.ts';
+import type { CatalogView, QuoteView, ShootSettingsView, VideoSettingsView } from '../../shared/models.ts';
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
@@ -58,7 +58,7 @@ export function parseVideo(text: string): VideoSettingsView {
   };
 }
 
-export function formatQuote(quote: QuoteView, video: boolean): string {
+export function formatQuote(quote: QuoteView, video: boolean, catalog: CatalogView): string {
   const width = Math.max(7, ...quote.products.map((row) => row.product.length));
   const header = `${'Product'.padEnd(width)}  Shots  Shoot${video ? '  Video' : ''}  Credits`;
   const lines = [header, '-'.repeat(header.length)];
@@ -73,7 +73,10 @@ export function formatQuote(quote: QuoteView, video: boolean): string {
   lines.push('-'.repeat(header.length));
   lines.push(`${'Total'.padEnd(width)}  ${' '.repeat(video ? 19 : 12)}${String(quote.credits).padStart(7)}`);
   if (quote.products.some((row) => row.clamped)) {
-    lines.push('* 6 shots are made only in the classic and minimal styles; this style makes 4.');
+    const sixShotStyles = catalog.styles.filter((style) => style.sixShots).map((style) => style.id);
+    lines.push(
+      `* 6 shots are made only in the ${sixShotStyles.join(' and ')} styles; this style makes ${catalog.clampedShots}.`,
+    );
   }
   if (quote.balance !== null) {
     lines.push(
@@ -207,7 +210,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
       );
       return EXIT.ok;
     }
-    process.stdout.write(`${formatQuote(quote, request.video !== null)}\n`);
+    process.stdout.write(`${formatQuote(quote, request.video !== null, await cli.call('catalog:get'))}\n`);
     if (options.budget !== undefined && quote.credits > options.budget) {
       process.stderr.write(
         `This batch costs ${quote.credits} credits, over the --budget of ${options.budget}. Nothing was started.\n`,

@@ -57,6 +57,7 @@ const quote = z
 
 export const HANDLER_SCHEMAS = {
   'app:info': none,
+  'catalog:get': none,
   'accounts:list': none,
   'accounts:add': z
     .object({
