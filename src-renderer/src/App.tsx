@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { api } from './api/index.ts';
+import { QueueOwnerNotice } from './components/QueueOwnerNotice.tsx';
 import { Sidebar } from './components/Sidebar.tsx';
 import { BatchesScreen } from './screens/BatchesScreen.tsx';
 import { BatchScreen } from './screens/BatchScreen.tsx';
@@ -28,6 +29,7 @@ export function App() {
     <div className="app">
       <Sidebar />
       <main className="content">
+        <QueueOwnerNotice />
         {screen.name === 'batches' && <BatchesScreen />}
         {screen.name === 'new' && <NewBatchScreen />}
         {screen.name === 'batch' && <BatchScreen id={screen.id} />}
