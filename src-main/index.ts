@@ -16,12 +16,16 @@ import {
 import log from 'electron-log/main';
 import Store from 'electron-store';
 import { type Core, createCore } from './core/create-core.ts';
+import { APP_ENTRY_URL, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './electron/app-protocol.ts';
 import { EVENT_CHANNEL, forwardEvents, registerIpc, trustedSender } from './electron/ipc.ts';
 import { redactedLogger } from './electron/logger.ts';
 import { MEDIA_SCHEME_PRIVILEGES, mediaUrl, registerMediaProtocol } from './electron/media-protocol.ts';
 import { menuTemplate } from './electron/menu.ts';
 import { attachOsIntegration } from './electron/os-integration.ts';
+import { sameOriginAs } from './electron/own-origin.ts';
+import { denyAllPermissions } from './electron/permissions.ts';
 import { appPreferences } from './electron/preferences.ts';
+import { quitAfterStop } from './electron/quit.ts';
 import { safeStorageBox } from './electron/safe-storage-box.ts';
 import { boundsToSave, lockDown, visibleBounds, windowOptions } from './electron/window.ts';
 import { startEmbeddedSandbox } from './sandbox/embedded.ts';
@@ -30,7 +34,7 @@ import type { BatchSummary } from './shared/models.ts';
 // Electron lifecycle only: single instance, the window, menus, and core wired to IPC. Everything else is
 // in core (plain Node) or in electron/ (small modules, each tested with Electron's modules injected).
 
-protocol.registerSchemesAsPrivileged([MEDIA_SCHEME_PRIVILEGES]);
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES, MEDIA_SCHEME_PRIVILEGES]);
 
 if (!app.requestSingleInstanceLock()) app.quit();
 
@@ -39,11 +43,10 @@ const preferences = appPreferences(new Store({ name: 'preferences' }));
 let core: Core | null = null;
 let mainWindow: BrowserWindow | null = null;
 
-const rendererUrl = process.env.ELECTRON_RENDERER_URL;
-const isOwnUrl = (url: string) =>
-  rendererUrl
-    ? url.startsWith(rendererUrl)
-    : url.startsWith('file://') && url.includes('/renderer/index.html');
+// electron-vite's dev server in development; a packaged app ignores the variable, or anyone who can set an
+// environment variable could hand our IPC bridge to a page of theirs.
+const rendererUrl = (!app.isPackaged && process.env.ELECTRON_RENDERER_URL) || APP_ENTRY_URL;
+const isOwnUrl = sameOriginAs(rendererUrl);
 
 function sendToRenderer(payload: unknown): void {
   if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(EVENT_CHANNEL, payload);
@@ -72,8 +75,7 @@ function createMainWindow(): BrowserWindow {
   if (bounds.maximized) window.maximize();
   window.once('ready-to-show', () => window.show());
   window.on('close', () => preferences.saveWindowBounds(boundsToSave(window)));
-  if (rendererUrl) void window.loadURL(rendererUrl);
-  else void window.loadFile(join(__dirname, '../renderer/index.html'));
+  void window.loadURL(rendererUrl);
   return window;
 }
 
@@ -102,13 +104,15 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-app.on('before-quit', () => {
-  void core?.stop();
-});
+quitAfterStop(
+  app,
+  async () => core?.stop(),
+  (error) => logger.error('core did not stop cleanly', error),
+);
 
 void app.whenReady().then(async () => {
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  denyAllPermissions(session.defaultSession);
+  registerAppProtocol(protocol, net, join(__dirname, '../renderer'));
   const dataDir = app.getPath('userData');
   core = createCore({
     dataDir,
