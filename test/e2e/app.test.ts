@@ -42,8 +42,11 @@ afterAll(async () => {
 });
 
 describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  it('serves the renderer built by Vite', () => {
-    expect(RENDERER_DIR).toMatch(/out[\\/]renderer$/);
+  it('serves the harness build of the renderer, the one with the WebSocket transport', async () => {
+    expect(RENDERER_DIR).toMatch(/out[\\/]harness$/);
+    const page = await (await fetch(app.origin)).text();
+    const script = /<script type="module" crossorigin src="([^"]+)"/.exec(page)![1]!;
+    expect(await (await fetch(new URL(script, app.origin))).text()).toContain('/ipc');
   });
 
   it('starts on an empty Batches screen that says what to do', async () => {
