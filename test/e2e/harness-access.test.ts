@@ -105,7 +105,9 @@ describe.skipIf(missing)(`the harness in a real browser${missing ? ` (skipped: $
   beforeAll(async () => {
     browser = await launchChromium();
     // Another site on this machine: a different origin, as any page on the web would be.
-    foreign = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>hi</p>'));
+    foreign = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<p>hi</p>'),
+    );
     await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
   });
 
