@@ -41,6 +41,9 @@ if (!app.requestSingleInstanceLock()) app.quit();
 const logger = redactedLogger(log);
 const preferences = appPreferences(new Store({ name: 'preferences' }));
 let core: Core | null = null;
+// Stopping waits for a start in progress: a quit can arrive while start awaits its servers, and stopping
+// under it closed the database that start was about to read.
+let coreStarted: Promise<void> = Promise.resolve();
 let mainWindow: BrowserWindow | null = null;
 
 // electron-vite's dev server in development; a packaged app ignores the variable, or anyone who can set an
@@ -106,7 +109,10 @@ app.on('window-all-closed', () => {
 
 quitAfterStop(
   app,
-  async () => core?.stop(),
+  async () => {
+    await coreStarted.catch(() => {});
+    await core?.stop();
+  },
   (error) => logger.error('core did not stop cleanly', error),
 );
 
@@ -145,7 +151,8 @@ void app.whenReady().then(async () => {
   forwardEvents(core.events, sendToRenderer);
   installMenu();
   mainWindow = createMainWindow();
-  await core.start();
+  coreStarted = core.start();
+  await coreStarted;
   const summaries = await core.dispatch('batches:list', undefined);
   attachOsIntegration(
     core.events,
