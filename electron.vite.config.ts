@@ -9,7 +9,7 @@ import { defineConfig } from 'electron-vite';
 // preload bridge only); `electron-vite build --mode harness` is the renderer alone for the browser harness
 // (npm run app:web, the UI tests, bench:ui), with its WebSocket transport, in out/harness. The flag below is
 // a compile-time constant, so the app's bundle does not contain the WebSocket code at all.
-export const HARNESS_MODE = 'harness';
+const HARNESS_MODE = 'harness';
 
 export default defineConfig(({ mode }) => {
   const harness = mode === HARNESS_MODE;
