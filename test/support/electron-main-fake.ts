@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 // A stand-in for Electron's main-process modules, recording what the built main process does with them, so
@@ -161,4 +163,16 @@ export async function startMain(main: string, dataDir: string): Promise<void> {
   state.dataDir = dataDir;
   delete process.env.ELECTRON_RENDERER_URL;
   await import(/* @vite-ignore */ pathToFileURL(main).href);
+}
+
+/**
+ * The database file the started app opened: wherever under `dataDir` the app keeps its data folder (every
+ * Electron path the stand-in answers lies under it).
+ */
+export function databaseFile(): string {
+  const found = readdirSync(state.dataDir, { recursive: true, encoding: 'utf8' }).find((path) =>
+    path.endsWith('adbatch.db'),
+  );
+  if (!found) throw new Error(`no adbatch.db under ${state.dataDir}`);
+  return join(state.dataDir, found);
 }

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, it, vi } from 'vitest';
-import { fake, startMain, state, waitFor } from '../../support/electron-main-fake.ts';
+import { databaseFile, fake, startMain, state, waitFor } from '../../support/electron-main-fake.ts';
 
 // A quit that arrives while core is still starting (the user closes the window at once): core finishes
 // starting, then stops, then the app quits. Stopping under a start in progress closed the database under it.
@@ -34,7 +34,6 @@ it('lets core finish starting, then stops it, then quits', async () => {
   state.ready();
   await waitFor(() => state.ended, 'the quit');
   expect(state.quitCalls).toBe(2);
-  expect(existsSync(join(state.dataDir, 'userData', 'adbatch.db'))).toBe(true);
-  expect(existsSync(join(state.dataDir, 'userData', 'adbatch.db-wal'))).toBe(false);
+  expect(existsSync(`${databaseFile()}-wal`)).toBe(false);
   expect(state.logs.filter((line) => line.startsWith('error'))).toEqual([]);
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHANNELS } from '../../../src-main/core/app/schemas.ts';
-import { fake, startMain, state, waitFor } from '../../support/electron-main-fake.ts';
+import { databaseFile, fake, startMain, state, waitFor } from '../../support/electron-main-fake.ts';
 
 // The built main process (out/main/index.js) started against a stand-in for Electron's modules: the wiring
 // that only src-main/index.ts does (what runs before ready, the session, the protocols, IPC, the window, the
@@ -112,7 +112,7 @@ describe('the main process, started', () => {
   });
 
   it('holds the quit until core has stopped (its database closed), then quits', async () => {
-    const wal = join(state.dataDir, 'userData', 'adbatch.db-wal');
+    const wal = `${databaseFile()}-wal`;
     expect(existsSync(wal)).toBe(true);
     fake.electron.app.quit();
     expect(state.ended).toBe(false);
