@@ -146,15 +146,22 @@ export function createCore(options: CoreOptions): Core {
     ...storageHandlers(ctx),
   };
   const driver = queue;
+  // A quit can come while the start is still taking the queue: stopping waits for it, so the database is
+  // never closed under a start in progress.
+  let starting: Promise<void> = Promise.resolve();
 
   return {
     handlers,
     dispatch: createDispatch(handlers, (error) => log.error('a handler failed', error)),
     events,
     files: ctx.files,
-    start: () => driver.start(),
+    start() {
+      starting = driver.start();
+      return starting;
+    },
     whenSettled: (batchIds) => driver.whenSettled(batchIds),
     async stop() {
+      await starting.catch(() => {});
       await driver.stop();
       await photos.close();
       await services.close();

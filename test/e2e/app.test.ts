@@ -65,13 +65,14 @@ afterAll(async () => {
 });
 
 describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  it('serves the renderer built by Vite, not its sources', async () => {
-    const served = await (await fetch(app.url)).text();
+  it('serves the harness build of the renderer (the one with the WebSocket transport), not its sources', async () => {
+    const served = await (await fetch(app.origin)).text();
     expect(served).toBe(await readFile(join(RENDERER_DIR, 'index.html'), 'utf8'));
     const script = await page.locator('script[type="module"]').getAttribute('src');
     expect(script).toMatch(/^\.?\/assets\/[\w-]+\.js$/);
-    const bundle = await fetch(new URL(script!, app.url));
-    expect(await bundle.text()).toBe(await readFile(join(RENDERER_DIR, script!), 'utf8'));
+    const bundle = await (await fetch(new URL(script!, app.origin))).text();
+    expect(bundle).toBe(await readFile(join(RENDERER_DIR, script!), 'utf8'));
+    expect(bundle).toContain('/ipc');
   });
 
   it('starts on an empty Batches screen that says what to do', async () => {

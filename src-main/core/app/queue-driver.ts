@@ -162,12 +162,14 @@ export class QueueDriver {
   }
 
   private async tryTakeOver(): Promise<boolean> {
+    if (this.stopped) return false;
     const attempt = tryAcquireLease(this.options.dataDir, this.options.holderName);
     if (!attempt.ok) return false;
     this.lease = attempt.lease;
     const unfinished = this.options.driveUnfinished ? this.drivable() : [];
     if (unfinished.some((batch) => batch.sandbox)) await this.options.services.ensureSandbox();
     await this.options.photos.start();
+    if (this.stopped) return false;
     this.startEngine(unfinished.map((batch) => batch.id));
     this.options.events.emit('queue:owner', this.owner());
     return true;
