@@ -43,6 +43,8 @@ function create() {
       contents: ReturnType<typeof emitter> & Record<string, unknown>;
     }>,
     logs: [] as string[],
+    /** Paths the app set (app.setPath), as Electron keeps them. */
+    paths: new Map<string, string>(),
     /** Called as soon as the current task ends after the window starts loading its page: while core starts. */
     afterLoad: null as (() => void) | null,
   };
@@ -51,7 +53,8 @@ function create() {
     isPackaged: false,
     requestSingleInstanceLock: () => true,
     whenReady: () => whenReady,
-    getPath: (name: string) => `${state.dataDir}/${name}`,
+    getPath: (name: string) => state.paths.get(name) ?? `${state.dataDir}/${name}`,
+    setPath: (name: string, path: string) => void state.paths.set(name, path),
     getVersion: () => '0.0.0-test',
     quit() {
       state.quitCalls++;
