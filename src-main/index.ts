@@ -15,13 +15,18 @@ import {
 } from 'electron';
 import log from 'electron-log/main';
 import Store from 'electron-store';
+import { defaultDataDir } from './core/app/data-folder.ts';
 import { type Core, createCore } from './core/create-core.ts';
+import { APP_ENTRY_URL, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './electron/app-protocol.ts';
 import { EVENT_CHANNEL, forwardEvents, registerIpc, trustedSender } from './electron/ipc.ts';
 import { redactedLogger } from './electron/logger.ts';
 import { MEDIA_SCHEME_PRIVILEGES, mediaUrl, registerMediaProtocol } from './electron/media-protocol.ts';
 import { menuTemplate } from './electron/menu.ts';
 import { attachOsIntegration } from './electron/os-integration.ts';
+import { sameOriginAs } from './electron/own-origin.ts';
+import { denyAllPermissions } from './electron/permissions.ts';
 import { appPreferences } from './electron/preferences.ts';
+import { quitAfterStop } from './electron/quit.ts';
 import { safeStorageBox } from './electron/safe-storage-box.ts';
 import { boundsToSave, lockDown, visibleBounds, windowOptions } from './electron/window.ts';
 import { startEmbeddedSandbox } from './sandbox/embedded.ts';
@@ -30,20 +35,27 @@ import type { BatchSummary } from './shared/models.ts';
 // Electron lifecycle only: single instance, the window, menus, and core wired to IPC. Everything else is
 // in core (plain Node) or in electron/ (small modules, each tested with Electron's modules injected).
 
-protocol.registerSchemesAsPrivileged([MEDIA_SCHEME_PRIVILEGES]);
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES, MEDIA_SCHEME_PRIVILEGES]);
+
+// The data folder the CLI uses too (core/app/data-folder.ts), set before anything reads userData, so the
+// single-instance lock, preferences and the queue all live in it.
+const dataDir = defaultDataDir({ platform: process.platform, env: process.env, home: app.getPath('home') });
+app.setPath('userData', dataDir);
 
 if (!app.requestSingleInstanceLock()) app.quit();
 
 const logger = redactedLogger(log);
 const preferences = appPreferences(new Store({ name: 'preferences' }));
 let core: Core | null = null;
+// Stopping waits for a start in progress: a quit can arrive while start awaits its servers, and stopping
+// under it closed the database that start was about to read.
+let coreStarted: Promise<void> = Promise.resolve();
 let mainWindow: BrowserWindow | null = null;
 
-const rendererUrl = process.env.ELECTRON_RENDERER_URL;
-const isOwnUrl = (url: string) =>
-  rendererUrl
-    ? url.startsWith(rendererUrl)
-    : url.startsWith('file://') && url.includes('/renderer/index.html');
+// electron-vite's dev server in development; a packaged app ignores the variable, or anyone who can set an
+// environment variable could hand our IPC bridge to a page of theirs.
+const rendererUrl = (!app.isPackaged && process.env.ELECTRON_RENDERER_URL) || APP_ENTRY_URL;
+const isOwnUrl = sameOriginAs(rendererUrl);
 
 function sendToRenderer(payload: unknown): void {
   if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(EVENT_CHANNEL, payload);
@@ -72,8 +84,7 @@ function createMainWindow(): BrowserWindow {
   if (bounds.maximized) window.maximize();
   window.once('ready-to-show', () => window.show());
   window.on('close', () => preferences.saveWindowBounds(boundsToSave(window)));
-  if (rendererUrl) void window.loadURL(rendererUrl);
-  else void window.loadFile(join(__dirname, '../renderer/index.html'));
+  void window.loadURL(rendererUrl);
   return window;
 }
 
@@ -102,14 +113,18 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-app.on('before-quit', () => {
-  void core?.stop();
-});
+quitAfterStop(
+  app,
+  async () => {
+    await coreStarted.catch(() => {});
+    await core?.stop();
+  },
+  (error) => logger.error('core did not stop cleanly', error),
+);
 
 void app.whenReady().then(async () => {
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
-  const dataDir = app.getPath('userData');
+  denyAllPermissions(session.defaultSession);
+  registerAppProtocol(protocol, net, join(__dirname, '../renderer'));
   core = createCore({
     dataDir,
     version: app.getVersion(),
@@ -141,7 +156,8 @@ void app.whenReady().then(async () => {
   forwardEvents(core.events, sendToRenderer);
   installMenu();
   mainWindow = createMainWindow();
-  await core.start();
+  coreStarted = core.start();
+  await coreStarted;
   const summaries = await core.dispatch('batches:list', undefined);
   attachOsIntegration(
     core.events,

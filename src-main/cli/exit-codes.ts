@@ -10,6 +10,8 @@ export const EXIT = {
   stoppedOnCredits: 3,
   /** Nothing succeeded, the service refused the key, or the photos could not be uploaded (paused). */
   failed: 4,
+  /** Another process (the app, another `adbatch run`) drives this data folder's queue: nothing was done. */
+  busy: 5,
   /** Interrupted (Ctrl+C); `adbatch resume` continues where it stopped. */
   interrupted: 130,
 } as const;

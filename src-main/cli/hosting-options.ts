@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { parseS3Config, type S3HostingConfig } from '../core/hosting/s3.ts';
+import { parseS3Config, type S3HostingConfig } from '../core/app/public-api.ts';
 
 // Where local photos are uploaded for a service that is not on this machine: S3-compatible storage. Each
 // flag also reads an environment variable, so `resume` finds the same storage without repeating them.

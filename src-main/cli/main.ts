@@ -1,10 +1,12 @@
 import { Command, CommanderError } from 'commander';
+import { LeaseHeldError } from '../core/app/public-api.ts';
 import { registerDecisionCommands } from './commands/decide.ts';
 import { registerResumeCommand } from './commands/resume.ts';
 import { registerRunCommand } from './commands/run.ts';
 import { registerSandboxCommand } from './commands/sandbox.ts';
 import { registerScanCommand } from './commands/scan.ts';
 import { registerStatusCommand } from './commands/status.ts';
+import { EXIT } from './exit-codes.ts';
 
 const program = new Command()
   .name('adbatch')
@@ -24,5 +26,5 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);
   console.error(`adbatch: ${(error as Error).message}`);
-  process.exit(1);
+  process.exit(error instanceof LeaseHeldError ? EXIT.busy : EXIT.error);
 }

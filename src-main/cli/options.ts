@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { parseRateLimit, type RateLimit } from '../core/scheduler/budget.ts';
+import { parseRateLimit, type RateLimit } from '../core/app/public-api.ts';
 
 // Parsers for option values shared by the commands: each refuses a bad value with a message commander shows.
 
@@ -9,6 +9,11 @@ export function rateLimitOption(text: string): RateLimit {
   } catch (error) {
     throw new InvalidArgumentError((error as Error).message);
   }
+}
+
+/** A rate limit as users type it (`60/60s`), for help texts. */
+export function formatRateLimit({ limit, windowMs }: RateLimit): string {
+  return `${limit}/${windowMs / 1000}s`;
 }
 
 export function positiveNumber(text: string): number {

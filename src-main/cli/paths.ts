@@ -1,20 +1,18 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import {
+  defaultLibraryDir as libraryIn,
+  defaultDataDir as platformDataDir,
+} from '../core/app/data-folder.ts';
 
-/** Where the engine keeps its database and state: the platform's per-user application data folder. */
+/** The data folder the app uses too (core/app/data-folder.ts), so both see the same batches. */
 export function defaultDataDir(): string {
-  if (process.env.ADBATCH_DATA_DIR) return process.env.ADBATCH_DATA_DIR;
-  const home = homedir();
-  if (process.platform === 'darwin') return join(home, 'Library', 'Application Support', 'Adbatch');
-  if (process.platform === 'win32')
-    return join(process.env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Adbatch');
-  return join(process.env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'adbatch');
+  return platformDataDir({ platform: process.platform, env: process.env, home: homedir() });
 }
 
 /** Where results land unless told otherwise: a folder in the user's Pictures, where designers look first. */
 export function defaultLibraryDir(): string {
-  if (process.env.ADBATCH_LIBRARY) return process.env.ADBATCH_LIBRARY;
   const pictures = join(homedir(), 'Pictures');
-  return join(existsSync(pictures) ? pictures : homedir(), 'Adbatch');
+  return libraryIn(existsSync(pictures) ? pictures : homedir(), process.env);
 }

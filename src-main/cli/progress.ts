@@ -1,35 +1,10 @@
-import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES, type JobState } from '../core/queue/states.ts';
-import type { QueueStore } from '../core/queue/store.ts';
+import type { BatchProgress } from '../shared/models.ts';
 
-// Live progress for a terminal: one redrawn line per batch on a TTY, a line per change (at most every
-// 2 s) otherwise, so logs of CI runs stay readable.
+// Live progress for a terminal, from the core's `batches:progress` events: one redrawn line per batch on a
+// TTY, a line per change (at most every 2 s) otherwise, so logs of CI runs stay readable.
 
-interface Snapshot {
-  total: number;
-  created: number;
-  running: number;
-  done: number;
-  failed: number;
-  attention: number;
-  spent: number;
-  refunded: number;
-}
-
-function snapshot(store: QueueStore, batchId: string): Snapshot {
-  const totals = store.totals(batchId);
-  const count = (...states: readonly JobState[]) =>
-    states.reduce((sum, state) => sum + (totals.byState[state] ?? 0), 0);
-  return {
-    total: totals.jobs,
-    created: store.createdCount(batchId),
-    running: count(...ACTIVE_JOB_STATES.filter((state) => state !== 'waiting')),
-    done: count('done'),
-    failed: count('failed', 'skipped'),
-    attention: count(...ATTENTION_JOB_STATES),
-    spent: totals.charged - totals.refunded,
-    refunded: totals.refunded,
-  };
-}
+/** Jobs sent and not yet ended: being created, followed or downloaded. */
+const IN_FLIGHT_STATES = ['submitting', 'running', 'downloading'];
 
 function bar(value: number, total: number, width = 20): string {
   const filled = total === 0 ? width : Math.round((value / total) * width);
@@ -42,20 +17,23 @@ function duration(ms: number): string {
   return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
 }
 
-export function formatProgress(store: QueueStore, batchId: string, startedAt: number, now: number): string {
-  const s = snapshot(store, batchId);
-  const finished = s.done + s.failed + s.attention;
+export function formatProgress(progress: BatchProgress, startedAt: number, now: number): string {
+  const count = (state: string) => progress.states[state] ?? 0;
+  const failed = count('failed') + count('skipped');
+  const finished = progress.done + failed + progress.attention;
   const elapsed = now - startedAt;
   const eta =
-    finished > 0 && finished < s.total ? duration((elapsed / finished) * (s.total - finished)) : '--';
+    finished > 0 && finished < progress.jobs
+      ? duration((elapsed / finished) * (progress.jobs - finished))
+      : '--';
   return [
-    `[${bar(finished, s.total)}]`,
-    `created ${s.created}/${s.total}`,
-    `running ${s.running}`,
-    `done ${s.done}`,
-    `failed ${s.failed}`,
-    ...(s.attention > 0 ? [`needs you ${s.attention}`] : []),
-    `credits ${s.spent}${s.refunded > 0 ? ` (refunded ${s.refunded})` : ''}`,
+    `[${bar(finished, progress.jobs)}]`,
+    `created ${progress.created}/${progress.jobs}`,
+    `running ${IN_FLIGHT_STATES.reduce((sum, state) => sum + count(state), 0)}`,
+    `done ${progress.done}`,
+    `failed ${failed}`,
+    ...(progress.attention > 0 ? [`needs you ${progress.attention}`] : []),
+    `credits ${progress.creditsSpent}${progress.creditsRefunded > 0 ? ` (refunded ${progress.creditsRefunded})` : ''}`,
     `ETA ${eta}`,
   ].join('  ');
 }
@@ -65,18 +43,36 @@ export class ProgressPrinter {
   private lastPrintAt = 0;
   private readonly startedAt = Date.now();
   private readonly tty: boolean;
+  private readonly latest = new Map<string, BatchProgress>();
 
   constructor(
-    private readonly store: QueueStore,
     private readonly batchIds: string[],
     private readonly out: NodeJS.WriteStream = process.stderr,
   ) {
     this.tty = Boolean(out.isTTY);
   }
 
+  /** Whether a redrawn line is on screen, so a notice printed now must start a new line first. */
+  get drawing(): boolean {
+    return this.tty && this.lastLine !== '';
+  }
+
+  record(progress: BatchProgress): void {
+    if (this.batchIds.includes(progress.id)) this.latest.set(progress.id, progress);
+  }
+
+  /** After something else was printed, the next redraw starts below it. */
+  interrupted(): void {
+    if (this.tty) this.lastLine = '';
+  }
+
   update(force = false): void {
     const now = Date.now();
-    const lines = this.batchIds.map((id) => formatProgress(this.store, id, this.startedAt, now));
+    const lines = this.batchIds.flatMap((id) => {
+      const progress = this.latest.get(id);
+      return progress ? [formatProgress(progress, this.startedAt, now)] : [];
+    });
+    if (lines.length === 0) return;
     const text = lines.join('\n');
     if (this.tty) {
       const up = this.lastLine ? `\x1b[${this.lastLine.split('\n').length}F` : '';

@@ -15,9 +15,25 @@ export const SHOOT_STYLES = [
 ] as const;
 export type ShootStyle = (typeof SHOOT_STYLES)[number];
 export const SIX_SHOT_STYLES: readonly ShootStyle[] = ['classic', 'minimal'];
+/** What a requested 6 becomes in the other styles (`shots_adjusted: true`). */
+export const CLAMPED_SHOTS = 4;
+/** How people read the styles; the description names them by id only. */
+export const STYLE_LABELS: Record<ShootStyle, string> = {
+  classic: 'Classic',
+  minimal: 'Minimal',
+  luxury: 'Luxury',
+  loud_luxury: 'Loud luxury',
+  magazine: 'Magazine',
+  editorial: 'Editorial',
+  avant_garde: 'Avant-garde',
+  element: 'Element',
+  influencer: 'Influencer',
+  lifestyle: 'Lifestyle',
+};
 
 export const MODES = ['product_only', 'with_model'] as const;
 export type Mode = (typeof MODES)[number];
+export const MODE_LABELS: Record<Mode, string> = { product_only: 'Product only', with_model: 'With a model' };
 
 export const SHOT_COUNTS = [1, 4, 6] as const;
 export type ShotCount = (typeof SHOT_COUNTS)[number];
@@ -25,9 +41,11 @@ export type ShotCount = (typeof SHOT_COUNTS)[number];
 export const QUALITIES = ['standard', 'pro', '4k'] as const;
 export type Quality = (typeof QUALITIES)[number];
 export const CREDITS_PER_IMAGE: Record<Quality, number> = { standard: 1, pro: 2, '4k': 4 };
+export const QUALITY_LABELS: Record<Quality, string> = { standard: 'Standard', pro: 'Pro', '4k': '4K' };
 
 /** The description lists these as examples; the complete set is not shown. */
 export const SHOOT_ASPECT_RATIOS = ['1:1', '4:5', '9:16', '16:9'] as const;
+export type ShootAspectRatio = (typeof SHOOT_ASPECT_RATIOS)[number];
 
 export const VIDEO_DURATIONS = [5, 10, 15] as const;
 export type VideoDuration = (typeof VIDEO_DURATIONS)[number];
@@ -41,3 +59,15 @@ export const VIDEO_MODE_PERCENT: Record<Mode, number> = { product_only: 85, with
 
 export const VIDEO_ASPECT_RATIOS = ['21:9', '16:9', '4:3', '1:1', '3:4', '9:16'] as const;
 export type VideoAspectRatio = (typeof VIDEO_ASPECT_RATIOS)[number];
+
+/**
+ * Where a new batch starts. Shots, quality and mode are the service's own defaults; the style and the
+ * 10 s 720p video are Adbatch's choice (the description has no default for them).
+ */
+export const NEW_BATCH_DEFAULTS = {
+  shoot: { style: 'classic', shots: 4, quality: 'standard', aspectRatio: '1:1', mode: 'product_only' },
+  video: { duration: 10, resolution: '720p', mode: 'product_only' },
+} as const satisfies {
+  shoot: { style: ShootStyle; shots: ShotCount; quality: Quality; aspectRatio: ShootAspectRatio; mode: Mode };
+  video: { duration: VideoDuration; resolution: VideoResolution; mode: Mode };
+};

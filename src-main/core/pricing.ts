@@ -1,4 +1,5 @@
 import {
+  CLAMPED_SHOTS,
   CREDITS_PER_IMAGE,
   type Mode,
   type Quality,
@@ -36,7 +37,7 @@ export interface VideoPriceInput {
 
 export function quoteShoot(input: ShootPriceInput): ShootQuote {
   const clamped = input.shots === 6 && !SIX_SHOT_STYLES.includes(input.style);
-  const shots = clamped ? 4 : input.shots;
+  const shots = clamped ? CLAMPED_SHOTS : input.shots;
   return { shots, clamped, credits: shots * CREDITS_PER_IMAGE[input.quality] };
 }
 

@@ -1,4 +1,4 @@
-import { redactApiKeys } from '../core/api/guesses.ts';
+import { redactApiKeys } from '../core/app/public-api.ts';
 import type { Logger } from '../core/create-core.ts';
 
 // Logs through electron-log (a file per platform convention, plus the console in development), every line

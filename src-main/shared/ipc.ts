@@ -4,11 +4,14 @@ import type {
   BatchDetail,
   BatchProgress,
   BatchSummary,
+  CatalogView,
+  JobView,
   ModelView,
   NewAccount,
   NewBatchRequest,
   PhotoStorageInput,
   PhotoStorageView,
+  QueueOwnerView,
   QuoteRequest,
   QuoteView,
   ScannedProductView,
@@ -22,6 +25,8 @@ import type {
 
 export interface Handlers {
   'app:info': { args: undefined; result: AppInfo };
+  /** The styles, qualities, lengths and resolutions a batch can be made of, and where a new one starts. */
+  'catalog:get': { args: undefined; result: CatalogView };
   'accounts:list': { args: undefined; result: AccountView[] };
   'accounts:add': { args: NewAccount; result: AccountView };
   'accounts:remove': { args: { id: string }; result: null };
@@ -44,6 +49,11 @@ export interface Handlers {
   'batches:pause': { args: { id: string }; result: BatchSummary };
   'batches:resume': { args: { id: string }; result: BatchSummary };
   'batches:cancel': { args: { id: string }; result: BatchSummary };
+  /** A job and the batch it belongs to, for a decision on it. */
+  'jobs:get': {
+    args: { id: string };
+    result: { batchId: string; job: JobView; decisions: Array<'retry' | 'abandon' | 'recheck'> };
+  };
   'jobs:retry': { args: { id: string }; result: BatchSummary };
   'jobs:abandon': { args: { id: string }; result: BatchSummary };
   'jobs:recheck': { args: { id: string }; result: BatchSummary };
@@ -65,7 +75,11 @@ export interface Events {
   'batches:progress': BatchProgress;
   /** A batch was created, finished, or needs the user. */
   'batches:changed': { id: string };
+  /** Something about a batch the user should read (a pause's reason, a charge that differs from the price). */
+  'batches:notice': { id: string; message: string };
   'accounts:changed': { id: string };
+  /** This process started or stopped driving the queue (another process held it). */
+  'queue:owner': QueueOwnerView;
   'ingest:progress': { checked: number; total: number };
   /** A menu command for the renderer: go to a screen, or scan what the OS dialog returned. */
   'app:command': { command: 'new-batch' | 'settings' } | { command: 'scan'; inputs: string[] };

@@ -1,23 +1,22 @@
 // What the renderer sees of the domain: plain data, no paths it could misuse, no secrets. Local images are
 // given as URLs that main (or the browser harness) serves from an allow-list, never as `file://`.
 
-export type Mode = 'product_only' | 'with_model';
-export type Quality = 'standard' | 'pro' | '4k';
-export type ShootStyle =
-  | 'classic'
-  | 'minimal'
-  | 'luxury'
-  | 'loud_luxury'
-  | 'magazine'
-  | 'editorial'
-  | 'avant_garde'
-  | 'element'
-  | 'influencer'
-  | 'lifestyle';
+// The service's vocabulary is defined once, in core/catalog.ts; only its types cross into the contract.
+import type {
+  Mode,
+  Quality,
+  ShootStyle,
+  ShotCount,
+  VideoAspectRatio,
+  VideoDuration,
+  VideoResolution,
+} from '../core/catalog.ts';
+
+export type { Mode, Quality, ShootStyle, ShotCount, VideoAspectRatio, VideoDuration, VideoResolution };
 
 export interface ShootSettingsView {
   style: ShootStyle;
-  shots: 1 | 4 | 6;
+  shots: ShotCount;
   quality: Quality;
   aspectRatio: string;
   mode: Mode;
@@ -26,16 +25,44 @@ export interface ShootSettingsView {
 }
 
 export interface VideoSettingsView {
-  duration: 5 | 10 | 15;
-  resolution: '480p' | '720p' | '1080p';
+  duration: VideoDuration;
+  resolution: VideoResolution;
   mode: Mode;
-  aspectRatio: string | null;
+  /** null: chosen by the service from the images. */
+  aspectRatio: VideoAspectRatio | null;
+}
+
+/** The choices a batch is made of, with what each costs, as core/catalog.ts defines them. */
+export interface CatalogView {
+  /** `sixShots`: a requested 6 is honoured; in the other styles it becomes `clampedShots`. */
+  styles: Array<{ id: ShootStyle; label: string; sixShots: boolean }>;
+  clampedShots: number;
+  qualities: Array<{ id: Quality; label: string; creditsPerImage: number }>;
+  shotCounts: ShotCount[];
+  shootAspectRatios: string[];
+  modes: Array<{ id: Mode; label: string }>;
+  /** `sourceImages`: the most of a product's shots a video of this length is made from. */
+  videoDurations: Array<{ seconds: VideoDuration; sourceImages: number }>;
+  videoResolutions: Array<{ id: VideoResolution; creditsPerSecond: number }>;
+  videoAspectRatios: VideoAspectRatio[];
+  /** Where the New batch screen starts. */
+  defaults: { shoot: ShootSettingsView; video: VideoSettingsView };
 }
 
 export interface AppInfo {
   version: string;
   platform: string;
   libraryDir: string;
+  queue: QueueOwnerView;
+}
+
+/**
+ * One process drives a data folder's queue. `driving`: this one does; otherwise `heldBy` names the one
+ * that does ("adbatch run (pid 4321)"), and this one takes over when it lets go.
+ */
+export interface QueueOwnerView {
+  driving: boolean;
+  heldBy: string | null;
 }
 
 export interface AccountView {
@@ -79,6 +106,10 @@ export interface PhotoView {
   /** A URL the renderer can show: the cached thumbnail, or the catalog URL. */
   thumbnailUrl: string | null;
   converted: string | null;
+  /** sha256 of the photo's bytes; null for a catalog URL. */
+  hash: string | null;
+  /** The public URL a catalog gave; null for a file on this computer. */
+  url: string | null;
 }
 
 export interface ScannedProductView {
@@ -92,7 +123,9 @@ export interface ScanView {
   scanId: string;
   products: ScannedProductView[];
   problems: ProblemView[];
+  /** System junk passed over without a word (.DS_Store, Thumbs.db), listed apart from the problems. */
   skipped: number;
+  skippedFiles: Array<{ file: string; reason: string }>;
 }
 
 export interface QuoteRequest {
@@ -140,6 +173,10 @@ export type BatchStatus = 'running' | 'paused' | 'cancelled' | 'finished';
 
 export interface BatchSummary extends BatchProgress {
   accountName: string;
+  /** Whether this process holds the batch's key; a batch whose key is gone waits for it. */
+  keyHeld: boolean;
+  /** The last characters of the batch's key (`…a1b2`), to say which key it needs. */
+  keyHint: string;
   sandbox: boolean;
   createdAt: number;
   products: number;
@@ -168,6 +205,8 @@ export interface ProductProgressView {
 }
 
 export interface BatchDetail extends BatchSummary {
+  /** The batch's folder in the library: its results and manifest.json. */
+  resultsFolder: string;
   shoot: ShootSettingsView;
   video: VideoSettingsView | null;
   /** Estimated ms until done, or null when unknown. */
@@ -195,8 +234,14 @@ export interface BatchProgress {
   done: number;
   failed: number;
   attention: number;
+  /** Jobs by state, every state with at least one job. */
+  states: Partial<Record<string, number>>;
+  /** Jobs the service accepted (a remote id recorded), whatever became of them since. */
+  created: number;
   creditsSpent: number;
   creditsRefunded: number;
+  /** Credits that outcome-unknown jobs may have cost. */
+  creditsAtStake: number;
 }
 
 export interface Settings {

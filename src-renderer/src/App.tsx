@@ -1,15 +1,20 @@
 import { useEffect } from 'react';
 import { api } from './api/index.ts';
+import { QueueOwnerNotice } from './components/QueueOwnerNotice.tsx';
 import { Sidebar } from './components/Sidebar.tsx';
 import { BatchesScreen } from './screens/BatchesScreen.tsx';
 import { BatchScreen } from './screens/BatchScreen.tsx';
 import { NewBatchScreen } from './screens/NewBatchScreen.tsx';
 import { SettingsScreen } from './screens/SettingsScreen.tsx';
+import { useCatalog } from './stores/catalog.ts';
 import { useNavigation } from './stores/navigation.ts';
 import { useNewBatch } from './stores/new-batch.ts';
 
 export function App() {
   const { screen, go } = useNavigation();
+  useEffect(() => {
+    void useCatalog.getState().load();
+  }, []);
   useEffect(
     () =>
       api.on('app:command', (command) => {
@@ -24,6 +29,7 @@ export function App() {
     <div className="app">
       <Sidebar />
       <main className="content">
+        <QueueOwnerNotice />
         {screen.name === 'batches' && <BatchesScreen />}
         {screen.name === 'new' && <NewBatchScreen />}
         {screen.name === 'batch' && <BatchScreen id={screen.id} />}

@@ -15,3 +15,8 @@ export const dateTime = (at: number) =>
 export const fileName = (path: string) => path.split(/[\\/]/).pop() ?? path;
 
 export const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
+
+/** `a`, `a and b`, `a, b and c`. */
+export function listed(words: string[]): string {
+  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}

@@ -1,11 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quoteBatch } from '../../src-main/core/pricing.ts';
 import { type Sandbox, startSandbox } from '../../src-main/sandbox/server.ts';
+import type { CatalogView } from '../../src-main/shared/models.ts';
 import { type AppServer, EXAMPLES_DIR, RENDERER_DIR, startAppServer } from '../harness/app-server.ts';
+import { callCore } from '../support/core-harness.ts';
 import { S3RVER_CREDENTIALS, type S3Server, startS3Server } from '../support/s3-server.ts';
 import { defaultKeys } from '../support/sandbox-harness.ts';
 import { browserMissing, expectAccessible, launchChromium, screenshot } from './browser.ts';
@@ -20,6 +22,27 @@ let page: Page;
 let service: Sandbox;
 let s3: S3Server;
 let s3Dir: string;
+
+/** The select inside the label that starts with this text ("Aspect ratio", not "Video aspect ratio"). */
+const selectLabelled = (label: string) =>
+  page
+    .locator('label')
+    .filter({ hasText: new RegExp(`^${label}`) })
+    .locator('select');
+const valuesOf = (inputs: ReturnType<Page['locator']>) =>
+  inputs.evaluateAll((elements) => elements.map((element) => (element as HTMLInputElement).value));
+const optionsOf = (label: string) => valuesOf(selectLabelled(label).locator('option'));
+
+/** The New batch settings as the screen shows them chosen. */
+async function chosenSettings() {
+  return {
+    style: await page.locator('input[name="style"]:checked').inputValue(),
+    mode: await page.locator('input[name="mode"]:checked').inputValue(),
+    shots: await selectLabelled('Shots').inputValue(),
+    aspectRatio: await selectLabelled('Aspect ratio').inputValue(),
+    quality: await selectLabelled('Quality').inputValue(),
+  };
+}
 
 beforeAll(async () => {
   if (missing) return;
@@ -42,8 +65,14 @@ afterAll(async () => {
 });
 
 describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  it('serves the renderer built by Vite', () => {
-    expect(RENDERER_DIR).toMatch(/out[\\/]renderer$/);
+  it('serves the harness build of the renderer (the one with the WebSocket transport), not its sources', async () => {
+    const served = await (await fetch(app.origin)).text();
+    expect(served).toBe(await readFile(join(RENDERER_DIR, 'index.html'), 'utf8'));
+    const script = await page.locator('script[type="module"]').getAttribute('src');
+    expect(script).toMatch(/^\.?\/assets\/[\w-]+\.js$/);
+    const bundle = await (await fetch(new URL(script!, app.origin))).text();
+    expect(bundle).toBe(await readFile(join(RENDERER_DIR, script!), 'utf8'));
+    expect(bundle).toContain('/ipc');
   });
 
   it('starts on an empty Batches screen that says what to do', async () => {
@@ -62,6 +91,14 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
       .toBe(true);
     const total = page.getByTestId('quote-total');
     await total.waitFor();
+    const { shoot } = (await callCore(app.core, 'catalog:get')).defaults;
+    expect(await chosenSettings()).toEqual({
+      style: shoot.style,
+      mode: shoot.mode,
+      shots: String(shoot.shots),
+      aspectRatio: shoot.aspectRatio,
+      quality: shoot.quality,
+    });
     const names = [
       'bottles',
       'cap-black',
@@ -79,7 +116,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     ];
     const expected = quoteBatch(
       names,
-      { style: 'classic', shots: 4, quality: 'standard' },
+      { style: shoot.style, shots: shoot.shots, quality: shoot.quality },
       null,
       null,
     ).credits;
@@ -119,6 +156,41 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     ).toBe('true');
     await screenshot(page, '02-new-batch');
     await expectAccessible(page, 'New batch');
+  });
+
+  it("offers exactly the catalog's choices, a video's starting from its defaults", async () => {
+    const catalog: CatalogView = await callCore(app.core, 'catalog:get');
+    const styles = await page.locator('input[name="style"]').evaluateAll((inputs) =>
+      inputs.map((input) => ({
+        id: (input as HTMLInputElement).value,
+        label: input.closest('label')?.textContent,
+      })),
+    );
+    expect(styles).toEqual(catalog.styles.map(({ id, label }) => ({ id, label })));
+    expect(await valuesOf(page.locator('input[name="mode"]'))).toEqual(catalog.modes.map((mode) => mode.id));
+    expect(await optionsOf('Shots')).toEqual(catalog.shotCounts.map(String));
+    expect(await optionsOf('Aspect ratio')).toEqual(catalog.shootAspectRatios);
+    expect(await optionsOf('Quality')).toEqual(catalog.qualities.map((quality) => quality.id));
+    const qualityTexts = await selectLabelled('Quality').locator('option').allTextContents();
+    catalog.qualities.forEach((quality, i) => {
+      expect(qualityTexts[i]).toContain(quality.label);
+      expect(qualityTexts[i]).toContain(`${quality.creditsPerImage} credit`);
+    });
+
+    await page.getByLabel('Then make a video ad of each product').check();
+    const { video } = catalog.defaults;
+    expect(await optionsOf('Length')).toEqual(catalog.videoDurations.map((choice) => String(choice.seconds)));
+    expect(await optionsOf('Resolution')).toEqual(catalog.videoResolutions.map((choice) => choice.id));
+    expect(await optionsOf('Video mode')).toEqual(catalog.modes.map((mode) => mode.id));
+    expect(await optionsOf('Video aspect ratio')).toEqual(['', ...catalog.videoAspectRatios]);
+    expect({
+      duration: Number(await selectLabelled('Length').inputValue()),
+      resolution: await selectLabelled('Resolution').inputValue(),
+      mode: await selectLabelled('Video mode').inputValue(),
+      aspectRatio: (await selectLabelled('Video aspect ratio').inputValue()) || null,
+    }).toEqual(video);
+    await page.getByLabel('Then make a video ad of each product').uncheck();
+    await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
   });
 
   it('starts the batch, shows progress to done and the results as they land', async () => {

@@ -1,4 +1,5 @@
-import { createReadStream } from 'node:fs';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,12 +9,18 @@ import { WebSocketServer } from 'ws';
 import type { Core } from '../../src-main/core/create-core.ts';
 import { type CoreHarness, startCoreHarness } from '../support/core-harness.ts';
 
-// The browser harness: the real core (queue, ingest, engine, the embedded sandbox) with the renderer built by
-// Vite, over HTTP on 127.0.0.1. The same handler map Electron registers on ipcMain is mounted on a WebSocket
+// The browser harness: the real core (queue, ingest, engine, the embedded sandbox) with the renderer's harness
+// build, over HTTP on 127.0.0.1. The same handler map Electron registers on ipcMain is mounted on a WebSocket
 // at /ipc; local images are served under /files/<token> from the core's file gateway, nothing else.
+//
+// It drives real accounts and spends real credits once given a key, and any web page the user visits can
+// open a WebSocket to 127.0.0.1. So the socket is opened only for a page of our own origin that holds this
+// run's random token, which only the URL the harness prints carries (in its fragment); and every request
+// must name our host, so a DNS-rebound foreign name reaches nothing.
 
 const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-export const RENDERER_DIR = join(REPO, 'out', 'renderer');
+/** The harness build of the renderer (`npm run build:harness`): the app's own build has no WebSocket code. */
+export const RENDERER_DIR = join(REPO, 'out', 'harness');
 export const EXAMPLES_DIR = join(REPO, 'resources', 'examples');
 
 const TYPES: Record<string, string> = {
@@ -30,10 +37,19 @@ const TYPES: Record<string, string> = {
 };
 
 export interface AppServer {
+  /** The page to open, with this run's token: the only way in. */
   url: string;
+  /** http://127.0.0.1:<port>, the only origin whose pages may open the socket. */
+  origin: string;
   core: Core;
   harness: CoreHarness;
   close(): Promise<void>;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 async function sendFile(res: ServerResponse, file: string): Promise<void> {
@@ -53,6 +69,11 @@ async function sendFile(res: ServerResponse, file: string): Promise<void> {
 export async function startAppServer(
   options: { port?: number; dir?: string; pick?: string[]; timeScale?: number } = {},
 ): Promise<AppServer> {
+  if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
+    throw new Error(`${RENDERER_DIR} is missing: run \`npm run build:harness\` first.`);
+  }
+  const token = randomBytes(32).toString('base64url');
+  let origin = '';
   const harness = await startCoreHarness({
     dir: options.dir,
     pick: options.pick ?? [EXAMPLES_DIR],
@@ -60,8 +81,14 @@ export async function startAppServer(
   });
   const { core } = harness;
 
+  const ourHost = (req: IncomingMessage) => `http://${req.headers.host}` === origin;
+
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!ourHost(req)) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden');
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end();
       return;
@@ -83,8 +110,13 @@ export async function startAppServer(
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   server.on('upgrade', (req, socket, head) => {
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/ipc') {
-      socket.destroy();
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/ipc' || !ourHost(req) || req.headers.origin !== origin) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    if (!sameSecret(url.searchParams.get('token') ?? '', token)) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
       return;
     }
     sockets.handleUpgrade(req, socket, head, (ws) => {
@@ -105,9 +137,10 @@ export async function startAppServer(
   });
 
   await new Promise<void>((done) => server.listen(options.port ?? 0, '127.0.0.1', done));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url,
+    url: `${origin}/#token=${token}`,
+    origin,
     core,
     harness,
     async close() {

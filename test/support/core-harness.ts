@@ -68,7 +68,7 @@ export async function startCoreHarness(
     revealFolder: async (path) => {
       revealed.push(path);
     },
-    sandboxTimeScale: timeScale,
+    timeScale,
     rateLimit,
     log,
   });

@@ -1,39 +1,23 @@
 import type { Command } from 'commander';
-import type { QueueStore } from '../../core/queue/store.ts';
-import { openStore } from '../drive.ts';
 import { EXIT } from '../exit-codes.ts';
+import { type CliCore, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
 
-// The user's decisions, on batches (pause, cancel) and on jobs that need one (retry, abandon, recheck).
-// They change the queue database only; a running `adbatch run` or `resume` picks them up at once, and
-// `adbatch resume` acts on them otherwise.
+// The user's decisions, on batches (pause, cancel) and on jobs that need one (retry, abandon, recheck),
+// through the same handlers as the app's buttons: core checks each one's preconditions. They change the
+// queue; whatever drives it (the app, a running `adbatch run`) picks them up, and `adbatch resume`
+// acts on them otherwise.
 
-function withStore(dataDir: string, action: (store: QueueStore) => void): void {
-  const store = openStore(dataDir);
+async function decide(dataDir: string, action: (cli: CliCore) => Promise<string>): Promise<void> {
+  const cli = openCliCore({ dataDir, holderName: 'adbatch', leaseMode: 'none' });
   try {
-    action(store);
+    process.stdout.write(`${await action(cli)}\n`);
   } catch (error) {
     process.stderr.write(`adbatch: ${(error as Error).message}\n`);
     process.exitCode = EXIT.error;
   } finally {
-    store.db.close();
+    await cli.core.stop();
   }
-}
-
-/** A batch that can still be paused or cancelled: one that exists and has not finished or been cancelled. */
-function requireOpenBatch(store: QueueStore, id: string) {
-  const batch = store.batch(id);
-  if (!batch) throw new Error(`no batch ${id}: see adbatch status`);
-  if (batch.status === 'finished' || batch.status === 'cancelled') {
-    throw new Error(`batch ${id} is ${batch.status}: nothing is left to pause or cancel`);
-  }
-  return batch;
-}
-
-function requireJob(store: QueueStore, id: string) {
-  const job = store.job(id);
-  if (!job) throw new Error(`no job ${id}: see adbatch status <batch>`);
-  return job;
 }
 
 export function registerDecisionCommands(program: Command): void {
@@ -45,10 +29,9 @@ export function registerDecisionCommands(program: Command): void {
     .argument('<batch>', 'a batch id')
     .option(...dataDir)
     .action((id: string, options: { dataDir: string }) =>
-      withStore(options.dataDir, (store) => {
-        requireOpenBatch(store, id);
-        store.pauseBatch(id);
-        process.stdout.write(`Paused ${id}. adbatch resume continues it.\n`);
+      decide(options.dataDir, async (cli) => {
+        await cli.call('batches:pause', { id });
+        return `Paused ${id}. adbatch resume continues it.`;
       }),
     );
 
@@ -58,10 +41,10 @@ export function registerDecisionCommands(program: Command): void {
     .argument('<batch>', 'a batch id')
     .option(...dataDir)
     .action((id: string, options: { dataDir: string }) =>
-      withStore(options.dataDir, (store) => {
-        requireOpenBatch(store, id);
-        const cancelled = store.cancelBatch(id);
-        process.stdout.write(`Cancelled ${id}: ${cancelled} jobs will not be created.\n`);
+      decide(options.dataDir, async (cli) => {
+        const before = (await cli.call('batches:get', { id })).states.cancelled ?? 0;
+        const after = (await cli.call('batches:cancel', { id })).states.cancelled ?? 0;
+        return `Cancelled ${id}: ${after - before} jobs will not be created.`;
       }),
     );
 
@@ -72,18 +55,16 @@ export function registerDecisionCommands(program: Command): void {
     .option('--yes', 'confirm that the credits may be spent again')
     .option(...dataDir)
     .action((id: string, options: { dataDir: string; yes?: boolean }) =>
-      withStore(options.dataDir, (store) => {
-        const job = requireJob(store, id);
-        if (job.state !== 'failed' && job.state !== 'outcome_unknown') {
-          throw new Error(`job ${id} is ${job.state}: only failed and outcome-unknown jobs can be retried`);
-        }
+      decide(options.dataDir, async (cli) => {
+        const { job, decisions } = await cli.call('jobs:get', { id });
         const warning =
           job.state === 'outcome_unknown'
             ? `The service may already have created and charged this ${job.kind}; sending it again costs up to ${job.price} more credits.`
             : `Sending this ${job.kind} again costs ${job.price} credits.`;
-        if (!options.yes) throw new Error(`${warning} Add --yes to retry it.`);
-        store.retryJob(id);
-        process.stdout.write(`${warning}\nQueued ${id} again; adbatch resume sends it.\n`);
+        // A job that cannot be retried is refused by core, in its words, whether or not --yes was given.
+        if (decisions.includes('retry') && !options.yes) throw new Error(`${warning} Add --yes to retry it.`);
+        await cli.call('jobs:retry', { id });
+        return `${warning}\nQueued ${id} again; adbatch resume sends it.`;
       }),
     );
 
@@ -93,10 +74,9 @@ export function registerDecisionCommands(program: Command): void {
     .argument('<job>', 'a job id')
     .option(...dataDir)
     .action((id: string, options: { dataDir: string }) =>
-      withStore(options.dataDir, (store) => {
-        requireJob(store, id);
-        store.abandonJob(id);
-        process.stdout.write(`Abandoned ${id}.\n`);
+      decide(options.dataDir, async (cli) => {
+        await cli.call('jobs:abandon', { id });
+        return `Abandoned ${id}.`;
       }),
     );
 
@@ -106,10 +86,9 @@ export function registerDecisionCommands(program: Command): void {
     .argument('<job>', 'a job id')
     .option(...dataDir)
     .action((id: string, options: { dataDir: string }) =>
-      withStore(options.dataDir, (store) => {
-        requireJob(store, id);
-        store.recheckJob(id, Date.now() + 30 * 60_000);
-        process.stdout.write(`Following ${id} again for 30 minutes; adbatch resume polls it.\n`);
+      decide(options.dataDir, async (cli) => {
+        await cli.call('jobs:recheck', { id });
+        return `Following ${id} again for 30 minutes; adbatch resume polls it.`;
       }),
     );
 }

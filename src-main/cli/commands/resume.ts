@@ -1,11 +1,11 @@
-import type { Command } from 'commander';
-import { apiKeyId } from '../../core/api/index.ts';
-import { SERVICE_RATE_LIMIT } from '../../core/scheduler/budget.ts';
+import { type Command, Option } from 'commander';
+import { SERVICE_RATE_LIMIT } from '../../core/app/public-api.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
-import { type Connection, connect, drive, openStore } from '../drive.ts';
 import { EXIT } from '../exit-codes.ts';
+import { follow } from '../follow.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
-import { positiveNumber, rateLimitOption } from '../options.ts';
+import { openCliCore } from '../open-core.ts';
+import { formatRateLimit, positiveNumber, rateLimitOption } from '../options.ts';
 import { defaultDataDir } from '../paths.ts';
 
 export function registerResumeCommand(program: Command): void {
@@ -15,11 +15,10 @@ export function registerResumeCommand(program: Command): void {
       'Finish every unfinished batch: follow created jobs to their end, create the rest, download all.',
     )
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
-    .option(
-      '--rate-limit <N/Ws>',
-      'requests per key in any rolling window',
-      rateLimitOption,
-      SERVICE_RATE_LIMIT,
+    .addOption(
+      new Option('--rate-limit <N/Ws>', 'requests per key in any rolling window')
+        .argParser(rateLimitOption)
+        .default(SERVICE_RATE_LIMIT, formatRateLimit(SERVICE_RATE_LIMIT)),
     )
     .option(
       '--time-scale <factor>',
@@ -35,44 +34,39 @@ export function registerResumeCommand(program: Command): void {
         timeScale: number;
       },
     ) => {
-      const store = openStore(options.dataDir);
-      const batches = store.unfinishedBatches();
-      if (batches.length === 0) {
-        process.stdout.write('Every batch has finished.\n');
-        store.db.close();
-        return;
-      }
-      const connections = new Map<string, Connection>();
-      let sandbox: Connection | null = null;
-      let service: Connection | null = null;
-      const driven: string[] = [];
+      const apiKey = process.env.ADBATCH_API_KEY?.trim();
+      const cli = openCliCore({
+        dataDir: options.dataDir,
+        holderName: 'adbatch resume',
+        leaseMode: 'require',
+        driveUnfinished: true,
+        // The key's own batches are resumed at their own base URL; this one is only a placeholder.
+        sessionKeys: apiKey ? [{ baseUrl: 'http://127.0.0.1/', apiKey }] : [],
+        storage: hostingFrom(options),
+        rateLimit: options.rateLimit,
+        timeScale: options.timeScale,
+      });
+      let following = false;
       try {
-        for (const batch of batches) {
-          if (batch.sandbox) {
-            sandbox ??= await connect({
-              dataDir: options.dataDir,
-              sandbox: true,
-              timeScale: options.timeScale,
-            });
-            connections.set(batch.id, sandbox);
-          } else {
-            const apiKey = process.env.ADBATCH_API_KEY?.trim();
-            if (!apiKey || apiKeyId(apiKey) !== batch.keyId) {
-              process.stderr.write(
-                `${batch.name}: set ADBATCH_API_KEY to the key it was started with (${batch.keyHint}) to resume it.\n`,
-              );
-              continue;
-            }
-            service = await connect({
-              dataDir: options.dataDir,
-              sandbox: false,
-              baseUrl: batch.baseUrl,
-              timeScale: 1,
-            });
-            connections.set(batch.id, service);
+        await cli.core.start();
+        const unfinished = (await cli.call('batches:list'))
+          .filter((batch) => batch.status !== 'finished')
+          .reverse();
+        if (unfinished.length === 0) {
+          process.stdout.write('Every batch has finished.\n');
+          return;
+        }
+        const driven: string[] = [];
+        for (const batch of unfinished) {
+          if (!batch.keyHeld) {
+            process.stderr.write(
+              `${batch.name}: set ADBATCH_API_KEY to the key it was started with (${batch.keyHint}) to resume it.\n`,
+            );
+            continue;
           }
-          if (batch.status === 'paused' && batch.statusReason !== 'user')
-            store.setBatchStatus(batch.id, 'running');
+          if (batch.status === 'paused' && batch.statusReason !== 'user') {
+            await cli.call('batches:resume', { id: batch.id });
+          }
           driven.push(batch.id);
           process.stdout.write(`Resuming ${batch.id}: ${batch.name}\n`);
         }
@@ -80,18 +74,10 @@ export function registerResumeCommand(program: Command): void {
           process.exitCode = EXIT.error;
           return;
         }
-        process.exitCode = await drive({
-          store,
-          dataDir: options.dataDir,
-          batchIds: driven,
-          connections,
-          rateLimit: options.rateLimit,
-          timeScale: sandbox ? options.timeScale : 1,
-          hosting: hostingFrom(options),
-        });
+        following = true;
+        process.exitCode = await follow(cli, driven);
       } finally {
-        store.db.close();
-        await sandbox?.sandbox?.sandbox.close();
+        if (!following) await cli.core.stop();
       }
     },
   );

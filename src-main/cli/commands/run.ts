@@ -1,10 +1,13 @@
 import { basename, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { apiKeyId, looksLikeApiKey, maskApiKey, ServiceClient } from '../../core/api/index.ts';
+import { SANDBOX_ACCOUNT_ID } from '../../core/app/accounts.ts';
 import {
+  DEFAULT_GROUP_PATTERN,
   MODES,
+  parseGroupPattern,
   QUALITIES,
+  SERVICE_RATE_LIMIT,
   SHOOT_ASPECT_RATIOS,
   SHOOT_STYLES,
   SHOT_COUNTS,
@@ -12,26 +15,21 @@ import {
   VIDEO_DURATIONS,
   VIDEO_RESOLUTIONS,
   type VideoAspectRatio,
-} from '../../core/catalog.ts';
-import type { S3HostingConfig } from '../../core/hosting/s3.ts';
-import { setAsideEarlierShots } from '../../core/ingest/already-done.ts';
-import { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../../core/ingest/group.ts';
-import { scanInputs, toNewProduct } from '../../core/ingest/scan.ts';
-import { ingestCacheDir } from '../../core/library.ts';
-import { type BatchQuote, quoteBatch } from '../../core/pricing.ts';
-import type { QueueStore } from '../../core/queue/store.ts';
-import type { NewProduct, ShootSettings, VideoSettings } from '../../core/queue/types.ts';
-import { SERVICE_RATE_LIMIT } from '../../core/scheduler/budget.ts';
+} from '../../core/app/public-api.ts';
+import { sessionAccountId } from '../../core/app/service-access.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
-import { type Connection, connect, drive, openStore } from '../drive.ts';
+import type { CatalogView, QuoteView, ShootSettingsView, VideoSettingsView } from '../../shared/models.ts';
 import { EXIT } from '../exit-codes.ts';
+import { follow } from '../follow.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
-import { positiveNumber, rateLimitOption, wholeNumber } from '../options.ts';
+import { openCliCore } from '../open-core.ts';
+import { formatRateLimit, positiveNumber, rateLimitOption, wholeNumber } from '../options.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
 import { formatProblems, shown } from './scan.ts';
+import { sessionKeyFromEnv } from './session-key.ts';
 
 /** `10s/720p[/with_model][/16:9]` */
-export function parseVideo(text: string): VideoSettings {
+export function parseVideo(text: string): VideoSettingsView {
   const [durationText, resolution, ...rest] = text.split('/');
   const duration = Number(durationText?.replace(/s$/, ''));
   if (!VIDEO_DURATIONS.includes(duration as never)) {
@@ -42,10 +40,10 @@ export function parseVideo(text: string): VideoSettings {
   if (!VIDEO_RESOLUTIONS.includes(resolution as never)) {
     throw new InvalidArgumentError(`video resolution must be one of ${VIDEO_RESOLUTIONS.join(', ')}`);
   }
-  let mode: VideoSettings['mode'] = 'product_only';
+  let mode: VideoSettingsView['mode'] = 'product_only';
   let aspectRatio: VideoAspectRatio | null = null;
   for (const part of rest) {
-    if (MODES.includes(part as never)) mode = part as VideoSettings['mode'];
+    if (MODES.includes(part as never)) mode = part as VideoSettingsView['mode'];
     else if (VIDEO_ASPECT_RATIOS.includes(part as never)) aspectRatio = part as VideoAspectRatio;
     else
       throw new InvalidArgumentError(
@@ -53,29 +51,32 @@ export function parseVideo(text: string): VideoSettings {
       );
   }
   return {
-    duration: duration as VideoSettings['duration'],
-    resolution: resolution as VideoSettings['resolution'],
+    duration: duration as VideoSettingsView['duration'],
+    resolution: resolution as VideoSettingsView['resolution'],
     mode,
     aspectRatio,
   };
 }
 
-export function formatQuote(quote: BatchQuote, video: boolean): string {
+export function formatQuote(quote: QuoteView, video: boolean, catalog: CatalogView): string {
   const width = Math.max(7, ...quote.products.map((row) => row.product.length));
   const header = `${'Product'.padEnd(width)}  Shots  Shoot${video ? '  Video' : ''}  Credits`;
   const lines = [header, '-'.repeat(header.length)];
   for (const row of quote.products) {
-    const shots = `${row.shoot.shots}${row.shoot.clamped ? '*' : ''}`;
+    const shots = `${row.shots}${row.clamped ? '*' : ''}`;
     lines.push(
-      `${row.product.padEnd(width)}  ${shots.padStart(5)}  ${String(row.shoot.credits).padStart(5)}${
+      `${row.product.padEnd(width)}  ${shots.padStart(5)}  ${String(row.shootCredits).padStart(5)}${
         video ? `  ${String(row.videoCredits).padStart(5)}` : ''
       }  ${String(row.credits).padStart(7)}`,
     );
   }
   lines.push('-'.repeat(header.length));
   lines.push(`${'Total'.padEnd(width)}  ${' '.repeat(video ? 19 : 12)}${String(quote.credits).padStart(7)}`);
-  if (quote.products.some((row) => row.shoot.clamped)) {
-    lines.push('* 6 shots are made only in the classic and minimal styles; this style makes 4.');
+  if (quote.products.some((row) => row.clamped)) {
+    const sixShotStyles = catalog.styles.filter((style) => style.sixShots).map((style) => style.id);
+    lines.push(
+      `* 6 shots are made only in the ${sixShotStyles.join(' and ')} styles; this style makes ${catalog.clampedShots}.`,
+    );
   }
   if (quote.balance !== null) {
     lines.push(
@@ -115,11 +116,10 @@ export function registerRunCommand(program: Command): void {
     .option('--library <dir>', 'where results are saved', defaultLibraryDir())
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .option('--budget <credits>', 'refuse to start a batch that costs more', wholeNumber)
-    .option(
-      '--rate-limit <N/Ws>',
-      'requests per key in any rolling window',
-      rateLimitOption,
-      SERVICE_RATE_LIMIT,
+    .addOption(
+      new Option('--rate-limit <N/Ws>', 'requests per key in any rolling window')
+        .argParser(rateLimitOption)
+        .default(SERVICE_RATE_LIMIT, formatRateLimit(SERVICE_RATE_LIMIT)),
     )
     .option('--yes', 'start without asking for confirmation')
     .option('--sandbox', 'use the embedded sandbox: no key, no network, no credits spent')
@@ -135,14 +135,14 @@ export function registerRunCommand(program: Command): void {
 }
 
 interface RunOptions extends HostingFlags {
-  style: ShootSettings['style'];
+  style: ShootSettingsView['style'];
   shots: string;
-  quality: ShootSettings['quality'];
+  quality: ShootSettingsView['quality'];
   aspect: string;
-  mode: ShootSettings['mode'];
+  mode: ShootSettingsView['mode'];
   modelUrl?: string;
   background?: string;
-  video?: VideoSettings;
+  video?: VideoSettingsView;
   name?: string;
   pattern: string;
   includeDone?: boolean;
@@ -156,88 +156,61 @@ interface RunOptions extends HostingFlags {
   timeScale?: number;
 }
 
-interface Prepared {
-  store: QueueStore;
-  products: NewProduct[];
-  shoot: ShootSettings;
-  video: VideoSettings | null;
-  timeScale: number;
-  hosting: S3HostingConfig | null;
-}
-
 async function runCommand(folders: string[], options: RunOptions): Promise<number> {
   if (options.sandbox && options.baseUrl) throw new Error('choose --sandbox or --base-url, not both');
+  if (!options.sandbox && !options.baseUrl)
+    throw new Error('say which service to use: --sandbox, or --base-url with the key in ADBATCH_API_KEY');
   if (options.mode === 'with_model' && !options.modelUrl)
     throw new Error('--mode with_model needs --model-url');
   if (options.background && !/^#(?:[0-9a-f]{3}){1,2}$/i.test(options.background)) {
     throw new Error('--background must be a hex colour such as #f4efe6');
   }
-  const hosting = hostingFrom(options);
-  const plan = await scanInputs(folders, {
-    cacheDir: ingestCacheDir(options.library),
-    pattern: parseGroupPattern(options.pattern),
-  });
-  if (plan.problems.length > 0) process.stderr.write(`${formatProblems(plan.problems)}\n`);
-  if (plan.products.length === 0)
-    throw new Error(`no usable product photos in ${folders.map(shown).join(', ')}`);
-
-  const shoot: ShootSettings = {
-    style: options.style,
-    shots: Number(options.shots) as ShootSettings['shots'],
-    quality: options.quality,
-    aspectRatio: options.aspect,
-    mode: options.mode,
-    modelUrl: options.modelUrl ?? null,
-    backgroundColor: options.background ?? null,
-  };
-  const video = options.video ?? null;
-  const products = plan.products.map(toNewProduct);
-  const store = openStore(options.dataDir);
-  const { fresh, setAside } = setAsideEarlierShots(store, products, shoot, video, options.includeDone);
-  if (setAside.length > 0) {
-    process.stderr.write(`${formatProblems(setAside)}\n  (--include-done shoots them again)\n`);
-  }
-  if (fresh.length === 0) {
-    store.db.close();
-    process.stdout.write(
-      'Nothing to shoot: every product was already shot with these photos and settings.\n',
-    );
-    return EXIT.ok;
-  }
-  const timeScale = options.sandbox ? (options.timeScale ?? DEFAULT_SANDBOX_TIME_SCALE) : 1;
-  try {
-    return await quoteAndRun(folders, options, { store, products: fresh, shoot, video, timeScale, hosting });
-  } finally {
-    store.db.close();
-  }
-}
-
-async function quoteAndRun(
-  folders: string[],
-  options: RunOptions,
-  { store, products: fresh, shoot, video, timeScale, hosting }: Prepared,
-): Promise<number> {
-  const connection: Connection = await connect({
+  parseGroupPattern(options.pattern);
+  const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl) : null;
+  const cli = openCliCore({
     dataDir: options.dataDir,
-    sandbox: Boolean(options.sandbox),
-    baseUrl: options.baseUrl,
-    timeScale,
+    holderName: 'adbatch run',
+    leaseMode: 'require',
+    library: options.library,
+    sessionKeys: sessionKey ? [sessionKey] : [],
+    storage: hostingFrom(options),
+    rateLimit: options.rateLimit,
+    timeScale: options.sandbox ? (options.timeScale ?? DEFAULT_SANDBOX_TIME_SCALE) : 1,
   });
+  let started = false;
   try {
-    if (!connection.sandbox && !looksLikeApiKey(connection.apiKey)) {
-      throw new Error(
-        'ADBATCH_API_KEY does not look like an API key (a prefix, "_", then 64 hexadecimal characters)',
-      );
+    // The queue is taken first: a run beside another owner would be refused only after the user said yes.
+    await cli.core.start();
+    const scan = await cli.call('ingest:scan', { inputs: folders, pattern: options.pattern });
+    if (scan.problems.length > 0) process.stderr.write(`${formatProblems(scan.problems)}\n`);
+    if (scan.products.length === 0)
+      throw new Error(`no usable product photos in ${folders.map(shown).join(', ')}`);
+    const request = {
+      scanId: scan.scanId,
+      accountId: sessionKey ? sessionAccountId(sessionKey.apiKey) : SANDBOX_ACCOUNT_ID,
+      shoot: {
+        style: options.style,
+        shots: Number(options.shots) as ShootSettingsView['shots'],
+        quality: options.quality,
+        aspectRatio: options.aspect,
+        mode: options.mode,
+        modelUrl: options.modelUrl ?? null,
+        backgroundColor: options.background ?? null,
+      },
+      video: options.video ?? null,
+      includeDone: Boolean(options.includeDone),
+    };
+    const quote = await cli.call('batches:quote', request);
+    if (quote.setAside.length > 0) {
+      process.stderr.write(`${formatProblems(quote.setAside)}\n  (--include-done shoots them again)\n`);
     }
-    const client = new ServiceClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey });
-    const balance = await client.getCredits();
-    const quote = quoteBatch(
-      fresh.map((product) => product.name),
-      shoot,
-      video,
-      balance.credits,
-    );
-    process.stdout.write(`${formatQuote(quote, video !== null)}\n`);
+    if (quote.products.length === 0) {
+      process.stdout.write(
+        'Nothing to shoot: every product was already shot with these photos and settings.\n',
+      );
+      return EXIT.ok;
+    }
+    process.stdout.write(`${formatQuote(quote, request.video !== null, await cli.call('catalog:get'))}\n`);
     if (options.budget !== undefined && quote.credits > options.budget) {
       process.stderr.write(
         `This batch costs ${quote.credits} credits, over the --budget of ${options.budget}. Nothing was started.\n`,
@@ -254,32 +227,18 @@ async function quoteAndRun(
         return EXIT.error;
       }
     }
-    const batch = store.createBatch({
+    const batch = await cli.call('batches:create', {
+      ...request,
       name:
         options.name ??
         `${new Date().toISOString().slice(0, 16).replace('T', ' ')} ${basename(resolve(folders[0]!))}`,
-      baseUrl: connection.sandbox ? 'sandbox' : connection.baseUrl,
-      keyId: apiKeyId(connection.apiKey),
-      keyHint: maskApiKey(connection.apiKey),
-      sandbox: Boolean(connection.sandbox),
-      libraryDir: resolve(options.library),
-      shoot,
-      video,
-      products: fresh,
     });
     process.stdout.write(`Batch ${batch.id} started: ${batch.name}\n`);
-    const code = await drive({
-      store,
-      dataDir: options.dataDir,
-      batchIds: [batch.id],
-      connections: new Map([[batch.id, connection]]),
-      rateLimit: options.rateLimit,
-      timeScale,
-      hosting,
-    });
+    started = true;
+    const code = await follow(cli, [batch.id]);
     process.stdout.write(`Results: ${resolve(options.library)}\n`);
     return code;
   } finally {
-    await connection.sandbox?.sandbox.close();
+    if (!started) await cli.core.stop();
   }
 }

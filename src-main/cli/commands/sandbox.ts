@@ -31,11 +31,10 @@ export function registerSandboxCommand(program: Command): void {
       positiveNumber,
       1,
     )
-    .option(
-      '--rate-limit <N/Ws>',
-      'requests allowed per key in any rolling window',
-      rateLimitOption,
-      rateLimitOption('60/60s'),
+    .addOption(
+      new Option('--rate-limit <N/Ws>', 'requests allowed per key in any rolling window')
+        .argParser(rateLimitOption)
+        .default(rateLimitOption('60/60s'), '60/60s'),
     )
     .option('--failure-rate <p>', 'probability that a job fails (refunded)', probability, 0)
     .option('--state <file>', 'keep the state in this JSON file so it survives a restart')

@@ -1,11 +1,10 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../../core/ingest/group.ts';
-import { scanInputs } from '../../core/ingest/scan.ts';
-import type { IngestPlan, Problem } from '../../core/ingest/types.ts';
-import { ingestCacheDir } from '../../core/library.ts';
+import { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../../core/app/public-api.ts';
+import type { ProblemView, ScanView } from '../../shared/models.ts';
 import { EXIT } from '../exit-codes.ts';
-import { defaultLibraryDir } from '../paths.ts';
+import { openCliCore } from '../open-core.ts';
+import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
 
 // `adbatch scan`: the ingest plan, without spending or uploading anything.
 
@@ -16,13 +15,13 @@ export function shown(file: string): string {
   return rel && !rel.startsWith('..') ? rel : file;
 }
 
-export function formatProblems(problems: readonly Problem[]): string {
+export function formatProblems(problems: readonly ProblemView[]): string {
   return problems
     .map((problem) => `  ${problem.severity.padEnd(7)}  ${shown(problem.file)}: ${problem.reason}`)
     .join('\n');
 }
 
-function formatPlan(plan: IngestPlan): string {
+function formatPlan(plan: ScanView): string {
   const photos = plan.products.reduce((sum, product) => sum + product.photos.length, 0);
   const converted = plan.products.reduce(
     (sum, product) => sum + product.photos.filter((photo) => photo.converted).length,
@@ -31,7 +30,7 @@ function formatPlan(plan: IngestPlan): string {
   const errors = plan.problems.filter((problem) => problem.severity === 'error').length;
   const lines = [
     `${plan.products.length} products, ${photos} photos${converted ? ` (${converted} converted)` : ''}; ` +
-      `${errors} rejected, ${plan.problems.length - errors} warnings, ${plan.skipped.length} junk files skipped`,
+      `${errors} rejected, ${plan.problems.length - errors} warnings, ${plan.skipped} junk files skipped`,
   ];
   for (const product of plan.products) {
     lines.push('', `${product.name}  (${product.path})`);
@@ -47,7 +46,7 @@ function formatPlan(plan: IngestPlan): string {
 }
 
 /** The document `--json` prints: the issue's shape, plus the codes and conversions for tools. */
-function planDocument(plan: IngestPlan) {
+function planDocument(plan: ScanView) {
   return {
     products: plan.products.map((product) => ({
       name: product.name,
@@ -67,7 +66,7 @@ function planDocument(plan: IngestPlan) {
       severity: problem.severity,
       code: problem.code,
     })),
-    skipped: plan.skipped,
+    skipped: plan.skippedFiles,
   };
 }
 
@@ -79,17 +78,31 @@ export function registerScanCommand(program: Command): void {
     .option('--pattern <regex>', 'groups loose photos into products by SKU', DEFAULT_GROUP_PATTERN)
     .option('--json', 'print the plan as one JSON document')
     .option('--library <dir>', 'where the thumbnail cache lives', defaultLibraryDir())
-    .action(async (inputs: string[], options: { pattern: string; json?: boolean; library: string }) => {
-      const plan = await scanInputs(inputs, {
-        cacheDir: ingestCacheDir(options.library),
-        pattern: parseGroupPattern(options.pattern),
-      });
-      process.stdout.write(
-        options.json ? `${JSON.stringify(planDocument(plan), null, 2)}\n` : `${formatPlan(plan)}\n`,
-      );
-      const unread = plan.problems.some(
-        (problem) => problem.code === 'missing_input' || problem.code === 'bad_catalog',
-      );
-      process.exitCode = unread ? EXIT.error : EXIT.ok;
-    });
+    .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .action(
+      async (
+        inputs: string[],
+        options: { pattern: string; json?: boolean; library: string; dataDir: string },
+      ) => {
+        parseGroupPattern(options.pattern);
+        const cli = openCliCore({
+          dataDir: options.dataDir,
+          holderName: 'adbatch scan',
+          leaseMode: 'none',
+          library: options.library,
+        });
+        try {
+          const plan = await cli.call('ingest:scan', { inputs, pattern: options.pattern });
+          process.stdout.write(
+            options.json ? `${JSON.stringify(planDocument(plan), null, 2)}\n` : `${formatPlan(plan)}\n`,
+          );
+          const unread = plan.problems.some(
+            (problem) => problem.code === 'missing_input' || problem.code === 'bad_catalog',
+          );
+          process.exitCode = unread ? EXIT.error : EXIT.ok;
+        } finally {
+          await cli.core.stop();
+        }
+      },
+    );
 }

@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
-import type { QueueStore } from '../../core/queue/store.ts';
-import { openStore } from '../drive.ts';
+import type { BatchDetail, BatchSummary } from '../../shared/models.ts';
+import { openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
+
+// `adbatch status`: reads the queue beside whatever drives it (the app, another `adbatch run`), never
+// taking it.
 
 /** What the user can do about a job that waits for a decision. */
 const DECISION_HINTS: Partial<Record<string, string>> = {
@@ -10,15 +13,25 @@ const DECISION_HINTS: Partial<Record<string, string>> = {
   failed: '\n      to send it again (costs credits): adbatch retry <job> --yes',
 };
 
-function batchLine(store: QueueStore, batchId: string): string {
-  const batch = store.batch(batchId)!;
-  const totals = store.totals(batchId);
-  const states = Object.entries(totals.byState)
+function batchLine(batch: BatchSummary): string {
+  const states = Object.entries(batch.states)
     .map(([state, count]) => `${state} ${count}`)
     .join(', ');
   const reason = batch.statusReason ? ` (${batch.statusReason.replace('_', ' ')})` : '';
-  const stake = totals.atStake > 0 ? `, ${totals.atStake} at stake` : '';
-  return `${batch.id}  ${batch.status}${reason}  ${batch.name}\n    ${states}; credits quoted ${batch.quotedCredits}, charged ${totals.charged}, refunded ${totals.refunded}${stake}`;
+  const stake = batch.creditsAtStake > 0 ? `, ${batch.creditsAtStake} at stake` : '';
+  const charged = batch.creditsSpent + batch.creditsRefunded;
+  return `${batch.id}  ${batch.status}${reason}  ${batch.name}\n    ${states}; credits quoted ${batch.quotedCredits}, charged ${charged}, refunded ${batch.creditsRefunded}${stake}`;
+}
+
+function jobLines(detail: BatchDetail): string[] {
+  return detail.items.flatMap((product) =>
+    product.jobs.map((job) => {
+      const failure = job.failureMessage ? `  ${job.failureMessage}` : '';
+      const hint = DECISION_HINTS[job.state]?.replaceAll('<job>', job.id) ?? '';
+      const remote = job.remoteStatus ? ` (${job.remoteStatus})` : '';
+      return `    ${product.name}  ${job.kind}  ${job.state}${remote}  ${job.creditsCharged - job.creditsRefunded}/${job.price} credits${failure}${hint}`;
+    }),
+  );
 }
 
 export function registerStatusCommand(program: Command): void {
@@ -28,35 +41,31 @@ export function registerStatusCommand(program: Command): void {
     .argument('[batch]', 'a batch id (all batches when omitted)')
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .option('--json', 'print the report as JSON')
-    .action((batchId: string | undefined, options: { dataDir: string; json?: boolean }) => {
-      const store = openStore(options.dataDir);
+    .action(async (batchId: string | undefined, options: { dataDir: string; json?: boolean }) => {
+      const cli = openCliCore({ dataDir: options.dataDir, holderName: 'adbatch status', leaseMode: 'none' });
       try {
-        const batches = batchId ? [store.batch(batchId)].filter((batch) => batch !== null) : store.batches();
-        if (batchId && batches.length === 0) throw new Error(`no batch ${batchId} in ${options.dataDir}`);
+        if (batchId) {
+          const detail = await cli.call('batches:get', { id: batchId }).catch(() => {
+            throw new Error(`no batch ${batchId} in ${options.dataDir}`);
+          });
+          const { items, ...summary } = detail;
+          process.stdout.write(
+            options.json
+              ? `${JSON.stringify(detail, null, 2)}\n`
+              : `${[batchLine(summary), ...jobLines({ ...detail, items })].join('\n')}\n`,
+          );
+          return;
+        }
+        // Oldest first, as a log reads.
+        const batches = (await cli.call('batches:list')).reverse();
         if (options.json) {
-          const report = batches.map((batch) => ({
-            ...batch,
-            totals: store.totals(batch.id),
-            jobs: batchId ? store.jobs(batch.id) : undefined,
-          }));
-          process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify(batches, null, 2)}\n`);
           return;
         }
         if (batches.length === 0) process.stdout.write('No batches yet.\n');
-        for (const batch of batches) {
-          process.stdout.write(`${batchLine(store, batch.id)}\n`);
-          if (!batchId) continue;
-          const products = new Map(store.products(batch.id).map((product) => [product.id, product.name]));
-          for (const job of store.jobs(batch.id)) {
-            const failure = job.failureMessage ? `  ${job.failureMessage}` : '';
-            const hint = DECISION_HINTS[job.state]?.replaceAll('<job>', job.id) ?? '';
-            process.stdout.write(
-              `    ${products.get(job.productId)}  ${job.kind}  ${job.state}${job.remoteStatus ? ` (${job.remoteStatus})` : ''}  ${job.creditsCharged - job.creditsRefunded}/${job.price} credits${failure}${hint}\n`,
-            );
-          }
-        }
+        for (const batch of batches) process.stdout.write(`${batchLine(batch)}\n`);
       } finally {
-        store.db.close();
+        await cli.core.stop();
       }
     });
 }

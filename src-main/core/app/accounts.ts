@@ -52,6 +52,11 @@ export class AccountStore {
     return toView(row);
   }
 
+  /** Whether this process can open the keys stored here (the CLI cannot open the app's keychain). */
+  canOpenKeys(): boolean {
+    return this.secrets.available();
+  }
+
   byKeyId(keyId: string): AccountView | null {
     const row = this.db.prepare('SELECT * FROM accounts WHERE key_id = ?').get(keyId) as Row | undefined;
     return row ? toView(row) : null;

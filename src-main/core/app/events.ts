@@ -4,7 +4,9 @@ import type { EventName, Events } from '../../shared/ipc.ts';
 const EVENT_NAMES: Record<EventName, true> = {
   'batches:progress': true,
   'batches:changed': true,
+  'batches:notice': true,
   'accounts:changed': true,
+  'queue:owner': true,
   'ingest:progress': true,
   'app:command': true,
 };

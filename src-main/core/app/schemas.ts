@@ -57,6 +57,7 @@ const quote = z
 
 export const HANDLER_SCHEMAS = {
   'app:info': none,
+  'catalog:get': none,
   'accounts:list': none,
   'accounts:add': z
     .object({
@@ -90,6 +91,7 @@ export const HANDLER_SCHEMAS = {
   'batches:pause': id,
   'batches:resume': id,
   'batches:cancel': id,
+  'jobs:get': id,
   'jobs:retry': id,
   'jobs:abandon': id,
   'jobs:recheck': id,

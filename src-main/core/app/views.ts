@@ -10,7 +10,7 @@ import type {
 } from '../../shared/models.ts';
 import { thumbnailPath } from '../ingest/check-photo.ts';
 import type { IngestPlan, PlannedProduct } from '../ingest/types.ts';
-import { ingestCacheDir } from '../library.ts';
+import { batchFolder, ingestCacheDir } from '../library.ts';
 import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES } from '../queue/states.ts';
 import type { BatchTotals, QueueStore } from '../queue/store.ts';
 import type { Batch, Job, Product } from '../queue/types.ts';
@@ -28,6 +28,8 @@ export function scannedProductView(product: PlannedProduct, files: FileGateway):
       height: photo.height,
       thumbnailUrl: photo.thumbnail ? files.url(photo.thumbnail) : photo.url,
       converted: photo.converted,
+      hash: photo.hash,
+      url: photo.url,
     })),
   };
 }
@@ -38,12 +40,15 @@ export function scanView(scanId: string, plan: IngestPlan, files: FileGateway): 
     products: plan.products.map((product) => scannedProductView(product, files)),
     problems: plan.problems,
     skipped: plan.skipped.length,
+    skippedFiles: plan.skipped.map((skipped) => ({ file: skipped.file, reason: skipped.reason })),
   };
 }
 
 /** What a view needs beyond the store: facts that live in main's memory. */
 export interface BatchFacts {
   accountName(batch: Batch): string;
+  /** Whether this process holds the key the batch was made with, so it can send and follow its jobs. */
+  keyHeld(batch: Batch): boolean;
   /** The batch's upload to storage while it runs; null otherwise. */
   upload(batchId: string): UploadProgress | null;
 }
@@ -61,8 +66,11 @@ function progressOf(batch: Batch, totals: BatchTotals, facts: BatchFacts): Batch
     done: count('done'),
     failed: count('failed'),
     attention: ATTENTION_JOB_STATES.reduce((sum, state) => sum + count(state), 0),
+    states: { ...totals.byState },
+    created: totals.created,
     creditsSpent: totals.charged - totals.refunded,
     creditsRefunded: totals.refunded,
+    creditsAtStake: totals.atStake,
   };
 }
 
@@ -74,6 +82,8 @@ function summaryOf(batch: Batch, totals: BatchTotals, products: number, facts: B
   return {
     ...progressOf(batch, totals, facts),
     accountName: facts.accountName(batch),
+    keyHeld: facts.keyHeld(batch),
+    keyHint: batch.keyHint,
     sandbox: batch.sandbox,
     createdAt: batch.createdAt,
     products,
@@ -88,7 +98,7 @@ export function batchSummary(store: QueueStore, batch: Batch, facts: BatchFacts)
 /** Every batch, newest first, from one pass over the totals. */
 export function batchSummaries(store: QueueStore, facts: BatchFacts): BatchSummary[] {
   const all = store.allTotals();
-  const empty = { jobs: 0, byState: {}, charged: 0, refunded: 0, atStake: 0, products: 0 };
+  const empty = { jobs: 0, byState: {}, charged: 0, refunded: 0, atStake: 0, created: 0, products: 0 };
   return store
     .batches()
     .sort((a, b) => b.createdAt - a.createdAt)
@@ -106,6 +116,21 @@ function estimate(jobs: readonly Job[], batch: Batch, now: number): number | nul
   if (finished.length === 0 || batch.status !== 'running') return null;
   const elapsed = now - batch.createdAt;
   return Math.round((elapsed / finished.length) * left.length);
+}
+
+export function jobView(job: Job, results: JobView['results']): JobView {
+  return {
+    id: job.id,
+    kind: job.kind,
+    state: job.state,
+    remoteStatus: job.remoteStatus,
+    price: job.price,
+    creditsCharged: job.creditsCharged,
+    creditsRefunded: job.creditsRefunded,
+    failureCode: job.failureCode,
+    failureMessage: job.failureMessage,
+    results,
+  };
 }
 
 /** The product's hero as the renderer shows it: ingest's cached thumbnail, else the file, else its URL. */
@@ -133,24 +158,14 @@ export function batchDetail(
   }
   const jobsByProduct = new Map<string, JobView[]>();
   for (const job of jobs) {
-    const view: JobView = {
-      id: job.id,
-      kind: job.kind,
-      state: job.state,
-      remoteStatus: job.remoteStatus,
-      price: job.price,
-      creditsCharged: job.creditsCharged,
-      creditsRefunded: job.creditsRefunded,
-      failureCode: job.failureCode,
-      failureMessage: job.failureMessage,
-      results: resultsByJob.get(job.id) ?? [],
-    };
+    const view = jobView(job, resultsByJob.get(job.id) ?? []);
     jobsByProduct.set(job.productId, [...(jobsByProduct.get(job.productId) ?? []), view]);
   }
   const products = store.products(batch.id);
   const totals = store.totals(batch.id);
   return {
     ...summaryOf(batch, totals, products.length, facts),
+    resultsFolder: join(batch.libraryDir, batchFolder(batch)),
     shoot: batch.shoot,
     video: batch.video,
     etaMs: estimate(jobs, batch, now),

@@ -142,6 +142,8 @@ export interface BatchTotals {
   refunded: number;
   /** Credits that outcome-unknown jobs may have cost. */
   atStake: number;
+  /** Jobs the service accepted (a remote id recorded), whatever became of them since. */
+  created: number;
 }
 
 export class QueueStore {
@@ -669,21 +671,23 @@ export class QueueStore {
     const of = (batchId: string) => {
       let totals = all.get(batchId);
       if (!totals) {
-        totals = { jobs: 0, byState: {}, charged: 0, refunded: 0, atStake: 0, products: 0 };
+        totals = { jobs: 0, byState: {}, charged: 0, refunded: 0, atStake: 0, created: 0, products: 0 };
         all.set(batchId, totals);
       }
       return totals;
     };
     for (const row of this.db
       .prepare(
-        `SELECT batch_id, state, COUNT(*) AS n, SUM(CASE WHEN state = 'outcome_unknown' THEN price ELSE 0 END) AS stake
+        `SELECT batch_id, state, COUNT(*) AS n, SUM(CASE WHEN state = 'outcome_unknown' THEN price ELSE 0 END) AS stake,
+           SUM(accepted_at IS NOT NULL) AS created
          FROM jobs GROUP BY batch_id, state`,
       )
-      .all() as Array<{ batch_id: string; state: JobState; n: number; stake: number }>) {
+      .all() as Array<{ batch_id: string; state: JobState; n: number; stake: number; created: number }>) {
       const totals = of(row.batch_id);
       totals.byState[row.state] = row.n;
       totals.jobs += row.n;
       totals.atStake += row.stake;
+      totals.created += row.created;
     }
     for (const row of this.db
       .prepare('SELECT batch_id, type, SUM(credits) AS credits FROM ledger GROUP BY batch_id, type')
@@ -723,7 +727,14 @@ export class QueueStore {
         "SELECT COALESCE(SUM(price), 0) AS n FROM jobs WHERE batch_id = ? AND state = 'outcome_unknown'",
       )
       .get(batchId) as { n: number };
-    return { jobs, byState, charged: money.charged, refunded: money.refunded, atStake: atStake.n };
+    return {
+      jobs,
+      byState,
+      charged: money.charged,
+      refunded: money.refunded,
+      atStake: atStake.n,
+      created: this.createdCount(batchId),
+    };
   }
 
   /** Jobs of the batch the service has accepted (a remote id recorded), whatever became of them since. */

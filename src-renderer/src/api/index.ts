@@ -1,6 +1,6 @@
 import type { ArgsOf, Channel, EventName, Events, ResultOf } from '../../../src-main/shared/ipc.ts';
 import type { Transport } from './transport.ts';
-import { webSocketTransport } from './web-socket-transport.ts';
+import { harnessSocketUrl, webSocketTransport } from './web-socket-transport.ts';
 
 // The renderer's one way to main. Components and stores call `api.call(...)`; nothing else knows whether
 // Electron or the browser harness carries it.
@@ -14,11 +14,14 @@ export class ApiError extends Error {
   }
 }
 
+/** True only in the browser harness's build (`electron-vite build --mode harness`); see electron.vite.config.ts. */
+declare const __ADBATCH_HARNESS__: boolean;
+
 function pickTransport(): Transport {
   if (window.adbatch) return window.adbatch;
-  const url = new URL('/ipc', window.location.href);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  return webSocketTransport(url.toString());
+  // A constant at build time: in the app's bundle this branch and the WebSocket transport are gone.
+  if (__ADBATCH_HARNESS__) return webSocketTransport(harnessSocketUrl(window.location));
+  throw new Error('Adbatch runs in its own window: this page has no bridge to the app.');
 }
 
 const transport = pickTransport();

@@ -4,6 +4,17 @@ import type { Transport } from './transport.ts';
 // The browser harness's transport: the same handler map, mounted on a WebSocket. Calls wait for the socket;
 // a dropped socket fails the calls in flight and reconnects.
 
+/**
+ * The harness's socket: /ipc on the page's own host, with the per-run token that the URL the harness printed
+ * carries in its fragment (`#token=…`; a fragment is never sent to a server nor in a Referer).
+ */
+export function harnessSocketUrl(location: Pick<Location, 'href' | 'hash'>): string {
+  const url = new URL('/ipc', location.href);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.searchParams.set('token', new URLSearchParams(location.hash.slice(1)).get('token') ?? '');
+  return url.toString();
+}
+
 type Pending = { resolve: (reply: Reply<Channel>) => void };
 
 export function webSocketTransport(url: string): Transport {

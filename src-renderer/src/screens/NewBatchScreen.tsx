@@ -1,5 +1,6 @@
 import { type DragEvent, useEffect, useState } from 'react';
 import type {
+  CatalogView,
   ModelView,
   PhotoReach,
   ScannedProductView,
@@ -13,12 +14,18 @@ import { PictureChoices } from '../components/PictureChoices.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { StylePicker } from '../components/StylePicker.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
-import { credits, fileName } from '../format.ts';
+import { credits, fileName, listed } from '../format.ts';
 import { useAccounts } from '../stores/accounts.ts';
+import { useCatalog } from '../stores/catalog.ts';
 import { useNavigation } from '../stores/navigation.ts';
-import { DEFAULT_VIDEO, useNewBatch } from '../stores/new-batch.ts';
+import { useNewBatch } from '../stores/new-batch.ts';
 
-const SIX_SHOT_STYLES = new Set(['classic', 'minimal']);
+/** Which styles make 6 shots, and what the others make instead, in the catalog's words. */
+function sixShotRule(catalog: CatalogView): string {
+  const styles = listed(catalog.styles.filter((style) => style.sixShots).map((style) => style.label));
+  const most = Math.max(...catalog.shotCounts);
+  return `${most} shots are made only in the ${styles} styles`;
+}
 
 function DropZone() {
   const scanInputs = useNewBatch((state) => state.scanInputs);
@@ -196,14 +203,14 @@ function ModelPicker({
   );
 }
 
-function SettingsForm() {
-  const { accountId, shoot, video, includeDone, setAccount, setShoot, setVideo, setIncludeDone } =
-    useNewBatch();
+function SettingsForm({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsView }) {
+  const { accountId, video, includeDone, setAccount, setShoot, setVideo, setIncludeDone } = useNewBatch();
   const accounts = useAccounts((state) => state.accounts);
   const set = <K extends keyof ShootSettingsView>(key: K, value: ShootSettingsView[K]) =>
     setShoot({ [key]: value });
   const setVideoField = <K extends keyof VideoSettingsView>(key: K, value: VideoSettingsView[K]) =>
-    setVideo({ ...(video ?? DEFAULT_VIDEO), [key]: value });
+    setVideo({ ...(video ?? catalog.defaults.video), [key]: value });
+  const style = catalog.styles.find((choice) => choice.id === shoot.style);
   return (
     <section className="settings-form" aria-labelledby="settings-title">
       <h2 id="settings-title">Settings</h2>
@@ -219,27 +226,21 @@ function SettingsForm() {
           ))}
         </select>
       </label>
-      <StylePicker value={shoot.style} onChange={(style) => set('style', style)} />
+      <StylePicker styles={catalog.styles} value={shoot.style} onChange={(id) => set('style', id)} />
       <fieldset className="inline">
         <legend>Mode</legend>
-        <label>
-          <input
-            type="radio"
-            name="mode"
-            checked={shoot.mode === 'product_only'}
-            onChange={() => set('mode', 'product_only')}
-          />
-          Product only
-        </label>
-        <label>
-          <input
-            type="radio"
-            name="mode"
-            checked={shoot.mode === 'with_model'}
-            onChange={() => set('mode', 'with_model')}
-          />
-          With a model
-        </label>
+        {catalog.modes.map((mode) => (
+          <label key={mode.id}>
+            <input
+              type="radio"
+              name="mode"
+              value={mode.id}
+              checked={shoot.mode === mode.id}
+              onChange={() => set('mode', mode.id)}
+            />
+            {mode.label}
+          </label>
+        ))}
       </fieldset>
       {shoot.mode === 'with_model' && (
         <ModelPicker accountId={accountId} value={shoot.modelUrl} onChange={(url) => set('modelUrl', url)} />
@@ -249,18 +250,24 @@ function SettingsForm() {
           Shots
           <select
             value={shoot.shots}
-            onChange={(event) => set('shots', Number(event.target.value) as 1 | 4 | 6)}
+            onChange={(event) =>
+              set('shots', catalog.shotCounts.find((count) => count === Number(event.target.value))!)
+            }
           >
-            <option value={1}>1</option>
-            <option value={4}>4</option>
-            <option value={6}>6</option>
+            {catalog.shotCounts.map((count) => (
+              <option key={count} value={count}>
+                {count}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Aspect ratio
           <select value={shoot.aspectRatio} onChange={(event) => set('aspectRatio', event.target.value)}>
-            {['1:1', '4:5', '9:16', '16:9'].map((ratio) => (
-              <option key={ratio}>{ratio}</option>
+            {catalog.shootAspectRatios.map((ratio) => (
+              <option key={ratio} value={ratio}>
+                {ratio}
+              </option>
             ))}
           </select>
         </label>
@@ -268,17 +275,22 @@ function SettingsForm() {
           Quality
           <select
             value={shoot.quality}
-            onChange={(event) => set('quality', event.target.value as ShootSettingsView['quality'])}
+            onChange={(event) =>
+              set('quality', catalog.qualities.find((quality) => quality.id === event.target.value)!.id)
+            }
           >
-            <option value="standard">Standard (1 credit a shot)</option>
-            <option value="pro">Pro (2 credits a shot)</option>
-            <option value="4k">4K (4 credits a shot)</option>
+            {catalog.qualities.map((quality) => (
+              <option key={quality.id} value={quality.id}>
+                {quality.label} ({credits(quality.creditsPerImage)} a shot)
+              </option>
+            ))}
           </select>
         </label>
       </div>
-      {shoot.shots === 6 && !SIX_SHOT_STYLES.has(shoot.style) && (
+      {shoot.shots > catalog.clampedShots && style && !style.sixShots && (
         <Notice kind="info">
-          6 shots are made only in the Classic and Minimal styles: this style makes 4, and costs 4.
+          {sixShotRule(catalog)}: this style makes {catalog.clampedShots}, and is charged for{' '}
+          {catalog.clampedShots}.
         </Notice>
       )}
       <label className="checkbox">
@@ -301,7 +313,7 @@ function SettingsForm() {
         <input
           type="checkbox"
           checked={video !== null}
-          onChange={(event) => setVideo(event.target.checked ? DEFAULT_VIDEO : null)}
+          onChange={(event) => setVideo(event.target.checked ? catalog.defaults.video : null)}
         />
         Then make a video ad of each product
       </label>
@@ -311,11 +323,19 @@ function SettingsForm() {
             Length
             <select
               value={video.duration}
-              onChange={(event) => setVideoField('duration', Number(event.target.value) as 5 | 10 | 15)}
+              onChange={(event) =>
+                setVideoField(
+                  'duration',
+                  catalog.videoDurations.find((choice) => choice.seconds === Number(event.target.value))!
+                    .seconds,
+                )
+              }
             >
-              <option value={5}>5 s</option>
-              <option value={10}>10 s</option>
-              <option value={15}>15 s</option>
+              {catalog.videoDurations.map((choice) => (
+                <option key={choice.seconds} value={choice.seconds}>
+                  {choice.seconds} s, from {choice.sourceImages} shot{choice.sourceImages === 1 ? '' : 's'}
+                </option>
+              ))}
             </select>
           </label>
           <label>
@@ -323,22 +343,51 @@ function SettingsForm() {
             <select
               value={video.resolution}
               onChange={(event) =>
-                setVideoField('resolution', event.target.value as VideoSettingsView['resolution'])
+                setVideoField(
+                  'resolution',
+                  catalog.videoResolutions.find((choice) => choice.id === event.target.value)!.id,
+                )
               }
             >
-              <option>480p</option>
-              <option>720p</option>
-              <option>1080p</option>
+              {catalog.videoResolutions.map((choice) => (
+                <option key={choice.id} value={choice.id}>
+                  {choice.id} ({credits(choice.creditsPerSecond)} a second)
+                </option>
+              ))}
             </select>
           </label>
           <label>
             Video mode
             <select
               value={video.mode}
-              onChange={(event) => setVideoField('mode', event.target.value as VideoSettingsView['mode'])}
+              onChange={(event) =>
+                setVideoField('mode', catalog.modes.find((mode) => mode.id === event.target.value)!.id)
+              }
             >
-              <option value="product_only">Product only</option>
-              <option value="with_model">With a model</option>
+              {catalog.modes.map((mode) => (
+                <option key={mode.id} value={mode.id}>
+                  {mode.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Video aspect ratio
+            <select
+              value={video.aspectRatio ?? ''}
+              onChange={(event) =>
+                setVideoField(
+                  'aspectRatio',
+                  catalog.videoAspectRatios.find((ratio) => ratio === event.target.value) ?? null,
+                )
+              }
+            >
+              <option value="">As its photos</option>
+              {catalog.videoAspectRatios.map((ratio) => (
+                <option key={ratio} value={ratio}>
+                  {ratio}
+                </option>
+              ))}
             </select>
           </label>
         </div>
@@ -380,7 +429,7 @@ function PhotoReachNote({ reach, onSettings }: { reach: PhotoReach; onSettings: 
   }
 }
 
-function Quote() {
+function Quote({ catalog }: { catalog: CatalogView }) {
   const { quote, quoting, name, setName, start, starting, scan } = useNewBatch();
   const go = useNavigation((state) => state.go);
   if (!scan || scan.products.length === 0) return null;
@@ -417,7 +466,7 @@ function Quote() {
           </p>
           {quote.products.some((row) => row.clamped) && (
             <p className="muted">
-              * 6 shots are made only in the Classic and Minimal styles; this style makes 4.
+              * {sixShotRule(catalog)}; this style makes {catalog.clampedShots}.
             </p>
           )}
           {quote.shortfall > 0 && (
@@ -458,7 +507,8 @@ function Quote() {
 }
 
 export function NewBatchScreen() {
-  const { error, scan } = useNewBatch();
+  const { error, scan, shoot } = useNewBatch();
+  const { catalog, error: catalogError } = useCatalog();
   const loadAccounts = useAccounts((state) => state.load);
   useEffect(() => {
     void loadAccounts();
@@ -471,15 +521,23 @@ export function NewBatchScreen() {
         <h1 id="new-title">New batch</h1>
       </header>
       {error && <Notice kind="error">{error}</Notice>}
+      {catalogError && (
+        <Notice kind="error">
+          The choices of styles and qualities could not be loaded: {catalogError}{' '}
+          <button type="button" className="link" onClick={() => void useCatalog.getState().load()}>
+            Try again
+          </button>
+        </Notice>
+      )}
       <div className="columns">
         <div className="column">
           <DropZone />
           <Plan />
         </div>
-        {scan && scan.products.length > 0 && (
+        {catalog && shoot && scan && scan.products.length > 0 && (
           <div className="column">
-            <SettingsForm />
-            <Quote />
+            <SettingsForm catalog={catalog} shoot={shoot} />
+            <Quote catalog={catalog} />
           </div>
         )}
       </div>

@@ -7,32 +7,18 @@ import type {
   VideoSettingsView,
 } from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
+import { useCatalog } from './catalog.ts';
 
-// The New batch screen: what was dropped, the settings chosen, and the live cost preview.
-
-export const DEFAULT_SHOOT: ShootSettingsView = {
-  style: 'classic',
-  shots: 4,
-  quality: 'standard',
-  aspectRatio: '1:1',
-  mode: 'product_only',
-  modelUrl: null,
-  backgroundColor: null,
-};
-
-export const DEFAULT_VIDEO: VideoSettingsView = {
-  duration: 10,
-  resolution: '720p',
-  mode: 'product_only',
-  aspectRatio: null,
-};
+// The New batch screen: what was dropped, the settings chosen, and the live cost preview. The settings start
+// from the catalog's defaults when the first photos are chosen, and are kept for the next drop.
 
 interface NewBatchState {
   inputs: string[];
   scan: ScanView | null;
   scanning: { checked: number; total: number } | null;
   accountId: string;
-  shoot: ShootSettingsView;
+  /** null until photos are chosen: then the catalog's defaults. */
+  shoot: ShootSettingsView | null;
   video: VideoSettingsView | null;
   includeDone: boolean;
   name: string;
@@ -59,7 +45,7 @@ const initial = {
   scan: null,
   scanning: null,
   accountId: 'sandbox',
-  shoot: DEFAULT_SHOOT,
+  shoot: null,
   video: null,
   includeDone: false,
   name: '',
@@ -69,8 +55,8 @@ const initial = {
   error: null,
 };
 
-function quoteRequestOf(state: NewBatchState, scan: ScanView): QuoteRequest {
-  const { accountId, shoot, video, includeDone } = state;
+function quoteRequestOf(state: NewBatchState, scan: ScanView, shoot: ShootSettingsView): QuoteRequest {
+  const { accountId, video, includeDone } = state;
   return { scanId: scan.scanId, accountId, shoot, video, includeDone };
 }
 
@@ -82,9 +68,12 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
   async scanInputs(inputs) {
     set({ inputs, scan: null, quote: null, scanning: { checked: 0, total: 0 }, error: null });
     try {
-      const scan = await api.call('ingest:scan', { inputs });
+      const [scan, catalog] = await Promise.all([
+        api.call('ingest:scan', { inputs }),
+        useCatalog.getState().ready(),
+      ]);
       const folder = inputs[0]?.split(/[\\/]/).filter(Boolean).pop() ?? 'Batch';
-      set({ scan, name: get().name || folder });
+      set({ scan, name: get().name || folder, shoot: get().shoot ?? catalog.defaults.shoot });
       await get().requestQuote();
     } catch (error) {
       set({ error: messageOf(error) });
@@ -97,7 +86,9 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
     void get().requestQuote();
   },
   setShoot(patch) {
-    const shoot = { ...get().shoot, ...patch };
+    const current = get().shoot;
+    if (!current) return;
+    const shoot = { ...current, ...patch };
     if (shoot.mode === 'product_only') shoot.modelUrl = null;
     set({ shoot });
     void get().requestQuote();
@@ -130,7 +121,7 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
   },
   async requestQuote() {
     const { scan, shoot } = get();
-    if (!scan || scan.products.length === 0) return;
+    if (!scan || !shoot || scan.products.length === 0) return;
     if (shoot.mode === 'with_model' && !shoot.modelUrl) {
       set({ quote: null });
       return;
@@ -138,7 +129,7 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
     const request = ++quoteRequest;
     set({ quoting: true });
     try {
-      const quote = await api.call('batches:quote', quoteRequestOf(get(), scan));
+      const quote = await api.call('batches:quote', quoteRequestOf(get(), scan, shoot));
       if (request === quoteRequest) set({ quote, error: null });
     } catch (error) {
       if (request === quoteRequest) set({ quote: null, error: messageOf(error) });
@@ -147,12 +138,12 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
     }
   },
   async start() {
-    const { scan, name } = get();
-    if (!scan) return null;
+    const { scan, shoot, name } = get();
+    if (!scan || !shoot) return null;
     set({ starting: true, error: null });
     try {
       const batch = await api.call('batches:create', {
-        ...quoteRequestOf(get(), scan),
+        ...quoteRequestOf(get(), scan, shoot),
         name: name.trim() || 'Batch',
       });
       set({ ...initial });

@@ -10,6 +10,7 @@ import type { ShootSettingsView } from '../../../src-main/shared/models.ts';
 import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
 import { SandboxClient } from '../../support/sandbox-client.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
+import { expectNoPlainSecret, expectSealed } from '../../support/sealing.ts';
 import { memorySecretBox } from '../../support/secret-box.ts';
 import { PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS, startStaticServer } from '../../support/static-server.ts';
 
@@ -18,9 +19,10 @@ import { PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS, startStaticServer } from '../../s
 
 let h: CoreHarness;
 let service: Sandbox;
+const secrets = memorySecretBox();
 
 beforeAll(async () => {
-  h = await startCoreHarness();
+  h = await startCoreHarness({ secrets });
   service = await startSandbox({ port: 0, timeScale: 0.02 });
 });
 afterAll(async () => {
@@ -108,12 +110,18 @@ describe('accounts', () => {
       await readFile(join(h.dir, 'data', 'adbatch.db-wal')).catch(() => Buffer.alloc(0)),
     ]);
     expect(raw.includes(Buffer.from('Northwind'))).toBe(true);
-    const sealed = db.prepare('SELECT sealed_key FROM accounts').all() as Array<{ sealed_key: Buffer }>;
+    const sealed = db.prepare('SELECT name, sealed_key FROM accounts').all() as Array<{
+      name: string;
+      sealed_key: Buffer;
+    }>;
     db.close();
-    expect(sealed).toHaveLength(2);
-    for (const key of [keys.personal, keys.agency]) {
-      expect(raw.includes(Buffer.from(key))).toBe(false);
-      expect(sealed.some((row) => row.sealed_key.includes(Buffer.from(key)))).toBe(false);
+    expect(sealed.map((row) => row.name).sort()).toEqual(['Mine', 'Northwind']);
+    for (const [name, key] of [
+      ['Mine', keys.personal],
+      ['Northwind', keys.agency],
+    ] as const) {
+      expectNoPlainSecret(raw, key);
+      expectSealed(sealed.find((row) => row.name === name)!.sealed_key, key, secrets);
     }
     expect(h.logs.join('\n')).not.toContain(keys.personal);
 
@@ -160,6 +168,9 @@ describe('accounts', () => {
       expect((await call('accounts:list', undefined, bare.core)).map((account) => account.id)).toEqual([
         'sandbox',
       ]);
+      const db = new Database(join(bare.dir, 'data', 'adbatch.db'), { readonly: true });
+      expect(db.prepare('SELECT count(*) AS rows FROM accounts').get()).toEqual({ rows: 0 });
+      db.close();
     } finally {
       await bare.close();
     }

@@ -11,6 +11,7 @@ import type { PhotoStorageInput, ShootSettingsView } from '../../../src-main/sha
 import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
 import { S3RVER_CREDENTIALS, type S3Server, startS3Server } from '../../support/s3-server.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
+import { expectSealed } from '../../support/sealing.ts';
 import { memorySecretBox } from '../../support/secret-box.ts';
 import { PRODUCT_FIXTURES_DIR, startStaticServer } from '../../support/static-server.ts';
 
@@ -24,10 +25,11 @@ let dir: string;
 // s3rver checks the access key only, so the secret can be one a test can look for.
 const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 let storage: PhotoStorageInput;
+const secrets = memorySecretBox();
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'adbatch-storage-'));
-  h = await startCoreHarness();
+  h = await startCoreHarness({ secrets });
   service = await startSandbox({ port: 0, timeScale: 0.02 });
   s3 = await startS3Server(join(dir, 's3'), ['photos']);
   storage = {
@@ -161,6 +163,9 @@ describe('setting up photo storage', () => {
         message: expect.stringMatching(/will not keep the secret access key/),
       });
       expect(await call('storage:get', undefined, bare.core)).toBeNull();
+      const db = new Database(join(bare.dir, 'data', 'adbatch.db'), { readonly: true });
+      expect(db.prepare('SELECT count(*) AS rows FROM photo_storage').get()).toEqual({ rows: 0 });
+      db.close();
     } finally {
       await bare.close();
     }
@@ -182,7 +187,7 @@ describe('setting up photo storage', () => {
     expect(JSON.stringify(await call('storage:get'))).not.toContain(SECRET);
     const [row] = readDb<{ sealed_secret: Buffer }>('SELECT * FROM photo_storage');
     expect(JSON.stringify(row)).not.toContain(SECRET);
-    expect(row!.sealed_secret.toString('latin1')).not.toContain(SECRET);
+    expectSealed(row!.sealed_secret, SECRET, secrets);
     expect(h.logs.join('\n')).not.toContain(SECRET);
     // The check's test photo is in the bucket, under its hash like any photo.
     expect(await bucketKeys()).toEqual([expect.stringMatching(/^adbatch\/[0-9a-f]{64}\.png$/)]);

@@ -1,11 +1,17 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyId, ServiceClient } from '../../../src-main/core/api/index.ts';
+import { openDatabase } from '../../../src-main/core/db/open.ts';
+import { RequestBudget, SERVICE_RATE_LIMIT } from '../../../src-main/core/scheduler/budget.ts';
 import {
   acceptedPostsBySource,
   addFault,
   type EngineHarness,
   startEngineHarness,
 } from '../../support/engine-harness.ts';
+import { startDefaultHarness } from '../../support/sandbox-harness.ts';
 
 // Guarantee 3: zero 429s under the budget; a 429 storm from outside slows the batch and never fails it.
 // The rate window is compressed (60 per 3 s) so that 100 jobs take seconds, not minutes.
@@ -101,4 +107,30 @@ describe('budget test', () => {
     expect(counts.injected429).toBeGreaterThan(10);
     expect(counts.real429).toBe(0);
   }, 120_000);
+});
+
+describe("the default budget against the service's own limit (60 per 60 s, in real time)", () => {
+  it('lets through every request the service takes in a window, and holds back the first it would refuse', async () => {
+    const service = await startDefaultHarness({ timeScale: 1 });
+    const dir = await mkdtemp(join(tmpdir(), 'adbatch-default-budget-'));
+    const db = openDatabase(join(dir, 'adbatch.db'));
+    try {
+      const key = service.keys.personal;
+      // Unpaced, so that the window alone decides: pacing only spreads the same allowance over time.
+      const budget = new RequestBudget(db, apiKeyId(key), SERVICE_RATE_LIMIT, Date.now, 1);
+      const statuses: number[] = [];
+      while (budget.waitMs() === 0 && statuses.length <= SERVICE_RATE_LIMIT.limit) {
+        budget.take()();
+        statuses.push((await service.client.call('GET', '/v1/credits', { key })).status);
+      }
+      expect(statuses).toEqual(statuses.map(() => 200));
+      // The budget stopped where the service would: the next request, sent anyway, is refused.
+      expect((await service.client.call('GET', '/v1/credits', { key })).status).toBe(429);
+      expect(statuses).toHaveLength(SERVICE_RATE_LIMIT.limit);
+    } finally {
+      db.close();
+      await rm(dir, { recursive: true, force: true });
+      await service.close();
+    }
+  });
 });

@@ -375,11 +375,9 @@ describe('errors', () => {
     expect(error.message).toMatch(/access key ID is not known to http:\/\/127\.0\.0\.1:\d+/);
   });
 
-  // s3rver 3.7.1 does not verify SigV4 signatures at all (lib/middleware/authentication.js: "Signature
-  // version 4 calculation is unimplemented"), so a wrong secret is accepted there. The next test has a
-  // stand-in endpoint give AWS's answer instead.
-  it.skip('says the secret key is wrong (s3rver accepts any secret)', () => {});
-
+  // A wrong secret key (SignatureDoesNotMatch) comes from a stand-in endpoint giving AWS's answer: s3rver
+  // 3.7.1 does not verify SigV4 signatures at all (lib/middleware/authentication.js: "Signature version 4
+  // calculation is unimplemented"), so it accepts any secret.
   it.each([
     [403, 'SignatureDoesNotMatch', 'signature_mismatch', /secret access key is wrong/],
     [403, 'AccessDenied', 'access_denied', /access denied \(AccessDenied\).*s3:PutObject and s3:GetObject/],

@@ -14,8 +14,11 @@ const progress = (overrides: Partial<BatchProgress>): BatchProgress => ({
   done: 0,
   failed: 0,
   attention: 0,
+  states: {},
+  created: 0,
   creditsSpent: 0,
   creditsRefunded: 0,
+  creditsAtStake: 0,
   ...overrides,
 });
 

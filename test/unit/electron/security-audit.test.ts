@@ -1,84 +1,228 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runInNewContext } from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_ENTRY_URL, registerAppProtocol } from '../../../src-main/electron/app-protocol.ts';
+import { trustedSender } from '../../../src-main/electron/ipc.ts';
+import { sameOriginAs } from '../../../src-main/electron/own-origin.ts';
+import { denyAllPermissions } from '../../../src-main/electron/permissions.ts';
+import { lockDown, windowOptions } from '../../../src-main/electron/window.ts';
 
 // Our equivalent of electronegativity (its last release cannot start under current Node and phones home for
-// translations): the checks it makes that apply to this app, over our own sources and the built CSP.
+// translations), in two halves. What can be read off the code is a lint rule (biome.json and lint/*.grit),
+// proved here to fire on each dangerous pattern; what the app does is checked on the real parts: the window
+// options object, lockDown, the trusted-sender check and the permission handlers with fake webContents, and
+// the built renderer and preload as they ship.
 
-const ROOT = resolve(__dirname, '../../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
+const OWN = sameOriginAs(APP_ENTRY_URL);
 
-async function sources(dir: string): Promise<Array<{ file: string; text: string }>> {
-  const entries = await readdir(join(ROOT, dir), { recursive: true, withFileTypes: true });
-  return Promise.all(
-    entries
-      .filter((entry) => entry.isFile() && /\.(ts|tsx)$/.test(entry.name))
-      .map(async (entry) => {
-        const file = join(entry.parentPath, entry.name);
-        // Comments may name a dangerous option to say it is not used: only code counts.
-        const code = (await readFile(file, 'utf8')).replace(/\/\*[\s\S]*?\*\/|(^|[^:])\/\/.*$/gm, '$1');
-        return { file: file.slice(ROOT.length + 1), text: code };
-      }),
-  );
+function built(path: string): string {
+  const file = join(ROOT, path);
+  if (!existsSync(file)) throw new Error(`${path} is missing: run \`npm run build\` first.`);
+  return readFileSync(file, 'utf8');
 }
 
-const DANGEROUS: Array<[RegExp, string]> = [
-  [/nodeIntegration\s*:\s*true/, 'NODE_INTEGRATION_HTML_SINK / nodeIntegration enabled'],
-  [/nodeIntegrationInWorker\s*:\s*true/, 'nodeIntegrationInWorker enabled'],
-  [/nodeIntegrationInSubFrames\s*:\s*true/, 'nodeIntegrationInSubFrames enabled'],
-  [/contextIsolation\s*:\s*false/, 'CONTEXT_ISOLATION_JS_CHECK / context isolation off'],
-  [/sandbox\s*:\s*false/, 'SANDBOX_JS_CHECK / renderer sandbox off'],
-  [/webSecurity\s*:\s*false/, 'WEB_SECURITY_JS_CHECK / web security off'],
-  [/allowRunningInsecureContent\s*:\s*true/, 'INSECURE_CONTENT_JS_CHECK'],
-  [/experimentalFeatures\s*:\s*true/, 'EXPERIMENTAL_FEATURES_JS_CHECK'],
-  [/enableBlinkFeatures/, 'BLINK_FEATURES_JS_CHECK'],
-  [/webviewTag\s*:\s*true/, 'webview tag enabled'],
-  [/enableRemoteModule|@electron\/remote/, 'REMOTE_MODULE_JS_CHECK'],
-  [/openExternal\s*\(/, 'OPEN_EXTERNAL_JS_CHECK: no URL from the renderer may reach shell.openExternal'],
-  [/openDevTools\s*\(/, 'devtools opened in code'],
-  [/setPermissionRequestHandler\s*\(\s*null/, 'PERMISSION_REQUEST_HANDLER_JS_CHECK: handler removed'],
-  [/exposeInMainWorld\([^)]*ipcRenderer\s*[,)]/, 'raw ipcRenderer exposed to the renderer'],
-  [/insecure-content|ignore-certificate-errors/, 'a weakening command-line switch'],
-];
+describe('lint rules', () => {
+  // Each file is laid where its rule applies, in a copy of our Biome setup; each must draw exactly the
+  // diagnostic named, at its line.
+  const cases: Array<[path: string, code: string, rule: 'plugin' | 'lint/style/noRestrictedImports']> = [
+    ['src-main/electron/a.ts', 'export const o = { nodeIntegration: true };', 'plugin'],
+    ['src-main/electron/b.ts', 'export const o = { nodeIntegrationInWorker: true };', 'plugin'],
+    ['src-main/electron/c.ts', "export const o = { 'nodeIntegrationInSubFrames': true };", 'plugin'],
+    ['src-main/electron/d.ts', 'export const o = { contextIsolation: false };', 'plugin'],
+    ['src-main/electron/e.ts', 'export const o = (on: boolean) => ({ sandbox: on });', 'plugin'],
+    ['src-main/electron/f.ts', 'export const o = { webSecurity: false };', 'plugin'],
+    ['src-main/electron/g.ts', 'export const o = { allowRunningInsecureContent: true };', 'plugin'],
+    ['src-main/electron/h.ts', 'export const o = { experimentalFeatures: true };', 'plugin'],
+    ['src-main/electron/i.ts', "export const o = { enableBlinkFeatures: 'CSSPaint' };", 'plugin'],
+    ['src-main/electron/j.ts', 'export const o = { webviewTag: true };', 'plugin'],
+    ['src-main/index.ts', 'shell.openExternal(url);', 'plugin'],
+    ['src-main/electron/k.ts', 'window.webContents.openDevTools();', 'plugin'],
+    ['src-main/electron/l.ts', 'session.setPermissionRequestHandler(null);', 'plugin'],
+    ['src-main/index.ts', "app.commandLine.appendSwitch('ignore-certificate-errors');", 'plugin'],
+    ['src-main/index.ts', "void window.loadFile('out/renderer/index.html');", 'plugin'],
+    ['src-main/index.ts', 'export const w = new BrowserWindow({ width: 800 });', 'plugin'],
+    ['src-preload/a.ts', "contextBridge.exposeInMainWorld('ipc', ipcRenderer);", 'plugin'],
+    ['src-preload/b.ts', "contextBridge.exposeInMainWorld('ipc', { send: ipcRenderer.send });", 'plugin'],
+    [
+      'src-main/core/a.ts',
+      "import { app } from 'electron';\nexport { app };",
+      'lint/style/noRestrictedImports',
+    ],
+    [
+      'src-main/cli/a.ts',
+      "import { app } from 'electron';\nexport { app };",
+      'lint/style/noRestrictedImports',
+    ],
+    ['src-main/sandbox/a.ts', "export { net } from 'electron';", 'lint/style/noRestrictedImports'],
+    ['src-renderer/src/a.ts', "export { ipcRenderer } from 'electron';", 'lint/style/noRestrictedImports'],
+    ['bin/a.ts', "export { app } from 'electron';", 'lint/style/noRestrictedImports'],
+    [
+      'src-main/electron/m.ts',
+      "export { BrowserWindow } from '@electron/remote';",
+      'lint/style/noRestrictedImports',
+    ],
+    ['src-preload/c.ts', "export { getGlobal } from '@electron/remote';", 'lint/style/noRestrictedImports'],
+  ];
+  // What the shell does write: no diagnostic.
+  const clean = `import { BrowserWindow, contextBridge } from 'electron';
+// nodeIntegration: true, sandbox: false and openExternal( in a comment are not code.
+declare const windowOptions: (preload: string, bounds: object) => never;
+export const w = new BrowserWindow(windowOptions('/preload.cjs', {}));
+export const o = { contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true };
+contextBridge.exposeInMainWorld('adbatch', { invoke: () => null });
+`;
 
-describe('Electron security audit', () => {
-  it('finds no dangerous option, API or switch in main, preload or renderer', async () => {
-    const findings: string[] = [];
-    // Everything that runs in Electron: the shell, its modules, the preload and the renderer.
-    for (const dir of ['src-main/electron', 'src-preload', 'src-renderer/src']) {
-      for (const { file, text } of await sources(dir)) {
-        for (const [pattern, check] of DANGEROUS) if (pattern.test(text)) findings.push(`${file}: ${check}`);
-      }
+  let dir: string;
+  let diagnostics: Array<{ category: string; location: { path: string; start: { line: number } } }>;
+  const expected: string[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'adbatch-lint-'));
+    cpSync(join(ROOT, 'biome.json'), join(dir, 'biome.json'));
+    cpSync(join(ROOT, 'lint'), join(dir, 'lint'), { recursive: true });
+    const files = new Map<string, string[]>([['src-main/electron/clean.ts', [clean]]]);
+    for (const [path, code, rule] of cases) {
+      const before = files.get(path) ?? [];
+      expected.push(`${path}:${before.join('\n').split('\n').length + (before.length ? 1 : 0)} ${rule}`);
+      files.set(path, [...before, code]);
     }
-    const main = (await sources('src-main')).find((source) => source.file === join('src-main', 'index.ts'))!;
-    for (const [pattern, check] of DANGEROUS)
-      if (pattern.test(main.text)) findings.push(`src-main/index.ts: ${check}`);
-    expect(findings).toEqual([]);
+    for (const [path, codes] of files) {
+      await mkdir(join(dir, dirname(path)), { recursive: true });
+      await writeFile(join(dir, path), `${codes.join('\n')}\n`);
+    }
+    let output: string;
+    try {
+      output = execFileSync(
+        join(ROOT, 'node_modules', '.bin', 'biome'),
+        ['lint', '--vcs-enabled=false', '--reporter=json', '.'],
+        { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+    } catch (error) {
+      // Biome exits non-zero when it reports errors, as it must here.
+      output = (error as { stdout: string }).stdout;
+    }
+    diagnostics = JSON.parse(output).diagnostics;
   });
 
-  it('sets every protective option and handler in the shell', async () => {
-    const window = await readFile(join(ROOT, 'src-main/electron/window.ts'), 'utf8');
-    for (const option of [
-      'contextIsolation: true',
-      'sandbox: true',
-      'nodeIntegration: false',
-      'webSecurity: true',
-    ]) {
-      expect(window, option).toContain(option);
-    }
-    expect(window).toMatch(/setWindowOpenHandler\(\(\) => \(\{ action: 'deny' \}\)\)/);
-    expect(window).toContain("'will-navigate'");
-    const main = await readFile(join(ROOT, 'src-main/index.ts'), 'utf8');
-    expect(main).toMatch(
-      /setPermissionRequestHandler\(\(_contents, _permission, callback\) => callback\(false\)\)/,
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuse every dangerous web preference, call, bridge and import where it would run, and nothing else', () => {
+    const found = diagnostics.map(
+      (diagnostic) =>
+        `${diagnostic.location.path.replaceAll('\\', '/')}:${diagnostic.location.start.line} ${diagnostic.category}`,
     );
-    expect(main).toContain('setPermissionCheckHandler(() => false)');
-    expect(main).toContain('requestSingleInstanceLock');
-    expect(main).toMatch(/registerIpc\(\s*ipcMain,\s*core\.dispatch,\s*trustedSender\(/);
+    expect(found.sort()).toEqual(expected.sort());
+  });
+});
+
+describe('the window', () => {
+  it('is built with isolation on and Node off, literally, whatever the bounds', () => {
+    for (const bounds of [
+      { width: 1280, height: 820 },
+      { x: 5, y: 5, width: 960, height: 600, maximized: true },
+    ]) {
+      const preferences = windowOptions('/app/out/preload/index.cjs', bounds).webPreferences!;
+      expect(preferences).toMatchObject({
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        nodeIntegrationInWorker: false,
+        webSecurity: true,
+        allowRunningInsecureContent: false,
+        webviewTag: false,
+      });
+      for (const risky of ['nodeIntegrationInSubFrames', 'experimentalFeatures', 'enableBlinkFeatures'])
+        expect(preferences, risky).not.toHaveProperty(risky);
+    }
   });
 
-  it('ships a strict CSP: no inline or eval script, no plugins, nothing loaded from elsewhere but images', async () => {
-    const html = await readFile(join(ROOT, 'src-renderer/index.html'), 'utf8');
-    const csp = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1] ?? '';
+  it('stays on our page: no navigation or redirect elsewhere, no new window, no webview', () => {
+    const listeners = new Map<string, (event: { preventDefault(): void }, url?: string) => void>();
+    let openHandler: ((details: { url: string }) => { action: string }) | null = null;
+    lockDown(
+      {
+        on: (name: string, listener: never) => listeners.set(name, listener),
+        setWindowOpenHandler: (handler: never) => (openHandler = handler),
+      } as never,
+      OWN,
+    );
+    const prevented = (name: string, url?: string) => {
+      let stopped = false;
+      listeners.get(name)!({ preventDefault: () => (stopped = true) }, url);
+      return stopped;
+    };
+    for (const url of [
+      'https://evil.example/',
+      'file:///home/someone/Downloads/renderer/index.html',
+      'app://adbatch.evil.example/index.html',
+      'http://127.0.0.1:5173/',
+      'javascript:alert(1)',
+    ]) {
+      expect(prevented('will-navigate', url), url).toBe(true);
+      expect(prevented('will-redirect', url), url).toBe(true);
+      expect(openHandler!({ url }), url).toEqual({ action: 'deny' });
+    }
+    expect(prevented('will-navigate', 'app://adbatch/index.html#/settings')).toBe(false);
+    expect(openHandler!({ url: APP_ENTRY_URL })).toEqual({ action: 'deny' });
+    expect(prevented('will-attach-webview')).toBe(true);
+  });
+
+  it('grants no web permission', () => {
+    const answers: unknown[] = [];
+    denyAllPermissions({
+      setPermissionRequestHandler: (handler: (...args: unknown[]) => void) =>
+        handler({}, 'media', (granted: boolean) => answers.push(granted)),
+      setPermissionCheckHandler: (handler: (...args: unknown[]) => unknown) =>
+        answers.push(handler({}, 'clipboard-read', APP_ENTRY_URL)),
+      setDevicePermissionHandler: (handler: (...args: unknown[]) => unknown) =>
+        answers.push(handler({ deviceType: 'hid' })),
+    } as never);
+    expect(answers).toEqual([false, false, false]);
+  });
+});
+
+describe('IPC', () => {
+  it('answers only the main frame of our window on app://adbatch', () => {
+    const frame = (url: string) => ({ url });
+    const contents = { mainFrame: frame(APP_ENTRY_URL) };
+    const check = trustedSender(() => contents as never, OWN);
+    expect(check({ sender: contents, senderFrame: contents.mainFrame } as never)).toBe(true);
+    // A subframe of our own page, another window, and our window once navigated to a lookalike.
+    expect(check({ sender: contents, senderFrame: frame(APP_ENTRY_URL) } as never)).toBe(false);
+    expect(
+      check({ sender: { mainFrame: frame(APP_ENTRY_URL) }, senderFrame: contents.mainFrame } as never),
+    ).toBe(false);
+    for (const url of [
+      'file:///tmp/renderer/index.html',
+      'app://adbatch.evil/index.html',
+      'https://adbatch/',
+    ]) {
+      const moved = { mainFrame: frame(url) };
+      expect(
+        trustedSender(() => moved as never, OWN)({ sender: moved, senderFrame: moved.mainFrame } as never),
+        url,
+      ).toBe(false);
+    }
+  });
+});
+
+describe('the built renderer (out/renderer)', () => {
+  const html = () => built('out/renderer/index.html');
+
+  it('has one CSP, before any script: no inline or eval script, no plugins, nothing from elsewhere but images', () => {
+    const page = html();
+    const metas = [...page.matchAll(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/g)];
+    expect(metas).toHaveLength(1);
+    expect(metas[0]!.index).toBeLessThan(page.indexOf('<script'));
+    const csp = metas[0]![1]!;
     const directives = Object.fromEntries(
       csp.split(';').map((part) => {
         const [name, ...values] = part.trim().split(/\s+/);
@@ -102,5 +246,103 @@ describe('Electron security audit', () => {
     for (const [name, values] of Object.entries(directives)) {
       if (name !== 'img-src') expect((values as string[]).join(' '), name).not.toMatch(/\*|https?:/);
     }
+    expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
+  it('carries no WebSocket transport: the app reaches main through the preload bridge only', () => {
+    const assets = join(ROOT, 'out/renderer/assets');
+    const scripts = readdirSync(assets).filter((name) => name.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const name of scripts) {
+      const code = readFileSync(join(assets, name), 'utf8');
+      expect(code, name).not.toContain('WebSocket');
+      expect(code, name).not.toContain('/ipc');
+    }
+  });
+
+  it('is served whole through app://adbatch/', async () => {
+    let handler: ((request: Request) => Promise<Response>) | null = null;
+    registerAppProtocol(
+      { handle: (_scheme: string, h: typeof handler) => (handler = h) } as never,
+      { fetch: async (url: string) => new Response(readFileSync(fileURLToPath(url))) } as never,
+      join(ROOT, 'out/renderer'),
+    );
+    const page = await handler!(new Request(APP_ENTRY_URL));
+    const body = await page.text();
+    const assets = [...body.matchAll(/(?:src|href)="(\.\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+    expect(assets.length).toBeGreaterThanOrEqual(2);
+    for (const asset of assets) {
+      const response = await handler!(new Request(new URL(asset, APP_ENTRY_URL)));
+      expect(response.status, asset).toBe(200);
+      expect(response.headers.get('content-type'), asset).toMatch(/^text\/(javascript|css)/);
+    }
+  });
+});
+
+describe('the built preload (out/preload/index.cjs)', () => {
+  function runPreload() {
+    const exposed: Record<string, Record<string, unknown>> = {};
+    const required: string[] = [];
+    const sent: unknown[][] = [];
+    const listeners = new Map<string, Set<(...args: unknown[]) => void>>();
+    const ipcRenderer = {
+      invoke: (...args: unknown[]) => {
+        sent.push(args);
+        return Promise.resolve({ ok: true, value: null });
+      },
+      on: (channel: string, listener: (...args: unknown[]) => void) =>
+        listeners.set(channel, new Set([...(listeners.get(channel) ?? []), listener])),
+      removeListener: (channel: string, listener: (...args: unknown[]) => void) =>
+        listeners.get(channel)?.delete(listener),
+      send: () => {},
+    };
+    const electron = {
+      contextBridge: {
+        exposeInMainWorld: (key: string, api: Record<string, unknown>) => (exposed[key] = api),
+      },
+      ipcRenderer,
+      webUtils: { getPathForFile: (file: { path: string }) => file.path },
+    };
+    // A sandboxed preload gets a require that knows electron (and a few built-ins we do not use) only.
+    const sandboxedRequire = (id: string) => {
+      required.push(id);
+      if (id === 'electron') return electron;
+      throw new Error(`a sandboxed preload cannot require ${id}`);
+    };
+    runInNewContext(built('out/preload/index.cjs'), { require: sandboxedRequire, module: { exports: {} } });
+    return { exposed, required, sent, listeners, ipcRenderer };
+  }
+
+  it('requires electron alone and exposes one bridge of three functions, no ipcRenderer', () => {
+    const { exposed, required, ipcRenderer } = runPreload();
+    expect(required).toEqual(['electron']);
+    expect(Object.keys(exposed)).toEqual(['adbatch']);
+    const bridge = exposed.adbatch!;
+    expect(Object.keys(bridge).sort()).toEqual(['invoke', 'on', 'pathsForFiles']);
+    const raw = new Set<unknown>([ipcRenderer, ...Object.values(ipcRenderer)]);
+    for (const [name, value] of Object.entries(bridge)) {
+      expect(typeof value, name).toBe('function');
+      expect(raw.has(value), name).toBe(false);
+    }
+  });
+
+  it("passes calls through and hands the page's callbacks the payload only, never Electron's event", () => {
+    const { exposed, sent, listeners } = runPreload();
+    const bridge = exposed.adbatch as {
+      invoke(channel: string, args: unknown): Promise<unknown>;
+      on(event: string, callback: (payload: unknown) => void): () => void;
+    };
+    void bridge.invoke('batches:get', { id: 'b1' });
+    expect(sent).toEqual([['batches:get', { id: 'b1' }]]);
+
+    const received: unknown[][] = [];
+    const off = bridge.on('batches:changed', (...args) => received.push(args));
+    const [listener] = [...listeners.get('adbatch:event')!];
+    const electronEvent = { sender: { send() {} }, ports: [] };
+    listener!(electronEvent, { event: 'batches:changed', payload: { id: 'b1' } });
+    listener!(electronEvent, { event: 'app:command', payload: { command: 'settings' } });
+    expect(received).toEqual([[{ id: 'b1' }]]);
+    off();
+    expect(listeners.get('adbatch:event')!.size).toBe(0);
   });
 });

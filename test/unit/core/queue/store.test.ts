@@ -535,6 +535,8 @@ describe('totals', () => {
       charged: 8 + 34 + 9,
       refunded: 34,
       atStake: SHOOT_PRICE,
+      // a's shoot and video, and c's shoot; b's may have been created, but no 201 says so.
+      created: 3,
     });
     expect(ctx.store.totals('b_missing')).toEqual({
       jobs: 0,
@@ -542,6 +544,7 @@ describe('totals', () => {
       charged: 0,
       refunded: 0,
       atStake: 0,
+      created: 0,
     });
   });
 });

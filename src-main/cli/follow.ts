@@ -1,0 +1,99 @@
+import type { BatchSummary } from '../shared/models.ts';
+import { EXIT } from './exit-codes.ts';
+import type { CliCore } from './open-core.ts';
+import { ProgressPrinter } from './progress.ts';
+
+// What `run` and `resume` share once their batches are handed to the core: live progress and notices from
+// the core's events, Ctrl+C that lets requests in flight settle, the manifests, and the exit status.
+
+export interface FollowOptions {
+  quiet?: boolean;
+}
+
+export async function follow(cli: CliCore, batchIds: string[], options: FollowOptions = {}): Promise<number> {
+  const { core } = cli;
+  const progress = new ProgressPrinter(batchIds);
+  const names = new Map<string, string>();
+  // An upload's progress line stays open (\r) until it ends; anything printed meanwhile starts a new line.
+  let uploadLineOpen = false;
+  const uploading = new Map<string, number>();
+  const printLine = (text: string) => {
+    process.stderr.write(`${uploadLineOpen || progress.drawing ? '\n' : ''}${text}\n`);
+    uploadLineOpen = false;
+    progress.interrupted();
+  };
+  const offs = [
+    core.events.on('batches:progress', (batch) => {
+      if (!batchIds.includes(batch.id)) return;
+      names.set(batch.id, batch.name);
+      progress.record(batch);
+      if (options.quiet) return;
+      if (batch.upload) {
+        const { done, total, bytesSent } = batch.upload;
+        uploading.set(batch.id, total);
+        process.stderr.write(
+          `\rUploading photos: ${done}/${total} (${(bytesSent / 1024 / 1024).toFixed(1)} MB sent)`,
+        );
+        uploadLineOpen = true;
+        return;
+      }
+      // The core shows an upload only while it runs: its end is the first progress without it.
+      const total = uploading.get(batch.id);
+      if (total === undefined) return;
+      uploading.delete(batch.id);
+      if (batch.statusReason !== 'hosting')
+        process.stderr.write(`\rUploading photos: ${total}/${total}, done\n`);
+      else if (uploadLineOpen) process.stderr.write('\n');
+      uploadLineOpen = false;
+    }),
+    core.events.on('batches:notice', ({ id, message }) => {
+      if (batchIds.includes(id)) printLine(`${names.get(id) ?? id}: ${message}`);
+    }),
+  ];
+  let interrupted = false;
+  let interrupt: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    interrupt = () => {
+      interrupted = true;
+      printLine('Stopping: letting requests in flight finish. `adbatch resume` continues.');
+      resolve();
+    };
+  });
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  const ticker = options.quiet ? null : setInterval(() => progress.update(), 250);
+  try {
+    await Promise.race([core.whenSettled(batchIds), stopped]);
+  } finally {
+    if (ticker) clearInterval(ticker);
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+    for (const off of offs) off();
+  }
+  const summaries = await Promise.all(batchIds.map((id) => cli.call('batches:get', { id })));
+  await core.stop();
+  for (const summary of summaries) progress.record(summary);
+  if (!options.quiet) progress.update(true);
+  if (uploadLineOpen) process.stderr.write('\n');
+  for (const summary of summaries) {
+    if (!options.quiet) process.stdout.write(`Manifest: ${summary.resultsFolder}/manifest.json\n`);
+  }
+  return interrupted ? EXIT.interrupted : outcome(summaries);
+}
+
+/** The exit status for these batches, from the states their jobs ended in. */
+export function outcome(batches: readonly BatchSummary[]): number {
+  let partial = false;
+  let anyDone = false;
+  for (const batch of batches) {
+    if (batch.statusReason === 'unauthorized') return EXIT.failed;
+    const paused = batch.status === 'paused';
+    // The storage refused or could not be reached; the reason was printed as the batch paused.
+    if (paused && batch.statusReason === 'hosting') return EXIT.failed;
+    if (paused && batch.statusReason === 'insufficient_credits') return EXIT.stoppedOnCredits;
+    anyDone ||= batch.done > 0;
+    if (batch.done + (batch.states.cancelled ?? 0) !== batch.jobs) partial = true;
+  }
+  if (!partial) return EXIT.ok;
+  return anyDone ? EXIT.partial : EXIT.failed;
+}

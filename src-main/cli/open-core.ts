@@ -1,0 +1,97 @@
+import { resolve } from 'node:path';
+import type { RateLimit, S3HostingConfig } from '../core/app/public-api.ts';
+import type { SecretBox } from '../core/app/secrets.ts';
+import { type Core, createCore, type LeaseMode, type SessionKey } from '../core/create-core.ts';
+import { DEFAULT_SANDBOX_TIME_SCALE, startEmbeddedSandbox } from '../sandbox/embedded.ts';
+import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';
+import { defaultLibraryDir } from './paths.ts';
+
+// The CLI's core: the same composition root as the app, given what only the CLI has (the key from
+// ADBATCH_API_KEY, the S3 flags, the rate limit and time scale, the library folder) as options.
+
+/** A refusal from the handler map, its code kept so a command can choose its exit status. */
+export class CoreRefusal extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The CLI cannot open keys the app sealed in the OS keychain, and keeps none of its own: a batch of a stored
+ * account is resumed with that key in ADBATCH_API_KEY.
+ */
+const NO_KEYCHAIN: SecretBox = {
+  available: () => false,
+  seal: () => {
+    throw new Error('the command line does not store keys: give the key in ADBATCH_API_KEY');
+  },
+  open: () => {
+    throw new Error('keys stored by the app are opened only by the app: give the key in ADBATCH_API_KEY');
+  },
+};
+
+export interface CliCoreOptions {
+  dataDir: string;
+  /** Who drives the queue, named to another process: "adbatch run". */
+  holderName: string;
+  leaseMode: LeaseMode;
+  driveUnfinished?: boolean;
+  library?: string;
+  sessionKeys?: SessionKey[];
+  storage?: S3HostingConfig | null;
+  rateLimit?: RateLimit;
+  /** The embedded sandbox's speed, and the engine's clock for it. */
+  timeScale?: number;
+}
+
+export interface CliCore {
+  core: Core;
+  call<C extends Channel>(
+    channel: C,
+    ...args: ArgsOf<C> extends undefined ? [] : [ArgsOf<C>]
+  ): Promise<ResultOf<C>>;
+}
+
+export function openCliCore(options: CliCoreOptions): CliCore {
+  const timeScale = options.timeScale ?? 1;
+  const core = createCore({
+    dataDir: resolve(options.dataDir),
+    version: process.env.npm_package_version ?? '0.1.0',
+    secrets: NO_KEYCHAIN,
+    preferences: { read: () => ({}), write: () => {} },
+    defaults: { libraryDir: resolve(options.library ?? defaultLibraryDir()), budgetMarginPercent: 0 },
+    fileUrl: () => '',
+    startSandbox: async () => {
+      const embedded = await startEmbeddedSandbox({
+        dataDir: resolve(options.dataDir),
+        timeScale: options.timeScale ?? DEFAULT_SANDBOX_TIME_SCALE,
+      });
+      return { url: embedded.url, apiKey: embedded.apiKey, close: () => embedded.sandbox.close() };
+    },
+    holderName: options.holderName,
+    leaseMode: options.leaseMode,
+    driveUnfinished: options.driveUnfinished ?? false,
+    sessionKeys: options.sessionKeys ?? [],
+    sessionStorage: options.storage ?? null,
+    timeScale,
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    log: {
+      info: () => {},
+      // Notices reach the terminal as events; a warning in the log would print them twice.
+      warn: () => {},
+      error: (message, error) =>
+        process.stderr.write(`adbatch: ${message}: ${(error as Error | undefined)?.message ?? ''}\n`),
+    },
+  });
+  return {
+    core,
+    async call(channel, ...args) {
+      const reply = await core.dispatch(channel, args[0]);
+      if (!reply.ok) throw new CoreRefusal(reply.error.code, reply.error.message);
+      return reply.value as never;
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import type { PhotoReach, QuoteRequest } from '../../shared/models.ts';
+import { setAsideEarlierShots } from '../ingest/already-done.ts';
+import { quoteBatch } from '../pricing.ts';
+import type { ShootSettings, VideoSettings } from '../queue/types.ts';
+import { SANDBOX_ACCOUNT_ID } from './accounts.ts';
+import type { CoreContext } from './context.ts';
+import { cancelBatch, pauseBatch, requireBatch, resumeBatch } from './decisions.ts';
+import type { HandlerMap } from './dispatch.ts';
+import { AppError } from './errors.ts';
+import { NO_STORAGE } from './photo-reach.ts';
+import { batchDetail, batchSummaries, batchSummary } from './views.ts';
+
+// Batches: the quote (what a batch will cost, against the balance), its creation, and the user's pause,
+// resume and cancel.
+
+export function batchesHandlers(
+  ctx: CoreContext,
+): Pick<
+  HandlerMap,
+  | 'batches:quote'
+  | 'batches:create'
+  | 'batches:list'
+  | 'batches:get'
+  | 'batches:pause'
+  | 'batches:resume'
+  | 'batches:cancel'
+> {
+  const { store, services, photos, queue, scans, log, events } = ctx;
+  const summary = (id: string) => batchSummary(store, requireBatch(store, id), queue.facts);
+
+  /** For `create`: the balance is asked again, and a batch whose photos cannot be reached is refused first. */
+  const quoteFor = async (request: QuoteRequest, purpose: 'preview' | 'create') => {
+    const products = scans.products(request.scanId);
+    const shoot = request.shoot as ShootSettings;
+    const video = request.video as VideoSettings | null;
+    const { fresh, setAside } = setAsideEarlierShots(store, products, shoot, video, request.includeDone);
+    const local = fresh.some((product) => product.photos.some((photo) => photo.path));
+    const sandbox = request.accountId === SANDBOX_ACCOUNT_ID;
+    const baseUrl = sandbox ? 'sandbox' : services.account(request.accountId).baseUrl;
+    const reach: PhotoReach = local ? photos.reachOf(sandbox, baseUrl) : { kind: 'urls' };
+    if (purpose === 'create' && reach.kind === 'missing') throw new AppError('bad_request', NO_STORAGE);
+    const quote = quoteBatch(
+      fresh.map((product) => product.name),
+      shoot,
+      video,
+      await services.balanceOf(request.accountId, purpose === 'create'),
+    );
+    return { fresh, setAside, quote, shoot, video, reach, sandbox, baseUrl };
+  };
+
+  return {
+    'batches:quote': async (request) => {
+      const { quote, setAside, reach } = await quoteFor(request, 'preview');
+      return {
+        products: quote.products.map((row) => ({
+          product: row.product,
+          shots: row.shoot.shots,
+          clamped: row.shoot.clamped,
+          shootCredits: row.shoot.credits,
+          videoCredits: row.videoCredits ?? 0,
+          credits: row.credits,
+        })),
+        credits: quote.credits,
+        balance: quote.balance,
+        shortfall: quote.shortfall ?? 0,
+        setAside,
+        photos: reach,
+      };
+    },
+    'batches:create': async (request) => {
+      const { fresh, quote, shoot, video, sandbox, baseUrl } = await quoteFor(request, 'create');
+      if (fresh.length === 0) {
+        throw new AppError('conflict', 'Every product was already shot with these photos and settings.');
+      }
+      if (quote.shortfall) {
+        throw new AppError(
+          'conflict',
+          `This batch costs ${quote.credits} credits; the balance is ${quote.balance}. Top up or choose fewer products.`,
+        );
+      }
+      const { keyId, keyHint } = await services.keyedClient(request.accountId);
+      const batch = store.createBatch({
+        name: request.name,
+        baseUrl,
+        keyId,
+        keyHint,
+        sandbox,
+        libraryDir: ctx.settings().libraryDir,
+        shoot,
+        video,
+        products: fresh,
+      });
+      services.forgetBalance(request.accountId);
+      log.info(`batch ${batch.id} created: ${fresh.length} products, ${quote.credits} credits`);
+      await queue.drive(batch);
+      events.emit('batches:changed', { id: batch.id });
+      return batchSummary(store, batch, queue.facts);
+    },
+    'batches:list': async () => batchSummaries(store, queue.facts),
+    'batches:get': async ({ id }) =>
+      batchDetail(store, requireBatch(store, id), queue.facts, ctx.files, ctx.now()),
+    'batches:pause': async ({ id }) => {
+      pauseBatch(store, id);
+      queue.nudge(id);
+      return summary(id);
+    },
+    'batches:resume': async ({ id }) => {
+      await queue.drive(resumeBatch(store, id));
+      return summary(id);
+    },
+    'batches:cancel': async ({ id }) => {
+      cancelBatch(store, id);
+      queue.nudge(id);
+      return summary(id);
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { Settings } from '../../shared/models.ts';
+import type { QueueStore } from '../queue/store.ts';
+import type { AccountStore } from './accounts.ts';
+import type { CoreEvents } from './events.ts';
+import type { FileGateway } from './files.ts';
+import type { PhotoReachService } from './photo-reach.ts';
+import type { PhotoStorage } from './photo-storage.ts';
+import type { QueueDriver } from './queue-driver.ts';
+import type { ScanHolder } from './scan-holder.ts';
+import type { ServiceAccess } from './service-access.ts';
+
+// What every domain's handlers are given: the services `createCore` built once. A handler module takes
+// this and returns its part of the typed map; none builds a service of its own.
+
+export interface Preferences {
+  read(): Partial<Settings>;
+  write(settings: Settings): void;
+}
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+export interface CoreContext {
+  dataDir: string;
+  version: string;
+  now: () => number;
+  log: Logger;
+  store: QueueStore;
+  accounts: AccountStore;
+  storage: PhotoStorage;
+  services: ServiceAccess;
+  photos: PhotoReachService;
+  queue: QueueDriver;
+  events: CoreEvents;
+  files: FileGateway;
+  scans: ScanHolder;
+  settings(): Settings;
+  writeSettings(settings: Settings): void;
+  /** The OS's open dialog (Electron); the browser harness answers with a folder of its choosing. */
+  openDialog(): Promise<string[]>;
+  /** Shows a folder in the OS file manager. */
+  revealFolder(path: string): Promise<void>;
+}

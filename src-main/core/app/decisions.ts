@@ -1,0 +1,94 @@
+import type { QueueStore } from '../queue/store.ts';
+import type { Batch, Job } from '../queue/types.ts';
+import { AppError } from './errors.ts';
+
+// The user's decisions on batches and jobs, with their preconditions, once for every front end: the app's
+// buttons, the CLI's commands and an agent's tools all refuse the same things in the same words.
+
+export function requireBatch(store: QueueStore, id: string): Batch {
+  const batch = store.batch(id);
+  if (!batch) throw new AppError('not_found', `There is no batch ${id}.`);
+  return batch;
+}
+
+export function requireJob(store: QueueStore, id: string): Job {
+  const job = store.job(id);
+  if (!job) throw new AppError('not_found', `There is no job ${id}.`);
+  return job;
+}
+
+/** The user's pause: nothing new is created; what was created is still followed and downloaded. */
+export function pauseBatch(store: QueueStore, id: string): Batch {
+  const batch = requireBatch(store, id);
+  if (batch.status !== 'running') {
+    throw new AppError('conflict', `Batch ${id} is ${batch.status}: there is nothing to pause.`);
+  }
+  store.pauseBatch(id);
+  return store.batch(id)!;
+}
+
+/** Lets a paused batch create jobs again, whatever paused it (the user, credits, the key, the storage). */
+export function resumeBatch(store: QueueStore, id: string): Batch {
+  const batch = requireBatch(store, id);
+  if (batch.status !== 'paused') {
+    throw new AppError('conflict', `Batch ${id} is ${batch.status}: there is nothing to resume.`);
+  }
+  store.resumeBatch(id);
+  return store.batch(id)!;
+}
+
+/** Never creates what is not created yet; created jobs are still followed and downloaded. */
+export function cancelBatch(store: QueueStore, id: string): { batch: Batch; cancelledJobs: number } {
+  const batch = requireBatch(store, id);
+  if (batch.status === 'finished' || batch.status === 'cancelled') {
+    throw new AppError('conflict', `Batch ${id} is ${batch.status}: there is nothing left to cancel.`);
+  }
+  const cancelledJobs = store.cancelBatch(id);
+  return { batch: store.batch(id)!, cancelledJobs };
+}
+
+export type JobDecision = 'retry' | 'abandon' | 'recheck';
+
+/** The decisions a job in its state allows, for a front end to offer (buttons, hints). */
+export function decisionsFor(job: Job): JobDecision[] {
+  if (job.state === 'failed') return ['retry'];
+  if (job.state === 'outcome_unknown') return ['retry', 'abandon'];
+  if (job.state === 'stale') return ['recheck'];
+  return [];
+}
+
+/** Sends a failed or outcome-unknown job again: it costs credits again. */
+export function retryJob(store: QueueStore, id: string): Job {
+  const job = requireJob(store, id);
+  if (!decisionsFor(job).includes('retry')) {
+    throw new AppError(
+      'conflict',
+      `Job ${id} is ${job.state}: only failed and outcome-unknown jobs can be retried.`,
+    );
+  }
+  return store.retryJob(id);
+}
+
+/** Never sends an outcome-unknown job again. */
+export function abandonJob(store: QueueStore, id: string): Job {
+  const job = requireJob(store, id);
+  if (job.state !== 'outcome_unknown') {
+    throw new AppError(
+      'conflict',
+      `Job ${id} is ${job.state}: only an outcome-unknown job can be abandoned.`,
+    );
+  }
+  return store.abandonJob(id);
+}
+
+/** How long a rechecked stale job is followed again before it is stale once more. */
+export const RECHECK_MS = 30 * 60_000;
+
+/** Follows a stale job again, until a new deadline. */
+export function recheckJob(store: QueueStore, id: string, now: number): Job {
+  const job = requireJob(store, id);
+  if (!decisionsFor(job).includes('recheck')) {
+    throw new AppError('conflict', `Job ${id} is ${job.state}: only a stale job can be checked again.`);
+  }
+  return store.recheckJob(id, now + RECHECK_MS);
+}

@@ -1,0 +1,26 @@
+import type { CoreContext } from './context.ts';
+import { abandonJob, decisionsFor, recheckJob, requireBatch, requireJob, retryJob } from './decisions.ts';
+import type { HandlerMap } from './dispatch.ts';
+import { batchSummary, jobView } from './views.ts';
+
+// The user's decisions on jobs that need one: failed, outcome unknown, stale.
+
+export function jobsHandlers(
+  ctx: CoreContext,
+): Pick<HandlerMap, 'jobs:get' | 'jobs:retry' | 'jobs:abandon' | 'jobs:recheck'> {
+  const { store, queue } = ctx;
+  const decided = async (batchId: string) => {
+    const batch = requireBatch(store, batchId);
+    await queue.drive(batch);
+    return batchSummary(store, batch, queue.facts);
+  };
+  return {
+    'jobs:get': async ({ id }) => {
+      const job = requireJob(store, id);
+      return { batchId: job.batchId, job: jobView(job, []), decisions: decisionsFor(job) };
+    },
+    'jobs:retry': async ({ id }) => decided(retryJob(store, id).batchId),
+    'jobs:abandon': async ({ id }) => decided(abandonJob(store, id).batchId),
+    'jobs:recheck': async ({ id }) => decided(recheckJob(store, id, ctx.now()).batchId),
+  };
+}

@@ -1,0 +1,289 @@
+import type { QueueOwnerView, UploadProgress } from '../../shared/models.ts';
+import {
+  describeHolder,
+  type Lease,
+  LeaseHeldError,
+  type LeaseHolder,
+  readLeaseHolder,
+  tryAcquireLease,
+} from '../lease.ts';
+import { writeManifest } from '../manifest.ts';
+import { ACTIVE_JOB_STATES } from '../queue/states.ts';
+import type { QueueStore } from '../queue/store.ts';
+import type { Batch } from '../queue/types.ts';
+import type { RateLimit } from '../scheduler/budget.ts';
+import { Engine } from '../scheduler/engine.ts';
+import type { Logger } from './context.ts';
+import type { CoreEvents } from './events.ts';
+import { throttlePerKey } from './events.ts';
+import type { PhotoReachService } from './photo-reach.ts';
+import type { ServiceAccess } from './service-access.ts';
+import { type BatchFacts, batchProgress } from './views.ts';
+
+// The queue's one owner in this process: it takes the data folder's lease, runs the engine while it holds
+// it, turns the engine's changes into typed events, and writes a batch's manifest when it finishes or
+// pauses, whichever front end drives it.
+
+/**
+ * `require`: refuse to start when another process holds the queue (`adbatch run`, `resume`).
+ * `wait`: work beside the holder without driving anything, and take over the moment it lets go (the app).
+ * `none`: never drive (`adbatch status`, decisions, scans).
+ */
+export type LeaseMode = 'require' | 'wait' | 'none';
+
+export interface QueueDriverOptions {
+  dataDir: string;
+  /** Who this process is, for another process's refusal: "Adbatch", "adbatch run". */
+  holderName: string;
+  leaseMode: LeaseMode;
+  /** Drive every unfinished batch, including those created or reopened by another process (the app). */
+  driveUnfinished: boolean;
+  store: QueueStore;
+  services: ServiceAccess;
+  photos: PhotoReachService;
+  events: CoreEvents;
+  log: Logger;
+  rateLimit: () => RateLimit;
+  timeScale: number;
+}
+
+const PROGRESS_INTERVAL_MS = 100;
+/** How often a process waiting for the lease tries again, and the app looks for batches to take on. */
+const LOOK_AGAIN_MS = 1000;
+
+export class QueueDriver {
+  private lease: Lease | null = null;
+  private engine: Engine | null = null;
+  private engineRun: Promise<void> | null = null;
+  private readonly driven = new Set<string>();
+  private readonly lastStatus = new Map<string, string>();
+  private readonly uploads = new Map<string, UploadProgress>();
+  private readonly settledWaiters = new Set<() => void>();
+  private readonly manifestWrites = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  readonly facts: BatchFacts;
+  private readonly progress: { touch(key: string): void; flush(): void };
+
+  constructor(private readonly options: QueueDriverOptions) {
+    this.facts = {
+      accountName: (batch) => options.services.accountName(batch),
+      keyHeld: (batch) => options.services.holdsKeyOf(batch),
+      upload: (batchId) => this.uploads.get(batchId) ?? null,
+    };
+    this.progress = throttlePerKey(PROGRESS_INTERVAL_MS, (batchId) => this.emitProgress(batchId));
+  }
+
+  /** Takes the lease as the mode says; throws LeaseHeldError for `require` when it is held. */
+  async start(): Promise<void> {
+    for (const batch of this.options.store.unfinishedBatches()) {
+      this.lastStatus.set(batch.id, statusKey(batch));
+    }
+    if (this.options.leaseMode === 'none') return;
+    if (await this.tryTakeOver()) return;
+    if (this.options.leaseMode === 'require') {
+      throw new LeaseHeldError(readLeaseHolder(this.options.dataDir), this.options.dataDir);
+    }
+    this.options.log.info(`${describeHolder(this.holder())} holds the queue: waiting to take over`);
+    this.schedule();
+  }
+
+  /** Whether this process drives the queue, and who does otherwise. */
+  owner(): QueueOwnerView {
+    if (this.lease) return { driving: true, heldBy: null };
+    if (this.options.leaseMode === 'none') return { driving: false, heldBy: null };
+    return { driving: false, heldBy: describeHolder(this.holder()) };
+  }
+
+  /** Takes on a batch created or reopened here; another process that owns the queue picks it up itself. */
+  async drive(batch: Batch): Promise<void> {
+    if (!this.engine) {
+      this.progress.touch(batch.id);
+      return;
+    }
+    if (batch.sandbox) await this.options.services.ensureSandbox();
+    this.driven.add(batch.id);
+    // An upload to storage can take minutes: the caller answers at once and the upload shows as progress.
+    this.engine
+      .drive(batch.id)
+      .then(() => this.progress.touch(batch.id))
+      .catch((error) => this.options.log.error(`batch ${batch.id} could not be driven`, error));
+    this.progress.touch(batch.id);
+  }
+
+  nudge(batchId?: string): void {
+    this.engine?.nudge();
+    if (batchId) this.progress.touch(batchId);
+  }
+
+  /** A request with a key outside the engine's own work, in that key's budget while the engine runs. */
+  request<T>(keyId: string, send: () => Promise<T>): Promise<T> {
+    return this.engine ? this.engine.request(keyId, send) : send();
+  }
+
+  /** The request budget is fixed when the engine starts: a new margin restarts it, after requests in flight. */
+  async restartEngine(): Promise<void> {
+    if (!this.engine) return;
+    this.engine.stop();
+    await this.engineRun;
+    this.startEngine([...this.driven]);
+  }
+
+  /**
+   * Resolves once none of these batches can move without the user: each finished, or paused or cancelled
+   * with nothing sent still being followed or downloaded. What a front end that exits when its batches are
+   * done waits for (`adbatch run`).
+   */
+  whenSettled(batchIds: readonly string[]): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!batchIds.every((id) => this.settled(id))) return;
+        this.settledWaiters.delete(check);
+        resolve();
+      };
+      this.settledWaiters.add(check);
+      check();
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.engine?.stop();
+    await this.engineRun;
+    this.progress.flush();
+    for (const batchId of this.driven) await this.writeManifestOf(batchId);
+    this.lease?.release();
+    this.lease = null;
+  }
+
+  private holder(): LeaseHolder | null {
+    return readLeaseHolder(this.options.dataDir);
+  }
+
+  private async tryTakeOver(): Promise<boolean> {
+    if (this.stopped) return false;
+    const attempt = tryAcquireLease(this.options.dataDir, this.options.holderName);
+    if (!attempt.ok) return false;
+    this.lease = attempt.lease;
+    const unfinished = this.options.driveUnfinished ? this.drivable() : [];
+    if (unfinished.some((batch) => batch.sandbox)) await this.options.services.ensureSandbox();
+    await this.options.photos.start();
+    if (this.stopped) return false;
+    this.startEngine(unfinished.map((batch) => batch.id));
+    this.options.events.emit('queue:owner', this.owner());
+    return true;
+  }
+
+  /** Waiting for the lease, or (as owner) taking on batches another process created or reopened. */
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      void this.lookAgain()
+        .catch((error) => this.options.log.error('could not look at the queue', error))
+        .finally(() => this.schedule());
+    }, LOOK_AGAIN_MS);
+    this.timer.unref();
+  }
+
+  private async lookAgain(): Promise<void> {
+    if (!this.lease) {
+      if (await this.tryTakeOver())
+        this.options.log.info('the queue was released: this process drives it now');
+      else this.refreshObserved();
+      return;
+    }
+    for (const batch of this.drivable()) {
+      if (!this.driven.has(batch.id)) await this.drive(batch);
+    }
+  }
+
+  /** Unfinished batches whose key this process holds: the others wait for a process that does. */
+  private drivable(): Batch[] {
+    return this.options.store.unfinishedBatches().filter((batch) => this.options.services.holdsKeyOf(batch));
+  }
+
+  /** Beside another owner, progress is read from the shared database and sent on like our own. */
+  private refreshObserved(): void {
+    for (const batch of this.options.store.unfinishedBatches()) this.progress.touch(batch.id);
+  }
+
+  private startEngine(batchIds: string[]): void {
+    for (const id of batchIds) this.driven.add(id);
+    const { store, services, photos, log } = this.options;
+    const engine = new Engine({
+      store,
+      batchIds,
+      stayAlive: true,
+      hostFor: (batch) => photos.hostFor(batch),
+      rateLimit: this.options.rateLimit(),
+      timeScale: this.options.timeScale,
+      clientFor: (batch) => services.clientForBatch(batch),
+      onChange: (batchId) => this.progress.touch(batchId),
+      onHostingProgress: (batchId, upload) => {
+        if (upload.done < upload.total) this.uploads.set(batchId, upload);
+        else this.uploads.delete(batchId);
+        this.progress.touch(batchId);
+      },
+      onNotice: (batchId, message) => {
+        log.warn(`${batchId}: ${message}`);
+        this.options.events.emit('batches:notice', { id: batchId, message });
+      },
+    });
+    this.engine = engine;
+    this.engineRun = engine.run().catch((error) => log.error('the engine stopped', error));
+    if (this.options.driveUnfinished && !this.timer) this.schedule();
+  }
+
+  private emitProgress(batchId: string): void {
+    const { store, events } = this.options;
+    const batch = store.batch(batchId);
+    if (!batch) return;
+    if (batch.statusReason === 'hosting') this.uploads.delete(batchId);
+    events.emit('batches:progress', batchProgress(store, batch, this.facts));
+    const status = statusKey(batch);
+    if (this.lastStatus.get(batchId) !== status) {
+      this.lastStatus.set(batchId, status);
+      events.emit('batches:changed', { id: batchId });
+      if (batch.statusReason === 'unauthorized') this.markKeyRefused(batch);
+      if (this.lease && batch.status !== 'running') void this.writeManifestOf(batchId);
+    }
+    for (const waiter of [...this.settledWaiters]) waiter();
+  }
+
+  private markKeyRefused(batch: Batch): void {
+    const account = this.options.services.accountOfBatch(batch);
+    if (!account || this.options.services.isSession(account.id)) return;
+    this.options.services.markRefused(account.id);
+    this.options.events.emit('accounts:changed', { id: account.id });
+  }
+
+  private settled(batchId: string): boolean {
+    const batch = this.options.store.batch(batchId);
+    if (!batch) return true;
+    if (batch.status === 'finished') return true;
+    if (batch.status === 'running') return false;
+    const { byState } = this.options.store.totals(batchId);
+    return ACTIVE_JOB_STATES.every((state) => state === 'waiting' || (byState[state] ?? 0) === 0);
+  }
+
+  /**
+   * manifest.json beside the results, whenever a driven batch stops moving on its own. Writes of one batch
+   * are chained: two at once would race on the same `.part` file.
+   */
+  private writeManifestOf(batchId: string): Promise<void> {
+    const previous = this.manifestWrites.get(batchId) ?? Promise.resolve();
+    const next = previous.then(() =>
+      writeManifest(this.options.store, batchId).then(
+        () => {},
+        (error) => this.options.log.error(`the manifest of ${batchId} could not be written`, error),
+      ),
+    );
+    this.manifestWrites.set(batchId, next);
+    return next;
+  }
+}
+
+function statusKey(batch: Batch): string {
+  return `${batch.status}:${batch.statusReason ?? ''}`;
+}

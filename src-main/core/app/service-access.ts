@@ -1,0 +1,262 @@
+import type { AccountView } from '../../shared/models.ts';
+import { ApiError, apiKeyId, maskApiKey, ServiceClient, UnauthorizedError } from '../api/index.ts';
+import type { Batch } from '../queue/types.ts';
+import { type AccountStore, describeBalance, SANDBOX_ACCOUNT_ID } from './accounts.ts';
+import { AppError } from './errors.ts';
+
+// The way to the service for every account: the Sandbox (started on demand), the accounts stored with
+// sealed keys, and keys a front end holds for one session only (the CLI's ADBATCH_API_KEY). One client
+// per account, its key opened once. Every call made with a key outside the engine goes through the
+// engine's budget for that key (`request`), so checking a balance cannot push a running batch into a 429.
+
+export interface SandboxConnection {
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A key given by a front end for this session (never stored): the CLI's ADBATCH_API_KEY, with --base-url for
+ * a new batch. A batch made earlier with the same key is resumed at its own base URL.
+ */
+export interface SessionKey {
+  baseUrl: string;
+  apiKey: string;
+}
+
+export const SANDBOX_ACCOUNT_NAME = 'Sandbox';
+const SESSION_ACCOUNT_NAME = 'ADBATCH_API_KEY';
+const BALANCE_MAX_AGE_MS = 30_000;
+
+/** The id of the account a session key is known by: stable for the key, so a resume finds its batches. */
+export function sessionAccountId(apiKey: string): string {
+  return `session-${apiKeyId(apiKey).slice(0, 16)}`;
+}
+
+/** A call to the service, its failures in words the user can act on. */
+export async function serviceCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof UnauthorizedError) {
+      throw new AppError(
+        'key_refused',
+        'The service refused this key (401): check that it was copied whole and is still active.',
+      );
+    }
+    if (error instanceof ApiError && error.status !== null) {
+      throw new AppError('unreachable', `The service answered ${error.status}: ${error.message}`);
+    }
+    throw new AppError('unreachable', `The service could not be reached: ${(error as Error).message}`);
+  }
+}
+
+interface SessionAccount {
+  view: AccountView;
+  keyId: string;
+  apiKey: string;
+  client: ServiceClient;
+}
+
+export interface ServiceAccessOptions {
+  accounts: AccountStore;
+  startSandbox: () => Promise<SandboxConnection>;
+  sessionKeys: readonly SessionKey[];
+  now: () => number;
+  /** Sends a keyed request in that key's budget (the engine's, once it runs). */
+  inBudget: <T>(keyId: string, send: () => Promise<T>) => Promise<T>;
+}
+
+export class ServiceAccess {
+  private sandbox: Promise<SandboxConnection> | null = null;
+  /** The engine asks for clients synchronously: the Sandbox's is made once, when the sandbox starts. */
+  private sandboxClient: ServiceClient | null = null;
+  private readonly clients = new Map<string, ServiceClient>();
+  private readonly sessions = new Map<string, SessionAccount>();
+  private readonly balances = new Map<string, { credits: number; at: number }>();
+
+  constructor(private readonly options: ServiceAccessOptions) {
+    for (const key of options.sessionKeys) {
+      const id = sessionAccountId(key.apiKey);
+      this.sessions.set(id, {
+        keyId: apiKeyId(key.apiKey),
+        apiKey: key.apiKey,
+        client: new ServiceClient({ baseUrl: key.baseUrl, apiKey: key.apiKey }),
+        view: {
+          id,
+          name: SESSION_ACCOUNT_NAME,
+          kind: 'service',
+          baseUrl: key.baseUrl,
+          keyHint: maskApiKey(key.apiKey),
+          type: null,
+          agencyName: null,
+          balance: null,
+          checkedAt: null,
+          refusedAt: null,
+        },
+      });
+    }
+  }
+
+  ensureSandbox(): Promise<SandboxConnection> {
+    this.sandbox ??= this.options.startSandbox().then(
+      (connection) => {
+        this.sandboxClient = new ServiceClient({ baseUrl: connection.url, apiKey: connection.apiKey });
+        return connection;
+      },
+      (error) => {
+        this.sandbox = null;
+        throw error;
+      },
+    );
+    return this.sandbox;
+  }
+
+  /** The session accounts, then the stored ones (the Sandbox is listed by the accounts handlers). */
+  accountsList(): AccountView[] {
+    return [...[...this.sessions.values()].map((session) => session.view), ...this.options.accounts.list()];
+  }
+
+  /** A stored or session account; the Sandbox has no stored view. */
+  account(accountId: string): AccountView {
+    return this.sessions.get(accountId)?.view ?? this.options.accounts.get(accountId);
+  }
+
+  isSession(accountId: string): boolean {
+    return this.sessions.has(accountId);
+  }
+
+  /** An account's client, and the id of its key, which names the key's request budget. */
+  async keyedClient(accountId: string): Promise<{ client: ServiceClient; keyId: string; keyHint: string }> {
+    if (accountId === SANDBOX_ACCOUNT_ID) {
+      const connection = await this.ensureSandbox();
+      return {
+        client: this.sandboxClient!,
+        keyId: apiKeyId(connection.apiKey),
+        keyHint: maskApiKey(connection.apiKey),
+      };
+    }
+    const session = this.sessions.get(accountId);
+    if (session) return { client: session.client, keyId: session.keyId, keyHint: session.view.keyHint };
+    const account = this.options.accounts.get(accountId);
+    return {
+      client: this.storedClient(account),
+      keyId: this.options.accounts.keyIdOf(accountId),
+      keyHint: account.keyHint,
+    };
+  }
+
+  /** The client a batch's jobs are sent with; null when this process holds no key for it. */
+  clientForBatch(batch: Batch): ServiceClient | null {
+    if (batch.sandbox) return this.sandboxClient;
+    for (const session of this.sessions.values()) {
+      if (session.keyId !== batch.keyId) continue;
+      if (session.view.baseUrl === batch.baseUrl) return session.client;
+      return this.cachedClient(`${session.view.id} ${batch.baseUrl}`, () => ({
+        baseUrl: batch.baseUrl,
+        apiKey: session.apiKey,
+      }));
+    }
+    const account = this.options.accounts.byKeyId(batch.keyId);
+    return account ? this.storedClient(account) : null;
+  }
+
+  /** The account a batch's key belongs to, for its name and for marking a refused key. */
+  accountOfBatch(batch: Batch): AccountView | null {
+    if (batch.sandbox) return null;
+    for (const session of this.sessions.values()) if (session.keyId === batch.keyId) return session.view;
+    return this.options.accounts.byKeyId(batch.keyId);
+  }
+
+  accountName(batch: Batch): string {
+    if (batch.sandbox) return SANDBOX_ACCOUNT_NAME;
+    return this.accountOfBatch(batch)?.name ?? `key ${batch.keyHint}`;
+  }
+
+  /** A call with an account's key outside the engine (balance, models), in that key's request budget. */
+  async withKey<T>(accountId: string, call: (client: ServiceClient) => Promise<T>): Promise<T> {
+    const { client, keyId } = await this.keyedClient(accountId);
+    return serviceCall(() => this.options.inBudget(keyId, () => call(client)));
+  }
+
+  /**
+   * The balance, asked of the service at most once per BALANCE_MAX_AGE_MS per account unless `fresh`:
+   * every settings change on the New batch screen asks for a quote, and tweaking a form must not eat the
+   * key's request budget. Creating a batch asks again before it commits to the cost.
+   */
+  async balanceOf(accountId: string, fresh = false): Promise<number> {
+    const known = this.balances.get(accountId);
+    if (!fresh && known && this.options.now() - known.at < BALANCE_MAX_AGE_MS) return known.credits;
+    const { credits } = await this.withKey(accountId, (client) => client.getCredits());
+    this.rememberBalance(accountId, credits);
+    return credits;
+  }
+
+  rememberBalance(accountId: string, credits: number): void {
+    this.balances.set(accountId, { credits, at: this.options.now() });
+  }
+
+  forgetBalance(accountId: string): void {
+    this.balances.delete(accountId);
+  }
+
+  markRefused(accountId: string): void {
+    this.options.accounts.markRefused(accountId);
+  }
+
+  forgetAccount(accountId: string): void {
+    this.clients.delete(accountId);
+    this.balances.delete(accountId);
+  }
+
+  async sandboxView(): Promise<AccountView> {
+    const connection = await this.ensureSandbox();
+    const balance = await this.withKey(SANDBOX_ACCOUNT_ID, (client) => client.getCredits());
+    return {
+      id: SANDBOX_ACCOUNT_ID,
+      name: SANDBOX_ACCOUNT_NAME,
+      kind: 'sandbox',
+      baseUrl: 'sandbox',
+      keyHint: maskApiKey(connection.apiKey),
+      ...describeBalance(balance),
+      checkedAt: this.options.now(),
+      refusedAt: null,
+    };
+  }
+
+  /** A session account with its balance asked now. */
+  async sessionView(accountId: string): Promise<AccountView> {
+    const session = this.sessions.get(accountId)!;
+    const balance = await this.withKey(accountId, (client) => client.getCredits());
+    this.rememberBalance(accountId, balance.credits);
+    return { ...session.view, ...describeBalance(balance), checkedAt: this.options.now() };
+  }
+
+  async close(): Promise<void> {
+    await (await this.sandbox?.catch(() => null))?.close();
+  }
+
+  /** Whether this process holds the key a batch was made with (the Sandbox's it always can). */
+  holdsKeyOf(batch: Batch): boolean {
+    if (batch.sandbox) return true;
+    if ([...this.sessions.values()].some((session) => session.keyId === batch.keyId)) return true;
+    const account = this.options.accounts.byKeyId(batch.keyId);
+    return account !== null && this.options.accounts.canOpenKeys();
+  }
+
+  private storedClient(account: AccountView): ServiceClient {
+    return this.cachedClient(account.id, () => ({
+      baseUrl: account.baseUrl,
+      apiKey: this.options.accounts.apiKey(account.id),
+    }));
+  }
+
+  private cachedClient(cacheKey: string, make: () => { baseUrl: string; apiKey: string }): ServiceClient {
+    let client = this.clients.get(cacheKey);
+    if (!client) {
+      client = new ServiceClient(make());
+      this.clients.set(cacheKey, client);
+    }
+    return client;
+  }
+}

@@ -1,0 +1,36 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { batchFolder } from '../library.ts';
+import type { CoreContext } from './context.ts';
+import { requireBatch } from './decisions.ts';
+import type { HandlerMap } from './dispatch.ts';
+
+// The app itself: its facts, its settings, and the library shown in the file manager.
+
+export function settingsHandlers(
+  ctx: CoreContext,
+): Pick<HandlerMap, 'app:info' | 'settings:get' | 'settings:set' | 'library:reveal'> {
+  return {
+    'app:info': async () => ({
+      version: ctx.version,
+      platform: process.platform,
+      libraryDir: ctx.settings().libraryDir,
+      queue: ctx.queue.owner(),
+    }),
+    'settings:get': async () => ctx.settings(),
+    'settings:set': async (patch) => {
+      const before = ctx.settings();
+      const next = { ...before, ...patch };
+      ctx.writeSettings(next);
+      if (next.budgetMarginPercent !== before.budgetMarginPercent) await ctx.queue.restartEngine();
+      return next;
+    },
+    'library:reveal': async ({ batchId }) => {
+      const batch = batchId ? requireBatch(ctx.store, batchId) : null;
+      const folder = batch ? join(batch.libraryDir, batchFolder(batch)) : ctx.settings().libraryDir;
+      await mkdir(folder, { recursive: true });
+      await ctx.revealFolder(folder);
+      return null;
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+// One data folder has one owner: whatever drives its queue (the app, `adbatch run`/`resume`, the browser
+// harness) first takes this lease. Two engines on one queue once downloaded the same files and marked paid
+// results failed, so the second one must never start.
+//
+// The lease is an exclusive SQLite lock on `owner.lock`, held for the life of the connection
+// (`locking_mode = EXCLUSIVE`): SQLite takes it with fcntl on POSIX and LockFileEx on Windows, and the OS
+// drops both the moment the process dies, so a crash (kill -9, a power cut) never leaves the folder locked.
+// No heartbeat, no stale-lock guessing. SQLite also tracks its locks per file within one process, so two
+// cores in one process (tests) are refused like two processes are.
+//
+// Who holds it is written beside it in `owner.json`, for messages only: the lock decides, the file informs
+// (a holder that died leaves its file behind, and the next holder overwrites it).
+
+const LOCK_FILE = 'owner.lock';
+const OWNER_FILE = 'owner.json';
+
+export interface LeaseHolder {
+  /** What holds the queue, in words: "Adbatch", "adbatch run", "adbatch resume". */
+  name: string;
+  pid: number;
+  host: string;
+  since: number;
+}
+
+export interface Lease {
+  readonly holder: LeaseHolder;
+  /** Lets another process take the queue; idempotent. */
+  release(): void;
+}
+
+export type LeaseAttempt = { ok: true; lease: Lease } | { ok: false; holder: LeaseHolder | null };
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? '';
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
+/** Who holds the data folder's queue, as they wrote it; null when the file is missing or unreadable. */
+export function readLeaseHolder(dataDir: string): LeaseHolder | null {
+  try {
+    const holder = JSON.parse(readFileSync(join(dataDir, OWNER_FILE), 'utf8')) as Partial<LeaseHolder>;
+    if (typeof holder.name !== 'string' || typeof holder.pid !== 'number') return null;
+    return {
+      name: holder.name,
+      pid: holder.pid,
+      host: typeof holder.host === 'string' ? holder.host : '',
+      since: typeof holder.since === 'number' ? holder.since : 0,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Takes the data folder's lease if nobody holds it; never waits. */
+export function tryAcquireLease(dataDir: string, name: string, now: () => number = Date.now): LeaseAttempt {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, LOCK_FILE), { timeout: 0 });
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    // The first write takes the exclusive lock; in EXCLUSIVE mode it is kept after the commit.
+    db.exec('CREATE TABLE IF NOT EXISTS lease (id INTEGER PRIMARY KEY CHECK (id = 1), taken_at INTEGER)');
+    db.prepare('INSERT OR REPLACE INTO lease (id, taken_at) VALUES (1, ?)').run(now());
+  } catch (error) {
+    db.close();
+    if (isBusy(error)) return { ok: false, holder: readLeaseHolder(dataDir) };
+    throw error;
+  }
+  const holder: LeaseHolder = { name, pid: process.pid, host: hostname(), since: now() };
+  const file = join(dataDir, OWNER_FILE);
+  writeFileSync(`${file}.part`, `${JSON.stringify(holder, null, 2)}\n`);
+  renameSync(`${file}.part`, file);
+  let held = true;
+  return {
+    ok: true,
+    lease: {
+      holder,
+      release() {
+        if (!held) return;
+        held = false;
+        db.close();
+      },
+    },
+  };
+}
+
+/** "Adbatch (pid 4321) is running these batches": the holder in words, for a refusal. */
+export function describeHolder(holder: LeaseHolder | null): string {
+  if (!holder) return 'Another Adbatch process';
+  const where = holder.host && holder.host !== hostname() ? ` on ${holder.host}` : '';
+  return `${holder.name} (pid ${holder.pid}${where})`;
+}
+
+/** Refusal of a second driver: says who holds the queue and what to do. */
+export class LeaseHeldError extends Error {
+  constructor(
+    readonly holder: LeaseHolder | null,
+    readonly dataDir: string,
+  ) {
+    super(
+      `${describeHolder(holder)} is running the batches in ${dataDir}: quit it or wait for it to finish.`,
+    );
+  }
+}

@@ -1,0 +1,167 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src-main/core/db/open.ts';
+import { QueueStore } from '../../../src-main/core/queue/store.ts';
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
+import type { QueueOwnerView } from '../../../src-main/shared/models.ts';
+import { ADBATCH_BIN, adbatch } from '../../support/cli.ts';
+import { callCore, startCoreHarness } from '../../support/core-harness.ts';
+import { acceptedPostsBySource } from '../../support/engine-harness.ts';
+import { listFiles, verifyDownloads } from '../../support/library-checks.ts';
+import { makeProductFolders } from '../../support/product-folders.ts';
+
+// Guarantee 7: one owner per queue. Two `adbatch resume` at once on one data folder (as when a script runs
+// beside another), and the app beside the CLI: one drives, the other says who does, and nothing paid for
+// is lost or paid twice.
+
+const PRODUCTS = 10;
+let sandbox: Sandbox;
+let dir: string;
+let products: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adbatch-owner-'));
+  sandbox = await startSandbox({ timeScale: 0.05, rateLimit: '60/6s', videoRenderer: 'bundled' });
+  products = join(dir, 'products');
+  await makeProductFolders(products, PRODUCTS);
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const apiKey = () => sandbox.accounts()[0]!.keys[0]!.key;
+
+function start(args: string[]): { child: ChildProcess; output: () => string; code: Promise<number | null> } {
+  const child = spawn(process.execPath, [ADBATCH_BIN, ...args], {
+    env: { ...process.env, ADBATCH_API_KEY: apiKey() },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout!.on('data', (chunk) => {
+    text += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    text += chunk;
+  });
+  const code = new Promise<number | null>((done) => child.once('exit', (exitCode) => done(exitCode)));
+  return { child, output: () => text, code };
+}
+
+async function waitFor(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
+
+describe('one engine per data folder', () => {
+  it('two adbatch resume at once: one drives, the other says who does; nothing paid twice or lost', async () => {
+    const dataDir = join(dir, 'two-resumes', 'data');
+    const library = join(dir, 'two-resumes', 'library');
+    const common = ['--data-dir', dataDir, '--rate-limit', '60/6s', '--library', library];
+    const first = start([
+      'run',
+      products,
+      '--base-url',
+      sandbox.url,
+      '--style',
+      'classic',
+      '--shots',
+      '1',
+      '--video',
+      '5s/480p',
+      '--yes',
+      ...common,
+    ]);
+    await waitFor(() => /Batch b_\w+ started/.test(first.output()), 30_000, 'the batch to start');
+    await waitFor(
+      () => sandbox.requests().filter((entry) => entry.method === 'POST').length >= 3,
+      30_000,
+      'creates',
+    );
+    first.child.kill('SIGKILL');
+    await first.code;
+
+    const resumes = [start(['resume', ...common.slice(0, 4)]), start(['resume', ...common.slice(0, 4)])];
+    const codes = await Promise.all(resumes.map((resume) => resume.code));
+    const refused = resumes.filter((_, index) => codes[index] === 5);
+    const driver = resumes.find((_, index) => codes[index] !== 5);
+    expect(refused, resumes.map((resume) => resume.output()).join('\n---\n')).toHaveLength(1);
+    expect(refused[0]!.output()).toMatch(
+      new RegExp(
+        `adbatch resume \\(pid ${driver!.child.pid}\\) is running the batches in .+: quit it or wait`,
+      ),
+    );
+    expect([0, 2], driver!.output()).toContain(codes[resumes.indexOf(driver!)]);
+
+    const store = new QueueStore(openDatabase(join(dataDir, 'adbatch.db')), Date.now);
+    try {
+      const [batch] = store.batches();
+      const jobs = store.jobs(batch!.id);
+      expect(jobs).toHaveLength(PRODUCTS * 2);
+      expect([...acceptedPostsBySource(sandbox).values()].every((count) => count === 1)).toBe(true);
+      // Only a kill between an intent's commit and its answer may leave a job unknown; nothing the service
+      // completed ends failed.
+      for (const job of jobs) {
+        expect(job.state, `${job.kind} ${job.failureMessage ?? ''}`).not.toBe('failed');
+        expect(['done', 'outcome_unknown', 'skipped']).toContain(job.state);
+      }
+      expect(await verifyDownloads(store, batch!.id)).toBe(store.batchAssets(batch!.id).length);
+      expect((await listFiles(library)).filter((file) => file.endsWith('.part'))).toEqual([]);
+    } finally {
+      store.db.close();
+    }
+  }, 180_000);
+
+  it('the app and the CLI: the CLI is refused while the app drives; the app waits for the CLI, then takes over', async () => {
+    const root = join(dir, 'app-and-cli');
+    const dataDir = join(root, 'data');
+    const app = await startCoreHarness({ dir: root });
+    const refused = await adbatch(
+      ['run', products, '--sandbox', '--style', 'classic', '--shots', '1', '--yes', '--data-dir', dataDir],
+      { env: { ...process.env } },
+    );
+    expect(refused.code, refused.stderr).toBe(5);
+    expect(refused.stderr).toContain(`Adbatch (pid ${process.pid}) is running the batches in ${dataDir}`);
+    await app.close();
+
+    // The CLI drives a batch; an app opened meanwhile shows who holds the queue and takes it when freed.
+    const cli = start([
+      'run',
+      products,
+      '--sandbox',
+      '--time-scale',
+      '0.05',
+      '--style',
+      'classic',
+      '--shots',
+      '1',
+      '--yes',
+      '--data-dir',
+      dataDir,
+      '--library',
+      join(root, 'library'),
+    ]);
+    await waitFor(() => /Batch b_\w+ started/.test(cli.output()), 30_000, 'the CLI batch to start');
+    const observer = await startCoreHarness({ dir: root });
+    try {
+      const owners: QueueOwnerView[] = [];
+      observer.core.events.on('queue:owner', (owner) => owners.push(owner));
+      const info = await callCore(observer.core, 'app:info');
+      expect(info.queue).toEqual({ driving: false, heldBy: `adbatch run (pid ${cli.child.pid})` });
+      // What the CLI does shows in the app as it happens, read from the shared database.
+      const [batch] = await callCore(observer.core, 'batches:list');
+      expect(batch?.jobs).toBe(PRODUCTS);
+      expect(await cli.code).toBe(0);
+      await waitFor(() => owners.some((owner) => owner.driving), 5_000, 'the app to take over');
+      expect((await callCore(observer.core, 'app:info')).queue).toEqual({ driving: true, heldBy: null });
+    } finally {
+      await observer.close();
+    }
+  }, 180_000);
+});
