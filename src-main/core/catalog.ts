@@ -31,6 +31,23 @@ export const STYLE_LABELS: Record<ShootStyle, string> = {
   lifestyle: 'Lifestyle',
 };
 
+/**
+ * Each style's look in a picker: its backdrop's colours as a CSS background (our own rendering of the
+ * style, like the sandbox's; the service shows none), so a new style is one entry here, not a list in the UI.
+ */
+export const STYLE_SWATCHES: Record<ShootStyle, string> = {
+  classic: 'linear-gradient(#f5f5f3, #dcdcd8)',
+  minimal: 'linear-gradient(#ffffff, #eeeeee)',
+  luxury: 'linear-gradient(135deg, #1d1a16, #6b5430)',
+  loud_luxury: 'linear-gradient(135deg, #5b0f2e, #d4a017)',
+  magazine: 'linear-gradient(90deg, #e84a3c 50%, #f4e9dc 50%)',
+  editorial: 'linear-gradient(#c9c2b8, #8d857a)',
+  avant_garde: 'conic-gradient(#3a0ca3, #f72585, #4cc9f0, #3a0ca3)',
+  element: 'radial-gradient(circle at 30% 30%, #9ad1d4, #1b4965)',
+  influencer: 'linear-gradient(135deg, #ffd6e0, #c1e7ff)',
+  lifestyle: 'linear-gradient(#f3e3c7, #a47551)',
+};
+
 export const MODES = ['product_only', 'with_model'] as const;
 export type Mode = (typeof MODES)[number];
 export const MODE_LABELS: Record<Mode, string> = { product_only: 'Product only', with_model: 'With a model' };

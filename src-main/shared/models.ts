@@ -35,7 +35,8 @@ export interface VideoSettingsView {
 /** The choices a batch is made of, with what each costs, as core/catalog.ts defines them. */
 export interface CatalogView {
   /** `sixShots`: a requested 6 is honoured; in the other styles it becomes `clampedShots`. */
-  styles: Array<{ id: ShootStyle; label: string; sixShots: boolean }>;
+  /** `swatch`: a CSS background that shows the style in a picker. */
+  styles: Array<{ id: ShootStyle; label: string; sixShots: boolean; swatch: string }>;
   clampedShots: number;
   qualities: Array<{ id: Quality; label: string; creditsPerImage: number }>;
   shotCounts: ShotCount[];

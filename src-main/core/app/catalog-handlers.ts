@@ -12,6 +12,7 @@ import {
   SHOT_COUNTS,
   SIX_SHOT_STYLES,
   STYLE_LABELS,
+  STYLE_SWATCHES,
   VIDEO_ASPECT_RATIOS,
   VIDEO_CREDITS_PER_SECOND,
   VIDEO_DURATIONS,
@@ -27,6 +28,7 @@ function catalogView(): CatalogView {
     styles: SHOOT_STYLES.map((id) => ({
       id,
       label: STYLE_LABELS[id],
+      swatch: STYLE_SWATCHES[id],
       sixShots: SIX_SHOT_STYLES.includes(id),
     })),
     clampedShots: CLAMPED_SHOTS,

@@ -1,9 +1,8 @@
 import type { CatalogView, ShootStyle } from '../../../src-main/shared/models.ts';
 import { PictureChoices } from './PictureChoices.tsx';
 
-// The styles come from core's catalog; each one's swatch (its backdrop's colours, as the sandbox paints them)
-// is presentation, so it lives in styles.css under `.swatch[data-style=…]`, with a plain swatch for a style
-// the stylesheet does not know yet.
+// The styles, their labels and their swatches (each backdrop's colours) come from core's catalog. The
+// swatch is set through the style property (CSSOM), which the CSP allows, not as an inline attribute.
 
 export function StylePicker({
   styles,
@@ -22,7 +21,7 @@ export function StylePicker({
       choices={styles.map((style) => ({
         value: style.id,
         label: style.label,
-        picture: <span className="swatch" data-style={style.id} aria-hidden="true" />,
+        picture: <span className="swatch" style={{ background: style.swatch }} aria-hidden="true" />,
       }))}
       value={value}
       onChange={onChange}
