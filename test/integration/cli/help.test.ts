@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { adbatch } from '../../support/cli.ts';
+
+// Defaults in the help read as users type them: a rate limit is `60/60s`, never the object it parses to.
+
+describe('adbatch --help', () => {
+  it.each(['run', 'resume', 'sandbox'])('%s shows the rate limit default as typed', async (command) => {
+    const help = await adbatch([command, '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--rate-limit <N\/Ws>[\s\S]*?\(default: 60\/60s\)/);
+    expect(help.stdout).not.toContain('{"limit"');
+  });
+});
