@@ -98,7 +98,7 @@ export class JobRunner {
           `The service charged ${remote.creditsUsed} credits for a ${job.kind} priced at ${job.price}.`,
         );
       }
-      if (remote.phase !== 'running') this.settleRemote(accepted, remote);
+      if (remote.phase !== 'running') this.settleRemote(accepted, remote, now);
     } catch (error) {
       this.submitFailed(job, batch, budget, error);
     } finally {
@@ -172,17 +172,19 @@ export class JobRunner {
       const now = this.options.now();
       const elapsed = now - (job.acceptedAt ?? sentAt);
       if (remote.phase !== 'running') {
-        this.settleRemote(job, remote);
+        this.settleRemote(job, remote, sentAt);
         return;
       }
       if (job.deadlineAt !== null && now > job.deadlineAt) {
         store.recordPoll(job.id, remote.status, now);
         store.markStale(job.id);
+        planner.forget(job);
         this.notice(job.batchId, `${job.kind} ${job.id} is still unfinished past its deadline.`);
         return;
       }
       store.recordPoll(job.id, remote.status, planner.stillRunning(job, elapsed));
     } catch (error) {
+      planner.pollFailed(job.id);
       this.pollFailed(job, batch, budget, error);
     } finally {
       this.options.onChange(job.batchId);
@@ -205,24 +207,26 @@ export class JobRunner {
     }
     if (error instanceof NotFoundError && job.polls >= 5) {
       store.fail(job.id, { code: 'not_found', message: 'The service no longer knows this job.' });
+      this.options.planner.forget(job);
       return;
     }
     // A poll is safe to repeat: back off with the number of polls so far and try again.
     retryIn(Math.min(30_000, 1000 * 2 ** Math.min(5, job.polls % 6)));
   }
 
-  /** The service finished the job: failed, or results to fetch. */
-  private settleRemote(job: Job, remote: RemoteShoot | RemoteVideo): void {
+  /** The service finished the job, seen by a request that left at `sentAt`: failed, or results to fetch. */
+  private settleRemote(job: Job, remote: RemoteShoot | RemoteVideo, sentAt: number): void {
     const { store, planner } = this.options;
     if (remote.phase === 'failed') {
       store.failRemote(job.id, remote.status, {
         code: remote.failure?.code ?? 'generation_failed',
         message: remote.failure?.message ?? 'The service failed this job and refunds its credits.',
       });
+      planner.forget(job);
       return;
     }
     const elapsed = this.options.now() - (job.acceptedAt ?? this.options.now());
-    if (planner.completed(job, elapsed)) this.aimWaitingPolls(job.kind);
+    if (planner.completed(job, elapsed, sentAt)) this.aimWaitingPolls(job.kind);
     const batch = store.batch(job.batchId)!;
     const product = store.product(job.productId)!;
     store.completeRemote(job.id, remote.status, resultFiles(batch, product, remote));

@@ -8,6 +8,14 @@ import { DurationModel, durationClass } from './durations.ts';
 
 /** Jobs of a kind that probe for its first duration; the rest wait for what they learn. */
 const PROBING_JOBS = 2;
+/**
+ * A poll that left later than planned by more than this part of the typical duration teaches nothing when
+ * it finds the job done: the job may have been done for long, and learning "done by then" from polls the
+ * budget delayed would make estimates creep up, then every poll later still (it did: with video polls last
+ * in line, the first video duration learned was five times the real one, and the end of a batch waited on
+ * it). A poll that finds the job running still teaches, late or not: the job took at least that long.
+ */
+const LATE_FRACTION = 0.1;
 
 export interface PollPlannerOptions {
   db: Db;
@@ -25,6 +33,8 @@ export class PollPlanner {
   private readonly probing = new Map<Job['kind'], Set<string>>();
   /** Per job, how long after acceptance a poll last found it running (learning brackets, early polls). */
   private readonly lastRunningAt = new Map<string, number>();
+  /** Jobs whose last poll failed: they wait for their backed-off poll, never an early one. */
+  private readonly pollFailedLast = new Set<string>();
 
   constructor(private readonly options: PollPlannerOptions) {
     this.scale = options.timeScale ?? 1;
@@ -39,6 +49,7 @@ export class PollPlanner {
 
   /** A poll found the job still running `elapsedMs` after acceptance: when to poll it next (absolute). */
   stillRunning(job: Job, elapsedMs: number): number {
+    this.pollFailedLast.delete(job.id);
     this.lastRunningAt.set(job.id, elapsedMs);
     const acceptedAt = job.acceptedAt ?? this.options.now() - elapsedMs;
     const next = this.pollDelayMs(job, elapsedMs);
@@ -47,16 +58,40 @@ export class PollPlanner {
   }
 
   /**
-   * The service finished the job (completed) `elapsedMs` after acceptance. Returns true when this was the first duration learned of its kind: the jobs that waited for it
+   * The service finished the job (completed) `elapsedMs` after acceptance, seen by a request that left at
+   * `sentAt`. Returns true when this was the first duration learned of its kind: the jobs that waited for it
    * should now be aimed (`aimedPollAt`).
    */
-  completed(job: Job, elapsedMs: number): boolean {
+  completed(job: Job, elapsedMs: number, sentAt: number): boolean {
     const jobClass = durationClass(job);
     const wasKnown = this.durations.knows(jobClass);
-    this.durations.learn(jobClass, this.lastRunningAt.get(job.id) ?? null, elapsedMs);
+    const late =
+      job.nextPollAt !== null && sentAt - job.nextPollAt > LATE_FRACTION * this.durations.typicalMs(jobClass);
+    if (!late) this.durations.learn(jobClass, this.lastRunningAt.get(job.id) ?? null, elapsedMs);
+    this.forget(job);
+    return !wasKnown && this.durations.knows(jobClass);
+  }
+
+  /** The job no longer runs (done, failed, stale): nothing more to plan for it. */
+  forget(job: Job): void {
     this.lastRunningAt.delete(job.id);
+    this.pollFailedLast.delete(job.id);
     this.probing.get(job.kind)?.delete(job.id);
-    return !wasKnown;
+  }
+
+  /** A poll failed (network, 5xx, 429): the job waits for its backed-off poll. */
+  pollFailed(jobId: string): void {
+    this.pollFailedLast.add(jobId);
+  }
+
+  /** True while the job's kind has no duration known and this job is one of those probing for it. */
+  isProbing(job: Job): boolean {
+    return !this.durations.knows(durationClass(job)) && (this.probing.get(job.kind)?.has(job.id) ?? false);
+  }
+
+  /** The jobs of this kind probing for its first duration. */
+  probes(kind: Job['kind']): readonly string[] {
+    return [...(this.probing.get(kind) ?? [])];
   }
 
   /** When a job should be polled now that its class is known (absolute), or null if it is not. */
@@ -67,10 +102,13 @@ export class PollPlanner {
     return job.acceptedAt + this.durations.pollAfterMs(jobClass, elapsed, this.quantile);
   }
 
-  /** When a job is done with even odds: the moment for an early look when the budget has room to spare. */
+  /**
+   * When a job is done with even odds: the moment for an early look when the budget has room to spare.
+   * Never earlier than its planned poll for a job whose last poll failed (that poll is a backoff).
+   */
   earlyPollAt(job: Job): number {
     const jobClass = durationClass(job);
-    if (job.acceptedAt === null || !this.durations.knows(jobClass))
+    if (job.acceptedAt === null || !this.durations.knows(jobClass) || this.pollFailedLast.has(job.id))
       return job.nextPollAt ?? Number.POSITIVE_INFINITY;
     const lastSeenRunning = this.lastRunningAt.get(job.id) ?? 0;
     const evenOdds = job.acceptedAt + this.durations.pollAfterMs(jobClass, lastSeenRunning, 0.5);

@@ -8,10 +8,12 @@ import type { ServiceKeys } from './service-keys.ts';
 // The request-budget pump: each time a key's budget has a slot free, it goes to the most useful request
 // of that key's batches, and the runner sends it.
 //
-// When the budget is the limit, requests that unlock more work go first: a video's create (the longest
-// jobs), then a due shoot poll (it unlocks that video), then a shoot's create, and last a due video poll (it
-// unlocks only a download). A budget with room to spare and nothing due looks early at a job that is done
-// with even odds.
+// When the budget is the limit, requests that unlock more work go first. A probe of a kind with no
+// duration known yet comes before everything: until it answers, every job of its kind waits at the prior
+// (two such polls at most per kind). Then a video's create (the longest jobs), a due shoot poll (it unlocks
+// that video), a shoot's create, and last a due video poll (it unlocks only a download): video polls wait
+// for the creates, and the end of a batch is spent on them. A budget with room to spare and nothing due
+// looks early at a job that is done with even odds.
 
 /** How many of the soonest polls are looked at for an early poll. */
 const EARLY_POLL_LOOKAHEAD = 16;
@@ -74,6 +76,8 @@ export class RequestPump {
     budget: RequestBudget,
     now: number,
   ): { kind: 'create' | 'poll'; job: Job } | null {
+    const probe = this.nextProbe(keyId, now);
+    if (probe) return { kind: 'poll', job: probe };
     const video = this.nextReady(keyId, 'video');
     if (video) return { kind: 'create', job: video };
     const shootPoll = this.nextDuePoll(keyId, 'shoot', now);
@@ -82,6 +86,21 @@ export class RequestPump {
     if (shoot) return { kind: 'create', job: shoot };
     const videoPoll = this.nextDuePoll(keyId, 'video', now) ?? this.nextEarlyPoll(keyId, budget, now);
     return videoPoll ? { kind: 'poll', job: videoPoll } : null;
+  }
+
+  /** A due poll of a job probing for its kind's first duration. */
+  private nextProbe(keyId: string, now: number): Job | null {
+    const { store, planner, batchIds } = this.options;
+    for (const kind of ['shoot', 'video'] as const) {
+      for (const jobId of planner.probes(kind)) {
+        if (this.inFlight.has(jobId)) continue;
+        const job = store.job(jobId);
+        if (job?.state !== 'running' || !batchIds.has(job.batchId)) continue;
+        if ((job.nextPollAt ?? 0) > now || !planner.isProbing(job)) continue;
+        if (store.batch(job.batchId)?.keyId === keyId) return job;
+      }
+    }
+    return null;
   }
 
   /**
