@@ -1,0 +1,72 @@
+import type { QueueStore } from '../queue/store.ts';
+import type { Asset } from '../queue/types.ts';
+import { DownloadError, downloadVerified } from './download.ts';
+
+// The last stage of the pipeline: every result of a completed job lands on disk, verified, a few at a time,
+// outside the request budget (result URLs need no key). A transient failure is tried again with a backoff,
+// up to DOWNLOAD_ATTEMPTS; a result that will never come fails its job (the store decides, per job).
+
+const DOWNLOAD_ATTEMPTS = 6;
+
+export interface DownloadPumpOptions {
+  store: QueueStore;
+  now: () => number;
+  /** Downloads at a time (default 4). */
+  concurrency?: number;
+  /** Multiplies the retry backoff (a sandbox running faster than real time). */
+  timeScale?: number;
+  /** A download ended, done or not: its batch changed, and the pump may have room again. */
+  onSettled: (batchId: string) => void;
+}
+
+export class DownloadPump {
+  private readonly downloading = new Set<number>();
+  private readonly retryAt = new Map<number, number>();
+
+  constructor(private readonly options: DownloadPumpOptions) {}
+
+  /** Downloads under way. */
+  get active(): number {
+    return this.downloading.size;
+  }
+
+  /** Starts downloads of these batches up to the concurrency; returns when a waiting retry is due. */
+  pump(batchIds: readonly string[], now: number): number {
+    const concurrency = this.options.concurrency ?? 4;
+    let wakeAt = Number.POSITIVE_INFINITY;
+    for (const asset of this.options.store.pendingAssets(batchIds)) {
+      if (this.downloading.size >= concurrency) break;
+      if (this.downloading.has(asset.id)) continue;
+      const retryAt = this.retryAt.get(asset.id) ?? 0;
+      if (retryAt > now) {
+        wakeAt = Math.min(wakeAt, retryAt);
+        continue;
+      }
+      this.downloading.add(asset.id);
+      this.download(asset, asset.libraryDir).finally(() => {
+        this.downloading.delete(asset.id);
+        this.options.onSettled(asset.batchId);
+      });
+    }
+    return wakeAt;
+  }
+
+  private async download(asset: Asset, libraryDir: string): Promise<void> {
+    const { store } = this.options;
+    try {
+      const result = await downloadVerified(
+        asset.url,
+        `${libraryDir}/${asset.path}`,
+        asset.kind === 'video' ? 'video' : 'image',
+      );
+      store.assetDownloaded(asset.id, result.bytes, result.sha256);
+      this.retryAt.delete(asset.id);
+    } catch (error) {
+      const transient = error instanceof DownloadError ? error.transient : false;
+      const permanent = !transient || asset.attempts + 1 >= DOWNLOAD_ATTEMPTS;
+      store.assetFailed(asset.id, (error as Error).message, permanent);
+      const scale = this.options.timeScale ?? 1;
+      this.retryAt.set(asset.id, this.options.now() + 500 * 2 ** asset.attempts * scale);
+    }
+  }
+}

@@ -1,0 +1,246 @@
+import {
+  ApiError,
+  InsufficientCreditsError,
+  NotFoundError,
+  RateLimitedError,
+  type RemoteShoot,
+  type RemoteVideo,
+  type ShootBody,
+  UnauthorizedError,
+  type VideoBody,
+} from '../api/index.ts';
+import { resultFiles } from '../downloads/result-files.ts';
+import { type PhotoPreparation, PhotoUnreachable } from '../hosting/prepare-photos.ts';
+import type { QueueStore } from '../queue/store.ts';
+import type { Batch, Job } from '../queue/types.ts';
+import type { RateLimit, RequestBudget, Slot } from './budget.ts';
+import type { PollPlanner } from './poll-planner.ts';
+import { createBody } from './request-bodies.ts';
+import type { ServiceKeys } from './service-keys.ts';
+
+// The create and poll runner: one request for one job, in a budget slot the pump took, and what its answer
+// does to the queue. Creates never pay twice: the intent is committed before the POST, the remote id in the
+// same transaction as the 201, and a create is sent again automatically only when nothing can have been
+// created (a 429, a 402/401, a connection that failed before a byte left).
+
+export interface JobRunnerOptions {
+  store: QueueStore;
+  /** The batches the engine drives (it adds to them as it runs). */
+  batchIds: ReadonlySet<string>;
+  keys: ServiceKeys;
+  planner: PollPlanner;
+  photos: PhotoPreparation;
+  rateLimit: RateLimit;
+  now: () => number;
+  /** Multiplies fixed delays (a sandbox faster than real time). */
+  timeScale: number;
+  onChange: (batchId: string) => void;
+  onNotice?: (batchId: string, message: string) => void;
+  /** A job completed: it may unlock a video and has results to download. */
+  onCompleted: () => void;
+}
+
+export class JobRunner {
+  private readonly store: QueueStore;
+
+  constructor(private readonly options: JobRunnerOptions) {
+    this.store = options.store;
+  }
+
+  private notice(batchId: string, message: string): void {
+    this.options.onNotice?.(batchId, message);
+  }
+
+  /** A crash between committing an intent and recording its answer leaves the outcome unknown. */
+  recoverInterruptedCreates(): void {
+    for (const job of this.store.jobsInState('submitting')) {
+      if (!this.options.batchIds.has(job.batchId)) continue;
+      this.store.markOutcomeUnknown(job.id, {
+        code: 'interrupted',
+        message:
+          'Adbatch stopped while this job was being created: the service may have created and charged it.',
+      });
+      this.options.onChange(job.batchId);
+    }
+  }
+
+  /** POSTs a waiting job's create. */
+  async submit(job: Job, budget: RequestBudget, slot: Slot): Promise<void> {
+    const { store, keys, planner } = this.options;
+    const batch = store.batch(job.batchId)!;
+    const client = keys.client(batch)!;
+    let body: ShootBody | VideoBody;
+    try {
+      body = await createBody(job, store, this.options.photos);
+    } catch (error) {
+      if (!(error instanceof PhotoUnreachable)) throw error;
+      this.options.photos.pause(batch.id, error.message);
+      return;
+    }
+    store.beginSubmit(job.id, body);
+    this.options.onChange(job.batchId);
+    try {
+      const remote = await slot.send<RemoteShoot | RemoteVideo>(() =>
+        job.kind === 'shoot' ? client.createShoot(body as ShootBody) : client.createVideo(body as VideoBody),
+      );
+      const now = this.options.now();
+      const accepted = store.acceptSubmit(job.id, {
+        remoteId: remote.id,
+        remoteStatus: remote.status,
+        credits: remote.creditsUsed ?? job.price,
+        balanceAfter: remote.creditsRemaining,
+        deadlineAt: now + planner.deadlineMs(job),
+        nextPollAt: now + planner.firstPollDelayMs(job),
+      });
+      if (remote.creditsUsed !== null && remote.creditsUsed !== job.price) {
+        this.notice(
+          job.batchId,
+          `The service charged ${remote.creditsUsed} credits for a ${job.kind} priced at ${job.price}.`,
+        );
+      }
+      if (remote.phase !== 'running') this.settleRemote(accepted, remote, now);
+    } catch (error) {
+      this.submitFailed(job, batch, budget, error);
+    } finally {
+      this.options.onChange(job.batchId);
+    }
+  }
+
+  private submitFailed(job: Job, batch: Batch, budget: RequestBudget, error: unknown): void {
+    const { store } = this.options;
+    if (!(error instanceof ApiError)) {
+      store.markOutcomeUnknown(job.id, { code: 'internal', message: (error as Error).message });
+      return;
+    }
+    const failure = { code: error.code ?? error.kind, message: error.message };
+    if (error.maybeSent) {
+      store.markOutcomeUnknown(job.id, failure);
+      this.notice(
+        batch.id,
+        `The service may have created ${job.kind} ${job.id} (${error.message}); up to ${job.price} credits at stake. It will not be sent again unless you retry it.`,
+      );
+      return;
+    }
+    if (error instanceof RateLimitedError) {
+      budget.rateLimited(error.retryAfterMs);
+      store.returnToWaiting(job.id, failure);
+      return;
+    }
+    if (error instanceof InsufficientCreditsError) {
+      store.returnToWaiting(job.id, failure);
+      store.setBatchStatus(batch.id, 'paused', 'insufficient_credits');
+      this.notice(batch.id, `Paused: not enough credits (${error.message}).`);
+      return;
+    }
+    if (error instanceof UnauthorizedError) {
+      store.returnToWaiting(job.id, failure);
+      this.refuseKey(batch.keyId, error.message);
+      return;
+    }
+    if (error.kind === 'network') {
+      // Nothing reached the service: safe to send again, after a pause (the rate itself is not at fault).
+      store.returnToWaiting(job.id, failure);
+      budget.holdOff(this.options.rateLimit.windowMs / 60);
+      return;
+    }
+    store.fail(job.id, failure);
+  }
+
+  /** The service refused a key: every batch made with it pauses, and nothing more is sent with it. */
+  private refuseKey(keyId: string, message: string): void {
+    const { store, keys } = this.options;
+    keys.refuse(keyId);
+    for (const batchId of this.options.batchIds) {
+      const batch = store.batch(batchId);
+      if (!batch || batch.keyId !== keyId || batch.status === 'finished' || batch.status === 'cancelled')
+        continue;
+      store.setBatchStatus(batch.id, 'paused', 'unauthorized');
+      this.notice(batch.id, `Stopped: the service refused the API key (${message}).`);
+    }
+  }
+
+  /** GETs a running job. */
+  async poll(job: Job, budget: RequestBudget, slot: Slot): Promise<void> {
+    const { store, keys, planner } = this.options;
+    const batch = store.batch(job.batchId)!;
+    const client = keys.client(batch)!;
+    const sentAt = this.options.now();
+    try {
+      const remote = await slot.send<RemoteShoot | RemoteVideo>(() =>
+        job.kind === 'shoot' ? client.getShoot(job.remoteId!) : client.getVideo(job.remoteId!),
+      );
+      const now = this.options.now();
+      const elapsed = now - (job.acceptedAt ?? sentAt);
+      if (remote.phase !== 'running') {
+        this.settleRemote(job, remote, sentAt);
+        return;
+      }
+      if (job.deadlineAt !== null && now > job.deadlineAt) {
+        store.recordPoll(job.id, remote.status, now);
+        store.markStale(job.id);
+        planner.forget(job);
+        this.notice(job.batchId, `${job.kind} ${job.id} is still unfinished past its deadline.`);
+        return;
+      }
+      store.recordPoll(job.id, remote.status, planner.stillRunning(job, elapsed));
+    } catch (error) {
+      planner.pollFailed(job.id);
+      this.pollFailed(job, batch, budget, error);
+    } finally {
+      this.options.onChange(job.batchId);
+    }
+  }
+
+  private pollFailed(job: Job, batch: Batch, budget: RequestBudget, error: unknown): void {
+    const { store } = this.options;
+    const retryIn = (ms: number) =>
+      store.deferPoll(job.id, this.options.now() + ms * this.options.timeScale, (error as Error).message);
+    if (error instanceof RateLimitedError) {
+      budget.rateLimited(error.retryAfterMs);
+      retryIn(error.retryAfterMs ?? 1000);
+      return;
+    }
+    if (error instanceof UnauthorizedError) {
+      this.refuseKey(batch.keyId, error.message);
+      retryIn(0);
+      return;
+    }
+    if (error instanceof NotFoundError && job.polls >= 5) {
+      store.fail(job.id, { code: 'not_found', message: 'The service no longer knows this job.' });
+      this.options.planner.forget(job);
+      return;
+    }
+    // A poll is safe to repeat: back off with the number of polls so far and try again.
+    retryIn(Math.min(30_000, 1000 * 2 ** Math.min(5, job.polls % 6)));
+  }
+
+  /** The service finished the job, seen by a request that left at `sentAt`: failed, or results to fetch. */
+  private settleRemote(job: Job, remote: RemoteShoot | RemoteVideo, sentAt: number): void {
+    const { store, planner } = this.options;
+    if (remote.phase === 'failed') {
+      store.failRemote(job.id, remote.status, {
+        code: remote.failure?.code ?? 'generation_failed',
+        message: remote.failure?.message ?? 'The service failed this job and refunds its credits.',
+      });
+      planner.forget(job);
+      return;
+    }
+    const elapsed = this.options.now() - (job.acceptedAt ?? this.options.now());
+    if (planner.completed(job, elapsed, sentAt)) this.aimWaitingPolls(job.kind);
+    const batch = store.batch(job.batchId)!;
+    const product = store.product(job.productId)!;
+    store.completeRemote(job.id, remote.status, resultFiles(batch, product, remote));
+    this.options.onCompleted();
+  }
+
+  /** The first duration of a kind is learned: jobs of that kind that were waiting for it now aim their polls. */
+  private aimWaitingPolls(kind: Job['kind']): void {
+    const { store, planner } = this.options;
+    for (const job of store.runningByNextPoll([...this.options.batchIds], null, 10_000, kind)) {
+      const aimed = planner.aimedPollAt(job);
+      if (aimed === null) continue;
+      if (job.nextPollAt === null || aimed < job.nextPollAt)
+        store.reschedulePoll(job.id, Math.max(aimed, this.options.now()));
+    }
+  }
+}

@@ -1,0 +1,140 @@
+import type { Db } from '../db/open.ts';
+import type { Job } from '../queue/types.ts';
+import { DurationModel, durationClass } from './durations.ts';
+
+// When to poll a running job. Polls are aimed at the moment a job is done with probability `quantile`, from
+// durations learned per class of job (`durations.ts`), so that the budget is spent on answers, not on
+// "still running". Until a kind has its first duration, a couple of jobs probe and the rest wait.
+
+/** Jobs of a kind that probe for its first duration; the rest wait for what they learn. */
+const PROBING_JOBS = 2;
+/**
+ * A poll that left later than planned by more than this part of the typical duration teaches nothing when
+ * it finds the job done: the job may have been done for long, and learning "done by then" from polls the
+ * budget delayed would make estimates creep up, then every poll later still (it did: with video polls last
+ * in line, the first video duration learned was five times the real one, and the end of a batch waited on
+ * it). A poll that finds the job running still teaches, late or not: the job took at least that long.
+ */
+const LATE_FRACTION = 0.1;
+
+export interface PollPlannerOptions {
+  db: Db;
+  now: () => number;
+  /** Aim at the moment a job is done with this probability (default 0.9). */
+  quantile?: number;
+  /** Multiplies the duration priors and the deadline floor (a sandbox faster than real time). */
+  timeScale?: number;
+}
+
+export class PollPlanner {
+  private readonly durations: DurationModel;
+  private readonly quantile: number;
+  private readonly scale: number;
+  private readonly probing = new Map<Job['kind'], Set<string>>();
+  /** Per job, how long after acceptance a poll last found it running (learning brackets, early polls). */
+  private readonly lastRunningAt = new Map<string, number>();
+  /** Jobs whose last poll failed: they wait for their backed-off poll, never an early one. */
+  private readonly pollFailedLast = new Set<string>();
+
+  constructor(private readonly options: PollPlannerOptions) {
+    this.scale = options.timeScale ?? 1;
+    this.quantile = options.quantile ?? 0.9;
+    this.durations = new DurationModel(options.db, options.now, this.scale);
+  }
+
+  /** The first poll of a job just accepted, in ms after its acceptance. */
+  firstPollDelayMs(job: Job): number {
+    return this.pollDelayMs(job, 0);
+  }
+
+  /** A poll found the job still running `elapsedMs` after acceptance: when to poll it next (absolute). */
+  stillRunning(job: Job, elapsedMs: number): number {
+    this.pollFailedLast.delete(job.id);
+    this.lastRunningAt.set(job.id, elapsedMs);
+    const acceptedAt = job.acceptedAt ?? this.options.now() - elapsedMs;
+    const next = this.pollDelayMs(job, elapsedMs);
+    const minGap = this.durations.typicalMs(durationClass(job)) * 0.05;
+    return acceptedAt + Math.max(next, elapsedMs + minGap);
+  }
+
+  /**
+   * The service finished the job (completed) `elapsedMs` after acceptance, seen by a request that left at
+   * `sentAt`. Returns true when this was the first duration learned of its kind: the jobs that waited for it
+   * should now be aimed (`aimedPollAt`).
+   */
+  completed(job: Job, elapsedMs: number, sentAt: number): boolean {
+    const jobClass = durationClass(job);
+    const wasKnown = this.durations.knows(jobClass);
+    const late =
+      job.nextPollAt !== null && sentAt - job.nextPollAt > LATE_FRACTION * this.durations.typicalMs(jobClass);
+    if (!late) this.durations.learn(jobClass, this.lastRunningAt.get(job.id) ?? null, elapsedMs);
+    this.forget(job);
+    return !wasKnown && this.durations.knows(jobClass);
+  }
+
+  /** The job no longer runs (done, failed, stale): nothing more to plan for it. */
+  forget(job: Job): void {
+    this.lastRunningAt.delete(job.id);
+    this.pollFailedLast.delete(job.id);
+    this.probing.get(job.kind)?.delete(job.id);
+  }
+
+  /** A poll failed (network, 5xx, 429): the job waits for its backed-off poll. */
+  pollFailed(jobId: string): void {
+    this.pollFailedLast.add(jobId);
+  }
+
+  /** True while the job's kind has no duration known and this job is one of those probing for it. */
+  isProbing(job: Job): boolean {
+    return !this.durations.knows(durationClass(job)) && (this.probing.get(job.kind)?.has(job.id) ?? false);
+  }
+
+  /** The jobs of this kind probing for its first duration. */
+  probes(kind: Job['kind']): readonly string[] {
+    return [...(this.probing.get(kind) ?? [])];
+  }
+
+  /** When a job should be polled now that its class is known (absolute), or null if it is not. */
+  aimedPollAt(job: Job): number | null {
+    const jobClass = durationClass(job);
+    if (job.acceptedAt === null || !this.durations.knows(jobClass)) return null;
+    const elapsed = this.lastRunningAt.get(job.id) ?? 0;
+    return job.acceptedAt + this.durations.pollAfterMs(jobClass, elapsed, this.quantile);
+  }
+
+  /**
+   * When a job is done with even odds: the moment for an early look when the budget has room to spare.
+   * Never earlier than its planned poll for a job whose last poll failed (that poll is a backoff).
+   */
+  earlyPollAt(job: Job): number {
+    const jobClass = durationClass(job);
+    if (job.acceptedAt === null || !this.durations.knows(jobClass) || this.pollFailedLast.has(job.id))
+      return job.nextPollAt ?? Number.POSITIVE_INFINITY;
+    const lastSeenRunning = this.lastRunningAt.get(job.id) ?? 0;
+    const evenOdds = job.acceptedAt + this.durations.pollAfterMs(jobClass, lastSeenRunning, 0.5);
+    return Math.min(evenOdds, job.nextPollAt ?? evenOdds);
+  }
+
+  /** A job still unfinished this long after acceptance is stale: ten times the typical, at least 10 min. */
+  deadlineMs(job: Job): number {
+    return Math.max(10 * this.durations.typicalMs(durationClass(job)), 600_000 * this.scale);
+  }
+
+  /**
+   * When to poll a job next, in ms after its acceptance. With nothing known of its kind, only a couple of
+   * jobs probe (each probe is a request that probably finds the job unfinished); the others wait at the
+   * prior until the first duration is learned, when they are aimed.
+   */
+  private pollDelayMs(job: Job, elapsedMs: number): number {
+    const jobClass = durationClass(job);
+    if (!this.durations.knows(jobClass)) {
+      const probes = this.probing.get(job.kind) ?? new Set<string>();
+      this.probing.set(job.kind, probes);
+      if (!probes.has(job.id) && probes.size >= PROBING_JOBS) {
+        return Math.max(elapsedMs * 1.6, this.durations.typicalMs(jobClass));
+      }
+      probes.add(job.id);
+    }
+    return this.durations.pollAfterMs(jobClass, elapsedMs, this.quantile);
+  }
+}

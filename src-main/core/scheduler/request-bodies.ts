@@ -1,0 +1,46 @@
+import type { ShootBody, VideoBody } from '../api/index.ts';
+import { VIDEO_MAX_IMAGES } from '../catalog.ts';
+import type { PhotoPreparation } from '../hosting/prepare-photos.ts';
+import type { QueueStore } from '../queue/store.ts';
+import type { Job, ShootSettings, VideoSettings } from '../queue/types.ts';
+
+// The exact body of a job's create, committed as its intent before the POST: a shoot is made from its
+// product's photos (at most 8, served by the batch's host), a video from the shots of its product's shoot.
+
+const SHOOT_MAX_PHOTOS = 8;
+
+/** The body of a shoot's or a video's create; rejects with `PhotoUnreachable` when a photo cannot be served. */
+export async function createBody(
+  job: Job,
+  store: QueueStore,
+  photos: PhotoPreparation,
+): Promise<ShootBody | VideoBody> {
+  if (job.kind === 'shoot') {
+    const settings = job.settings as ShootSettings;
+    const product = store.product(job.productId)!;
+    const productImageUrls = await photos.urlsFor(job.batchId, product.photos.slice(0, SHOOT_MAX_PHOTOS));
+    return {
+      productImageUrls,
+      style: settings.style,
+      mode: settings.mode,
+      ...(settings.modelUrl ? { modelUrl: settings.modelUrl } : {}),
+      shots: settings.shots,
+      aspectRatio: settings.aspectRatio,
+      quality: settings.quality,
+      ...(settings.backgroundColor ? { backgroundColor: settings.backgroundColor } : {}),
+    };
+  }
+  const settings = job.settings as VideoSettings;
+  const images = store
+    .assets(job.afterJobId!)
+    .filter((asset) => asset.kind === 'image')
+    .slice(0, VIDEO_MAX_IMAGES[settings.duration])
+    .map((asset) => asset.url);
+  return {
+    imageUrls: images,
+    duration: settings.duration,
+    resolution: settings.resolution,
+    mode: settings.mode,
+    ...(settings.aspectRatio ? { aspectRatio: settings.aspectRatio } : {}),
+  };
+}

@@ -1,0 +1,18 @@
+import { ACTIVE_JOB_STATES, type JobState } from '../queue/states.ts';
+import type { QueueStore } from '../queue/store.ts';
+
+/**
+ * Finishes a batch that has nothing left to move: no job being created, followed or downloaded, and no job
+ * waiting unless the batch was cancelled (a paused batch's waiting jobs keep it open; cancel moved them).
+ * Returns true when the batch became `finished` now.
+ */
+export function settleBatch(store: QueueStore, batchId: string): boolean {
+  const batch = store.batch(batchId);
+  if (!batch || batch.status === 'finished') return false;
+  const { byState } = store.totals(batchId);
+  const count = (state: JobState) => byState[state] ?? 0;
+  if (ACTIVE_JOB_STATES.some((state) => state !== 'waiting' && count(state) > 0)) return false;
+  if (count('waiting') > 0 && batch.status !== 'cancelled') return false;
+  store.setBatchStatus(batchId, 'finished', batch.statusReason, batch.statusMessage);
+  return true;
+}

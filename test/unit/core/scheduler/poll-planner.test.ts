@@ -1,0 +1,139 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Db, openDatabase } from '../../../../src-main/core/db/open.ts';
+import type { Job, ShootSettings } from '../../../../src-main/core/queue/types.ts';
+import { PollPlanner } from '../../../../src-main/core/scheduler/poll-planner.ts';
+
+// What poll-planner.ts documents, on a real database: a poll that left late teaches nothing when it finds
+// the job done, two jobs at most probe a kind with nothing known and a failed one is replaced, and an early
+// look never comes before the backoff of a poll that failed.
+
+const T0 = 1_700_000_000_000;
+/** The shoot prior: "well under a minute", taken as 30 s; a first probe at an eighth of it. */
+const SHOOT_PRIOR = 30_000;
+
+const SHOOT: ShootSettings = {
+  style: 'classic',
+  shots: 1,
+  quality: 'standard',
+  aspectRatio: '1:1',
+  mode: 'product_only',
+  modelUrl: null,
+  backgroundColor: null,
+};
+
+let dir: string;
+let db: Db;
+let clock: { now: number };
+const now = () => clock.now;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adbatch-planner-'));
+  db = openDatabase(join(dir, 'adbatch.db'));
+  clock = { now: T0 };
+});
+afterEach(async () => {
+  db.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+let jobs = 0;
+/** A running shoot accepted now, with its first poll planned as the engine does. */
+function accepted(planner: PollPlanner): Job {
+  const job: Job = {
+    id: `j_${++jobs}`,
+    batchId: 'b_1',
+    productId: `p_${jobs}`,
+    kind: 'shoot',
+    afterJobId: null,
+    settings: SHOOT,
+    request: {},
+    price: 1,
+    state: 'running',
+    remoteId: `shoot_${jobs}`,
+    remoteStatus: 'pending',
+    creditsCharged: 1,
+    creditsRefunded: 0,
+    posts: 1,
+    polls: 0,
+    createdAt: clock.now,
+    submittedAt: clock.now,
+    acceptedAt: clock.now,
+    finishedAt: null,
+    nextPollAt: null,
+    deadlineAt: null,
+    failureCode: null,
+    failureMessage: null,
+  };
+  job.nextPollAt = clock.now + planner.firstPollDelayMs(job);
+  return job;
+}
+
+const samples = () => (db.prepare('SELECT seconds FROM duration_samples').all() as unknown[]).length;
+
+describe('PollPlanner', () => {
+  it('learns nothing from a poll the budget delayed that finds the job done, and learns from one on time', () => {
+    const planner = new PollPlanner({ db, now });
+    const late = accepted(planner);
+    expect(late.nextPollAt).toBe(T0 + SHOOT_PRIOR / 8);
+    // Sent 20 s after its plan (more than a tenth of the 30 s typical): "done by then" says little.
+    clock.now = late.nextPollAt! + 20_000;
+    expect(planner.completed(late, clock.now - T0, clock.now)).toBe(false);
+    expect(samples()).toBe(0);
+    expect(planner.aimedPollAt(late)).toBeNull();
+
+    const onTime = accepted(planner);
+    clock.now = onTime.nextPollAt! + 1_000;
+    expect(planner.completed(onTime, clock.now - onTime.acceptedAt!, clock.now)).toBe(true);
+    expect(samples()).toBe(1);
+  });
+
+  it('a poll that finds the job running still teaches, however late: the next sample is bracketed', () => {
+    const planner = new PollPlanner({ db, now });
+    const job = accepted(planner);
+    clock.now = T0 + 20_000; // late, and still running
+    const next = planner.stillRunning(job, 20_000);
+    expect(next).toBe(T0 + 32_000); // probing: 1.6 times the time already waited
+    clock.now = next;
+    expect(planner.completed({ ...job, nextPollAt: next }, 32_000, next)).toBe(true);
+    // Done between 20 s and 32 s: the middle of the bracket.
+    expect(db.prepare('SELECT seconds FROM duration_samples').all()).toEqual([{ seconds: 26 }]);
+  });
+
+  it('lets two jobs probe a kind with nothing known; a failed probe makes room for another', () => {
+    const planner = new PollPlanner({ db, now });
+    const first = accepted(planner);
+    const second = accepted(planner);
+    const third = accepted(planner);
+    expect([first, second].map((job) => job.nextPollAt)).toEqual([
+      T0 + SHOOT_PRIOR / 8,
+      T0 + SHOOT_PRIOR / 8,
+    ]);
+    // The others wait for what the probes learn, at the prior.
+    expect(third.nextPollAt).toBe(T0 + SHOOT_PRIOR);
+    expect(planner.probes('shoot')).toEqual([first.id, second.id]);
+    // Both probes fail at the service: nothing was learned, and jobs still waiting need a probe.
+    planner.forget(first);
+    planner.forget(second);
+    const fourth = accepted(planner);
+    expect(fourth.nextPollAt).toBe(T0 + SHOOT_PRIOR / 8);
+    expect(planner.isProbing(fourth)).toBe(true);
+  });
+
+  it('never looks early at a job whose last poll failed: it waits for its backoff', () => {
+    const planner = new PollPlanner({ db, now });
+    const teacher = accepted(planner);
+    clock.now = teacher.nextPollAt!;
+    planner.completed(teacher, 10_000, clock.now);
+    const job = accepted(planner);
+    expect(planner.earlyPollAt(job)).toBeLessThanOrEqual(job.nextPollAt!);
+    planner.pollFailed(job.id);
+    const backoff = { ...job, nextPollAt: clock.now + 60_000 };
+    expect(planner.earlyPollAt(backoff)).toBe(backoff.nextPollAt);
+    // A poll that answers again ends the backoff.
+    planner.stillRunning(backoff, 1_000);
+    expect(planner.earlyPollAt(backoff)).toBeLessThan(backoff.nextPollAt);
+  });
+});
