@@ -11,7 +11,7 @@ import { writeManifest } from '../manifest.ts';
 import { ACTIVE_JOB_STATES } from '../queue/states.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch } from '../queue/types.ts';
-import type { RateLimit } from '../scheduler/budget.ts';
+import { type RateLimit, RequestBudget } from '../scheduler/budget.ts';
 import { Engine } from '../scheduler/engine.ts';
 import type { Logger } from './context.ts';
 import type { CoreEvents } from './events.ts';
@@ -60,6 +60,7 @@ export class QueueDriver {
   private readonly uploads = new Map<string, UploadProgress>();
   private readonly settledWaiters = new Set<() => void>();
   private readonly manifestWrites = new Map<string, Promise<void>>();
+  private readonly idleBudgets = new Map<string, RequestBudget>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   readonly facts: BatchFacts;
@@ -116,9 +117,19 @@ export class QueueDriver {
     if (batchId) this.progress.touch(batchId);
   }
 
-  /** A request with a key outside the engine's own work, in that key's budget while the engine runs. */
+  /**
+   * A request with a key outside the engine's own work, always in that key's budget: the engine's while it
+   * runs; otherwise one over the same request log in the database, which also holds what another process
+   * driving the queue has sent with the key, so a balance check from here cannot push it into a 429.
+   */
   request<T>(keyId: string, send: () => Promise<T>): Promise<T> {
-    return this.engine ? this.engine.request(keyId, send) : send();
+    if (this.engine) return this.engine.request(keyId, send);
+    let budget = this.idleBudgets.get(keyId);
+    if (!budget) {
+      budget = new RequestBudget(this.options.store.db, keyId, this.options.rateLimit(), Date.now);
+      this.idleBudgets.set(keyId, budget);
+    }
+    return budget.send(send);
   }
 
   /** The request budget is fixed when the engine starts: a new margin restarts it, after requests in flight. */
