@@ -63,7 +63,7 @@ export async function follow(cli: CliCore, batchIds: string[], options: FollowOp
   process.once('SIGTERM', interrupt);
   const ticker = options.quiet ? null : setInterval(() => progress.update(), 250);
   try {
-    await Promise.race([core.whenSettled(batchIds), stopped]);
+    await Promise.race([core.whenIdle(), stopped]);
   } finally {
     if (ticker) clearInterval(ticker);
     process.off('SIGINT', interrupt);

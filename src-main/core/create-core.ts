@@ -70,8 +70,8 @@ export interface Core {
   files: FileGateway;
   /** Takes the queue as `leaseMode` says (throws LeaseHeldError for `require` when it is held). */
   start(): Promise<void>;
-  /** Resolves once none of these batches can move without the user (see QueueDriver.whenSettled). */
-  whenSettled(batchIds: readonly string[]): Promise<void>;
+  /** Resolves once nothing this process drives can move without the user (`adbatch run` then exits). */
+  whenIdle(): Promise<void>;
   /** Lets requests in flight settle, writes manifests, releases the queue. */
   stop(): Promise<void>;
 }
@@ -159,7 +159,7 @@ export function createCore(options: CoreOptions): Core {
       starting = driver.start();
       return starting;
     },
-    whenSettled: (batchIds) => driver.whenSettled(batchIds),
+    whenIdle: () => driver.whenIdle(),
     async stop() {
       await starting.catch(() => {});
       await driver.stop();

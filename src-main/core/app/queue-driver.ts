@@ -8,7 +8,6 @@ import {
   tryAcquireLease,
 } from '../lease.ts';
 import { writeManifest } from '../manifest.ts';
-import { ACTIVE_JOB_STATES } from '../queue/states.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch } from '../queue/types.ts';
 import { type RateLimit, RequestBudget } from '../scheduler/budget.ts';
@@ -21,8 +20,8 @@ import type { ServiceAccess } from './service-access.ts';
 import { type BatchFacts, batchProgress } from './views.ts';
 
 // The queue's one owner in this process: it takes the data folder's lease, runs the engine while it holds
-// it, turns the engine's changes into typed events, and writes a batch's manifest when it finishes or
-// pauses, whichever front end drives it.
+// it, turns the engine's changes into typed events, and writes a batch's manifest when it finishes,
+// whichever front end drives it.
 
 /**
  * `require`: refuse to start when another process holds the queue (`adbatch run`, `resume`).
@@ -58,7 +57,6 @@ export class QueueDriver {
   private readonly driven = new Set<string>();
   private readonly lastStatus = new Map<string, string>();
   private readonly uploads = new Map<string, UploadProgress>();
-  private readonly settledWaiters = new Set<() => void>();
   private readonly manifestWrites = new Map<string, Promise<void>>();
   private readonly idleBudgets = new Map<string, RequestBudget>();
   private timer: NodeJS.Timeout | null = null;
@@ -141,20 +139,11 @@ export class QueueDriver {
   }
 
   /**
-   * Resolves once none of these batches can move without the user: each finished, or paused or cancelled
-   * with nothing sent still being followed or downloaded. What a front end that exits when its batches are
-   * done waits for (`adbatch run`).
+   * Resolves once nothing this process drives can move without the user (the engine's own judgement):
+   * what a front end that exits when its batches are done waits for (`adbatch run`).
    */
-  whenSettled(batchIds: readonly string[]): Promise<void> {
-    return new Promise((resolve) => {
-      const check = () => {
-        if (!batchIds.every((id) => this.settled(id))) return;
-        this.settledWaiters.delete(check);
-        resolve();
-      };
-      this.settledWaiters.add(check);
-      check();
-    });
+  whenIdle(): Promise<void> {
+    return this.engine ? this.engine.whenIdle() : Promise.resolve();
   }
 
   async stop(): Promise<void> {
@@ -240,6 +229,7 @@ export class QueueDriver {
         log.warn(`${batchId}: ${message}`);
         this.options.events.emit('batches:notice', { id: batchId, message });
       },
+      onBatchSettled: (batchId) => void this.writeManifestOf(batchId),
     });
     this.engine = engine;
     this.engineRun = engine.run().catch((error) => log.error('the engine stopped', error));
@@ -257,9 +247,7 @@ export class QueueDriver {
       this.lastStatus.set(batchId, status);
       events.emit('batches:changed', { id: batchId });
       if (batch.statusReason === 'unauthorized') this.markKeyRefused(batch);
-      if (this.lease && batch.status !== 'running') void this.writeManifestOf(batchId);
     }
-    for (const waiter of [...this.settledWaiters]) waiter();
   }
 
   private markKeyRefused(batch: Batch): void {
@@ -269,18 +257,9 @@ export class QueueDriver {
     this.options.events.emit('accounts:changed', { id: account.id });
   }
 
-  private settled(batchId: string): boolean {
-    const batch = this.options.store.batch(batchId);
-    if (!batch) return true;
-    if (batch.status === 'finished') return true;
-    if (batch.status === 'running') return false;
-    const { byState } = this.options.store.totals(batchId);
-    return ACTIVE_JOB_STATES.every((state) => state === 'waiting' || (byState[state] ?? 0) === 0);
-  }
-
   /**
-   * manifest.json beside the results, whenever a driven batch stops moving on its own. Writes of one batch
-   * are chained: two at once would race on the same `.part` file.
+   * manifest.json beside the results, when a driven batch finishes and when this process stops driving it.
+   * Writes of one batch are chained: two at once would race on the same `.part` file.
    */
   private writeManifestOf(batchId: string): Promise<void> {
     const previous = this.manifestWrites.get(batchId) ?? Promise.resolve();
