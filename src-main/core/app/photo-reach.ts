@@ -88,11 +88,6 @@ export class PhotoReachService {
     return this.storageHost;
   }
 
-  /** Whether photos go to a bucket (an upload worth showing) rather than being served from here. */
-  uploads(batch: Batch): boolean {
-    return this.reachOf(batch.sandbox, batch.baseUrl).kind === 'storage';
-  }
-
   /** The storage in Settings changed: the next batch gets a host for the new one. */
   async storageChanged(): Promise<void> {
     const previous = this.storageHost;
