@@ -40,8 +40,8 @@ export function registerResumeCommand(program: Command): void {
         holderName: 'adbatch resume',
         leaseMode: 'require',
         driveUnfinished: true,
-        // The key's own batches are resumed at their own base URL; this one is only a placeholder.
-        sessionKeys: apiKey ? [{ baseUrl: 'http://127.0.0.1/', apiKey }] : [],
+        // The key's batches are resumed at the base URL each was started with.
+        sessionKeys: apiKey ? [{ apiKey }] : [],
         storage: hostingFrom(options),
         rateLimit: options.rateLimit,
         timeScale: options.timeScale,

@@ -66,8 +66,7 @@ export class QueueDriver {
 
   constructor(private readonly options: QueueDriverOptions) {
     this.facts = {
-      accountName: (batch) => options.services.accountName(batch),
-      keyHeld: (batch) => options.services.holdsKeyOf(batch),
+      key: (batch) => options.services.keyOf(batch),
       upload: (batchId) => this.uploads.get(batchId) ?? null,
     };
     this.progress = throttlePerKey(PROGRESS_INTERVAL_MS, (batchId) => this.emitProgress(batchId));
@@ -200,7 +199,7 @@ export class QueueDriver {
 
   /** Unfinished batches whose key this process holds: the others wait for a process that does. */
   private drivable(): Batch[] {
-    return this.options.store.unfinishedBatches().filter((batch) => this.options.services.holdsKeyOf(batch));
+    return this.options.store.unfinishedBatches().filter((batch) => this.options.services.keyOf(batch).held);
   }
 
   /** Beside another owner, progress is read from the shared database and sent on like our own. */

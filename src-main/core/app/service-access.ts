@@ -20,8 +20,9 @@ export interface SandboxConnection {
  * a new batch. A batch made earlier with the same key is resumed at its own base URL.
  */
 export interface SessionKey {
-  baseUrl: string;
   apiKey: string;
+  /** Where new batches go (`adbatch run --base-url`); `resume` gives none. */
+  baseUrl?: string;
 }
 
 export const SANDBOX_ACCOUNT_NAME = 'Sandbox';
@@ -51,11 +52,15 @@ export async function serviceCall<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+export interface BatchKey {
+  accountName: string;
+  held: boolean;
+}
+
 interface SessionAccount {
   view: AccountView;
   keyId: string;
   apiKey: string;
-  client: ServiceClient;
 }
 
 export interface ServiceAccessOptions {
@@ -81,12 +86,11 @@ export class ServiceAccess {
       this.sessions.set(id, {
         keyId: apiKeyId(key.apiKey),
         apiKey: key.apiKey,
-        client: new ServiceClient({ baseUrl: key.baseUrl, apiKey: key.apiKey }),
         view: {
           id,
           name: SESSION_ACCOUNT_NAME,
           kind: 'service',
-          baseUrl: key.baseUrl,
+          baseUrl: key.baseUrl ?? '',
           keyHint: maskApiKey(key.apiKey),
           type: null,
           agencyName: null,
@@ -137,7 +141,11 @@ export class ServiceAccess {
       };
     }
     const session = this.sessions.get(accountId);
-    if (session) return { client: session.client, keyId: session.keyId, keyHint: session.view.keyHint };
+    if (session) {
+      if (!session.view.baseUrl) throw new AppError('bad_request', 'Say which service this key is for.');
+      const client = this.sessionClient(session, session.view.baseUrl);
+      return { client, keyId: session.keyId, keyHint: session.view.keyHint };
+    }
     const account = this.options.accounts.get(accountId);
     return {
       client: this.storedClient(account),
@@ -149,14 +157,8 @@ export class ServiceAccess {
   /** The client a batch's jobs are sent with; null when this process holds no key for it. */
   clientForBatch(batch: Batch): ServiceClient | null {
     if (batch.sandbox) return this.sandboxClient;
-    for (const session of this.sessions.values()) {
-      if (session.keyId !== batch.keyId) continue;
-      if (session.view.baseUrl === batch.baseUrl) return session.client;
-      return this.cachedClient(`${session.view.id} ${batch.baseUrl}`, () => ({
-        baseUrl: batch.baseUrl,
-        apiKey: session.apiKey,
-      }));
-    }
+    const session = this.sessionOfKey(batch.keyId);
+    if (session) return this.sessionClient(session, batch.baseUrl);
     const account = this.options.accounts.byKeyId(batch.keyId);
     return account ? this.storedClient(account) : null;
   }
@@ -164,13 +166,7 @@ export class ServiceAccess {
   /** The account a batch's key belongs to, for its name and for marking a refused key. */
   accountOfBatch(batch: Batch): AccountView | null {
     if (batch.sandbox) return null;
-    for (const session of this.sessions.values()) if (session.keyId === batch.keyId) return session.view;
-    return this.options.accounts.byKeyId(batch.keyId);
-  }
-
-  accountName(batch: Batch): string {
-    if (batch.sandbox) return SANDBOX_ACCOUNT_NAME;
-    return this.accountOfBatch(batch)?.name ?? `key ${batch.keyHint}`;
+    return this.sessionOfKey(batch.keyId)?.view ?? this.options.accounts.byKeyId(batch.keyId);
   }
 
   /** A call with an account's key outside the engine (balance, models), in that key's request budget. */
@@ -236,12 +232,25 @@ export class ServiceAccess {
     await (await this.sandbox?.catch(() => null))?.close();
   }
 
-  /** Whether this process holds the key a batch was made with (the Sandbox's it always can). */
-  holdsKeyOf(batch: Batch): boolean {
-    if (batch.sandbox) return true;
-    if ([...this.sessions.values()].some((session) => session.keyId === batch.keyId)) return true;
+  /** Whose key a batch was made with, and whether this process holds it (the Sandbox's it always does). */
+  keyOf(batch: Batch): BatchKey {
+    if (batch.sandbox) return { accountName: SANDBOX_ACCOUNT_NAME, held: true };
+    const session = this.sessionOfKey(batch.keyId);
+    if (session) return { accountName: session.view.name, held: true };
     const account = this.options.accounts.byKeyId(batch.keyId);
-    return account !== null && this.options.accounts.canOpenKeys();
+    return {
+      accountName: account?.name ?? `key ${batch.keyHint}`,
+      held: account !== null && this.options.accounts.canOpenKeys(),
+    };
+  }
+
+  private sessionOfKey(keyId: string): SessionAccount | undefined {
+    return [...this.sessions.values()].find((session) => session.keyId === keyId);
+  }
+
+  /** A session key's client for one service: a batch made earlier with the key is followed at its own. */
+  private sessionClient(session: SessionAccount, baseUrl: string): ServiceClient {
+    return this.cachedClient(`${session.view.id} ${baseUrl}`, () => ({ baseUrl, apiKey: session.apiKey }));
   }
 
   private storedClient(account: AccountView): ServiceClient {

@@ -46,9 +46,8 @@ export function scanView(scanId: string, plan: IngestPlan, files: FileGateway): 
 
 /** What a view needs beyond the store: facts that live in main's memory. */
 export interface BatchFacts {
-  accountName(batch: Batch): string;
-  /** Whether this process holds the key the batch was made with, so it can send and follow its jobs. */
-  keyHeld(batch: Batch): boolean;
+  /** Whose key the batch was made with, and whether this process holds it to send and follow its jobs. */
+  key(batch: Batch): { accountName: string; held: boolean };
   /** The batch's upload to storage while it runs; null otherwise. */
   upload(batchId: string): UploadProgress | null;
 }
@@ -79,10 +78,11 @@ export function batchProgress(store: QueueStore, batch: Batch, facts: BatchFacts
 }
 
 function summaryOf(batch: Batch, totals: BatchTotals, products: number, facts: BatchFacts): BatchSummary {
+  const key = facts.key(batch);
   return {
     ...progressOf(batch, totals, facts),
-    accountName: facts.accountName(batch),
-    keyHeld: facts.keyHeld(batch),
+    accountName: key.accountName,
+    keyHeld: key.held,
     keyHint: batch.keyHint,
     sandbox: batch.sandbox,
     createdAt: batch.createdAt,

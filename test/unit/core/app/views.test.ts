@@ -15,7 +15,7 @@ import {
 // work still to do.
 
 let ctx: StoreContext;
-const facts: BatchFacts = { accountName: () => 'Sandbox', keyHeld: () => true, upload: () => null };
+const facts: BatchFacts = { key: () => ({ accountName: 'Sandbox', held: true }), upload: () => null };
 const files = new FileGateway((token) => `/files/${token}`);
 
 beforeEach(async () => {
