@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { RECHECK_MS } from '../../core/app/public-api.ts';
 import { EXIT } from '../exit-codes.ts';
 import { type CliCore, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
@@ -88,7 +89,7 @@ export function registerDecisionCommands(program: Command): void {
     .action((id: string, options: { dataDir: string }) =>
       decide(options.dataDir, async (cli) => {
         await cli.call('jobs:recheck', { id });
-        return `Following ${id} again for 30 minutes; adbatch resume polls it.`;
+        return `Following ${id} again for ${RECHECK_MS / 60_000} minutes; adbatch resume polls it.`;
       }),
     );
 }
