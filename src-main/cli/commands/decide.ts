@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { RECHECK_MS } from '../../core/app/public-api.ts';
+import { RECHECK_MS } from '../../core/app/decisions.ts';
 import { EXIT } from '../exit-codes.ts';
 import { type CliCore, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';

@@ -23,4 +23,3 @@ export { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../ingest/group.ts';
 export { describeHolder, LeaseHeldError } from '../lease.ts';
 export type { RateLimit } from '../scheduler/budget.ts';
 export { parseRateLimit, SERVICE_RATE_LIMIT } from '../scheduler/budget.ts';
-export { RECHECK_MS } from './decisions.ts';
