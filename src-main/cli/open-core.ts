@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { callHandler } from '../core/app/dispatch.ts';
 import type { RateLimit, S3HostingConfig } from '../core/app/public-api.ts';
 import type { SecretBox } from '../core/app/secrets.ts';
 import { type Core, createCore, type LeaseMode, type SessionKey } from '../core/create-core.ts';
@@ -8,16 +9,6 @@ import { defaultLibraryDir } from './paths.ts';
 
 // The CLI's core: the same composition root as the app, given what only the CLI has (the key from
 // ADBATCH_API_KEY, the S3 flags, the rate limit and time scale, the library folder) as options.
-
-/** A refusal from the handler map, its code kept so a command can choose its exit status. */
-export class CoreRefusal extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * The CLI cannot open keys the app sealed in the OS keychain, and keeps none of its own: a batch of a stored
@@ -88,10 +79,6 @@ export function openCliCore(options: CliCoreOptions): CliCore {
   });
   return {
     core,
-    async call(channel, ...args) {
-      const reply = await core.dispatch(channel, args[0]);
-      if (!reply.ok) throw new CoreRefusal(reply.error.code, reply.error.message);
-      return reply.value as never;
-    },
+    call: (channel, ...args) => callHandler(core.dispatch, channel, args[0]),
   };
 }

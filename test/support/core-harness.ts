@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { callHandler } from '../../src-main/core/app/dispatch.ts';
 import type { SecretBox } from '../../src-main/core/app/secrets.ts';
 import { type Core, createCore, type Logger } from '../../src-main/core/create-core.ts';
 import { startEmbeddedSandbox } from '../../src-main/sandbox/embedded.ts';
@@ -86,14 +87,8 @@ export async function startCoreHarness(
 }
 
 /** A handler's result, through the dispatch every transport uses; a refusal throws with its code. */
-export async function callCore<C extends Channel>(
-  core: Core,
-  channel: C,
-  args?: ArgsOf<C>,
-): Promise<ResultOf<C>> {
-  const reply = await core.dispatch(channel, args);
-  if (!reply.ok) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
-  return reply.value as ResultOf<C>;
+export function callCore<C extends Channel>(core: Core, channel: C, args?: ArgsOf<C>): Promise<ResultOf<C>> {
+  return callHandler(core.dispatch, channel, args);
 }
 
 /** A call that must be refused: its error as the renderer would get it. */

@@ -39,3 +39,27 @@ export function createDispatch(handlers: HandlerMap, onInternalError: (error: un
     }
   };
 }
+
+/** A refusal as a caller in this process gets it: the reply's code and message. */
+export class Refusal extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A handler's result through `dispatch`, for a front end in the same process (the CLI, tests): the same
+ * validation and answers as over IPC, a refusal thrown as a `Refusal`.
+ */
+export async function callHandler<C extends Channel>(
+  dispatch: Dispatch,
+  channel: C,
+  args?: ArgsOf<C>,
+): Promise<ResultOf<C>> {
+  const reply = await dispatch(channel, args);
+  if (!reply.ok) throw new Refusal(reply.error.code, reply.error.message);
+  return reply.value as ResultOf<C>;
+}
