@@ -146,6 +146,16 @@ export interface BatchTotals {
   created: number;
 }
 
+const EMPTY_TOTALS: BatchTotals & { products: number } = {
+  jobs: 0,
+  byState: {},
+  charged: 0,
+  refunded: 0,
+  atStake: 0,
+  created: 0,
+  products: 0,
+};
+
 export class QueueStore {
   constructor(
     readonly db: Db,
@@ -667,22 +677,43 @@ export class QueueStore {
    * 100,000 jobs asks for all of them at once.
    */
   allTotals(): Map<string, BatchTotals & { products: number }> {
+    return this.collectTotals(null);
+  }
+
+  totals(batchId: string): BatchTotals {
+    const { products: _products, ...totals } = this.collectTotals(batchId).get(batchId) ?? {
+      ...EMPTY_TOTALS,
+      byState: {},
+    };
+    return totals;
+  }
+
+  /** Jobs by state (with the credits at stake and the jobs created), the ledger and the products, per batch. */
+  private collectTotals(batchId: string | null): Map<string, BatchTotals & { products: number }> {
     const all = new Map<string, BatchTotals & { products: number }>();
-    const of = (batchId: string) => {
-      let totals = all.get(batchId);
+    const of = (id: string) => {
+      let totals = all.get(id);
       if (!totals) {
-        totals = { jobs: 0, byState: {}, charged: 0, refunded: 0, atStake: 0, created: 0, products: 0 };
-        all.set(batchId, totals);
+        totals = { ...EMPTY_TOTALS, byState: {} };
+        all.set(id, totals);
       }
       return totals;
     };
+    // Two texts, not `@batchId IS NULL OR …`: SQLite would scan every batch's rows to answer for one.
+    const where = batchId === null ? '' : 'WHERE batch_id = @batchId';
     for (const row of this.db
       .prepare(
         `SELECT batch_id, state, COUNT(*) AS n, SUM(CASE WHEN state = 'outcome_unknown' THEN price ELSE 0 END) AS stake,
            SUM(accepted_at IS NOT NULL) AS created
-         FROM jobs GROUP BY batch_id, state`,
+         FROM jobs ${where} GROUP BY batch_id, state`,
       )
-      .all() as Array<{ batch_id: string; state: JobState; n: number; stake: number; created: number }>) {
+      .all(batchId === null ? {} : { batchId }) as Array<{
+      batch_id: string;
+      state: JobState;
+      n: number;
+      stake: number;
+      created: number;
+    }>) {
       const totals = of(row.batch_id);
       totals.byState[row.state] = row.n;
       totals.jobs += row.n;
@@ -690,62 +721,21 @@ export class QueueStore {
       totals.created += row.created;
     }
     for (const row of this.db
-      .prepare('SELECT batch_id, type, SUM(credits) AS credits FROM ledger GROUP BY batch_id, type')
-      .all() as Array<{ batch_id: string; type: 'charge' | 'refund'; credits: number }>) {
+      .prepare(`SELECT batch_id, type, SUM(credits) AS credits FROM ledger ${where} GROUP BY batch_id, type`)
+      .all(batchId === null ? {} : { batchId }) as Array<{
+      batch_id: string;
+      type: 'charge' | 'refund';
+      credits: number;
+    }>) {
       if (row.type === 'charge') of(row.batch_id).charged = row.credits;
       else of(row.batch_id).refunded = row.credits;
     }
     for (const row of this.db
-      .prepare('SELECT batch_id, COUNT(*) AS n FROM products GROUP BY batch_id')
-      .all() as Array<{
-      batch_id: string;
-      n: number;
-    }>) {
+      .prepare(`SELECT batch_id, COUNT(*) AS n FROM products ${where} GROUP BY batch_id`)
+      .all(batchId === null ? {} : { batchId }) as Array<{ batch_id: string; n: number }>) {
       of(row.batch_id).products = row.n;
     }
     return all;
-  }
-
-  totals(batchId: string): BatchTotals {
-    const byState: BatchTotals['byState'] = {};
-    let jobs = 0;
-    for (const row of this.db
-      .prepare('SELECT state, COUNT(*) AS n FROM jobs WHERE batch_id = ? GROUP BY state')
-      .all(batchId) as Array<{ state: JobState; n: number }>) {
-      byState[row.state] = row.n;
-      jobs += row.n;
-    }
-    const money = this.db
-      .prepare(
-        `SELECT COALESCE(SUM(CASE WHEN type = 'charge' THEN credits END), 0) AS charged,
-                COALESCE(SUM(CASE WHEN type = 'refund' THEN credits END), 0) AS refunded
-         FROM ledger WHERE batch_id = ?`,
-      )
-      .get(batchId) as { charged: number; refunded: number };
-    const atStake = this.db
-      .prepare(
-        "SELECT COALESCE(SUM(price), 0) AS n FROM jobs WHERE batch_id = ? AND state = 'outcome_unknown'",
-      )
-      .get(batchId) as { n: number };
-    return {
-      jobs,
-      byState,
-      charged: money.charged,
-      refunded: money.refunded,
-      atStake: atStake.n,
-      created: this.createdCount(batchId),
-    };
-  }
-
-  /** Jobs of the batch the service has accepted (a remote id recorded), whatever became of them since. */
-  createdCount(batchId: string): number {
-    return (
-      this.db
-        .prepare('SELECT COUNT(*) AS n FROM jobs WHERE batch_id = ? AND accepted_at IS NOT NULL')
-        .get(batchId) as {
-        n: number;
-      }
-    ).n;
   }
 
   ledger(batchId: string): Array<{ jobId: string; at: number; type: 'charge' | 'refund'; credits: number }> {
