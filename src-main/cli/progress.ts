@@ -3,9 +3,6 @@ import type { BatchProgress } from '../shared/models.ts';
 // Live progress for a terminal, from the core's `batches:progress` events: one redrawn line per batch on a
 // TTY, a line per change (at most every 2 s) otherwise, so logs of CI runs stay readable.
 
-/** Jobs sent and not yet ended: being created, followed or downloaded. */
-const IN_FLIGHT_STATES = ['submitting', 'running', 'downloading'];
-
 function bar(value: number, total: number, width = 20): string {
   const filled = total === 0 ? width : Math.round((value / total) * width);
   return `${'#'.repeat(filled)}${'.'.repeat(width - filled)}`;
@@ -29,7 +26,7 @@ export function formatProgress(progress: BatchProgress, startedAt: number, now: 
   return [
     `[${bar(finished, progress.jobs)}]`,
     `created ${progress.created}/${progress.jobs}`,
-    `running ${IN_FLIGHT_STATES.reduce((sum, state) => sum + count(state), 0)}`,
+    `running ${progress.inFlight}`,
     `done ${progress.done}`,
     `failed ${failed}`,
     ...(progress.attention > 0 ? [`needs you ${progress.attention}`] : []),

@@ -239,6 +239,8 @@ export interface BatchProgress {
   states: Partial<Record<string, number>>;
   /** Jobs the service accepted (a remote id recorded), whatever became of them since. */
   created: number;
+  /** Jobs sent and not yet ended: being created, followed or downloaded. */
+  inFlight: number;
   creditsSpent: number;
   creditsRefunded: number;
   /** Credits that outcome-unknown jobs may have cost. */

@@ -67,6 +67,7 @@ function progressOf(batch: Batch, totals: BatchTotals, facts: BatchFacts): Batch
     attention: ATTENTION_JOB_STATES.reduce((sum, state) => sum + count(state), 0),
     states: { ...totals.byState },
     created: totals.created,
+    inFlight: ACTIVE_JOB_STATES.reduce((sum, state) => sum + (state === 'waiting' ? 0 : count(state)), 0),
     creditsSpent: totals.charged - totals.refunded,
     creditsRefunded: totals.refunded,
     creditsAtStake: totals.atStake,

@@ -16,6 +16,7 @@ const progress = (overrides: Partial<BatchProgress>): BatchProgress => ({
   attention: 0,
   states: {},
   created: 0,
+  inFlight: 0,
   creditsSpent: 0,
   creditsRefunded: 0,
   creditsAtStake: 0,
