@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { openDatabase } from '../../../src-main/core/db/open.ts';
 import { QueueStore } from '../../../src-main/core/queue/store.ts';
 import type { Job } from '../../../src-main/core/queue/types.ts';
 import { seededRandom } from '../../../src-main/sandbox/render/random.ts';
+import { type Child, killChildren, startChild } from '../../support/child-process.ts';
 import { ADBATCH_BIN } from '../../support/cli.ts';
 import { listFiles, verifyDownloads } from '../../support/library-checks.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
@@ -42,57 +42,6 @@ const KILL_AFTER_MS = { min: 2000, max: 3000 };
 const SEED = process.env.ADBATCH_CRASH_SEED ? Number(process.env.ADBATCH_CRASH_SEED) : randomInt(2 ** 31);
 if (!Number.isSafeInteger(SEED))
   throw new Error(`ADBATCH_CRASH_SEED must be a whole number, not "${process.env.ADBATCH_CRASH_SEED}"`);
-
-interface Child {
-  process: ChildProcess;
-  exited: Promise<number | null>;
-  output(): string;
-  /** The first match of `pattern` in the child's output; throws if the child exits or time runs out first. */
-  waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
-}
-
-const children = new Set<ChildProcess>();
-
-function startChild(args: string[]): Child {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let text = '';
-  let ended = false;
-  child.stdout!.on('data', (chunk) => {
-    text += chunk;
-  });
-  child.stderr!.on('data', (chunk) => {
-    text += chunk;
-  });
-  const exited = new Promise<number | null>((resolvePromise) =>
-    child.once('exit', (code) => {
-      ended = true;
-      children.delete(child);
-      resolvePromise(code);
-    }),
-  );
-  return {
-    process: child,
-    exited,
-    output: () => text,
-    async waitFor(pattern, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = pattern.exec(text);
-        if (match) return match;
-        if (ended || Date.now() > deadline) {
-          throw new Error(`${ended ? 'exited' : 'timed out'} before ${pattern}:\n${text}`);
-        }
-        await sleep(20);
-      }
-    },
-  };
-}
-
-async function kill(child: Child): Promise<void> {
-  child.process.kill('SIGKILL');
-  await child.exited;
-}
 
 /** The batch as a kill left it, read from the data folder while no core runs. */
 function batchOnDisk(dbFile: string): { status: string; done: number; summary: string } {
@@ -152,7 +101,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  killChildren();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -188,7 +137,7 @@ describe('the app killed at random moments, started again each time', () => {
     for (let round = 1; round <= KILLS; round++) {
       const after = Math.round(random.range(KILL_AFTER_MS.min, KILL_AFTER_MS.max));
       await sleep(after);
-      await kill(core);
+      await core.kill();
       const left = batchOnDisk(dbFile);
       expect(left.status, `${context}: kill ${round} came after the batch ended`).not.toBe('finished');
       const spawnedAt = Date.now();
@@ -202,7 +151,7 @@ describe('the app killed at random moments, started again each time', () => {
     try {
       await core.waitFor(/^finished /m, 60_000);
     } catch (error) {
-      await kill(core);
+      await core.kill();
       throw new Error(`${context}: ${batchOnDisk(dbFile).summary}\n${(error as Error).message}`);
     }
     core.process.kill('SIGTERM');

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { openDatabase } from '../../../src-main/core/db/open.ts';
 import { QueueStore } from '../../../src-main/core/queue/store.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { QueueOwnerView } from '../../../src-main/shared/models.ts';
+import { startChild, until } from '../../support/child-process.ts';
 import { ADBATCH_BIN, adbatch } from '../../support/cli.ts';
 import { callCore, startCoreHarness } from '../../support/core-harness.ts';
 import { acceptedPostsBySource } from '../../support/engine-harness.ts';
@@ -35,29 +35,8 @@ afterAll(async () => {
 
 const apiKey = () => sandbox.accounts()[0]!.keys[0]!.key;
 
-function start(args: string[]): { child: ChildProcess; output: () => string; code: Promise<number | null> } {
-  const child = spawn(process.execPath, [ADBATCH_BIN, ...args], {
-    env: { ...process.env, ADBATCH_API_KEY: apiKey() },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  child.stdout!.on('data', (chunk) => {
-    text += chunk;
-  });
-  child.stderr!.on('data', (chunk) => {
-    text += chunk;
-  });
-  const code = new Promise<number | null>((done) => child.once('exit', (exitCode) => done(exitCode)));
-  return { child, output: () => text, code };
-}
-
-async function waitFor(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, 20));
-  }
-}
+const start = (args: string[]) =>
+  startChild([ADBATCH_BIN, ...args], { ...process.env, ADBATCH_API_KEY: apiKey() });
 
 describe('one engine per data folder', () => {
   it('two adbatch resume at once: one drives, the other says who does; nothing paid twice or lost', async () => {
@@ -78,23 +57,22 @@ describe('one engine per data folder', () => {
       '--yes',
       ...common,
     ]);
-    await waitFor(() => /Batch b_\w+ started/.test(first.output()), 30_000, 'the batch to start');
-    await waitFor(
+    await first.waitFor(/Batch b_\w+ started/, 30_000);
+    await until(
       () => sandbox.requests().filter((entry) => entry.method === 'POST').length >= 3,
       30_000,
       'creates',
     );
-    first.child.kill('SIGKILL');
-    await first.code;
+    await first.kill();
 
     const resumes = [start(['resume', ...common.slice(0, 4)]), start(['resume', ...common.slice(0, 4)])];
-    const codes = await Promise.all(resumes.map((resume) => resume.code));
+    const codes = await Promise.all(resumes.map((resume) => resume.exited));
     const refused = resumes.filter((_, index) => codes[index] === 5);
     const driver = resumes.find((_, index) => codes[index] !== 5);
     expect(refused, resumes.map((resume) => resume.output()).join('\n---\n')).toHaveLength(1);
     expect(refused[0]!.output()).toMatch(
       new RegExp(
-        `adbatch resume \\(pid ${driver!.child.pid}\\) is running the batches in .+: quit it or wait`,
+        `adbatch resume \\(pid ${driver!.process.pid}\\) is running the batches in .+: quit it or wait`,
       ),
     );
     expect([0, 2], driver!.output()).toContain(codes[resumes.indexOf(driver!)]);
@@ -147,18 +125,18 @@ describe('one engine per data folder', () => {
       '--library',
       join(root, 'library'),
     ]);
-    await waitFor(() => /Batch b_\w+ started/.test(cli.output()), 30_000, 'the CLI batch to start');
+    await cli.waitFor(/Batch b_\w+ started/, 30_000);
     const observer = await startCoreHarness({ dir: root });
     try {
       const owners: QueueOwnerView[] = [];
       observer.core.events.on('queue:owner', (owner) => owners.push(owner));
       const info = await callCore(observer.core, 'app:info');
-      expect(info.queue).toEqual({ driving: false, heldBy: `adbatch run (pid ${cli.child.pid})` });
+      expect(info.queue).toEqual({ driving: false, heldBy: `adbatch run (pid ${cli.process.pid})` });
       // What the CLI does shows in the app as it happens, read from the shared database.
       const [batch] = await callCore(observer.core, 'batches:list');
       expect(batch?.jobs).toBe(PRODUCTS);
-      expect(await cli.code).toBe(0);
-      await waitFor(() => owners.some((owner) => owner.driving), 5_000, 'the app to take over');
+      expect(await cli.exited).toBe(0);
+      await until(() => owners.some((owner) => owner.driving), 5_000, 'the app to take over');
       expect((await callCore(observer.core, 'app:info')).queue).toEqual({ driving: true, heldBy: null });
     } finally {
       await observer.close();
