@@ -2,14 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import {
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { z } from 'zod';
 import { mapLimit } from '../util/map-limit.ts';
 import { photoContentType } from './content-types.ts';
@@ -226,6 +219,18 @@ function extensionOf(path: string): string {
   return /^\.[a-z0-9]{1,10}$/.test(ext) ? ext : '';
 }
 
+/**
+ * The AWS SDK, loaded on the first request to the storage: it is the largest library Adbatch loads (over a
+ * second at start-up on a busy machine), and most runs never use storage (`adbatch status`, the Sandbox).
+ */
+async function loadSdk() {
+  const [sdk, presigner] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('@aws-sdk/s3-request-presigner'),
+  ]);
+  return { ...sdk, getSignedUrl: presigner.getSignedUrl };
+}
+
 export function createS3Host(input: S3HostingConfig): PhotoHost {
   const config = parseS3Config(input);
   const bucket = config.bucket;
@@ -234,7 +239,11 @@ export function createS3Host(input: S3HostingConfig): PhotoHost {
   const concurrency = config.concurrency ?? DEFAULT_S3_CONCURRENCY;
   const publicBase = config.publicBaseUrl?.replace(/\/+$/, '');
   const region = config.region ?? (config.endpoint ? regionForEndpoint(config.endpoint) : undefined);
-  const client = new S3Client(clientConfig(config, region));
+  let connection: Promise<{ sdk: Awaited<ReturnType<typeof loadSdk>>; client: S3Client }> | null = null;
+  const connect = () => {
+    connection ??= loadSdk().then((sdk) => ({ sdk, client: new sdk.S3Client(clientConfig(config, region)) }));
+    return connection;
+  };
   const where = config.endpoint ? new URL(config.endpoint).origin : `AWS S3${region ? ` (${region})` : ''}`;
   const limit = limiter(concurrency);
 
@@ -377,7 +386,8 @@ export function createS3Host(input: S3HostingConfig): PhotoHost {
       );
     // A Buffer with its length, not a stream: a stream makes the SDK use aws-chunked encoding, which many
     // S3-compatible stores do not accept.
-    const command = new PutObjectCommand({
+    const { sdk, client } = await connect();
+    const command = new sdk.PutObjectCommand({
       Bucket: bucket,
       Key: key,
       Body: bytes,
@@ -404,8 +414,9 @@ export function createS3Host(input: S3HostingConfig): PhotoHost {
   };
 
   const storeOnce = async (path: string, { key, size }: Known): Promise<number> => {
+    const { sdk, client } = await connect();
     try {
-      const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      const head = await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }));
       // Same key, same content, unless an earlier upload was cut short or the object was overwritten.
       if (head.ContentLength === size) return 0;
     } catch (error) {
@@ -441,8 +452,9 @@ export function createS3Host(input: S3HostingConfig): PhotoHost {
 
   const urlOf = async (path: string, key: string): Promise<string> => {
     if (publicBase) return `${publicBase}/${key.split('/').map(encodeURIComponent).join('/')}`;
+    const { sdk, client } = await connect();
     try {
-      return await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: key }), {
+      return await sdk.getSignedUrl(client, new sdk.GetObjectCommand({ Bucket: bucket, Key: key }), {
         expiresIn: ttl,
       });
     } catch (error) {
@@ -470,7 +482,7 @@ export function createS3Host(input: S3HostingConfig): PhotoHost {
       return urlOf(resolve(path), key);
     },
     async close() {
-      client.destroy();
+      (await connection)?.client.destroy();
     },
   };
 }
