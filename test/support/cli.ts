@@ -33,31 +33,37 @@ export function adbatch(
   );
 }
 
-/** `adbatch run` on the embedded sandbox, sped up, one Classic shot per product, confirmed in advance. */
+/** The arguments of `adbatch run` on the embedded sandbox, sped up, one Classic shot per product, confirmed. */
+export function sandboxRunArgs(
+  inputs: string[],
+  where: { dataDir: string; library: string },
+  extra: string[] = [],
+): string[] {
+  return [
+    'run',
+    ...inputs,
+    '--sandbox',
+    '--time-scale',
+    '0.02',
+    '--style',
+    'classic',
+    '--shots',
+    '1',
+    '--yes',
+    '--data-dir',
+    where.dataDir,
+    '--library',
+    where.library,
+    ...extra,
+  ];
+}
+
+/** `adbatch run` on the embedded sandbox (sandboxRunArgs), to its end. */
 export function runOnSandbox(
   inputs: string[],
   where: { dataDir: string; library: string },
   extra: string[] = [],
   env?: NodeJS.ProcessEnv,
 ): Promise<CliResult> {
-  return adbatch(
-    [
-      'run',
-      ...inputs,
-      '--sandbox',
-      '--time-scale',
-      '0.02',
-      '--style',
-      'classic',
-      '--shots',
-      '1',
-      '--yes',
-      '--data-dir',
-      where.dataDir,
-      '--library',
-      where.library,
-      ...extra,
-    ],
-    env ? { env } : {},
-  );
+  return adbatch(sandboxRunArgs(inputs, where, extra), env ? { env } : {});
 }

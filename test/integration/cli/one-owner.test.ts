@@ -7,7 +7,7 @@ import { QueueStore } from '../../../src-main/core/queue/store.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { QueueOwnerView } from '../../../src-main/shared/models.ts';
 import { startChild, until } from '../../support/child-process.ts';
-import { ADBATCH_BIN, adbatch } from '../../support/cli.ts';
+import { ADBATCH_BIN, runOnSandbox, sandboxRunArgs } from '../../support/cli.ts';
 import { callCore, startCoreHarness } from '../../support/core-harness.ts';
 import { acceptedPostsBySource } from '../../support/engine-harness.ts';
 import { listFiles, verifyDownloads } from '../../support/library-checks.ts';
@@ -100,31 +100,15 @@ describe('one engine per data folder', () => {
     const root = join(dir, 'app-and-cli');
     const dataDir = join(root, 'data');
     const app = await startCoreHarness({ dir: root });
-    const refused = await adbatch(
-      ['run', products, '--sandbox', '--style', 'classic', '--shots', '1', '--yes', '--data-dir', dataDir],
-      { env: { ...process.env } },
-    );
+    const where = { dataDir, library: join(root, 'library') };
+    const refused = await runOnSandbox([products], where);
     expect(refused.code, refused.stderr).toBe(5);
     expect(refused.stderr).toContain(`Adbatch (pid ${process.pid}) is running the batches in ${dataDir}`);
     await app.close();
 
     // The CLI drives a batch; an app opened meanwhile shows who holds the queue and takes it when freed.
-    const cli = start([
-      'run',
-      products,
-      '--sandbox',
-      '--time-scale',
-      '0.05',
-      '--style',
-      'classic',
-      '--shots',
-      '1',
-      '--yes',
-      '--data-dir',
-      dataDir,
-      '--library',
-      join(root, 'library'),
-    ]);
+    // Slower than the default sandbox run, so that the app opened meanwhile finds it still running.
+    const cli = start(sandboxRunArgs([products], where, ['--time-scale', '0.05']));
     await cli.waitFor(/Batch b_\w+ started/, 30_000);
     const observer = await startCoreHarness({ dir: root });
     try {
