@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { JobSummary } from '../../src-main/sandbox/server.ts';
 
 // A thin HTTP client for the sandbox (or any service speaking the ad service contract), used by the
 // integration tests. It never hides anything: every call answers the status, the headers, the raw text and
@@ -96,16 +97,6 @@ export interface RequestLogEntryBody {
   key: string | null;
   body: unknown;
   fault?: string;
-}
-
-/** An entry of GET /_sandbox/jobs. */
-export interface SandboxJobBody {
-  id: string;
-  kind: 'shoot' | 'video';
-  status: string;
-  credits: number;
-  refunded: boolean;
-  history: Array<{ status: string; at: string }>;
 }
 
 export interface FaultRuleInput {
@@ -250,8 +241,8 @@ export class SandboxClient {
   }
 
   /** Every shoot and video the sandbox holds, with the statuses it has been through. */
-  async jobs(): Promise<SandboxJobBody[]> {
-    return (await this.call<{ data: SandboxJobBody[] }>('GET', '/_sandbox/jobs')).body.data;
+  async jobs(): Promise<JobSummary[]> {
+    return (await this.call<{ data: JobSummary[] }>('GET', '/_sandbox/jobs')).body.data;
   }
 
   failJob(id: string) {
