@@ -35,5 +35,8 @@ it('lets core finish starting, then stops it, then quits', async () => {
   await waitFor(() => state.ended, 'the quit');
   expect(state.quitCalls).toBe(2);
   expect(existsSync(`${databaseFile()}-wal`)).toBe(false);
+  // Start-up's last step: had the quit not waited for the start, start-up would end here on a closed
+  // database, and say so in the log.
+  await waitFor(() => fake.electron.app.listeners.has('activate'), 'the end of start-up');
   expect(state.logs.filter((line) => line.startsWith('error'))).toEqual([]);
 });
