@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { vi } from 'vitest';
+import { fileNet } from './protocol-fake.ts';
 
 // A stand-in for Electron's main-process modules, recording what the built main process does with them, so
 // that out/main/index.js can be started under vitest (test/unit/electron/main-process*.test.ts). startMain
@@ -108,14 +109,7 @@ function create() {
     },
     Menu: { buildFromTemplate: (template: unknown) => template, setApplicationMenu: () => {} },
     Notification: Object.assign(class {}, { isSupported: () => false }),
-    net: {
-      // Electron's net.fetch of a file:// URL; a missing file rejects.
-      fetch: async (url: string) => {
-        const { readFile } = await import('node:fs/promises');
-        const { fileURLToPath: toPath } = await import('node:url');
-        return new Response(await readFile(toPath(url)));
-      },
-    },
+    net: fileNet(),
     protocol: {
       registerSchemesAsPrivileged: (schemes: typeof state.privileged) => state.privileged.push(...schemes),
       handle: (scheme: string, handler: (request: Request) => Promise<Response>) =>

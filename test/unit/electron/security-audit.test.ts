@@ -3,14 +3,14 @@ import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ENTRY_URL, registerAppProtocol } from '../../../src-main/electron/app-protocol.ts';
+import { APP_ENTRY_URL, APP_SCHEME, registerAppProtocol } from '../../../src-main/electron/app-protocol.ts';
 import { trustedSender } from '../../../src-main/electron/ipc.ts';
 import { sameOriginAs } from '../../../src-main/electron/own-origin.ts';
 import { denyAllPermissions } from '../../../src-main/electron/permissions.ts';
 import { lockDown, windowOptions } from '../../../src-main/electron/window.ts';
+import { servedScheme } from '../../support/protocol-fake.ts';
 
 // Our equivalent of electronegativity (its last release cannot start under current Node and phones home for
 // translations), in two halves. What can be read off the code is a lint rule (biome.json and lint/*.grit),
@@ -261,18 +261,15 @@ describe('the built renderer (out/renderer)', () => {
   });
 
   it('is served whole through app://adbatch/', async () => {
-    let handler: ((request: Request) => Promise<Response>) | null = null;
-    registerAppProtocol(
-      { handle: (_scheme: string, h: typeof handler) => (handler = h) } as never,
-      { fetch: async (url: string) => new Response(readFileSync(fileURLToPath(url))) } as never,
-      join(ROOT, 'out/renderer'),
+    const { get } = servedScheme(APP_SCHEME, (protocol, net) =>
+      registerAppProtocol(protocol, net, join(ROOT, 'out/renderer')),
     );
-    const page = await handler!(new Request(APP_ENTRY_URL));
+    const page = await get(APP_ENTRY_URL);
     const body = await page.text();
     const assets = [...body.matchAll(/(?:src|href)="(\.\/assets\/[^"]+)"/g)].map((match) => match[1]!);
     expect(assets.length).toBeGreaterThanOrEqual(2);
     for (const asset of assets) {
-      const response = await handler!(new Request(new URL(asset, APP_ENTRY_URL)));
+      const response = await get(new URL(asset, APP_ENTRY_URL).href);
       expect(response.status, asset).toBe(200);
       expect(response.headers.get('content-type'), asset).toMatch(/^text\/(javascript|css)/);
     }
