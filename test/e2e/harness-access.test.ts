@@ -158,4 +158,24 @@ describe.skipIf(missing)(`the harness in a real browser${missing ? ` (skipped: $
     expect(await page.evaluate(tryOpen, `${socket}?token=${token}`)).toBe('open');
     await page.close();
   });
+
+  it('tells a page opened without the token or with a wrong one what to open, instead of staying blank', async () => {
+    // A page each: a second address differing only in its fragment would not load the page again.
+    const open = async (url: string) => {
+      const page = await browser.newPage();
+      await page.goto(url);
+      return page;
+    };
+    for (const url of [`${app.origin}/`, `${app.origin}/#token=${'A'.repeat(43)}`]) {
+      const page = await open(url);
+      await expect
+        .poll(() => page.getByRole('alert').allInnerTexts(), { timeout: 10_000 })
+        .toEqual([expect.stringContaining('open the exact address it prints')]);
+      await page.close();
+    }
+    const page = await open(app.url);
+    await expect.poll(() => page.getByText('No batches yet').count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.close();
+  });
 });
