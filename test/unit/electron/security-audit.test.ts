@@ -125,12 +125,18 @@ contextBridge.exposeInMainWorld('adbatch', { invoke: () => null });
 
 describe('the window', () => {
   it('is built with isolation on and Node off, literally, whatever the bounds', () => {
+    const preload = '/app/out/preload/index.cjs';
     for (const bounds of [
       { width: 1280, height: 820 },
+      { x: 10, y: 20, width: 1000, height: 700 },
       { x: 5, y: 5, width: 960, height: 600, maximized: true },
     ]) {
-      const preferences = windowOptions('/app/out/preload/index.cjs', bounds).webPreferences!;
+      const options = windowOptions(preload, bounds);
+      const { maximized: _, ...place } = bounds;
+      expect(options).toMatchObject({ ...place, show: false });
+      const preferences = options.webPreferences!;
       expect(preferences).toMatchObject({
+        preload,
         contextIsolation: true,
         sandbox: true,
         nodeIntegration: false,
