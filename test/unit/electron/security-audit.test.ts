@@ -30,7 +30,8 @@ function built(path: string): string {
 describe('lint rules', () => {
   // Each file is laid where its rule applies, in a copy of our Biome setup; each must draw exactly the
   // diagnostic named, at its line.
-  const cases: Array<[path: string, code: string, rule: 'plugin' | 'lint/style/noRestrictedImports']> = [
+  const IMPORT = 'lint/style/noRestrictedImports';
+  const cases: Array<[path: string, code: string, rule: 'plugin' | typeof IMPORT]> = [
     ['src-main/electron/a.ts', 'export const o = { nodeIntegration: true };', 'plugin'],
     ['src-main/electron/b.ts', 'export const o = { nodeIntegrationInWorker: true };', 'plugin'],
     ['src-main/electron/c.ts', "export const o = { 'nodeIntegrationInSubFrames': true };", 'plugin'],
@@ -49,25 +50,13 @@ describe('lint rules', () => {
     ['src-main/index.ts', 'export const w = new BrowserWindow({ width: 800 });', 'plugin'],
     ['src-preload/a.ts', "contextBridge.exposeInMainWorld('ipc', ipcRenderer);", 'plugin'],
     ['src-preload/b.ts', "contextBridge.exposeInMainWorld('ipc', { send: ipcRenderer.send });", 'plugin'],
-    [
-      'src-main/core/a.ts',
-      "import { app } from 'electron';\nexport { app };",
-      'lint/style/noRestrictedImports',
-    ],
-    [
-      'src-main/cli/a.ts',
-      "import { app } from 'electron';\nexport { app };",
-      'lint/style/noRestrictedImports',
-    ],
-    ['src-main/sandbox/a.ts', "export { net } from 'electron';", 'lint/style/noRestrictedImports'],
-    ['src-renderer/src/a.ts', "export { ipcRenderer } from 'electron';", 'lint/style/noRestrictedImports'],
-    ['bin/a.ts', "export { app } from 'electron';", 'lint/style/noRestrictedImports'],
-    [
-      'src-main/electron/m.ts',
-      "export { BrowserWindow } from '@electron/remote';",
-      'lint/style/noRestrictedImports',
-    ],
-    ['src-preload/c.ts', "export { getGlobal } from '@electron/remote';", 'lint/style/noRestrictedImports'],
+    ['src-main/core/a.ts', "import { app } from 'electron';\nexport { app };", IMPORT],
+    ['src-main/cli/a.ts', "import { app } from 'electron';\nexport { app };", IMPORT],
+    ['src-main/sandbox/a.ts', "export { net } from 'electron';", IMPORT],
+    ['src-renderer/src/a.ts', "export { ipcRenderer } from 'electron';", IMPORT],
+    ['bin/a.ts', "export { app } from 'electron';", IMPORT],
+    ['src-main/electron/m.ts', "export { BrowserWindow } from '@electron/remote';", IMPORT],
+    ['src-preload/c.ts', "export { getGlobal } from '@electron/remote';", IMPORT],
   ];
   // What the shell does write: no diagnostic.
   const clean = `import { BrowserWindow, contextBridge } from 'electron';
