@@ -50,6 +50,12 @@ describe('lint rules', () => {
     ['src-main/index.ts', 'export const w = new BrowserWindow({ width: 800 });', 'plugin'],
     ['src-preload/a.ts', "contextBridge.exposeInMainWorld('ipc', ipcRenderer);", 'plugin'],
     ['src-preload/b.ts', "contextBridge.exposeInMainWorld('ipc', { send: ipcRenderer.send });", 'plugin'],
+    ['src-preload/b.ts', "contextBridge.exposeInMainWorld('ipc', { ipcRenderer });", 'plugin'],
+    [
+      'src-preload/b.ts',
+      "contextBridge.exposeInMainWorld('ipc', { send: ipcRenderer.send.bind(ipcRenderer) });",
+      'plugin',
+    ],
     ['src-main/core/a.ts', "import { app } from 'electron';\nexport { app };", IMPORT],
     ['src-main/cli/a.ts', "import { app } from 'electron';\nexport { app };", IMPORT],
     ['src-main/sandbox/a.ts', "export { net } from 'electron';", IMPORT],
@@ -66,6 +72,16 @@ export const w = new BrowserWindow(windowOptions('/preload.cjs', {}));
 export const o = { contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true };
 contextBridge.exposeInMainWorld('adbatch', { invoke: () => null });
 `;
+  // A bridge written inline: functions that call ipcRenderer's methods, which is what a bridge is.
+  const cleanPreload = `import { contextBridge, ipcRenderer } from 'electron';
+contextBridge.exposeInMainWorld('adbatch', {
+  invoke: (channel: string, args: unknown) => ipcRenderer.invoke(channel, args),
+  on: (listener: () => void) => {
+    ipcRenderer.on('adbatch:event', listener);
+    return () => ipcRenderer.removeListener('adbatch:event', listener);
+  },
+});
+`;
 
   let dir: string;
   let diagnostics: Array<{ category: string; location: { path: string; start: { line: number } } }>;
@@ -75,7 +91,10 @@ contextBridge.exposeInMainWorld('adbatch', { invoke: () => null });
     dir = await mkdtemp(join(tmpdir(), 'adbatch-lint-'));
     cpSync(join(ROOT, 'biome.json'), join(dir, 'biome.json'));
     cpSync(join(ROOT, 'lint'), join(dir, 'lint'), { recursive: true });
-    const files = new Map<string, string[]>([['src-main/electron/clean.ts', [clean]]]);
+    const files = new Map<string, string[]>([
+      ['src-main/electron/clean.ts', [clean]],
+      ['src-preload/clean.ts', [cleanPreload]],
+    ]);
     for (const [path, code, rule] of cases) {
       const before = files.get(path) ?? [];
       expected.push(`${path}:${before.join('\n').split('\n').length + (before.length ? 1 : 0)} ${rule}`);
