@@ -23,6 +23,8 @@ export default defineConfig(({ mode }) => {
       rollupOptions: { input: { index: resolve(__dirname, 'src-renderer/index.html') } },
     },
   };
+  // Main and preload are left out on purpose (npm run build:harness passes --ignoreConfigWarning, or
+  // electron-vite warns that they are missing on every npm run app:web).
   if (harness) return { renderer };
   return {
     main: {

@@ -47,9 +47,6 @@ if (!app.requestSingleInstanceLock()) app.quit();
 const logger = redactedLogger(log);
 const preferences = appPreferences(new Store({ name: 'preferences' }));
 let core: Core | null = null;
-// Stopping waits for a start in progress: a quit can arrive while start awaits its servers, and stopping
-// under it closed the database that start was about to read.
-let coreStarted: Promise<void> = Promise.resolve();
 let mainWindow: BrowserWindow | null = null;
 
 // electron-vite's dev server in development; a packaged app ignores the variable, or anyone who can set an
@@ -113,10 +110,10 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
+// core.stop() waits for a start in progress itself (a quit can come while the window first opens).
 quitAfterStop(
   app,
   async () => {
-    await coreStarted.catch(() => {});
     await core?.stop();
   },
   (error) => logger.error('core did not stop cleanly', error),
@@ -156,8 +153,7 @@ void app.whenReady().then(async () => {
   forwardEvents(core.events, sendToRenderer);
   installMenu();
   mainWindow = createMainWindow();
-  coreStarted = core.start();
-  await coreStarted;
+  await core.start();
   const summaries = await core.dispatch('batches:list', undefined);
   attachOsIntegration(
     core.events,

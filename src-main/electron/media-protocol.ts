@@ -1,6 +1,6 @@
-import { pathToFileURL } from 'node:url';
 import type { Net, Protocol } from 'electron';
 import type { FileGateway } from '../core/app/files.ts';
+import { serveFiles } from './file-protocol.ts';
 
 // Local images (thumbnails, inputs, results) reach the renderer as adbatch-media://f/<token>: only files core
 // registered in its gateway are served. No file://, no webSecurity: false.
@@ -21,14 +21,7 @@ export function registerMediaProtocol(
   net: Pick<Net, 'fetch'>,
   files: Pick<FileGateway, 'resolve'>,
 ): void {
-  protocol.handle(MEDIA_SCHEME, async (request) => {
-    const url = new URL(request.url);
-    const path = url.host === 'f' ? files.resolve(url.pathname.slice(1)) : null;
-    if (!path || request.method !== 'GET') return new Response('Not found', { status: 404 });
-    try {
-      return await net.fetch(pathToFileURL(path).toString(), { headers: request.headers });
-    } catch {
-      return new Response('Not found', { status: 404 });
-    }
-  });
+  serveFiles(protocol, net, MEDIA_SCHEME, (url) =>
+    url.host === 'f' ? files.resolve(url.pathname.slice(1)) : null,
+  );
 }

@@ -84,19 +84,37 @@ describe('the browser harness lets in only its own page', () => {
   });
 
   it('serves no page or file to a request for another host name', async () => {
-    const status = await new Promise<number>((resolve, reject) => {
-      const port = Number(new URL(app.origin).port);
-      request({ host: '127.0.0.1', port, path: '/', headers: { host: `evil.example:${port}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      })
-        .on('error', reject)
-        .end();
-    });
-    expect(status).toBe(403);
+    const port = new URL(app.origin).port;
+    expect(await statusOf('/', `evil.example:${port}`)).toBe(403);
     expect((await fetch(app.origin)).status).toBe(200);
   });
+
+  it('answers a path outside its build, malformed or of a kind it does not serve with 404, and goes on', async () => {
+    for (const path of [
+      '/..%2f..%2fpackage.json',
+      '/assets/../../package.json',
+      '/%E0%A4%A',
+      '/index.html%00.js',
+      '/files/unknown-token',
+      'http://[',
+    ]) {
+      expect(await statusOf(path), path).toBe(404);
+    }
+    expect(await statusOf('/')).toBe(200);
+  });
 });
+
+/** The status of a GET of `path` exactly as written (no normalising client in between). */
+function statusOf(path: string, host = new URL(app.origin).host): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port: Number(new URL(app.origin).port), path, headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
 
 const missing = browserMissing();
 
@@ -138,6 +156,26 @@ describe.skipIf(missing)(`the harness in a real browser${missing ? ` (skipped: $
     await page.goto(`${app.origin}/`);
     expect(await page.evaluate(tryOpen, socket)).toBe('refused');
     expect(await page.evaluate(tryOpen, `${socket}?token=${token}`)).toBe('open');
+    await page.close();
+  });
+
+  it('tells a page opened without the token or with a wrong one what to open, instead of staying blank', async () => {
+    // A page each: a second address differing only in its fragment would not load the page again.
+    const open = async (url: string) => {
+      const page = await browser.newPage();
+      await page.goto(url);
+      return page;
+    };
+    for (const url of [`${app.origin}/`, `${app.origin}/#token=${'A'.repeat(43)}`]) {
+      const page = await open(url);
+      await expect
+        .poll(() => page.getByRole('alert').allInnerTexts(), { timeout: 10_000 })
+        .toEqual([expect.stringContaining('open the exact address it prints')]);
+      await page.close();
+    }
+    const page = await open(app.url);
+    await expect.poll(() => page.getByText('No batches yet').count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByRole('alert').count()).toBe(0);
     await page.close();
   });
 });

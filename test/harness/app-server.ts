@@ -3,10 +3,11 @@ import { createReadStream, existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
 import type { Core } from '../../src-main/core/create-core.ts';
+import { contentTypeOf, rendererFile } from '../../src-main/electron/renderer-files.ts';
 import { type CoreHarness, startCoreHarness } from '../support/core-harness.ts';
 
 // The browser harness: the real core (queue, ingest, engine, the embedded sandbox) with the renderer's harness
@@ -22,19 +23,6 @@ const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** The harness build of the renderer (`npm run build:harness`): the app's own build has no WebSocket code. */
 export const RENDERER_DIR = join(REPO, 'out', 'harness');
 export const EXAMPLES_DIR = join(REPO, 'resources', 'examples');
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.mp4': 'video/mp4',
-  '.json': 'application/json',
-};
 
 export interface AppServer {
   /** The page to open, with this run's token: the only way in. */
@@ -59,7 +47,7 @@ async function sendFile(res: ServerResponse, file: string): Promise<void> {
     return;
   }
   res.writeHead(200, {
-    'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'content-type': contentTypeOf(file) ?? 'application/octet-stream',
     'content-length': info.size,
     'cache-control': 'no-store',
   });
@@ -83,8 +71,18 @@ export async function startAppServer(
 
   const ourHost = (req: IncomingMessage) => `http://${req.headers.host}` === origin;
 
+  // A request target that is no URL (a client other than a browser can send one) is refused, not thrown.
+  const urlOf = (req: IncomingMessage) => URL.parse(req.url ?? '/', origin);
+
+  // The gateway's files by token; the renderer's found as the app:// protocol finds them, so the two refuse
+  // the same paths.
+  const fileOf = (url: URL | null): string | null => {
+    if (!url) return null;
+    if (url.pathname.startsWith('/files/')) return core.files.resolve(url.pathname.slice('/files/'.length));
+    return rendererFile(RENDERER_DIR, url.pathname);
+  };
+
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
     if (!ourHost(req)) {
       res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden');
       return;
@@ -93,25 +91,15 @@ export async function startAppServer(
       res.writeHead(405).end();
       return;
     }
-    if (url.pathname.startsWith('/files/')) {
-      const path = core.files.resolve(url.pathname.slice('/files/'.length));
-      if (!path) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
-      else void sendFile(res, path);
-      return;
-    }
-    const relative = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
-    const file = normalize(join(RENDERER_DIR, relative));
-    if (!file.startsWith(RENDERER_DIR + sep)) {
-      res.writeHead(404).end();
-      return;
-    }
-    void sendFile(res, file);
+    const file = fileOf(urlOf(req));
+    if (!file) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+    else void sendFile(res, file);
   });
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/ipc' || !ourHost(req) || req.headers.origin !== origin) {
+    const url = urlOf(req);
+    if (url?.pathname !== '/ipc' || !ourHost(req) || req.headers.origin !== origin) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       return;
     }

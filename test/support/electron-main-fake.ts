@@ -1,11 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { vi } from 'vitest';
+import { fileNet } from './protocol-fake.ts';
 
 // A stand-in for Electron's main-process modules, recording what the built main process does with them, so
-// that out/main/index.js can be started under vitest (test/unit/electron/main-process*.test.ts). A test file
-// mocks 'electron', 'electron-log/main' and 'electron-store' with the modules below; each test file has its
-// own instance of this module, so its own state.
+// that out/main/index.js can be started under vitest (test/unit/electron/main-process*.test.ts). startMain
+// puts the modules below in place of 'electron', 'electron-log/main' and 'electron-store'; each test file has
+// its own instance of this module, so its own state.
 
 type Listener = (...args: never[]) => unknown;
 
@@ -107,14 +109,7 @@ function create() {
     },
     Menu: { buildFromTemplate: (template: unknown) => template, setApplicationMenu: () => {} },
     Notification: Object.assign(class {}, { isSupported: () => false }),
-    net: {
-      // Electron's net.fetch of a file:// URL; a missing file rejects.
-      fetch: async (url: string) => {
-        const { readFile } = await import('node:fs/promises');
-        const { fileURLToPath: toPath } = await import('node:url');
-        return new Response(await readFile(toPath(url)));
-      },
-    },
+    net: fileNet(),
     protocol: {
       registerSchemesAsPrivileged: (schemes: typeof state.privileged) => state.privileged.push(...schemes),
       handle: (scheme: string, handler: (request: Request) => Promise<Response>) =>
@@ -161,10 +156,17 @@ export async function waitFor(condition: () => boolean, what: string): Promise<v
   }
 }
 
-/** Starts the built main process against the stand-in, with its data under `dataDir`. */
+/**
+ * Starts the built main process against the stand-in, with its data under `dataDir`. Once per test file:
+ * the main process is a module, run when first imported.
+ */
 export async function startMain(main: string, dataDir: string): Promise<void> {
   state.dataDir = dataDir;
   delete process.env.ELECTRON_RENDERER_URL;
+  // Not hoisted, unlike vi.mock: they apply to the import below, the first of these modules in this file.
+  vi.doMock('electron', () => ({ ...fake.electron, default: fake.electron }));
+  vi.doMock('electron-log/main', () => electronLogModule);
+  vi.doMock('electron-store', () => electronStoreModule);
   await import(/* @vite-ignore */ pathToFileURL(main).href);
 }
 

@@ -2,7 +2,13 @@ import type { Channel, EventName, Events, Reply } from '../../../src-main/shared
 import type { Transport } from './transport.ts';
 
 // The browser harness's transport: the same handler map, mounted on a WebSocket. Calls wait for the socket;
-// a dropped socket fails the calls in flight and reconnects.
+// a dropped socket fails the calls in flight and reconnects. A socket refused before it ever opened (no
+// token, a wrong one, another run's, or no harness at all) would be refused again: every call then fails
+// with what to do, instead of waiting forever on a page that stays blank.
+
+const NOT_LET_IN =
+  'The Adbatch harness did not let this page in, or is not running: start it (npm run app:web) and open the ' +
+  'exact address it prints (the #token=… in it is what admits the page).';
 
 /**
  * The harness's socket: /ipc on the page's own host, with the per-run token that the URL the harness printed
@@ -22,11 +28,23 @@ export function webSocketTransport(url: string): Transport {
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   let nextId = 1;
   let socket: WebSocket;
-  let ready: Promise<void>;
+  /** Whether the socket opened; false once it closed without opening. */
+  let ready: Promise<boolean>;
 
   const connect = () => {
     socket = new WebSocket(url);
-    ready = new Promise((resolve) => socket.addEventListener('open', () => resolve(), { once: true }));
+    let opened = false;
+    ready = new Promise((resolve) => {
+      socket.addEventListener(
+        'open',
+        () => {
+          opened = true;
+          resolve(true);
+        },
+        { once: true },
+      );
+      socket.addEventListener('close', () => resolve(false), { once: true });
+    });
     socket.addEventListener('message', (message) => {
       const data = JSON.parse(String(message.data)) as
         | { id: number; reply: Reply<Channel> }
@@ -46,14 +64,14 @@ export function webSocketTransport(url: string): Transport {
         });
       }
       pending.clear();
-      setTimeout(connect, 500);
+      if (opened) setTimeout(connect, 500);
     });
   };
   connect();
 
   return {
     async invoke(channel, args) {
-      await ready;
+      if (!(await ready)) return { ok: false, error: { code: 'unreachable', message: NOT_LET_IN } };
       const id = nextId++;
       return new Promise((resolve) => {
         pending.set(id, { resolve });

@@ -1,7 +1,6 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   APP_ENTRY_URL,
@@ -9,9 +8,10 @@ import {
   APP_SCHEME_PRIVILEGES,
   registerAppProtocol,
 } from '../../../src-main/electron/app-protocol.ts';
+import { servedScheme } from '../../support/protocol-fake.ts';
 
-// Electron's protocol and net are faked; the handler runs as Electron would run it, over a real folder laid
-// out like out/renderer, with a file beside it that must never be served.
+// Electron's protocol and net are faked (net.fetch reads the real files); the handler runs as Electron would
+// run it, over a real folder laid out like out/renderer, with a file beside it that must never be served.
 
 let dir: string;
 let root: string;
@@ -28,28 +28,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function setUp() {
-  let handler: ((request: Request) => Promise<Response>) | null = null;
-  const fetched: string[] = [];
-  registerAppProtocol(
-    {
-      handle: (scheme: string, h: typeof handler) => {
-        expect(scheme).toBe(APP_SCHEME);
-        handler = h;
-      },
-    } as never,
-    {
-      // Electron's net.fetch of a missing file rejects (net::ERR_FILE_NOT_FOUND).
-      fetch: async (url: string) => {
-        const path = fileURLToPath(url);
-        fetched.push(path);
-        return new Response(await readFile(path));
-      },
-    } as never,
-    root,
-  );
-  return { fetched, get: (url: string, method = 'GET') => handler!(new Request(url, { method })) };
-}
+const setUp = () => servedScheme(APP_SCHEME, (protocol, net) => registerAppProtocol(protocol, net, root));
 
 describe('the app:// protocol', () => {
   it('is registered privileged like a web origin: standard, secure, fetch', () => {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS } from '../../../src-main/core/app/schemas.ts';
 import { databaseFile, fake, startMain, state, waitFor } from '../../support/electron-main-fake.ts';
 
@@ -14,19 +14,6 @@ const ROOT = resolve(import.meta.dirname, '../../..');
 const MAIN = join(ROOT, 'out/main/index.js');
 
 type Listener = (...args: never[]) => unknown;
-
-vi.mock('electron', async () => {
-  const { fake } = await import('../../support/electron-main-fake.ts');
-  return { ...fake.electron, default: fake.electron };
-});
-vi.mock(
-  'electron-log/main',
-  async () => (await import('../../support/electron-main-fake.ts')).electronLogModule,
-);
-vi.mock(
-  'electron-store',
-  async () => (await import('../../support/electron-main-fake.ts')).electronStoreModule,
-);
 
 let checkedBeforeReady: { privileged: string[]; windows: number; ipc: number };
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileGateway } from '../../../src-main/core/app/files.ts';
 import { MEDIA_SCHEME, mediaUrl, registerMediaProtocol } from '../../../src-main/electron/media-protocol.ts';
+import { servedScheme } from '../../support/protocol-fake.ts';
 
 // Electron's protocol and net are faked; the handler itself runs as Electron would run it, and fetches
 // the file through a net.fetch that reads file:// URLs for real.
@@ -18,25 +19,10 @@ afterAll(async () => {
 
 function setUp() {
   const files = new FileGateway(mediaUrl);
-  let handler: ((request: Request) => Promise<Response>) | null = null;
-  const fetched: string[] = [];
-  registerMediaProtocol(
-    {
-      handle: (scheme: string, h: typeof handler) => {
-        expect(scheme).toBe(MEDIA_SCHEME);
-        handler = h;
-      },
-    } as never,
-    {
-      fetch: async (url: string) => {
-        fetched.push(url);
-        const { readFile } = await import('node:fs/promises');
-        return new Response(await readFile(new URL(url)));
-      },
-    } as never,
+  return {
     files,
-  );
-  return { files, fetched, get: (url: string, method = 'GET') => handler!(new Request(url, { method })) };
+    ...servedScheme(MEDIA_SCHEME, (protocol, net) => registerMediaProtocol(protocol, net, files)),
+  };
 }
 
 describe('the adbatch-media protocol', () => {
@@ -48,6 +34,8 @@ describe('the adbatch-media protocol', () => {
     expect(url).toMatch(/^adbatch-media:\/\/f\/[A-Za-z0-9_-]{24}$/);
     const response = await get(url);
     expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/jpeg');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await response.text()).toBe('jpeg bytes');
 
     for (const bad of [

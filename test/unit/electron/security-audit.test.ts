@@ -3,14 +3,14 @@ import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ENTRY_URL, registerAppProtocol } from '../../../src-main/electron/app-protocol.ts';
+import { APP_ENTRY_URL, APP_SCHEME, registerAppProtocol } from '../../../src-main/electron/app-protocol.ts';
 import { trustedSender } from '../../../src-main/electron/ipc.ts';
 import { sameOriginAs } from '../../../src-main/electron/own-origin.ts';
 import { denyAllPermissions } from '../../../src-main/electron/permissions.ts';
 import { lockDown, windowOptions } from '../../../src-main/electron/window.ts';
+import { servedScheme } from '../../support/protocol-fake.ts';
 
 // Our equivalent of electronegativity (its last release cannot start under current Node and phones home for
 // translations), in two halves. What can be read off the code is a lint rule (biome.json and lint/*.grit),
@@ -30,7 +30,8 @@ function built(path: string): string {
 describe('lint rules', () => {
   // Each file is laid where its rule applies, in a copy of our Biome setup; each must draw exactly the
   // diagnostic named, at its line.
-  const cases: Array<[path: string, code: string, rule: 'plugin' | 'lint/style/noRestrictedImports']> = [
+  const IMPORT = 'lint/style/noRestrictedImports';
+  const cases: Array<[path: string, code: string, rule: 'plugin' | typeof IMPORT]> = [
     ['src-main/electron/a.ts', 'export const o = { nodeIntegration: true };', 'plugin'],
     ['src-main/electron/b.ts', 'export const o = { nodeIntegrationInWorker: true };', 'plugin'],
     ['src-main/electron/c.ts', "export const o = { 'nodeIntegrationInSubFrames': true };", 'plugin'],
@@ -49,25 +50,19 @@ describe('lint rules', () => {
     ['src-main/index.ts', 'export const w = new BrowserWindow({ width: 800 });', 'plugin'],
     ['src-preload/a.ts', "contextBridge.exposeInMainWorld('ipc', ipcRenderer);", 'plugin'],
     ['src-preload/b.ts', "contextBridge.exposeInMainWorld('ipc', { send: ipcRenderer.send });", 'plugin'],
+    ['src-preload/b.ts', "contextBridge.exposeInMainWorld('ipc', { ipcRenderer });", 'plugin'],
     [
-      'src-main/core/a.ts',
-      "import { app } from 'electron';\nexport { app };",
-      'lint/style/noRestrictedImports',
+      'src-preload/b.ts',
+      "contextBridge.exposeInMainWorld('ipc', { send: ipcRenderer.send.bind(ipcRenderer) });",
+      'plugin',
     ],
-    [
-      'src-main/cli/a.ts',
-      "import { app } from 'electron';\nexport { app };",
-      'lint/style/noRestrictedImports',
-    ],
-    ['src-main/sandbox/a.ts', "export { net } from 'electron';", 'lint/style/noRestrictedImports'],
-    ['src-renderer/src/a.ts', "export { ipcRenderer } from 'electron';", 'lint/style/noRestrictedImports'],
-    ['bin/a.ts', "export { app } from 'electron';", 'lint/style/noRestrictedImports'],
-    [
-      'src-main/electron/m.ts',
-      "export { BrowserWindow } from '@electron/remote';",
-      'lint/style/noRestrictedImports',
-    ],
-    ['src-preload/c.ts', "export { getGlobal } from '@electron/remote';", 'lint/style/noRestrictedImports'],
+    ['src-main/core/a.ts', "import { app } from 'electron';\nexport { app };", IMPORT],
+    ['src-main/cli/a.ts', "import { app } from 'electron';\nexport { app };", IMPORT],
+    ['src-main/sandbox/a.ts', "export { net } from 'electron';", IMPORT],
+    ['src-renderer/src/a.ts', "export { ipcRenderer } from 'electron';", IMPORT],
+    ['bin/a.ts', "export { app } from 'electron';", IMPORT],
+    ['src-main/electron/m.ts', "export { BrowserWindow } from '@electron/remote';", IMPORT],
+    ['src-preload/c.ts', "export { getGlobal } from '@electron/remote';", IMPORT],
   ];
   // What the shell does write: no diagnostic.
   const clean = `import { BrowserWindow, contextBridge } from 'electron';
@@ -76,6 +71,16 @@ declare const windowOptions: (preload: string, bounds: object) => never;
 export const w = new BrowserWindow(windowOptions('/preload.cjs', {}));
 export const o = { contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true };
 contextBridge.exposeInMainWorld('adbatch', { invoke: () => null });
+`;
+  // A bridge written inline: functions that call ipcRenderer's methods, which is what a bridge is.
+  const cleanPreload = `import { contextBridge, ipcRenderer } from 'electron';
+contextBridge.exposeInMainWorld('adbatch', {
+  invoke: (channel: string, args: unknown) => ipcRenderer.invoke(channel, args),
+  on: (listener: () => void) => {
+    ipcRenderer.on('adbatch:event', listener);
+    return () => ipcRenderer.removeListener('adbatch:event', listener);
+  },
+});
 `;
 
   let dir: string;
@@ -86,7 +91,10 @@ contextBridge.exposeInMainWorld('adbatch', { invoke: () => null });
     dir = await mkdtemp(join(tmpdir(), 'adbatch-lint-'));
     cpSync(join(ROOT, 'biome.json'), join(dir, 'biome.json'));
     cpSync(join(ROOT, 'lint'), join(dir, 'lint'), { recursive: true });
-    const files = new Map<string, string[]>([['src-main/electron/clean.ts', [clean]]]);
+    const files = new Map<string, string[]>([
+      ['src-main/electron/clean.ts', [clean]],
+      ['src-preload/clean.ts', [cleanPreload]],
+    ]);
     for (const [path, code, rule] of cases) {
       const before = files.get(path) ?? [];
       expected.push(`${path}:${before.join('\n').split('\n').length + (before.length ? 1 : 0)} ${rule}`);
@@ -125,12 +133,18 @@ contextBridge.exposeInMainWorld('adbatch', { invoke: () => null });
 
 describe('the window', () => {
   it('is built with isolation on and Node off, literally, whatever the bounds', () => {
+    const preload = '/app/out/preload/index.cjs';
     for (const bounds of [
       { width: 1280, height: 820 },
+      { x: 10, y: 20, width: 1000, height: 700 },
       { x: 5, y: 5, width: 960, height: 600, maximized: true },
     ]) {
-      const preferences = windowOptions('/app/out/preload/index.cjs', bounds).webPreferences!;
+      const options = windowOptions(preload, bounds);
+      const { maximized: _, ...place } = bounds;
+      expect(options).toMatchObject({ ...place, show: false });
+      const preferences = options.webPreferences!;
       expect(preferences).toMatchObject({
+        preload,
         contextIsolation: true,
         sandbox: true,
         nodeIntegration: false,
@@ -261,18 +275,15 @@ describe('the built renderer (out/renderer)', () => {
   });
 
   it('is served whole through app://adbatch/', async () => {
-    let handler: ((request: Request) => Promise<Response>) | null = null;
-    registerAppProtocol(
-      { handle: (_scheme: string, h: typeof handler) => (handler = h) } as never,
-      { fetch: async (url: string) => new Response(readFileSync(fileURLToPath(url))) } as never,
-      join(ROOT, 'out/renderer'),
+    const { get } = servedScheme(APP_SCHEME, (protocol, net) =>
+      registerAppProtocol(protocol, net, join(ROOT, 'out/renderer')),
     );
-    const page = await handler!(new Request(APP_ENTRY_URL));
+    const page = await get(APP_ENTRY_URL);
     const body = await page.text();
     const assets = [...body.matchAll(/(?:src|href)="(\.\/assets\/[^"]+)"/g)].map((match) => match[1]!);
     expect(assets.length).toBeGreaterThanOrEqual(2);
     for (const asset of assets) {
-      const response = await handler!(new Request(new URL(asset, APP_ENTRY_URL)));
+      const response = await get(new URL(asset, APP_ENTRY_URL).href);
       expect(response.status, asset).toBe(200);
       expect(response.headers.get('content-type'), asset).toMatch(/^text\/(javascript|css)/);
     }

@@ -1,28 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  boundsToSave,
-  DEFAULT_BOUNDS,
-  lockDown,
-  visibleBounds,
-  windowOptions,
-} from '../../../src-main/electron/window.ts';
+import { boundsToSave, DEFAULT_BOUNDS, lockDown, visibleBounds } from '../../../src-main/electron/window.ts';
 
-describe('windowOptions', () => {
-  it('isolates the renderer: context isolation, sandbox, no Node, web security', () => {
-    const options = windowOptions('/app/preload.cjs', { x: 10, y: 20, width: 1000, height: 700 });
-    expect(options.webPreferences).toMatchObject({
-      preload: '/app/preload.cjs',
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-    });
-    expect(options).toMatchObject({ x: 10, y: 20, width: 1000, height: 700, show: false });
-  });
-});
+// windowOptions is checked with the rest of the window's security in security-audit.test.ts.
 
 describe('visibleBounds', () => {
   const screens = [{ x: 0, y: 0, width: 1920, height: 1080 }];
