@@ -7,10 +7,12 @@ import { registerSandboxCommand } from './commands/sandbox.ts';
 import { registerScanCommand } from './commands/scan.ts';
 import { registerStatusCommand } from './commands/status.ts';
 import { EXIT } from './exit-codes.ts';
+import { VERSION } from './version.ts';
 
 const program = new Command()
   .name('adbatch')
   .description('Batch production of product ads: shoots and video ads from folders of product photos.')
+  .version(VERSION)
   .showHelpAfterError()
   .exitOverride();
 

@@ -6,6 +6,7 @@ import { type Core, createCore, type LeaseMode, type SessionKey } from '../core/
 import { DEFAULT_SANDBOX_TIME_SCALE, startEmbeddedSandbox } from '../sandbox/embedded.ts';
 import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';
 import { defaultLibraryDir } from './paths.ts';
+import { VERSION } from './version.ts';
 
 // The CLI's core: the same composition root as the app, given what only the CLI has (the key from
 // ADBATCH_API_KEY, the S3 flags, the rate limit and time scale, the library folder) as options.
@@ -50,7 +51,7 @@ export function openCliCore(options: CliCoreOptions): CliCore {
   const timeScale = options.timeScale ?? 1;
   const core = createCore({
     dataDir: resolve(options.dataDir),
-    version: process.env.npm_package_version ?? '0.1.0',
+    version: VERSION,
     secrets: NO_KEYCHAIN,
     preferences: { read: () => ({}), write: () => {} },
     defaults: { libraryDir: resolve(options.library ?? defaultLibraryDir()), budgetMarginPercent: 0 },

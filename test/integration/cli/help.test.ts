@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adbatch } from '../../support/cli.ts';
 
@@ -11,5 +13,12 @@ describe('adbatch --help', () => {
     const words = help.stdout.replace(/\s+/g, ' ');
     expect(words).toMatch(/--rate-limit <N\/Ws> [^-]*\(default: 60\/60s\)/);
     expect(help.stdout).not.toContain('{"limit"');
+  });
+
+  it('--version prints the version package.json gives', async () => {
+    const { version } = JSON.parse(await readFile(resolve(__dirname, '../../../package.json'), 'utf8'));
+    const result = await adbatch(['--version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(version);
   });
 });
