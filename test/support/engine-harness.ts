@@ -10,6 +10,7 @@ import type { Batch, ShootSettings, VideoSettings } from '../../src-main/core/qu
 import type { RateLimit } from '../../src-main/core/scheduler/budget.ts';
 import { Engine, type EngineOptions } from '../../src-main/core/scheduler/engine.ts';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src-main/sandbox/server.ts';
+import { QUICK_SHOOT } from './job-settings.ts';
 import { makeProductFolders } from './product-folders.ts';
 
 // The real engine against the real sandbox over HTTP, with a real SQLite file and real photos, in one
@@ -31,16 +32,6 @@ export interface EngineHarness {
   run(batchIds: string[], options?: Partial<EngineOptions>): Promise<Engine>;
   close(): Promise<void>;
 }
-
-export const DEFAULT_SHOOT: ShootSettings = {
-  style: 'classic',
-  shots: 1,
-  quality: 'standard',
-  aspectRatio: '1:1',
-  mode: 'product_only',
-  modelUrl: null,
-  backgroundColor: null,
-};
 
 export async function startEngineHarness(
   sandboxOptions: SandboxOptions,
@@ -79,7 +70,7 @@ export async function startEngineHarness(
         keyHint: apiKey.slice(-4),
         sandbox: false,
         libraryDir: join(dir, 'library'),
-        shoot: { ...DEFAULT_SHOOT, ...shoot },
+        shoot: { ...QUICK_SHOOT, ...shoot },
         video,
         products: scan.products.map(toNewProduct),
       });

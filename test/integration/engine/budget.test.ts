@@ -11,6 +11,7 @@ import {
   type EngineHarness,
   startEngineHarness,
 } from '../../support/engine-harness.ts';
+import { QUICK_VIDEO } from '../../support/job-settings.ts';
 import { startDefaultHarness } from '../../support/sandbox-harness.ts';
 
 // Guarantee 3: zero 429s under the budget; a 429 storm from outside slows the batch and never fails it.
@@ -46,7 +47,7 @@ describe('budget test', () => {
     const start = h.sandbox.requests().length;
     const batch = await h.createBatch({
       products: 50,
-      video: { duration: 5, resolution: '480p', mode: 'product_only', aspectRatio: null },
+      video: QUICK_VIDEO,
     });
     await h.run([batch.id]);
     const jobs = h.store.jobs(batch.id);

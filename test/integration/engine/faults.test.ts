@@ -5,6 +5,7 @@ import {
   type EngineHarness,
   startEngineHarness,
 } from '../../support/engine-harness.ts';
+import { QUICK_VIDEO } from '../../support/job-settings.ts';
 import { verifyDownloads } from '../../support/library-checks.ts';
 
 // A hostile network: 503s, resets, latency spikes and garbage on polls, resets on creates and downloads.
@@ -41,7 +42,7 @@ describe('fault test', () => {
 
     const batch = await h.createBatch({
       products: PRODUCTS,
-      video: { duration: 5, resolution: '480p', mode: 'product_only', aspectRatio: null },
+      video: QUICK_VIDEO,
     });
     await h.run([batch.id]);
 

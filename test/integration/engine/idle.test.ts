@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EngineHarness, startEngineHarness } from '../../support/engine-harness.ts';
+import { QUICK_VIDEO } from '../../support/job-settings.ts';
 
 // What core needs from a long-running engine (the app): each batch said to be settled as it becomes
 // `finished` (so its manifest can be written), and a way to wait until nothing can move without the user
@@ -60,7 +61,7 @@ describe('an engine that stays alive', () => {
     const quick = await h.createBatch({ products: 1 });
     const slow = await h.createBatch({
       products: 2,
-      video: { duration: 5, resolution: '480p', mode: 'product_only', aspectRatio: null },
+      video: QUICK_VIDEO,
     });
     const settledAt = new Map<string, number>();
     await h.run([quick.id, slow.id], {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EngineHarness, startEngineHarness } from '../../support/engine-harness.ts';
+import { QUICK_VIDEO } from '../../support/job-settings.ts';
 
 // Until a kind's first duration is learned, every job of that kind waits at the prior: the two probes of
 // a kind must not wait behind a budget full of creates (they did, and the first video duration was then
@@ -17,7 +18,7 @@ describe('probes of a kind with nothing known', () => {
   it('go before the creates that keep the budget full', async () => {
     const batch = await h.createBatch({
       products: 50,
-      video: { duration: 5, resolution: '480p', mode: 'product_only', aspectRatio: null },
+      video: QUICK_VIDEO,
     });
     await h.run([batch.id], { timeScale: 0.02 });
     expect(h.store.jobs(batch.id).every((job) => job.state === 'done')).toBe(true);

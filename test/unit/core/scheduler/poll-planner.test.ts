@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../../../src-main/core/db/open.ts';
-import type { Job, ShootSettings } from '../../../../src-main/core/queue/types.ts';
+import type { Job } from '../../../../src-main/core/queue/types.ts';
 import { PollPlanner } from '../../../../src-main/core/scheduler/poll-planner.ts';
+import { QUICK_SHOOT } from '../../../support/job-settings.ts';
 
 // What poll-planner.ts documents, on a real database: a poll that left late teaches nothing when it finds
 // the job done, two jobs at most probe a kind with nothing known and a failed one is replaced, and an early
@@ -13,16 +14,6 @@ import { PollPlanner } from '../../../../src-main/core/scheduler/poll-planner.ts
 const T0 = 1_700_000_000_000;
 /** The shoot prior: "well under a minute", taken as 30 s; a first probe at an eighth of it. */
 const SHOOT_PRIOR = 30_000;
-
-const SHOOT: ShootSettings = {
-  style: 'classic',
-  shots: 1,
-  quality: 'standard',
-  aspectRatio: '1:1',
-  mode: 'product_only',
-  modelUrl: null,
-  backgroundColor: null,
-};
 
 let dir: string;
 let db: Db;
@@ -48,7 +39,7 @@ function accepted(planner: PollPlanner): Job {
     productId: `p_${jobs}`,
     kind: 'shoot',
     afterJobId: null,
-    settings: SHOOT,
+    settings: QUICK_SHOOT,
     request: {},
     price: 1,
     state: 'running',
