@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../../../src-main/core/db/open.ts';
+import { describe, expect, it } from 'vitest';
 import type { Job } from '../../../../src-main/core/queue/types.ts';
 import { PollPlanner } from '../../../../src-main/core/scheduler/poll-planner.ts';
+import { databasePerTest } from '../../../support/database-per-test.ts';
 import { QUICK_SHOOT } from '../../../support/job-settings.ts';
 
 // What poll-planner.ts documents, on a real database: a poll that left late teaches nothing when it finds
@@ -15,20 +12,8 @@ const T0 = 1_700_000_000_000;
 /** The shoot prior: "well under a minute", taken as 30 s; a first probe at an eighth of it. */
 const SHOOT_PRIOR = 30_000;
 
-let dir: string;
-let db: Db;
-let clock: { now: number };
-const now = () => clock.now;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'adbatch-planner-'));
-  db = openDatabase(join(dir, 'adbatch.db'));
-  clock = { now: T0 };
-});
-afterEach(async () => {
-  db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = databasePerTest(T0);
+const { clock, now } = temp;
 
 let jobs = 0;
 /** A running shoot accepted now, with its first poll planned as the engine does. */
@@ -62,11 +47,11 @@ function accepted(planner: PollPlanner): Job {
   return job;
 }
 
-const samples = () => (db.prepare('SELECT seconds FROM duration_samples').all() as unknown[]).length;
+const samples = () => (temp.db.prepare('SELECT seconds FROM duration_samples').all() as unknown[]).length;
 
 describe('PollPlanner', () => {
   it('learns nothing from a poll the budget delayed that finds the job done, and learns from one on time', () => {
-    const planner = new PollPlanner({ db, now });
+    const planner = new PollPlanner({ db: temp.db, now });
     const late = accepted(planner);
     expect(late.nextPollAt).toBe(T0 + SHOOT_PRIOR / 8);
     // Sent 20 s after its plan (more than a tenth of the 30 s typical): "done by then" says little.
@@ -82,7 +67,7 @@ describe('PollPlanner', () => {
   });
 
   it('a poll that finds the job running still teaches, however late: the next sample is bracketed', () => {
-    const planner = new PollPlanner({ db, now });
+    const planner = new PollPlanner({ db: temp.db, now });
     const job = accepted(planner);
     clock.now = T0 + 20_000; // late, and still running
     const next = planner.stillRunning(job, 20_000);
@@ -90,11 +75,11 @@ describe('PollPlanner', () => {
     clock.now = next;
     expect(planner.completed({ ...job, nextPollAt: next }, 32_000, next)).toBe(true);
     // Done between 20 s and 32 s: the middle of the bracket.
-    expect(db.prepare('SELECT seconds FROM duration_samples').all()).toEqual([{ seconds: 26 }]);
+    expect(temp.db.prepare('SELECT seconds FROM duration_samples').all()).toEqual([{ seconds: 26 }]);
   });
 
   it('lets two jobs probe a kind with nothing known; a failed probe makes room for another', () => {
-    const planner = new PollPlanner({ db, now });
+    const planner = new PollPlanner({ db: temp.db, now });
     const first = accepted(planner);
     const second = accepted(planner);
     const third = accepted(planner);
@@ -114,7 +99,7 @@ describe('PollPlanner', () => {
   });
 
   it('never looks early at a job whose last poll failed: it waits for its backoff', () => {
-    const planner = new PollPlanner({ db, now });
+    const planner = new PollPlanner({ db: temp.db, now });
     const teacher = accepted(planner);
     clock.now = teacher.nextPollAt!;
     planner.completed(teacher, 10_000, clock.now);
