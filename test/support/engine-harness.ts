@@ -1,13 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { apiKeyId, ServiceClient } from '../../src-main/core/api/index.ts';
 import { openDatabase } from '../../src-main/core/db/open.ts';
 import { type LoopbackHost, startLoopbackHost } from '../../src-main/core/hosting/loopback.ts';
 import { scanInputs, toNewProduct } from '../../src-main/core/ingest/scan.ts';
 import { QueueStore } from '../../src-main/core/queue/store.ts';
 import type { Batch, ShootSettings, VideoSettings } from '../../src-main/core/queue/types.ts';
-import type { RateLimit } from '../../src-main/core/scheduler/budget.ts';
+import { parseRateLimit } from '../../src-main/core/scheduler/budget.ts';
 import { Engine, type EngineOptions } from '../../src-main/core/scheduler/engine.ts';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src-main/sandbox/server.ts';
 import { QUICK_SHOOT } from './job-settings.ts';
@@ -33,10 +34,11 @@ export interface EngineHarness {
   close(): Promise<void>;
 }
 
-export async function startEngineHarness(
-  sandboxOptions: SandboxOptions,
-  rateLimit: RateLimit,
-): Promise<EngineHarness> {
+/** The sandbox with these options; the engine's budget is the sandbox's own rate limit (`N/Ws`). */
+export type EngineHarnessOptions = SandboxOptions & { rateLimit: string };
+
+export async function startEngineHarness(sandboxOptions: EngineHarnessOptions): Promise<EngineHarness> {
+  const rateLimit = parseRateLimit(sandboxOptions.rateLimit);
   const dir = await mkdtemp(join(tmpdir(), 'adbatch-engine-'));
   const sandbox = await startSandbox({ videoRenderer: 'bundled', ...sandboxOptions });
   const store = new QueueStore(openDatabase(join(dir, 'adbatch.db')), Date.now);
@@ -88,6 +90,21 @@ export async function startEngineHarness(
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The harness of a test file: started before its first test, closed after its last. Call it at the top of
+ * the file; its fields are there from the first test on.
+ */
+export function engineHarnessForFile(options: EngineHarnessOptions): EngineHarness {
+  const harness = {} as EngineHarness;
+  beforeAll(async () => {
+    Object.assign(harness, await startEngineHarness(options));
+  });
+  afterAll(async () => {
+    await harness.close?.();
+  });
+  return harness;
 }
 
 /** Adds a fault rule to the sandbox (see docs/sandbox.md). */

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EngineHarness, startEngineHarness } from '../../support/engine-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { engineHarnessForFile } from '../../support/engine-harness.ts';
 import { QUICK_VIDEO } from '../../support/job-settings.ts';
 
 // What core needs from a long-running engine (the app): each batch said to be settled as it becomes
 // `finished` (so its manifest can be written), and a way to wait until nothing can move without the user
 // while the engine stays alive for what comes next.
 
-let h: EngineHarness;
-beforeAll(async () => {
-  h = await startEngineHarness({ timeScale: 0.02, rateLimit: '60/3s' }, { limit: 60, windowMs: 3000 });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = engineHarnessForFile({ timeScale: 0.02, rateLimit: '60/3s' });
 
 describe('an engine that stays alive', () => {
   it('settles each batch as it finishes and resolves whenIdle each time nothing can move', async () => {

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EngineHarness, startEngineHarness } from '../../support/engine-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { engineHarnessForFile } from '../../support/engine-harness.ts';
 import { QUICK_VIDEO } from '../../support/job-settings.ts';
 
 // Until a kind's first duration is learned, every job of that kind waits at the prior: the two probes of
 // a kind must not wait behind a budget full of creates (they did, and the first video duration was then
 // learned from a poll a minute late, five times too long, which made the end of every batch wait).
 
-let h: EngineHarness;
-beforeAll(async () => {
-  h = await startEngineHarness({ timeScale: 0.02, rateLimit: '60/6s' }, { limit: 60, windowMs: 6000 });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = engineHarnessForFile({ timeScale: 0.02, rateLimit: '60/6s' });
 
 describe('probes of a kind with nothing known', () => {
   it('go before the creates that keep the budget full', async () => {
