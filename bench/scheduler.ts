@@ -162,7 +162,7 @@ async function runOurs(dir: string, products: string): Promise<Figures> {
     baseUrl: sandbox.url,
     keyId: apiKeyId(apiKey),
     keyHint: apiKey.slice(-4),
-    sandbox: false,
+    sandbox: true,
     libraryDir: join(dir, 'ours'),
     shoot: QUICK_SHOOT,
     video: QUICK_VIDEO,
@@ -174,7 +174,7 @@ async function runOurs(dir: string, products: string): Promise<Figures> {
     clientFor: () => new ServiceClient({ baseUrl: sandbox.url, apiKey }),
     hostFor: () => host,
     rateLimit: RATE,
-    timeScale: FACTOR,
+    sandboxTimeScale: FACTOR,
   });
   const startedAt = Date.now();
   await engine.run();

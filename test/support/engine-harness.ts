@@ -23,10 +23,15 @@ export interface EngineHarness {
   store: QueueStore;
   host: LoopbackHost;
   apiKey: string;
+  /**
+   * A batch of photo folders made for the test. A batch of the sandbox by default, as it is; `sandbox:
+   * false` makes it a batch of the real service as the engine sees it (served by the same sandbox).
+   */
   createBatch(input: {
     products: number;
     shoot?: Partial<ShootSettings>;
     video?: VideoSettings | null;
+    sandbox?: boolean;
   }): Promise<Batch>;
   /** An engine over these batches, not yet running. */
   engine(batchIds: string[], options?: Partial<EngineOptions>): Engine;
@@ -61,7 +66,7 @@ export async function startEngineHarness(sandboxOptions: EngineHarnessOptions): 
     store,
     host,
     apiKey,
-    async createBatch({ products, shoot, video = null }) {
+    async createBatch({ products, shoot, video = null, sandbox: onSandbox = true }) {
       const root = join(dir, `products-${++folders}`);
       await makeProductFolders(root, products);
       const scan = await scanInputs([root], { cacheDir: join(dir, 'ingest-cache') });
@@ -70,7 +75,7 @@ export async function startEngineHarness(sandboxOptions: EngineHarnessOptions): 
         baseUrl: sandbox.url,
         keyId: apiKeyId(apiKey),
         keyHint: apiKey.slice(-4),
-        sandbox: false,
+        sandbox: onSandbox,
         libraryDir: join(dir, 'library'),
         shoot: { ...QUICK_SHOOT, ...shoot },
         video,

@@ -14,7 +14,7 @@ describe('an engine that stays alive', () => {
     const first = await h.createBatch({ products: 3 });
     const engine = h.engine([first.id], {
       stayAlive: true,
-      timeScale: 0.02,
+      sandboxTimeScale: 0.02,
       onBatchSettled: (batchId) => {
         // Called once the batch is finished, with every result on disk.
         expect(h.store.batch(batchId)!.status).toBe('finished');
@@ -59,7 +59,7 @@ describe('an engine that stays alive', () => {
     });
     const settledAt = new Map<string, number>();
     await h.run([quick.id, slow.id], {
-      timeScale: 0.02,
+      sandboxTimeScale: 0.02,
       onBatchSettled: (batchId) => settledAt.set(batchId, Date.now()),
     });
     expect([...settledAt.keys()].sort()).toEqual([quick.id, slow.id].sort());

@@ -14,7 +14,7 @@ describe('probes of a kind with nothing known', () => {
       products: 50,
       video: QUICK_VIDEO,
     });
-    await h.run([batch.id], { timeScale: 0.02 });
+    await h.run([batch.id], { sandboxTimeScale: 0.02 });
     expect(h.store.jobs(batch.id).every((job) => job.state === 'done')).toBe(true);
     const log = h.sandbox.requests().filter((entry) => entry.path.startsWith('/v1/'));
     const firstVideoPoll = log.findIndex(
@@ -27,7 +27,7 @@ describe('probes of a kind with nothing known', () => {
     expect(firstVideoPoll).toBeLessThan(lastShootCreate);
     // The probes were on time, so the first video duration was learned from them, close to the truth.
     const videoSamples = h.store.db
-      .prepare("SELECT seconds FROM duration_samples WHERE class LIKE 'video:%' ORDER BY at LIMIT 1")
+      .prepare("SELECT seconds FROM duration_samples WHERE class LIKE 'sandbox:video:%' ORDER BY at LIMIT 1")
       .all() as Array<{ seconds: number }>;
     const real = h.sandbox
       .jobs()

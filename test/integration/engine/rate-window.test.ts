@@ -17,7 +17,7 @@ describe('a service that counts requests late', () => {
     // the burst left, a send-time budget sends again while the burst still counts at the service.
     await addFault(h.sandbox, { path: '/v1/', action: 'delay', delay_ms: 600, times: 30 });
     const batch = await h.createBatch({ products: 10 });
-    const engine = h.engine([batch.id], { timeScale: 0.02 });
+    const engine = h.engine([batch.id], { sandboxTimeScale: 0.02 });
     const keyId = apiKeyId(h.apiKey);
     const client = new ServiceClient({ baseUrl: h.sandbox.url, apiKey: h.apiKey });
     // Balance checks beside the batch, many at once, keep the key's budget full: the batch and the checks

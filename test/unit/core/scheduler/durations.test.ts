@@ -6,6 +6,7 @@ import { databasePerTest } from '../../../support/database-per-test.ts';
 const T0 = 1_700_000_000_000;
 const SHOOT = 'shoot:pro:4';
 const VIDEO = 'video:720p:10';
+const SANDBOX_SHOOT = `sandbox:${SHOOT}`;
 
 const temp = databasePerTest(T0);
 const { clock, now } = temp;
@@ -33,13 +34,16 @@ describe('durationClass', () => {
       mode: 'with_model',
       aspectRatio: '9:16',
     };
-    expect(durationClass({ kind: 'shoot', settings: shoot })).toBe(SHOOT);
-    expect(durationClass({ kind: 'video', settings: video })).toBe(VIDEO);
+    expect(durationClass({ kind: 'shoot', settings: shoot }, false)).toBe(SHOOT);
+    expect(durationClass({ kind: 'video', settings: video }, false)).toBe(VIDEO);
+    // The sandbox's jobs run faster than real time: their classes are their own.
+    expect(durationClass({ kind: 'shoot', settings: shoot }, true)).toBe(SANDBOX_SHOOT);
+    expect(durationClass({ kind: 'video', settings: video }, true)).toBe(`sandbox:${VIDEO}`);
   });
 });
 
 describe('DurationModel', () => {
-  it('probes when nothing is known: first at an eighth of the prior (scaled), then 1.6 times later each time', () => {
+  it('probes when nothing is known: first at an eighth of the prior (scaled on the sandbox), then 1.6 times later each time', () => {
     const model = new DurationModel(temp.db, now);
     expect(model.knows(SHOOT)).toBe(false);
     // Shoots: "well under a minute", prior 30 s; videos: "several minutes", prior 180 s.
@@ -49,10 +53,26 @@ describe('DurationModel', () => {
     expect(model.pollAfterMs(VIDEO, 0, 0.9)).toBe(22_500);
     expect(model.typicalMs(SHOOT)).toBe(30_000);
 
+    // A sandbox ten times faster: its classes' priors are a tenth, the service's are as they were.
     const fast = new DurationModel(temp.db, now, 0.1);
-    expect(fast.pollAfterMs(SHOOT, 0, 0.9)).toBe(375);
-    expect(fast.pollAfterMs(SHOOT, 375, 0.9)).toBe(600);
-    expect(fast.typicalMs(VIDEO)).toBe(18_000);
+    expect(fast.pollAfterMs(SANDBOX_SHOOT, 0, 0.9)).toBe(375);
+    expect(fast.pollAfterMs(SANDBOX_SHOOT, 375, 0.9)).toBe(600);
+    expect(fast.typicalMs(`sandbox:${VIDEO}`)).toBe(18_000);
+    expect(fast.pollAfterMs(SHOOT, 0, 0.9)).toBe(3_750);
+    expect(fast.typicalMs(VIDEO)).toBe(180_000);
+  });
+
+  it("keeps the sandbox's durations apart from the service's: they help only each other", () => {
+    const model = new DurationModel(temp.db, now, 0.1);
+    teach(model, SANDBOX_SHOOT, 0.5);
+    expect(model.knows(SANDBOX_SHOOT)).toBe(true);
+    expect(model.knows('sandbox:shoot:standard:1')).toBe(true);
+    expect(model.knows(SHOOT)).toBe(false);
+    expect(model.knows('sandbox:video:720p:10')).toBe(false);
+    expect(model.typicalMs(SHOOT)).toBe(30_000);
+    teach(model, SHOOT, 20);
+    expect(model.typicalMs(SHOOT)).toBe(20_000);
+    expect(model.typicalMs(SANDBOX_SHOOT)).toBe(500);
   });
 
   it('aims at the requested quantile of the known durations longer than the time already waited', () => {
