@@ -58,6 +58,7 @@ export async function startEngineHarness(sandboxOptions: EngineHarnessOptions): 
         new ServiceClient({ baseUrl: sandbox.url, apiKey, timeoutMs: { create: 5000, read: 5000 } }),
       hostFor: () => host,
       rateLimit,
+      sandboxTimeScale: sandboxOptions.timeScale ?? 1,
       ...options,
     });
   return {
