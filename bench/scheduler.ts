@@ -19,6 +19,7 @@ import { QueueStore } from '../src-main/core/queue/store.ts';
 import { Engine } from '../src-main/core/scheduler/engine.ts';
 import { generateApiKey } from '../src-main/sandbox/accounts.ts';
 import type { JobSummary, RequestLogEntry } from '../src-main/sandbox/server.ts';
+import { QUICK_SHOOT, QUICK_VIDEO } from '../test/support/job-settings.ts';
 import { makeProductFolders } from '../test/support/product-folders.ts';
 
 // npm run bench:scheduler: N products -> N shoots + N videos against the sandbox, with job durations and
@@ -34,16 +35,6 @@ const FACTOR = Number(process.env.BENCH_FACTOR ?? 0.1);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 200);
 const RATE = { limit: 60, windowMs: 60_000 * FACTOR };
 const NAIVE_POLL_MS = 4000 * FACTOR;
-const SHOOT = {
-  style: 'classic',
-  shots: 1,
-  quality: 'standard',
-  aspectRatio: '1:1',
-  mode: 'product_only',
-  modelUrl: null,
-  backgroundColor: null,
-} as const;
-const VIDEO = { duration: 5, resolution: '480p', mode: 'product_only', aspectRatio: null } as const;
 
 interface Figures {
   client: string;
@@ -171,10 +162,10 @@ async function runOurs(dir: string, products: string): Promise<Figures> {
     baseUrl: sandbox.url,
     keyId: apiKeyId(apiKey),
     keyHint: apiKey.slice(-4),
-    sandbox: false,
+    sandbox: true,
     libraryDir: join(dir, 'ours'),
-    shoot: SHOOT,
-    video: VIDEO,
+    shoot: QUICK_SHOOT,
+    video: QUICK_VIDEO,
     products: scan.products.map(toNewProduct),
   });
   const engine = new Engine({
@@ -183,7 +174,7 @@ async function runOurs(dir: string, products: string): Promise<Figures> {
     clientFor: () => new ServiceClient({ baseUrl: sandbox.url, apiKey }),
     hostFor: () => host,
     rateLimit: RATE,
-    timeScale: FACTOR,
+    sandboxTimeScale: FACTOR,
   });
   const startedAt = Date.now();
   await engine.run();

@@ -1,15 +1,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { apiKeyId, ServiceClient } from '../../src-main/core/api/index.ts';
 import { openDatabase } from '../../src-main/core/db/open.ts';
 import { type LoopbackHost, startLoopbackHost } from '../../src-main/core/hosting/loopback.ts';
 import { scanInputs, toNewProduct } from '../../src-main/core/ingest/scan.ts';
 import { QueueStore } from '../../src-main/core/queue/store.ts';
 import type { Batch, ShootSettings, VideoSettings } from '../../src-main/core/queue/types.ts';
-import type { RateLimit } from '../../src-main/core/scheduler/budget.ts';
+import { parseRateLimit } from '../../src-main/core/scheduler/budget.ts';
 import { Engine, type EngineOptions } from '../../src-main/core/scheduler/engine.ts';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src-main/sandbox/server.ts';
+import { QUICK_SHOOT } from './job-settings.ts';
 import { makeProductFolders } from './product-folders.ts';
 
 // The real engine against the real sandbox over HTTP, with a real SQLite file and real photos, in one
@@ -21,10 +23,15 @@ export interface EngineHarness {
   store: QueueStore;
   host: LoopbackHost;
   apiKey: string;
+  /**
+   * A batch of photo folders made for the test. A batch of the sandbox by default, as it is; `sandbox:
+   * false` makes it a batch of the real service as the engine sees it (served by the same sandbox).
+   */
   createBatch(input: {
     products: number;
     shoot?: Partial<ShootSettings>;
     video?: VideoSettings | null;
+    sandbox?: boolean;
   }): Promise<Batch>;
   /** An engine over these batches, not yet running. */
   engine(batchIds: string[], options?: Partial<EngineOptions>): Engine;
@@ -32,20 +39,11 @@ export interface EngineHarness {
   close(): Promise<void>;
 }
 
-export const DEFAULT_SHOOT: ShootSettings = {
-  style: 'classic',
-  shots: 1,
-  quality: 'standard',
-  aspectRatio: '1:1',
-  mode: 'product_only',
-  modelUrl: null,
-  backgroundColor: null,
-};
+/** The sandbox with these options; the engine's budget is the sandbox's own rate limit (`N/Ws`). */
+export type EngineHarnessOptions = SandboxOptions & { rateLimit: string };
 
-export async function startEngineHarness(
-  sandboxOptions: SandboxOptions,
-  rateLimit: RateLimit,
-): Promise<EngineHarness> {
+export async function startEngineHarness(sandboxOptions: EngineHarnessOptions): Promise<EngineHarness> {
+  const rateLimit = parseRateLimit(sandboxOptions.rateLimit);
   const dir = await mkdtemp(join(tmpdir(), 'adbatch-engine-'));
   const sandbox = await startSandbox({ videoRenderer: 'bundled', ...sandboxOptions });
   const store = new QueueStore(openDatabase(join(dir, 'adbatch.db')), Date.now);
@@ -60,6 +58,7 @@ export async function startEngineHarness(
         new ServiceClient({ baseUrl: sandbox.url, apiKey, timeoutMs: { create: 5000, read: 5000 } }),
       hostFor: () => host,
       rateLimit,
+      sandboxTimeScale: sandboxOptions.timeScale ?? 1,
       ...options,
     });
   return {
@@ -68,7 +67,7 @@ export async function startEngineHarness(
     store,
     host,
     apiKey,
-    async createBatch({ products, shoot, video = null }) {
+    async createBatch({ products, shoot, video = null, sandbox: onSandbox = true }) {
       const root = join(dir, `products-${++folders}`);
       await makeProductFolders(root, products);
       const scan = await scanInputs([root], { cacheDir: join(dir, 'ingest-cache') });
@@ -77,9 +76,9 @@ export async function startEngineHarness(
         baseUrl: sandbox.url,
         keyId: apiKeyId(apiKey),
         keyHint: apiKey.slice(-4),
-        sandbox: false,
+        sandbox: onSandbox,
         libraryDir: join(dir, 'library'),
-        shoot: { ...DEFAULT_SHOOT, ...shoot },
+        shoot: { ...QUICK_SHOOT, ...shoot },
         video,
         products: scan.products.map(toNewProduct),
       });
@@ -97,6 +96,21 @@ export async function startEngineHarness(
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The harness of a test file: started before its first test, closed after its last. Call it at the top of
+ * the file; its fields are there from the first test on.
+ */
+export function engineHarnessForFile(options: EngineHarnessOptions): EngineHarness {
+  const harness = {} as EngineHarness;
+  beforeAll(async () => {
+    Object.assign(harness, await startEngineHarness(options));
+  });
+  afterAll(async () => {
+    await harness.close?.();
+  });
+  return harness;
 }
 
 /** Adds a fault rule to the sandbox (see docs/sandbox.md). */

@@ -216,7 +216,7 @@ export class QueueDriver {
       stayAlive: true,
       hostFor: (batch) => photos.hostFor(batch),
       rateLimit: this.options.rateLimit(),
-      timeScale: this.options.timeScale,
+      sandboxTimeScale: this.options.timeScale,
       clientFor: (batch) => services.clientForBatch(batch),
       onChange: (batchId) => this.progress.touch(batchId),
       onHostingProgress: (batchId, upload) => {

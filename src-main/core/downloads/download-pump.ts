@@ -8,13 +8,16 @@ import { DownloadError, downloadVerified } from './download.ts';
 
 const DOWNLOAD_ATTEMPTS = 6;
 
+/** A result still to download, with where its batch's library is. */
+type PendingAsset = Asset & { libraryDir: string; batchId: string };
+
 export interface DownloadPumpOptions {
   store: QueueStore;
   now: () => number;
   /** Downloads at a time (default 4). */
   concurrency?: number;
-  /** Multiplies the retry backoff (a sandbox running faster than real time). */
-  timeScale?: number;
+  /** Multiplies the retry backoff of a batch's results (a sandbox batch's run faster than real time). */
+  timeScaleOf?: (batchId: string) => number;
   /** A download ended, done or not: its batch changed, and the pump may have room again. */
   onSettled: (batchId: string) => void;
 }
@@ -43,7 +46,7 @@ export class DownloadPump {
         continue;
       }
       this.downloading.add(asset.id);
-      this.download(asset, asset.libraryDir).finally(() => {
+      this.download(asset).finally(() => {
         this.downloading.delete(asset.id);
         this.options.onSettled(asset.batchId);
       });
@@ -51,12 +54,12 @@ export class DownloadPump {
     return wakeAt;
   }
 
-  private async download(asset: Asset, libraryDir: string): Promise<void> {
+  private async download(asset: PendingAsset): Promise<void> {
     const { store } = this.options;
     try {
       const result = await downloadVerified(
         asset.url,
-        `${libraryDir}/${asset.path}`,
+        `${asset.libraryDir}/${asset.path}`,
         asset.kind === 'video' ? 'video' : 'image',
       );
       store.assetDownloaded(asset.id, result.bytes, result.sha256);
@@ -65,7 +68,7 @@ export class DownloadPump {
       const transient = error instanceof DownloadError ? error.transient : false;
       const permanent = !transient || asset.attempts + 1 >= DOWNLOAD_ATTEMPTS;
       store.assetFailed(asset.id, (error as Error).message, permanent);
-      const scale = this.options.timeScale ?? 1;
+      const scale = this.options.timeScaleOf?.(asset.batchId) ?? 1;
       this.retryAt.set(asset.id, this.options.now() + 500 * 2 ** asset.attempts * scale);
     }
   }

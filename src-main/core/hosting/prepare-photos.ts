@@ -46,15 +46,10 @@ export class PhotoPreparation {
       try {
         if (products.length > 0) {
           const host = this.options.hostFor(batch);
-          const unsent = new Set(
-            store
-              .jobs(batchId)
-              .filter((job) => job.kind === 'shoot' && job.state === 'waiting')
-              .map((job) => job.productId),
-          );
+          const unsent = host.persistent ? this.unsentShootProducts(batchId) : null;
           const paths = new Set<string>();
           for (const product of products) {
-            if (host.persistent && !unsent.has(product.id)) continue;
+            if (unsent && !unsent.has(product.id)) continue;
             for (const photo of product.photos) if (photo.path) paths.add(photo.path);
           }
           await host.prepare([...paths], (progress) => this.options.onProgress?.(batchId, progress));
@@ -64,6 +59,16 @@ export class PhotoPreparation {
         this.pause(batchId, (error as Error).message);
       }
     }
+  }
+
+  /** The products whose shoot is not sent yet: storage holds the photos of the others already. */
+  private unsentShootProducts(batchId: string): Set<string> {
+    return new Set(
+      this.options.store
+        .jobs(batchId)
+        .filter((job) => job.kind === 'shoot' && job.state === 'waiting')
+        .map((job) => job.productId),
+    );
   }
 
   /** The URLs the service fetches these photos from; throws `PhotoUnreachable` when one cannot be served. */

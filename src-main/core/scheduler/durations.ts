@@ -2,7 +2,9 @@ import type { Db } from '../db/open.ts';
 import type { Job, ShootSettings, VideoSettings } from '../queue/types.ts';
 
 // When is a job likely done? Polls are timed from durations learned per class of job (kind, quality and
-// shots, or resolution and length), so that few polls find a job unfinished.
+// shots, or resolution and length, on the sandbox or a service), so that few polls find a job unfinished.
+// The sandbox's classes are its own (`sandbox:shoot:standard:1`): its jobs run faster than real time, and
+// what they take teaches nothing about a service.
 //
 // A poll only brackets a completion: it happened after the last poll that saw the job running (`lo`) and
 // no later than the poll that saw it done (`hi`). Taking `hi` alone would let estimates creep upwards
@@ -18,13 +20,27 @@ const OWN_SAMPLES = 3;
 /** With nothing known, probe: a first poll early, then each one 1.6 times later than the last. */
 const PROBE_GROWTH = 1.6;
 
-export function durationClass(job: Pick<Job, 'kind' | 'settings'>): string {
+const SANDBOX_PREFIX = 'sandbox:';
+
+/**
+ * The class a job's duration is learned in: `shoot:<quality>:<shots>` or `video:<resolution>:<duration>`,
+ * prefixed `sandbox:` for a job of the sandbox.
+ */
+export function durationClass(job: Pick<Job, 'kind' | 'settings'>, sandbox: boolean): string {
+  let jobClass: string;
   if (job.kind === 'shoot') {
     const settings = job.settings as ShootSettings;
-    return `shoot:${settings.quality}:${settings.shots}`;
+    jobClass = `shoot:${settings.quality}:${settings.shots}`;
+  } else {
+    const settings = job.settings as VideoSettings;
+    jobClass = `video:${settings.resolution}:${settings.duration}`;
   }
-  const settings = job.settings as VideoSettings;
-  return `video:${settings.resolution}:${settings.duration}`;
+  return sandbox ? `${SANDBOX_PREFIX}${jobClass}` : jobClass;
+}
+
+/** The kind of job a class is of, on its service (`shoot`, `sandbox:video`): its classes help each other. */
+export function durationKind(jobClass: string): string {
+  return jobClass.split(':').slice(0, -2).join(':');
 }
 
 /**
@@ -33,7 +49,7 @@ export function durationClass(job: Pick<Job, 'kind' | 'settings'>): string {
  * polls of the first job of a kind cost little, a first poll that comes late would teach a wrong duration.
  */
 function priorSeconds(jobClass: string): number {
-  return jobClass.startsWith('shoot') ? 30 : 180;
+  return durationKind(jobClass).endsWith('shoot') ? 30 : 180;
 }
 
 export class DurationModel {
@@ -42,8 +58,8 @@ export class DurationModel {
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
-    /** Multiplies the priors, for a sandbox whose time runs faster than real time. */
-    private readonly priorScale = 1,
+    /** Multiplies the priors of the sandbox's classes: its time runs faster than real time. */
+    private readonly sandboxScale = 1,
   ) {
     const rows = db
       .prepare('SELECT class, seconds FROM duration_samples ORDER BY at DESC LIMIT 2000')
@@ -73,9 +89,9 @@ export class DurationModel {
   private known(jobClass: string): number[] {
     const learned = this.samples.get(jobClass) ?? [];
     if (learned.length >= OWN_SAMPLES) return learned;
-    const kind = jobClass.split(':')[0];
+    const kind = durationKind(jobClass);
     const related = [...this.samples.entries()]
-      .filter(([name]) => name !== jobClass && name.split(':')[0] === kind)
+      .filter(([name]) => name !== jobClass && durationKind(name) === kind)
       .flatMap(([, list]) => list);
     return [...learned, ...related];
   }
@@ -93,7 +109,7 @@ export class DurationModel {
   pollAfterMs(jobClass: string, elapsedMs: number, quantile: number): number {
     const known = this.known(jobClass);
     if (known.length === 0) {
-      const firstProbe = (priorSeconds(jobClass) * this.priorScale * 1000) / 8;
+      const firstProbe = this.priorMs(jobClass) / 8;
       return Math.max(firstProbe, elapsedMs * PROBE_GROWTH);
     }
     const elapsed = elapsedMs / 1000;
@@ -106,7 +122,12 @@ export class DurationModel {
   /** The median known duration (the prior when nothing is known), for ETAs and deadlines. */
   typicalMs(jobClass: string): number {
     const sorted = [...this.known(jobClass)].sort((a, b) => a - b);
-    if (sorted.length === 0) return priorSeconds(jobClass) * this.priorScale * 1000;
+    if (sorted.length === 0) return this.priorMs(jobClass);
     return sorted[Math.floor(sorted.length / 2)]! * 1000;
+  }
+
+  private priorMs(jobClass: string): number {
+    const scale = jobClass.startsWith(SANDBOX_PREFIX) ? this.sandboxScale : 1;
+    return priorSeconds(jobClass) * scale * 1000;
   }
 }

@@ -10,6 +10,7 @@ import { PollPlanner } from './poll-planner.ts';
 import { RequestPump } from './request-pump.ts';
 import { ServiceKeys } from './service-keys.ts';
 import { settleBatch } from './settle-batch.ts';
+import { TimeScales } from './time-scales.ts';
 
 // The run loop, composing the stages of the pipeline: a batch's photos are made reachable
 // (`hosting/prepare-photos.ts`), each key's budget pump hands its free slots to the most useful create or
@@ -31,8 +32,12 @@ export interface EngineOptions {
   now?: () => number;
   /** Polls aim at the moment a job is done with this probability (default 0.9). */
   pollQuantile?: number;
-  /** Multiplies the duration priors and every fixed delay (a sandbox running faster than real time). */
-  timeScale?: number;
+  /**
+   * How much faster than real time the sandbox runs (0.1: ten times; default 1). A batch of the sandbox
+   * (`Batch.sandbox`) has its duration priors, deadline floor and fixed delays multiplied by it, and learns
+   * its durations apart; every other batch runs in real time (`time-scales.ts`).
+   */
+  sandboxTimeScale?: number;
   maxInFlight?: number;
   downloadConcurrency?: number;
   onChange?: (batchId: string) => void;
@@ -50,6 +55,7 @@ export class Engine {
   private readonly now: () => number;
   private readonly batchIds: Set<string>;
   private readonly keys: ServiceKeys;
+  private readonly timeScales: TimeScales;
   private readonly photos: PhotoPreparation;
   private readonly runner: JobRunner;
   private readonly requests: RequestPump;
@@ -67,7 +73,10 @@ export class Engine {
     this.store = options.store;
     this.now = options.now ?? Date.now;
     this.batchIds = new Set(options.batchIds);
-    const timeScale = options.timeScale ?? 1;
+    this.timeScales = new TimeScales(
+      (batchId) => this.store.batch(batchId)?.sandbox ?? false,
+      options.sandboxTimeScale ?? 1,
+    );
     const onChange = (batchId: string) => this.touch(batchId);
     this.keys = new ServiceKeys(this.store.db, options.clientFor, options.rateLimit, this.now);
     this.photos = new PhotoPreparation({
@@ -80,7 +89,7 @@ export class Engine {
     const planner = new PollPlanner({
       db: this.store.db,
       now: this.now,
-      timeScale,
+      timeScales: this.timeScales,
       ...(options.pollQuantile !== undefined ? { quantile: options.pollQuantile } : {}),
     });
     this.runner = new JobRunner({
@@ -91,7 +100,7 @@ export class Engine {
       photos: this.photos,
       rateLimit: options.rateLimit,
       now: this.now,
-      timeScale,
+      timeScales: this.timeScales,
       onChange,
       onCompleted: () => this.nudge(),
       ...(options.onNotice ? { onNotice: options.onNotice } : {}),
@@ -111,7 +120,7 @@ export class Engine {
     this.downloads = new DownloadPump({
       store: this.store,
       now: this.now,
-      timeScale,
+      timeScaleOf: (batchId) => this.timeScales.of(batchId),
       ...(options.downloadConcurrency !== undefined ? { concurrency: options.downloadConcurrency } : {}),
       onSettled: (batchId) => {
         this.touch(batchId);
@@ -137,10 +146,10 @@ export class Engine {
       await this.photos.prepare([...this.batchIds]);
       while (true) {
         const now = this.now();
-        let wakeAt = now + 1000 * (this.options.timeScale ?? 1);
+        const batches = this.batches();
+        let wakeAt = now + this.lookAroundMs(batches);
         if (!this.stopping) {
           wakeAt = Math.min(wakeAt, this.downloads.pump([...this.batchIds], now));
-          const batches = this.batches();
           for (const keyId of this.activeKeys(batches)) {
             if (this.keys.usable(keyId, batches)) wakeAt = Math.min(wakeAt, this.requests.pump(keyId, now));
           }
@@ -232,6 +241,11 @@ export class Engine {
     return [...this.batchIds]
       .map((id) => this.store.batch(id))
       .filter((batch): batch is Batch => batch !== null);
+  }
+
+  /** How long the loop sleeps at most with nothing planned: a second in the time of its fastest batch. */
+  private lookAroundMs(batches: readonly Batch[]): number {
+    return 1000 * Math.min(1, ...batches.map((batch) => this.timeScales.of(batch.id)));
   }
 
   private activeKeys(batches: readonly Batch[]): string[] {

@@ -17,6 +17,7 @@ import type { RateLimit, RequestBudget, Slot } from './budget.ts';
 import type { PollPlanner } from './poll-planner.ts';
 import { createBody } from './request-bodies.ts';
 import type { ServiceKeys } from './service-keys.ts';
+import type { TimeScales } from './time-scales.ts';
 
 // The create and poll runner: one request for one job, in a budget slot the pump took, and what its answer
 // does to the queue. Creates never pay twice: the intent is committed before the POST, the remote id in the
@@ -32,8 +33,8 @@ export interface JobRunnerOptions {
   photos: PhotoPreparation;
   rateLimit: RateLimit;
   now: () => number;
-  /** Multiplies fixed delays (a sandbox faster than real time). */
-  timeScale: number;
+  /** Which batches run on the sandbox, whose fixed delays are in its faster time. */
+  timeScales: TimeScales;
   onChange: (batchId: string) => void;
   onNotice?: (batchId: string, message: string) => void;
   /** A job completed: it may unlock a video and has results to download. */
@@ -194,10 +195,12 @@ export class JobRunner {
   private pollFailed(job: Job, batch: Batch, budget: RequestBudget, error: unknown): void {
     const { store } = this.options;
     const retryIn = (ms: number) =>
-      store.deferPoll(job.id, this.options.now() + ms * this.options.timeScale, (error as Error).message);
+      store.deferPoll(job.id, this.options.now() + ms, (error as Error).message);
+    // Our own delays are in the time of the job's service; a Retry-After is the service's word, in real time.
+    const scale = this.options.timeScales.of(job.batchId);
     if (error instanceof RateLimitedError) {
       budget.rateLimited(error.retryAfterMs);
-      retryIn(error.retryAfterMs ?? 1000);
+      retryIn(error.retryAfterMs ?? 1000 * scale);
       return;
     }
     if (error instanceof UnauthorizedError) {
@@ -211,7 +214,7 @@ export class JobRunner {
       return;
     }
     // A poll is safe to repeat: back off with the number of polls so far and try again.
-    retryIn(Math.min(30_000, 1000 * 2 ** Math.min(5, job.polls % 6)));
+    retryIn(Math.min(30_000, 1000 * 2 ** Math.min(5, job.polls % 6)) * scale);
   }
 
   /** The service finished the job, seen by a request that left at `sentAt`: failed, or results to fetch. */

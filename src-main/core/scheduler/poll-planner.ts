@@ -1,10 +1,12 @@
 import type { Db } from '../db/open.ts';
 import type { Job } from '../queue/types.ts';
-import { DurationModel, durationClass } from './durations.ts';
+import { DurationModel, durationClass, durationKind } from './durations.ts';
+import { TimeScales } from './time-scales.ts';
 
 // When to poll a running job. Polls are aimed at the moment a job is done with probability `quantile`, from
 // durations learned per class of job (`durations.ts`), so that the budget is spent on answers, not on
-// "still running". Until a kind has its first duration, a couple of jobs probe and the rest wait.
+// "still running". Until a kind has its first duration, a couple of jobs probe and the rest wait. A job of
+// the sandbox is planned in the sandbox's time and learns in its classes (`time-scales.ts`).
 
 /** Jobs of a kind that probe for its first duration; the rest wait for what they learn. */
 const PROBING_JOBS = 2;
@@ -16,30 +18,33 @@ const PROBING_JOBS = 2;
  * it). A poll that finds the job running still teaches, late or not: the job took at least that long.
  */
 const LATE_FRACTION = 0.1;
+/** However short its jobs, a job is not stale before this long (in its service's time). */
+const MIN_DEADLINE_MS = 600_000;
 
 export interface PollPlannerOptions {
   db: Db;
   now: () => number;
   /** Aim at the moment a job is done with this probability (default 0.9). */
   quantile?: number;
-  /** Multiplies the duration priors and the deadline floor (a sandbox faster than real time). */
-  timeScale?: number;
+  /** Which jobs run on the sandbox, and how fast it runs (default: every job in real time). */
+  timeScales?: TimeScales;
 }
 
 export class PollPlanner {
   private readonly durations: DurationModel;
   private readonly quantile: number;
-  private readonly scale: number;
-  private readonly probing = new Map<Job['kind'], Set<string>>();
+  private readonly timeScales: TimeScales;
+  /** Per kind of job on its service (`durationKind`), the jobs probing for its first duration. */
+  private readonly probing = new Map<string, Set<string>>();
   /** Per job, how long after acceptance a poll last found it running (learning brackets, early polls). */
   private readonly lastRunningAt = new Map<string, number>();
   /** Jobs whose last poll failed: they wait for their backed-off poll, never an early one. */
   private readonly pollFailedLast = new Set<string>();
 
   constructor(private readonly options: PollPlannerOptions) {
-    this.scale = options.timeScale ?? 1;
+    this.timeScales = options.timeScales ?? new TimeScales(() => false, 1);
     this.quantile = options.quantile ?? 0.9;
-    this.durations = new DurationModel(options.db, options.now, this.scale);
+    this.durations = new DurationModel(options.db, options.now, this.timeScales.sandbox);
   }
 
   /** The first poll of a job just accepted, in ms after its acceptance. */
@@ -53,7 +58,7 @@ export class PollPlanner {
     this.lastRunningAt.set(job.id, elapsedMs);
     const acceptedAt = job.acceptedAt ?? this.options.now() - elapsedMs;
     const next = this.pollDelayMs(job, elapsedMs);
-    const minGap = this.durations.typicalMs(durationClass(job)) * 0.05;
+    const minGap = this.durations.typicalMs(this.classOf(job)) * 0.05;
     return acceptedAt + Math.max(next, elapsedMs + minGap);
   }
 
@@ -63,7 +68,7 @@ export class PollPlanner {
    * should now be aimed (`aimedPollAt`).
    */
   completed(job: Job, elapsedMs: number, sentAt: number): boolean {
-    const jobClass = durationClass(job);
+    const jobClass = this.classOf(job);
     const wasKnown = this.durations.knows(jobClass);
     const late =
       job.nextPollAt !== null && sentAt - job.nextPollAt > LATE_FRACTION * this.durations.typicalMs(jobClass);
@@ -76,7 +81,7 @@ export class PollPlanner {
   forget(job: Job): void {
     this.lastRunningAt.delete(job.id);
     this.pollFailedLast.delete(job.id);
-    this.probing.get(job.kind)?.delete(job.id);
+    this.probing.get(durationKind(this.classOf(job)))?.delete(job.id);
   }
 
   /** A poll failed (network, 5xx, 429): the job waits for its backed-off poll. */
@@ -86,17 +91,20 @@ export class PollPlanner {
 
   /** True while the job's kind has no duration known and this job is one of those probing for it. */
   isProbing(job: Job): boolean {
-    return !this.durations.knows(durationClass(job)) && (this.probing.get(job.kind)?.has(job.id) ?? false);
+    const jobClass = this.classOf(job);
+    return (
+      !this.durations.knows(jobClass) && (this.probing.get(durationKind(jobClass))?.has(job.id) ?? false)
+    );
   }
 
-  /** The jobs of this kind probing for its first duration. */
-  probes(kind: Job['kind']): readonly string[] {
-    return [...(this.probing.get(kind) ?? [])];
+  /** The jobs probing for the first duration of their kind, every kind together. */
+  probes(): string[] {
+    return [...this.probing.values()].flatMap((jobs) => [...jobs]);
   }
 
   /** When a job should be polled now that its class is known (absolute), or null if it is not. */
   aimedPollAt(job: Job): number | null {
-    const jobClass = durationClass(job);
+    const jobClass = this.classOf(job);
     if (job.acceptedAt === null || !this.durations.knows(jobClass)) return null;
     const elapsed = this.lastRunningAt.get(job.id) ?? 0;
     return job.acceptedAt + this.durations.pollAfterMs(jobClass, elapsed, this.quantile);
@@ -107,7 +115,7 @@ export class PollPlanner {
    * Never earlier than its planned poll for a job whose last poll failed (that poll is a backoff).
    */
   earlyPollAt(job: Job): number {
-    const jobClass = durationClass(job);
+    const jobClass = this.classOf(job);
     if (job.acceptedAt === null || !this.durations.knows(jobClass) || this.pollFailedLast.has(job.id))
       return job.nextPollAt ?? Number.POSITIVE_INFINITY;
     const lastSeenRunning = this.lastRunningAt.get(job.id) ?? 0;
@@ -117,7 +125,12 @@ export class PollPlanner {
 
   /** A job still unfinished this long after acceptance is stale: ten times the typical, at least 10 min. */
   deadlineMs(job: Job): number {
-    return Math.max(10 * this.durations.typicalMs(durationClass(job)), 600_000 * this.scale);
+    const floor = MIN_DEADLINE_MS * this.timeScales.of(job.batchId);
+    return Math.max(10 * this.durations.typicalMs(this.classOf(job)), floor);
+  }
+
+  private classOf(job: Job): string {
+    return durationClass(job, this.timeScales.isSandbox(job.batchId));
   }
 
   /**
@@ -126,10 +139,11 @@ export class PollPlanner {
    * prior until the first duration is learned, when they are aimed.
    */
   private pollDelayMs(job: Job, elapsedMs: number): number {
-    const jobClass = durationClass(job);
+    const jobClass = this.classOf(job);
     if (!this.durations.knows(jobClass)) {
-      const probes = this.probing.get(job.kind) ?? new Set<string>();
-      this.probing.set(job.kind, probes);
+      const kind = durationKind(jobClass);
+      const probes = this.probing.get(kind) ?? new Set<string>();
+      this.probing.set(kind, probes);
       if (!probes.has(job.id) && probes.size >= PROBING_JOBS) {
         return Math.max(elapsedMs * 1.6, this.durations.typicalMs(jobClass));
       }

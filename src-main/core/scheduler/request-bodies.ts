@@ -1,13 +1,13 @@
 import type { ShootBody, VideoBody } from '../api/index.ts';
 import { VIDEO_MAX_IMAGES } from '../catalog.ts';
 import type { PhotoPreparation } from '../hosting/prepare-photos.ts';
+import { MAX_PHOTOS_PER_PRODUCT } from '../ingest/limits.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Job, ShootSettings, VideoSettings } from '../queue/types.ts';
 
 // The exact body of a job's create, committed as its intent before the POST: a shoot is made from its
-// product's photos (at most 8, served by the batch's host), a video from the shots of its product's shoot.
-
-const SHOOT_MAX_PHOTOS = 8;
+// product's photos (as many as the service takes, served by the batch's host), a video from the shots of
+// its product's shoot.
 
 /** The body of a shoot's or a video's create; rejects with `PhotoUnreachable` when a photo cannot be served. */
 export async function createBody(
@@ -18,7 +18,10 @@ export async function createBody(
   if (job.kind === 'shoot') {
     const settings = job.settings as ShootSettings;
     const product = store.product(job.productId)!;
-    const productImageUrls = await photos.urlsFor(job.batchId, product.photos.slice(0, SHOOT_MAX_PHOTOS));
+    const productImageUrls = await photos.urlsFor(
+      job.batchId,
+      product.photos.slice(0, MAX_PHOTOS_PER_PRODUCT),
+    );
     return {
       productImageUrls,
       style: settings.style,

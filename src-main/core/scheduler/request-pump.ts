@@ -91,14 +91,12 @@ export class RequestPump {
   /** A due poll of a job probing for its kind's first duration. */
   private nextProbe(keyId: string, now: number): Job | null {
     const { store, planner, batchIds } = this.options;
-    for (const kind of ['shoot', 'video'] as const) {
-      for (const jobId of planner.probes(kind)) {
-        if (this.inFlight.has(jobId)) continue;
-        const job = store.job(jobId);
-        if (job?.state !== 'running' || !batchIds.has(job.batchId)) continue;
-        if ((job.nextPollAt ?? 0) > now || !planner.isProbing(job)) continue;
-        if (store.batch(job.batchId)?.keyId === keyId) return job;
-      }
+    for (const jobId of planner.probes()) {
+      if (this.inFlight.has(jobId)) continue;
+      const job = store.job(jobId);
+      if (job?.state !== 'running' || !batchIds.has(job.batchId)) continue;
+      if ((job.nextPollAt ?? 0) > now || !planner.isProbing(job)) continue;
+      if (store.batch(job.batchId)?.keyId === keyId) return job;
     }
     return null;
   }

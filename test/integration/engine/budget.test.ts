@@ -1,32 +1,21 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { apiKeyId, ServiceClient } from '../../../src-main/core/api/index.ts';
 import { openDatabase } from '../../../src-main/core/db/open.ts';
 import { RequestBudget, SERVICE_RATE_LIMIT } from '../../../src-main/core/scheduler/budget.ts';
-import {
-  acceptedPostsBySource,
-  addFault,
-  type EngineHarness,
-  startEngineHarness,
-} from '../../support/engine-harness.ts';
+import { acceptedPostsBySource, addFault, engineHarnessForFile } from '../../support/engine-harness.ts';
+import { QUICK_VIDEO } from '../../support/job-settings.ts';
 import { startDefaultHarness } from '../../support/sandbox-harness.ts';
 
 // Guarantee 3: zero 429s under the budget; a 429 storm from outside slows the batch and never fails it.
 // The rate window is compressed (60 per 3 s) so that 100 jobs take seconds, not minutes.
 
-let h: EngineHarness;
-
-beforeAll(async () => {
-  h = await startEngineHarness({ timeScale: 0.02, rateLimit: '60/3s' }, { limit: 60, windowMs: 3000 });
-});
+const h = engineHarnessForFile({ timeScale: 0.02, rateLimit: '60/3s' });
 afterEach(async () => {
   // Back to the starting balance (the first test spends all 500 credits), no faults, an empty log.
   await fetch(`${h.sandbox.url}/_sandbox/reset`, { method: 'POST' });
-});
-afterAll(async () => {
-  await h?.close();
 });
 
 function countRequests(sinceIndex: number) {
@@ -46,7 +35,7 @@ describe('budget test', () => {
     const start = h.sandbox.requests().length;
     const batch = await h.createBatch({
       products: 50,
-      video: { duration: 5, resolution: '480p', mode: 'product_only', aspectRatio: null },
+      video: QUICK_VIDEO,
     });
     await h.run([batch.id]);
     const jobs = h.store.jobs(batch.id);

@@ -1,10 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  acceptedPostsBySource,
-  addFault,
-  type EngineHarness,
-  startEngineHarness,
-} from '../../support/engine-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { acceptedPostsBySource, addFault, engineHarnessForFile } from '../../support/engine-harness.ts';
+import { QUICK_VIDEO } from '../../support/job-settings.ts';
 import { verifyDownloads } from '../../support/library-checks.ts';
 
 // A hostile network: 503s, resets, latency spikes and garbage on polls, resets on creates and downloads.
@@ -12,14 +8,7 @@ import { verifyDownloads } from '../../support/library-checks.ts';
 // reported as such and never sent again.
 
 const PRODUCTS = 15;
-let h: EngineHarness;
-
-beforeAll(async () => {
-  h = await startEngineHarness({ timeScale: 0.02, rateLimit: '600/6s' }, { limit: 600, windowMs: 6000 });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = engineHarnessForFile({ timeScale: 0.02, rateLimit: '600/6s' });
 
 describe('fault test', () => {
   it('completes the batch through 503s, resets, delays and malformed answers without creating anything twice', async () => {
@@ -41,7 +30,7 @@ describe('fault test', () => {
 
     const batch = await h.createBatch({
       products: PRODUCTS,
-      video: { duration: 5, resolution: '480p', mode: 'product_only', aspectRatio: null },
+      video: QUICK_VIDEO,
     });
     await h.run([batch.id]);
 

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PhotoHost } from '../../../src-main/core/hosting/photo-host.ts';
-import { type EngineHarness, startEngineHarness } from '../../support/engine-harness.ts';
+import { engineHarnessForFile } from '../../support/engine-harness.ts';
 
 // A batch whose photos cannot be made reachable (no storage for a remote service, storage refusing or
 // down) is paused with the reason in words, before a credit is spent, and carries on once resumed. After a
 // restart, storage is not asked again for photos it already holds.
 
-let h: EngineHarness;
-beforeAll(async () => {
-  h = await startEngineHarness({ port: 0, timeScale: 0.02 }, { limit: 60, windowMs: 1200 });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = engineHarnessForFile({ timeScale: 0.02, rateLimit: '60/1.2s' });
 
 const shootsCreated = () =>
   h.sandbox.requests().filter((entry) => entry.method === 'POST' && entry.path === '/v1/shoots').length;

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EngineHarness, startEngineHarness } from '../../support/engine-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { engineHarnessForFile } from '../../support/engine-harness.ts';
+import { QUICK_VIDEO } from '../../support/job-settings.ts';
 
 // What core needs from a long-running engine (the app): each batch said to be settled as it becomes
 // `finished` (so its manifest can be written), and a way to wait until nothing can move without the user
 // while the engine stays alive for what comes next.
 
-let h: EngineHarness;
-beforeAll(async () => {
-  h = await startEngineHarness({ timeScale: 0.02, rateLimit: '60/3s' }, { limit: 60, windowMs: 3000 });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = engineHarnessForFile({ timeScale: 0.02, rateLimit: '60/3s' });
 
 describe('an engine that stays alive', () => {
   it('settles each batch as it finishes and resolves whenIdle each time nothing can move', async () => {
@@ -19,7 +14,7 @@ describe('an engine that stays alive', () => {
     const first = await h.createBatch({ products: 3 });
     const engine = h.engine([first.id], {
       stayAlive: true,
-      timeScale: 0.02,
+      sandboxTimeScale: 0.02,
       onBatchSettled: (batchId) => {
         // Called once the batch is finished, with every result on disk.
         expect(h.store.batch(batchId)!.status).toBe('finished');
@@ -60,11 +55,11 @@ describe('an engine that stays alive', () => {
     const quick = await h.createBatch({ products: 1 });
     const slow = await h.createBatch({
       products: 2,
-      video: { duration: 5, resolution: '480p', mode: 'product_only', aspectRatio: null },
+      video: QUICK_VIDEO,
     });
     const settledAt = new Map<string, number>();
     await h.run([quick.id, slow.id], {
-      timeScale: 0.02,
+      sandboxTimeScale: 0.02,
       onBatchSettled: (batchId) => settledAt.set(batchId, Date.now()),
     });
     expect([...settledAt.keys()].sort()).toEqual([quick.id, slow.id].sort());

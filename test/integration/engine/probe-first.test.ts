@@ -1,25 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EngineHarness, startEngineHarness } from '../../support/engine-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { engineHarnessForFile } from '../../support/engine-harness.ts';
+import { QUICK_VIDEO } from '../../support/job-settings.ts';
 
 // Until a kind's first duration is learned, every job of that kind waits at the prior: the two probes of
 // a kind must not wait behind a budget full of creates (they did, and the first video duration was then
 // learned from a poll a minute late, five times too long, which made the end of every batch wait).
 
-let h: EngineHarness;
-beforeAll(async () => {
-  h = await startEngineHarness({ timeScale: 0.02, rateLimit: '60/6s' }, { limit: 60, windowMs: 6000 });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = engineHarnessForFile({ timeScale: 0.02, rateLimit: '60/6s' });
 
 describe('probes of a kind with nothing known', () => {
   it('go before the creates that keep the budget full', async () => {
     const batch = await h.createBatch({
       products: 50,
-      video: { duration: 5, resolution: '480p', mode: 'product_only', aspectRatio: null },
+      video: QUICK_VIDEO,
     });
-    await h.run([batch.id], { timeScale: 0.02 });
+    await h.run([batch.id], { sandboxTimeScale: 0.02 });
     expect(h.store.jobs(batch.id).every((job) => job.state === 'done')).toBe(true);
     const log = h.sandbox.requests().filter((entry) => entry.path.startsWith('/v1/'));
     const firstVideoPoll = log.findIndex(
@@ -32,7 +27,7 @@ describe('probes of a kind with nothing known', () => {
     expect(firstVideoPoll).toBeLessThan(lastShootCreate);
     // The probes were on time, so the first video duration was learned from them, close to the truth.
     const videoSamples = h.store.db
-      .prepare("SELECT seconds FROM duration_samples WHERE class LIKE 'video:%' ORDER BY at LIMIT 1")
+      .prepare("SELECT seconds FROM duration_samples WHERE class LIKE 'sandbox:video:%' ORDER BY at LIMIT 1")
       .all() as Array<{ seconds: number }>;
     const real = h.sandbox
       .jobs()

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiKeyId, ServiceClient } from '../../../src-main/core/api/index.ts';
-import { addFault, type EngineHarness, startEngineHarness } from '../../support/engine-harness.ts';
+import { addFault, engineHarnessForFile } from '../../support/engine-harness.ts';
 
 // Guarantee 3 when the service counts requests late: a busy server (or a slow network) reads some requests
 // long after they left. A budget that counts a request from when it left, widened by a fixed slack, lets a
@@ -8,14 +8,7 @@ import { addFault, type EngineHarness, startEngineHarness } from '../../support/
 // window of the service, and the one that fills it is refused. Counting each request from its answer (the
 // service counted it before answering) leaves no such gap, whatever the delay.
 
-let h: EngineHarness;
-
-beforeAll(async () => {
-  h = await startEngineHarness({ timeScale: 0.02, rateLimit: '60/3s' }, { limit: 60, windowMs: 3000 });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = engineHarnessForFile({ timeScale: 0.02, rateLimit: '60/3s' });
 
 describe('a service that counts requests late', () => {
   it('never answers 429 within the budget when the opening burst is read 600 ms late', async () => {
@@ -24,7 +17,7 @@ describe('a service that counts requests late', () => {
     // the burst left, a send-time budget sends again while the burst still counts at the service.
     await addFault(h.sandbox, { path: '/v1/', action: 'delay', delay_ms: 600, times: 30 });
     const batch = await h.createBatch({ products: 10 });
-    const engine = h.engine([batch.id], { timeScale: 0.02 });
+    const engine = h.engine([batch.id], { sandboxTimeScale: 0.02 });
     const keyId = apiKeyId(h.apiKey);
     const client = new ServiceClient({ baseUrl: h.sandbox.url, apiKey: h.apiKey });
     // Balance checks beside the batch, many at once, keep the key's budget full: the batch and the checks

@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RateLimitedError } from '../../../../src-main/core/api/index.ts';
-import { type Db, openDatabase } from '../../../../src-main/core/db/open.ts';
 import { type RateLimit, RequestBudget } from '../../../../src-main/core/scheduler/budget.ts';
+import { databasePerTest } from '../../../support/database-per-test.ts';
 
 // What budget.ts documents: a request followed to its answer counts as leaving now until it is answered,
 // then from its answer, with a margin of 0.1% of the window (at least 5 ms); one whose answer never came
@@ -17,25 +14,11 @@ const MARGIN = 5;
 const T0 = 1_700_000_000_000;
 const UNPACED = 1;
 
-let dir: string;
-let file: string;
-let db: Db;
-let clock: { now: number };
-const now = () => clock.now;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'adbatch-budget-answers-'));
-  file = join(dir, 'adbatch.db');
-  db = openDatabase(file);
-  clock = { now: T0 };
-});
-afterEach(async () => {
-  db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = databasePerTest(T0);
+const { clock, now } = temp;
 
 function logged(): number[] {
-  return (db.prepare('SELECT at FROM request_log ORDER BY at').all() as Array<{ at: number }>).map(
+  return (temp.db.prepare('SELECT at FROM request_log ORDER BY at').all() as Array<{ at: number }>).map(
     (row) => row.at,
   );
 }
@@ -51,7 +34,7 @@ function pendingRequest<T>() {
 
 describe('a request followed to its answer', () => {
   it('counts as leaving now while on its way, then from its answer, and a restart counts it as long', async () => {
-    const budget = new RequestBudget(db, 'key-a', ONE, now, UNPACED);
+    const budget = new RequestBudget(temp.db, 'key-a', ONE, now, UNPACED);
     const answer = pendingRequest<string>();
     const sent = budget.take().send(answer.request);
     expect(logged()).toEqual([T0]);
@@ -64,13 +47,12 @@ describe('a request followed to its answer', () => {
     expect(budget.waitMs()).toBe(ONE.windowMs + MARGIN + 1);
     // The row moved so that a restarted budget (which adds the slack) waits as long.
     expect(logged()).toEqual([T0 + 400 + MARGIN - SLACK]);
-    db.close();
-    db = openDatabase(file);
-    expect(new RequestBudget(db, 'key-a', ONE, now, UNPACED).waitMs()).toBe(ONE.windowMs + MARGIN + 1);
+    temp.reopen();
+    expect(new RequestBudget(temp.db, 'key-a', ONE, now, UNPACED).waitMs()).toBe(ONE.windowMs + MARGIN + 1);
   });
 
   it('a quick answer leaves the row at its send time, already counted long enough by the slack', async () => {
-    const budget = new RequestBudget(db, 'key-a', ONE, now, UNPACED);
+    const budget = new RequestBudget(temp.db, 'key-a', ONE, now, UNPACED);
     const answer = pendingRequest<number>();
     const sent = budget.take().send(answer.request);
     clock.now += 20;
@@ -81,7 +63,7 @@ describe('a request followed to its answer', () => {
   });
 
   it('one whose answer never came counts from when it gave up, with the slack', async () => {
-    const budget = new RequestBudget(db, 'key-a', ONE, now, UNPACED);
+    const budget = new RequestBudget(temp.db, 'key-a', ONE, now, UNPACED);
     const answer = pendingRequest<never>();
     const sent = budget.take().send(answer.request);
     clock.now += 3_000;
@@ -93,7 +75,7 @@ describe('a request followed to its answer', () => {
 
   it('send() waits for a slot, and a 429 slows the key down', async () => {
     const rate: RateLimit = { limit: 2, windowMs: 40 };
-    const budget = new RequestBudget(db, 'key-a', rate, Date.now, UNPACED);
+    const budget = new RequestBudget(temp.db, 'key-a', rate, Date.now, UNPACED);
     const started = Date.now();
     for (let index = 0; index < 3; index++) await budget.send(async () => index);
     // The third waited for the first, answered, to leave the window.
@@ -114,21 +96,21 @@ describe('a request followed to its answer', () => {
 
 describe('budgets of one key on one database', () => {
   it('share what was sent: a new engine counts the slot a request of the old one still holds', () => {
-    const old = new RequestBudget(db, 'key-a', { limit: 2, windowMs: 1_000 }, now, UNPACED);
+    const old = new RequestBudget(temp.db, 'key-a', { limit: 2, windowMs: 1_000 }, now, UNPACED);
     const waiting = old.take(); // a balance check of the old engine, being prepared
-    const restarted = new RequestBudget(db, 'key-a', { limit: 2, windowMs: 1_000 }, now, UNPACED);
+    const restarted = new RequestBudget(temp.db, 'key-a', { limit: 2, windowMs: 1_000 }, now, UNPACED);
     expect(restarted.available()).toBe(1);
     restarted.take()();
     expect(restarted.waitMs()).toBeGreaterThan(0);
     waiting();
     expect(logged()).toEqual([T0, T0]);
     // Another key is another budget.
-    expect(new RequestBudget(db, 'key-b', ONE, now, UNPACED).available()).toBe(1);
+    expect(new RequestBudget(temp.db, 'key-b', ONE, now, UNPACED).available()).toBe(1);
   });
 
   it('share a 429: the key was refused, not one budget', () => {
-    const first = new RequestBudget(db, 'key-a', { limit: 60, windowMs: 60_000 }, now, UNPACED);
-    const second = new RequestBudget(db, 'key-a', { limit: 60, windowMs: 60_000 }, now, UNPACED);
+    const first = new RequestBudget(temp.db, 'key-a', { limit: 60, windowMs: 60_000 }, now, UNPACED);
+    const second = new RequestBudget(temp.db, 'key-a', { limit: 60, windowMs: 60_000 }, now, UNPACED);
     first.rateLimited(5_000);
     expect(second.waitMs()).toBe(5_000);
     clock.now += 5_000;
@@ -137,11 +119,11 @@ describe('budgets of one key on one database', () => {
 
   it('a budget with a longer window reads the older rows a shorter one did not need', () => {
     for (const at of [T0 - 5_000, T0 - 500]) {
-      db.prepare('INSERT INTO request_log (key_id, at) VALUES (?, ?)').run('key-a', at);
+      temp.db.prepare('INSERT INTO request_log (key_id, at) VALUES (?, ?)').run('key-a', at);
     }
-    const short = new RequestBudget(db, 'key-a', { limit: 5, windowMs: 1_000 }, now, UNPACED);
+    const short = new RequestBudget(temp.db, 'key-a', { limit: 5, windowMs: 1_000 }, now, UNPACED);
     expect(short.available()).toBe(4);
-    const long = new RequestBudget(db, 'key-a', { limit: 5, windowMs: 10_000 }, now, UNPACED);
+    const long = new RequestBudget(temp.db, 'key-a', { limit: 5, windowMs: 10_000 }, now, UNPACED);
     expect(long.available()).toBe(3);
     expect(short.available()).toBe(4);
   });

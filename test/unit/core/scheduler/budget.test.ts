@@ -1,14 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../../../src-main/core/db/open.ts';
+import { describe, expect, it } from 'vitest';
 import {
   parseRateLimit,
   type RateLimit,
   RequestBudget,
   SERVICE_RATE_LIMIT,
 } from '../../../../src-main/core/scheduler/budget.ts';
+import { databasePerTest } from '../../../support/database-per-test.ts';
 
 // The slack budget.ts documents: 1% of the window, at least 250 ms.
 const slackOf = (rate: RateLimit) => Math.max(Math.round(rate.windowMs * 0.01), 250);
@@ -20,26 +17,14 @@ const T0 = 1_700_000_000_000;
 /** The window alone; pacing is tested on its own below. */
 const UNPACED = 1;
 
-let dir: string;
-let file: string;
-let db: Db;
-let clock: { now: number };
-const now = () => clock.now;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'adbatch-budget-'));
-  file = join(dir, 'adbatch.db');
-  db = openDatabase(file);
-  clock = { now: T0 };
-});
-afterEach(async () => {
-  db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = databasePerTest(T0);
+const { clock, now } = temp;
 
 function logged(key = 'key-a'): number[] {
   return (
-    db.prepare('SELECT at FROM request_log WHERE key_id = ? ORDER BY at').all(key) as Array<{ at: number }>
+    temp.db.prepare('SELECT at FROM request_log WHERE key_id = ? ORDER BY at').all(key) as Array<{
+      at: number;
+    }>
   ).map((row) => row.at);
 }
 
@@ -71,7 +56,7 @@ describe('parseRateLimit', () => {
 
 describe('RequestBudget', () => {
   it('never lets more than the limit leave in any window widened by the slack', () => {
-    const budget = new RequestBudget(db, 'key-a', SMALL, now, UNPACED);
+    const budget = new RequestBudget(temp.db, 'key-a', SMALL, now, UNPACED);
     const next = random(7);
     for (let sent = 0; sent < 200; sent++) {
       // Requests are asked for at irregular moments; the budget makes them wait when they must.
@@ -91,7 +76,7 @@ describe('RequestBudget', () => {
   });
 
   it('waitMs is exactly the time until the oldest request in the window leaves it', () => {
-    const budget = new RequestBudget(db, 'key-a', SMALL, now, UNPACED);
+    const budget = new RequestBudget(temp.db, 'key-a', SMALL, now, UNPACED);
     expect(budget.available()).toBe(5);
     for (let index = 0; index < 5; index++) {
       send(budget);
@@ -117,31 +102,29 @@ describe('RequestBudget', () => {
   });
 
   it('persists every sent request: a new budget on the same database cannot burst (restart safety)', () => {
-    const first = new RequestBudget(db, 'key-a', SMALL, now, UNPACED);
+    const first = new RequestBudget(temp.db, 'key-a', SMALL, now, UNPACED);
     for (let index = 0; index < 4; index++) {
       send(first);
       clock.now += 50;
     }
     // A slot taken but never stamped: the request never left, so nothing is recorded for it.
     first.take();
-    db.close();
-
-    db = openDatabase(file);
-    const restarted = new RequestBudget(db, 'key-a', SMALL, now, UNPACED);
+    temp.reopen();
+    const restarted = new RequestBudget(temp.db, 'key-a', SMALL, now, UNPACED);
     expect(restarted.available()).toBe(1);
     send(restarted);
     expect(restarted.available()).toBe(0);
     expect(restarted.waitMs()).toBeGreaterThanOrEqual(T0 + SMALL_WINDOW - clock.now);
     expect(restarted.waitMs()).toBeLessThanOrEqual(T0 + SMALL_WINDOW - clock.now + 1);
     // Another key has its own budget.
-    expect(new RequestBudget(db, 'key-b', SMALL, now, UNPACED).available()).toBe(5);
+    expect(new RequestBudget(temp.db, 'key-b', SMALL, now, UNPACED).available()).toBe(5);
     // A restart a whole window later starts with the full budget.
     clock.now += SMALL_WINDOW + 1_000;
-    expect(new RequestBudget(db, 'key-a', SMALL, now, UNPACED).available()).toBe(5);
+    expect(new RequestBudget(temp.db, 'key-a', SMALL, now, UNPACED).available()).toBe(5);
   });
 
   it('gives back a slot whose request never left, and keeps a sent one when released after', () => {
-    const budget = new RequestBudget(db, 'key-a', { limit: 1, windowMs: 1_000 }, now, UNPACED);
+    const budget = new RequestBudget(temp.db, 'key-a', { limit: 1, windowMs: 1_000 }, now, UNPACED);
     const failed = budget.take();
     expect(budget.available()).toBe(0);
     failed.release();
@@ -155,7 +138,7 @@ describe('RequestBudget', () => {
   });
 
   it('take() returns a stamp that moves the slot to the send time and writes the row', () => {
-    const budget = new RequestBudget(db, 'key-a', { limit: 1, windowMs: 1_000 }, now, UNPACED);
+    const budget = new RequestBudget(temp.db, 'key-a', { limit: 1, windowMs: 1_000 }, now, UNPACED);
     const stamp = budget.take();
     expect(budget.available()).toBe(0);
     expect(logged()).toEqual([]);
@@ -171,7 +154,7 @@ describe('RequestBudget', () => {
   // BUG (budget.ts prune/take): a slot taken but not yet stamped is pruned once its take time is a window old, so
   // a request prepared for longer than a window (a slow photo upload) is not counted when it finally leaves.
   it('still counts a slot whose request is prepared for longer than a window', () => {
-    const budget = new RequestBudget(db, 'key-a', { limit: 2, windowMs: 1_000 }, now, UNPACED);
+    const budget = new RequestBudget(temp.db, 'key-a', { limit: 2, windowMs: 1_000 }, now, UNPACED);
     const slow = budget.take(); // its request is being prepared
     send(budget);
     clock.now += SMALL_WINDOW + 1;
@@ -185,7 +168,7 @@ describe('RequestBudget', () => {
   });
 
   it('a 429 blocks for Retry-After and halves the allowed rate; a quiet window restores it', () => {
-    const budget = new RequestBudget(db, 'key-a', SERVICE_RATE_LIMIT, now, UNPACED);
+    const budget = new RequestBudget(temp.db, 'key-a', SERVICE_RATE_LIMIT, now, UNPACED);
     budget.rateLimited(5_000);
     expect(budget.waitMs()).toBe(5_000);
     expect(budget.available()).toBe(0);
@@ -216,7 +199,7 @@ describe('RequestBudget', () => {
   });
 
   it('backs off exponentially without Retry-After, capped at one window, never below one request', () => {
-    const budget = new RequestBudget(db, 'key-a', SERVICE_RATE_LIMIT, now, UNPACED);
+    const budget = new RequestBudget(temp.db, 'key-a', SERVICE_RATE_LIMIT, now, UNPACED);
     const waits: number[] = [];
     for (let index = 0; index < 10; index++) {
       budget.rateLimited(null);
@@ -232,7 +215,7 @@ describe('RequestBudget', () => {
   });
 
   it('a shorter Retry-After does not cut a longer block short', () => {
-    const budget = new RequestBudget(db, 'key-a', SERVICE_RATE_LIMIT, now, UNPACED);
+    const budget = new RequestBudget(temp.db, 'key-a', SERVICE_RATE_LIMIT, now, UNPACED);
     budget.rateLimited(20_000);
     clock.now += 1_000;
     budget.rateLimited(1);
@@ -242,8 +225,8 @@ describe('RequestBudget', () => {
   it('compact deletes only rows no window can need, and only for its key', () => {
     const rate: RateLimit = { limit: 100, windowMs: 1_000 };
     const window = rate.windowMs + slackOf(rate);
-    const budget = new RequestBudget(db, 'key-a', rate, now, UNPACED);
-    const other = new RequestBudget(db, 'key-b', rate, now, UNPACED);
+    const budget = new RequestBudget(temp.db, 'key-a', rate, now, UNPACED);
+    const other = new RequestBudget(temp.db, 'key-b', rate, now, UNPACED);
     const times = [0, 1, window - 1, window, window + 1, 2 * window, 3 * window];
     for (const at of times) {
       clock.now = T0 + at;
@@ -256,11 +239,11 @@ describe('RequestBudget', () => {
     expect(logged('key-a')).toEqual([window + 1, 2 * window, 3 * window].map((at) => T0 + at));
     expect(logged('key-b')).toHaveLength(times.length);
     // Compacting never changes what the budget allows.
-    expect(new RequestBudget(db, 'key-a', rate, now, UNPACED).available()).toBe(budget.available());
+    expect(new RequestBudget(temp.db, 'key-a', rate, now, UNPACED).available()).toBe(budget.available());
   });
 
   it('paces past half the allowance: a sixth of it in any sixth of the window, the same average rate', () => {
-    const budget = new RequestBudget(db, 'key-a', SERVICE_RATE_LIMIT, now);
+    const budget = new RequestBudget(temp.db, 'key-a', SERVICE_RATE_LIMIT, now);
     let burst = 0;
     while (budget.waitMs() === 0) {
       send(budget);

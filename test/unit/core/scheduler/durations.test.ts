@@ -1,31 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../../../src-main/core/db/open.ts';
+import { describe, expect, it } from 'vitest';
 import type { ShootSettings, VideoSettings } from '../../../../src-main/core/queue/types.ts';
 import { DurationModel, durationClass } from '../../../../src-main/core/scheduler/durations.ts';
+import { databasePerTest } from '../../../support/database-per-test.ts';
 
 const T0 = 1_700_000_000_000;
 const SHOOT = 'shoot:pro:4';
 const VIDEO = 'video:720p:10';
+const SANDBOX_SHOOT = `sandbox:${SHOOT}`;
 
-let dir: string;
-let file: string;
-let db: Db;
-let clock: { now: number };
-const now = () => clock.now;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'adbatch-durations-'));
-  file = join(dir, 'adbatch.db');
-  db = openDatabase(file);
-  clock = { now: T0 };
-});
-afterEach(async () => {
-  db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = databasePerTest(T0);
+const { clock, now } = temp;
 
 /** Teaches an exact duration: a poll saw it running at `seconds` and the next one saw it done at the same time. */
 function teach(model: DurationModel, jobClass: string, seconds: number): void {
@@ -50,14 +34,17 @@ describe('durationClass', () => {
       mode: 'with_model',
       aspectRatio: '9:16',
     };
-    expect(durationClass({ kind: 'shoot', settings: shoot })).toBe(SHOOT);
-    expect(durationClass({ kind: 'video', settings: video })).toBe(VIDEO);
+    expect(durationClass({ kind: 'shoot', settings: shoot }, false)).toBe(SHOOT);
+    expect(durationClass({ kind: 'video', settings: video }, false)).toBe(VIDEO);
+    // The sandbox's jobs run faster than real time: their classes are their own.
+    expect(durationClass({ kind: 'shoot', settings: shoot }, true)).toBe(SANDBOX_SHOOT);
+    expect(durationClass({ kind: 'video', settings: video }, true)).toBe(`sandbox:${VIDEO}`);
   });
 });
 
 describe('DurationModel', () => {
-  it('probes when nothing is known: first at an eighth of the prior (scaled), then 1.6 times later each time', () => {
-    const model = new DurationModel(db, now);
+  it('probes when nothing is known: first at an eighth of the prior (scaled on the sandbox), then 1.6 times later each time', () => {
+    const model = new DurationModel(temp.db, now);
     expect(model.knows(SHOOT)).toBe(false);
     // Shoots: "well under a minute", prior 30 s; videos: "several minutes", prior 180 s.
     expect(model.pollAfterMs(SHOOT, 0, 0.9)).toBe(3_750);
@@ -66,14 +53,30 @@ describe('DurationModel', () => {
     expect(model.pollAfterMs(VIDEO, 0, 0.9)).toBe(22_500);
     expect(model.typicalMs(SHOOT)).toBe(30_000);
 
-    const fast = new DurationModel(db, now, 0.1);
-    expect(fast.pollAfterMs(SHOOT, 0, 0.9)).toBe(375);
-    expect(fast.pollAfterMs(SHOOT, 375, 0.9)).toBe(600);
-    expect(fast.typicalMs(VIDEO)).toBe(18_000);
+    // A sandbox ten times faster: its classes' priors are a tenth, the service's are as they were.
+    const fast = new DurationModel(temp.db, now, 0.1);
+    expect(fast.pollAfterMs(SANDBOX_SHOOT, 0, 0.9)).toBe(375);
+    expect(fast.pollAfterMs(SANDBOX_SHOOT, 375, 0.9)).toBe(600);
+    expect(fast.typicalMs(`sandbox:${VIDEO}`)).toBe(18_000);
+    expect(fast.pollAfterMs(SHOOT, 0, 0.9)).toBe(3_750);
+    expect(fast.typicalMs(VIDEO)).toBe(180_000);
+  });
+
+  it("keeps the sandbox's durations apart from the service's: they help only each other", () => {
+    const model = new DurationModel(temp.db, now, 0.1);
+    teach(model, SANDBOX_SHOOT, 0.5);
+    expect(model.knows(SANDBOX_SHOOT)).toBe(true);
+    expect(model.knows('sandbox:shoot:standard:1')).toBe(true);
+    expect(model.knows(SHOOT)).toBe(false);
+    expect(model.knows('sandbox:video:720p:10')).toBe(false);
+    expect(model.typicalMs(SHOOT)).toBe(30_000);
+    teach(model, SHOOT, 20);
+    expect(model.typicalMs(SHOOT)).toBe(20_000);
+    expect(model.typicalMs(SANDBOX_SHOOT)).toBe(500);
   });
 
   it('aims at the requested quantile of the known durations longer than the time already waited', () => {
-    const model = new DurationModel(db, now);
+    const model = new DurationModel(temp.db, now);
     for (const seconds of [100, 30, 70, 10, 50, 90, 20, 60, 40, 80]) teach(model, SHOOT, seconds);
     expect(model.knows(SHOOT)).toBe(true);
     // All ten are longer than 0 s: the 0.5 quantile is the sixth, 60 s; 0.9 the tenth.
@@ -90,7 +93,7 @@ describe('DurationModel', () => {
   });
 
   it('backs off in proportion to the wait once past every known duration', () => {
-    const model = new DurationModel(db, now);
+    const model = new DurationModel(temp.db, now);
     for (const seconds of [10, 20, 30]) teach(model, SHOOT, seconds);
     // typical 20 s: a quarter is 5 s; a quarter of 40 s waited is 10 s, the larger.
     expect(model.pollAfterMs(SHOOT, 40_000, 0.9)).toBe(50_000);
@@ -100,7 +103,7 @@ describe('DurationModel', () => {
   });
 
   it('lets related classes of the same kind stand in until a class has 3 samples of its own', () => {
-    const model = new DurationModel(db, now);
+    const model = new DurationModel(temp.db, now);
     teach(model, SHOOT, 20);
     const other = 'shoot:standard:1';
     expect(model.knows(other)).toBe(true);
@@ -123,12 +126,11 @@ describe('DurationModel', () => {
   });
 
   it('keeps its samples across a new model on the same database', () => {
-    const model = new DurationModel(db, now);
+    const model = new DurationModel(temp.db, now);
     for (const seconds of [12, 18, 24]) teach(model, SHOOT, seconds);
     teach(model, VIDEO, 200);
-    db.close();
-    db = openDatabase(file);
-    const restarted = new DurationModel(db, now);
+    temp.reopen();
+    const restarted = new DurationModel(temp.db, now);
     expect(restarted.knows(SHOOT)).toBe(true);
     expect(restarted.typicalMs(SHOOT)).toBe(18_000);
     expect(restarted.pollAfterMs(SHOOT, 13_000, 0.5)).toBe(24_000);
@@ -136,21 +138,21 @@ describe('DurationModel', () => {
   });
 
   it('follows recent samples only (the last 24 of a class), also after a restart', () => {
-    const model = new DurationModel(db, now);
+    const model = new DurationModel(temp.db, now);
     for (let index = 0; index < 10; index++) teach(model, SHOOT, 500);
     for (let index = 0; index < 24; index++) teach(model, SHOOT, 10);
     expect(model.typicalMs(SHOOT)).toBe(10_000);
     expect(model.pollAfterMs(SHOOT, 0, 1)).toBe(10_000);
-    expect(new DurationModel(db, now).pollAfterMs(SHOOT, 0, 1)).toBe(10_000);
+    expect(new DurationModel(temp.db, now).pollAfterMs(SHOOT, 0, 1)).toBe(10_000);
   });
 
   it('learns the middle of the bracket when the last running poll is known, and shades the first poll down', () => {
-    const model = new DurationModel(db, now);
+    const model = new DurationModel(temp.db, now);
     clock.now = T0 + 5;
     model.learn(SHOOT, 10_000, 20_000);
     clock.now = T0 + 6;
     model.learn(VIDEO, null, 100_000);
-    const rows = db.prepare('SELECT class, seconds, at FROM duration_samples ORDER BY at').all();
+    const rows = temp.db.prepare('SELECT class, seconds, at FROM duration_samples ORDER BY at').all();
     expect(rows).toEqual([
       { class: SHOOT, seconds: 15, at: T0 + 5 },
       { class: VIDEO, seconds: 85, at: T0 + 6 },

@@ -1,54 +1,32 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../../../src-main/core/db/open.ts';
-import type { Job, ShootSettings } from '../../../../src-main/core/queue/types.ts';
+import { describe, expect, it } from 'vitest';
+import type { Job } from '../../../../src-main/core/queue/types.ts';
 import { PollPlanner } from '../../../../src-main/core/scheduler/poll-planner.ts';
+import { TimeScales } from '../../../../src-main/core/scheduler/time-scales.ts';
+import { databasePerTest } from '../../../support/database-per-test.ts';
+import { QUICK_SHOOT } from '../../../support/job-settings.ts';
 
 // What poll-planner.ts documents, on a real database: a poll that left late teaches nothing when it finds
-// the job done, two jobs at most probe a kind with nothing known and a failed one is replaced, and an early
-// look never comes before the backoff of a poll that failed.
+// the job done, two jobs at most probe a kind with nothing known and a failed one is replaced, an early
+// look never comes before the backoff of a poll that failed, and a job of the sandbox is planned in the
+// sandbox's time, apart from the service's.
 
 const T0 = 1_700_000_000_000;
 /** The shoot prior: "well under a minute", taken as 30 s; a first probe at an eighth of it. */
 const SHOOT_PRIOR = 30_000;
 
-const SHOOT: ShootSettings = {
-  style: 'classic',
-  shots: 1,
-  quality: 'standard',
-  aspectRatio: '1:1',
-  mode: 'product_only',
-  modelUrl: null,
-  backgroundColor: null,
-};
-
-let dir: string;
-let db: Db;
-let clock: { now: number };
-const now = () => clock.now;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'adbatch-planner-'));
-  db = openDatabase(join(dir, 'adbatch.db'));
-  clock = { now: T0 };
-});
-afterEach(async () => {
-  db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = databasePerTest(T0);
+const { clock, now } = temp;
 
 let jobs = 0;
 /** A running shoot accepted now, with its first poll planned as the engine does. */
-function accepted(planner: PollPlanner): Job {
+function accepted(planner: PollPlanner, batchId = 'b_1'): Job {
   const job: Job = {
     id: `j_${++jobs}`,
-    batchId: 'b_1',
+    batchId,
     productId: `p_${jobs}`,
     kind: 'shoot',
     afterJobId: null,
-    settings: SHOOT,
+    settings: QUICK_SHOOT,
     request: {},
     price: 1,
     state: 'running',
@@ -71,11 +49,11 @@ function accepted(planner: PollPlanner): Job {
   return job;
 }
 
-const samples = () => (db.prepare('SELECT seconds FROM duration_samples').all() as unknown[]).length;
+const samples = () => (temp.db.prepare('SELECT seconds FROM duration_samples').all() as unknown[]).length;
 
 describe('PollPlanner', () => {
   it('learns nothing from a poll the budget delayed that finds the job done, and learns from one on time', () => {
-    const planner = new PollPlanner({ db, now });
+    const planner = new PollPlanner({ db: temp.db, now });
     const late = accepted(planner);
     expect(late.nextPollAt).toBe(T0 + SHOOT_PRIOR / 8);
     // Sent 20 s after its plan (more than a tenth of the 30 s typical): "done by then" says little.
@@ -91,7 +69,7 @@ describe('PollPlanner', () => {
   });
 
   it('a poll that finds the job running still teaches, however late: the next sample is bracketed', () => {
-    const planner = new PollPlanner({ db, now });
+    const planner = new PollPlanner({ db: temp.db, now });
     const job = accepted(planner);
     clock.now = T0 + 20_000; // late, and still running
     const next = planner.stillRunning(job, 20_000);
@@ -99,11 +77,11 @@ describe('PollPlanner', () => {
     clock.now = next;
     expect(planner.completed({ ...job, nextPollAt: next }, 32_000, next)).toBe(true);
     // Done between 20 s and 32 s: the middle of the bracket.
-    expect(db.prepare('SELECT seconds FROM duration_samples').all()).toEqual([{ seconds: 26 }]);
+    expect(temp.db.prepare('SELECT seconds FROM duration_samples').all()).toEqual([{ seconds: 26 }]);
   });
 
   it('lets two jobs probe a kind with nothing known; a failed probe makes room for another', () => {
-    const planner = new PollPlanner({ db, now });
+    const planner = new PollPlanner({ db: temp.db, now });
     const first = accepted(planner);
     const second = accepted(planner);
     const third = accepted(planner);
@@ -113,7 +91,7 @@ describe('PollPlanner', () => {
     ]);
     // The others wait for what the probes learn, at the prior.
     expect(third.nextPollAt).toBe(T0 + SHOOT_PRIOR);
-    expect(planner.probes('shoot')).toEqual([first.id, second.id]);
+    expect(planner.probes()).toEqual([first.id, second.id]);
     // Both probes fail at the service: nothing was learned, and jobs still waiting need a probe.
     planner.forget(first);
     planner.forget(second);
@@ -123,7 +101,7 @@ describe('PollPlanner', () => {
   });
 
   it('never looks early at a job whose last poll failed: it waits for its backoff', () => {
-    const planner = new PollPlanner({ db, now });
+    const planner = new PollPlanner({ db: temp.db, now });
     const teacher = accepted(planner);
     clock.now = teacher.nextPollAt!;
     planner.completed(teacher, 10_000, clock.now);
@@ -135,5 +113,26 @@ describe('PollPlanner', () => {
     // A poll that answers again ends the backoff.
     planner.stillRunning(backoff, 1_000);
     expect(planner.earlyPollAt(backoff)).toBeLessThan(backoff.nextPollAt);
+  });
+
+  it("plans a job of the sandbox in the sandbox's time, and lets the sandbox and the service probe apart", () => {
+    const sandboxBatch = 'b_sandbox';
+    const timeScales = new TimeScales((batchId) => batchId === sandboxBatch, 0.1);
+    const planner = new PollPlanner({ db: temp.db, now, timeScales });
+    const fast = [accepted(planner, sandboxBatch), accepted(planner, sandboxBatch)];
+    const real = accepted(planner);
+    // The sandbox's two probes leave the service's shoots their own, each at an eighth of its prior.
+    expect(fast.map((job) => job.nextPollAt)).toEqual([T0 + SHOOT_PRIOR / 80, T0 + SHOOT_PRIOR / 80]);
+    expect(real.nextPollAt).toBe(T0 + SHOOT_PRIOR / 8);
+    expect(planner.probes()).toEqual([fast[0]!.id, fast[1]!.id, real.id]);
+    // At least 10 minutes before a job is stale, in its service's time.
+    expect(planner.deadlineMs(fast[0]!)).toBe(60_000);
+    expect(planner.deadlineMs(real)).toBe(600_000);
+    // What a sandbox probe learns aims the sandbox's jobs, not the service's.
+    clock.now = fast[0]!.nextPollAt!;
+    expect(planner.completed(fast[0]!, clock.now - T0, clock.now)).toBe(true);
+    expect(planner.aimedPollAt(fast[1]!)).not.toBeNull();
+    expect(planner.aimedPollAt(real)).toBeNull();
+    expect(planner.isProbing(real)).toBe(true);
   });
 });
