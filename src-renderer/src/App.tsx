@@ -6,15 +6,11 @@ import { BatchesScreen } from './screens/BatchesScreen.tsx';
 import { BatchScreen } from './screens/BatchScreen.tsx';
 import { NewBatchScreen } from './screens/NewBatchScreen.tsx';
 import { SettingsScreen } from './screens/SettingsScreen.tsx';
-import { useCatalog } from './stores/catalog.ts';
 import { useNavigation } from './stores/navigation.ts';
 import { useNewBatch } from './stores/new-batch.ts';
 
 export function App() {
   const { screen, go } = useNavigation();
-  useEffect(() => {
-    void useCatalog.getState().load();
-  }, []);
   useEffect(
     () =>
       api.on('app:command', (command) => {

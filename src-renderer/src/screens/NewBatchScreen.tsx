@@ -452,13 +452,14 @@ function Quote({ catalog }: { catalog: CatalogView }) {
 
 export function NewBatchScreen() {
   const { error, scan, shoot } = useNewBatch();
-  const { catalog, error: catalogError } = useCatalog();
+  const { catalog, error: catalogError, load: loadCatalog } = useCatalog();
   const loadAccounts = useAccounts((state) => state.load);
   useEffect(() => {
     void loadAccounts();
+    void loadCatalog();
     // Coming back from Settings: the storage or the accounts may have changed what the quote says.
     if (useNewBatch.getState().scan) void useNewBatch.getState().requestQuote();
-  }, [loadAccounts]);
+  }, [loadAccounts, loadCatalog]);
   return (
     <section className="screen new-batch" aria-labelledby="new-title">
       <header className="screen-header">
@@ -468,7 +469,7 @@ export function NewBatchScreen() {
       {catalogError && (
         <Notice kind="error">
           The choices of styles and qualities could not be loaded: {catalogError}{' '}
-          <button type="button" className="link" onClick={() => void useCatalog.getState().load()}>
+          <button type="button" className="link" onClick={() => void loadCatalog()}>
             Try again
           </button>
         </Notice>
