@@ -44,6 +44,9 @@ describe.skipIf(missing)(`the app beside another owner${missing ? ` (skipped: ${
       .poll(() => notice.textContent(), { timeout: 10_000 })
       .toContain(`adbatch run (pid ${process.pid}) is running the batches`);
     await checkLooks(page, '11-queue-held-by-cli', 'queue held by another process');
+    // The notice takes its height from the screen below it: the empty Batches screen still fits, unscrolled.
+    const content = page.locator('main.content');
+    expect(await content.evaluate((element) => element.scrollHeight - element.clientHeight)).toBe(0);
 
     lease!.release();
     lease = null;
