@@ -373,7 +373,7 @@ function PhotoReachNote({ reach, onSettings }: { reach: PhotoReach; onSettings: 
   }
 }
 
-function Quote({ catalog }: { catalog: CatalogView }) {
+function Quote({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsView }) {
   const { quote, quoting, name, setName, start, starting, scan } = useNewBatch();
   const go = useNavigation((state) => state.go);
   if (!scan || scan.products.length === 0) return null;
@@ -385,6 +385,9 @@ function Quote({ catalog }: { catalog: CatalogView }) {
     <section className="quote" aria-labelledby="quote-title" aria-busy={quoting}>
       <h2 id="quote-title">Cost</h2>
       {!quote && quoting && <p className="muted">Pricing…</p>}
+      {!quote && !quoting && shoot.mode === 'with_model' && !shoot.modelUrl && (
+        <p className="muted">Choose a model to see the cost.</p>
+      )}
       {quote && (
         <>
           <VirtualList
@@ -410,7 +413,7 @@ function Quote({ catalog }: { catalog: CatalogView }) {
           </p>
           {quote.products.some((row) => row.clamped) && (
             <p className="muted">
-              * {sixShotRule(catalog)}; this style makes {catalog.clampedShots}.
+              * This style makes {catalog.clampedShots} shots, not {shoot.shots}.
             </p>
           )}
           {quote.shortfall > 0 && (
@@ -482,7 +485,7 @@ export function NewBatchScreen() {
         {catalog && shoot && scan && scan.products.length > 0 && (
           <div className="column">
             <SettingsForm catalog={catalog} shoot={shoot} />
-            <Quote catalog={catalog} />
+            <Quote catalog={catalog} shoot={shoot} />
           </div>
         )}
       </div>
