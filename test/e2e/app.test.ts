@@ -231,6 +231,22 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
       .toMatch(/^13 of 13 jobs done/);
   }, 120_000);
 
+  it('opens a screen at its top, wherever the screen before was scrolled to', async () => {
+    const content = page.locator('main.content');
+    const scrolled = () => content.evaluate((element) => element.scrollTop);
+    // New batch keeps the photos chosen, so it comes back at its full height at once.
+    await page.getByRole('button', { name: 'New batch' }).first().click();
+    await page.getByRole('button', { name: 'Open Folder…' }).click();
+    await page.getByTestId('quote-total').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Photo storage' }).waitFor();
+    await content.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+    expect(await scrolled()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'New batch' }).first().click();
+    await page.getByTestId('quote-total').waitFor();
+    expect(await scrolled()).toBe(0);
+  });
+
   it('adds an account with a key (masked, balance shown) and explains a wrong key', async () => {
     await page.getByRole('button', { name: 'Settings' }).click();
     const key = defaultKeys(service).personal;
