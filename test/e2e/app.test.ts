@@ -134,6 +134,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
       .toBe(true);
     const clamped = quoteBatch(names, { style: 'luxury', shots: 6, quality: 'pro' }, null, null).credits;
     await expect.poll(() => total.textContent()).toBe(`${clamped} credits`);
+    expect(await page.getByText('* This style makes 4 shots, not 6.').isVisible()).toBe(true);
     await page.getByText('Classic', { exact: true }).click();
     await page.getByLabel('Shots').selectOption('4');
     await page.getByLabel('Quality').selectOption('standard');
@@ -189,6 +190,13 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     }).toEqual(video);
     await checkLooks(page, '02b-new-batch-video', 'New batch (with a video)');
     await page.getByLabel('Then make a video ad of each product').uncheck();
+    await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
+
+    // With a model but none picked yet there is no price, and the Cost panel says why.
+    await page.getByRole('radio', { name: 'With a model' }).check();
+    await expect.poll(() => page.getByText('Choose a model to see the cost.').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Start', exact: true }).isDisabled()).toBe(true);
+    await page.getByRole('radio', { name: 'Product only' }).check();
     await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
   });
 
