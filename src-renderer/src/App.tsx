@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { api } from './api/index.ts';
 import { QueueOwnerNotice } from './components/QueueOwnerNotice.tsx';
 import { Sidebar } from './components/Sidebar.tsx';
@@ -6,15 +6,14 @@ import { BatchesScreen } from './screens/BatchesScreen.tsx';
 import { BatchScreen } from './screens/BatchScreen.tsx';
 import { NewBatchScreen } from './screens/NewBatchScreen.tsx';
 import { SettingsScreen } from './screens/SettingsScreen.tsx';
-import { useCatalog } from './stores/catalog.ts';
 import { useNavigation } from './stores/navigation.ts';
 import { useNewBatch } from './stores/new-batch.ts';
 
 export function App() {
   const { screen, go } = useNavigation();
-  useEffect(() => {
-    void useCatalog.getState().load();
-  }, []);
+  const content = useRef<HTMLElement>(null);
+  // The screens share one scrolling area: a new screen starts at its top, not where the last one was left.
+  useEffect(() => useNavigation.subscribe(() => content.current?.scrollTo({ top: 0 })), []);
   useEffect(
     () =>
       api.on('app:command', (command) => {
@@ -28,7 +27,7 @@ export function App() {
   return (
     <div className="app">
       <Sidebar />
-      <main className="content">
+      <main className="content" ref={content}>
         <QueueOwnerNotice />
         {screen.name === 'batches' && <BatchesScreen />}
         {screen.name === 'new' && <NewBatchScreen />}

@@ -10,7 +10,7 @@ import { type AppServer, EXAMPLES_DIR, RENDERER_DIR, startAppServer } from '../h
 import { callCore } from '../support/core-harness.ts';
 import { S3RVER_CREDENTIALS, type S3Server, startS3Server } from '../support/s3-server.ts';
 import { defaultKeys } from '../support/sandbox-harness.ts';
-import { browserMissing, expectAccessible, launchChromium, screenshot } from './browser.ts';
+import { browserMissing, checkLooks, expectAccessible, launchChromium, screenshot } from './browser.ts';
 
 // The real UI, built by Vite, in Debian's Chromium, on the browser harness (the real core, the embedded
 // sandbox): as a designer would use it.
@@ -77,8 +77,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
 
   it('starts on an empty Batches screen that says what to do', async () => {
     await expect.poll(() => page.getByRole('heading', { name: 'No batches yet' }).isVisible()).toBe(true);
-    await screenshot(page, '01-batches-empty');
-    await expectAccessible(page, 'Batches (empty)');
+    await checkLooks(page, '01-batches-empty', 'Batches (empty)');
   });
 
   it('chooses the example products, shows the plan and a cost preview equal to the priced sum', async () => {
@@ -135,6 +134,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
       .toBe(true);
     const clamped = quoteBatch(names, { style: 'luxury', shots: 6, quality: 'pro' }, null, null).credits;
     await expect.poll(() => total.textContent()).toBe(`${clamped} credits`);
+    expect(await page.getByText('* This style makes 4 shots, not 6.').isVisible()).toBe(true);
     await page.getByText('Classic', { exact: true }).click();
     await page.getByLabel('Shots').selectOption('4');
     await page.getByLabel('Quality').selectOption('standard');
@@ -154,8 +154,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
         .getByRole('button', { name: 'solidus_cap_black_3.png (hero)' })
         .getAttribute('aria-pressed'),
     ).toBe('true');
-    await screenshot(page, '02-new-batch');
-    await expectAccessible(page, 'New batch');
+    await checkLooks(page, '02-new-batch', 'New batch');
   });
 
   it("offers exactly the catalog's choices, a video's starting from its defaults", async () => {
@@ -189,7 +188,15 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
       mode: await selectLabelled('Video mode').inputValue(),
       aspectRatio: (await selectLabelled('Video aspect ratio').inputValue()) || null,
     }).toEqual(video);
+    await checkLooks(page, '02b-new-batch-video', 'New batch (with a video)');
     await page.getByLabel('Then make a video ad of each product').uncheck();
+    await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
+
+    // With a model but none picked yet there is no price, and the Cost panel says why.
+    await page.getByRole('radio', { name: 'With a model' }).check();
+    await expect.poll(() => page.getByText('Choose a model to see the cost.').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Start', exact: true }).isDisabled()).toBe(true);
+    await page.getByRole('radio', { name: 'Product only' }).check();
     await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
   });
 
@@ -208,13 +215,11 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
       .first()
       .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0);
     expect(loaded).toBe(true);
-    await screenshot(page, '03-batch-done');
-    await expectAccessible(page, 'Batch');
+    await checkLooks(page, '03-batch-done', 'Batch');
 
     await page.getByRole('button', { name: 'Batches' }).first().click();
     await expect.poll(() => page.getByRole('button', { name: /Examples/ }).isVisible()).toBe(true);
-    await screenshot(page, '04-batches');
-    await expectAccessible(page, 'Batches');
+    await checkLooks(page, '04-batches', 'Batches');
   }, 120_000);
 
   it('pauses and resumes a batch', async () => {
@@ -227,12 +232,28 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     await page.getByRole('button', { name: /^Start for/ }).click();
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => page.locator('.badge').first().textContent()).toBe('paused');
-    await screenshot(page, '05-batch-paused');
+    await checkLooks(page, '05-batch-paused', 'Batch (paused)');
     await page.getByRole('button', { name: 'Resume' }).click();
     await expect
       .poll(() => page.getByTestId('batch-progress').textContent(), { timeout: 90_000, interval: 500 })
       .toMatch(/^13 of 13 jobs done/);
   }, 120_000);
+
+  it('opens a screen at its top, wherever the screen before was scrolled to', async () => {
+    const content = page.locator('main.content');
+    const scrolled = () => content.evaluate((element) => element.scrollTop);
+    // New batch keeps the photos chosen, so it comes back at its full height at once.
+    await page.getByRole('button', { name: 'New batch' }).first().click();
+    await page.getByRole('button', { name: 'Open Folder…' }).click();
+    await page.getByTestId('quote-total').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Photo storage' }).waitFor();
+    await content.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+    expect(await scrolled()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'New batch' }).first().click();
+    await page.getByTestId('quote-total').waitFor();
+    expect(await scrolled()).toBe(0);
+  });
 
   it('adds an account with a key (masked, balance shown) and explains a wrong key', async () => {
     await page.getByRole('button', { name: 'Settings' }).click();
@@ -253,8 +274,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
       .poll(() => account.textContent())
       .toMatch(new RegExp(`Personal · key …${key.slice(-4)} · 500 credits`));
     expect(await page.content()).not.toContain(key);
-    await screenshot(page, '07-settings');
-    await expectAccessible(page, 'Settings');
+    await checkLooks(page, '07-settings', 'Settings');
   });
 
   it('sets up photo storage (checked, secret masked) and runs a batch on the service account from the bucket', async () => {

@@ -42,6 +42,43 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
+/** The other look each key screen is saved and checked in: dark, on a large display. */
+const DARK_LARGE = {
+  suffix: 'dark-1920',
+  colorScheme: 'dark',
+  viewport: { width: 1920, height: 1080 },
+} as const;
+
+/**
+ * A key screen as the test left it, saved and checked with axe in the test's own look (light, its viewport),
+ * then in dark at 1920x1080 as `<name>-dark-1920.png`: the same page at the same moment, its colour scheme and
+ * size emulated and then put back, rather than a second run of the flow to get there.
+ */
+export async function checkLooks(page: Page, name: string, screen: string): Promise<void> {
+  await screenshot(page, name);
+  await expectAccessible(page, screen);
+  const viewport = page.viewportSize();
+  try {
+    await page.emulateMedia({ colorScheme: DARK_LARGE.colorScheme });
+    await page.setViewportSize(DARK_LARGE.viewport);
+    await settled(page);
+    await screenshot(page, `${name}-${DARK_LARGE.suffix}`);
+    await expectAccessible(page, `${screen} (${DARK_LARGE.suffix})`);
+  } finally {
+    // The tests' pages are light: playwright emulates light unless told otherwise.
+    await page.emulateMedia({ colorScheme: 'light' });
+    if (viewport) await page.setViewportSize(viewport);
+    await settled(page);
+  }
+}
+
+/** Two frames: one for the resize observers (the virtual lists measure again), one for what they render. */
+function settled(page: Page): Promise<void> {
+  return page.evaluate(
+    () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
+}
+
 const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** axe-core on the page as it is: no serious or critical violation. */

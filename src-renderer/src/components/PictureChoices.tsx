@@ -9,6 +9,16 @@ export interface PictureChoice<T extends string> {
   picture: ReactNode;
 }
 
+/** The cards' gap in styles.css. */
+const GAP = '8px';
+/** Under this a card's label no longer fits ("Influencer", "Avant-garde" on two lines). */
+const NARROWEST = '80px';
+
+/** At most `columns` cards a row, as many fewer as a narrow window needs for no card to be cut off. */
+function columnsOf(columns: number): string {
+  return `repeat(auto-fill, minmax(max(${NARROWEST}, (100% - ${columns - 1} * ${GAP}) / ${columns}), 1fr))`;
+}
+
 export function PictureChoices<T extends string>({
   legend,
   name,
@@ -25,7 +35,7 @@ export function PictureChoices<T extends string>({
   onChange: (value: T) => void;
 }) {
   return (
-    <fieldset className="picture-choices" style={{ gridTemplateColumns: `repeat(${columns}, 1fr)` }}>
+    <fieldset className="picture-choices" style={{ gridTemplateColumns: columnsOf(columns) }}>
       <legend>{legend}</legend>
       {choices.map((choice) => (
         <label

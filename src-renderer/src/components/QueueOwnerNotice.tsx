@@ -8,11 +8,12 @@ export function QueueOwnerNotice() {
   useEffect(() => {
     void load();
   }, [load]);
-  if (!owner || owner.driving || !owner.heldBy) return null;
+  // heldBy is set only while another process drives the queue.
+  if (!owner?.heldBy) return null;
   return (
     <Notice kind="info">
-      {owner.heldBy} is running the batches. Progress shows here as it happens; new batches start when it
-      finishes, and Adbatch takes over then by itself.
+      <strong>{owner.heldBy}</strong> is running the batches: their progress shows here, and Adbatch takes
+      over when it finishes (new batches may wait until then).
     </Notice>
   );
 }

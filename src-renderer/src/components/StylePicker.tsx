@@ -1,8 +1,8 @@
 import type { CatalogView, ShootStyle } from '../../../src-main/shared/models.ts';
 import { PictureChoices } from './PictureChoices.tsx';
 
-// The styles, their labels and their swatches (each backdrop's colours) come from core's catalog. The
-// swatch is set through the style property (CSSOM), which the CSP allows, not as an inline attribute.
+// The styles, their labels and their swatches (each backdrop's colours) come from core's catalog. React sets
+// a swatch through the element's style property (CSSOM), which no style-src CSP restricts.
 
 export function StylePicker({
   styles,

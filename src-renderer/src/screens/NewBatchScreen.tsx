@@ -8,6 +8,7 @@ import type {
   VideoSettingsView,
 } from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
+import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { PictureChoices } from '../components/PictureChoices.tsx';
@@ -246,46 +247,27 @@ function SettingsForm({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSe
         <ModelPicker accountId={accountId} value={shoot.modelUrl} onChange={(url) => set('modelUrl', url)} />
       )}
       <div className="row">
-        <label>
-          Shots
-          <select
-            value={shoot.shots}
-            onChange={(event) =>
-              set('shots', catalog.shotCounts.find((count) => count === Number(event.target.value))!)
-            }
-          >
-            {catalog.shotCounts.map((count) => (
-              <option key={count} value={count}>
-                {count}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Aspect ratio
-          <select value={shoot.aspectRatio} onChange={(event) => set('aspectRatio', event.target.value)}>
-            {catalog.shootAspectRatios.map((ratio) => (
-              <option key={ratio} value={ratio}>
-                {ratio}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Quality
-          <select
-            value={shoot.quality}
-            onChange={(event) =>
-              set('quality', catalog.qualities.find((quality) => quality.id === event.target.value)!.id)
-            }
-          >
-            {catalog.qualities.map((quality) => (
-              <option key={quality.id} value={quality.id}>
-                {quality.label} ({credits(quality.creditsPerImage)} a shot)
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceSelect
+          label="Shots"
+          value={shoot.shots}
+          options={catalog.shotCounts.map((count) => ({ value: count, text: String(count) }))}
+          onChange={(count) => set('shots', count)}
+        />
+        <ChoiceSelect
+          label="Aspect ratio"
+          value={shoot.aspectRatio}
+          options={catalog.shootAspectRatios.map((ratio) => ({ value: ratio, text: ratio }))}
+          onChange={(ratio) => set('aspectRatio', ratio)}
+        />
+        <ChoiceSelect
+          label="Quality"
+          value={shoot.quality}
+          options={catalog.qualities.map((quality) => ({
+            value: quality.id,
+            text: `${quality.label} (${credits(quality.creditsPerImage)} a shot)`,
+          }))}
+          onChange={(quality) => set('quality', quality)}
+        />
       </div>
       {shoot.shots > catalog.clampedShots && style && !style.sixShots && (
         <Notice kind="info">
@@ -319,77 +301,39 @@ function SettingsForm({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSe
       </label>
       {video && (
         <div className="row">
-          <label>
-            Length
-            <select
-              value={video.duration}
-              onChange={(event) =>
-                setVideoField(
-                  'duration',
-                  catalog.videoDurations.find((choice) => choice.seconds === Number(event.target.value))!
-                    .seconds,
-                )
-              }
-            >
-              {catalog.videoDurations.map((choice) => (
-                <option key={choice.seconds} value={choice.seconds}>
-                  {choice.seconds} s, from {choice.sourceImages} shot{choice.sourceImages === 1 ? '' : 's'}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Resolution
-            <select
-              value={video.resolution}
-              onChange={(event) =>
-                setVideoField(
-                  'resolution',
-                  catalog.videoResolutions.find((choice) => choice.id === event.target.value)!.id,
-                )
-              }
-            >
-              {catalog.videoResolutions.map((choice) => (
-                <option key={choice.id} value={choice.id}>
-                  {choice.id} ({credits(choice.creditsPerSecond)} a second)
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Video mode
-            <select
-              value={video.mode}
-              onChange={(event) =>
-                setVideoField('mode', catalog.modes.find((mode) => mode.id === event.target.value)!.id)
-              }
-            >
-              {catalog.modes.map((mode) => (
-                <option key={mode.id} value={mode.id}>
-                  {mode.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Video aspect ratio
-            <select
-              value={video.aspectRatio ?? ''}
-              onChange={(event) =>
-                setVideoField(
-                  'aspectRatio',
-                  catalog.videoAspectRatios.find((ratio) => ratio === event.target.value) ?? null,
-                )
-              }
-            >
-              <option value="">As its photos</option>
-              {catalog.videoAspectRatios.map((ratio) => (
-                <option key={ratio} value={ratio}>
-                  {ratio}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ChoiceSelect
+            label="Length"
+            value={video.duration}
+            options={catalog.videoDurations.map((choice) => ({
+              value: choice.seconds,
+              text: `${choice.seconds} s, from ${choice.sourceImages} shot${choice.sourceImages === 1 ? '' : 's'}`,
+            }))}
+            onChange={(seconds) => setVideoField('duration', seconds)}
+          />
+          <ChoiceSelect
+            label="Resolution"
+            value={video.resolution}
+            options={catalog.videoResolutions.map((choice) => ({
+              value: choice.id,
+              text: `${choice.id} (${credits(choice.creditsPerSecond)} a second)`,
+            }))}
+            onChange={(resolution) => setVideoField('resolution', resolution)}
+          />
+          <ChoiceSelect
+            label="Video mode"
+            value={video.mode}
+            options={catalog.modes.map((mode) => ({ value: mode.id, text: mode.label }))}
+            onChange={(mode) => setVideoField('mode', mode)}
+          />
+          <ChoiceSelect
+            label="Video aspect ratio"
+            value={video.aspectRatio}
+            options={[
+              { value: null, text: 'As its photos' },
+              ...catalog.videoAspectRatios.map((ratio) => ({ value: ratio, text: ratio })),
+            ]}
+            onChange={(ratio) => setVideoField('aspectRatio', ratio)}
+          />
         </div>
       )}
       <label className="checkbox">
@@ -429,7 +373,7 @@ function PhotoReachNote({ reach, onSettings }: { reach: PhotoReach; onSettings: 
   }
 }
 
-function Quote({ catalog }: { catalog: CatalogView }) {
+function Quote({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsView }) {
   const { quote, quoting, name, setName, start, starting, scan } = useNewBatch();
   const go = useNavigation((state) => state.go);
   if (!scan || scan.products.length === 0) return null;
@@ -441,6 +385,9 @@ function Quote({ catalog }: { catalog: CatalogView }) {
     <section className="quote" aria-labelledby="quote-title" aria-busy={quoting}>
       <h2 id="quote-title">Cost</h2>
       {!quote && quoting && <p className="muted">Pricing…</p>}
+      {!quote && !quoting && shoot.mode === 'with_model' && !shoot.modelUrl && (
+        <p className="muted">Choose a model to see the cost.</p>
+      )}
       {quote && (
         <>
           <VirtualList
@@ -466,7 +413,7 @@ function Quote({ catalog }: { catalog: CatalogView }) {
           </p>
           {quote.products.some((row) => row.clamped) && (
             <p className="muted">
-              * {sixShotRule(catalog)}; this style makes {catalog.clampedShots}.
+              * This style makes {catalog.clampedShots} shots, not {shoot.shots}.
             </p>
           )}
           {quote.shortfall > 0 && (
@@ -508,13 +455,14 @@ function Quote({ catalog }: { catalog: CatalogView }) {
 
 export function NewBatchScreen() {
   const { error, scan, shoot } = useNewBatch();
-  const { catalog, error: catalogError } = useCatalog();
+  const { catalog, error: catalogError, load: loadCatalog } = useCatalog();
   const loadAccounts = useAccounts((state) => state.load);
   useEffect(() => {
     void loadAccounts();
+    void loadCatalog();
     // Coming back from Settings: the storage or the accounts may have changed what the quote says.
     if (useNewBatch.getState().scan) void useNewBatch.getState().requestQuote();
-  }, [loadAccounts]);
+  }, [loadAccounts, loadCatalog]);
   return (
     <section className="screen new-batch" aria-labelledby="new-title">
       <header className="screen-header">
@@ -524,7 +472,7 @@ export function NewBatchScreen() {
       {catalogError && (
         <Notice kind="error">
           The choices of styles and qualities could not be loaded: {catalogError}{' '}
-          <button type="button" className="link" onClick={() => void useCatalog.getState().load()}>
+          <button type="button" className="link" onClick={() => void loadCatalog()}>
             Try again
           </button>
         </Notice>
@@ -537,7 +485,7 @@ export function NewBatchScreen() {
         {catalog && shoot && scan && scan.products.length > 0 && (
           <div className="column">
             <SettingsForm catalog={catalog} shoot={shoot} />
-            <Quote catalog={catalog} />
+            <Quote catalog={catalog} shoot={shoot} />
           </div>
         )}
       </div>

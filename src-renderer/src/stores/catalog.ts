@@ -10,7 +10,7 @@ interface CatalogState {
   error: string | null;
   /** The catalog, asked of core on the first call only; after a failure the next call asks again. */
   ready(): Promise<CatalogView>;
-  /** Asks at startup (or again after a failure); a failure is kept in `error` for the screen to show. */
+  /** Asked as the New batch screen opens (again after a failure, which stays in `error` for it to show). */
   load(): Promise<void>;
 }
 

@@ -15,7 +15,9 @@ export const useQueueOwner = create<QueueOwnerState>((set) => {
   return {
     owner: null,
     async load() {
-      set({ owner: (await api.call('app:info')).queue });
+      // Unanswered, the notice stays hidden until the next queue:owner event.
+      const info = await api.call('app:info').catch(() => null);
+      if (info) set({ owner: info.queue });
     },
   };
 });
