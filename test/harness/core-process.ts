@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { SANDBOX_ACCOUNT_ID } from '../../src-main/core/app/accounts.ts';
 import { callCore, startCoreHarness } from '../support/core-harness.ts';
+import { QUICK_SHOOT, QUICK_VIDEO } from '../support/job-settings.ts';
 
 // The app's core in a process of its own, so a test can kill it (kill -9) and start it again on the same
 // data folder: the core harness against a sandbox that runs in another process and outlives the kills.
@@ -51,16 +52,8 @@ if (!batch && values.products) {
   batch = await callCore(core, 'batches:create', {
     scanId: scan.scanId,
     accountId: SANDBOX_ACCOUNT_ID,
-    shoot: {
-      style: 'classic',
-      shots: 1,
-      quality: 'standard',
-      aspectRatio: '1:1',
-      mode: 'product_only',
-      modelUrl: null,
-      backgroundColor: null,
-    },
-    video: { duration: 5, resolution: '480p', mode: 'product_only', aspectRatio: null },
+    shoot: QUICK_SHOOT,
+    video: QUICK_VIDEO,
     includeDone: false,
     name: 'Crash',
   });

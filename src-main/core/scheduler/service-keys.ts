@@ -8,7 +8,7 @@ import { type RateLimit, RequestBudget } from './budget.ts';
 
 export class ServiceKeys {
   private readonly budgets = new Map<string, RequestBudget>();
-  private readonly clients = new Map<string, ServiceClient | null>();
+  private readonly clients = new Map<string, ServiceClient>();
   private readonly refused = new Set<string>();
 
   constructor(
@@ -32,11 +32,18 @@ export class ServiceKeys {
     return this.budgets.values();
   }
 
-  /** The client for this batch's service and key; null when this run holds no key for it. */
+  /**
+   * The client for this batch's service and key; null when this run holds no key for it. A missing key is
+   * asked for again each time, because the app's user can add it while the engine runs.
+   */
   client(batch: Batch): ServiceClient | null {
     const cacheKey = `${batch.baseUrl} ${batch.keyId}`;
-    if (!this.clients.has(cacheKey)) this.clients.set(cacheKey, this.clientFor(batch));
-    return this.clients.get(cacheKey) ?? null;
+    let client = this.clients.get(cacheKey);
+    if (!client) {
+      client = this.clientFor(batch) ?? undefined;
+      if (client) this.clients.set(cacheKey, client);
+    }
+    return client ?? null;
   }
 
   refuse(keyId: string): void {

@@ -9,6 +9,7 @@ import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts'
 import type { ArgsOf, Channel, EventName, Events } from '../../../src-main/shared/ipc.ts';
 import type { PhotoStorageInput, ShootSettingsView } from '../../../src-main/shared/models.ts';
 import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
+import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { S3RVER_CREDENTIALS, type S3Server, startS3Server } from '../../support/s3-server.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
 import { expectSealed } from '../../support/sealing.ts';
@@ -78,15 +79,7 @@ function readDb<T>(sql: string): T[] {
   }
 }
 
-const SHOOT: ShootSettingsView = {
-  style: 'minimal',
-  shots: 1,
-  quality: 'standard',
-  aspectRatio: '1:1',
-  mode: 'product_only',
-  modelUrl: null,
-  backgroundColor: null,
-};
+const SHOOT: ShootSettingsView = { ...QUICK_SHOOT, style: 'minimal' };
 
 async function serviceAccount(name: string) {
   const existing = (await call('accounts:list')).find((account) => account.name === name);

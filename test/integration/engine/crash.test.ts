@@ -1,18 +1,23 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/core/db/open.ts';
 import { QueueStore } from '../../../src-main/core/queue/store.ts';
+import { seededRandom } from '../../../src-main/sandbox/render/random.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
+import { type Child, killChildren, startChild } from '../../support/child-process.ts';
+import { ADBATCH_BIN } from '../../support/cli.ts';
 import { listFiles, verifyDownloads } from '../../support/library-checks.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 
 // Guarantee 1 and 2: killing the process at any instant never causes a second POST for the same intent,
 // and after restarts every job is followed to its end and every result is downloaded and verified.
+// ADBATCH_CRASH_SEED=<seed> replays the kill times of a run (the seed is printed).
 
-const BIN = resolve(__dirname, '../../../bin/adbatch.mjs');
+const SEED = process.env.ADBATCH_CRASH_SEED ? Number(process.env.ADBATCH_CRASH_SEED) : randomInt(2 ** 31);
 const PRODUCTS = 20;
 const KILLS = 10;
 
@@ -25,42 +30,19 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  killChildren();
   await sandbox?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[], apiKey: string): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, ADBATCH_API_KEY: apiKey },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolvePromise) => child.once('exit', (code) => resolvePromise(code)));
-}
-
-function outputOf(child: ChildProcess): { text: () => string } {
-  let text = '';
-  child.stdout!.on('data', (chunk) => {
-    text += chunk;
-  });
-  child.stderr!.on('data', (chunk) => {
-    text += chunk;
-  });
-  return { text: () => text };
-}
-
-async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolvePromise) => setTimeout(resolvePromise, 20));
-  }
+function cli(args: string[], apiKey: string): Child {
+  return startChild([ADBATCH_BIN, ...args], { ...process.env, ADBATCH_API_KEY: apiKey });
 }
 
 describe('crash test: SIGKILL at random moments, resumed each time', () => {
   it(`runs ${PRODUCTS} products (shoot + video each) without paying twice or losing a result`, async () => {
+    console.log(`engine crash test: seed ${SEED} (replay with ADBATCH_CRASH_SEED=${SEED})`);
+    const random = seededRandom(String(SEED));
     const products = join(dir, 'products');
     await makeProductFolders(products, PRODUCTS);
     const apiKey = sandbox.accounts()[0]!.keys[0]!.key;
@@ -87,22 +69,15 @@ describe('crash test: SIGKILL at random moments, resumed each time', () => {
       ],
       apiKey,
     );
-    const firstOutput = outputOf(first);
-    await waitFor(() => /Batch b_\w+ started/.test(firstOutput.text()), 20_000);
-    let kills = 0;
+    await first.waitFor(/Batch b_\w+ started/, 20_000);
     let child = first;
-    while (kills < KILLS) {
-      await new Promise((resolvePromise) => setTimeout(resolvePromise, 200 + Math.random() * 1200));
-      const ended = exited(child);
-      child.kill('SIGKILL');
-      await ended;
-      kills++;
+    for (let kills = 0; kills < KILLS; kills++) {
+      await sleep(random.range(200, 1400));
+      await child.kill();
       child = cli(['resume', ...common], apiKey);
-      outputOf(child);
     }
-    const last = outputOf(child);
-    const code = await exited(child);
-    expect([0, 2], last.text()).toContain(code);
+    const code = await child.exited;
+    expect([0, 2], `seed ${SEED}\n${child.output()}`).toContain(code);
 
     const store = new QueueStore(openDatabase(join(dataDir, 'adbatch.db')), Date.now);
     const [batch] = store.batches();
