@@ -11,6 +11,7 @@ import {
   type RemoteVideo,
   ServiceClient,
 } from '../src-main/core/api/index.ts';
+import { SANDBOX_ACCOUNT_ID } from '../src-main/core/app/accounts.ts';
 import { openDatabase } from '../src-main/core/db/open.ts';
 import { downloadVerified } from '../src-main/core/downloads/download.ts';
 import { startLoopbackHost } from '../src-main/core/hosting/loopback.ts';
@@ -159,6 +160,7 @@ async function runOurs(dir: string, products: string): Promise<Figures> {
   const scan = await scanInputs([products], { cacheDir: join(dir, 'ingest-cache') });
   const batch = store.createBatch({
     name: 'bench',
+    accountId: SANDBOX_ACCOUNT_ID,
     baseUrl: sandbox.url,
     keyId: apiKeyId(apiKey),
     keyHint: apiKey.slice(-4),
@@ -181,10 +183,10 @@ async function runOurs(dir: string, products: string): Promise<Figures> {
   const endedAt = Date.now();
   const detectedAt = new Map<string, number>();
   const productOf = new Map<string, string>();
-  for (const job of store.jobs(batch.id)) {
+  for (const job of store.jobs.ofBatch(batch.id)) {
     if (!job.remoteId) continue;
     productOf.set(job.remoteId, job.productId);
-    const seen = store
+    const seen = store.jobs
       .events(job.id)
       .find((event) => event.type === 'remote_status' && event.value === 'completed');
     if (seen) detectedAt.set(job.remoteId, seen.at);

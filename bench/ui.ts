@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { SANDBOX_ACCOUNT_ID } from '../src-main/core/app/accounts.ts';
 import { openDatabase } from '../src-main/core/db/open.ts';
 import { QueueStore } from '../src-main/core/queue/store.ts';
 import type { ShootSettings } from '../src-main/core/queue/types.ts';
@@ -146,6 +147,7 @@ async function seedLibrary(dir: string): Promise<number> {
     const count = Math.min(PRODUCTS_PER_LIBRARY_BATCH, LIBRARY_JOBS - jobs);
     const batch = store.createBatch({
       name: `Season ${index + 1}`,
+      accountId: SANDBOX_ACCOUNT_ID,
       baseUrl: 'sandbox',
       keyId: 'bench',
       keyHint: '…0000',

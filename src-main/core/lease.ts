@@ -14,7 +14,9 @@ import Database from 'better-sqlite3';
 // cores in one process (tests) are refused like two processes are.
 //
 // Who holds it is written beside it in `owner.json`, for messages only: the lock decides, the file informs
-// (a holder that died leaves its file behind, and the next holder overwrites it).
+// (a holder that died leaves its file behind, and the next holder overwrites it). A refused process may read
+// the file in the instant between the new holder's lock and its write, so a file naming a process of this
+// computer that is gone is read again for a moment, then not believed.
 
 const LOCK_FILE = 'owner.lock';
 const OWNER_FILE = 'owner.json';
@@ -56,7 +58,30 @@ export function readLeaseHolder(dataDir: string): LeaseHolder | null {
   }
 }
 
-/** Takes the data folder's lease if nobody holds it; never waits. */
+const STALE_HOLDER_RETRIES = 20;
+const STALE_HOLDER_WAIT_MS = 25;
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The holder named by the file, once it names a live process (or one on another computer); else null. */
+function currentHolder(dataDir: string): LeaseHolder | null {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 0; attempt < STALE_HOLDER_RETRIES; attempt++) {
+    const holder = readLeaseHolder(dataDir);
+    if (holder && (holder.host !== hostname() || isRunning(holder.pid))) return holder;
+    Atomics.wait(pause, 0, 0, STALE_HOLDER_WAIT_MS);
+  }
+  return null;
+}
+
+/** Takes the data folder's lease if nobody holds it; never waits for it (at most half a second for who). */
 export function tryAcquireLease(dataDir: string, name: string, now: () => number = Date.now): LeaseAttempt {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, LOCK_FILE), { timeout: 0 });
@@ -67,7 +92,7 @@ export function tryAcquireLease(dataDir: string, name: string, now: () => number
     db.prepare('INSERT OR REPLACE INTO lease (id, taken_at) VALUES (1, ?)').run(now());
   } catch (error) {
     db.close();
-    if (isBusy(error)) return { ok: false, holder: readLeaseHolder(dataDir) };
+    if (isBusy(error)) return { ok: false, holder: currentHolder(dataDir) };
     throw error;
   }
   const holder: LeaseHolder = { name, pid: process.pid, host: hostname(), since: now() };

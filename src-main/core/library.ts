@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Batch, Product } from './queue/types.ts';
+import type { Product } from './queue/types.ts';
 
 // Where results land: <library>/<batch folder>/<product folder>/... Folder names are readable (the batch and
 // product names) and safe on every platform.
@@ -30,7 +30,7 @@ export function ingestCacheDir(libraryDir: string): string {
   return join(libraryDir, '.adbatch');
 }
 
-export function batchFolder(batch: Pick<Batch, 'id' | 'name'>): string {
+export function batchFolder(batch: { id: string; name: string }): string {
   return `${safeName(batch.name)} (${batch.id.slice(-6)})`;
 }
 

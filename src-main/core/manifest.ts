@@ -7,9 +7,9 @@ import type { QueueStore } from './queue/store.ts';
 // (and audited) without Adbatch. Written atomically.
 
 export function buildManifest(store: QueueStore, batchId: string) {
-  const batch = store.batch(batchId);
+  const batch = store.batches.get(batchId);
   if (!batch) throw new Error(`no batch ${batchId}`);
-  const jobs = store.jobs(batchId);
+  const jobs = store.jobs.ofBatch(batchId);
   const totals = store.totals(batchId);
   return {
     manifest_version: 1,
@@ -32,7 +32,7 @@ export function buildManifest(store: QueueStore, batchId: string) {
       spent: totals.charged - totals.refunded,
       at_stake: totals.atStake,
     },
-    products: store.products(batchId).map((product) => ({
+    products: store.batches.products(batchId).map((product) => ({
       name: product.name,
       source: product.sourceDir,
       photos: product.photos.map((photo) => photo.path ?? photo.url),
@@ -50,11 +50,11 @@ export function buildManifest(store: QueueStore, batchId: string) {
           posts: job.posts,
           polls: job.polls,
           failure: job.failureCode ? { code: job.failureCode, message: job.failureMessage } : null,
-          history: store
+          history: store.jobs
             .events(job.id)
             .filter((event) => event.type === 'state' || event.type === 'remote_status')
             .map((event) => ({ at: new Date(event.at).toISOString(), [event.type]: event.value })),
-          files: store.assets(job.id).map((asset) => ({
+          files: store.assets.ofJob(job.id).map((asset) => ({
             kind: asset.kind,
             path: asset.path.split('/').slice(1).join('/'),
             state: asset.state,
@@ -64,12 +64,12 @@ export function buildManifest(store: QueueStore, batchId: string) {
           })),
         })),
     })),
-    ledger: store.ledger(batchId).map((entry) => ({ ...entry, at: new Date(entry.at).toISOString() })),
+    ledger: store.jobs.ledger(batchId).map((entry) => ({ ...entry, at: new Date(entry.at).toISOString() })),
   };
 }
 
 export async function writeManifest(store: QueueStore, batchId: string): Promise<string> {
-  const batch = store.batch(batchId)!;
+  const batch = store.batches.get(batchId)!;
   const file = join(batch.libraryDir, batchFolder(batch), 'manifest.json');
   await mkdir(join(batch.libraryDir, batchFolder(batch)), { recursive: true });
   await writeFile(`${file}.part`, `${JSON.stringify(buildManifest(store, batchId), null, 2)}\n`);

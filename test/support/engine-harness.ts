@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { apiKeyId, ServiceClient } from '../../src-main/core/api/index.ts';
+import { SANDBOX_ACCOUNT_ID } from '../../src-main/core/app/accounts.ts';
 import { openDatabase } from '../../src-main/core/db/open.ts';
 import { type LoopbackHost, startLoopbackHost } from '../../src-main/core/hosting/loopback.ts';
 import { scanInputs, toNewProduct } from '../../src-main/core/ingest/scan.ts';
+import { newAccountId } from '../../src-main/core/queue/ids.ts';
 import { QueueStore } from '../../src-main/core/queue/store.ts';
 import type { Batch, ShootSettings, VideoSettings } from '../../src-main/core/queue/types.ts';
 import { parseRateLimit } from '../../src-main/core/scheduler/budget.ts';
@@ -73,6 +75,8 @@ export async function startEngineHarness(sandboxOptions: EngineHarnessOptions): 
       const scan = await scanInputs([root], { cacheDir: join(dir, 'ingest-cache') });
       return store.createBatch({
         name: `test ${folders}`,
+        // A real service's batch needs no account row here: the engine is handed its client.
+        accountId: onSandbox ? SANDBOX_ACCOUNT_ID : newAccountId(),
         baseUrl: sandbox.url,
         keyId: apiKeyId(apiKey),
         keyHint: apiKey.slice(-4),

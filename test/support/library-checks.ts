@@ -12,9 +12,9 @@ export async function listFiles(dir: string): Promise<string[]> {
 
 /** Checks that every downloaded result of the batch is on disk, complete, and what it claims to be. */
 export async function verifyDownloads(store: QueueStore, batchId: string): Promise<number> {
-  const batch = store.batch(batchId)!;
+  const batch = store.batches.get(batchId)!;
   let verified = 0;
-  for (const asset of store.batchAssets(batchId)) {
+  for (const asset of store.assets.ofBatch(batchId)) {
     if (asset.state !== 'done') continue;
     const file = join(batch.libraryDir, asset.path);
     const bytes = await readFile(file);

@@ -1,31 +1,46 @@
-import { randomBytes } from 'node:crypto';
 import type { AccountView } from '../../shared/models.ts';
 import { apiKeyId, looksLikeApiKey, maskApiKey } from '../api/index.ts';
 import type { CreditBalance } from '../api/types.ts';
 import type { Db } from '../db/open.ts';
+import { type AccountId, newAccountId } from '../queue/ids.ts';
 import { AppError } from './errors.ts';
 import type { SecretBox } from './secrets.ts';
 
 // The accounts the app holds keys for. A key is checked (format, then a live balance) before it is stored,
 // stored only sealed, and opened only in main when a request needs it. The Sandbox account always exists
-// and is not stored.
+// and is not stored. A key known only by its hash (sealed_key NULL: a batch made with ADBATCH_API_KEY, or
+// an account removed while its batches remain) keeps its row, so its batches keep their account; it is not
+// listed, and adding the same key again stores it in that row.
 
-export const SANDBOX_ACCOUNT_ID = 'sandbox';
+export const SANDBOX_ACCOUNT_ID = 'sandbox' as AccountId;
 
-type Row = Record<string, unknown>;
+interface AccountRow {
+  id: AccountId;
+  name: string;
+  base_url: string;
+  key_id: string;
+  key_hint: string;
+  sealed_key: Buffer | null;
+  type: AccountView['type'];
+  agency_name: string | null;
+  balance: number | null;
+  checked_at: number | null;
+  refused_at: number | null;
+  created_at: number;
+}
 
-function toView(row: Row): AccountView {
+function toView(row: AccountRow): AccountView {
   return {
-    id: row.id as string,
-    name: row.name as string,
+    id: row.id,
+    name: row.name,
     kind: 'service',
-    baseUrl: row.base_url as string,
-    keyHint: row.key_hint as string,
-    type: (row.type as AccountView['type']) ?? null,
-    agencyName: (row.agency_name as string | null) ?? null,
-    balance: (row.balance as number | null) ?? null,
-    checkedAt: (row.checked_at as number | null) ?? null,
-    refusedAt: (row.refused_at as number | null) ?? null,
+    baseUrl: row.base_url,
+    keyHint: row.key_hint,
+    type: row.type,
+    agencyName: row.agency_name,
+    balance: row.balance,
+    checkedAt: row.checked_at,
+    refusedAt: row.refused_at,
   };
 }
 
@@ -42,14 +57,26 @@ export class AccountStore {
     private readonly now: () => number,
   ) {}
 
+  /** The accounts whose keys are stored here. */
   list(): AccountView[] {
-    return (this.db.prepare('SELECT * FROM accounts ORDER BY created_at').all() as Row[]).map(toView);
+    return this.db
+      .prepare<[], AccountRow>('SELECT * FROM accounts WHERE sealed_key IS NOT NULL ORDER BY created_at')
+      .all()
+      .map(toView);
   }
 
   get(id: string): AccountView {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as Row | undefined;
-    if (!row) throw new AppError('not_found', `no account ${id}`);
-    return toView(row);
+    return toView(this.row(id));
+  }
+
+  find(id: string): AccountView | null {
+    const row = this.db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?').get(id);
+    return row ? toView(row) : null;
+  }
+
+  /** Whether the account's key is stored here (sealed), not only known by its hash. */
+  keyStored(id: string): boolean {
+    return this.find(id) !== null && this.row(id).sealed_key !== null;
   }
 
   /** Whether this process can open the keys stored here (the CLI cannot open the app's keychain). */
@@ -57,9 +84,21 @@ export class AccountStore {
     return this.secrets.available();
   }
 
-  byKeyId(keyId: string): AccountView | null {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE key_id = ?').get(keyId) as Row | undefined;
-    return row ? toView(row) : null;
+  /**
+   * The account of a key this process was handed but does not store (ADBATCH_API_KEY): the stored account
+   * with that key if there is one, else a row that knows the key only by its hash.
+   */
+  known(input: { name: string; baseUrl: string; keyId: string; keyHint: string }): AccountId {
+    const existing = this.byKeyId(input.keyId);
+    if (existing) return existing.id;
+    const id = newAccountId();
+    this.db
+      .prepare(
+        `INSERT INTO accounts (id, name, base_url, key_id, key_hint, sealed_key, created_at)
+         VALUES (?, ?, ?, ?, ?, NULL, ?)`,
+      )
+      .run(id, input.name, input.baseUrl, input.keyId, input.keyHint, this.now());
+    return id;
   }
 
   /** Refuses a malformed key, a duplicate, or a machine that cannot seal it, before anything is stored. */
@@ -77,13 +116,35 @@ export class AccountStore {
       );
     }
     const existing = this.byKeyId(apiKeyId(apiKey));
-    if (existing) throw new AppError('conflict', `This key is already the account "${existing.name}".`);
+    if (existing?.sealed_key) {
+      throw new AppError('conflict', `This key is already the account "${existing.name}".`);
+    }
   }
 
+  /** Stores a checked key; a key known only by its hash is stored in its row, so its batches have it again. */
   add(input: { name: string; baseUrl: string; apiKey: string }, balance: CreditBalance): AccountView {
     this.checkNew(input.apiKey);
-    const id = `a_${randomBytes(8).toString('hex')}`;
     const described = describeBalance(balance);
+    const known = this.byKeyId(apiKeyId(input.apiKey));
+    if (known) {
+      this.db
+        .prepare(
+          `UPDATE accounts SET name = ?, base_url = ?, sealed_key = ?, type = ?, agency_name = ?, balance = ?,
+             checked_at = ?, refused_at = NULL WHERE id = ?`,
+        )
+        .run(
+          input.name,
+          input.baseUrl,
+          this.secrets.seal(input.apiKey),
+          described.type,
+          described.agencyName,
+          described.balance,
+          this.now(),
+          known.id,
+        );
+      return this.get(known.id);
+    }
+    const id = newAccountId();
     this.db
       .prepare(
         `INSERT INTO accounts (id, name, base_url, key_id, key_hint, sealed_key, type, agency_name, balance,
@@ -106,24 +167,35 @@ export class AccountStore {
     return this.get(id);
   }
 
+  /** Forgets the key; an account that batches were made with stays, known by its key's hash. */
   remove(id: string): void {
-    if (this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id).changes === 0) {
-      throw new AppError('not_found', `no account ${id}`);
-    }
+    const row = this.row(id);
+    if (row.sealed_key === null) throw new AppError('not_found', `no account ${id}`);
+    const used = this.db.prepare('SELECT 1 FROM batches WHERE account_id = ? LIMIT 1').get(id) !== undefined;
+    if (used) this.db.prepare('UPDATE accounts SET sealed_key = NULL WHERE id = ?').run(id);
+    else this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id);
   }
 
-  /** The one-way id of the account's key: what its batches and its request budget are filed under. */
+  /** The id of an account that exists (stored or known by its key's hash). */
+  idOf(id: string): AccountId {
+    return this.row(id).id;
+  }
+
+  /** The one-way id of the account's key: its request budget is filed under it. */
   keyIdOf(id: string): string {
-    const row = this.db.prepare('SELECT key_id FROM accounts WHERE id = ?').get(id) as Row | undefined;
-    if (!row) throw new AppError('not_found', `no account ${id}`);
-    return row.key_id as string;
+    return this.row(id).key_id;
   }
 
   /** The key itself, for main's requests only: never returned to the renderer or logged. */
   apiKey(id: string): string {
-    const row = this.db.prepare('SELECT sealed_key FROM accounts WHERE id = ?').get(id) as Row | undefined;
-    if (!row) throw new AppError('not_found', `no account ${id}`);
-    return this.secrets.open(row.sealed_key as Buffer);
+    const row = this.row(id);
+    if (row.sealed_key === null) {
+      throw new AppError(
+        'key_missing',
+        `The key of "${row.name}" (${row.key_hint}) is not stored on this computer: add it in Settings.`,
+      );
+    }
+    return this.secrets.open(row.sealed_key);
   }
 
   recordBalance(id: string, balance: CreditBalance): AccountView {
@@ -139,5 +211,17 @@ export class AccountStore {
   markRefused(id: string): AccountView {
     this.db.prepare('UPDATE accounts SET refused_at = ? WHERE id = ?').run(this.now(), id);
     return this.get(id);
+  }
+
+  private byKeyId(keyId: string): AccountRow | null {
+    return (
+      this.db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE key_id = ?').get(keyId) ?? null
+    );
+  }
+
+  private row(id: string): AccountRow {
+    const row = this.db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?').get(id);
+    if (!row) throw new AppError('not_found', `no account ${id}`);
+    return row;
   }
 }

@@ -81,6 +81,7 @@ export function batchesHandlers(
       const { keyId, keyHint } = await services.keyedClient(request.accountId);
       const batch = store.createBatch({
         name: request.name,
+        accountId: services.accountForBatch(request.accountId),
         baseUrl,
         keyId,
         keyHint,

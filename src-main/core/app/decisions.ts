@@ -6,13 +6,13 @@ import { AppError } from './errors.ts';
 // buttons, the CLI's commands and an agent's tools all refuse the same things in the same words.
 
 export function requireBatch(store: QueueStore, id: string): Batch {
-  const batch = store.batch(id);
+  const batch = store.batches.get(id);
   if (!batch) throw new AppError('not_found', `There is no batch ${id}.`);
   return batch;
 }
 
 export function requireJob(store: QueueStore, id: string): Job {
-  const job = store.job(id);
+  const job = store.jobs.get(id);
   if (!job) throw new AppError('not_found', `There is no job ${id}.`);
   return job;
 }
@@ -23,8 +23,8 @@ export function pauseBatch(store: QueueStore, id: string): Batch {
   if (batch.status !== 'running') {
     throw new AppError('conflict', `Batch ${id} is ${batch.status}: there is nothing to pause.`);
   }
-  store.pauseBatch(id);
-  return store.batch(id)!;
+  store.batches.pause(batch.id);
+  return store.batches.get(batch.id)!;
 }
 
 /** Lets a paused batch create jobs again, whatever paused it (the user, credits, the key, the storage). */
@@ -33,8 +33,8 @@ export function resumeBatch(store: QueueStore, id: string): Batch {
   if (batch.status !== 'paused') {
     throw new AppError('conflict', `Batch ${id} is ${batch.status}: there is nothing to resume.`);
   }
-  store.resumeBatch(id);
-  return store.batch(id)!;
+  store.batches.resume(batch.id);
+  return store.batches.get(batch.id)!;
 }
 
 /** Never creates what is not created yet; created jobs are still followed and downloaded. */
@@ -43,8 +43,8 @@ export function cancelBatch(store: QueueStore, id: string): { batch: Batch; canc
   if (batch.status === 'finished' || batch.status === 'cancelled') {
     throw new AppError('conflict', `Batch ${id} is ${batch.status}: there is nothing left to cancel.`);
   }
-  const cancelledJobs = store.cancelBatch(id);
-  return { batch: store.batch(id)!, cancelledJobs };
+  const cancelledJobs = store.jobs.cancelBatch(batch.id);
+  return { batch: store.batches.get(batch.id)!, cancelledJobs };
 }
 
 export type JobDecision = 'retry' | 'abandon' | 'recheck';
@@ -66,7 +66,7 @@ export function retryJob(store: QueueStore, id: string): Job {
       `Job ${id} is ${job.state}: only failed and outcome-unknown jobs can be retried.`,
     );
   }
-  return store.retryJob(id);
+  return store.jobs.retry(job.id);
 }
 
 /** Never sends an outcome-unknown job again. */
@@ -78,7 +78,7 @@ export function abandonJob(store: QueueStore, id: string): Job {
       `Job ${id} is ${job.state}: only an outcome-unknown job can be abandoned.`,
     );
   }
-  return store.abandonJob(id);
+  return store.jobs.abandon(job.id);
 }
 
 /** How long a rechecked stale job is followed again before it is stale once more. */
@@ -90,5 +90,5 @@ export function recheckJob(store: QueueStore, id: string, now: number): Job {
   if (!decisionsFor(job).includes('recheck')) {
     throw new AppError('conflict', `Job ${id} is ${job.state}: only a stale job can be checked again.`);
   }
-  return store.recheckJob(id, now + RECHECK_MS);
+  return store.jobs.recheck(job.id, now + RECHECK_MS);
 }

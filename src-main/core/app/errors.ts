@@ -6,6 +6,7 @@ export class AppError extends Error {
       | 'not_found'
       | 'invalid_key'
       | 'key_refused'
+      | 'key_missing'
       | 'unreachable'
       | 'encryption_unavailable'
       | 'conflict'

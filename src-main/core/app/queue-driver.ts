@@ -74,7 +74,7 @@ export class QueueDriver {
 
   /** Takes the lease as the mode says; throws LeaseHeldError for `require` when it is held. */
   async start(): Promise<void> {
-    for (const batch of this.options.store.unfinishedBatches()) {
+    for (const batch of this.options.store.batches.unfinished()) {
       this.lastStatus.set(batch.id, statusKey(batch));
     }
     if (this.options.leaseMode === 'none') return;
@@ -199,12 +199,12 @@ export class QueueDriver {
 
   /** Unfinished batches whose key this process holds: the others wait for a process that does. */
   private drivable(): Batch[] {
-    return this.options.store.unfinishedBatches().filter((batch) => this.options.services.keyOf(batch).held);
+    return this.options.store.batches.unfinished().filter((batch) => this.options.services.keyOf(batch).held);
   }
 
   /** Beside another owner, progress is read from the shared database and sent on like our own. */
   private refreshObserved(): void {
-    for (const batch of this.options.store.unfinishedBatches()) this.progress.touch(batch.id);
+    for (const batch of this.options.store.batches.unfinished()) this.progress.touch(batch.id);
   }
 
   private startEngine(batchIds: string[]): void {
@@ -237,7 +237,7 @@ export class QueueDriver {
 
   private emitProgress(batchId: string): void {
     const { store, events } = this.options;
-    const batch = store.batch(batchId);
+    const batch = store.batches.get(batchId);
     if (!batch) return;
     if (batch.statusReason === 'hosting') this.uploads.delete(batchId);
     events.emit('batches:progress', batchProgress(store, batch, this.facts));

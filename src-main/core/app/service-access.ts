@@ -1,5 +1,6 @@
 import type { AccountView } from '../../shared/models.ts';
 import { ApiError, apiKeyId, maskApiKey, ServiceClient, UnauthorizedError } from '../api/index.ts';
+import type { AccountId } from '../queue/ids.ts';
 import type { Batch } from '../queue/types.ts';
 import { type AccountStore, describeBalance, SANDBOX_ACCOUNT_ID } from './accounts.ts';
 import { AppError } from './errors.ts';
@@ -159,14 +160,30 @@ export class ServiceAccess {
     if (batch.sandbox) return this.sandboxClient;
     const session = this.sessionOfKey(batch.keyId);
     if (session) return this.sessionClient(session, batch.baseUrl);
-    const account = this.options.accounts.byKeyId(batch.keyId);
-    return account ? this.storedClient(account) : null;
+    const account = this.options.accounts.find(batch.accountId);
+    return account && this.options.accounts.keyStored(account.id) ? this.storedClient(account) : null;
   }
 
-  /** The account a batch's key belongs to, for its name and for marking a refused key. */
+  /** The account a batch belongs to, for its name and for marking a refused key. */
   accountOfBatch(batch: Batch): AccountView | null {
     if (batch.sandbox) return null;
-    return this.sessionOfKey(batch.keyId)?.view ?? this.options.accounts.byKeyId(batch.keyId);
+    return this.sessionOfKey(batch.keyId)?.view ?? this.options.accounts.find(batch.accountId);
+  }
+
+  /**
+   * The account a new batch on this account belongs to: a session key's is its row in the accounts table,
+   * made now if the key is not stored, so that the batch still has its account once the process ends.
+   */
+  accountForBatch(accountId: string): AccountId {
+    if (accountId === SANDBOX_ACCOUNT_ID) return SANDBOX_ACCOUNT_ID;
+    const session = this.sessions.get(accountId);
+    if (!session) return this.options.accounts.idOf(accountId);
+    return this.options.accounts.known({
+      name: `${SESSION_ACCOUNT_NAME} ${session.view.keyHint}`,
+      baseUrl: session.view.baseUrl,
+      keyId: session.keyId,
+      keyHint: session.view.keyHint,
+    });
   }
 
   /** A call with an account's key outside the engine (balance, models), in that key's request budget. */
@@ -237,10 +254,13 @@ export class ServiceAccess {
     if (batch.sandbox) return { accountName: SANDBOX_ACCOUNT_NAME, held: true };
     const session = this.sessionOfKey(batch.keyId);
     if (session) return { accountName: session.view.name, held: true };
-    const account = this.options.accounts.byKeyId(batch.keyId);
+    const account = this.options.accounts.find(batch.accountId);
     return {
       accountName: account?.name ?? `key ${batch.keyHint}`,
-      held: account !== null && this.options.accounts.canOpenKeys(),
+      held:
+        account !== null &&
+        this.options.accounts.keyStored(account.id) &&
+        this.options.accounts.canOpenKeys(),
     };
   }
 

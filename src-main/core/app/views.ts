@@ -93,15 +93,15 @@ function summaryOf(batch: Batch, totals: BatchTotals, products: number, facts: B
 }
 
 export function batchSummary(store: QueueStore, batch: Batch, facts: BatchFacts): BatchSummary {
-  return summaryOf(batch, store.totals(batch.id), store.productCount(batch.id), facts);
+  return summaryOf(batch, store.totals(batch.id), store.batches.productCount(batch.id), facts);
 }
 
 /** Every batch, newest first, from one pass over the totals. */
 export function batchSummaries(store: QueueStore, facts: BatchFacts): BatchSummary[] {
   const all = store.allTotals();
   const empty = { jobs: 0, byState: {}, charged: 0, refunded: 0, atStake: 0, created: 0, products: 0 };
-  return store
-    .batches()
+  return store.batches
+    .all()
     .sort((a, b) => b.createdAt - a.createdAt)
     .map((batch) => {
       const totals = all.get(batch.id) ?? empty;
@@ -149,9 +149,9 @@ export function batchDetail(
   files: FileGateway,
   now: number,
 ): BatchDetail {
-  const jobs = store.jobs(batch.id);
+  const jobs = store.jobs.ofBatch(batch.id);
   const resultsByJob = new Map<string, JobView['results']>();
-  for (const asset of store.batchAssets(batch.id)) {
+  for (const asset of store.assets.ofBatch(batch.id)) {
     if (asset.state !== 'done' || asset.kind === 'image') continue;
     const results = resultsByJob.get(asset.jobId) ?? [];
     results.push({ kind: asset.kind, url: files.url(join(batch.libraryDir, asset.path)) });
@@ -162,7 +162,7 @@ export function batchDetail(
     const view = jobView(job, resultsByJob.get(job.id) ?? []);
     jobsByProduct.set(job.productId, [...(jobsByProduct.get(job.productId) ?? []), view]);
   }
-  const products = store.products(batch.id);
+  const products = store.batches.products(batch.id);
   const totals = store.totals(batch.id);
   return {
     ...summaryOf(batch, totals, products.length, facts),

@@ -37,7 +37,7 @@ export class DownloadPump {
   pump(batchIds: readonly string[], now: number): number {
     const concurrency = this.options.concurrency ?? 4;
     let wakeAt = Number.POSITIVE_INFINITY;
-    for (const asset of this.options.store.pendingAssets(batchIds)) {
+    for (const asset of this.options.store.assets.pending(batchIds)) {
       if (this.downloading.size >= concurrency) break;
       if (this.downloading.has(asset.id)) continue;
       const retryAt = this.retryAt.get(asset.id) ?? 0;
@@ -62,12 +62,12 @@ export class DownloadPump {
         `${asset.libraryDir}/${asset.path}`,
         asset.kind === 'video' ? 'video' : 'image',
       );
-      store.assetDownloaded(asset.id, result.bytes, result.sha256);
+      store.assets.downloaded(asset.id, result.bytes, result.sha256);
       this.retryAt.delete(asset.id);
     } catch (error) {
       const transient = error instanceof DownloadError ? error.transient : false;
       const permanent = !transient || asset.attempts + 1 >= DOWNLOAD_ATTEMPTS;
-      store.assetFailed(asset.id, (error as Error).message, permanent);
+      store.assets.failed(asset.id, (error as Error).message, permanent);
       const scale = this.options.timeScaleOf?.(asset.batchId) ?? 1;
       this.retryAt.set(asset.id, this.options.now() + 500 * 2 ** asset.attempts * scale);
     }

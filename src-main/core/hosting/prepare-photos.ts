@@ -39,10 +39,12 @@ export class PhotoPreparation {
   async prepare(batchIds: readonly string[]): Promise<void> {
     const { store } = this.options;
     for (const batchId of batchIds) {
-      const batch = store.batch(batchId);
+      const batch = store.batches.get(batchId);
       // A batch paused for its photos waits for the user to fix the storage and resume it.
       if (!batch || (batch.status === 'paused' && batch.statusReason === 'hosting')) continue;
-      const products = store.products(batchId).filter((product) => product.photos.some((p) => p.path));
+      const products = store.batches
+        .products(batchId)
+        .filter((product) => product.photos.some((p) => p.path));
       try {
         if (products.length > 0) {
           const host = this.options.hostFor(batch);
@@ -64,8 +66,8 @@ export class PhotoPreparation {
   /** The products whose shoot is not sent yet: storage holds the photos of the others already. */
   private unsentShootProducts(batchId: string): Set<string> {
     return new Set(
-      this.options.store
-        .jobs(batchId)
+      this.options.store.jobs
+        .ofBatch(batchId)
         .filter((job) => job.kind === 'shoot' && job.state === 'waiting')
         .map((job) => job.productId),
     );
@@ -75,7 +77,7 @@ export class PhotoPreparation {
   async urlsFor(batchId: string, photos: readonly Photo[]): Promise<string[]> {
     try {
       const host = photos.some((photo) => !photo.url)
-        ? this.options.hostFor(this.options.store.batch(batchId)!)
+        ? this.options.hostFor(this.options.store.batches.get(batchId)!)
         : null;
       return await Promise.all(photos.map((photo) => photo.url ?? host!.urlFor(photo.path!)));
     } catch (error) {
@@ -87,9 +89,9 @@ export class PhotoPreparation {
   pause(batchId: string, message: string): void {
     const { store } = this.options;
     this.prepared.delete(batchId);
-    const batch = store.batch(batchId);
+    const batch = store.batches.get(batchId);
     if (batch && (batch.status === 'running' || batch.status === 'paused')) {
-      store.setBatchStatus(batchId, 'paused', 'hosting', message);
+      store.batches.setStatus(batch.id, 'paused', 'hosting', message);
     }
     this.options.onNotice?.(batchId, `Paused: ${message}`);
     this.options.onChange?.(batchId);

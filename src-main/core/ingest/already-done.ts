@@ -16,7 +16,7 @@ export function setAsideEarlierShots(
   shootAgain = false,
 ): { fresh: NewProduct[]; setAside: Problem[] } {
   const fingerprints = products.map((product) => productFingerprint(product.photos, shoot, video));
-  const earlier = store.earlierShots(fingerprints);
+  const earlier = store.batches.earlierShots(fingerprints);
   const fresh: NewProduct[] = [];
   const setAside: Problem[] = [];
   products.forEach((product, index) => {

@@ -7,6 +7,7 @@ import type {
   VideoDuration,
   VideoResolution,
 } from '../catalog.ts';
+import type { AccountId, AssetId, BatchId, JobId, ProductId } from './ids.ts';
 import type { BatchStatus, JobState, PauseReason } from './states.ts';
 
 export interface ShootSettings {
@@ -50,6 +51,8 @@ export interface NewProduct {
 
 export interface NewBatch {
   name: string;
+  /** The account whose key sends the batch's jobs. */
+  accountId: AccountId;
   baseUrl: string;
   /** A one-way hash of the API key: groups a key's request budget without storing the key. */
   keyId: string;
@@ -62,10 +65,12 @@ export interface NewBatch {
 }
 
 export interface Batch {
-  id: string;
+  id: BatchId;
   name: string;
   createdAt: number;
+  accountId: AccountId;
   baseUrl: string;
+  /** The one-way id of the key the jobs were sent with: the key's request budget is filed under it. */
   keyId: string;
   keyHint: string;
   sandbox: boolean;
@@ -81,8 +86,8 @@ export interface Batch {
 }
 
 export interface Product {
-  id: string;
-  batchId: string;
+  id: ProductId;
+  batchId: BatchId;
   position: number;
   name: string;
   sourceDir: string;
@@ -93,11 +98,11 @@ export interface Product {
 }
 
 export interface Job {
-  id: string;
-  batchId: string;
-  productId: string;
+  id: JobId;
+  batchId: BatchId;
+  productId: ProductId;
   kind: 'shoot' | 'video';
-  afterJobId: string | null;
+  afterJobId: JobId | null;
   settings: ShootSettings | VideoSettings;
   request: unknown;
   price: number;
@@ -119,8 +124,8 @@ export interface Job {
 }
 
 export interface Asset {
-  id: number;
-  jobId: string;
+  id: AssetId;
+  jobId: JobId;
   kind: 'image' | 'thumbnail' | 'video';
   idx: number;
   url: string;
@@ -140,7 +145,7 @@ export interface Failure {
 
 /** A product of an earlier batch made from the same photos with the same settings. */
 export interface EarlierShot {
-  batchId: string;
+  batchId: BatchId;
   batchName: string;
   productName: string;
   /** `done`: every job finished; `running`: still being made. */

@@ -74,7 +74,7 @@ export class Engine {
     this.now = options.now ?? Date.now;
     this.batchIds = new Set(options.batchIds);
     this.timeScales = new TimeScales(
-      (batchId) => this.store.batch(batchId)?.sandbox ?? false,
+      (batchId) => this.store.batches.get(batchId)?.sandbox ?? false,
       options.sandboxTimeScale ?? 1,
     );
     const onChange = (batchId: string) => this.touch(batchId);
@@ -239,7 +239,7 @@ export class Engine {
 
   private batches(): Batch[] {
     return [...this.batchIds]
-      .map((id) => this.store.batch(id))
+      .map((id) => this.store.batches.get(id))
       .filter((batch): batch is Batch => batch !== null);
   }
 
@@ -257,9 +257,9 @@ export class Engine {
     const ids = [...this.batchIds];
     const batches = this.batches();
     const keys = this.activeKeys(batches).filter((keyId) => this.keys.usable(keyId, batches));
-    const running = keys.some((keyId) => this.store.runningByNextPoll(ids, keyId, 1).length > 0);
-    const ready = keys.some((keyId) => this.store.readyToSubmit(ids, keyId, 1).length > 0);
-    return !running && !ready && this.store.pendingAssets(ids).length === 0;
+    const running = keys.some((keyId) => this.store.jobs.runningByNextPoll(ids, keyId, 1).length > 0);
+    const ready = keys.some((keyId) => this.store.jobs.readyToSubmit(ids, keyId, 1).length > 0);
+    return !running && !ready && this.store.assets.pending(ids).length === 0;
   }
 
   private sleepUntil(at: number): Promise<void> {

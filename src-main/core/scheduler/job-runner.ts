@@ -54,9 +54,9 @@ export class JobRunner {
 
   /** A crash between committing an intent and recording its answer leaves the outcome unknown. */
   recoverInterruptedCreates(): void {
-    for (const job of this.store.jobsInState('submitting')) {
+    for (const job of this.store.jobs.inState('submitting')) {
       if (!this.options.batchIds.has(job.batchId)) continue;
-      this.store.markOutcomeUnknown(job.id, {
+      this.store.jobs.markOutcomeUnknown(job.id, {
         code: 'interrupted',
         message:
           'Adbatch stopped while this job was being created: the service may have created and charged it.',
@@ -68,7 +68,7 @@ export class JobRunner {
   /** POSTs a waiting job's create. */
   async submit(job: Job, budget: RequestBudget, slot: Slot): Promise<void> {
     const { store, keys, planner } = this.options;
-    const batch = store.batch(job.batchId)!;
+    const batch = store.batches.get(job.batchId)!;
     const client = keys.client(batch)!;
     let body: ShootBody | VideoBody;
     try {
@@ -78,14 +78,14 @@ export class JobRunner {
       this.options.photos.pause(batch.id, error.message);
       return;
     }
-    store.beginSubmit(job.id, body);
+    store.jobs.beginSubmit(job.id, body);
     this.options.onChange(job.batchId);
     try {
       const remote = await slot.send<RemoteShoot | RemoteVideo>(() =>
         job.kind === 'shoot' ? client.createShoot(body as ShootBody) : client.createVideo(body as VideoBody),
       );
       const now = this.options.now();
-      const accepted = store.acceptSubmit(job.id, {
+      const accepted = store.jobs.acceptSubmit(job.id, {
         remoteId: remote.id,
         remoteStatus: remote.status,
         credits: remote.creditsUsed ?? job.price,
@@ -110,12 +110,12 @@ export class JobRunner {
   private submitFailed(job: Job, batch: Batch, budget: RequestBudget, error: unknown): void {
     const { store } = this.options;
     if (!(error instanceof ApiError)) {
-      store.markOutcomeUnknown(job.id, { code: 'internal', message: (error as Error).message });
+      store.jobs.markOutcomeUnknown(job.id, { code: 'internal', message: (error as Error).message });
       return;
     }
     const failure = { code: error.code ?? error.kind, message: error.message };
     if (error.maybeSent) {
-      store.markOutcomeUnknown(job.id, failure);
+      store.jobs.markOutcomeUnknown(job.id, failure);
       this.notice(
         batch.id,
         `The service may have created ${job.kind} ${job.id} (${error.message}); up to ${job.price} credits at stake. It will not be sent again unless you retry it.`,
@@ -124,27 +124,27 @@ export class JobRunner {
     }
     if (error instanceof RateLimitedError) {
       budget.rateLimited(error.retryAfterMs);
-      store.returnToWaiting(job.id, failure);
+      store.jobs.returnToWaiting(job.id, failure);
       return;
     }
     if (error instanceof InsufficientCreditsError) {
-      store.returnToWaiting(job.id, failure);
-      store.setBatchStatus(batch.id, 'paused', 'insufficient_credits');
+      store.jobs.returnToWaiting(job.id, failure);
+      store.batches.setStatus(batch.id, 'paused', 'insufficient_credits');
       this.notice(batch.id, `Paused: not enough credits (${error.message}).`);
       return;
     }
     if (error instanceof UnauthorizedError) {
-      store.returnToWaiting(job.id, failure);
+      store.jobs.returnToWaiting(job.id, failure);
       this.refuseKey(batch.keyId, error.message);
       return;
     }
     if (error.kind === 'network') {
       // Nothing reached the service: safe to send again, after a pause (the rate itself is not at fault).
-      store.returnToWaiting(job.id, failure);
+      store.jobs.returnToWaiting(job.id, failure);
       budget.holdOff(this.options.rateLimit.windowMs / 60);
       return;
     }
-    store.fail(job.id, failure);
+    store.jobs.fail(job.id, failure);
   }
 
   /** The service refused a key: every batch made with it pauses, and nothing more is sent with it. */
@@ -152,10 +152,10 @@ export class JobRunner {
     const { store, keys } = this.options;
     keys.refuse(keyId);
     for (const batchId of this.options.batchIds) {
-      const batch = store.batch(batchId);
+      const batch = store.batches.get(batchId);
       if (!batch || batch.keyId !== keyId || batch.status === 'finished' || batch.status === 'cancelled')
         continue;
-      store.setBatchStatus(batch.id, 'paused', 'unauthorized');
+      store.batches.setStatus(batch.id, 'paused', 'unauthorized');
       this.notice(batch.id, `Stopped: the service refused the API key (${message}).`);
     }
   }
@@ -163,7 +163,7 @@ export class JobRunner {
   /** GETs a running job. */
   async poll(job: Job, budget: RequestBudget, slot: Slot): Promise<void> {
     const { store, keys, planner } = this.options;
-    const batch = store.batch(job.batchId)!;
+    const batch = store.batches.get(job.batchId)!;
     const client = keys.client(batch)!;
     const sentAt = this.options.now();
     try {
@@ -177,13 +177,13 @@ export class JobRunner {
         return;
       }
       if (job.deadlineAt !== null && now > job.deadlineAt) {
-        store.recordPoll(job.id, remote.status, now);
-        store.markStale(job.id);
+        store.jobs.recordPoll(job.id, remote.status, now);
+        store.jobs.markStale(job.id);
         planner.forget(job);
         this.notice(job.batchId, `${job.kind} ${job.id} is still unfinished past its deadline.`);
         return;
       }
-      store.recordPoll(job.id, remote.status, planner.stillRunning(job, elapsed));
+      store.jobs.recordPoll(job.id, remote.status, planner.stillRunning(job, elapsed));
     } catch (error) {
       planner.pollFailed(job.id);
       this.pollFailed(job, batch, budget, error);
@@ -195,7 +195,7 @@ export class JobRunner {
   private pollFailed(job: Job, batch: Batch, budget: RequestBudget, error: unknown): void {
     const { store } = this.options;
     const retryIn = (ms: number) =>
-      store.deferPoll(job.id, this.options.now() + ms, (error as Error).message);
+      store.jobs.deferPoll(job.id, this.options.now() + ms, (error as Error).message);
     // Our own delays are in the time of the job's service; a Retry-After is the service's word, in real time.
     const scale = this.options.timeScales.of(job.batchId);
     if (error instanceof RateLimitedError) {
@@ -209,7 +209,7 @@ export class JobRunner {
       return;
     }
     if (error instanceof NotFoundError && job.polls >= 5) {
-      store.fail(job.id, { code: 'not_found', message: 'The service no longer knows this job.' });
+      store.jobs.fail(job.id, { code: 'not_found', message: 'The service no longer knows this job.' });
       this.options.planner.forget(job);
       return;
     }
@@ -221,7 +221,7 @@ export class JobRunner {
   private settleRemote(job: Job, remote: RemoteShoot | RemoteVideo, sentAt: number): void {
     const { store, planner } = this.options;
     if (remote.phase === 'failed') {
-      store.failRemote(job.id, remote.status, {
+      store.jobs.failRemote(job.id, remote.status, {
         code: remote.failure?.code ?? 'generation_failed',
         message: remote.failure?.message ?? 'The service failed this job and refunds its credits.',
       });
@@ -230,20 +230,20 @@ export class JobRunner {
     }
     const elapsed = this.options.now() - (job.acceptedAt ?? this.options.now());
     if (planner.completed(job, elapsed, sentAt)) this.aimWaitingPolls(job.kind);
-    const batch = store.batch(job.batchId)!;
-    const product = store.product(job.productId)!;
-    store.completeRemote(job.id, remote.status, resultFiles(batch, product, remote));
+    const batch = store.batches.get(job.batchId)!;
+    const product = store.batches.product(job.productId)!;
+    store.jobs.completeRemote(job.id, remote.status, resultFiles(batch, product, remote));
     this.options.onCompleted();
   }
 
   /** The first duration of a kind is learned: jobs of that kind that were waiting for it now aim their polls. */
   private aimWaitingPolls(kind: Job['kind']): void {
     const { store, planner } = this.options;
-    for (const job of store.runningByNextPoll([...this.options.batchIds], null, 10_000, kind)) {
+    for (const job of store.jobs.runningByNextPoll([...this.options.batchIds], null, 10_000, kind)) {
       const aimed = planner.aimedPollAt(job);
       if (aimed === null) continue;
       if (job.nextPollAt === null || aimed < job.nextPollAt)
-        store.reschedulePoll(job.id, Math.max(aimed, this.options.now()));
+        store.jobs.reschedulePoll(job.id, Math.max(aimed, this.options.now()));
     }
   }
 }

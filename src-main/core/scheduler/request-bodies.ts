@@ -17,7 +17,7 @@ export async function createBody(
 ): Promise<ShootBody | VideoBody> {
   if (job.kind === 'shoot') {
     const settings = job.settings as ShootSettings;
-    const product = store.product(job.productId)!;
+    const product = store.batches.product(job.productId)!;
     const productImageUrls = await photos.urlsFor(
       job.batchId,
       product.photos.slice(0, MAX_PHOTOS_PER_PRODUCT),
@@ -34,8 +34,8 @@ export async function createBody(
     };
   }
   const settings = job.settings as VideoSettings;
-  const images = store
-    .assets(job.afterJobId!)
+  const images = store.assets
+    .ofJob(job.afterJobId!)
     .filter((asset) => asset.kind === 'image')
     .slice(0, VIDEO_MAX_IMAGES[settings.duration])
     .map((asset) => asset.url);

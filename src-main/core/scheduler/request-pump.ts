@@ -93,10 +93,10 @@ export class RequestPump {
     const { store, planner, batchIds } = this.options;
     for (const jobId of planner.probes()) {
       if (this.inFlight.has(jobId)) continue;
-      const job = store.job(jobId);
+      const job = store.jobs.get(jobId);
       if (job?.state !== 'running' || !batchIds.has(job.batchId)) continue;
       if ((job.nextPollAt ?? 0) > now || !planner.isProbing(job)) continue;
-      if (store.batch(job.batchId)?.keyId === keyId) return job;
+      if (store.batches.get(job.batchId)?.keyId === keyId) return job;
     }
     return null;
   }
@@ -113,13 +113,13 @@ export class RequestPump {
 
   /** The running jobs of this key polled soonest, none of them in flight. */
   private soonestPolls(keyId: string): Job[] {
-    return this.options.store
+    return this.options.store.jobs
       .runningByNextPoll([...this.options.batchIds], keyId, this.inFlight.size + EARLY_POLL_LOOKAHEAD)
       .filter((job) => !this.inFlight.has(job.id));
   }
 
   private nextDuePoll(keyId: string, kind: Job['kind'], now: number): Job | null {
-    const candidates = this.options.store.runningByNextPoll(
+    const candidates = this.options.store.jobs.runningByNextPoll(
       [...this.options.batchIds],
       keyId,
       this.inFlight.size + 1,
@@ -130,7 +130,7 @@ export class RequestPump {
   }
 
   private nextReady(keyId: string, kind: Job['kind']): Job | null {
-    const candidates = this.options.store.readyToSubmit(
+    const candidates = this.options.store.jobs.readyToSubmit(
       [...this.options.batchIds],
       keyId,
       this.inFlight.size + 1,

@@ -7,12 +7,12 @@ import type { QueueStore } from '../queue/store.ts';
  * Returns true when the batch became `finished` now.
  */
 export function settleBatch(store: QueueStore, batchId: string): boolean {
-  const batch = store.batch(batchId);
+  const batch = store.batches.get(batchId);
   if (!batch || batch.status === 'finished') return false;
   const { byState } = store.totals(batchId);
   const count = (state: JobState) => byState[state] ?? 0;
   if (ACTIVE_JOB_STATES.some((state) => state !== 'waiting' && count(state) > 0)) return false;
   if (count('waiting') > 0 && batch.status !== 'cancelled') return false;
-  store.setBatchStatus(batchId, 'finished', batch.statusReason, batch.statusMessage);
+  store.batches.setStatus(batch.id, 'finished', batch.statusReason, batch.statusMessage);
   return true;
 }

@@ -225,6 +225,50 @@ describe('a refused key', () => {
   }, 60_000);
 });
 
+describe('an account removed while its batches remain', () => {
+  it('keeps the batches on their account, without a key, until the same key is added again', async () => {
+    // A service of its own: its keys are not yet accounts of this core.
+    const studio = await startSandbox({ port: 0, timeScale: 0.02 });
+    const photos = await startStaticServer();
+    try {
+      const catalog = join(h.dir, 'removed.csv');
+      await writeFile(catalog, `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\n`);
+      const apiKey = defaultKeys(studio).personal;
+      const account = await call('accounts:add', { name: 'Studio', baseUrl: studio.url, apiKey });
+      const scan = await call('ingest:scan', { inputs: [catalog] });
+      const batch = await call('batches:create', {
+        scanId: scan.scanId,
+        accountId: account.id,
+        shoot: { ...SHOOT, shots: 1 },
+        video: null,
+        includeDone: false,
+        name: 'Removed key',
+      });
+      await expect
+        .poll(async () => (await call('batches:get', { id: batch.id })).status, { timeout: 30_000 })
+        .toBe('finished');
+
+      await call('accounts:remove', { id: account.id });
+      expect((await call('accounts:list')).map((listed) => listed.id)).not.toContain(account.id);
+      const orphan = await call('batches:get', { id: batch.id });
+      expect(orphan).toMatchObject({ accountName: 'Studio', keyHeld: false, creditsSpent: 1 });
+      expect((await failure('accounts:remove', { id: account.id })).code).toBe('not_found');
+
+      // The same key, added again under another name, is the same account: its batches have their key.
+      const again = await call('accounts:add', { name: 'Studio (again)', baseUrl: studio.url, apiKey });
+      expect(again.id).toBe(account.id);
+      expect(await call('batches:get', { id: batch.id })).toMatchObject({
+        accountName: 'Studio (again)',
+        keyHeld: true,
+      });
+      await call('accounts:remove', { id: again.id });
+    } finally {
+      await photos.close();
+      await studio.close();
+    }
+  }, 60_000);
+});
+
 describe('quotes', () => {
   it('use the balance the key was just checked with while the settings change, and ask again to create', async () => {
     const photos = await startStaticServer();

@@ -162,8 +162,8 @@ describe('the app killed at random moments, started again each time', () => {
 
     const store = new QueueStore(openDatabase(dbFile), Date.now);
     try {
-      const [batch] = store.batches();
-      const jobs = store.jobs(batch!.id);
+      const [batch] = store.batches.all();
+      const jobs = store.jobs.ofBatch(batch!.id);
       expect(jobs).toHaveLength(PRODUCTS * 2);
       const client = new SandboxClient(sandboxUrl);
       const log = await client.requestLog();
@@ -230,8 +230,8 @@ describe('the app killed at random moments, started again each time', () => {
       );
 
       // Every result present and verified; no partial file left behind; the database whole.
-      expect(await verifyDownloads(store, batch!.id)).toBe(store.batchAssets(batch!.id).length);
-      expect(store.batchAssets(batch!.id).every((asset) => asset.state === 'done')).toBe(true);
+      expect(await verifyDownloads(store, batch!.id)).toBe(store.assets.ofBatch(batch!.id).length);
+      expect(store.assets.ofBatch(batch!.id).every((asset) => asset.state === 'done')).toBe(true);
       expect((await listFiles(batch!.libraryDir)).filter((file) => file.endsWith('.part'))).toEqual([]);
       expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
     } finally {

@@ -79,8 +79,8 @@ describe('one engine per data folder', () => {
 
     const store = new QueueStore(openDatabase(join(dataDir, 'adbatch.db')), Date.now);
     try {
-      const [batch] = store.batches();
-      const jobs = store.jobs(batch!.id);
+      const [batch] = store.batches.all();
+      const jobs = store.jobs.ofBatch(batch!.id);
       expect(jobs).toHaveLength(PRODUCTS * 2);
       expect([...acceptedPostsBySource(sandbox).values()].every((count) => count === 1)).toBe(true);
       // Only a kill between an intent's commit and its answer may leave a job unknown; nothing the service
@@ -89,7 +89,7 @@ describe('one engine per data folder', () => {
         expect(job.state, `${job.kind} ${job.failureMessage ?? ''}`).not.toBe('failed');
         expect(['done', 'outcome_unknown', 'skipped']).toContain(job.state);
       }
-      expect(await verifyDownloads(store, batch!.id)).toBe(store.batchAssets(batch!.id).length);
+      expect(await verifyDownloads(store, batch!.id)).toBe(store.assets.ofBatch(batch!.id).length);
       expect((await listFiles(library)).filter((file) => file.endsWith('.part'))).toEqual([]);
     } finally {
       store.db.close();

@@ -38,7 +38,7 @@ describe('budget test', () => {
       video: QUICK_VIDEO,
     });
     await h.run([batch.id]);
-    const jobs = h.store.jobs(batch.id);
+    const jobs = h.store.jobs.ofBatch(batch.id);
     expect(jobs).toHaveLength(100);
     expect(jobs.every((job) => job.state === 'done')).toBe(true);
     const counts = countRequests(start);
@@ -69,7 +69,7 @@ describe('budget test', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await run;
-    expect(h.store.jobs(batch.id).every((job) => job.state === 'done')).toBe(true);
+    expect(h.store.jobs.ofBatch(batch.id).every((job) => job.state === 'done')).toBe(true);
     expect(balances.length).toBeGreaterThan(10);
     expect(balances.at(-1)).toBe(500 - 40);
     const log = h.sandbox
@@ -88,7 +88,7 @@ describe('budget test', () => {
     await addFault(h.sandbox, { path: '/v1/', action: 'status', status: 429, probability: 0.5, times: 40 });
     const batch = await h.createBatch({ products: 20 });
     await h.run([batch.id]);
-    const jobs = h.store.jobs(batch.id);
+    const jobs = h.store.jobs.ofBatch(batch.id);
     expect(jobs.map((job) => job.state)).toEqual(jobs.map(() => 'done'));
     // Refused creates were sent again (nothing had been created), and each job was created once.
     expect([...acceptedPostsBySource(h.sandbox).values()].filter((count) => count > 1)).toEqual([]);

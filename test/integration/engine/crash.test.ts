@@ -80,8 +80,8 @@ describe('crash test: SIGKILL at random moments, resumed each time', () => {
     expect([0, 2], `seed ${SEED}\n${child.output()}`).toContain(code);
 
     const store = new QueueStore(openDatabase(join(dataDir, 'adbatch.db')), Date.now);
-    const [batch] = store.batches();
-    const jobs = store.jobs(batch!.id);
+    const [batch] = store.batches.all();
+    const jobs = store.jobs.ofBatch(batch!.id);
     expect(jobs).toHaveLength(PRODUCTS * 2);
 
     // At most one POST per intended job: the request log, by the photos (shoots) or shots (videos) sent.
@@ -111,7 +111,7 @@ describe('crash test: SIGKILL at random moments, resumed each time', () => {
     expect(jobs.filter((job) => job.state === 'done').length).toBeGreaterThan(PRODUCTS / 2);
 
     // Every result present and verified; no partial file left behind.
-    expect(await verifyDownloads(store, batch!.id)).toBe(store.batchAssets(batch!.id).length);
+    expect(await verifyDownloads(store, batch!.id)).toBe(store.assets.ofBatch(batch!.id).length);
     expect((await listFiles(library)).filter((file) => file.endsWith('.part'))).toEqual([]);
     expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
     store.db.close();

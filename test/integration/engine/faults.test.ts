@@ -34,7 +34,7 @@ describe('fault test', () => {
     });
     await h.run([batch.id]);
 
-    const jobs = h.store.jobs(batch.id);
+    const jobs = h.store.jobs.ofBatch(batch.id);
     const log = h.sandbox.requests();
     expect(log.some((entry) => entry.fault === 'status')).toBe(true);
     expect(log.some((entry) => entry.fault === 'malformed')).toBe(true);
@@ -59,7 +59,7 @@ describe('fault test', () => {
       if (job.state === 'skipped') expect(shoot?.state).toBe('outcome_unknown');
       else expect(job.state, `${job.kind} ${job.failureMessage}`).toBe('done');
     }
-    expect(await verifyDownloads(h.store, batch.id)).toBe(h.store.batchAssets(batch.id).length);
+    expect(await verifyDownloads(h.store, batch.id)).toBe(h.store.assets.ofBatch(batch.id).length);
     expect(h.store.totals(batch.id).atStake).toBe(unknown.reduce((sum, job) => sum + job.price, 0));
   }, 120_000);
 });

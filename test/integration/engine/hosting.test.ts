@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PhotoHost } from '../../../src-main/core/hosting/photo-host.ts';
+import type { ProductId } from '../../../src-main/core/queue/ids.ts';
 import { engineHarnessForFile } from '../../support/engine-harness.ts';
 
 // A batch whose photos cannot be made reachable (no storage for a remote service, storage refusing or
@@ -22,7 +23,7 @@ describe("hosting a batch's photos", () => {
       },
       onNotice: (_batchId, message) => notices.push(message),
     });
-    expect(h.store.batch(batch.id)).toMatchObject({
+    expect(h.store.batches.get(batch.id)).toMatchObject({
       status: 'paused',
       statusReason: 'hosting',
       statusMessage: 'No storage is set up for photos on this computer.',
@@ -31,7 +32,7 @@ describe("hosting a batch's photos", () => {
     expect(shootsCreated()).toBe(0);
 
     // The photos were made reachable, then the storage went away before the first job was sent.
-    h.store.resumeBatch(batch.id);
+    h.store.batches.resume(batch.id);
     let asked = 0;
     const vanishing = (): PhotoHost => {
       asked++;
@@ -39,22 +40,22 @@ describe("hosting a batch's photos", () => {
       return h.host;
     };
     await h.run([batch.id], { hostFor: vanishing });
-    expect(h.store.batch(batch.id)).toMatchObject({
+    expect(h.store.batches.get(batch.id)).toMatchObject({
       status: 'paused',
       statusReason: 'hosting',
       statusMessage: 'Could not upload "hat.jpg" (bucket "photos"): access denied.',
     });
     expect(shootsCreated()).toBe(0);
-    expect(h.store.jobs(batch.id).map((job) => job.state)).toEqual(['waiting', 'waiting', 'waiting']);
+    expect(h.store.jobs.ofBatch(batch.id).map((job) => job.state)).toEqual(['waiting', 'waiting', 'waiting']);
 
-    h.store.resumeBatch(batch.id);
+    h.store.batches.resume(batch.id);
     await h.run([batch.id], { hostFor: () => h.host });
-    expect(h.store.batch(batch.id)).toMatchObject({
+    expect(h.store.batches.get(batch.id)).toMatchObject({
       status: 'finished',
       statusReason: null,
       statusMessage: null,
     });
-    expect(h.store.jobs(batch.id).map((job) => job.state)).toEqual(['done', 'done', 'done']);
+    expect(h.store.jobs.ofBatch(batch.id).map((job) => job.state)).toEqual(['done', 'done', 'done']);
     expect(shootsCreated()).toBe(3);
   }, 60_000);
 
@@ -64,15 +65,15 @@ describe("hosting a batch's photos", () => {
     await h.run([batch.id], {
       maxInFlight: 1,
       onChange: () => {
-        const sent = h.store.jobs(batch.id).some((job) => job.state !== 'waiting');
-        if (sent && h.store.batch(batch.id)!.status === 'running') h.store.pauseBatch(batch.id);
+        const sent = h.store.jobs.ofBatch(batch.id).some((job) => job.state !== 'waiting');
+        if (sent && h.store.batches.get(batch.id)!.status === 'running') h.store.batches.pause(batch.id);
       },
     });
-    const jobs = h.store.jobs(batch.id);
+    const jobs = h.store.jobs.ofBatch(batch.id);
     const unsent = new Set(jobs.filter((job) => job.state === 'waiting').map((job) => job.productId));
     expect(unsent.size).toBe(2);
-    const photosOf = (keep: (productId: string) => boolean) =>
-      h.store
+    const photosOf = (keep: (productId: ProductId) => boolean) =>
+      h.store.batches
         .products(batch.id)
         .filter((product) => keep(product.id))
         .flatMap((product) => product.photos.map((photo) => photo.path!))
@@ -91,10 +92,10 @@ describe("hosting a batch's photos", () => {
       return { host, asked };
     };
     const storage = prepared(true);
-    h.store.resumeBatch(batch.id);
+    h.store.batches.resume(batch.id);
     await h.run([batch.id], { hostFor: () => storage.host });
     expect(storage.asked.sort()).toEqual(photosOf((id) => unsent.has(id)));
-    expect(h.store.batch(batch.id)!.status).toBe('finished');
+    expect(h.store.batches.get(batch.id)!.status).toBe('finished');
 
     const local = prepared(false);
     await h.run([batch.id], { hostFor: () => local.host });

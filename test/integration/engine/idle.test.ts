@@ -17,8 +17,8 @@ describe('an engine that stays alive', () => {
       sandboxTimeScale: 0.02,
       onBatchSettled: (batchId) => {
         // Called once the batch is finished, with every result on disk.
-        expect(h.store.batch(batchId)!.status).toBe('finished');
-        expect(h.store.batchAssets(batchId).every((asset) => asset.state === 'done')).toBe(true);
+        expect(h.store.batches.get(batchId)!.status).toBe('finished');
+        expect(h.store.assets.ofBatch(batchId).every((asset) => asset.state === 'done')).toBe(true);
         settled.push(batchId);
       },
     });
@@ -30,7 +30,7 @@ describe('an engine that stays alive', () => {
 
     await engine.whenIdle();
     expect(settled).toEqual([first.id]);
-    expect(h.store.jobs(first.id).map((job) => job.state)).toEqual(['done', 'done', 'done']);
+    expect(h.store.jobs.ofBatch(first.id).map((job) => job.state)).toEqual(['done', 'done', 'done']);
     expect(ended).toBe(false);
 
     // A batch handed over later: whenIdle waits for it too, and only it is settled this time.
@@ -38,7 +38,7 @@ describe('an engine that stays alive', () => {
     await engine.drive(second.id);
     await engine.whenIdle();
     expect(settled).toEqual([first.id, second.id]);
-    expect(h.store.batch(second.id)!.status).toBe('finished');
+    expect(h.store.batches.get(second.id)!.status).toBe('finished');
 
     // Idle and nothing new: it resolves again, without settling anything twice.
     await engine.whenIdle();
@@ -64,8 +64,8 @@ describe('an engine that stays alive', () => {
     });
     expect([...settledAt.keys()].sort()).toEqual([quick.id, slow.id].sort());
     const lastVideo = Math.max(
-      ...h.store
-        .jobs(slow.id)
+      ...h.store.jobs
+        .ofBatch(slow.id)
         .filter((job) => job.kind === 'video')
         .map((job) => job.finishedAt ?? 0),
     );

@@ -22,11 +22,11 @@ describe('a key added while the engine runs', () => {
     try {
       await sleep(1500);
       expect(h.sandbox.requests().filter((entry) => entry.method === 'POST')).toEqual([]);
-      expect(h.store.jobs(batch.id).map((job) => job.posts)).toEqual([0, 0]);
+      expect(h.store.jobs.ofBatch(batch.id).map((job) => job.posts)).toEqual([0, 0]);
 
       keyHeld = true;
-      await until(() => h.store.batch(batch.id)!.status === 'finished', 20_000, 'the batch to finish');
-      expect(h.store.jobs(batch.id).map((job) => job.state)).toEqual(['done', 'done']);
+      await until(() => h.store.batches.get(batch.id)!.status === 'finished', 20_000, 'the batch to finish');
+      expect(h.store.jobs.ofBatch(batch.id).map((job) => job.state)).toEqual(['done', 'done']);
     } finally {
       engine.stop();
       await run;

@@ -15,7 +15,7 @@ describe('probes of a kind with nothing known', () => {
       video: QUICK_VIDEO,
     });
     await h.run([batch.id], { sandboxTimeScale: 0.02 });
-    expect(h.store.jobs(batch.id).every((job) => job.state === 'done')).toBe(true);
+    expect(h.store.jobs.ofBatch(batch.id).every((job) => job.state === 'done')).toBe(true);
     const log = h.sandbox.requests().filter((entry) => entry.path.startsWith('/v1/'));
     const firstVideoPoll = log.findIndex(
       (entry) => entry.method === 'GET' && entry.path.startsWith('/v1/videos/'),

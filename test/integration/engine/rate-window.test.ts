@@ -35,7 +35,7 @@ describe('a service that counts requests late', () => {
     };
     await Promise.all([run, ...Array.from({ length: 40 }, checker)]);
 
-    const jobs = h.store.jobs(batch.id);
+    const jobs = h.store.jobs.ofBatch(batch.id);
     expect(jobs.map((job) => job.state)).toEqual(jobs.map(() => 'done'));
     const log = h.sandbox.requests().filter((entry) => entry.path.startsWith('/v1/'));
     expect(log.length).toBeGreaterThanOrEqual(170);

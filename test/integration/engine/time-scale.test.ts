@@ -14,7 +14,7 @@ describe('an engine set for a fast sandbox', () => {
     // The sandbox's batch goes first: its shoots take a fraction of a second, and the engine learns it.
     const fast = await h.createBatch({ products: 2 });
     await h.run([fast.id], { sandboxTimeScale: SANDBOX_TIME_SCALE });
-    const sandboxJobs = h.store.jobs(fast.id);
+    const sandboxJobs = h.store.jobs.ofBatch(fast.id);
     expect(sandboxJobs.map((job) => job.state)).toEqual(['done', 'done']);
     for (const job of sandboxJobs) expect(job.deadlineAt! - job.acceptedAt!).toBeLessThan(60_000);
 
@@ -28,7 +28,7 @@ describe('an engine set for a fast sandbox', () => {
     });
     const real = await h.createBatch({ products: 1, sandbox: false });
     await h.run([real.id], { sandboxTimeScale: SANDBOX_TIME_SCALE });
-    const [job] = h.store.jobs(real.id);
+    const [job] = h.store.jobs.ofBatch(real.id);
     expect(job!.state).toBe('done');
     // The deadline of the real service: ten times its prior of 30 s, at least 10 minutes (from the answer
     // to the create, read a moment before the job was recorded accepted).

@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -57,6 +58,21 @@ describe('the data folder lease', () => {
       expect(readLeaseHolder(dir)?.name).toBe('adbatch resume');
       third.lease.release();
     }
+  });
+
+  it('does not name a holder that is gone: the file left by a killed process, not yet overwritten', () => {
+    const first = tryAcquireLease(dir, 'adbatch resume');
+    expect(first.ok).toBe(true);
+    // As between the new holder's lock and its write: the file still names the killed `adbatch run`.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    writeFileSync(
+      join(dir, 'owner.json'),
+      JSON.stringify({ name: 'adbatch run', pid: gone, host: hostname() }),
+    );
+    const refused = tryAcquireLease(dir, 'adbatch resume');
+    expect(refused).toEqual({ ok: false, holder: null });
+    expect(new LeaseHeldError(null, dir).message).toMatch(/^Another Adbatch process is running the batches/);
+    if (first.ok) first.lease.release();
   });
 
   it('refuses while another process holds it, and is free the moment that process is killed (kill -9)', async () => {

@@ -40,32 +40,32 @@ async function smallBatch(): Promise<Batch> {
   );
   const one = shootAndVideo(ctx, batch.id, 0);
   const two = shootAndVideo(ctx, batch.id, 1);
-  const productDir = `${batchFolder(batch)}/${productFolder(ctx.store.products(batch.id)[0]!)}`;
+  const productDir = `${batchFolder(batch)}/${productFolder(ctx.store.batches.products(batch.id)[0]!)}`;
 
   submitAndAccept(ctx, one.shoot.id, { remoteId: 'shoot_1', balanceAfter: 92 });
   ctx.clock.now += 5_000;
-  ctx.store.recordPoll(one.shoot.id, 'processing', ctx.clock.now + 5_000);
-  ctx.store.deferPoll(one.shoot.id, ctx.clock.now + 10_000, 'HTTP 503');
+  ctx.store.jobs.recordPoll(one.shoot.id, 'processing', ctx.clock.now + 5_000);
+  ctx.store.jobs.deferPoll(one.shoot.id, ctx.clock.now + 10_000, 'HTTP 503');
   ctx.clock.now += 5_000;
-  ctx.store.completeRemote(one.shoot.id, 'completed', [
+  ctx.store.jobs.completeRemote(one.shoot.id, 'completed', [
     { kind: 'image', idx: 0, url: 'http://results.invalid/1.png', path: `${productDir}/shot-1.png` },
     { kind: 'image', idx: 1, url: 'http://results.invalid/2.png', path: `${productDir}/shot-2.png` },
   ]);
   const photos = await fixturePhotos();
-  for (const [index, asset] of ctx.store.assets(one.shoot.id).entries()) {
+  for (const [index, asset] of ctx.store.assets.ofJob(one.shoot.id).entries()) {
     const file = join(library, asset.path);
     await mkdir(dirname(file), { recursive: true });
     await copyFile(photos[index]!, file);
     const bytes = await readFile(file);
-    ctx.store.assetDownloaded(asset.id, bytes.length, sha256(bytes));
+    ctx.store.assets.downloaded(asset.id, bytes.length, sha256(bytes));
   }
   submitAndAccept(ctx, one.video.id, { remoteId: 'video_1', balanceAfter: 58 });
   ctx.clock.now += 60_000;
-  ctx.store.failRemote(one.video.id, 'failed', { code: 'render_failed', message: 'The render failed.' });
+  ctx.store.jobs.failRemote(one.video.id, 'failed', { code: 'render_failed', message: 'The render failed.' });
 
-  ctx.store.beginSubmit(two.shoot.id, { productImageUrls: [] });
-  ctx.store.markOutcomeUnknown(two.shoot.id, { code: 'timeout', message: 'No answer within 60 s.' });
-  return ctx.store.batch(batch.id)!;
+  ctx.store.jobs.beginSubmit(two.shoot.id, { productImageUrls: [] });
+  ctx.store.jobs.markOutcomeUnknown(two.shoot.id, { code: 'timeout', message: 'No answer within 60 s.' });
+  return ctx.store.batches.get(batch.id)!;
 }
 
 describe('buildManifest', () => {
@@ -103,8 +103,8 @@ describe('buildManifest', () => {
     );
     const jobs = manifest.products.flatMap((product) => product.jobs);
     expect(jobs.map((job) => job.id).sort()).toEqual(
-      ctx.store
-        .jobs(batch.id)
+      ctx.store.jobs
+        .ofBatch(batch.id)
         .map((job) => job.id)
         .sort(),
     );
@@ -159,11 +159,11 @@ describe('buildManifest', () => {
       { jobId: video!.id, at: expect.any(String), type: 'refund', credits: VIDEO_PRICE },
     ]);
     expect(manifest.ledger.map((entry) => Date.parse(entry.at))).toEqual(
-      ctx.store.ledger(batch.id).map((entry) => entry.at),
+      ctx.store.jobs.ledger(batch.id).map((entry) => entry.at),
     );
 
     // Files are listed relative to the manifest (the batch folder), and are there with the recorded hashes.
-    const product = productFolder(ctx.store.products(batch.id)[0]!);
+    const product = productFolder(ctx.store.batches.products(batch.id)[0]!);
     expect(shoot!.files.map((file) => [file.kind, file.path, file.state, file.error])).toEqual([
       ['image', `${product}/shot-1.png`, 'done', null],
       ['image', `${product}/shot-2.png`, 'done', null],
@@ -196,7 +196,7 @@ describe('writeManifest', () => {
     // rename (a new file), never rewritten in place where a crash could leave half of it.
     await writeFile(`${file}.part`, '{"half":');
     const before = await stat(file);
-    ctx.store.setBatchStatus(batch.id, 'finished');
+    ctx.store.batches.setStatus(batch.id, 'finished');
     await writeManifest(ctx.store, batch.id);
     const after = await stat(file);
     expect(after.ino).not.toBe(before.ino);

@@ -3,6 +3,13 @@ import { initial } from './001-initial.ts';
 import { productOrigin } from './002-product-origin.ts';
 import { accounts } from './003-accounts.ts';
 import { photoStorage } from './004-photo-storage.ts';
+import { batchAccount } from './005-batch-account.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [initial, productOrigin, accounts, photoStorage];
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  productOrigin,
+  accounts,
+  photoStorage,
+  batchAccount,
+];

@@ -33,14 +33,14 @@ function batchInEveryState() {
   );
   submitAndAccept(ctx, done!.shoot.id);
   complete(ctx, done!.shoot.id, ['B/P/1.png']);
-  ctx.store.assetDownloaded(ctx.store.assets(done!.shoot.id)[0]!.id, 1, 'd'.repeat(64));
-  ctx.store.beginSubmit(unknown!.shoot.id, {});
-  ctx.store.markOutcomeUnknown(unknown!.shoot.id, { code: 'reset', message: 'connection reset' });
+  ctx.store.assets.downloaded(ctx.store.assets.ofJob(done!.shoot.id)[0]!.id, 1, 'd'.repeat(64));
+  ctx.store.jobs.beginSubmit(unknown!.shoot.id, {});
+  ctx.store.jobs.markOutcomeUnknown(unknown!.shoot.id, { code: 'reset', message: 'connection reset' });
   submitAndAccept(ctx, stale!.shoot.id);
-  ctx.store.markStale(stale!.shoot.id);
+  ctx.store.jobs.markStale(stale!.shoot.id);
   submitAndAccept(ctx, failed!.shoot.id);
-  ctx.store.failRemote(failed!.shoot.id, 'failed', { code: 'generation_failed', message: 'failed' });
-  return ctx.store.batch(batch.id)!;
+  ctx.store.jobs.failRemote(failed!.shoot.id, 'failed', { code: 'generation_failed', message: 'failed' });
+  return ctx.store.batches.get(batch.id)!;
 }
 
 describe('batch views', () => {

@@ -177,3 +177,59 @@ describe('migration 004-photo-storage', () => {
     db.close();
   });
 });
+
+describe('migration 005-batch-account', () => {
+  it('gives every batch its account: the Sandbox, the stored account of its key, or a row for a key known only by its hash', () => {
+    const db = new Database(join(dir, 'x.db'));
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 4));
+    db.exec(`
+      INSERT INTO accounts (id, name, base_url, key_id, key_hint, sealed_key, type, created_at)
+        VALUES ('a_stored', 'Acme', 'https://svc', 'k_stored', '…aaaa', X'0102', 'personal', 0);
+      INSERT INTO batches VALUES
+        ('b1','Sandbox run',1,'http://127.0.0.1:1','k_sandbox','…sand',1,'/lib','{}',NULL,4,'finished',NULL,1,NULL),
+        ('b2','Stored key',2,'https://svc','k_stored','…aaaa',0,'/lib','{}',NULL,4,'running',NULL,2,NULL),
+        ('b3','CLI key',3,'https://svc','k_cli','…cccc',0,'/lib','{}',NULL,4,'paused','user',3,NULL),
+        ('b4','CLI key again',4,'https://svc','k_cli','…cccc',0,'/lib','{}',NULL,4,'running',NULL,4,NULL);
+      INSERT INTO products VALUES ('p1','b2',0,'cap','/in/cap','[]','',NULL);
+      INSERT INTO jobs (id, batch_id, product_id, kind, settings, price, state, created_at)
+        VALUES ('j1', 'b2', 'p1', 'shoot', '{}', 4, 'waiting', 0);
+    `);
+    migrate(db, MIGRATIONS.slice(0, 5));
+    expect(db.pragma('user_version', { simple: true })).toBe(5);
+
+    const batches = db
+      .prepare(
+        `SELECT b.id, b.account_id, a.name, a.key_id, a.sealed_key IS NOT NULL AS stored
+         FROM batches b LEFT JOIN accounts a ON a.id = b.account_id ORDER BY b.id`,
+      )
+      .all() as Array<{
+      id: string;
+      account_id: string;
+      name: string | null;
+      key_id: string;
+      stored: number;
+    }>;
+    expect(batches[0]).toMatchObject({ id: 'b1', account_id: 'sandbox', name: null });
+    expect(batches[1]).toMatchObject({ id: 'b2', account_id: 'a_stored', name: 'Acme', stored: 1 });
+    // Both batches of the CLI's key share one new account, which has no key stored.
+    expect(batches[2]).toMatchObject({ name: 'Key …cccc', key_id: 'k_cli', stored: 0 });
+    expect(batches[2]!.account_id).toMatch(/^a_[0-9a-f]{16}$/);
+    expect(batches[3]!.account_id).toBe(batches[2]!.account_id);
+    // The rebuilt accounts table kept its row, its constraints, and nothing was lost downstream.
+    expect(db.prepare("SELECT sealed_key FROM accounts WHERE id = 'a_stored'").get()).toEqual({
+      sealed_key: Buffer.from([1, 2]),
+    });
+    expect(() =>
+      db.exec(
+        `INSERT INTO accounts (id, name, base_url, key_id, key_hint, created_at) VALUES ('a2','X','u','k_cli','h',0)`,
+      ),
+    ).toThrow(/UNIQUE/);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM jobs').get()).toEqual({ n: 1 });
+    const plan = db
+      .prepare("EXPLAIN QUERY PLAN SELECT 1 FROM batches WHERE account_id = 'a_stored'")
+      .all() as Array<{ detail: string }>;
+    expect(plan.map((row) => row.detail).join(' ')).toMatch(/batches_account/);
+    db.close();
+  });
+});

@@ -29,10 +29,11 @@ const product = (name: string, hashes: string[], folder = `/photos/${name}`): Ne
 
 /** Runs a shoot-only batch's jobs to `done`. */
 function shootToDone(batchId: string): void {
-  for (const job of ctx.store.jobs(batchId)) {
+  for (const job of ctx.store.jobs.ofBatch(batchId)) {
     submitAndAccept(ctx, job.id);
     complete(ctx, job.id, [`${job.id}/1.png`]);
-    for (const asset of ctx.store.assets(job.id)) ctx.store.assetDownloaded(asset.id, 10, 'f'.repeat(64));
+    for (const asset of ctx.store.assets.ofJob(job.id))
+      ctx.store.assets.downloaded(asset.id, 10, 'f'.repeat(64));
   }
 }
 
@@ -105,11 +106,11 @@ describe('earlier shots', () => {
 
   it('does not count a product whose shoot failed or was cancelled: nothing came of it', () => {
     const cancelled = ctx.store.createBatch(newBatch({ video: null, products: [product('cap', ['h1'])] }));
-    ctx.store.cancelBatch(cancelled.id);
+    ctx.store.jobs.cancelBatch(cancelled.id);
     const failed = ctx.store.createBatch(newBatch({ video: null, products: [product('cap', ['h1'])] }));
-    const job = ctx.store.jobs(failed.id)[0]!;
+    const job = ctx.store.jobs.ofBatch(failed.id)[0]!;
     submitAndAccept(ctx, job.id);
-    ctx.store.failRemote(job.id, 'failed', { code: 'generation_failed', message: 'failed' });
+    ctx.store.jobs.failRemote(job.id, 'failed', { code: 'generation_failed', message: 'failed' });
     expect(setAsideEarlierShots(ctx.store, [product('cap', ['h1'])], SHOOT, null).setAside).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SANDBOX_ACCOUNT_ID } from '../../../../src-main/core/app/accounts.ts';
 import type { Db } from '../../../../src-main/core/db/open.ts';
 import { openDatabase } from '../../../../src-main/core/db/open.ts';
+import type { JobId } from '../../../../src-main/core/queue/ids.ts';
 import { QueueStore, type RemoteAcceptance } from '../../../../src-main/core/queue/store.ts';
 import type {
   Job,
@@ -80,6 +82,7 @@ export function products(count: number, root = '/photos'): NewProduct[] {
 export function newBatch(overrides: Partial<NewBatch> = {}): NewBatch {
   return {
     name: 'Spring drop',
+    accountId: SANDBOX_ACCOUNT_ID,
     baseUrl: 'http://127.0.0.1:9/v1',
     keyId: 'key-a',
     keyHint: 'sk_…abcd',
@@ -114,18 +117,18 @@ export function acceptance(
 /** waiting -> submitting -> running, as the engine does around a 201. */
 export function submitAndAccept(
   ctx: StoreContext,
-  jobId: string,
+  jobId: JobId,
   overrides: Partial<RemoteAcceptance> = {},
 ): Job {
-  const job = ctx.store.beginSubmit(jobId, { job: jobId });
+  const job = ctx.store.jobs.beginSubmit(jobId, { job: jobId });
   ctx.clock.now += 100;
-  return ctx.store.acceptSubmit(jobId, acceptance(ctx, job, overrides));
+  return ctx.store.jobs.acceptSubmit(jobId, acceptance(ctx, job, overrides));
 }
 
 /** running -> downloading with `count` image results, paths under the batch's library folder. */
-export function complete(ctx: StoreContext, jobId: string, paths: string[]): Job {
+export function complete(ctx: StoreContext, jobId: JobId, paths: string[]): Job {
   ctx.clock.now += 1_000;
-  return ctx.store.completeRemote(
+  return ctx.store.jobs.completeRemote(
     jobId,
     'completed',
     paths.map((path, idx) => ({
@@ -142,8 +145,8 @@ export function shootAndVideo(
   batchId: string,
   position: number,
 ): { shoot: Job; video: Job } {
-  const product = ctx.store.products(batchId)[position]!;
-  const jobs = ctx.store.jobs(batchId).filter((job) => job.productId === product.id);
+  const product = ctx.store.batches.products(batchId)[position]!;
+  const jobs = ctx.store.jobs.ofBatch(batchId).filter((job) => job.productId === product.id);
   return {
     shoot: jobs.find((job) => job.kind === 'shoot')!,
     video: jobs.find((job) => job.kind === 'video')!,

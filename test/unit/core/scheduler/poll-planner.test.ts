@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { BatchId, JobId, ProductId } from '../../../../src-main/core/queue/ids.ts';
 import type { Job } from '../../../../src-main/core/queue/types.ts';
 import { PollPlanner } from '../../../../src-main/core/scheduler/poll-planner.ts';
 import { TimeScales } from '../../../../src-main/core/scheduler/time-scales.ts';
@@ -21,9 +22,9 @@ let jobs = 0;
 /** A running shoot accepted now, with its first poll planned as the engine does. */
 function accepted(planner: PollPlanner, batchId = 'b_1'): Job {
   const job: Job = {
-    id: `j_${++jobs}`,
-    batchId,
-    productId: `p_${jobs}`,
+    id: `j_${++jobs}` as JobId,
+    batchId: batchId as BatchId,
+    productId: `p_${jobs}` as ProductId,
     kind: 'shoot',
     afterJobId: null,
     settings: QUICK_SHOOT,

@@ -1,0 +1,85 @@
+import type { Db } from '../db/open.ts';
+import type { AssetId, BatchId, JobId } from './ids.ts';
+import type { JobStore } from './job-store.ts';
+import { type AssetRow, toAsset } from './rows.ts';
+import type { Asset } from './types.ts';
+
+// The results a completed job owes: recorded with the job's completion, then downloaded one by one. When
+// the last of a job's results is settled, the job is (done, or failed if one can never be fetched).
+
+export interface PendingAsset extends Asset {
+  batchId: BatchId;
+  libraryDir: string;
+}
+
+export class AssetStore {
+  constructor(
+    private readonly db: Db,
+    private readonly jobs: JobStore,
+  ) {}
+
+  ofJob(jobId: string): Asset[] {
+    return this.db
+      .prepare<[string], AssetRow>('SELECT * FROM assets WHERE job_id = ? ORDER BY kind, idx')
+      .all(jobId)
+      .map(toAsset);
+  }
+
+  ofBatch(batchId: string): Asset[] {
+    return this.db
+      .prepare<[string], AssetRow>(
+        'SELECT assets.* FROM assets JOIN jobs ON jobs.id = assets.job_id WHERE jobs.batch_id = ? ORDER BY assets.id',
+      )
+      .all(batchId)
+      .map(toAsset);
+  }
+
+  /** Results still to download, of these batches' jobs in `downloading`. */
+  pending(batchIds: readonly string[]): PendingAsset[] {
+    return this.db
+      .prepare<[string], AssetRow & { library_dir: string; batch_id: BatchId }>(
+        `SELECT assets.*, batches.library_dir, batches.id AS batch_id FROM assets
+         JOIN jobs ON jobs.id = assets.job_id JOIN batches ON batches.id = jobs.batch_id
+         WHERE assets.state = 'pending' AND jobs.state = 'downloading'
+           AND jobs.batch_id IN (SELECT value FROM json_each(?))
+         ORDER BY assets.id`,
+      )
+      .all(JSON.stringify(batchIds))
+      .map((row) => ({ ...toAsset(row), libraryDir: row.library_dir, batchId: row.batch_id }));
+  }
+
+  downloaded(assetId: AssetId, bytes: number, sha256: string): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          "UPDATE assets SET state = 'done', bytes = ?, sha256 = ?, attempts = attempts + 1, error = NULL WHERE id = ?",
+        )
+        .run(bytes, sha256, assetId);
+      this.settle(assetId);
+    })();
+  }
+
+  /** A failed try: a permanent failure settles the result as failed; any other leaves it pending. */
+  failed(assetId: AssetId, error: string, permanent: boolean): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare('UPDATE assets SET state = ?, attempts = attempts + 1, error = ? WHERE id = ?')
+        .run(permanent ? 'failed' : 'pending', error, assetId);
+      if (permanent) this.settle(assetId);
+    })();
+  }
+
+  private settle(assetId: AssetId): void {
+    const jobId = this.db
+      .prepare<[AssetId], { job_id: JobId }>('SELECT job_id FROM assets WHERE id = ?')
+      .get(assetId)?.job_id;
+    if (!jobId) throw new Error(`no asset ${assetId}`);
+    const counts = this.db
+      .prepare<[JobId], { pending: number; failed: number }>(
+        `SELECT SUM(state = 'pending') AS pending, SUM(state = 'failed') AS failed FROM assets WHERE job_id = ?`,
+      )
+      .get(jobId);
+    if (!counts || counts.pending > 0) return;
+    this.jobs.finishDownloads(jobId, counts.failed > 0);
+  }
+}

@@ -1,0 +1,81 @@
+import type { Db } from '../db/open.ts';
+import type { BatchId } from './ids.ts';
+import type { JobState } from './states.ts';
+
+// What a batch's jobs add up to: how many in each state, the credits charged and refunded (from the
+// ledger), the credits at stake, and its products. Read for every batch at once by the Batches screen.
+
+export interface BatchTotals {
+  jobs: number;
+  byState: Partial<Record<JobState, number>>;
+  charged: number;
+  refunded: number;
+  /** Credits that outcome-unknown jobs may have cost. */
+  atStake: number;
+  /** Jobs the service accepted (a remote id recorded), whatever became of them since. */
+  created: number;
+}
+
+export type TotalsWithProducts = BatchTotals & { products: number };
+
+const emptyTotals = (): TotalsWithProducts => ({
+  jobs: 0,
+  byState: {},
+  charged: 0,
+  refunded: 0,
+  atStake: 0,
+  created: 0,
+  products: 0,
+});
+
+/** The totals of one batch (`batchId`) or of every batch (null), in three queries. */
+export function collectTotals(db: Db, batchId: string | null): Map<BatchId, TotalsWithProducts> {
+  const all = new Map<BatchId, TotalsWithProducts>();
+  const of = (id: BatchId) => {
+    let totals = all.get(id);
+    if (!totals) {
+      totals = emptyTotals();
+      all.set(id, totals);
+    }
+    return totals;
+  };
+  // Two texts, not `@batchId IS NULL OR …`: SQLite would scan every batch's rows to answer for one.
+  const where = batchId === null ? '' : 'WHERE batch_id = @batchId';
+  const params = batchId === null ? {} : { batchId };
+  for (const row of db
+    .prepare<object, { batch_id: BatchId; state: JobState; n: number; stake: number; created: number }>(
+      `SELECT batch_id, state, COUNT(*) AS n, SUM(CASE WHEN state = 'outcome_unknown' THEN price ELSE 0 END) AS stake,
+         SUM(accepted_at IS NOT NULL) AS created
+       FROM jobs ${where} GROUP BY batch_id, state`,
+    )
+    .all(params)) {
+    const totals = of(row.batch_id);
+    totals.byState[row.state] = row.n;
+    totals.jobs += row.n;
+    totals.atStake += row.stake;
+    totals.created += row.created;
+  }
+  for (const row of db
+    .prepare<object, { batch_id: BatchId; type: 'charge' | 'refund'; credits: number }>(
+      `SELECT batch_id, type, SUM(credits) AS credits FROM ledger ${where} GROUP BY batch_id, type`,
+    )
+    .all(params)) {
+    if (row.type === 'charge') of(row.batch_id).charged = row.credits;
+    else of(row.batch_id).refunded = row.credits;
+  }
+  for (const row of db
+    .prepare<object, { batch_id: BatchId; n: number }>(
+      `SELECT batch_id, COUNT(*) AS n FROM products ${where} GROUP BY batch_id`,
+    )
+    .all(params)) {
+    of(row.batch_id).products = row.n;
+  }
+  return all;
+}
+
+/** One batch's totals; zeros for a batch without jobs. */
+export function totalsOf(db: Db, batchId: string): BatchTotals {
+  const { products: _products, ...totals } =
+    collectTotals(db, batchId).values().next().value ?? emptyTotals();
+  return totals;
+}

@@ -1,0 +1,480 @@
+import type { Db } from '../db/open.ts';
+import type { BatchStore } from './batch-store.ts';
+import { type BatchId, type JobId, newJobId, type ProductId } from './ids.ts';
+import { type JobRow, toJob } from './rows.ts';
+import { canMove, type JobState } from './states.ts';
+import type { Asset, Failure, Job, ShootSettings, VideoSettings } from './types.ts';
+
+// Jobs, their history and the credits they moved. Every state change goes through one private move, which
+// checks the transition table and records the event in the same transaction, so the history is never out
+// of step; a charge or refund is written in the transaction of the answer that caused it.
+
+/** The job columns a move may set besides its state. */
+type JobPatch = Partial<
+  Pick<
+    JobRow,
+    | 'request'
+    | 'remote_id'
+    | 'remote_status'
+    | 'credits_charged'
+    | 'credits_refunded'
+    | 'posts'
+    | 'polls'
+    | 'submitted_at'
+    | 'accepted_at'
+    | 'finished_at'
+    | 'next_poll_at'
+    | 'deadline_at'
+    | 'failure_code'
+    | 'failure_message'
+  >
+>;
+
+// Checked at run time too: the column names are written into the SQL text.
+const PATCHABLE = new Set<string>([
+  'request',
+  'remote_id',
+  'remote_status',
+  'credits_charged',
+  'credits_refunded',
+  'posts',
+  'polls',
+  'submitted_at',
+  'accepted_at',
+  'finished_at',
+  'next_poll_at',
+  'deadline_at',
+  'failure_code',
+  'failure_message',
+] satisfies Array<keyof JobPatch>);
+
+export interface RemoteAcceptance {
+  remoteId: string;
+  remoteStatus: string;
+  credits: number;
+  balanceAfter: number | null;
+  deadlineAt: number;
+  nextPollAt: number;
+}
+
+export interface LedgerEntry {
+  jobId: JobId;
+  at: number;
+  type: 'charge' | 'refund';
+  credits: number;
+}
+
+export interface JobEvent {
+  at: number;
+  type: string;
+  value: string;
+  detail: unknown;
+}
+
+export class JobStore {
+  constructor(
+    private readonly db: Db,
+    private readonly batches: BatchStore,
+    private readonly now: () => number,
+  ) {}
+
+  /** A new job, waiting; a video waits for its shoot (`afterJobId`). */
+  insert(input: {
+    batchId: BatchId;
+    productId: ProductId;
+    kind: Job['kind'];
+    afterJobId: JobId | null;
+    settings: ShootSettings | VideoSettings;
+    price: number;
+  }): JobId {
+    const id = newJobId();
+    this.db
+      .prepare(
+        `INSERT INTO jobs (id, batch_id, product_id, kind, after_job_id, settings, price, state, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting', ?)`,
+      )
+      .run(
+        id,
+        input.batchId,
+        input.productId,
+        input.kind,
+        input.afterJobId,
+        JSON.stringify(input.settings),
+        input.price,
+        this.now(),
+      );
+    return id;
+  }
+
+  get(id: string): Job | null {
+    const row = this.db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?').get(id);
+    return row ? toJob(row) : null;
+  }
+
+  /** A batch's jobs in product order, the shoot before the video. */
+  ofBatch(batchId: string): Job[] {
+    return this.db
+      .prepare<[string], JobRow>(
+        `SELECT jobs.* FROM jobs JOIN products ON products.id = jobs.product_id
+         WHERE jobs.batch_id = ? ORDER BY products.position, jobs.kind`,
+      )
+      .all(batchId)
+      .map(toJob);
+  }
+
+  inState(state: JobState): Job[] {
+    return this.db.prepare<[JobState], JobRow>('SELECT * FROM jobs WHERE state = ?').all(state).map(toJob);
+  }
+
+  /**
+   * Jobs of these batches, made with this key, ready to be sent: their batch runs and, for a video, its
+   * shoot has completed. Oldest batch first, videos before shoots (they finish a product sooner).
+   */
+  readyToSubmit(batchIds: readonly string[], keyId: string, limit: number, kind?: Job['kind']): Job[] {
+    return this.db
+      .prepare<[string, string, string | null, string | null, number], JobRow>(
+        `SELECT jobs.* FROM jobs
+         JOIN batches ON batches.id = jobs.batch_id
+         JOIN products ON products.id = jobs.product_id
+         LEFT JOIN jobs AS before ON before.id = jobs.after_job_id
+         WHERE jobs.state = 'waiting' AND batches.status = 'running' AND batches.key_id = ?
+           AND jobs.batch_id IN (SELECT value FROM json_each(?))
+           AND (jobs.after_job_id IS NULL OR before.state IN ('downloading', 'done'))
+           AND (? IS NULL OR jobs.kind = ?)
+         ORDER BY batches.created_at, jobs.kind DESC, products.position
+         LIMIT ?`,
+      )
+      .all(keyId, JSON.stringify(batchIds), kind ?? null, kind ?? null, limit)
+      .map(toJob);
+  }
+
+  /** Running jobs of these batches, made with this key, soonest poll first. */
+  runningByNextPoll(
+    batchIds: readonly string[],
+    keyId: string | null,
+    limit: number,
+    kind?: Job['kind'],
+  ): Job[] {
+    return this.db
+      .prepare<[string, string | null, string | null, string | null, string | null, number], JobRow>(
+        `SELECT jobs.* FROM jobs JOIN batches ON batches.id = jobs.batch_id
+         WHERE jobs.state = 'running' AND jobs.batch_id IN (SELECT value FROM json_each(?))
+           AND (? IS NULL OR batches.key_id = ?) AND (? IS NULL OR jobs.kind = ?)
+         ORDER BY jobs.next_poll_at LIMIT ?`,
+      )
+      .all(JSON.stringify(batchIds), keyId, keyId, kind ?? null, kind ?? null, limit)
+      .map(toJob);
+  }
+
+  /** Moves a job along the transition table, recording the event; the patch is applied in the same write. */
+  move(jobId: JobId, to: JobState, patch: JobPatch = {}, detail?: unknown): Job {
+    return this.db.transaction(() => this.moveInTransaction(jobId, to, patch, detail))();
+  }
+
+  /** Commits the intent before the POST: after this, a crash leaves the job `submitting`, never re-sent. */
+  beginSubmit(jobId: JobId, request: unknown): Job {
+    const job = this.require(jobId);
+    return this.move(jobId, 'submitting', {
+      request: JSON.stringify(request),
+      submitted_at: this.now(),
+      posts: job.posts + 1,
+    });
+  }
+
+  /** Records a 201: the remote id, the charge and the running state in one transaction. */
+  acceptSubmit(jobId: JobId, accepted: RemoteAcceptance): Job {
+    return this.db.transaction(() => {
+      const job = this.moveInTransaction(jobId, 'running', {
+        remote_id: accepted.remoteId,
+        remote_status: accepted.remoteStatus,
+        accepted_at: this.now(),
+        credits_charged: accepted.credits,
+        deadline_at: accepted.deadlineAt,
+        next_poll_at: accepted.nextPollAt,
+      });
+      this.addLedger(job, 'charge', accepted.credits, accepted.balanceAfter);
+      this.event(jobId, 'remote_status', accepted.remoteStatus);
+      return job;
+    })();
+  }
+
+  /** The service answered and created nothing (429, 402, 401): the job waits to be sent again. */
+  returnToWaiting(jobId: JobId, failure: Failure): Job {
+    return this.move(jobId, 'waiting', {}, failure);
+  }
+
+  recordPoll(jobId: JobId, remoteStatus: string, nextPollAt: number): void {
+    this.db.transaction(() => {
+      const job = this.require(jobId);
+      this.db
+        .prepare('UPDATE jobs SET remote_status = ?, polls = polls + 1, next_poll_at = ? WHERE id = ?')
+        .run(remoteStatus, nextPollAt, jobId);
+      if (job.remoteStatus !== remoteStatus) this.event(jobId, 'remote_status', remoteStatus);
+    })();
+  }
+
+  reschedulePoll(jobId: JobId, nextPollAt: number): void {
+    this.db
+      .prepare("UPDATE jobs SET next_poll_at = ? WHERE id = ? AND state = 'running'")
+      .run(nextPollAt, jobId);
+  }
+
+  /** Defers a poll (a 429, a transient error) without counting it as an observation. */
+  deferPoll(jobId: JobId, nextPollAt: number, error?: string): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare('UPDATE jobs SET polls = polls + 1, next_poll_at = ? WHERE id = ?')
+        .run(nextPollAt, jobId);
+      if (error) this.event(jobId, 'error', error);
+    })();
+  }
+
+  /** The service completed the job: record its results to download, and move to `downloading`. */
+  completeRemote(
+    jobId: JobId,
+    remoteStatus: string,
+    assets: ReadonlyArray<Pick<Asset, 'kind' | 'idx' | 'url' | 'path'>>,
+  ): Job {
+    return this.db.transaction(() => {
+      const before = this.require(jobId);
+      this.moveInTransaction(jobId, 'downloading', {
+        remote_status: remoteStatus,
+        polls: before.polls + 1,
+        next_poll_at: null,
+      });
+      this.event(jobId, 'remote_status', remoteStatus);
+      const insert = this.db.prepare(
+        `INSERT INTO assets (job_id, kind, idx, url, path, state) VALUES (?, ?, ?, ?, ?, 'pending')
+         ON CONFLICT (job_id, kind, idx) DO UPDATE SET url = excluded.url`,
+      );
+      for (const asset of assets) insert.run(jobId, asset.kind, asset.idx, asset.url, asset.path);
+      if (assets.length === 0) {
+        this.failInTransaction(jobId, {
+          code: 'no_results',
+          message: 'The service said it completed, but gave no result to download.',
+        });
+      }
+      return this.require(jobId);
+    })();
+  }
+
+  /** The service failed the job: it refunds, so the ledger shows a refund, and dependants are skipped. */
+  failRemote(jobId: JobId, remoteStatus: string, failure: Failure): Job {
+    return this.db.transaction(() => {
+      const before = this.require(jobId);
+      const job = this.moveInTransaction(
+        jobId,
+        'failed',
+        {
+          remote_status: remoteStatus,
+          polls: before.polls + 1,
+          next_poll_at: null,
+          finished_at: this.now(),
+          failure_code: failure.code,
+          failure_message: failure.message,
+          credits_refunded: before.creditsCharged,
+        },
+        failure,
+      );
+      if (before.remoteStatus !== remoteStatus) this.event(jobId, 'remote_status', remoteStatus);
+      if (before.creditsCharged > 0) this.addLedger(job, 'refund', before.creditsCharged, null);
+      this.skipDependants(jobId, `Its shoot did not succeed: ${failure.message}`);
+      return job;
+    })();
+  }
+
+  /** Ends a job as failed without a charge (a 400) or without a refund (results lost). */
+  fail(jobId: JobId, failure: Failure): Job {
+    return this.db.transaction(() => this.failInTransaction(jobId, failure))();
+  }
+
+  /** The POST may have created the job: it waits for the user's decision, and so do its videos. */
+  markOutcomeUnknown(jobId: JobId, failure: Failure): Job {
+    return this.db.transaction(() => {
+      const job = this.moveInTransaction(
+        jobId,
+        'outcome_unknown',
+        { failure_code: failure.code, failure_message: failure.message },
+        failure,
+      );
+      this.skipDependants(
+        jobId,
+        'Its shoot may or may not have been created: it waits for your decision on the shoot.',
+      );
+      return job;
+    })();
+  }
+
+  markStale(jobId: JobId): Job {
+    return this.db.transaction(() => {
+      const job = this.moveInTransaction(jobId, 'stale', {
+        next_poll_at: null,
+        failure_code: 'stale',
+        failure_message:
+          'Still unfinished past its deadline; no longer polled. Check again to resume polling.',
+      });
+      this.skipDependants(jobId, 'Its shoot is unfinished past its deadline.');
+      return job;
+    })();
+  }
+
+  /**
+   * Every result of a downloading job has been tried: it is done when all are on disk, failed when one can
+   * never be fetched. Runs inside the asset store's transaction.
+   */
+  finishDownloads(jobId: JobId, anyFailed: boolean): void {
+    if (anyFailed) {
+      this.failInTransaction(jobId, {
+        code: 'download_failed',
+        message: 'Some results could not be downloaded; the service charged for them.',
+      });
+    } else {
+      this.moveInTransaction(jobId, 'done', { finished_at: this.now() });
+    }
+  }
+
+  /** Cancels what was not created yet; created jobs are still followed to their end and downloaded. */
+  cancelBatch(batchId: BatchId): number {
+    return this.db.transaction(() => {
+      const waiting = this.db
+        .prepare<[BatchId], { id: JobId }>("SELECT id FROM jobs WHERE batch_id = ? AND state = 'waiting'")
+        .all(batchId);
+      for (const job of waiting)
+        this.moveInTransaction(job.id, 'cancelled', {}, { reason: 'batch cancelled' });
+      this.batches.setStatus(batchId, 'cancelled', null);
+      return waiting.length;
+    })();
+  }
+
+  /**
+   * The user's word to send a failed or outcome-unknown job again: it costs credits again (the service
+   * refunded a failed job; an unknown one may have been charged already). Its skipped videos wait again.
+   */
+  retry(jobId: JobId): Job {
+    return this.db.transaction(() => {
+      const before = this.require(jobId);
+      const job = this.moveInTransaction(
+        jobId,
+        'waiting',
+        {
+          remote_status: null,
+          next_poll_at: null,
+          deadline_at: null,
+          failure_code: null,
+          failure_message: null,
+        },
+        { decision: 'retry', previousState: before.state, previousRemoteId: before.remoteId },
+      );
+      this.restoreDependants(jobId);
+      this.batches.reopen(job.batchId);
+      return job;
+    })();
+  }
+
+  /** The user's word that an outcome-unknown job is not to be sent again. */
+  abandon(jobId: JobId): Job {
+    return this.move(jobId, 'cancelled', {}, { decision: 'abandon' });
+  }
+
+  /** The user's word to follow a stale job again, with a new deadline. */
+  recheck(jobId: JobId, deadlineAt: number): Job {
+    return this.db.transaction(() => {
+      const job = this.moveInTransaction(
+        jobId,
+        'running',
+        { next_poll_at: this.now(), deadline_at: deadlineAt, failure_code: null, failure_message: null },
+        { decision: 'recheck' },
+      );
+      this.restoreDependants(jobId);
+      this.batches.reopen(job.batchId);
+      return job;
+    })();
+  }
+
+  ledger(batchId: string): LedgerEntry[] {
+    return this.db
+      .prepare<[string], LedgerEntry>(
+        'SELECT job_id AS jobId, at, type, credits FROM ledger WHERE batch_id = ? ORDER BY id',
+      )
+      .all(batchId);
+  }
+
+  events(jobId: string): JobEvent[] {
+    return this.db
+      .prepare<[string], { at: number; type: string; value: string; detail: string | null }>(
+        'SELECT at, type, value, detail FROM job_events WHERE job_id = ? ORDER BY id',
+      )
+      .all(jobId)
+      .map((row) => ({ ...row, detail: row.detail ? JSON.parse(row.detail) : null }));
+  }
+
+  private require(jobId: JobId): Job {
+    const job = this.get(jobId);
+    if (!job) throw new Error(`no job ${jobId}`);
+    return job;
+  }
+
+  private failInTransaction(jobId: JobId, failure: Failure): Job {
+    const job = this.moveInTransaction(
+      jobId,
+      'failed',
+      {
+        finished_at: this.now(),
+        next_poll_at: null,
+        failure_code: failure.code,
+        failure_message: failure.message,
+      },
+      failure,
+    );
+    this.skipDependants(jobId, `Its shoot did not succeed: ${failure.message}`);
+    return job;
+  }
+
+  private restoreDependants(jobId: JobId): void {
+    for (const { id } of this.dependants(jobId, 'skipped')) {
+      this.moveInTransaction(
+        id,
+        'waiting',
+        { failure_code: null, failure_message: null },
+        { decision: 'retry' },
+      );
+    }
+  }
+
+  private skipDependants(jobId: JobId, reason: string): void {
+    for (const { id } of this.dependants(jobId, 'waiting')) {
+      this.moveInTransaction(id, 'skipped', { failure_code: 'shoot_failed', failure_message: reason });
+    }
+  }
+
+  private dependants(jobId: JobId, state: JobState): Array<{ id: JobId }> {
+    return this.db
+      .prepare<[JobId, JobState], { id: JobId }>('SELECT id FROM jobs WHERE after_job_id = ? AND state = ?')
+      .all(jobId, state);
+  }
+
+  private addLedger(job: Job, type: 'charge' | 'refund', credits: number, balanceAfter: number | null): void {
+    this.db
+      .prepare(
+        'INSERT INTO ledger (batch_id, job_id, at, type, credits, balance_after) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(job.batchId, job.id, this.now(), type, credits, balanceAfter);
+  }
+
+  private event(jobId: JobId, type: string, value: string, detail?: unknown): void {
+    this.db
+      .prepare('INSERT INTO job_events (job_id, at, type, value, detail) VALUES (?, ?, ?, ?, ?)')
+      .run(jobId, this.now(), type, value, detail === undefined ? null : JSON.stringify(detail));
+  }
+
+  private moveInTransaction(jobId: JobId, to: JobState, patch: JobPatch = {}, detail?: unknown): Job {
+    const job = this.require(jobId);
+    if (!canMove(job.state, to)) throw new Error(`job ${jobId} cannot move from ${job.state} to ${to}`);
+    const columns = Object.keys(patch);
+    for (const column of columns) if (!PATCHABLE.has(column)) throw new Error(`unknown job column ${column}`);
+    const assignments = ['state = @state', ...columns.map((column) => `${column} = @${column}`)].join(', ');
+    this.db.prepare(`UPDATE jobs SET ${assignments} WHERE id = @id`).run({ ...patch, state: to, id: jobId });
+    if (job.state !== to) this.event(jobId, 'state', to, detail);
+    return this.require(jobId);
+  }
+}
