@@ -12,6 +12,11 @@ export const EXIT = {
   failed: 4,
   /** Another process (the app, another `adbatch run`) drives this data folder's queue: nothing was done. */
   busy: 5,
+  /**
+   * Paused by a fault on this computer (the library's disk full, its folder not writable or gone): what was
+   * paid for is still owed; mend it, then `adbatch resume` downloads it without paying again.
+   */
+  pausedLocally: 6,
   /** Interrupted (Ctrl+C); `adbatch resume` continues where it stopped. */
   interrupted: 130,
 } as const;

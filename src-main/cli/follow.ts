@@ -17,6 +17,7 @@ export async function follow(cli: CliCore, batchIds: string[], options: FollowOp
   // An upload's progress line stays open (\r) until it ends; anything printed meanwhile starts a new line.
   let uploadLineOpen = false;
   const uploading = new Map<string, number>();
+  const noticed = new Set<string>();
   const printLine = (text: string) => {
     process.stderr.write(`${uploadLineOpen || progress.drawing ? '\n' : ''}${text}\n`);
     uploadLineOpen = false;
@@ -47,7 +48,9 @@ export async function follow(cli: CliCore, batchIds: string[], options: FollowOp
       uploadLineOpen = false;
     }),
     core.events.on('batches:notice', ({ id, message }) => {
-      if (batchIds.includes(id)) printLine(`${names.get(id) ?? id}: ${message}`);
+      if (!batchIds.includes(id)) return;
+      printLine(`${names.get(id) ?? id}: ${message}`);
+      noticed.add(message);
     }),
   ];
   let interrupted = false;
@@ -77,6 +80,11 @@ export async function follow(cli: CliCore, batchIds: string[], options: FollowOp
   if (uploadLineOpen) process.stderr.write('\n');
   for (const summary of summaries) {
     if (!options.quiet) process.stdout.write(`Manifest: ${summary.resultsFolder}/manifest.json\n`);
+    // A batch that was already paused for its library when this run began has said nothing yet.
+    const why = summary.statusReason === 'library' ? summary.statusMessage : null;
+    if (why && ![...noticed].some((message) => message.includes(why))) {
+      process.stderr.write(`${summary.name}: Paused: ${why}\n`);
+    }
   }
   return interrupted ? EXIT.interrupted : outcome(summaries);
 }
@@ -91,6 +99,7 @@ export function outcome(batches: readonly BatchSummary[]): number {
     // The storage refused or could not be reached; the reason was printed as the batch paused.
     if (paused && batch.statusReason === 'hosting') return EXIT.failed;
     if (paused && batch.statusReason === 'insufficient_credits') return EXIT.stoppedOnCredits;
+    if (paused && batch.statusReason === 'library') return EXIT.pausedLocally;
     anyDone ||= batch.done > 0;
     if (batch.done + (batch.states.cancelled ?? 0) !== batch.jobs) partial = true;
   }

@@ -1,10 +1,10 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { batchFolder } from './library.ts';
 import type { QueueStore } from './queue/store.ts';
 
 // manifest.json, beside a batch's results: every product, job, charge and file, so the batch can be read
-// (and audited) without Adbatch. Written atomically.
+// (and audited) without Adbatch. Written atomically: a write that fails (a full disk) leaves no `.part`.
 
 export function buildManifest(store: QueueStore, batchId: string) {
   const batch = store.batches.get(batchId);
@@ -72,7 +72,12 @@ export async function writeManifest(store: QueueStore, batchId: string): Promise
   const batch = store.batches.get(batchId)!;
   const file = join(batch.libraryDir, batchFolder(batch), 'manifest.json');
   await mkdir(join(batch.libraryDir, batchFolder(batch)), { recursive: true });
-  await writeFile(`${file}.part`, `${JSON.stringify(buildManifest(store, batchId), null, 2)}\n`);
-  await rename(`${file}.part`, file);
+  try {
+    await writeFile(`${file}.part`, `${JSON.stringify(buildManifest(store, batchId), null, 2)}\n`);
+    await rename(`${file}.part`, file);
+  } catch (error) {
+    await rm(`${file}.part`, { force: true });
+    throw error;
+  }
   return file;
 }

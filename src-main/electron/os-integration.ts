@@ -29,6 +29,12 @@ export function noticeFor(
         body: 'The service refused the API key. Check the account in Settings.',
       };
     }
+    if (now.statusReason === 'library') {
+      return {
+        title: `${now.name} is paused`,
+        body: now.statusMessage ?? 'Its results could not be saved in the library. They stay owed.',
+      };
+    }
     if (now.statusReason === 'hosting') {
       return {
         title: `${now.name} is paused`,

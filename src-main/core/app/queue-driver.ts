@@ -1,4 +1,6 @@
 import type { QueueOwnerView, UploadProgress } from '../../shared/models.ts';
+import { libraryWritable } from '../downloads/library-check.ts';
+import { describeLocalFault, localFaultOf } from '../downloads/local-fault.ts';
 import {
   describeHolder,
   type Lease,
@@ -49,6 +51,8 @@ export interface QueueDriverOptions {
 const PROGRESS_INTERVAL_MS = 100;
 /** How often a process waiting for the lease tries again, and the app looks for batches to take on. */
 const LOOK_AGAIN_MS = 1000;
+/** How often a batch paused for its library checks whether it can be written again. */
+const LIBRARY_CHECK_MS = 5000;
 
 export class QueueDriver {
   private lease: Lease | null = null;
@@ -59,6 +63,7 @@ export class QueueDriver {
   private readonly uploads = new Map<string, UploadProgress>();
   private readonly manifestWrites = new Map<string, Promise<void>>();
   private readonly idleBudgets = new Map<string, RequestBudget>();
+  private readonly libraryCheckedAt = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   readonly facts: BatchFacts;
@@ -195,6 +200,30 @@ export class QueueDriver {
     for (const batch of this.drivable()) {
       if (!this.driven.has(batch.id)) await this.drive(batch);
     }
+    await this.resumeWhereLibraryMended();
+  }
+
+  /**
+   * A batch paused because its results could not be written resumes by itself once they can (space freed,
+   * the folder back): the app notices, as a designer would expect, without a click. Checked every few
+   * seconds per library, not every second.
+   */
+  private async resumeWhereLibraryMended(): Promise<void> {
+    const { store, events } = this.options;
+    for (const batchId of this.driven) {
+      const batch = store.batches.get(batchId);
+      if (batch?.status !== 'paused' || batch.statusReason !== 'library') continue;
+      const checkedAt = this.libraryCheckedAt.get(batchId) ?? 0;
+      if (Date.now() - checkedAt < LIBRARY_CHECK_MS) continue;
+      this.libraryCheckedAt.set(batchId, Date.now());
+      if (!(await libraryWritable(batch.libraryDir, store.assets.owedBytes(batchId)))) continue;
+      store.batches.resume(batch.id);
+      events.emit('batches:notice', {
+        id: batchId,
+        message: 'The library can be written again: downloading what was paid for.',
+      });
+      this.nudge(batchId);
+    }
   }
 
   /** Unfinished batches whose key this process holds: the others wait for a process that does. */
@@ -265,7 +294,17 @@ export class QueueDriver {
     const next = previous.then(() =>
       writeManifest(this.options.store, batchId).then(
         () => {},
-        (error) => this.options.log.error(`the manifest of ${batchId} could not be written`, error),
+        (error) => {
+          const fault = localFaultOf(error);
+          const batch = this.options.store.batches.get(batchId);
+          if (!fault || !batch) {
+            this.options.log.error(`the manifest of ${batchId} could not be written`, error);
+            return;
+          }
+          const message = `manifest.json was not written. ${describeLocalFault(fault, batch.libraryDir, 0)}`;
+          this.options.log.warn(`${batchId}: ${message}`);
+          this.options.events.emit('batches:notice', { id: batchId, message });
+        },
       ),
     );
     this.manifestWrites.set(batchId, next);

@@ -1,15 +1,17 @@
+import type { PendingAsset } from '../queue/asset-store.ts';
 import type { QueueStore } from '../queue/store.ts';
-import type { Asset } from '../queue/types.ts';
 import { DownloadError, downloadVerified } from './download.ts';
+import { type LocalFault, localFaultOf } from './local-fault.ts';
 
 // The last stage of the pipeline: every result of a completed job lands on disk, verified, a few at a time,
 // outside the request budget (result URLs need no key). A transient failure is tried again with a backoff,
-// up to DOWNLOAD_ATTEMPTS; a result that will never come fails its job (the store decides, per job).
+// up to DOWNLOAD_ATTEMPTS; a result that will never come fails its job (the store decides, per job). A
+// result this computer could not write (a full disk, a library gone) is no attempt at all: it is reported
+// (the engine pauses its batch) and stays owed.
 
 const DOWNLOAD_ATTEMPTS = 6;
-
-/** A result still to download, with where its batch's library is. */
-type PendingAsset = Asset & { libraryDir: string; batchId: string };
+/** How long a result waits after a local fault, should its batch not be paused (a cancelled batch). */
+const LOCAL_FAULT_WAIT_MS = 5_000;
 
 export interface DownloadPumpOptions {
   store: QueueStore;
@@ -20,6 +22,8 @@ export interface DownloadPumpOptions {
   timeScaleOf?: (batchId: string) => number;
   /** A download ended, done or not: its batch changed, and the pump may have room again. */
   onSettled: (batchId: string) => void;
+  /** A result could not be written for a reason on this computer; it stays owed. */
+  onLocalFault: (asset: PendingAsset, fault: LocalFault, error: Error) => void;
 }
 
 export class DownloadPump {
@@ -65,6 +69,13 @@ export class DownloadPump {
       store.assets.downloaded(asset.id, result.bytes, result.sha256);
       this.retryAt.delete(asset.id);
     } catch (error) {
+      const fault = error instanceof DownloadError ? null : localFaultOf(error);
+      if (fault) {
+        const scale = this.options.timeScaleOf?.(asset.batchId) ?? 1;
+        this.retryAt.set(asset.id, this.options.now() + LOCAL_FAULT_WAIT_MS * scale);
+        this.options.onLocalFault(asset, fault, error as Error);
+        return;
+      }
       const transient = error instanceof DownloadError ? error.transient : false;
       const permanent = !transient || asset.attempts + 1 >= DOWNLOAD_ATTEMPTS;
       store.assets.failed(asset.id, (error as Error).message, permanent);

@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
 import { type Dispatcher, request } from 'undici';
+import { localFaultOf } from './local-fault.ts';
 
 // One result to disk: streamed into `<file>.part`, resumed with a Range request when a previous attempt
 // left bytes behind, verified (declared length, the image decodes, an MP4 starts with `ftyp`), hashed,
@@ -17,8 +18,9 @@ export class DownloadError extends Error {
     message: string,
     /** Worth trying again (network trouble, 5xx, 429) rather than a result that will never come. */
     readonly transient: boolean,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -85,7 +87,9 @@ export async function downloadVerified(
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
-    throw new DownloadError(`could not reach ${new URL(url).host}: ${(error as Error).message}`, true);
+    throw new DownloadError(`could not reach ${new URL(url).host}: ${(error as Error).message}`, true, {
+      cause: error,
+    });
   }
   const { statusCode, headers, body } = response;
   if (statusCode !== 200 && statusCode !== 206) {
@@ -100,7 +104,9 @@ export async function downloadVerified(
   try {
     await pipeline(body, createWriteStream(part, { flags: resumed ? 'a' : 'w' }));
   } catch (error) {
-    throw new DownloadError(`the download was cut off: ${(error as Error).message}`, true);
+    // A write this computer refused (a full disk) is not the network's: it goes up as it is.
+    if (localFaultOf(error)) throw error;
+    throw new DownloadError(`the download was cut off: ${(error as Error).message}`, true, { cause: error });
   }
   const size = await partSize(part);
   if (expectedTotal !== null && size !== expectedTotal) {

@@ -34,7 +34,10 @@ export class AssetStore {
       .map(toAsset);
   }
 
-  /** Results still to download, of these batches' jobs in `downloading`. */
+  /**
+   * Results still to download, of these batches' jobs in `downloading`; not those of a batch paused for
+   * its library (they wait for the library to be writable again).
+   */
   pending(batchIds: readonly string[]): PendingAsset[] {
     return this.db
       .prepare<[string], AssetRow & { library_dir: string; batch_id: BatchId }>(
@@ -42,10 +45,30 @@ export class AssetStore {
          JOIN jobs ON jobs.id = assets.job_id JOIN batches ON batches.id = jobs.batch_id
          WHERE assets.state = 'pending' AND jobs.state = 'downloading'
            AND jobs.batch_id IN (SELECT value FROM json_each(?))
+           AND NOT (batches.status = 'paused' AND batches.status_reason = 'library')
          ORDER BY assets.id`,
       )
       .all(JSON.stringify(batchIds))
       .map((row) => ({ ...toAsset(row), libraryDir: row.library_dir, batchId: row.batch_id }));
+  }
+
+  /**
+   * About how many bytes a batch's owed results will take: each kind at the average size of the results of
+   * that kind already downloaded here (a guess of 4 MB an image, 200 kB a thumbnail and 10 MB a video
+   * before there are any).
+   */
+  owedBytes(batchId: string): number {
+    return (
+      this.db
+        .prepare<[string], { bytes: number | null }>(
+          `WITH sizes AS (SELECT kind, AVG(bytes) AS average FROM assets WHERE state = 'done' GROUP BY kind)
+           SELECT SUM(COALESCE(sizes.average,
+             CASE owed.kind WHEN 'video' THEN 10e6 WHEN 'thumbnail' THEN 2e5 ELSE 4e6 END)) AS bytes
+           FROM assets AS owed JOIN jobs ON jobs.id = owed.job_id LEFT JOIN sizes ON sizes.kind = owed.kind
+           WHERE jobs.batch_id = ? AND owed.state = 'pending'`,
+        )
+        .get(batchId)?.bytes ?? 0
+    );
   }
 
   downloaded(assetId: AssetId, bytes: number, sha256: string): void {

@@ -69,8 +69,11 @@ export const BATCH_TRANSITIONS = {
   finished: ['running'],
 } as const satisfies Record<BatchStatus, readonly BatchStatus[]>;
 
-/** Why a batch is paused; `hosting`: its photos could not be made reachable (storage missing or failing). */
-export type PauseReason = 'user' | 'insufficient_credits' | 'unauthorized' | 'hosting';
+/**
+ * Why a batch is paused; `hosting`: its photos could not be made reachable (storage missing or failing);
+ * `library`: its results could not be written on this computer (disk full, folder not writable or gone).
+ */
+export type PauseReason = 'user' | 'insufficient_credits' | 'unauthorized' | 'hosting' | 'library';
 
 export function canMoveBatch(from: BatchStatus, to: BatchStatus): boolean {
   return (BATCH_TRANSITIONS[from] as readonly BatchStatus[]).includes(to);

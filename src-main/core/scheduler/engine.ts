@@ -1,7 +1,9 @@
 import type { ServiceClient } from '../api/index.ts';
 import { DownloadPump } from '../downloads/download-pump.ts';
+import { describeLocalFault, type LocalFault } from '../downloads/local-fault.ts';
 import type { HostingProgress, PhotoHost } from '../hosting/photo-host.ts';
 import { PhotoPreparation } from '../hosting/prepare-photos.ts';
+import type { BatchId } from '../queue/ids.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch } from '../queue/types.ts';
 import type { RateLimit } from './budget.ts';
@@ -126,6 +128,7 @@ export class Engine {
         this.touch(batchId);
         this.nudge();
       },
+      onLocalFault: (asset, fault) => this.pauseForLibrary(asset.batchId, fault),
     });
   }
 
@@ -218,6 +221,17 @@ export class Engine {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
+  }
+
+  /** Results of this batch cannot be written here: nothing more is created or downloaded until it is mended. */
+  private pauseForLibrary(batchId: BatchId, fault: LocalFault): void {
+    const batch = this.store.batches.get(batchId);
+    if (!batch || (batch.status !== 'running' && batch.status !== 'paused')) return;
+    if (batch.statusReason === 'library') return;
+    const message = describeLocalFault(fault, batch.libraryDir, this.store.assets.owedBytes(batchId));
+    this.store.batches.setStatus(batch.id, 'paused', 'library', message);
+    this.options.onNotice?.(batchId, `Paused: ${message}`);
+    this.touch(batchId);
   }
 
   private touch(batchId: string): void {

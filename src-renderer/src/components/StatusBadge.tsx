@@ -5,6 +5,7 @@ const REASONS: Record<string, string> = {
   insufficient_credits: 'out of credits',
   unauthorized: 'key refused',
   hosting: 'photos not uploaded',
+  library: 'cannot save results',
 };
 
 export function StatusBadge({ status, reason }: { status: BatchStatus; reason: string | null }) {

@@ -187,6 +187,12 @@ export function BatchScreen({ id }: { id: string }) {
           The service refused this account's key. Check it in Settings, then resume.
         </Notice>
       )}
+      {detail.statusReason === 'library' && (
+        <Notice kind="error">
+          {detail.statusMessage} What was paid for stays owed: it downloads, without paying again, as soon as
+          the library can be written (Adbatch checks every few seconds), or when you resume.
+        </Notice>
+      )}
       {detail.statusReason === 'hosting' && (
         <Notice kind="error">
           The photos could not be made reachable by the service, so nothing was sent. {detail.statusMessage}{' '}

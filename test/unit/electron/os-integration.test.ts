@@ -38,6 +38,10 @@ describe('noticeFor', () => {
     expect(noticeFor(progress({}), progress({ status: 'paused', statusReason: 'hosting' }))?.body).toMatch(
       /could not be uploaded to the photo storage/,
     );
+    const full = 'The disk that holds the library (/Volumes/Work) is full: free about 40 MB and resume.';
+    expect(
+      noticeFor(progress({}), progress({ status: 'paused', statusReason: 'library', statusMessage: full })),
+    ).toEqual({ title: 'Spring is paused', body: full });
     expect(noticeFor(progress({}), progress({ attention: 1 }))?.title).toBe('Spring needs a decision');
     expect(noticeFor(progress({ done: 1 }), progress({ done: 2 }))).toBeNull();
     expect(
