@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { LeaseHeldError } from '../core/app/public-api.ts';
 import { registerDecisionCommands } from './commands/decide.ts';
+import { registerRedownloadCommand } from './commands/redownload.ts';
 import { registerResumeCommand } from './commands/resume.ts';
 import { registerRunCommand } from './commands/run.ts';
 import { registerSandboxCommand } from './commands/sandbox.ts';
@@ -19,6 +20,7 @@ const program = new Command()
 registerScanCommand(program);
 registerRunCommand(program);
 registerResumeCommand(program);
+registerRedownloadCommand(program);
 registerStatusCommand(program);
 registerDecisionCommands(program);
 registerSandboxCommand(program);

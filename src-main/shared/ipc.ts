@@ -5,6 +5,7 @@ import type {
   BatchProgress,
   BatchSummary,
   CatalogView,
+  JobDecision,
   JobView,
   ModelView,
   NewAccount,
@@ -49,14 +50,18 @@ export interface Handlers {
   'batches:pause': { args: { id: string }; result: BatchSummary };
   'batches:resume': { args: { id: string }; result: BatchSummary };
   'batches:cancel': { args: { id: string }; result: BatchSummary };
+  /** Downloads again every result the batch owes (paid for, not on disk): no POST, no credits. */
+  'batches:redownload': { args: { id: string }; result: BatchSummary };
   /** A job and the batch it belongs to, for a decision on it. */
   'jobs:get': {
     args: { id: string };
-    result: { batchId: string; job: JobView; decisions: Array<'retry' | 'abandon' | 'recheck'> };
+    result: { batchId: string; job: JobView; decisions: JobDecision[] };
   };
   'jobs:retry': { args: { id: string }; result: BatchSummary };
   'jobs:abandon': { args: { id: string }; result: BatchSummary };
   'jobs:recheck': { args: { id: string }; result: BatchSummary };
+  /** Downloads an owed job's results again: no POST, no credits. */
+  'jobs:redownload': { args: { id: string }; result: BatchSummary };
   /** The photo storage set up for remote services; null when none is. */
   'storage:get': { args: undefined; result: PhotoStorageView | null };
   /** Checks the storage end to end (a test photo uploaded and read back), then keeps it, secret sealed. */

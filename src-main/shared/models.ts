@@ -184,6 +184,9 @@ export interface BatchSummary extends BatchProgress {
   quotedCredits: number;
 }
 
+/** What the user may decide about a job in its state. */
+export type JobDecision = 'retry' | 'abandon' | 'recheck' | 'redownload';
+
 export interface JobView {
   id: string;
   kind: 'shoot' | 'video';

@@ -10,6 +10,7 @@ import { defaultDataDir } from '../paths.ts';
 const DECISION_HINTS: Partial<Record<string, string>> = {
   outcome_unknown: '\n      decide: adbatch retry <job> --yes (may pay twice) or adbatch abandon <job>',
   stale: '\n      decide: adbatch recheck <job>',
+  owed: '\n      paid for, not on disk: adbatch redownload <job> (free)',
   failed: '\n      to send it again (costs credits): adbatch retry <job> --yes',
 };
 

@@ -4,7 +4,7 @@ import { quoteBatch } from '../pricing.ts';
 import type { ShootSettings, VideoSettings } from '../queue/types.ts';
 import { SANDBOX_ACCOUNT_ID } from './accounts.ts';
 import type { CoreContext } from './context.ts';
-import { cancelBatch, pauseBatch, requireBatch, resumeBatch } from './decisions.ts';
+import { cancelBatch, pauseBatch, redownloadBatch, requireBatch, resumeBatch } from './decisions.ts';
 import type { HandlerMap } from './dispatch.ts';
 import { AppError } from './errors.ts';
 import { NO_STORAGE } from './photo-reach.ts';
@@ -24,6 +24,7 @@ export function batchesHandlers(
   | 'batches:pause'
   | 'batches:resume'
   | 'batches:cancel'
+  | 'batches:redownload'
 > {
   const { store, services, photos, queue, scans, log, events } = ctx;
   const summary = (id: string) => batchSummary(store, requireBatch(store, id), queue.facts);
@@ -112,6 +113,11 @@ export function batchesHandlers(
     'batches:cancel': async ({ id }) => {
       cancelBatch(store, id);
       queue.nudge(id);
+      return summary(id);
+    },
+    'batches:redownload': async ({ id }) => {
+      const { batch } = redownloadBatch(store, id);
+      await queue.drive(batch);
       return summary(id);
     },
   };

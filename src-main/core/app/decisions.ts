@@ -47,13 +47,16 @@ export function cancelBatch(store: QueueStore, id: string): { batch: Batch; canc
   return { batch: store.batches.get(batch.id)!, cancelledJobs };
 }
 
-export type JobDecision = 'retry' | 'abandon' | 'recheck';
+import type { JobDecision } from '../../shared/models.ts';
+
+export type { JobDecision };
 
 /** The decisions a job in its state allows, for a front end to offer (buttons, hints). */
 export function decisionsFor(job: Job): JobDecision[] {
   if (job.state === 'failed') return ['retry'];
   if (job.state === 'outcome_unknown') return ['retry', 'abandon'];
   if (job.state === 'stale') return ['recheck'];
+  if (job.state === 'owed') return ['redownload'];
   return [];
 }
 
@@ -91,4 +94,27 @@ export function recheckJob(store: QueueStore, id: string, now: number): Job {
     throw new AppError('conflict', `Job ${id} is ${job.state}: only a stale job can be checked again.`);
   }
   return store.jobs.recheck(job.id, now + RECHECK_MS);
+}
+
+/** Downloads an owed job's results again: the service was paid, so nothing is sent and nothing charged. */
+export function redownloadJob(store: QueueStore, id: string): Job {
+  const job = requireJob(store, id);
+  if (!decisionsFor(job).includes('redownload')) {
+    throw new AppError(
+      'conflict',
+      `Job ${id} is ${job.state}: only a job whose results are owed can be downloaded again.`,
+    );
+  }
+  return store.jobs.redownload(job.id);
+}
+
+/** Downloads again every owed job of a batch; how many there were. */
+export function redownloadBatch(store: QueueStore, id: string): { batch: Batch; jobs: number } {
+  const batch = requireBatch(store, id);
+  const owed = store.jobs.ofBatchInState(batch.id, 'owed');
+  if (owed.length === 0) {
+    throw new AppError('conflict', `Batch ${id} owes no results: every paid result is on disk.`);
+  }
+  for (const job of owed) store.jobs.redownload(job.id);
+  return { batch: store.batches.get(batch.id)!, jobs: owed.length };
 }

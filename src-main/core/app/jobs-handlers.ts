@@ -1,5 +1,13 @@
 import type { CoreContext } from './context.ts';
-import { abandonJob, decisionsFor, recheckJob, requireBatch, requireJob, retryJob } from './decisions.ts';
+import {
+  abandonJob,
+  decisionsFor,
+  recheckJob,
+  redownloadJob,
+  requireBatch,
+  requireJob,
+  retryJob,
+} from './decisions.ts';
 import type { HandlerMap } from './dispatch.ts';
 import { batchSummary, jobView } from './views.ts';
 
@@ -7,7 +15,7 @@ import { batchSummary, jobView } from './views.ts';
 
 export function jobsHandlers(
   ctx: CoreContext,
-): Pick<HandlerMap, 'jobs:get' | 'jobs:retry' | 'jobs:abandon' | 'jobs:recheck'> {
+): Pick<HandlerMap, 'jobs:get' | 'jobs:retry' | 'jobs:abandon' | 'jobs:recheck' | 'jobs:redownload'> {
   const { store, queue } = ctx;
   const decided = async (batchId: string) => {
     const batch = requireBatch(store, batchId);
@@ -22,5 +30,6 @@ export function jobsHandlers(
     'jobs:retry': async ({ id }) => decided(retryJob(store, id).batchId),
     'jobs:abandon': async ({ id }) => decided(abandonJob(store, id).batchId),
     'jobs:recheck': async ({ id }) => decided(recheckJob(store, id, ctx.now()).batchId),
+    'jobs:redownload': async ({ id }) => decided(redownloadJob(store, id).batchId),
   };
 }

@@ -91,10 +91,12 @@ export const HANDLER_SCHEMAS = {
   'batches:pause': id,
   'batches:resume': id,
   'batches:cancel': id,
+  'batches:redownload': id,
   'jobs:get': id,
   'jobs:retry': id,
   'jobs:abandon': id,
   'jobs:recheck': id,
+  'jobs:redownload': id,
   'storage:get': none,
   'storage:set': z
     .object({

@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { PendingAsset } from '../queue/asset-store.ts';
 import type { QueueStore } from '../queue/store.ts';
 import { DownloadError, downloadVerified } from './download.ts';
@@ -60,12 +62,9 @@ export class DownloadPump {
 
   private async download(asset: PendingAsset): Promise<void> {
     const { store } = this.options;
+    const file = join(asset.libraryDir, asset.path);
     try {
-      const result = await downloadVerified(
-        asset.url,
-        `${asset.libraryDir}/${asset.path}`,
-        asset.kind === 'video' ? 'video' : 'image',
-      );
+      const result = await downloadVerified(asset.url, file, asset.kind === 'video' ? 'video' : 'image');
       store.assets.downloaded(asset.id, result.bytes, result.sha256);
       this.retryAt.delete(asset.id);
     } catch (error) {
@@ -78,6 +77,8 @@ export class DownloadPump {
       }
       const transient = error instanceof DownloadError ? error.transient : false;
       const permanent = !transient || asset.attempts + 1 >= DOWNLOAD_ATTEMPTS;
+      // A result given up on leaves no partial file behind; Download again starts it afresh.
+      if (permanent) await rm(`${file}.part`, { force: true }).catch(() => {});
       store.assets.failed(asset.id, (error as Error).message, permanent);
       const scale = this.options.timeScaleOf?.(asset.batchId) ?? 1;
       this.retryAt.set(asset.id, this.options.now() + 500 * 2 ** asset.attempts * scale);

@@ -98,11 +98,30 @@ export class AssetStore {
       .get(assetId)?.job_id;
     if (!jobId) throw new Error(`no asset ${assetId}`);
     const counts = this.db
-      .prepare<[JobId], { pending: number; failed: number }>(
-        `SELECT SUM(state = 'pending') AS pending, SUM(state = 'failed') AS failed FROM assets WHERE job_id = ?`,
+      .prepare<[JobId], { pending: number; failed: number; gone: number; error: string | null }>(
+        `SELECT SUM(state = 'pending') AS pending, SUM(state = 'failed') AS failed,
+           SUM(state = 'failed' AND (error LIKE '%HTTP 404%' OR error LIKE '%HTTP 410%')) AS gone,
+           MAX(CASE WHEN state = 'failed' THEN error END) AS error
+         FROM assets WHERE job_id = ?`,
       )
       .get(jobId);
     if (!counts || counts.pending > 0) return;
-    this.jobs.finishDownloads(jobId, counts.failed > 0);
+    if (counts.failed === 0) {
+      this.jobs.finishDownloads(jobId, null);
+      return;
+    }
+    const credits = this.jobs.get(jobId)?.creditsCharged ?? 0;
+    this.jobs.finishDownloads(
+      jobId,
+      counts.gone > 0
+        ? {
+            code: 'results_gone',
+            message: `The service no longer serves ${counts.gone === 1 ? 'a result' : `${counts.gone} results`} of this job (${counts.error}); it charged ${credits} credits for it. Download again to try once more.`,
+          }
+        : {
+            code: 'download_failed',
+            message: `Paid for (${credits} credits) but not downloaded: ${counts.error}. Download again to fetch it without paying again.`,
+          },
+    );
   }
 }

@@ -111,6 +111,14 @@ export class JobStore {
     return row ? toJob(row) : null;
   }
 
+  /** Jobs of a batch in this state. */
+  ofBatchInState(batchId: string, state: JobState): Job[] {
+    return this.db
+      .prepare<[string, JobState], JobRow>('SELECT * FROM jobs WHERE batch_id = ? AND state = ?')
+      .all(batchId, state)
+      .map(toJob);
+  }
+
   /** A batch's jobs in product order, the shoot before the video. */
   ofBatch(batchId: string): Job[] {
     return this.db
@@ -139,7 +147,7 @@ export class JobStore {
          LEFT JOIN jobs AS before ON before.id = jobs.after_job_id
          WHERE jobs.state = 'waiting' AND batches.status = 'running' AND batches.key_id = ?
            AND jobs.batch_id IN (SELECT value FROM json_each(?))
-           AND (jobs.after_job_id IS NULL OR before.state IN ('downloading', 'done'))
+           AND (jobs.after_job_id IS NULL OR before.state IN ('downloading', 'owed', 'done'))
            AND (? IS NULL OR jobs.kind = ?)
          ORDER BY batches.created_at, jobs.kind DESC, products.position
          LIMIT ?`,
@@ -237,23 +245,24 @@ export class JobStore {
   ): Job {
     return this.db.transaction(() => {
       const before = this.require(jobId);
-      this.moveInTransaction(jobId, 'downloading', {
-        remote_status: remoteStatus,
-        polls: before.polls + 1,
-        next_poll_at: null,
-      });
+      const seen = { remote_status: remoteStatus, polls: before.polls + 1, next_poll_at: null };
+      if (assets.length === 0) {
+        this.db
+          .prepare('UPDATE jobs SET remote_status = ?, polls = ?, next_poll_at = NULL WHERE id = ?')
+          .run(remoteStatus, seen.polls, jobId);
+        this.event(jobId, 'remote_status', remoteStatus);
+        return this.failInTransaction(jobId, {
+          code: 'no_results',
+          message: 'The service said it completed, but gave no result to download.',
+        });
+      }
+      this.moveInTransaction(jobId, 'downloading', seen);
       this.event(jobId, 'remote_status', remoteStatus);
       const insert = this.db.prepare(
         `INSERT INTO assets (job_id, kind, idx, url, path, state) VALUES (?, ?, ?, ?, ?, 'pending')
          ON CONFLICT (job_id, kind, idx) DO UPDATE SET url = excluded.url`,
       );
       for (const asset of assets) insert.run(jobId, asset.kind, asset.idx, asset.url, asset.path);
-      if (assets.length === 0) {
-        this.failInTransaction(jobId, {
-          code: 'no_results',
-          message: 'The service said it completed, but gave no result to download.',
-        });
-      }
       return this.require(jobId);
     })();
   }
@@ -319,18 +328,37 @@ export class JobStore {
   }
 
   /**
-   * Every result of a downloading job has been tried: it is done when all are on disk, failed when one can
-   * never be fetched. Runs inside the asset store's transaction.
+   * Every result of a downloading job has been tried: it is done when all are on disk, owed when one could
+   * not be downloaded (the service was paid: downloading again is free). Runs inside the asset store's
+   * transaction; `failure` says why the results could not be had.
    */
-  finishDownloads(jobId: JobId, anyFailed: boolean): void {
-    if (anyFailed) {
-      this.failInTransaction(jobId, {
-        code: 'download_failed',
-        message: 'Some results could not be downloaded; the service charged for them.',
-      });
+  finishDownloads(jobId: JobId, failure: Failure | null): void {
+    if (failure) {
+      this.moveInTransaction(
+        jobId,
+        'owed',
+        { failure_code: failure.code, failure_message: failure.message },
+        failure,
+      );
     } else {
-      this.moveInTransaction(jobId, 'done', { finished_at: this.now() });
+      this.moveInTransaction(jobId, 'done', {
+        finished_at: this.now(),
+        failure_code: null,
+        failure_message: null,
+      });
     }
+  }
+
+  /** The user's word to download an owed job's results again: no POST, no credits. */
+  redownload(jobId: JobId): Job {
+    return this.db.transaction(() => {
+      const job = this.moveInTransaction(jobId, 'downloading', {}, { decision: 'redownload' });
+      this.db
+        .prepare("UPDATE assets SET state = 'pending', attempts = 0 WHERE job_id = ? AND state = 'failed'")
+        .run(jobId);
+      this.batches.reopen(job.batchId);
+      return job;
+    })();
   }
 
   /** Cancels what was not created yet; created jobs are still followed to their end and downloaded. */

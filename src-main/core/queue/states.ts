@@ -1,11 +1,12 @@
 // Every state a job or a batch can be in, and every move between them: one table each, checked on every
-// write (QueueStore refuses a move that is not listed here).
+// write (the job store refuses a move that is not listed here).
 
 export const JOB_STATES = [
   'waiting',
   'submitting',
   'running',
   'downloading',
+  'owed',
   'done',
   'failed',
   'outcome_unknown',
@@ -20,9 +21,10 @@ export type JobState = (typeof JOB_STATES)[number];
  * submitting       the intent is committed and the POST is (or was, before a crash) in flight
  * running          the service accepted it (201, remote id recorded) and it is being polled
  * downloading      the service completed it; its results are being downloaded and verified
+ * owed             the service completed it and charged, but a result could not be downloaded (tried
+ *                  DOWNLOAD_ATTEMPTS times, or refused): downloading again costs nothing, at the user's word
  * done             every result is on disk, verified
- * failed           the service failed it (refunded), refused it (400: nothing charged), or its results
- *                  could not be downloaded
+ * failed           the service failed it (refunded) or refused it (400: nothing charged)
  * outcome_unknown  the POST may have created it (timeout, reset, 5xx, crash mid-POST): never re-sent
  *                  without the user's word, since that could pay twice
  * stale            still unfinished past its deadline: no longer polled until the user asks
@@ -33,7 +35,8 @@ export const JOB_TRANSITIONS = {
   waiting: ['submitting', 'cancelled', 'skipped'],
   submitting: ['running', 'waiting', 'failed', 'outcome_unknown'],
   running: ['running', 'downloading', 'failed', 'stale'],
-  downloading: ['done', 'failed'],
+  downloading: ['done', 'owed'],
+  owed: ['downloading'],
   done: [],
   failed: ['waiting'],
   outcome_unknown: ['waiting', 'cancelled'],
@@ -45,7 +48,7 @@ export const JOB_TRANSITIONS = {
 /** States a batch's run loop still has work in. */
 export const ACTIVE_JOB_STATES: readonly JobState[] = ['waiting', 'submitting', 'running', 'downloading'];
 /** States that need a person to decide. */
-export const ATTENTION_JOB_STATES: readonly JobState[] = ['outcome_unknown', 'stale'];
+export const ATTENTION_JOB_STATES: readonly JobState[] = ['outcome_unknown', 'stale', 'owed'];
 
 export function canMove(from: JobState, to: JobState): boolean {
   return (JOB_TRANSITIONS[from] as readonly JobState[]).includes(to);

@@ -1,5 +1,10 @@
 import { memo, useCallback, useEffect, useState } from 'react';
-import type { BatchDetail, JobView, ProductProgressView } from '../../../src-main/shared/models.ts';
+import type {
+  BatchDetail,
+  JobDecision,
+  JobView,
+  ProductProgressView,
+} from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
 import { Notice } from '../components/Notice.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
@@ -13,6 +18,7 @@ const STATE_LABELS: Record<string, string> = {
   submitting: 'sending',
   running: 'generating',
   downloading: 'downloading',
+  owed: 'paid, not downloaded',
   done: 'done',
   failed: 'failed (refunded)',
   cancelled: 'cancelled',
@@ -27,16 +33,23 @@ const REFRESH_MS = 1000;
 function JobLine({
   job,
   onDecide,
+  savingBlocked,
 }: {
   job: JobView;
-  onDecide: (action: 'retry' | 'abandon' | 'recheck', job: JobView) => void;
+  onDecide: Decide;
+  /** The batch is paused because its results cannot be written: a downloading job waits for that. */
+  savingBlocked: boolean;
 }) {
   const attention = job.state === 'outcome_unknown' || job.state === 'stale';
+  const label =
+    job.state === 'downloading' && savingBlocked
+      ? 'paid, waiting to be saved'
+      : (STATE_LABELS[job.state] ?? job.state);
   return (
     <div className={`job job-${job.state}`}>
       <span className="job-kind">{job.kind}</span>
       <span className="job-state">
-        {STATE_LABELS[job.state] ?? job.state}
+        {label}
         {job.state === 'running' && job.remoteStatus && job.remoteStatus !== STATE_LABELS.running
           ? ` · ${job.remoteStatus}`
           : ''}
@@ -56,7 +69,7 @@ function JobLine({
           ))}
         {job.results.some((result) => result.kind === 'video') && <span className="tag">video</span>}
       </span>
-      {(attention || job.state === 'failed') && job.failureMessage && (
+      {(attention || job.state === 'failed' || job.state === 'owed') && job.failureMessage && (
         <small className="job-reason">{job.failureMessage}</small>
       )}
       {attention && (
@@ -73,6 +86,13 @@ function JobLine({
           </button>
         </span>
       )}
+      {job.state === 'owed' && (
+        <span className="job-actions">
+          <button type="button" onClick={() => onDecide('redownload', job)}>
+            Download again (free)
+          </button>
+        </span>
+      )}
       {job.state === 'failed' && (
         <span className="job-actions">
           <button type="button" onClick={() => onDecide('retry', job)}>
@@ -84,9 +104,17 @@ function JobLine({
   );
 }
 
-type Decide = (action: 'retry' | 'abandon' | 'recheck', job: JobView) => void;
+type Decide = (action: JobDecision, job: JobView) => void;
 
-function ProductRowView({ item, onDecide }: { item: ProductProgressView; onDecide: Decide }) {
+function ProductRowView({
+  item,
+  onDecide,
+  savingBlocked,
+}: {
+  item: ProductProgressView;
+  onDecide: Decide;
+  savingBlocked: boolean;
+}) {
   return (
     <div className="product-row">
       {item.heroUrl ? (
@@ -97,7 +125,7 @@ function ProductRowView({ item, onDecide }: { item: ProductProgressView; onDecid
       <div className="product-jobs">
         <strong>{item.name}</strong>
         {item.jobs.map((job) => (
-          <JobLine key={job.id} job={job} onDecide={onDecide} />
+          <JobLine key={job.id} job={job} onDecide={onDecide} savingBlocked={savingBlocked} />
         ))}
       </div>
     </div>
@@ -108,7 +136,9 @@ function ProductRowView({ item, onDecide }: { item: ProductProgressView; onDecid
 const ProductRow = memo(
   ProductRowView,
   (before, after) =>
-    before.onDecide === after.onDecide && JSON.stringify(before.item) === JSON.stringify(after.item),
+    before.onDecide === after.onDecide &&
+    before.savingBlocked === after.savingBlocked &&
+    JSON.stringify(before.item) === JSON.stringify(after.item),
 );
 
 export function BatchScreen({ id }: { id: string }) {
@@ -152,7 +182,7 @@ export function BatchScreen({ id }: { id: string }) {
     },
     [load],
   );
-  const decide = (action: 'retry' | 'abandon' | 'recheck', job: JobView) => {
+  const decide = (action: JobDecision, job: JobView) => {
     if (
       action === 'retry' &&
       !window.confirm(`Send this ${job.kind} again? It costs ${credits(job.price)} again.`)
@@ -191,6 +221,15 @@ export function BatchScreen({ id }: { id: string }) {
         <Notice kind="error">
           {detail.statusMessage} What was paid for stays owed: it downloads, without paying again, as soon as
           the library can be written (Adbatch checks every few seconds), or when you resume.
+        </Notice>
+      )}
+      {(detail.states.owed ?? 0) > 0 && (
+        <Notice kind="warning">
+          {detail.states.owed === 1 ? '1 job was' : `${detail.states.owed} jobs were`} paid for, but the
+          results could not be downloaded.{' '}
+          <button type="button" onClick={() => void act(() => api.call('batches:redownload', { id }))}>
+            Download again (free)
+          </button>
         </Notice>
       )}
       {detail.statusReason === 'hosting' && (
@@ -282,7 +321,13 @@ export function BatchScreen({ id }: { id: string }) {
         label="Products"
         testId="batch-products"
         className="batch-products"
-        render={(item) => <ProductRow item={item} onDecide={decide} />}
+        render={(item) => (
+          <ProductRow
+            item={item}
+            onDecide={decide}
+            savingBlocked={detail.status === 'paused' && detail.statusReason === 'library'}
+          />
+        )}
       />
     </section>
   );

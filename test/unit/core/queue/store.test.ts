@@ -494,22 +494,45 @@ describe('ending jobs', () => {
     expect(ctx.store.assets.pending([batch.id])).toEqual([]);
   });
 
-  it('assetFailed(permanent) fails the job with download_failed once nothing is pending', () => {
+  it('assetFailed(permanent) leaves the job owed (paid for, not on disk) once nothing is pending', () => {
     const batch = ctx.store.createBatch(newBatch());
     const { shoot } = shootAndVideo(ctx, batch.id, 0);
     submitAndAccept(ctx, shoot.id);
     complete(ctx, shoot.id, ['B/P/shot-1.png', 'B/P/shot-2.png']);
     const [first, second] = ctx.store.assets.ofJob(shoot.id);
-    ctx.store.assets.failed(first!.id, 'HTTP 404', true);
+    ctx.store.assets.failed(first!.id, 'the result answered HTTP 503', true);
     expect(ctx.store.jobs.get(shoot.id)!.state).toBe('downloading');
     ctx.store.assets.downloaded(second!.id, 10, 'c'.repeat(64));
-    expect(ctx.store.jobs.get(shoot.id)).toMatchObject({ state: 'failed', failureCode: 'download_failed' });
+    expect(ctx.store.jobs.get(shoot.id)).toMatchObject({
+      state: 'owed',
+      failureCode: 'download_failed',
+      failureMessage: `Paid for (${SHOOT_PRICE} credits) but not downloaded: the result answered HTTP 503. Download again to fetch it without paying again.`,
+    });
     // The service charged for it: no refund.
     expect(ctx.store.totals(batch.id)).toMatchObject({ charged: SHOOT_PRICE, refunded: 0 });
+
+    // Downloading again: the failed result only, from its first attempt; the done one stays done.
+    ctx.store.jobs.redownload(shoot.id);
+    expect(ctx.store.jobs.get(shoot.id)).toMatchObject({ state: 'downloading' });
+    expect(ctx.store.assets.ofJob(shoot.id).map((asset) => [asset.state, asset.attempts])).toEqual([
+      ['pending', 0],
+      ['done', 1],
+    ]);
+    expect(ctx.store.jobs.events(shoot.id).at(-1)).toMatchObject({
+      type: 'state',
+      value: 'downloading',
+      detail: { decision: 'redownload' },
+    });
+    // A result the service no longer serves says so, with the credits involved.
+    ctx.store.assets.failed(first!.id, 'the result answered HTTP 404', true);
+    expect(ctx.store.jobs.get(shoot.id)).toMatchObject({
+      state: 'owed',
+      failureCode: 'results_gone',
+      failureMessage: `The service no longer serves a result of this job (the result answered HTTP 404); it charged ${SHOOT_PRICE} credits for it. Download again to try once more.`,
+    });
   });
 
-  // BUG (store.ts settleDownloads): a shoot failed by download_failed does not skip its waiting video, which then
-  // is never ready (its shoot is not downloading/done) and keeps the batch from ever finishing.
+  // A shoot whose results are owed was made: the service has its shots, so its video is made from them.
   it('a shoot whose download fails for good does not leave its video waiting forever', () => {
     const batch = ctx.store.createBatch(newBatch());
     const { shoot, video } = shootAndVideo(ctx, batch.id, 0);
@@ -518,19 +541,20 @@ describe('ending jobs', () => {
     complete(ctx, shoot.id, ['B/P/shot-1.png']);
     ctx.store.assets.failed(ctx.store.assets.ofJob(shoot.id)[0]!.id, 'HTTP 404', true);
     ctx.store.batches.setStatus(batch.id, 'running');
-    expect(ctx.store.jobs.get(shoot.id)!.state).toBe('failed');
+    expect(ctx.store.jobs.get(shoot.id)!.state).toBe('owed');
     const ready = ctx.store.jobs.readyToSubmit([batch.id], 'key-a', 10).map((job) => job.id);
-    expect(ctx.store.jobs.get(video.id)!.state === 'skipped' || ready.includes(video.id)).toBe(true);
+    expect(ready).toContain(video.id);
   });
 
-  // BUG (store.ts completeRemote): a completed job with no result to download (e.g. a video whose video_url is
-  // null) stays in `downloading` for ever: settleDownloads only runs when an asset settles.
+  // A completed job with no result to download (a video whose video_url is null) fails at once: nothing is
+  // owed, and settling only runs when a result settles.
   it('a completed job with no result to download does not stay downloading', () => {
     const batch = ctx.store.createBatch(newBatch());
-    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    const { shoot, video } = shootAndVideo(ctx, batch.id, 0);
     submitAndAccept(ctx, shoot.id);
     complete(ctx, shoot.id, []);
-    expect(ctx.store.jobs.get(shoot.id)!.state).not.toBe('downloading');
+    expect(ctx.store.jobs.get(shoot.id)).toMatchObject({ state: 'failed', failureCode: 'no_results' });
+    expect(ctx.store.jobs.get(video.id)!.state).toBe('skipped');
   });
 });
 
