@@ -119,7 +119,18 @@ quitAfterStop(
   (error) => logger.error('core did not stop cleanly', error),
 );
 
-void app.whenReady().then(async () => {
+// What stops the app from starting (a data folder on a full disk) is said in a dialog, then the app quits:
+// never a silent exit, never a stack trace for the user to read.
+void app
+  .whenReady()
+  .then(start)
+  .catch((error: unknown) => {
+    logger.error('Adbatch could not start', error);
+    dialog.showErrorBox('Adbatch cannot start', (error as Error).message);
+    app.exit(1);
+  });
+
+async function start(): Promise<void> {
   denyAllPermissions(session.defaultSession);
   registerAppProtocol(protocol, net, join(__dirname, '../renderer'));
   core = createCore({
@@ -168,4 +179,4 @@ void app.whenReady().then(async () => {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow();
   });
-});
+}

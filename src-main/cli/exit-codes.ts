@@ -13,8 +13,8 @@ export const EXIT = {
   /** Another process (the app, another `adbatch run`) drives this data folder's queue: nothing was done. */
   busy: 5,
   /**
-   * Paused by a fault on this computer (the library's disk full, its folder not writable or gone): what was
-   * paid for is still owed; mend it, then `adbatch resume` downloads it without paying again.
+   * Paused by a fault on this computer (the library's or the data folder's disk full, a folder not writable
+   * or gone): what was paid for is still owed; mend it, then `adbatch resume` goes on without paying again.
    */
   pausedLocally: 6,
   /** Interrupted (Ctrl+C); `adbatch resume` continues where it stopped. */

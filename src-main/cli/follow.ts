@@ -74,6 +74,7 @@ export async function follow(cli: CliCore, batchIds: string[], options: FollowOp
     for (const off of offs) off();
   }
   const summaries = await Promise.all(batchIds.map((id) => cli.call('batches:get', { id })));
+  const { fault } = (await cli.call('app:info')).queue;
   await core.stop();
   for (const summary of summaries) progress.record(summary);
   if (!options.quiet) progress.update(true);
@@ -86,7 +87,9 @@ export async function follow(cli: CliCore, batchIds: string[], options: FollowOp
       process.stderr.write(`${summary.name}: Paused: ${why}\n`);
     }
   }
-  return interrupted ? EXIT.interrupted : outcome(summaries);
+  if (interrupted) return EXIT.interrupted;
+  // Said once per batch as it stopped; the exit says the data folder needs mending before anything moves.
+  return fault ? EXIT.pausedLocally : outcome(summaries);
 }
 
 /** The exit status for these batches, from the states their jobs ended in. */

@@ -18,7 +18,8 @@ import type { SecretBox } from './app/secrets.ts';
 import { type SandboxConnection, ServiceAccess, type SessionKey } from './app/service-access.ts';
 import { settingsHandlers } from './app/settings-handlers.ts';
 import { storageHandlers } from './app/storage-handlers.ts';
-import { openDatabase } from './db/open.ts';
+import { asDataFolderError } from './db/data-folder-fault.ts';
+import { type Db, openDatabase } from './db/open.ts';
 import type { S3HostingConfig } from './hosting/s3.ts';
 import { QueueStore } from './queue/store.ts';
 import { type RateLimit, SERVICE_RATE_LIMIT } from './scheduler/budget.ts';
@@ -84,10 +85,19 @@ export function withMargin(limit: RateLimit, marginPercent: number): RateLimit {
   };
 }
 
+/** The queue's database; a data folder that cannot be written is refused in one sentence. */
+function openDataFolderDatabase(dataDir: string): Db {
+  try {
+    return openDatabase(join(dataDir, 'adbatch.db'));
+  } catch (error) {
+    throw asDataFolderError(error, dataDir);
+  }
+}
+
 export function createCore(options: CoreOptions): Core {
   const now = options.now ?? Date.now;
   const { log, dataDir } = options;
-  const db = openDatabase(join(dataDir, 'adbatch.db'));
+  const db = openDataFolderDatabase(dataDir);
   const store = new QueueStore(db, now);
   const accounts = new AccountStore(db, options.secrets, now);
   const storage = new PhotoStorage(db, options.secrets, now);

@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { asDataFolderError } from './db/data-folder-fault.ts';
 
 // One data folder has one owner: whatever drives its queue (the app, `adbatch run`/`resume`, the browser
 // harness) first takes this lease. Two engines on one queue once downloaded the same files and marked paid
@@ -81,8 +82,19 @@ function currentHolder(dataDir: string): LeaseHolder | null {
   return null;
 }
 
-/** Takes the data folder's lease if nobody holds it; never waits for it (at most half a second for who). */
+/**
+ * Takes the data folder's lease if nobody holds it; never waits for it (at most half a second for who). A
+ * data folder that cannot be written is a DataFolderError, in words.
+ */
 export function tryAcquireLease(dataDir: string, name: string, now: () => number = Date.now): LeaseAttempt {
+  try {
+    return acquire(dataDir, name, now);
+  } catch (error) {
+    throw asDataFolderError(error, dataDir);
+  }
+}
+
+function acquire(dataDir: string, name: string, now: () => number): LeaseAttempt {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, LOCK_FILE), { timeout: 0 });
   try {
@@ -97,8 +109,14 @@ export function tryAcquireLease(dataDir: string, name: string, now: () => number
   }
   const holder: LeaseHolder = { name, pid: process.pid, host: hostname(), since: now() };
   const file = join(dataDir, OWNER_FILE);
-  writeFileSync(`${file}.part`, `${JSON.stringify(holder, null, 2)}\n`);
-  renameSync(`${file}.part`, file);
+  try {
+    writeFileSync(`${file}.part`, `${JSON.stringify(holder, null, 2)}\n`);
+    renameSync(`${file}.part`, file);
+  } catch (error) {
+    db.close();
+    rmSync(`${file}.part`, { force: true });
+    throw error;
+  }
   let held = true;
   return {
     ok: true,

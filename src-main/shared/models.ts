@@ -64,6 +64,8 @@ export interface AppInfo {
 export interface QueueOwnerView {
   driving: boolean;
   heldBy: string | null;
+  /** Why this process, though it drives the queue, sends nothing: its data folder cannot be written. */
+  fault: string | null;
 }
 
 export interface AccountView {

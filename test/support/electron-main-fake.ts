@@ -35,6 +35,9 @@ function create() {
     ready,
     ended: false,
     quitCalls: 0,
+    /** app.exit's code, once called. */
+    exitCode: null as number | null,
+    errorBoxes: [] as Array<{ title: string; message: string }>,
     privileged: [] as Array<{ scheme: string; privileges: Record<string, boolean> }>,
     protocols: new Map<string, (request: Request) => Promise<Response>>(),
     ipc: new Map<string, (event: unknown, args: unknown) => unknown>(),
@@ -58,6 +61,10 @@ function create() {
     getPath: (name: string) => state.paths.get(name) ?? `${state.dataDir}/${name}`,
     setPath: (name: string, path: string) => void state.paths.set(name, path),
     getVersion: () => '0.0.0-test',
+    exit(code = 0) {
+      state.exitCode = code;
+      state.ended = true;
+    },
     quit() {
       state.quitCalls++;
       let prevented = false;
@@ -101,7 +108,10 @@ function create() {
   const electron = {
     app,
     BrowserWindow,
-    dialog: { showOpenDialog: async () => ({ canceled: true, filePaths: [] }) },
+    dialog: {
+      showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
+      showErrorBox: (title: string, message: string) => void state.errorBoxes.push({ title, message }),
+    },
     ipcMain: {
       handle: (channel: string, handler: (event: unknown, args: unknown) => unknown) =>
         state.ipc.set(channel, handler),

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, statfsSync, writeFileSync } from 'node:fs';
-import { chmod, rm } from 'node:fs/promises';
+import { appendFile, chmod, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 // A library folder on a disk that fills up, for the tests of local faults. As root, a real one: a small
@@ -10,13 +10,16 @@ import { join } from 'node:path';
 
 export interface SmallDisk {
   kind: 'tmpfs' | 'read-only folder';
-  /** The library folder to use. */
+  /** The folder to use (a library, or a data folder). */
   library: string;
+  /** Takes every byte still free (tmpfs only): the next write that needs a block fails with ENOSPC. */
+  fill(): Promise<void>;
   mend(): Promise<void>;
   close(): Promise<void>;
 }
 
-const canMount = process.platform === 'linux' && process.getuid?.() === 0;
+/** Whether a real small disk can be made here (root on Linux); otherwise `smallDisk` makes a read-only folder. */
+export const canMount = process.platform === 'linux' && process.getuid?.() === 0;
 
 export function smallDisk(root: string, options: { sizeBytes: number; freeBytes: number }): SmallDisk {
   const mount = join(root, 'small-disk');
@@ -28,10 +31,22 @@ export function smallDisk(root: string, options: { sizeBytes: number; freeBytes:
     const { bavail, bsize } = statfsSync(mount);
     const filler = join(mount, 'filler');
     writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - options.freeBytes)));
+    const rest = join(mount, 'filler-rest');
     return {
       kind: 'tmpfs',
       library,
-      mend: () => rm(filler, { force: true }),
+      async fill() {
+        const chunk = Buffer.alloc(4096);
+        try {
+          for (;;) await appendFile(rest, chunk);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+        }
+      },
+      mend: async () => {
+        await rm(filler, { force: true });
+        await rm(rest, { force: true });
+      },
       close: async () => {
         execFileSync('umount', ['-l', mount]);
       },
@@ -43,6 +58,7 @@ export function smallDisk(root: string, options: { sizeBytes: number; freeBytes:
   return {
     kind: 'read-only folder',
     library,
+    fill: () => Promise.reject(new Error('a read-only folder cannot be filled: fill() needs a tmpfs (root)')),
     mend: () => chmod(library, 0o755),
     close: () => chmod(library, 0o755),
   };

@@ -64,6 +64,7 @@ export class QueueDriver {
   private readonly manifestWrites = new Map<string, Promise<void>>();
   private readonly idleBudgets = new Map<string, RequestBudget>();
   private readonly libraryCheckedAt = new Map<string, number>();
+  private dataFolderCheckedAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   readonly facts: BatchFacts;
@@ -93,9 +94,9 @@ export class QueueDriver {
 
   /** Whether this process drives the queue, and who does otherwise. */
   owner(): QueueOwnerView {
-    if (this.lease) return { driving: true, heldBy: null };
-    if (this.options.leaseMode === 'none') return { driving: false, heldBy: null };
-    return { driving: false, heldBy: describeHolder(this.holder()) };
+    if (this.lease) return { driving: true, heldBy: null, fault: this.engine?.halted ?? null };
+    if (this.options.leaseMode === 'none') return { driving: false, heldBy: null, fault: null };
+    return { driving: false, heldBy: describeHolder(this.holder()), fault: null };
   }
 
   /** Takes on a batch created or reopened here; another process that owns the queue picks it up itself. */
@@ -201,6 +202,19 @@ export class QueueDriver {
       if (!this.driven.has(batch.id)) await this.drive(batch);
     }
     await this.resumeWhereLibraryMended();
+    await this.goOnWhereDataFolderMended();
+  }
+
+  /** An engine stopped by a data folder it could not write goes on once a write there succeeds again. */
+  private async goOnWhereDataFolderMended(): Promise<void> {
+    const engine = this.engine;
+    if (!engine?.halted) return;
+    if (Date.now() - this.dataFolderCheckedAt < LIBRARY_CHECK_MS) return;
+    this.dataFolderCheckedAt = Date.now();
+    if (!(await libraryWritable(this.options.dataDir, 0))) return;
+    engine.clearHalt();
+    this.options.log.info('the data folder can be written again: the queue goes on');
+    this.options.events.emit('queue:owner', this.owner());
   }
 
   /**
@@ -258,6 +272,11 @@ export class QueueDriver {
         this.options.events.emit('batches:notice', { id: batchId, message });
       },
       onBatchSettled: (batchId) => void this.writeManifestOf(batchId),
+      dataDir: this.options.dataDir,
+      onHalt: (message) => {
+        log.warn(message);
+        this.options.events.emit('queue:owner', this.owner());
+      },
     });
     this.engine = engine;
     this.engineRun = engine.run().catch((error) => log.error('the engine stopped', error));

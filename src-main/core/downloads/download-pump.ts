@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { sqliteFaultOf } from '../db/data-folder-fault.ts';
 import type { PendingAsset } from '../queue/asset-store.ts';
 import type { QueueStore } from '../queue/store.ts';
 import { DownloadError, downloadVerified } from './download.ts';
@@ -26,6 +27,8 @@ export interface DownloadPumpOptions {
   onSettled: (batchId: string) => void;
   /** A result could not be written for a reason on this computer; it stays owed. */
   onLocalFault: (asset: PendingAsset, fault: LocalFault, error: Error) => void;
+  /** What the pump could not record (the database could not be written). */
+  onInternalError: (error: Error) => void;
 }
 
 export class DownloadPump {
@@ -52,10 +55,12 @@ export class DownloadPump {
         continue;
       }
       this.downloading.add(asset.id);
-      this.download(asset).finally(() => {
-        this.downloading.delete(asset.id);
-        this.options.onSettled(asset.batchId);
-      });
+      this.download(asset)
+        .catch((error: unknown) => this.options.onInternalError(error as Error))
+        .finally(() => {
+          this.downloading.delete(asset.id);
+          this.options.onSettled(asset.batchId);
+        });
     }
     return wakeAt;
   }
@@ -68,6 +73,8 @@ export class DownloadPump {
       store.assets.downloaded(asset.id, result.bytes, result.sha256);
       this.retryAt.delete(asset.id);
     } catch (error) {
+      // The database could not record the result: that is the data folder's fault, for the engine.
+      if (sqliteFaultOf(error)) throw error;
       const fault = error instanceof DownloadError ? null : localFaultOf(error);
       if (fault) {
         const scale = this.options.timeScaleOf?.(asset.batchId) ?? 1;

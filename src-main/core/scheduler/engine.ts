@@ -1,4 +1,5 @@
 import type { ServiceClient } from '../api/index.ts';
+import { describeDataFolderFault, sqliteFaultOf } from '../db/data-folder-fault.ts';
 import { DownloadPump } from '../downloads/download-pump.ts';
 import { describeLocalFault, type LocalFault } from '../downloads/local-fault.ts';
 import type { HostingProgress, PhotoHost } from '../hosting/photo-host.ts';
@@ -50,6 +51,13 @@ export interface EngineOptions {
   onHostingProgress?: (batchId: string, progress: HostingProgress) => void;
   /** A batch became `finished` (nothing of it left to move): its manifest can be written. */
   onBatchSettled?: (batchId: string) => void;
+  /** Where the queue's database is, to say which folder could not be written. */
+  dataDir?: string;
+  /**
+   * The database could not be written (its disk full, read-only or gone): the engine sends nothing, since
+   * it records every job before sending it, and says why. Without `stayAlive` the run ends.
+   */
+  onHalt?: (message: string) => void;
 }
 
 export class Engine {
@@ -70,6 +78,7 @@ export class Engine {
   private running = false;
   private wake: (() => void) | null = null;
   private stopping = false;
+  private haltedBy: string | null = null;
 
   constructor(private readonly options: EngineOptions) {
     this.store = options.store;
@@ -116,8 +125,10 @@ export class Engine {
       rateLimit: options.rateLimit,
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
       onSettled: () => this.nudge(),
-      onInternalError: (job, error) =>
-        options.onNotice?.(job.batchId, `Internal error on ${job.kind} ${job.id}: ${error.message}`),
+      onInternalError: (job, error) => {
+        if (!this.haltOn(error))
+          options.onNotice?.(job.batchId, `Internal error on ${job.kind} ${job.id}: ${error.message}`);
+      },
     });
     this.downloads = new DownloadPump({
       store: this.store,
@@ -129,6 +140,9 @@ export class Engine {
         this.nudge();
       },
       onLocalFault: (asset, fault) => this.pauseForLibrary(asset.batchId, fault),
+      onInternalError: (error) => {
+        if (!this.haltOn(error)) throw error;
+      },
     });
   }
 
@@ -151,7 +165,7 @@ export class Engine {
         const now = this.now();
         const batches = this.batches();
         let wakeAt = now + this.lookAroundMs(batches);
-        if (!this.stopping) {
+        if (!this.stopping && !this.haltedBy) {
           wakeAt = Math.min(wakeAt, this.downloads.pump([...this.batchIds], now));
           for (const keyId of this.activeKeys(batches)) {
             if (this.keys.usable(keyId, batches)) wakeAt = Math.min(wakeAt, this.requests.pump(keyId, now));
@@ -159,7 +173,12 @@ export class Engine {
         }
         this.settleChanged();
         const settled = this.requests.active === 0 && this.downloads.active === 0;
-        if (settled && (this.stopping || (this.preparing === 0 && this.idle()))) {
+        if (settled && this.haltedBy) {
+          // Nothing can move until the data folder is mended: what `whenIdle` waits for.
+          if (!this.options.stayAlive) break;
+          this.resolveIdle();
+        }
+        if (settled && (this.stopping || (this.preparing === 0 && !this.haltedBy && this.idle()))) {
           if (this.stopping || !this.options.stayAlive) break;
           for (const batchId of this.batchIds) this.settle(batchId);
           this.resolveIdle();
@@ -199,6 +218,17 @@ export class Engine {
     }
   }
 
+  /** Why the engine sends nothing (its database cannot be written), or null. */
+  get halted(): string | null {
+    return this.haltedBy;
+  }
+
+  /** The database can be written again: the engine goes on where it stopped. */
+  clearHalt(): void {
+    this.haltedBy = null;
+    this.nudge();
+  }
+
   /** Looks again now: the user changed something (resumed, retried) that may have work ready. */
   nudge(): void {
     this.wake?.();
@@ -221,6 +251,18 @@ export class Engine {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
+  }
+
+  /** Stops sending when the database cannot be written; whether the error was that. */
+  private haltOn(error: Error): boolean {
+    const fault = sqliteFaultOf(error);
+    if (!fault) return false;
+    if (this.haltedBy) return true;
+    this.haltedBy = describeDataFolderFault(fault.kind, this.options.dataDir ?? 'the data folder');
+    for (const batchId of this.batchIds) this.options.onNotice?.(batchId, `Stopped: ${this.haltedBy}`);
+    this.options.onHalt?.(this.haltedBy);
+    this.nudge();
+    return true;
   }
 
   /** Results of this batch cannot be written here: nothing more is created or downloaded until it is mended. */
@@ -246,7 +288,12 @@ export class Engine {
   }
 
   private settle(batchId: string): void {
-    if (!settleBatch(this.store, batchId)) return;
+    try {
+      if (!settleBatch(this.store, batchId)) return;
+    } catch (error) {
+      if (this.haltOn(error as Error)) return;
+      throw error;
+    }
     this.options.onChange?.(batchId);
     this.options.onBatchSettled?.(batchId);
   }

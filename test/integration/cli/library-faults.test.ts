@@ -99,3 +99,40 @@ describe('the library on a disk that is full', () => {
     expect([...acceptedPostsBySource(sandbox).values()]).toEqual(Array(PRODUCTS).fill(1));
   }, 120_000);
 });
+
+describe('the data folder on a disk that is full from the start', () => {
+  it('refuses in one sentence, before anything is sent', async () => {
+    const full = smallDisk(join(dir, 'data-disk'), { sizeBytes: 4 * 1024 * 1024, freeBytes: 0 });
+    try {
+      if (full.kind === 'tmpfs') await full.fill();
+      const before = sandbox.requests().length;
+      const run = await adbatch(
+        [
+          'run',
+          join(dir, 'products'),
+          '--base-url',
+          sandbox.url,
+          '--style',
+          'classic',
+          '--shots',
+          '1',
+          '--yes',
+          '--data-dir',
+          full.library,
+          '--library',
+          join(dir, 'other-library'),
+        ],
+        { env: env() },
+      );
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stderr.trim()).toBe(
+        full.kind === 'tmpfs'
+          ? `adbatch: The disk that holds Adbatch's data folder (${full.library}) is full. Adbatch records every job before it sends it, so it sends nothing until then. Free some space and resume.`
+          : `adbatch: Adbatch may not write in its data folder (${full.library}). Adbatch records every job before it sends it, so it sends nothing until then. Allow it, or set ADBATCH_DATA_DIR to another folder, and resume.`,
+      );
+      expect(sandbox.requests().slice(before)).toEqual([]);
+    } finally {
+      await full.close();
+    }
+  }, 60_000);
+});

@@ -115,13 +115,21 @@ describe('one engine per data folder', () => {
       const owners: QueueOwnerView[] = [];
       observer.core.events.on('queue:owner', (owner) => owners.push(owner));
       const info = await callCore(observer.core, 'app:info');
-      expect(info.queue).toEqual({ driving: false, heldBy: `adbatch run (pid ${cli.process.pid})` });
+      expect(info.queue).toEqual({
+        driving: false,
+        heldBy: `adbatch run (pid ${cli.process.pid})`,
+        fault: null,
+      });
       // What the CLI does shows in the app as it happens, read from the shared database.
       const [batch] = await callCore(observer.core, 'batches:list');
       expect(batch?.jobs).toBe(PRODUCTS);
       expect(await cli.exited).toBe(0);
       await until(() => owners.some((owner) => owner.driving), 5_000, 'the app to take over');
-      expect((await callCore(observer.core, 'app:info')).queue).toEqual({ driving: true, heldBy: null });
+      expect((await callCore(observer.core, 'app:info')).queue).toEqual({
+        driving: true,
+        heldBy: null,
+        fault: null,
+      });
     } finally {
       await observer.close();
     }

@@ -1,0 +1,63 @@
+import { localFaultOf } from '../downloads/local-fault.ts';
+
+// The data folder (the queue's database, the lease) cannot be written: its disk is full, it is read-only or
+// not writable, or it is gone. Every job is recorded before it is sent, so nothing is sent while this
+// lasts; the user gets one sentence saying why and what to do, never a stack trace.
+
+export class DataFolderError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+export type DataFolderFaultKind = 'disk_full' | 'not_writable' | 'gone';
+
+const SQLITE_KINDS: Array<[RegExp, DataFolderFaultKind]> = [
+  [/^SQLITE_FULL/, 'disk_full'],
+  [/^SQLITE_READONLY/, 'not_writable'],
+  [/^SQLITE_PERM/, 'not_writable'],
+  [/^SQLITE_CANTOPEN/, 'gone'],
+  [/^SQLITE_IOERR/, 'gone'],
+];
+
+/** A write of the database that failed for a reason of its disk (SQLite's own code), or null. */
+export function sqliteFaultOf(error: unknown): { kind: DataFolderFaultKind; code: string } | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return null;
+  for (const [pattern, kind] of SQLITE_KINDS) if (pattern.test(code)) return { kind, code };
+  return null;
+}
+
+/**
+ * The data folder fault behind an error met while opening the data folder (SQLite's code, or the OS's: only
+ * there does an OS error surely concern the data folder), or null.
+ */
+export function dataFolderFaultOf(error: unknown): { kind: DataFolderFaultKind; code: string } | null {
+  const sqlite = sqliteFaultOf(error);
+  if (sqlite) return sqlite;
+  const local = localFaultOf(error);
+  if (!local) return null;
+  return { kind: local.kind === 'read_only' ? 'not_writable' : local.kind, code: local.code };
+}
+
+/** The fault in words: what Adbatch does about it (sends nothing) and what the user can do. */
+export function describeDataFolderFault(kind: DataFolderFaultKind, dataDir: string): string {
+  const why = 'Adbatch records every job before it sends it, so it sends nothing until then.';
+  switch (kind) {
+    case 'disk_full':
+      return `The disk that holds Adbatch's data folder (${dataDir}) is full. ${why} Free some space and resume.`;
+    case 'not_writable':
+      return `Adbatch may not write in its data folder (${dataDir}). ${why} Allow it, or set ADBATCH_DATA_DIR to another folder, and resume.`;
+    case 'gone':
+      return `Adbatch's data folder (${dataDir}) cannot be read or written: its disk may be gone or failing. ${why} Bring it back and resume.`;
+  }
+}
+
+/** The error as a DataFolderError when it is a data folder fault; else the error itself. */
+export function asDataFolderError(error: unknown, dataDir: string): unknown {
+  const fault = dataFolderFaultOf(error);
+  return fault ? new DataFolderError(describeDataFolderFault(fault.kind, dataDir), fault.code) : error;
+}
