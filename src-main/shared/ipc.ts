@@ -50,6 +50,11 @@ export interface Handlers {
   'batches:pause': { args: { id: string }; result: BatchSummary };
   'batches:resume': { args: { id: string }; result: BatchSummary };
   'batches:cancel': { args: { id: string }; result: BatchSummary };
+  /**
+   * The batch's library found again where the user points (the library, or the batch's folder in it),
+   * refused unless every result it saved is there; a batch paused for its library goes on.
+   */
+  'batches:relocate': { args: { id: string; libraryDir: string }; result: BatchSummary };
   /** Downloads again every result the batch owes (paid for, not on disk): no POST, no credits. */
   'batches:redownload': { args: { id: string }; result: BatchSummary };
   /** A job and the batch it belongs to, for a decision on it. */

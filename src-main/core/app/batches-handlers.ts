@@ -8,6 +8,7 @@ import { cancelBatch, pauseBatch, redownloadBatch, requireBatch, resumeBatch } f
 import type { HandlerMap } from './dispatch.ts';
 import { AppError } from './errors.ts';
 import { NO_STORAGE } from './photo-reach.ts';
+import { relocateBatch } from './relocate.ts';
 import { batchDetail, batchSummaries, batchSummary } from './views.ts';
 
 // Batches: the quote (what a batch will cost, against the balance), its creation, and the user's pause,
@@ -25,6 +26,7 @@ export function batchesHandlers(
   | 'batches:resume'
   | 'batches:cancel'
   | 'batches:redownload'
+  | 'batches:relocate'
 > {
   const { store, services, photos, queue, scans, log, events } = ctx;
   const summary = (id: string) => batchSummary(store, requireBatch(store, id), queue.facts);
@@ -113,6 +115,11 @@ export function batchesHandlers(
     'batches:cancel': async ({ id }) => {
       cancelBatch(store, id);
       queue.nudge(id);
+      return summary(id);
+    },
+    'batches:relocate': async ({ id, libraryDir }) => {
+      const batch = await relocateBatch(store, id, libraryDir);
+      await queue.drive(batch);
       return summary(id);
     },
     'batches:redownload': async ({ id }) => {

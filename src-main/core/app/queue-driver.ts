@@ -1,5 +1,5 @@
 import type { QueueOwnerView, UploadProgress } from '../../shared/models.ts';
-import { libraryWritable } from '../downloads/library-check.ts';
+import { libraryFault, libraryWritable } from '../downloads/library-check.ts';
 import { describeLocalFault, localFaultOf } from '../downloads/local-fault.ts';
 import {
   describeHolder,
@@ -9,6 +9,7 @@ import {
   readLeaseHolder,
   tryAcquireLease,
 } from '../lease.ts';
+import { batchFolder } from '../library.ts';
 import { writeManifest } from '../manifest.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch } from '../queue/types.ts';
@@ -230,6 +231,8 @@ export class QueueDriver {
       const checkedAt = this.libraryCheckedAt.get(batchId) ?? 0;
       if (Date.now() - checkedAt < LIBRARY_CHECK_MS) continue;
       this.libraryCheckedAt.set(batchId, Date.now());
+      const batchDir = batchFolder(batch);
+      if (await libraryFault(batch.libraryDir, batchDir, store.assets.anySaved(batchId))) continue;
       if (!(await libraryWritable(batch.libraryDir, store.assets.owedBytes(batchId)))) continue;
       store.batches.resume(batch.id);
       events.emit('batches:notice', {

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { Channel, Handlers } from '../../shared/ipc.ts';
 import {
@@ -92,6 +93,12 @@ export const HANDLER_SCHEMAS = {
   'batches:resume': id,
   'batches:cancel': id,
   'batches:redownload': id,
+  'batches:relocate': z
+    .object({
+      id: z.string().min(1).max(200),
+      libraryDir: z.string().min(1).max(4096).refine(isAbsolute, 'must be an absolute path'),
+    })
+    .strict(),
   'jobs:get': id,
   'jobs:retry': id,
   'jobs:abandon': id,

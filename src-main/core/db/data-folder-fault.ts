@@ -40,7 +40,8 @@ export function dataFolderFaultOf(error: unknown): { kind: DataFolderFaultKind; 
   if (sqlite) return sqlite;
   const local = localFaultOf(error);
   if (!local) return null;
-  return { kind: local.kind === 'read_only' ? 'not_writable' : local.kind, code: local.code };
+  const kind = local.kind === 'disk_full' ? 'disk_full' : local.kind === 'gone' ? 'gone' : 'not_writable';
+  return { kind, code: local.code };
 }
 
 /** The fault in words: what Adbatch does about it (sends nothing) and what the user can do. */

@@ -4,6 +4,7 @@ import { sqliteFaultOf } from '../db/data-folder-fault.ts';
 import type { PendingAsset } from '../queue/asset-store.ts';
 import type { QueueStore } from '../queue/store.ts';
 import { DownloadError, downloadVerified } from './download.ts';
+import { libraryFault } from './library-check.ts';
 import { type LocalFault, localFaultOf } from './local-fault.ts';
 
 // The last stage of the pipeline: every result of a completed job lands on disk, verified, a few at a time,
@@ -26,7 +27,7 @@ export interface DownloadPumpOptions {
   /** A download ended, done or not: its batch changed, and the pump may have room again. */
   onSettled: (batchId: string) => void;
   /** A result could not be written for a reason on this computer; it stays owed. */
-  onLocalFault: (asset: PendingAsset, fault: LocalFault, error: Error) => void;
+  onLocalFault: (asset: PendingAsset, fault: LocalFault) => void;
   /** What the pump could not record (the database could not be written). */
   onInternalError: (error: Error) => void;
 }
@@ -68,6 +69,13 @@ export class DownloadPump {
   private async download(asset: PendingAsset): Promise<void> {
     const { store } = this.options;
     const file = join(asset.libraryDir, asset.path);
+    const batchDir = asset.path.split('/')[0]!;
+    const misplaced = await libraryFault(asset.libraryDir, batchDir, store.assets.anySaved(asset.batchId));
+    if (misplaced) {
+      this.waitAfterLocalFault(asset);
+      this.options.onLocalFault(asset, misplaced);
+      return;
+    }
     try {
       const result = await downloadVerified(asset.url, file, asset.kind === 'video' ? 'video' : 'image');
       store.assets.downloaded(asset.id, result.bytes, result.sha256);
@@ -77,9 +85,8 @@ export class DownloadPump {
       if (sqliteFaultOf(error)) throw error;
       const fault = error instanceof DownloadError ? null : localFaultOf(error);
       if (fault) {
-        const scale = this.options.timeScaleOf?.(asset.batchId) ?? 1;
-        this.retryAt.set(asset.id, this.options.now() + LOCAL_FAULT_WAIT_MS * scale);
-        this.options.onLocalFault(asset, fault, error as Error);
+        this.waitAfterLocalFault(asset);
+        this.options.onLocalFault(asset, fault);
         return;
       }
       const transient = error instanceof DownloadError ? error.transient : false;
@@ -90,5 +97,10 @@ export class DownloadPump {
       const scale = this.options.timeScaleOf?.(asset.batchId) ?? 1;
       this.retryAt.set(asset.id, this.options.now() + 500 * 2 ** asset.attempts * scale);
     }
+  }
+
+  private waitAfterLocalFault(asset: PendingAsset): void {
+    const scale = this.options.timeScaleOf?.(asset.batchId) ?? 1;
+    this.retryAt.set(asset.id, this.options.now() + LOCAL_FAULT_WAIT_MS * scale);
   }
 }

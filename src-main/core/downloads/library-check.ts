@@ -1,17 +1,54 @@
-import { stat, statfs, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, stat, statfs, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { LocalFault } from './local-fault.ts';
 
-// Whether results can be written in a library folder again, after a local fault paused a batch: the folder
-// is there, its disk has room for what is owed, and a small file can be written and removed (a folder made
-// writable again, a read-only volume remounted).
+// Whether a batch's results can be written where they belong. Before a download: the library folder is
+// there (an empty one deleted is made again, a batch with nothing saved yet having nothing to lose; one on a
+// drive that is gone is not), and the batch's folder is still in it once results were saved there (else
+// they would be split between the old place and a new one). After a pause: the same, and the disk has room
+// for what is owed and takes a small file (a folder made writable again, a volume remounted).
 
 const PROBE_FILE = '.adbatch-write-check';
 /** Room kept beyond what is owed: a disk filled to its last byte fails the next write of anything. */
 const MARGIN_BYTES = 1_000_000;
 
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null))?.isDirectory() ?? false;
+}
+
+// Where drives are mounted (macOS, Linux): a library under one of these whose drive folder is missing is on
+// a drive that is unplugged, not a folder to make. (A guess for Windows: a missing drive letter fails mkdir.)
+const MOUNT_ROOTS = ['/Volumes', '/media', '/mnt', '/run/media'];
+
+/** Whether the nearest folder of the path that exists is a place where drives are mounted. */
+async function onMissingDrive(path: string): Promise<boolean> {
+  let existing = dirname(path);
+  while (!(await isDirectory(existing)) && dirname(existing) !== existing) existing = dirname(existing);
+  return MOUNT_ROOTS.some((root) => existing === root || dirname(existing) === '/run/media');
+}
+
+/**
+ * What stops a batch's results from going where they belong, or null. `batchDir` is the batch's folder in
+ * the library; `saved` whether results of the batch were already verified there.
+ */
+export async function libraryFault(
+  libraryDir: string,
+  batchDir: string,
+  saved: boolean,
+): Promise<LocalFault | null> {
+  if (!(await isDirectory(libraryDir))) {
+    if (saved || (await onMissingDrive(libraryDir))) return { kind: 'gone', code: 'ENOENT' };
+    await mkdir(libraryDir, { recursive: true });
+    return null;
+  }
+  const folder = join(libraryDir, batchDir);
+  if (saved && !(await isDirectory(folder))) return { kind: 'batch_folder_gone', code: 'ENOENT', folder };
+  return null;
+}
+
 export async function libraryWritable(libraryDir: string, owedBytes: number): Promise<boolean> {
   try {
-    if (!(await stat(libraryDir)).isDirectory()) return false;
+    if (!(await isDirectory(libraryDir))) return false;
     const { bavail, bsize } = await statfs(libraryDir);
     if (bavail * bsize < owedBytes + MARGIN_BYTES) return false;
     const probe = join(libraryDir, PROBE_FILE);

@@ -3,12 +3,14 @@
 // fault pauses the batch, with the reason in words; the results stay owed, and nothing is marked failed,
 // because the service was paid and will serve them again once the fault is mended.
 
-export type LocalFaultKind = 'disk_full' | 'not_writable' | 'read_only' | 'gone';
+export type LocalFaultKind = 'disk_full' | 'not_writable' | 'read_only' | 'gone' | 'batch_folder_gone';
 
 export interface LocalFault {
   kind: LocalFaultKind;
   /** The OS's own code (`ENOSPC`), for the log. */
   code: string;
+  /** For `batch_folder_gone`: the batch's folder that holds its verified results, and is no longer there. */
+  folder?: string;
 }
 
 const KINDS: Record<string, LocalFaultKind> = {
@@ -51,6 +53,8 @@ export function describeLocalFault(fault: LocalFault, libraryDir: string, owedBy
     case 'read_only':
       return `The library folder (${libraryDir}) is on a read-only disk: choose another library and resume.`;
     case 'gone':
-      return `The library folder (${libraryDir}) is gone: it was renamed or moved, or its drive was unplugged. Put it back and resume.`;
+      return `The library folder (${libraryDir}) is gone: it was renamed or moved, or its drive was unplugged. Put it back, or choose where it is now, and resume.`;
+    case 'batch_folder_gone':
+      return `This batch's folder (${fault.folder ?? libraryDir}) is no longer in the library: it was renamed, moved or deleted. Put it back, or choose where it is now, and resume.`;
   }
 }

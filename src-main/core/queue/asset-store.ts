@@ -52,6 +52,18 @@ export class AssetStore {
       .map((row) => ({ ...toAsset(row), libraryDir: row.library_dir, batchId: row.batch_id }));
   }
 
+  /** Whether results of the batch were already verified in its folder. */
+  anySaved(batchId: string): boolean {
+    return (
+      this.db
+        .prepare<[string], { one: number }>(
+          `SELECT 1 AS one FROM assets JOIN jobs ON jobs.id = assets.job_id
+           WHERE jobs.batch_id = ? AND assets.state = 'done' LIMIT 1`,
+        )
+        .get(batchId) !== undefined
+    );
+  }
+
   /**
    * About how many bytes a batch's owed results will take: each kind at the average size of the results of
    * that kind already downloaded here (a guess of 4 MB an image, 200 kB a thumbnail and 10 MB a video

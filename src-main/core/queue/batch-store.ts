@@ -107,6 +107,13 @@ export class BatchStore {
     if (this.get(id)?.status === 'paused') this.setStatus(id, 'running', null);
   }
 
+  /** Where the batch's results are: a library found again after it was moved. */
+  setLibraryDir(id: BatchId, libraryDir: string): void {
+    this.db
+      .prepare('UPDATE batches SET library_dir = ?, updated_at = ? WHERE id = ?')
+      .run(libraryDir, this.now(), id);
+  }
+
   /** A finished batch runs again when one of its jobs is sent or followed again. */
   reopen(id: BatchId): void {
     if (this.get(id)?.status === 'finished') this.setStatus(id, 'running', null);

@@ -182,6 +182,11 @@ export function BatchScreen({ id }: { id: string }) {
     },
     [load],
   );
+  /** The library (or this batch's folder) found again where the user points. */
+  const relocate = async () => {
+    const [chosen] = await api.call('dialog:open');
+    if (chosen) await api.call('batches:relocate', { id, libraryDir: chosen });
+  };
   const decide = (action: JobDecision, job: JobView) => {
     if (
       action === 'retry' &&
@@ -220,7 +225,10 @@ export function BatchScreen({ id }: { id: string }) {
       {detail.statusReason === 'library' && (
         <Notice kind="error">
           {detail.statusMessage} What was paid for stays owed: it downloads, without paying again, as soon as
-          the library can be written (Adbatch checks every few seconds), or when you resume.
+          the library can be written (Adbatch checks every few seconds), or when you resume.{' '}
+          <button type="button" onClick={() => void act(relocate)}>
+            Choose where it is now…
+          </button>
         </Notice>
       )}
       {(detail.states.owed ?? 0) > 0 && (
