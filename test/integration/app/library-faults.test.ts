@@ -1,9 +1,9 @@
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { Events } from '../../../src-main/shared/ipc.ts';
-import { type CoreHarness, callCore, startCoreHarness } from '../../support/core-harness.ts';
+import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
 import { acceptedPostsBySource } from '../../support/engine-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { listFiles } from '../../support/library-checks.ts';
@@ -86,6 +86,48 @@ describe('the app, with its library on a disk that fills up', () => {
       );
       expect([...acceptedPostsBySource(service).values()]).toEqual([1, 1]);
       expect((await listFiles(disk.library)).filter((file) => file.endsWith('.part'))).toEqual([]);
+    } finally {
+      await photos.close();
+    }
+  }, 60_000);
+});
+
+describe('the app, its library moved in Finder', () => {
+  it('takes the new place for a batch once its saved results are there, and refuses a place without them', async () => {
+    const photos = await startStaticServer();
+    const library = join(h.dir, 'moving-library');
+    try {
+      const catalog = join(h.dir, 'moving.csv');
+      await writeFile(catalog, `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\n`);
+      await callCore(h.core, 'settings:set', { libraryDir: library });
+      const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
+      const batch = await callCore(h.core, 'batches:create', {
+        scanId: scan.scanId,
+        accountId: 'sandbox',
+        shoot: QUICK_SHOOT,
+        video: null,
+        includeDone: true,
+        name: 'Moving',
+      });
+      await expect
+        .poll(async () => (await callCore(h.core, 'batches:get', { id: batch.id })).status, {
+          timeout: 30_000,
+        })
+        .toBe('finished');
+      const moved = join(h.dir, 'moved-library');
+      await rename(library, moved);
+
+      const refused = await refusalOf(h.core, 'batches:relocate', { id: batch.id, libraryDir: h.dir });
+      expect(refused).toMatchObject({ code: 'conflict' });
+      expect(refused.message).toMatch(/^2 of the 2 results saved for this batch are not in /);
+      expect((await refusalOf(h.core, 'batches:relocate', { id: batch.id, libraryDir: 'moved' })).code).toBe(
+        'bad_request',
+      );
+
+      await callCore(h.core, 'batches:relocate', { id: batch.id, libraryDir: moved });
+      const detail = await callCore(h.core, 'batches:get', { id: batch.id });
+      expect(detail.resultsFolder.startsWith(moved)).toBe(true);
+      expect(detail.done).toBe(1);
     } finally {
       await photos.close();
     }
