@@ -85,6 +85,10 @@ describe('the app, with its library on a disk that fills up', () => {
         'The library can be written again: downloading what was paid for.',
       );
       expect([...acceptedPostsBySource(service).values()]).toEqual([1, 1]);
+      // The manifest is written as the batch finishes: once it is there, no partial file is left.
+      await expect
+        .poll(async () => (await listFiles(disk.library)).filter((file) => file.endsWith('manifest.json')))
+        .toHaveLength(1);
       expect((await listFiles(disk.library)).filter((file) => file.endsWith('.part'))).toEqual([]);
     } finally {
       await photos.close();
