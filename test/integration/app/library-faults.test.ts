@@ -7,6 +7,7 @@ import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../s
 import { acceptedPostsBySource } from '../../support/engine-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { listFiles } from '../../support/library-checks.ts';
+import { SandboxClient } from '../../support/sandbox-client.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
 import { type SmallDisk, smallDisk } from '../../support/small-disk.ts';
 import { PRODUCT_PHOTOS, startStaticServer } from '../../support/static-server.ts';
@@ -133,6 +134,56 @@ describe('the app, its library moved in Finder', () => {
       expect(detail.resultsFolder.startsWith(moved)).toBe(true);
       expect(detail.done).toBe(1);
     } finally {
+      await photos.close();
+    }
+  }, 60_000);
+});
+
+describe('the app, results the CDN refuses', () => {
+  it('leaves the jobs owed, offers them to download again, and fetches them for free once they answer', async () => {
+    const photos = await startStaticServer();
+    const faults = new SandboxClient(service.url);
+    try {
+      await callCore(h.core, 'settings:set', { libraryDir: join(h.dir, 'owed-library') });
+      const catalog = join(h.dir, 'owed.csv');
+      await writeFile(catalog, `product,url\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\n`);
+      const account = (await callCore(h.core, 'accounts:list')).find((listed) => listed.name === 'Studio')!;
+      await faults.addFault({ method: 'GET', path: '/cdn', action: 'status', status: 403 });
+      const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
+      const batch = await callCore(h.core, 'batches:create', {
+        scanId: scan.scanId,
+        accountId: account.id,
+        shoot: QUICK_SHOOT,
+        video: null,
+        includeDone: true,
+        name: 'Owed',
+      });
+      await expect
+        .poll(async () => (await callCore(h.core, 'batches:get', { id: batch.id })).states.owed, {
+          timeout: 30_000,
+        })
+        .toBe(1);
+      const owed = await callCore(h.core, 'batches:get', { id: batch.id });
+      expect(owed).toMatchObject({ status: 'finished', failed: 0, creditsSpent: 1 });
+      const job = owed.items[0]!.jobs[0]!;
+      expect((await callCore(h.core, 'jobs:get', { id: job.id })).decisions).toEqual(['redownload']);
+
+      await faults.clearFaults();
+      const posts = service.requests().filter((entry) => entry.method === 'POST').length;
+      await callCore(h.core, 'batches:redownload', { id: batch.id });
+      await expect
+        .poll(async () => (await callCore(h.core, 'batches:get', { id: batch.id })).done, { timeout: 30_000 })
+        .toBe(1);
+      expect(await callCore(h.core, 'batches:get', { id: batch.id })).toMatchObject({
+        status: 'finished',
+        creditsSpent: 1,
+      });
+      expect(service.requests().filter((entry) => entry.method === 'POST')).toHaveLength(posts);
+      expect((await refusalOf(h.core, 'batches:redownload', { id: batch.id })).message).toMatch(
+        /owes no results: every paid result is on disk/,
+      );
+    } finally {
+      await faults.clearFaults();
       await photos.close();
     }
   }, 60_000);
