@@ -58,6 +58,34 @@ export function sandboxRunArgs(
   ];
 }
 
+/**
+ * The arguments of `adbatch run` against a service at `baseUrl` (a sandbox the test started; its key goes in
+ * ADBATCH_API_KEY), one Classic shot per product, confirmed.
+ */
+export function serviceRunArgs(
+  inputs: string[],
+  baseUrl: string,
+  where: { dataDir: string; library: string },
+  extra: string[] = [],
+): string[] {
+  return [
+    'run',
+    ...inputs,
+    '--base-url',
+    baseUrl,
+    '--style',
+    'classic',
+    '--shots',
+    '1',
+    '--yes',
+    '--data-dir',
+    where.dataDir,
+    '--library',
+    where.library,
+    ...extra,
+  ];
+}
+
 /** `adbatch run` on the embedded sandbox (sandboxRunArgs), to its end. */
 export function runOnSandbox(
   inputs: string[],

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskApiKey } from '../../../src-main/core/api/index.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
-import { adbatch } from '../../support/cli.ts';
+import { adbatch, serviceRunArgs } from '../../support/cli.ts';
 import { callCore, startCoreHarness } from '../../support/core-harness.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
@@ -30,21 +30,10 @@ describe("a batch of the CLI's session key, seen by the app", () => {
   it('keeps its account without the key, until the key is added in Settings', async () => {
     const apiKey = defaultKeys(service).personal;
     const run = await adbatch(
-      [
-        'run',
-        join(dir, 'products'),
-        '--base-url',
-        service.url,
-        '--style',
-        'classic',
-        '--shots',
-        '1',
-        '--yes',
-        '--data-dir',
-        join(dir, 'data'),
-        '--library',
-        join(dir, 'library'),
-      ],
+      serviceRunArgs([join(dir, 'products')], service.url, {
+        dataDir: join(dir, 'data'),
+        library: join(dir, 'library'),
+      }),
       { env: { ...process.env, ADBATCH_API_KEY: apiKey } },
     );
     expect(run.code, run.stderr).toBe(0);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
-import { adbatch } from '../../support/cli.ts';
+import { adbatch, serviceRunArgs } from '../../support/cli.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 
 // Guarantee 3 through the CLI: a run that starts with its key's whole budget free sends nothing beyond
@@ -29,23 +29,12 @@ afterAll(async () => {
 describe('adbatch run at full budget', () => {
   it('never sends more than the limit in any window, balance checks included, and meets no 429', async () => {
     const result = await adbatch(
-      [
-        'run',
-        join(dir, 'products'),
-        '--base-url',
+      serviceRunArgs(
+        [join(dir, 'products')],
         sandbox.url,
-        '--style',
-        'classic',
-        '--shots',
-        '1',
-        '--yes',
-        '--rate-limit',
-        '60/6s',
-        '--data-dir',
-        join(dir, 'data'),
-        '--library',
-        join(dir, 'library'),
-      ],
+        { dataDir: join(dir, 'data'), library: join(dir, 'library') },
+        ['--rate-limit', '60/6s'],
+      ),
       { env: { ...process.env, ADBATCH_API_KEY: sandbox.accounts()[0]!.keys[0]!.key } },
     );
     expect(result.code, result.stderr).toBe(0);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/core/db/open.ts';
 import { QueueStore } from '../../../src-main/core/queue/store.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
-import { adbatch } from '../../support/cli.ts';
+import { adbatch, serviceRunArgs } from '../../support/cli.ts';
 import { acceptedPostsBySource } from '../../support/engine-harness.ts';
 import { listFiles, verifyDownloads } from '../../support/library-checks.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
@@ -35,23 +35,14 @@ afterAll(async () => {
 });
 
 const env = () => ({ ...process.env, ADBATCH_API_KEY: sandbox.accounts()[0]!.keys[0]!.key });
-const common = () => ['--data-dir', join(dir, 'data'), '--library', disk.library];
 
 describe('the library on a disk that is full', () => {
   it('pauses the batch with the reason, fails nothing, and resume downloads what is owed without paying again', async () => {
     const run = await adbatch(
-      [
-        'run',
-        join(dir, 'products'),
-        '--base-url',
-        sandbox.url,
-        '--style',
-        'classic',
-        '--shots',
-        '1',
-        '--yes',
-        ...common(),
-      ],
+      serviceRunArgs([join(dir, 'products')], sandbox.url, {
+        dataDir: join(dir, 'data'),
+        library: disk.library,
+      }),
       { env: env() },
     );
     const output = run.stdout + run.stderr;
@@ -83,7 +74,7 @@ describe('the library on a disk that is full', () => {
     }
 
     await disk.mend();
-    const resumed = await adbatch(['resume', ...common().slice(0, 2)], { env: env() });
+    const resumed = await adbatch(['resume', '--data-dir', join(dir, 'data')], { env: env() });
     expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
 
     const after = new QueueStore(openDatabase(join(dir, 'data', 'adbatch.db')), Date.now);
@@ -107,21 +98,10 @@ describe('the data folder on a disk that is full from the start', () => {
       if (full.kind === 'tmpfs') await full.fill();
       const before = sandbox.requests().length;
       const run = await adbatch(
-        [
-          'run',
-          join(dir, 'products'),
-          '--base-url',
-          sandbox.url,
-          '--style',
-          'classic',
-          '--shots',
-          '1',
-          '--yes',
-          '--data-dir',
-          full.library,
-          '--library',
-          join(dir, 'other-library'),
-        ],
+        serviceRunArgs([join(dir, 'products')], sandbox.url, {
+          dataDir: full.library,
+          library: join(dir, 'other-library'),
+        }),
         { env: env() },
       );
       expect(run.code, run.stdout + run.stderr).toBe(1);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/core/db/open.ts';
 import { QueueStore } from '../../../src-main/core/queue/store.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
-import { adbatch } from '../../support/cli.ts';
+import { adbatch, serviceRunArgs } from '../../support/cli.ts';
 import { acceptedPostsBySource } from '../../support/engine-harness.ts';
 import { listFiles, verifyDownloads } from '../../support/library-checks.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
@@ -46,21 +46,10 @@ describe('results the CDN refuses', () => {
     const faults = new SandboxClient(sandbox.url);
     await faults.addFault({ method: 'GET', path: '/cdn', action: 'status', status: 403 });
     const run = await adbatch(
-      [
-        'run',
-        join(dir, 'products'),
-        '--base-url',
-        sandbox.url,
-        '--style',
-        'classic',
-        '--shots',
-        '1',
-        '--yes',
-        '--data-dir',
-        dataDir(),
-        '--library',
-        join(dir, 'library'),
-      ],
+      serviceRunArgs([join(dir, 'products')], sandbox.url, {
+        dataDir: dataDir(),
+        library: join(dir, 'library'),
+      }),
       { env: env() },
     );
     expect(run.code, run.stdout + run.stderr).toBe(2);
