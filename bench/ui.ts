@@ -5,9 +5,9 @@ import type { Page } from 'playwright-core';
 import { SANDBOX_ACCOUNT_ID } from '../src-main/core/app/accounts.ts';
 import { openDatabase } from '../src-main/core/db/open.ts';
 import { QueueStore } from '../src-main/core/queue/store.ts';
-import type { ShootSettings } from '../src-main/core/queue/types.ts';
 import { browserMissing, launchChromium, UNCAPPED_FRAMES } from '../test/e2e/browser.ts';
 import { startAppServer } from '../test/harness/app-server.ts';
+import { QUICK_SHOOT } from '../test/support/job-settings.ts';
 import { makeProductFolders } from '../test/support/product-folders.ts';
 
 // npm run bench:ui (writes bench/results/ui.json), in Debian's Chromium on the browser harness:
@@ -21,16 +21,6 @@ const LIVE_PRODUCTS = Number(process.env.BENCH_LIVE_PRODUCTS ?? 2000);
 const LIBRARY_JOBS = Number(process.env.BENCH_LIBRARY_JOBS ?? 100_000);
 const PRODUCTS_PER_LIBRARY_BATCH = 1000;
 const SCROLL_MS = 6000;
-
-const SHOOT: ShootSettings = {
-  style: 'classic',
-  shots: 1,
-  quality: 'standard',
-  aspectRatio: '1:1',
-  mode: 'product_only',
-  modelUrl: null,
-  backgroundColor: null,
-};
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -153,7 +143,7 @@ async function seedLibrary(dir: string): Promise<number> {
       keyHint: '…0000',
       sandbox: true,
       libraryDir: join(dir, 'library'),
-      shoot: SHOOT,
+      shoot: QUICK_SHOOT,
       video: null,
       products: Array.from({ length: count }, (_, n) => ({
         name: `Product ${n + 1}`,

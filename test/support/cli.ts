@@ -33,18 +33,17 @@ export function adbatch(
   );
 }
 
-/** The arguments of `adbatch run` on the embedded sandbox, sped up, one Classic shot per product, confirmed. */
-export function sandboxRunArgs(
+/** `adbatch run` of one Classic shot per product, confirmed, against the service these flags name. */
+function runArgs(
   inputs: string[],
+  service: string[],
   where: { dataDir: string; library: string },
-  extra: string[] = [],
+  extra: string[],
 ): string[] {
   return [
     'run',
     ...inputs,
-    '--sandbox',
-    '--time-scale',
-    '0.02',
+    ...service,
     '--style',
     'classic',
     '--shots',
@@ -58,32 +57,23 @@ export function sandboxRunArgs(
   ];
 }
 
-/**
- * The arguments of `adbatch run` against a service at `baseUrl` (a sandbox the test started; its key goes in
- * ADBATCH_API_KEY), one Classic shot per product, confirmed.
- */
+/** The arguments of `adbatch run` on the embedded sandbox, sped up. */
+export function sandboxRunArgs(
+  inputs: string[],
+  where: { dataDir: string; library: string },
+  extra: string[] = [],
+): string[] {
+  return runArgs(inputs, ['--sandbox', '--time-scale', '0.02'], where, extra);
+}
+
+/** The arguments of `adbatch run` against a service at `baseUrl` (its key goes in ADBATCH_API_KEY). */
 export function serviceRunArgs(
   inputs: string[],
   baseUrl: string,
   where: { dataDir: string; library: string },
   extra: string[] = [],
 ): string[] {
-  return [
-    'run',
-    ...inputs,
-    '--base-url',
-    baseUrl,
-    '--style',
-    'classic',
-    '--shots',
-    '1',
-    '--yes',
-    '--data-dir',
-    where.dataDir,
-    '--library',
-    where.library,
-    ...extra,
-  ];
+  return runArgs(inputs, ['--base-url', baseUrl], where, extra);
 }
 
 /** `adbatch run` on the embedded sandbox (sandboxRunArgs), to its end. */
