@@ -1,5 +1,6 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { libraryFault } from './downloads/library-check.ts';
 import { batchFolder } from './library.ts';
 import type { QueueStore } from './queue/store.ts';
 
@@ -68,10 +69,16 @@ export function buildManifest(store: QueueStore, batchId: string) {
   };
 }
 
-export async function writeManifest(store: QueueStore, batchId: string): Promise<string> {
+/**
+ * Writes the manifest beside the batch's results; null, writing nothing, where its results are not (a
+ * library renamed, deleted or unplugged): a manifest alone would start a second library at the old place.
+ */
+export async function writeManifest(store: QueueStore, batchId: string): Promise<string | null> {
   const batch = store.batches.get(batchId)!;
-  const file = join(batch.libraryDir, batchFolder(batch), 'manifest.json');
-  await mkdir(join(batch.libraryDir, batchFolder(batch)), { recursive: true });
+  const folder = batchFolder(batch);
+  if (await libraryFault(batch.libraryDir, folder, store.assets.anySaved(batch.id))) return null;
+  const file = join(batch.libraryDir, folder, 'manifest.json');
+  await mkdir(join(batch.libraryDir, folder), { recursive: true });
   try {
     await writeFile(`${file}.part`, `${JSON.stringify(buildManifest(store, batchId), null, 2)}\n`);
     await rename(`${file}.part`, file);

@@ -213,6 +213,9 @@ export interface ProductProgressView {
 export interface BatchDetail extends BatchSummary {
   /** The batch's folder in the library: its results and manifest.json. */
   resultsFolder: string;
+  /** That folder is not there (renamed, moved, deleted, its drive unplugged): results saved in it are lost to
+   * Adbatch until it is found again, or downloaded again. */
+  resultsFolderMissing: boolean;
   shoot: ShootSettingsView;
   video: VideoSettingsView | null;
   /** Estimated ms until done, or null when unknown. */

@@ -123,7 +123,7 @@ export function batchesHandlers(
       return summary(id);
     },
     'batches:redownload': async ({ id }) => {
-      const { batch } = redownloadBatch(store, id);
+      const { batch } = await redownloadBatch(store, id);
       await queue.drive(batch);
       return summary(id);
     },

@@ -1,3 +1,6 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AssetId, JobId } from '../queue/ids.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch, Job } from '../queue/types.ts';
 import { AppError } from './errors.ts';
@@ -109,12 +112,31 @@ export function redownloadJob(store: QueueStore, id: string): Job {
 }
 
 /** Downloads again every owed job of a batch; how many there were. */
-export function redownloadBatch(store: QueueStore, id: string): { batch: Batch; jobs: number } {
+/**
+ * Downloads again every result of a batch that is not in its library: those owed, and those saved once but
+ * gone since (a library deleted, lost with its drive). The library is made again where it was; nothing is
+ * sent, nothing charged. How many jobs are downloaded again.
+ */
+export async function redownloadBatch(
+  store: QueueStore,
+  id: string,
+): Promise<{ batch: Batch; jobs: number }> {
   const batch = requireBatch(store, id);
+  const lost = new Map<JobId, AssetId[]>();
+  for (const asset of store.assets.ofBatch(batch.id)) {
+    if (asset.state !== 'done') continue;
+    const found = await stat(join(batch.libraryDir, asset.path)).catch(() => null);
+    if (found?.size === asset.bytes) continue;
+    lost.set(asset.jobId, [...(lost.get(asset.jobId) ?? []), asset.id]);
+  }
+  for (const [jobId, assetIds] of lost) {
+    if (store.jobs.get(jobId)?.state === 'done') store.jobs.markResultsLost(jobId, assetIds);
+  }
   const owed = store.jobs.ofBatchInState(batch.id, 'owed');
   if (owed.length === 0) {
     throw new AppError('conflict', `Batch ${id} owes no results: every paid result is on disk.`);
   }
   for (const job of owed) store.jobs.redownload(job.id);
+  if (batch.status === 'paused' && batch.statusReason === 'library') store.batches.resume(batch.id);
   return { batch: store.batches.get(batch.id)!, jobs: owed.length };
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   BatchDetail,
@@ -167,6 +168,8 @@ export function batchDetail(
   return {
     ...summaryOf(batch, totals, products.length, facts),
     resultsFolder: join(batch.libraryDir, batchFolder(batch)),
+    resultsFolderMissing:
+      store.assets.anySaved(batch.id) && !existsSync(join(batch.libraryDir, batchFolder(batch))),
     shoot: batch.shoot,
     video: batch.video,
     etaMs: estimate(jobs, batch, now),

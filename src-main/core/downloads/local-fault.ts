@@ -53,8 +53,8 @@ export function describeLocalFault(fault: LocalFault, libraryDir: string, owedBy
     case 'read_only':
       return `The library folder (${libraryDir}) is on a read-only disk: choose another library and resume.`;
     case 'gone':
-      return `The library folder (${libraryDir}) is gone: it was renamed or moved, or its drive was unplugged. Put it back, or choose where it is now, and resume.`;
+      return `The library folder (${libraryDir}) is gone: it was renamed or moved, or its drive was unplugged. Put it back, or choose where it is now, and resume; or download it all again, free.`;
     case 'batch_folder_gone':
-      return `This batch's folder (${fault.folder ?? libraryDir}) is no longer in the library: it was renamed, moved or deleted. Put it back, or choose where it is now, and resume.`;
+      return `This batch's folder (${fault.folder ?? libraryDir}) is no longer in the library: it was renamed, moved or deleted. Put it back, or choose where it is now, and resume; or download it all again, free.`;
   }
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/open.ts';
 import type { BatchStore } from './batch-store.ts';
-import { type BatchId, type JobId, newJobId, type ProductId } from './ids.ts';
+import { type AssetId, type BatchId, type JobId, newJobId, type ProductId } from './ids.ts';
 import { type JobRow, toJob } from './rows.ts';
 import { canMove, type JobState } from './states.ts';
 import type { Asset, Failure, Job, ShootSettings, VideoSettings } from './types.ts';
@@ -347,6 +347,30 @@ export class JobStore {
         failure_message: null,
       });
     }
+  }
+
+  /**
+   * A done job whose results are no longer in the library (deleted, lost with a drive): they are owed again,
+   * to be downloaded for free.
+   */
+  markResultsLost(jobId: JobId, assetIds: readonly AssetId[]): Job {
+    return this.db.transaction(() => {
+      const lost = this.db.prepare(
+        "UPDATE assets SET state = 'failed', error = 'missing from the library' WHERE id = ? AND job_id = ?",
+      );
+      for (const assetId of assetIds) lost.run(assetId, jobId);
+      const failure = {
+        code: 'results_missing',
+        message:
+          'Its results are no longer in the library. Download again to fetch them without paying again.',
+      };
+      return this.moveInTransaction(
+        jobId,
+        'owed',
+        { failure_code: failure.code, failure_message: failure.message },
+        failure,
+      );
+    })();
   }
 
   /** The user's word to download an owed job's results again: no POST, no credits. */

@@ -23,7 +23,7 @@ export type JobState = (typeof JOB_STATES)[number];
  * downloading      the service completed it; its results are being downloaded and verified
  * owed             the service completed it and charged, but a result could not be downloaded (tried
  *                  DOWNLOAD_ATTEMPTS times, or refused): downloading again costs nothing, at the user's word
- * done             every result is on disk, verified
+ * done             every result is on disk, verified (owed again if they are found missing from the library)
  * failed           the service failed it (refunded) or refused it (400: nothing charged)
  * outcome_unknown  the POST may have created it (timeout, reset, 5xx, crash mid-POST): never re-sent
  *                  without the user's word, since that could pay twice
@@ -37,7 +37,7 @@ export const JOB_TRANSITIONS = {
   running: ['running', 'downloading', 'failed', 'stale'],
   downloading: ['done', 'owed'],
   owed: ['downloading'],
-  done: [],
+  done: ['owed'],
   failed: ['waiting'],
   outcome_unknown: ['waiting', 'cancelled'],
   stale: ['running'],

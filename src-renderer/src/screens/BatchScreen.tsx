@@ -229,6 +229,11 @@ export function BatchScreen({ id }: { id: string }) {
           <button type="button" onClick={() => void act(relocate)}>
             Choose where it is now…
           </button>
+          {detail.resultsFolderMissing && (
+            <button type="button" onClick={() => void act(() => api.call('batches:redownload', { id }))}>
+              Download it all again here (free)
+            </button>
+          )}
         </Notice>
       )}
       {(detail.states.owed ?? 0) > 0 && (

@@ -31,7 +31,7 @@ describe('the library renamed while a batch runs', () => {
     expect(h.store.batches.get(batch.id)).toMatchObject({
       status: 'paused',
       statusReason: 'library',
-      statusMessage: `The library folder (${library}) is gone: it was renamed or moved, or its drive was unplugged. Put it back, or choose where it is now, and resume.`,
+      statusMessage: `The library folder (${library}) is gone: it was renamed or moved, or its drive was unplugged. Put it back, or choose where it is now, and resume; or download it all again, free.`,
     });
     expect(h.store.jobs.get(video!.id)!.state).toBe('downloading');
     expect(await listFiles(library)).toEqual([]);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { batchFolder, productFolder } from '../../../src-main/core/library.ts';
@@ -184,7 +185,7 @@ describe('buildManifest', () => {
 describe('writeManifest', () => {
   it('writes manifest.json in the batch folder, atomically, and replaces it whole on the next write', async () => {
     const batch = await smallBatch();
-    const file = await writeManifest(ctx.store, batch.id);
+    const file = (await writeManifest(ctx.store, batch.id))!;
     const batchDir = join(library, batchFolder(batch));
     expect(file).toBe(join(batchDir, 'manifest.json'));
     const text = await readFile(file, 'utf8');
@@ -204,11 +205,18 @@ describe('writeManifest', () => {
     expect((await readdir(batchDir)).filter((name) => name.endsWith('.part'))).toEqual([]);
   });
 
+  it('writes nothing where the results are not: a manifest alone would start a second library', async () => {
+    const batch = await smallBatch();
+    await rm(library, { recursive: true, force: true });
+    expect(await writeManifest(ctx.store, batch.id)).toBeNull();
+    expect(existsSync(library)).toBe(false);
+  });
+
   it('creates the batch folder when nothing has been downloaded yet', async () => {
     const batch = ctx.store.createBatch(
       newBatch({ libraryDir: library, video: null, products: products(1) }),
     );
-    const file = await writeManifest(ctx.store, batch.id);
+    const file = (await writeManifest(ctx.store, batch.id))!;
     const manifest = JSON.parse(await readFile(file, 'utf8'));
     expect(manifest.credits).toEqual({ quoted: SHOOT_PRICE, charged: 0, refunded: 0, spent: 0, at_stake: 0 });
     expect(manifest.batch.video).toBeNull();
