@@ -3,6 +3,7 @@ import { LeaseHeldError } from '../core/app/public-api.ts';
 import { registerDecisionCommands } from './commands/decide.ts';
 import { registerRedownloadCommand } from './commands/redownload.ts';
 import { registerResumeCommand } from './commands/resume.ts';
+import { registerReviewCommand } from './commands/review.ts';
 import { registerRunCommand } from './commands/run.ts';
 import { registerSandboxCommand } from './commands/sandbox.ts';
 import { registerScanCommand } from './commands/scan.ts';
@@ -22,6 +23,7 @@ registerRunCommand(program);
 registerResumeCommand(program);
 registerRedownloadCommand(program);
 registerStatusCommand(program);
+registerReviewCommand(program);
 registerDecisionCommands(program);
 registerSandboxCommand(program);
 

@@ -13,6 +13,7 @@ import { jobsHandlers } from './app/jobs-handlers.ts';
 import { PhotoReachService } from './app/photo-reach.ts';
 import { PhotoStorage } from './app/photo-storage.ts';
 import { type LeaseMode, QueueDriver } from './app/queue-driver.ts';
+import { reviewHandlers } from './app/review-handlers.ts';
 import { ScanHolder } from './app/scan-holder.ts';
 import type { SecretBox } from './app/secrets.ts';
 import { type SandboxConnection, ServiceAccess, type SessionKey } from './app/service-access.ts';
@@ -22,6 +23,8 @@ import { asDataFolderError } from './db/data-folder-fault.ts';
 import { type Db, openDatabase } from './db/open.ts';
 import type { S3HostingConfig } from './hosting/s3.ts';
 import { QueueStore } from './queue/store.ts';
+import { ReviewHistory } from './review/review-history.ts';
+import { ReviewStore } from './review/review-store.ts';
 import { type RateLimit, SERVICE_RATE_LIMIT } from './scheduler/budget.ts';
 
 // The one composition root. Every service is built here once (the store, the accounts, the way to the
@@ -153,6 +156,7 @@ export function createCore(options: CoreOptions): Core {
     ...ingestHandlers(ctx),
     ...batchesHandlers(ctx),
     ...jobsHandlers(ctx),
+    ...reviewHandlers({ ...ctx, review: new ReviewStore(db, now), reviewHistory: new ReviewHistory() }),
     ...storageHandlers(ctx),
   };
   const driver = queue;

@@ -15,6 +15,10 @@ import type {
   QueueOwnerView,
   QuoteRequest,
   QuoteView,
+  ReviewChange,
+  ReviewDecided,
+  ReviewFilter,
+  ReviewView,
   ScannedProductView,
   ScanView,
   Settings,
@@ -67,6 +71,18 @@ export interface Handlers {
   'jobs:recheck': { args: { id: string }; result: BatchSummary };
   /** Downloads an owed job's results again: no POST, no credits. */
   'jobs:redownload': { args: { id: string }; result: BatchSummary };
+  /** A batch's results to review, the filter's, with counts over the whole batch. */
+  'review:get': { args: { batchId: string; filter?: ReviewFilter }; result: ReviewView };
+  /** A decision on one result or a selection, committed at once. */
+  'review:decide': {
+    args: { batchId: string; itemIds: number[]; change: ReviewChange };
+    result: ReviewDecided;
+  };
+  /** Picks this result and rejects the others of its product (shots, or videos). */
+  'review:keep': { args: { batchId: string; itemId: number }; result: ReviewDecided };
+  /** Undoes the batch's last decision of this session; nothing changed when there is none. */
+  'review:undo': { args: { batchId: string }; result: ReviewDecided };
+  'review:redo': { args: { batchId: string }; result: ReviewDecided };
   /** The photo storage set up for remote services; null when none is. */
   'storage:get': { args: undefined; result: PhotoStorageView | null };
   /** Checks the storage end to end (a test photo uploaded and read back), then keeps it, secret sealed. */

@@ -294,3 +294,92 @@ export interface PhotoStorageInput {
   accessKeyId?: string;
   secretAccessKey?: string;
 }
+
+/** A designer's flag on a result; no flag is `null`. */
+export type ReviewFlag = 'picked' | 'rejected';
+
+/** Why a result was rejected, one key each in Review. */
+export const REJECT_REASONS = [
+  'wrong_colour',
+  'garbled_text',
+  'deformed_product',
+  'wrong_background',
+  'other',
+] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
+/** One result to review: a shot or a video, downloaded and verified. */
+export interface ReviewItemView {
+  /** The result's id: what a decision names. */
+  id: number;
+  productId: string;
+  productName: string;
+  /** The product's place in its batch, from 0. */
+  position: number;
+  kind: 'shot' | 'video';
+  /** The shoot's style; a video's is its shoot's. */
+  style: string;
+  /** 1 for the first shot of its shoot. */
+  index: number;
+  /** The file itself, through the file gateway. */
+  url: string;
+  /** Where it is in the batch's results folder (`001 hat/shot-1.jpg`), for people to read. */
+  file: string;
+  /** Its thumbnail, when the service made one. */
+  thumbnailUrl: string | null;
+  flag: ReviewFlag | null;
+  stars: number;
+  rejectReason: RejectReason | null;
+  /** A flag or a star was given. */
+  reviewed: boolean;
+}
+
+/** Filters combine with AND; an absent one does not filter. */
+export interface ReviewFilter {
+  flag?: ReviewFlag | 'none';
+  /** At least this many stars. */
+  minStars?: number;
+  reviewed?: boolean;
+  kind?: 'shot' | 'video';
+  style?: string;
+  /** Part of the product's name, any case. */
+  product?: string;
+}
+
+/** Counts over the whole batch, whatever the filter: what each filter would show. */
+export interface ReviewCounts {
+  total: number;
+  reviewed: number;
+  picked: number;
+  rejected: number;
+  unflagged: number;
+  shots: number;
+  videos: number;
+  /** `atLeastStars[n]`: results with at least n stars (n from 0 to 5). */
+  atLeastStars: number[];
+  byStyle: Record<string, number>;
+}
+
+export interface ReviewView {
+  batchId: string;
+  /** The items the filter keeps, in product order, shots before the video. */
+  items: ReviewItemView[];
+  counts: ReviewCounts;
+  /** Whether there is a decision to undo or redo in this session. */
+  canUndo: boolean;
+  canRedo: boolean;
+}
+
+/** What a decision sets; what it leaves out stays as it was. */
+export interface ReviewChange {
+  flag?: ReviewFlag | null;
+  stars?: number;
+  rejectReason?: RejectReason | null;
+}
+
+/** The items a decision, an undo or a redo changed, as they are now. */
+export interface ReviewDecided {
+  items: ReviewItemView[];
+  canUndo: boolean;
+  canRedo: boolean;
+}

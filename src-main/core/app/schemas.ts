@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { Channel, Handlers } from '../../shared/ipc.ts';
+import { REJECT_REASONS } from '../../shared/models.ts';
 import {
   MODES,
   QUALITIES,
@@ -15,6 +16,9 @@ import { MAX_S3_URL_TTL_SECONDS } from '../hosting/s3.ts';
 // Every argument from the renderer, checked before a handler sees it: the renderer is treated as untrusted.
 
 const id = z.object({ id: z.string().min(1).max(200) }).strict();
+const batchId = z.string().min(1).max(200);
+const itemId = z.number().int().positive();
+const stars = z.number().int().min(0).max(5);
 const none = z.undefined();
 const url = z.url({ protocol: /^https?$/ }).max(2000);
 
@@ -104,6 +108,41 @@ export const HANDLER_SCHEMAS = {
   'jobs:abandon': id,
   'jobs:recheck': id,
   'jobs:redownload': id,
+  'review:get': z
+    .object({
+      batchId,
+      filter: z
+        .object({
+          flag: z.enum(['picked', 'rejected', 'none']),
+          minStars: stars,
+          reviewed: z.boolean(),
+          kind: z.enum(['shot', 'video']),
+          style: z.string().max(100),
+          product: z.string().max(500),
+        })
+        .partial()
+        .strict()
+        .optional(),
+    })
+    .strict(),
+  'review:decide': z
+    .object({
+      batchId,
+      itemIds: z.array(itemId).min(1).max(100_000),
+      change: z
+        .object({
+          flag: z.enum(['picked', 'rejected']).nullable(),
+          stars,
+          rejectReason: z.enum(REJECT_REASONS).nullable(),
+        })
+        .partial()
+        .strict()
+        .refine((change) => Object.keys(change).length > 0, 'says nothing to change'),
+    })
+    .strict(),
+  'review:keep': z.object({ batchId, itemId }).strict(),
+  'review:undo': z.object({ batchId }).strict(),
+  'review:redo': z.object({ batchId }).strict(),
   'storage:get': none,
   'storage:set': z
     .object({

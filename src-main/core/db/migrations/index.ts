@@ -4,6 +4,7 @@ import { productOrigin } from './002-product-origin.ts';
 import { accounts } from './003-accounts.ts';
 import { photoStorage } from './004-photo-storage.ts';
 import { batchAccount } from './005-batch-account.ts';
+import { review } from './006-review.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: readonly Migration[] = [
   accounts,
   photoStorage,
   batchAccount,
+  review,
 ];

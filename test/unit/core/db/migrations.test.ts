@@ -233,3 +233,34 @@ describe('migration 005-batch-account', () => {
     db.close();
   });
 });
+
+describe('migration 006-review', () => {
+  it('keeps one decision per result, its stars 0 to 5, a reason only on a rejection, gone with its result', () => {
+    const db = new Database(join(dir, 'x.db'));
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 6));
+    db.exec(`
+      INSERT INTO batches (id, name, created_at, base_url, key_id, key_hint, sandbox, library_dir, shoot_settings,
+        quoted_credits, status, updated_at, account_id)
+        VALUES ('b1','B',0,'http://x','k','…k',1,'/lib','{}',4,'finished',0,'sandbox');
+      INSERT INTO products VALUES ('p1','b1',0,'cap','/in/cap','[]','',NULL);
+      INSERT INTO jobs (id, batch_id, product_id, kind, settings, price, state, created_at)
+        VALUES ('j1', 'b1', 'p1', 'shoot', '{}', 4, 'done', 0);
+      INSERT INTO assets (id, job_id, kind, idx, url, path, state) VALUES (7, 'j1', 'image', 0, 'u', 'p', 'done');
+    `);
+    const decide = db.prepare(
+      'INSERT OR REPLACE INTO review_decisions (asset_id, flag, stars, reject_reason, decided_at) VALUES (?, ?, ?, ?, 0)',
+    );
+    decide.run(7, 'rejected', 0, 'garbled_text');
+    decide.run(7, 'picked', 5, null);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM review_decisions').get()).toEqual({ n: 1 });
+    expect(() => decide.run(7, 'picked', 6, null)).toThrow(/CHECK/);
+    expect(() => decide.run(7, 'maybe', 0, null)).toThrow(/CHECK/);
+    expect(() => decide.run(7, 'picked', 0, 'garbled_text')).toThrow(/CHECK/);
+    expect(() => decide.run(7, 'rejected', 0, 'too_blue')).toThrow(/CHECK/);
+    expect(() => decide.run(8, 'picked', 0, null)).toThrow(/FOREIGN KEY/);
+    db.exec('DELETE FROM assets WHERE id = 7');
+    expect(db.prepare('SELECT COUNT(*) AS n FROM review_decisions').get()).toEqual({ n: 0 });
+    db.close();
+  });
+});

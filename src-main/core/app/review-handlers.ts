@@ -1,0 +1,124 @@
+import { join } from 'node:path';
+import type { ReviewDecided, ReviewItemView } from '../../shared/models.ts';
+import type { AssetId, BatchId } from '../queue/ids.ts';
+import type { Batch } from '../queue/types.ts';
+import { changed, countsOf, isReviewed, matches } from '../review/decide.ts';
+import type { ReviewHistory } from '../review/review-history.ts';
+import type { Decision, ReviewRow, ReviewStore } from '../review/review-store.ts';
+import type { CoreContext } from './context.ts';
+import { requireBatch } from './decisions.ts';
+import type { HandlerMap } from './dispatch.ts';
+import { AppError } from './errors.ts';
+
+// Review, through the map: the results of a batch with their decisions, filtered and counted, and the
+// decisions themselves (on one result or a selection, "keep this one", undo and redo), each committed as it
+// is made.
+
+export function reviewHandlers(
+  ctx: CoreContext & { review: ReviewStore; reviewHistory: ReviewHistory },
+): Pick<HandlerMap, 'review:get' | 'review:decide' | 'review:keep' | 'review:undo' | 'review:redo'> {
+  const { store, review, reviewHistory: history, files } = ctx;
+
+  const view = (batch: Batch, row: ReviewRow): ReviewItemView => ({
+    id: row.assetId,
+    productId: row.productId,
+    productName: row.productName,
+    position: row.position,
+    kind: row.kind,
+    style: row.style,
+    index: row.index,
+    url: files.url(join(batch.libraryDir, row.path)),
+    file: row.path.split('/').slice(1).join('/'),
+    thumbnailUrl: row.thumbnailPath ? files.url(join(batch.libraryDir, row.thumbnailPath)) : null,
+    flag: row.flag,
+    stars: row.stars,
+    rejectReason: row.rejectReason,
+    reviewed: isReviewed(row),
+  });
+
+  /** The batch's rows by id, refusing ids that are not reviewable results of this batch. */
+  const rowsOf = (batch: Batch, ids: readonly number[]) => {
+    const byId = new Map(review.items(batch.id).map((row) => [row.assetId as number, row]));
+    const missing = ids.filter((id) => !byId.has(id));
+    if (missing.length > 0) {
+      throw new AppError(
+        'not_found',
+        `Batch ${batch.id} has no result to review with id ${missing.join(', ')}.`,
+      );
+    }
+    return { byId, rows: ids.map((id) => byId.get(id)!) };
+  };
+
+  /** Writes the decisions, remembers the step for undo, and answers with the changed items as they are now. */
+  const commit = (batch: Batch, before: Decision[], after: Decision[]): ReviewDecided => {
+    review.apply(after);
+    history.record(batch.id, before, after);
+    return decided(
+      batch,
+      after.map((decision) => decision.assetId),
+    );
+  };
+
+  const decided = (batch: Batch, ids: readonly AssetId[]): ReviewDecided => {
+    const wanted = new Set<number>(ids);
+    return {
+      items: review
+        .items(batch.id)
+        .filter((row) => wanted.has(row.assetId))
+        .map((row) => view(batch, row)),
+      canUndo: history.canUndo(batch.id),
+      canRedo: history.canRedo(batch.id),
+    };
+  };
+
+  const replay = (batchId: string, decisions: (id: BatchId) => Decision[] | null): ReviewDecided => {
+    const batch = requireBatch(store, batchId);
+    const step = decisions(batch.id);
+    if (!step) return decided(batch, []);
+    review.apply(step);
+    return decided(
+      batch,
+      step.map((decision) => decision.assetId),
+    );
+  };
+
+  return {
+    'review:get': async ({ batchId, filter }) => {
+      const batch = requireBatch(store, batchId);
+      const rows = review.items(batch.id);
+      return {
+        batchId: batch.id,
+        items: rows.filter((row) => matches(row, filter ?? {})).map((row) => view(batch, row)),
+        counts: countsOf(rows),
+        canUndo: history.canUndo(batch.id),
+        canRedo: history.canRedo(batch.id),
+      };
+    },
+    'review:decide': async ({ batchId, itemIds, change }) => {
+      const batch = requireBatch(store, batchId);
+      const { rows } = rowsOf(batch, itemIds);
+      const before = review.decisions(rows.map((row) => row.assetId));
+      return commit(
+        batch,
+        before,
+        before.map((decision) => changed(decision, change)),
+      );
+    },
+    'review:keep': async ({ batchId, itemId }) => {
+      const batch = requireBatch(store, batchId);
+      const { byId, rows } = rowsOf(batch, [itemId]);
+      const kept = rows[0]!;
+      // The others of its product and kind: "keep this shot, reject the rest of this product's shots".
+      const others = [...byId.values()].filter(
+        (row) => row.productId === kept.productId && row.kind === kept.kind && row.assetId !== kept.assetId,
+      );
+      const before = review.decisions([kept.assetId, ...others.map((row) => row.assetId)]);
+      const after = before.map((decision) =>
+        changed(decision, decision.assetId === kept.assetId ? { flag: 'picked' } : { flag: 'rejected' }),
+      );
+      return commit(batch, before, after);
+    },
+    'review:undo': async ({ batchId }) => replay(batchId, (id) => history.undo(id)),
+    'review:redo': async ({ batchId }) => replay(batchId, (id) => history.redo(id)),
+  };
+}

@@ -1,0 +1,128 @@
+import type { RejectReason, ReviewFlag } from '../../shared/models.ts';
+import type { Db } from '../db/open.ts';
+import type { AssetId, BatchId, JobId, ProductId } from '../queue/ids.ts';
+
+// The designer's decisions on a batch's results, one row per result once something was decided. Every
+// decision is committed as it is made (one transaction for a decision on a selection), so a crash right
+// after a key press loses nothing.
+
+/** A result that can be reviewed: a shot's image or a video, downloaded and verified. */
+export interface ReviewRow {
+  assetId: AssetId;
+  jobId: JobId;
+  productId: ProductId;
+  productName: string;
+  position: number;
+  kind: 'shot' | 'video';
+  style: string;
+  index: number;
+  /** Relative to the batch's library. */
+  path: string;
+  thumbnailPath: string | null;
+  flag: ReviewFlag | null;
+  stars: number;
+  rejectReason: RejectReason | null;
+}
+
+/** A result's decision; all empty means undecided (no row). */
+export interface Decision {
+  assetId: AssetId;
+  flag: ReviewFlag | null;
+  stars: number;
+  rejectReason: RejectReason | null;
+}
+
+interface ItemRow {
+  asset_id: AssetId;
+  job_id: JobId;
+  product_id: ProductId;
+  product_name: string;
+  position: number;
+  kind: 'image' | 'video';
+  style: string | null;
+  idx: number;
+  path: string;
+  thumbnail_path: string | null;
+  flag: ReviewFlag | null;
+  stars: number | null;
+  reject_reason: RejectReason | null;
+}
+
+export class ReviewStore {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number,
+  ) {}
+
+  /** Every reviewable result of a batch, in product order, a product's shots before its video. */
+  items(batchId: BatchId): ReviewRow[] {
+    return this.db
+      .prepare<[BatchId], ItemRow>(
+        `SELECT a.id AS asset_id, j.id AS job_id, p.id AS product_id, p.name AS product_name, p.position,
+           a.kind, json_extract(COALESCE(shoot.settings, j.settings), '$.style') AS style, a.idx, a.path,
+           thumb.path AS thumbnail_path, d.flag, d.stars, d.reject_reason
+         FROM assets a
+         JOIN jobs j ON j.id = a.job_id
+         JOIN products p ON p.id = j.product_id
+         LEFT JOIN jobs shoot ON shoot.id = j.after_job_id
+         LEFT JOIN assets thumb ON thumb.job_id = a.job_id AND thumb.kind = 'thumbnail' AND thumb.idx = a.idx
+           AND thumb.state = 'done'
+         LEFT JOIN review_decisions d ON d.asset_id = a.id
+         WHERE j.batch_id = ? AND a.kind IN ('image', 'video') AND a.state = 'done'
+         ORDER BY p.position, j.kind, a.idx`,
+      )
+      .all(batchId)
+      .map((row) => ({
+        assetId: row.asset_id,
+        jobId: row.job_id,
+        productId: row.product_id,
+        productName: row.product_name,
+        position: row.position,
+        kind: row.kind === 'video' ? 'video' : 'shot',
+        style: row.style ?? '',
+        index: row.idx + 1,
+        path: row.path,
+        thumbnailPath: row.thumbnail_path,
+        flag: row.flag,
+        stars: row.stars ?? 0,
+        rejectReason: row.reject_reason,
+      }));
+  }
+
+  /** The decisions now on these results (undecided ones included, as empty decisions). */
+  decisions(assetIds: readonly AssetId[]): Decision[] {
+    const read = this.db.prepare<
+      [AssetId],
+      { flag: ReviewFlag | null; stars: number; reject_reason: RejectReason | null }
+    >('SELECT flag, stars, reject_reason FROM review_decisions WHERE asset_id = ?');
+    return assetIds.map((assetId) => {
+      const row = read.get(assetId);
+      return {
+        assetId,
+        flag: row?.flag ?? null,
+        stars: row?.stars ?? 0,
+        rejectReason: row?.reject_reason ?? null,
+      };
+    });
+  }
+
+  /** Writes these decisions in one transaction; an empty one removes the result's row. */
+  apply(decisions: readonly Decision[]): void {
+    const upsert = this.db.prepare(
+      `INSERT INTO review_decisions (asset_id, flag, stars, reject_reason, decided_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (asset_id) DO UPDATE SET flag = excluded.flag, stars = excluded.stars,
+         reject_reason = excluded.reject_reason, decided_at = excluded.decided_at`,
+    );
+    const remove = this.db.prepare('DELETE FROM review_decisions WHERE asset_id = ?');
+    this.db.transaction(() => {
+      const at = this.now();
+      for (const decision of decisions) {
+        if (decision.flag === null && decision.stars === 0 && decision.rejectReason === null) {
+          remove.run(decision.assetId);
+        } else {
+          upsert.run(decision.assetId, decision.flag, decision.stars, decision.rejectReason, at);
+        }
+      }
+    })();
+  }
+}
