@@ -5,6 +5,7 @@ import { Sidebar } from './components/Sidebar.tsx';
 import { BatchesScreen } from './screens/BatchesScreen.tsx';
 import { BatchScreen } from './screens/BatchScreen.tsx';
 import { NewBatchScreen } from './screens/NewBatchScreen.tsx';
+import { ReviewScreen } from './screens/ReviewScreen.tsx';
 import { SettingsScreen } from './screens/SettingsScreen.tsx';
 import { useNavigation } from './stores/navigation.ts';
 import { useNewBatch } from './stores/new-batch.ts';
@@ -32,6 +33,7 @@ export function App() {
         {screen.name === 'batches' && <BatchesScreen />}
         {screen.name === 'new' && <NewBatchScreen />}
         {screen.name === 'batch' && <BatchScreen id={screen.id} />}
+        {screen.name === 'review' && <ReviewScreen batchId={screen.batchId} batchName={screen.batchName} />}
         {screen.name === 'settings' && <SettingsScreen />}
       </main>
     </div>

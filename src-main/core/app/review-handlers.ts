@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { ReviewDecided, ReviewItemView } from '../../shared/models.ts';
+import { isReviewed, matchesReviewFilter } from '../../shared/review-filter.ts';
 import type { AssetId, BatchId } from '../queue/ids.ts';
 import type { Batch } from '../queue/types.ts';
-import { changed, countsOf, isReviewed, matches } from '../review/decide.ts';
+import { changed, countsOf } from '../review/decide.ts';
 import type { ReviewHistory } from '../review/review-history.ts';
 import type { Decision, ReviewRow, ReviewStore } from '../review/review-store.ts';
 import type { CoreContext } from './context.ts';
@@ -88,7 +89,7 @@ export function reviewHandlers(
       const rows = review.items(batch.id);
       return {
         batchId: batch.id,
-        items: rows.filter((row) => matches(row, filter ?? {})).map((row) => view(batch, row)),
+        items: rows.filter((row) => matchesReviewFilter(row, filter ?? {})).map((row) => view(batch, row)),
         counts: countsOf(rows),
         canUndo: history.canUndo(batch.id),
         canRedo: history.canRedo(batch.id),

@@ -1,8 +1,10 @@
-import type { ReviewChange, ReviewCounts, ReviewFilter } from '../../shared/models.ts';
+import type { ReviewChange, ReviewCounts } from '../../shared/models.ts';
+import { isReviewed } from '../../shared/review-filter.ts';
 import type { Decision, ReviewRow } from './review-store.ts';
 
-// The rules of a decision and of the Review view's filters, apart from storage: a reason means rejected, a
-// pick drops the reason, no flag drops it too; filters combine with AND; counts are over the whole batch.
+// The rules of a decision, apart from storage: a reason means rejected, a pick drops the reason, no flag
+// drops it too; and the counts of the Review view, over the whole batch. (The filters are shared with the
+// renderer: shared/review-filter.ts.)
 
 /** The decision a change makes of the one there was. */
 export function changed(before: Decision, change: ReviewChange): Decision {
@@ -15,21 +17,6 @@ export function changed(before: Decision, change: ReviewChange): Decision {
   if (flag !== 'rejected') rejectReason = null;
   const stars = change.stars === undefined ? before.stars : change.stars;
   return { assetId: before.assetId, flag, stars, rejectReason };
-}
-
-export function isReviewed(row: Pick<ReviewRow, 'flag' | 'stars'>): boolean {
-  return row.flag !== null || row.stars > 0;
-}
-
-export function matches(row: ReviewRow, filter: ReviewFilter): boolean {
-  if (filter.flag !== undefined && (row.flag ?? 'none') !== filter.flag) return false;
-  if (filter.minStars !== undefined && row.stars < filter.minStars) return false;
-  if (filter.reviewed !== undefined && isReviewed(row) !== filter.reviewed) return false;
-  if (filter.kind !== undefined && row.kind !== filter.kind) return false;
-  if (filter.style !== undefined && row.style !== filter.style) return false;
-  if (filter.product !== undefined && !row.productName.toLowerCase().includes(filter.product.toLowerCase()))
-    return false;
-  return true;
 }
 
 export function countsOf(rows: readonly ReviewRow[]): ReviewCounts {

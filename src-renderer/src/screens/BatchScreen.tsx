@@ -294,6 +294,15 @@ export function BatchScreen({ id }: { id: string }) {
           )}
         </dl>
         <div className="actions">
+          {detail.done > 0 && (
+            <button
+              type="button"
+              className="primary"
+              onClick={() => go({ name: 'review', batchId: id, batchName: detail.name })}
+            >
+              Review
+            </button>
+          )}
           {detail.status === 'running' && (
             <button type="button" onClick={() => void act(() => api.call('batches:pause', { id }))}>
               Pause

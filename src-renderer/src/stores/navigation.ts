@@ -4,6 +4,7 @@ export type Screen =
   | { name: 'batches' }
   | { name: 'new' }
   | { name: 'batch'; id: string }
+  | { name: 'review'; batchId: string; batchName: string }
   | { name: 'settings' };
 
 interface NavigationState {

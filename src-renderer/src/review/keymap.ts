@@ -1,0 +1,79 @@
+import type { RejectReason, ReviewChange } from '../../../src-main/shared/models.ts';
+
+// Review's keys, as data: the key handler looks its action up here, and the shortcut sheet (`?`) is drawn
+// from the same list, so the sheet can never show a key that does nothing, or miss one that does.
+
+export type ReviewAction =
+  | { type: 'decide'; change: ReviewChange }
+  | { type: 'keep' }
+  | { type: 'move'; by: 1 | -1 }
+  | { type: 'mode'; mode: 'grid' | 'loupe' }
+  | { type: 'select-toggle' }
+  | { type: 'select-all' }
+  | { type: 'auto-advance' }
+  | { type: 'undo' }
+  | { type: 'redo' }
+  | { type: 'sheet' };
+
+export interface KeyBinding {
+  /** `KeyboardEvent.key` values, with `Mod+` for Ctrl (Cmd on macOS) and `Shift+` where it matters. */
+  keys: string[];
+  /** What the sheet shows for it. */
+  label: string;
+  action: ReviewAction;
+}
+
+export const REASON_KEYS: Array<{ key: string; reason: RejectReason; label: string }> = [
+  { key: 'c', reason: 'wrong_colour', label: 'Reject: wrong colour' },
+  { key: 't', reason: 'garbled_text', label: 'Reject: garbled text' },
+  { key: 'd', reason: 'deformed_product', label: 'Reject: deformed product' },
+  { key: 'b', reason: 'wrong_background', label: 'Reject: wrong background' },
+  { key: 'o', reason: 'other', label: 'Reject: other reason' },
+];
+
+export const REVIEW_KEYMAP: KeyBinding[] = [
+  { keys: ['p'], label: 'Pick', action: { type: 'decide', change: { flag: 'picked' } } },
+  { keys: ['x'], label: 'Reject', action: { type: 'decide', change: { flag: 'rejected' } } },
+  { keys: ['u'], label: 'Remove the flag', action: { type: 'decide', change: { flag: null } } },
+  ...[0, 1, 2, 3, 4, 5].map((stars) => ({
+    keys: [String(stars)],
+    label: stars === 0 ? 'No stars' : `${stars} star${stars === 1 ? '' : 's'}`,
+    action: { type: 'decide', change: { stars } } as ReviewAction,
+  })),
+  ...REASON_KEYS.map(({ key, reason, label }) => ({
+    keys: [key],
+    label,
+    action: { type: 'decide', change: { rejectReason: reason } } as ReviewAction,
+  })),
+  { keys: ['k'], label: 'Keep this one, reject the rest of its product', action: { type: 'keep' } },
+  { keys: ['ArrowRight'], label: 'Next', action: { type: 'move', by: 1 } },
+  { keys: ['ArrowLeft'], label: 'Previous', action: { type: 'move', by: -1 } },
+  { keys: ['g', 'Escape'], label: 'Grid', action: { type: 'mode', mode: 'grid' } },
+  { keys: ['e', 'Enter'], label: 'Loupe: one result, big', action: { type: 'mode', mode: 'loupe' } },
+  { keys: [' '], label: 'Select or unselect (grid)', action: { type: 'select-toggle' } },
+  { keys: ['Mod+a'], label: 'Select all that the filter shows (grid)', action: { type: 'select-all' } },
+  { keys: ['a'], label: 'Auto-advance on or off', action: { type: 'auto-advance' } },
+  { keys: ['Mod+z'], label: 'Undo', action: { type: 'undo' } },
+  { keys: ['Mod+Shift+z', 'Mod+y'], label: 'Redo', action: { type: 'redo' } },
+  { keys: ['?'], label: 'This sheet', action: { type: 'sheet' } },
+];
+
+/** The binding of a key press, or null. */
+export function bindingOf(
+  event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>,
+): KeyBinding | null {
+  if (event.altKey) return null;
+  const mod = event.ctrlKey || event.metaKey;
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  // Shift matters only with Mod (redo); `?` is a shifted key of its own.
+  const name = mod ? `Mod+${event.shiftKey ? 'Shift+' : ''}${key}` : event.key === '?' ? '?' : key;
+  return REVIEW_KEYMAP.find((binding) => binding.keys.includes(name)) ?? null;
+}
+
+/** A key as the sheet shows it. */
+export function keyLabel(key: string): string {
+  const names: Record<string, string> = { ' ': 'Space', ArrowRight: '→', ArrowLeft: '←', Escape: 'Esc' };
+  return (names[key] ?? key.replace('Mod+', 'Ctrl/⌘+'))
+    .replace(/\+([a-z])$/, (_, letter: string) => `+${letter.toUpperCase()}`)
+    .replace(/^[a-z]$/, (letter) => letter.toUpperCase());
+}

@@ -1,0 +1,407 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState } from 'react';
+import type { ReviewFilter, ReviewItemView } from '../../../src-main/shared/models.ts';
+import { EmptyState } from '../components/EmptyState.tsx';
+import { Notice } from '../components/Notice.tsx';
+import { bindingOf, keyLabel, REASON_KEYS, REVIEW_KEYMAP, type ReviewAction } from '../review/keymap.ts';
+import { useNavigation } from '../stores/navigation.ts';
+import { useReview, visibleItems } from '../stores/review.ts';
+
+// Review: a batch's results in a grid or one at a time (loupe), decided by keyboard. Keys come from the
+// keymap; in the loupe a key acts on the result on screen, in the grid on the selection (else the active
+// result), with the count on screen.
+
+const TILE_WIDTH = 200;
+const TILE_HEIGHT = 256;
+const REASON_LABELS = Object.fromEntries(
+  REASON_KEYS.map(({ reason, label }) => [reason, label.replace('Reject: ', '')]),
+);
+
+function Stars({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <span className="stars" role="img" aria-label={`${count} star${count === 1 ? '' : 's'}`}>
+      {'★'.repeat(count)}
+    </span>
+  );
+}
+
+function FlagBadge({ item }: { item: ReviewItemView }) {
+  if (item.flag === 'picked') return <span className="flag flag-picked">Picked</span>;
+  if (item.flag === 'rejected')
+    return (
+      <span className="flag flag-rejected">
+        Rejected{item.rejectReason ? `: ${REASON_LABELS[item.rejectReason]}` : ''}
+      </span>
+    );
+  return null;
+}
+
+function itemName(item: ReviewItemView): string {
+  return `${item.productName}, ${item.kind} ${item.index}`;
+}
+
+function Tile({
+  item,
+  active,
+  selected,
+  onPick,
+}: {
+  item: ReviewItemView;
+  active: boolean;
+  selected: boolean;
+  onPick: (event: React.MouseEvent, item: ReviewItemView) => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={`tile${active ? ' tile-active' : ''}${selected ? ' tile-selected' : ''} tile-${item.flag ?? 'none'}`}
+      aria-current={active ? 'true' : undefined}
+      aria-pressed={selected}
+      onClick={(event) => onPick(event, item)}
+      onDoubleClick={() => useReview.getState().setMode('loupe')}
+      tabIndex={-1}
+    >
+      <img
+        src={item.thumbnailUrl ?? item.url}
+        alt=""
+        loading="lazy"
+        decoding="async"
+        width={180}
+        height={180}
+      />
+      <span className="tile-caption">{itemName(item)}</span>
+      <span className="tile-marks">
+        <FlagBadge item={item} />
+        <Stars count={item.stars} />
+      </span>
+    </button>
+  );
+}
+
+function ReviewGrid({ items }: { items: ReviewItemView[] }) {
+  const { activeId, selected } = useReview();
+  const scroller = useRef<HTMLDivElement>(null);
+  const [columns, setColumns] = useState(4);
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() =>
+      setColumns(Math.max(1, Math.floor(element.clientWidth / TILE_WIDTH))),
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  const rows = useVirtualizer({
+    count: Math.ceil(items.length / columns),
+    getScrollElement: () => scroller.current,
+    estimateSize: () => TILE_HEIGHT,
+    overscan: 4,
+    useFlushSync: false,
+  });
+  const activeIndex = items.findIndex((item) => item.id === activeId);
+  useEffect(() => {
+    if (activeIndex >= 0) rows.scrollToIndex(Math.floor(activeIndex / columns), { align: 'auto' });
+  }, [activeIndex, columns, rows]);
+  const pick = (event: React.MouseEvent, item: ReviewItemView) => {
+    const review = useReview.getState();
+    if (event.shiftKey || event.ctrlKey || event.metaKey) review.toggleSelected(item.id);
+    review.activate(item.id);
+  };
+  return (
+    <div className="review-grid" ref={scroller} data-testid="review-grid">
+      <div style={{ height: rows.getTotalSize(), position: 'relative' }}>
+        {rows.getVirtualItems().map((row) => (
+          <div
+            key={row.key}
+            className="review-row"
+            style={{ transform: `translateY(${row.start}px)`, height: TILE_HEIGHT }}
+          >
+            {items.slice(row.index * columns, row.index * columns + columns).map((item) => (
+              <Tile
+                key={item.id}
+                item={item}
+                active={item.id === activeId}
+                selected={selected.has(item.id)}
+                onPick={pick}
+              />
+            ))}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function Loupe({ item, position, total }: { item: ReviewItemView; position: number; total: number }) {
+  const [actual, setActual] = useState(false);
+  return (
+    <div className="loupe" data-testid="loupe">
+      <div className={`loupe-stage${actual ? ' loupe-actual' : ''}`}>
+        {item.kind === 'video' ? (
+          // biome-ignore lint/a11y/useMediaCaption: the service's videos have no speech to caption.
+          <video className="loupe-media" src={item.url} controls loop aria-label={itemName(item)} />
+        ) : (
+          <img className="loupe-media" src={item.url} alt={itemName(item)} decoding="async" />
+        )}
+      </div>
+      <div className="loupe-info">
+        <strong>{itemName(item)}</strong>
+        <span>
+          {position} of {total}
+        </span>
+        <FlagBadge item={item} />
+        <Stars count={item.stars} />
+        {item.kind === 'shot' && (
+          <button type="button" aria-pressed={actual} onClick={() => setActual(!actual)}>
+            {actual ? 'Fit' : '100 %'}
+          </button>
+        )}
+        <small className="muted">{item.file}</small>
+      </div>
+    </div>
+  );
+}
+
+function ShortcutSheet({ onClose }: { onClose: () => void }) {
+  return (
+    <div className="sheet-backdrop">
+      <dialog open className="sheet" aria-labelledby="sheet-title">
+        <h2 id="sheet-title">Review keys</h2>
+        <table>
+          <tbody>
+            {REVIEW_KEYMAP.map((binding) => (
+              <tr key={binding.label}>
+                <td>
+                  {binding.keys.map((key) => (
+                    <kbd key={key}>{keyLabel(key)}</kbd>
+                  ))}
+                </td>
+                <td>{binding.label}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </dialog>
+    </div>
+  );
+}
+
+function Filters() {
+  const { filter, counts, setFilter } = useReview();
+  if (!counts) return null;
+  const update = (change: Partial<ReviewFilter>) => {
+    const next: ReviewFilter = { ...filter, ...change };
+    for (const key of Object.keys(next) as Array<keyof ReviewFilter>)
+      if (next[key] === undefined) delete next[key];
+    setFilter(next);
+  };
+  return (
+    <fieldset className="review-filters">
+      <legend className="visually-hidden">Filters</legend>
+      <label className="review-filter">
+        Flag
+        <select
+          value={filter.flag ?? ''}
+          onChange={(event) => update({ flag: (event.target.value || undefined) as ReviewFilter['flag'] })}
+        >
+          <option value="">Any ({counts.total})</option>
+          <option value="picked">Picked ({counts.picked})</option>
+          <option value="rejected">Rejected ({counts.rejected})</option>
+          <option value="none">No flag ({counts.unflagged})</option>
+        </select>
+      </label>
+      <label className="review-filter">
+        Stars
+        <select
+          value={filter.minStars ?? 0}
+          onChange={(event) => update({ minStars: Number(event.target.value) || undefined })}
+        >
+          {[0, 1, 2, 3, 4, 5].map((stars) => (
+            <option key={stars} value={stars}>
+              {stars === 0 ? `Any (${counts.atLeastStars[0]})` : `${stars}+ (${counts.atLeastStars[stars]})`}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="review-filter">
+        Reviewed
+        <select
+          value={filter.reviewed === undefined ? '' : String(filter.reviewed)}
+          onChange={(event) =>
+            update({ reviewed: event.target.value === '' ? undefined : event.target.value === 'true' })
+          }
+        >
+          <option value="">Any</option>
+          <option value="false">Not yet ({counts.total - counts.reviewed})</option>
+          <option value="true">Reviewed ({counts.reviewed})</option>
+        </select>
+      </label>
+      <label className="review-filter">
+        Product
+        <input
+          type="search"
+          value={filter.product ?? ''}
+          onChange={(event) => update({ product: event.target.value || undefined })}
+          placeholder="Name"
+        />
+      </label>
+    </fieldset>
+  );
+}
+
+function perform(action: ReviewAction, openSheet: () => void): void {
+  const review = useReview.getState();
+  switch (action.type) {
+    case 'decide':
+      void review.decide(action.change);
+      return;
+    case 'keep':
+      void review.keep();
+      return;
+    case 'move':
+      review.move(action.by);
+      return;
+    case 'mode':
+      review.setMode(action.mode);
+      return;
+    case 'select-toggle':
+      if (review.mode === 'grid') review.toggleSelected();
+      return;
+    case 'select-all':
+      if (review.mode === 'grid') review.selectAll();
+      return;
+    case 'auto-advance':
+      review.toggleAutoAdvance();
+      return;
+    case 'undo':
+      void review.undo();
+      return;
+    case 'redo':
+      void review.redo();
+      return;
+    case 'sheet':
+      openSheet();
+      return;
+  }
+}
+
+export function ReviewScreen({ batchId, batchName }: { batchId: string; batchName: string }) {
+  const review = useReview();
+  const go = useNavigation((state) => state.go);
+  const [sheet, setSheet] = useState(false);
+
+  useEffect(() => {
+    void useReview.getState().load(batchId);
+  }, [batchId]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      const typing = target?.closest('input, select, textarea') !== null && target !== null;
+      if (sheet) {
+        if (event.key === 'Escape' || event.key === '?') {
+          event.preventDefault();
+          setSheet(false);
+        }
+        return;
+      }
+      if (typing) {
+        // Escape leaves a filter field, back to the results, so the keys act on them again.
+        if (event.key === 'Escape') (target as HTMLElement).blur();
+        return;
+      }
+      const binding = bindingOf(event);
+      if (!binding) return;
+      // Enter and Space on a focused button keep their own meaning.
+      if (
+        (event.key === 'Enter' || event.key === ' ') &&
+        target?.closest('button') !== null &&
+        target !== document.body
+      )
+        return;
+      event.preventDefault();
+      perform(binding.action, () => setSheet(true));
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [sheet]);
+
+  const visible = visibleItems(review);
+  const activeIndex = visible.findIndex((item) => item.id === review.activeId);
+  const active = visible[activeIndex] ?? null;
+  const { counts } = review;
+  return (
+    <section className="screen review" aria-labelledby="review-title">
+      <header className="screen-header">
+        <button type="button" className="link" onClick={() => go({ name: 'batch', id: batchId })}>
+          ← {batchName}
+        </button>
+        <h1 id="review-title">Review</h1>
+        {counts && (
+          <p className="review-progress" role="status">
+            {counts.reviewed} of {counts.total} reviewed · {counts.picked} picked · {counts.rejected} rejected
+          </p>
+        )}
+      </header>
+      <div className="review-toolbar">
+        <Filters />
+        <div className="review-controls">
+          <label className="check">
+            <input type="checkbox" checked={review.autoAdvance} onChange={() => review.toggleAutoAdvance()} />
+            Auto-advance
+          </label>
+          <fieldset className="segmented">
+            <legend className="visually-hidden">View</legend>
+            <button
+              type="button"
+              aria-pressed={review.mode === 'grid'}
+              onClick={() => review.setMode('grid')}
+            >
+              Grid
+            </button>
+            <button
+              type="button"
+              aria-pressed={review.mode === 'loupe'}
+              onClick={() => review.setMode('loupe')}
+            >
+              Loupe
+            </button>
+          </fieldset>
+          <button type="button" disabled={!review.canUndo} onClick={() => void review.undo()}>
+            Undo
+          </button>
+          <button type="button" disabled={!review.canRedo} onClick={() => void review.redo()}>
+            Redo
+          </button>
+          <button type="button" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
+            ?
+          </button>
+        </div>
+      </div>
+      {review.mode === 'grid' && review.selected.size > 0 && (
+        <p className="review-selection" role="status">
+          {review.selected.size} selected: keys act on all of them
+        </p>
+      )}
+      {review.error && <Notice kind="error">{review.error}</Notice>}
+      {counts && visible.length === 0 ? (
+        <EmptyState title={counts.total === 0 ? 'Nothing to review yet' : 'Nothing matches the filter'}>
+          <p>
+            {counts.total === 0
+              ? 'Results appear here as they are downloaded.'
+              : 'Change the filter to see more results.'}
+          </p>
+        </EmptyState>
+      ) : review.mode === 'loupe' && active ? (
+        <Loupe item={active} position={activeIndex + 1} total={visible.length} />
+      ) : (
+        <ReviewGrid items={visible} />
+      )}
+      {sheet && <ShortcutSheet onClose={() => setSheet(false)} />}
+    </section>
+  );
+}

@@ -1,0 +1,215 @@
+import { create } from 'zustand';
+import type {
+  ReviewChange,
+  ReviewCounts,
+  ReviewDecided,
+  ReviewFilter,
+  ReviewItemView,
+} from '../../../src-main/shared/models.ts';
+import { isReviewed, matchesReviewFilter } from '../../../src-main/shared/review-filter.ts';
+import { api, messageOf } from '../api/index.ts';
+
+// One batch's review in the renderer: every result of the batch, the filter applied here (so a decision
+// shows within the frame), the active result, the grid's selection, and the rules of moving on. Decisions go
+// to core at once; its answer is the truth.
+//
+// Never an empty screen, never back to the first: a result the filter no longer keeps stays in view while it
+// is the active one (it is pinned), and auto-advance goes forward only, to the next result that the filter
+// keeps and that is not reviewed yet, or stays where it is.
+
+export type ReviewMode = 'grid' | 'loupe';
+
+interface ReviewState {
+  batchId: string | null;
+  items: ReviewItemView[];
+  counts: ReviewCounts | null;
+  filter: ReviewFilter;
+  /** Shown whatever the filter says: the active result once decided, results an undo brought back. */
+  pinned: Set<number>;
+  activeId: number | null;
+  selected: Set<number>;
+  mode: ReviewMode;
+  autoAdvance: boolean;
+  canUndo: boolean;
+  canRedo: boolean;
+  error: string | null;
+  load(batchId: string): Promise<void>;
+  setFilter(filter: ReviewFilter): void;
+  setMode(mode: ReviewMode): void;
+  activate(id: number): void;
+  move(by: 1 | -1): void;
+  toggleSelected(id?: number): void;
+  selectAll(): void;
+  toggleAutoAdvance(): void;
+  decide(change: ReviewChange): Promise<void>;
+  keep(): Promise<void>;
+  undo(): Promise<void>;
+  redo(): Promise<void>;
+}
+
+/** The results the screen shows: those the filter keeps, and the pinned ones, in the batch's order. */
+export function visibleItems(state: Pick<ReviewState, 'items' | 'filter' | 'pinned'>): ReviewItemView[] {
+  return state.items.filter((item) => state.pinned.has(item.id) || matchesReviewFilter(item, state.filter));
+}
+
+function countsOf(items: readonly ReviewItemView[], before: ReviewCounts | null): ReviewCounts | null {
+  if (!before) return null;
+  const reviewed = items.filter(isReviewed).length;
+  const picked = items.filter((item) => item.flag === 'picked').length;
+  const rejected = items.filter((item) => item.flag === 'rejected').length;
+  const atLeastStars = [0, 1, 2, 3, 4, 5].map((stars) => items.filter((item) => item.stars >= stars).length);
+  return { ...before, reviewed, picked, rejected, unflagged: items.length - picked - rejected, atLeastStars };
+}
+
+export const useReview = create<ReviewState>((set, get) => {
+  /** Core's answer replaces the items it names. */
+  const merge = (answer: ReviewDecided, pin: boolean) => {
+    const changed = new Map(answer.items.map((item) => [item.id, item]));
+    const items = get().items.map((item) => changed.get(item.id) ?? item);
+    const pinned = new Set(get().pinned);
+    if (pin) for (const id of changed.keys()) pinned.add(id);
+    set({
+      items,
+      pinned,
+      counts: countsOf(items, get().counts),
+      canUndo: answer.canUndo,
+      canRedo: answer.canRedo,
+    });
+  };
+
+  const run = async (work: () => Promise<void>) => {
+    try {
+      await work();
+      set({ error: null });
+    } catch (failure) {
+      set({ error: messageOf(failure) });
+    }
+  };
+
+  /** After a decision on the active result: the next one the filter keeps that is not reviewed, if any. */
+  const advanceFrom = (id: number) => {
+    const state = get();
+    const visible = visibleItems(state);
+    const at = visible.findIndex((item) => item.id === id);
+    const next = visible
+      .slice(at + 1)
+      .find((item) => !isReviewed(item) && matchesReviewFilter(item, state.filter));
+    if (next) get().activate(next.id);
+  };
+
+  return {
+    batchId: null,
+    items: [],
+    counts: null,
+    filter: {},
+    pinned: new Set(),
+    activeId: null,
+    selected: new Set(),
+    mode: 'grid',
+    autoAdvance: true,
+    canUndo: false,
+    canRedo: false,
+    error: null,
+
+    async load(batchId) {
+      await run(async () => {
+        const view = await api.call('review:get', { batchId });
+        const keep = get().batchId === batchId;
+        set({
+          batchId,
+          items: view.items,
+          counts: view.counts,
+          canUndo: view.canUndo,
+          canRedo: view.canRedo,
+          ...(keep ? {} : { filter: {}, pinned: new Set(), selected: new Set(), mode: 'grid' as const }),
+          activeId: keep && get().activeId !== null ? get().activeId : (view.items[0]?.id ?? null),
+        });
+      });
+    },
+
+    setFilter(filter) {
+      const state = get();
+      const visible = visibleItems({ ...state, filter, pinned: new Set() });
+      // The active result stays if the filter keeps it; with nothing to show, it is kept for when there is.
+      const activeId = visible.some((item) => item.id === state.activeId)
+        ? state.activeId
+        : (visible[0]?.id ?? state.activeId);
+      set({ filter, pinned: new Set(), selected: new Set(), activeId });
+    },
+
+    setMode: (mode) => set({ mode }),
+
+    activate(id) {
+      const { activeId, pinned, filter, items } = get();
+      // Moving on lets the result that was active leave the view if the filter no longer keeps it.
+      const left = items.find((item) => item.id === activeId);
+      const nextPinned = new Set(pinned);
+      if (left && !matchesReviewFilter(left, filter)) nextPinned.delete(left.id);
+      set({ activeId: id, pinned: nextPinned });
+    },
+
+    move(by) {
+      const state = get();
+      const visible = visibleItems(state);
+      const at = visible.findIndex((item) => item.id === state.activeId);
+      const next = visible[Math.min(visible.length - 1, Math.max(0, at + by))];
+      if (next) get().activate(next.id);
+    },
+
+    toggleSelected(id) {
+      const target = id ?? get().activeId;
+      if (target === null) return;
+      const selected = new Set(get().selected);
+      if (selected.has(target)) selected.delete(target);
+      else selected.add(target);
+      set({ selected });
+    },
+
+    selectAll: () => set({ selected: new Set(visibleItems(get()).map((item) => item.id)) }),
+
+    toggleAutoAdvance: () => set({ autoAdvance: !get().autoAdvance }),
+
+    async decide(change) {
+      const { batchId, mode, selected, activeId } = get();
+      if (!batchId || activeId === null) return;
+      // In the loupe a key acts on the result on screen; in the grid on the selection, else the active one.
+      const itemIds = mode === 'grid' && selected.size > 0 ? [...selected] : [activeId];
+      await run(async () => {
+        merge(await api.call('review:decide', { batchId, itemIds, change }), false);
+        set({ pinned: new Set([...get().pinned, activeId]) });
+        if (get().autoAdvance && itemIds.length === 1) advanceFrom(activeId);
+      });
+    },
+
+    async keep() {
+      const { batchId, activeId } = get();
+      if (!batchId || activeId === null) return;
+      await run(async () => {
+        merge(await api.call('review:keep', { batchId, itemId: activeId }), false);
+        set({ pinned: new Set([...get().pinned, activeId]) });
+        if (get().autoAdvance) advanceFrom(activeId);
+      });
+    },
+
+    async undo() {
+      const { batchId } = get();
+      if (!batchId) return;
+      await run(async () => {
+        const answer = await api.call('review:undo', { batchId });
+        // An undone decision brings its result back into view, even where the filter hides it.
+        merge(answer, true);
+        if (answer.items[0]) set({ activeId: answer.items[0].id });
+      });
+    },
+
+    async redo() {
+      const { batchId } = get();
+      if (!batchId) return;
+      await run(async () => {
+        const answer = await api.call('review:redo', { batchId });
+        merge(answer, true);
+        if (answer.items[0]) set({ activeId: answer.items[0].id });
+      });
+    },
+  };
+});

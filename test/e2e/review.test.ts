@@ -1,0 +1,145 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REVIEW_KEYMAP } from '../../src-renderer/src/review/keymap.ts';
+import { type AppServer, EXAMPLES_DIR, startAppServer } from '../harness/app-server.ts';
+import { callCore } from '../support/core-harness.ts';
+import { QUICK_SHOOT } from '../support/job-settings.ts';
+import { browserMissing, checkLooks, launchChromium } from './browser.ts';
+
+// Review by keyboard only, in Chromium, on a batch the sandbox made: picks, rejects and stars in the loupe
+// with auto-advance; under a filter, auto-advance goes forward to the next undecided result or stays, never
+// to an empty screen and never back to the first; undo brings back a result the filter hides; the shortcut
+// sheet lists exactly the keys bound.
+
+const missing = browserMissing();
+let dir: string;
+let app: AppServer;
+let browser: Browser;
+let page: Page;
+let batchId: string;
+
+beforeAll(async () => {
+  if (missing) return;
+  dir = await mkdtemp(join(tmpdir(), 'adbatch-e2e-review-'));
+  app = await startAppServer({ dir });
+  const scan = await callCore(app.core, 'ingest:scan', {
+    inputs: ['bottles', 'cap-black', 'cap-gray', 'cap-red', 'hat', 'hoodie-black'].map((name) =>
+      join(EXAMPLES_DIR, name),
+    ),
+  });
+  const batch = await callCore(app.core, 'batches:create', {
+    scanId: scan.scanId,
+    accountId: 'sandbox',
+    shoot: QUICK_SHOOT,
+    video: null,
+    includeDone: true,
+    name: 'Review by keys',
+  });
+  batchId = batch.id;
+  for (
+    let waited = 0;
+    (await callCore(app.core, 'batches:get', { id: batchId })).status !== 'finished';
+    waited++
+  ) {
+    if (waited > 1200) throw new Error('the batch did not finish');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const loupeName = () => page.getByTestId('loupe').getByRole('img').getAttribute('alt');
+const press = (key: string) => page.keyboard.press(key);
+
+describe.skipIf(missing)(`review by keyboard${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  it('decides, advances, filters, undoes and shows its keys, without a mouse', async () => {
+    await page.goto(app.url);
+    const open = page.getByRole('button', { name: /Review by keys/ });
+    await open.focus();
+    await press('Enter');
+    const review = page.getByRole('button', { name: 'Review', exact: true });
+    await review.focus();
+    await press('Enter');
+    const progress = page.locator('.review-progress');
+    await expect.poll(() => progress.textContent()).toBe('0 of 6 reviewed · 0 picked · 0 rejected');
+    expect(await page.getByTestId('review-grid').getByRole('button').count()).toBe(6);
+    await checkLooks(page, '13-review-grid', 'Review (grid)');
+
+    // The loupe, on the first result; a decision moves on to the next undecided one.
+    await page.locator('body').focus();
+    await press('e');
+    await expect.poll(loupeName).toBe('bottles, shot 1');
+    await press('p');
+    await expect.poll(loupeName).toBe('cap-black, shot 1');
+    await press('x');
+    await expect.poll(loupeName).toBe('cap-gray, shot 1');
+    await press('3');
+    await expect.poll(loupeName).toBe('cap-red, shot 1');
+    await expect.poll(() => progress.textContent()).toBe('3 of 6 reviewed · 1 picked · 1 rejected');
+    await checkLooks(page, '14-review-loupe', 'Review (loupe)');
+
+    // Only what is not reviewed yet: deciding each goes forward, and the last stays on screen.
+    const reviewed = page.getByLabel('Reviewed');
+    await reviewed.focus();
+    await press('ArrowDown');
+    await press('Escape');
+    expect(await reviewed.inputValue()).toBe('false');
+    await expect.poll(loupeName).toBe('cap-red, shot 1');
+    await press('p');
+    await expect.poll(loupeName).toBe('hat, shot 1');
+    await press('p');
+    await expect.poll(loupeName).toBe('hoodie-black, shot 1');
+    await press('p');
+    // Nothing undecided after it: it stays, not an empty screen, not back to the first.
+    await expect.poll(loupeName).toBe('hoodie-black, shot 1');
+    await expect.poll(() => page.getByTestId('loupe').getByText('Picked').count()).toBe(1);
+
+    // Picked only; undo a pick made before: the result comes back into view though it is no longer picked.
+    const flag = page.getByLabel('Flag');
+    await flag.focus();
+    await press('ArrowDown');
+    await press('Escape');
+    expect(await flag.inputValue()).toBe('picked');
+    await reviewed.focus();
+    await press('ArrowUp');
+    await press('Escape');
+    await press('ArrowLeft');
+    await expect.poll(loupeName).toBe('hat, shot 1');
+    await press('Control+z');
+    await expect.poll(loupeName).toBe('hoodie-black, shot 1');
+    expect(await page.getByTestId('loupe').getByText('Picked').count()).toBe(0);
+    await press('Control+z');
+    await expect.poll(loupeName).toBe('hat, shot 1');
+    await press('g');
+    const tiles = page.getByTestId('review-grid').getByRole('button');
+    await expect
+      .poll(async () => (await tiles.allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim()))
+      .toEqual(['bottles, shot 1Picked', 'cap-red, shot 1Picked', 'hat, shot 1', 'hoodie-black, shot 1']);
+    await press('Control+Shift+z');
+    await expect.poll(() => progress.textContent()).toBe('5 of 6 reviewed · 3 picked · 1 rejected');
+
+    // The shortcut sheet: exactly the bound keys, from the same keymap.
+    await press('?');
+    const sheet = page.getByRole('dialog', { name: 'Review keys' });
+    await expect.poll(() => sheet.isVisible()).toBe(true);
+    expect(await sheet.locator('tr td:last-child').allTextContents()).toEqual(
+      REVIEW_KEYMAP.map((binding) => binding.label),
+    );
+    await checkLooks(page, '15-review-keys', 'Review (keys)');
+    await press('Escape');
+    await expect.poll(() => sheet.count()).toBe(0);
+
+    // Every decision was committed as it was made.
+    const view = await callCore(app.core, 'review:get', { batchId });
+    expect(view.counts).toMatchObject({ reviewed: 5, picked: 3, rejected: 1 });
+  }, 90_000);
+});
