@@ -327,6 +327,8 @@ export interface ReviewItemView {
   file: string;
   /** Its thumbnail, when the service made one. */
   thumbnailUrl: string | null;
+  /** The product's hero photo, as it was sent (converted copy or catalog URL): what an A/B wipe compares. */
+  sourceUrl: string | null;
   flag: ReviewFlag | null;
   stars: number;
   rejectReason: RejectReason | null;

@@ -127,6 +127,40 @@ describe.skipIf(missing)(`review by keyboard${missing ? ` (skipped: ${missing})`
     await press('Control+Shift+z');
     await expect.poll(() => progress.textContent()).toBe('5 of 6 reviewed · 3 picked · 1 rejected');
 
+    // Compare the selection: two panes, one active, zoom locked across them.
+    await press(' ');
+    await press('ArrowLeft');
+    await press(' ');
+    await expect.poll(() => page.getByText('2 selected: keys act on all of them').count()).toBe(1);
+    await press('c');
+    const compare = page.getByTestId('compare');
+    const panes = compare.locator('section.pane');
+    await expect.poll(() => panes.count()).toBe(2);
+    expect(await compare.locator('section[aria-current="true"]').getAttribute('aria-label')).toBe(
+      'cap-red, shot 1',
+    );
+    const transforms = () =>
+      compare
+        .locator('img.pane-media')
+        .evaluateAll((images) => images.map((image) => (image as HTMLElement).style.transform));
+    await press('z');
+    await expect.poll(transforms).toEqual(['scale(2) translate(0%, 0%)', 'scale(2) translate(0%, 0%)']);
+    await press('ArrowRight');
+    expect(await compare.locator('section[aria-current="true"]').getAttribute('aria-label')).toBe(
+      'hat, shot 1',
+    );
+    await checkLooks(page, '16-review-compare', 'Review (compare)');
+    await press('n');
+    await expect.poll(() => page.getByTestId('survey').locator('section.pane').count()).toBe(1);
+    await checkLooks(page, '17-review-survey', 'Review (survey)');
+    await press('w');
+    const slider = page.getByTestId('wipe').getByRole('slider');
+    await press(']');
+    expect(await slider.inputValue()).toBe('60');
+    expect(await page.getByTestId('wipe').getByRole('img').count()).toBe(2);
+    await checkLooks(page, '18-review-wipe', 'Review (A/B wipe)');
+    await press('g');
+
     // The shortcut sheet: exactly the bound keys, from the same keymap.
     await press('?');
     const sheet = page.getByRole('dialog', { name: 'Review keys' });

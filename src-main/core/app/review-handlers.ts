@@ -20,7 +20,16 @@ export function reviewHandlers(
 ): Pick<HandlerMap, 'review:get' | 'review:decide' | 'review:keep' | 'review:undo' | 'review:redo'> {
   const { store, review, reviewHistory: history, files } = ctx;
 
-  const view = (batch: Batch, row: ReviewRow): ReviewItemView => ({
+  /** Each product's hero photo as it was sent, for the A/B wipe. */
+  const sourcesOf = (batch: Batch) =>
+    new Map(
+      store.batches.products(batch.id).map((product) => {
+        const hero = product.photos[0];
+        return [product.id as string, hero?.path ? files.url(hero.path) : (hero?.url ?? null)];
+      }),
+    );
+
+  const view = (batch: Batch, row: ReviewRow, sources: Map<string, string | null>): ReviewItemView => ({
     id: row.assetId,
     productId: row.productId,
     productName: row.productName,
@@ -31,6 +40,7 @@ export function reviewHandlers(
     url: files.url(join(batch.libraryDir, row.path)),
     file: row.path.split('/').slice(1).join('/'),
     thumbnailUrl: row.thumbnailPath ? files.url(join(batch.libraryDir, row.thumbnailPath)) : null,
+    sourceUrl: sources.get(row.productId) ?? null,
     flag: row.flag,
     stars: row.stars,
     rejectReason: row.rejectReason,
@@ -62,11 +72,12 @@ export function reviewHandlers(
 
   const decided = (batch: Batch, ids: readonly AssetId[]): ReviewDecided => {
     const wanted = new Set<number>(ids);
+    const sources = sourcesOf(batch);
     return {
       items: review
         .items(batch.id)
         .filter((row) => wanted.has(row.assetId))
-        .map((row) => view(batch, row)),
+        .map((row) => view(batch, row, sources)),
       canUndo: history.canUndo(batch.id),
       canRedo: history.canRedo(batch.id),
     };
@@ -87,9 +98,12 @@ export function reviewHandlers(
     'review:get': async ({ batchId, filter }) => {
       const batch = requireBatch(store, batchId);
       const rows = review.items(batch.id);
+      const sources = sourcesOf(batch);
       return {
         batchId: batch.id,
-        items: rows.filter((row) => matchesReviewFilter(row, filter ?? {})).map((row) => view(batch, row)),
+        items: rows
+          .filter((row) => matchesReviewFilter(row, filter ?? {}))
+          .map((row) => view(batch, row, sources)),
         counts: countsOf(rows),
         canUndo: history.canUndo(batch.id),
         canRedo: history.canRedo(batch.id),

@@ -7,7 +7,9 @@ export type ReviewAction =
   | { type: 'decide'; change: ReviewChange }
   | { type: 'keep' }
   | { type: 'move'; by: 1 | -1 }
-  | { type: 'mode'; mode: 'grid' | 'loupe' }
+  | { type: 'mode'; mode: 'grid' | 'loupe' | 'compare' | 'survey' | 'wipe' }
+  | { type: 'zoom' }
+  | { type: 'wipe'; by: number }
   | { type: 'select-toggle' }
   | { type: 'select-all' }
   | { type: 'auto-advance' }
@@ -24,7 +26,7 @@ export interface KeyBinding {
 }
 
 export const REASON_KEYS: Array<{ key: string; reason: RejectReason; label: string }> = [
-  { key: 'c', reason: 'wrong_colour', label: 'Reject: wrong colour' },
+  { key: 'h', reason: 'wrong_colour', label: 'Reject: wrong colour (hue)' },
   { key: 't', reason: 'garbled_text', label: 'Reject: garbled text' },
   { key: 'd', reason: 'deformed_product', label: 'Reject: deformed product' },
   { key: 'b', reason: 'wrong_background', label: 'Reject: wrong background' },
@@ -46,10 +48,28 @@ export const REVIEW_KEYMAP: KeyBinding[] = [
     action: { type: 'decide', change: { rejectReason: reason } } as ReviewAction,
   })),
   { keys: ['k'], label: 'Keep this one, reject the rest of its product', action: { type: 'keep' } },
-  { keys: ['ArrowRight'], label: 'Next', action: { type: 'move', by: 1 } },
-  { keys: ['ArrowLeft'], label: 'Previous', action: { type: 'move', by: -1 } },
+  {
+    keys: ['ArrowRight'],
+    label: 'Next (in compare and survey: the next pane)',
+    action: { type: 'move', by: 1 },
+  },
+  { keys: ['ArrowLeft'], label: 'Previous (the previous pane)', action: { type: 'move', by: -1 } },
   { keys: ['g', 'Escape'], label: 'Grid', action: { type: 'mode', mode: 'grid' } },
   { keys: ['e', 'Enter'], label: 'Loupe: one result, big', action: { type: 'mode', mode: 'loupe' } },
+  {
+    keys: ['c'],
+    label: 'Compare: the selection (2 to 4), or this result and the next',
+    action: { type: 'mode', mode: 'compare' },
+  },
+  {
+    keys: ['n'],
+    label: "Survey: this product's results side by side",
+    action: { type: 'mode', mode: 'survey' },
+  },
+  { keys: ['w'], label: 'A/B wipe against the source photo', action: { type: 'mode', mode: 'wipe' } },
+  { keys: ['z'], label: 'Zoom 2x or fit (locked across panes)', action: { type: 'zoom' } },
+  { keys: ['['], label: 'Wipe to the left', action: { type: 'wipe', by: -10 } },
+  { keys: [']'], label: 'Wipe to the right', action: { type: 'wipe', by: 10 } },
   { keys: [' '], label: 'Select or unselect (grid)', action: { type: 'select-toggle' } },
   { keys: ['Mod+a'], label: 'Select all that the filter shows (grid)', action: { type: 'select-all' } },
   { keys: ['a'], label: 'Auto-advance on or off', action: { type: 'auto-advance' } },

@@ -5,7 +5,7 @@ import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { bindingOf, keyLabel, REASON_KEYS, REVIEW_KEYMAP, type ReviewAction } from '../review/keymap.ts';
 import { useNavigation } from '../stores/navigation.ts';
-import { useReview, visibleItems } from '../stores/review.ts';
+import { panesOf, type ReviewMode, useReview, visibleItems } from '../stores/review.ts';
 
 // Review: a batch's results in a grid or one at a time (loupe), decided by keyboard. Keys come from the
 // keymap; in the loupe a key acts on the result on screen, in the grid on the selection (else the active
@@ -13,6 +13,13 @@ import { useReview, visibleItems } from '../stores/review.ts';
 
 const TILE_WIDTH = 200;
 const TILE_HEIGHT = 256;
+const MODES: Array<{ mode: ReviewMode; label: string }> = [
+  { mode: 'grid', label: 'Grid' },
+  { mode: 'loupe', label: 'Loupe' },
+  { mode: 'compare', label: 'Compare' },
+  { mode: 'survey', label: 'Survey' },
+  { mode: 'wipe', label: 'Wipe' },
+];
 const REASON_LABELS = Object.fromEntries(
   REASON_KEYS.map(({ reason, label }) => [reason, label.replace('Reject: ', '')]),
 );
@@ -133,18 +140,65 @@ function ReviewGrid({ items }: { items: ReviewItemView[] }) {
   );
 }
 
+/** A result at the shared zoom and pan: every pane applies the same transform, so they stay locked. */
+function Zoomed({ item, label }: { item: ReviewItemView; label?: string }) {
+  const view = useReview((state) => state.view);
+  const drag = useRef<{ x: number; y: number } | null>(null);
+  const transform = `scale(${view.zoom}) translate(${view.x}%, ${view.y}%)`;
+  return (
+    <div
+      className="pane-stage"
+      onPointerDown={(event) => {
+        drag.current = { x: event.clientX, y: event.clientY };
+        event.currentTarget.setPointerCapture(event.pointerId);
+      }}
+      onPointerMove={(event) => {
+        if (!drag.current) return;
+        const box = event.currentTarget.getBoundingClientRect();
+        useReview
+          .getState()
+          .panBy(
+            ((event.clientX - drag.current.x) / box.width) * 50,
+            ((event.clientY - drag.current.y) / box.height) * 50,
+          );
+        drag.current = { x: event.clientX, y: event.clientY };
+      }}
+      onPointerUp={() => {
+        drag.current = null;
+      }}
+    >
+      {item.kind === 'video' ? (
+        // biome-ignore lint/a11y/useMediaCaption: the service's videos have no speech to caption.
+        <video className="pane-media" src={item.url} controls loop aria-label={label ?? itemName(item)} />
+      ) : (
+        <img
+          className="pane-media"
+          src={item.url}
+          alt={label ?? itemName(item)}
+          decoding="async"
+          draggable={false}
+          style={{ transform }}
+        />
+      )}
+    </div>
+  );
+}
+
+function ItemInfo({ item }: { item: ReviewItemView }) {
+  return (
+    <span className="pane-info">
+      <strong>{itemName(item)}</strong>
+      <FlagBadge item={item} />
+      <Stars count={item.stars} />
+    </span>
+  );
+}
+
 function Loupe({ item, position, total }: { item: ReviewItemView; position: number; total: number }) {
-  const [actual, setActual] = useState(false);
+  const zoom = useReview((state) => state.view.zoom);
   return (
     <div className="loupe" data-testid="loupe">
-      <div className={`loupe-stage${actual ? ' loupe-actual' : ''}`}>
-        {item.kind === 'video' ? (
-          // biome-ignore lint/a11y/useMediaCaption: the service's videos have no speech to caption.
-          <video className="loupe-media" src={item.url} controls loop aria-label={itemName(item)} />
-        ) : (
-          <img className="loupe-media" src={item.url} alt={itemName(item)} decoding="async" />
-        )}
-      </div>
+      <Zoomed item={item} />
       <div className="loupe-info">
         <strong>{itemName(item)}</strong>
         <span>
@@ -152,13 +206,71 @@ function Loupe({ item, position, total }: { item: ReviewItemView; position: numb
         </span>
         <FlagBadge item={item} />
         <Stars count={item.stars} />
-        {item.kind === 'shot' && (
-          <button type="button" aria-pressed={actual} onClick={() => setActual(!actual)}>
-            {actual ? 'Fit' : '100 %'}
-          </button>
-        )}
+        <span className="muted">{zoom === 1 ? 'Fit' : '2x: drag to pan'}</span>
         <small className="muted">{item.file}</small>
       </div>
+    </div>
+  );
+}
+
+/** Compare and survey: results side by side, one active pane that takes the keys. */
+function Panes({ items, testId }: { items: ReviewItemView[]; testId: string }) {
+  const activeId = useReview((state) => state.activeId);
+  return (
+    <div className={`panes panes-${Math.min(items.length, 4)}`} data-testid={testId}>
+      {items.map((item) => (
+        <section
+          key={item.id}
+          className={`pane${item.id === activeId ? ' pane-active' : ''}`}
+          aria-label={itemName(item)}
+          aria-current={item.id === activeId ? 'true' : undefined}
+          onPointerDown={() => useReview.getState().activate(item.id)}
+        >
+          <Zoomed item={item} />
+          <ItemInfo item={item} />
+        </section>
+      ))}
+    </div>
+  );
+}
+
+/** The result against its product's source photo, divided where the wipe is: logo, colour and shape. */
+function Wipe({ item }: { item: ReviewItemView }) {
+  const { wipe, moveWipe } = useReview();
+  if (!item.sourceUrl || item.kind === 'video') {
+    return (
+      <EmptyState title="No source photo to compare">
+        {<p>A wipe compares a shot with its photo.</p>}
+      </EmptyState>
+    );
+  }
+  return (
+    <div className="wipe" data-testid="wipe">
+      <div className="wipe-stage">
+        <img
+          className="wipe-layer"
+          src={item.sourceUrl}
+          alt={`${item.productName}, as sent to the service`}
+        />
+        <img
+          className="wipe-layer"
+          src={item.url}
+          alt={itemName(item)}
+          style={{ clipPath: `inset(0 ${100 - wipe}% 0 0)` }}
+        />
+        <span className="wipe-line" style={{ left: `${wipe}%` }} />
+      </div>
+      <label className="wipe-control">
+        Result ← → source
+        <input
+          type="range"
+          min={0}
+          max={100}
+          value={wipe}
+          onChange={(event) => moveWipe(Number(event.target.value) - wipe)}
+        />
+      </label>
+      <ItemInfo item={item} />
     </div>
   );
 }
@@ -268,6 +380,12 @@ function perform(action: ReviewAction, openSheet: () => void): void {
     case 'mode':
       review.setMode(action.mode);
       return;
+    case 'zoom':
+      review.toggleZoom();
+      return;
+    case 'wipe':
+      review.moveWipe(action.by);
+      return;
     case 'select-toggle':
       if (review.mode === 'grid') review.toggleSelected();
       return;
@@ -356,20 +474,16 @@ export function ReviewScreen({ batchId, batchName }: { batchId: string; batchNam
           </label>
           <fieldset className="segmented">
             <legend className="visually-hidden">View</legend>
-            <button
-              type="button"
-              aria-pressed={review.mode === 'grid'}
-              onClick={() => review.setMode('grid')}
-            >
-              Grid
-            </button>
-            <button
-              type="button"
-              aria-pressed={review.mode === 'loupe'}
-              onClick={() => review.setMode('loupe')}
-            >
-              Loupe
-            </button>
+            {MODES.map(({ mode, label }) => (
+              <button
+                key={mode}
+                type="button"
+                aria-pressed={review.mode === mode}
+                onClick={() => review.setMode(mode)}
+              >
+                {label}
+              </button>
+            ))}
           </fieldset>
           <button type="button" disabled={!review.canUndo} onClick={() => void review.undo()}>
             Undo
@@ -398,6 +512,10 @@ export function ReviewScreen({ batchId, batchName }: { batchId: string; batchNam
         </EmptyState>
       ) : review.mode === 'loupe' && active ? (
         <Loupe item={active} position={activeIndex + 1} total={visible.length} />
+      ) : (review.mode === 'compare' || review.mode === 'survey') && active ? (
+        <Panes items={panesOf(review)} testId={review.mode} />
+      ) : review.mode === 'wipe' && active ? (
+        <Wipe item={active} />
       ) : (
         <ReviewGrid items={visible} />
       )}

@@ -17,7 +17,15 @@ import { api, messageOf } from '../api/index.ts';
 // is the active one (it is pinned), and auto-advance goes forward only, to the next result that the filter
 // keeps and that is not reviewed yet, or stays where it is.
 
-export type ReviewMode = 'grid' | 'loupe';
+export type ReviewMode = 'grid' | 'loupe' | 'compare' | 'survey' | 'wipe';
+
+/** How the panes of the loupe, compare, survey and wipe are zoomed and panned: one for all, so they stay locked. */
+export interface View {
+  zoom: 1 | 2;
+  /** Pan, in percent of the pane, at 2x. */
+  x: number;
+  y: number;
+}
 
 interface ReviewState {
   batchId: string | null;
@@ -30,6 +38,9 @@ interface ReviewState {
   selected: Set<number>;
   mode: ReviewMode;
   autoAdvance: boolean;
+  view: View;
+  /** Where the A/B wipe divides the result (left) from its source photo (right), in percent. */
+  wipe: number;
   canUndo: boolean;
   canRedo: boolean;
   error: string | null;
@@ -41,10 +52,31 @@ interface ReviewState {
   toggleSelected(id?: number): void;
   selectAll(): void;
   toggleAutoAdvance(): void;
+  toggleZoom(): void;
+  panBy(dx: number, dy: number): void;
+  moveWipe(by: number): void;
   decide(change: ReviewChange): Promise<void>;
   keep(): Promise<void>;
   undo(): Promise<void>;
   redo(): Promise<void>;
+}
+
+/**
+ * The panes of compare (the selection, 2 to 4, else the active result and the next) and survey (the active
+ * result's product, of its kind).
+ */
+export function panesOf(
+  state: Pick<ReviewState, 'items' | 'filter' | 'pinned' | 'selected' | 'activeId' | 'mode'>,
+): ReviewItemView[] {
+  const visible = visibleItems(state);
+  const at = visible.findIndex((item) => item.id === state.activeId);
+  const active = visible[at];
+  if (!active) return [];
+  if (state.mode === 'survey') {
+    return visible.filter((item) => item.productId === active.productId && item.kind === active.kind);
+  }
+  const chosen = visible.filter((item) => state.selected.has(item.id)).slice(0, 4);
+  return chosen.length >= 2 ? chosen : visible.slice(at, at + 2);
 }
 
 /** The results the screen shows: those the filter keeps, and the pinned ones, in the batch's order. */
@@ -107,6 +139,8 @@ export const useReview = create<ReviewState>((set, get) => {
     selected: new Set(),
     mode: 'grid',
     autoAdvance: true,
+    view: { zoom: 1, x: 0, y: 0 },
+    wipe: 50,
     canUndo: false,
     canRedo: false,
     error: null,
@@ -137,7 +171,7 @@ export const useReview = create<ReviewState>((set, get) => {
       set({ filter, pinned: new Set(), selected: new Set(), activeId });
     },
 
-    setMode: (mode) => set({ mode }),
+    setMode: (mode) => set({ mode, view: { zoom: 1, x: 0, y: 0 } }),
 
     activate(id) {
       const { activeId, pinned, filter, items } = get();
@@ -150,7 +184,9 @@ export const useReview = create<ReviewState>((set, get) => {
 
     move(by) {
       const state = get();
-      const visible = visibleItems(state);
+      // In compare and survey the arrows go from pane to pane: the active pane takes the keys.
+      const visible =
+        state.mode === 'compare' || state.mode === 'survey' ? panesOf(state) : visibleItems(state);
       const at = visible.findIndex((item) => item.id === state.activeId);
       const next = visible[Math.min(visible.length - 1, Math.max(0, at + by))];
       if (next) get().activate(next.id);
@@ -169,6 +205,18 @@ export const useReview = create<ReviewState>((set, get) => {
 
     toggleAutoAdvance: () => set({ autoAdvance: !get().autoAdvance }),
 
+    toggleZoom: () => set({ view: { zoom: get().view.zoom === 1 ? 2 : 1, x: 0, y: 0 } }),
+
+    panBy(dx, dy) {
+      const { view } = get();
+      if (view.zoom === 1) return;
+      // At 2x the image may move by a quarter of its size each way before its edge shows.
+      const clamp = (value: number) => Math.max(-25, Math.min(25, value));
+      set({ view: { ...view, x: clamp(view.x + dx), y: clamp(view.y + dy) } });
+    },
+
+    moveWipe: (by) => set({ wipe: Math.max(0, Math.min(100, get().wipe + by)) }),
+
     async decide(change) {
       const { batchId, mode, selected, activeId } = get();
       if (!batchId || activeId === null) return;
@@ -177,7 +225,9 @@ export const useReview = create<ReviewState>((set, get) => {
       await run(async () => {
         merge(await api.call('review:decide', { batchId, itemIds, change }), false);
         set({ pinned: new Set([...get().pinned, activeId]) });
-        if (get().autoAdvance && itemIds.length === 1) advanceFrom(activeId);
+        // Auto-advance moves through the list; compare, survey and wipe keep their panes.
+        const single = get().mode === 'loupe' || get().mode === 'grid';
+        if (get().autoAdvance && itemIds.length === 1 && single) advanceFrom(activeId);
       });
     },
 
