@@ -19,6 +19,7 @@ import type { SecretBox } from './app/secrets.ts';
 import { type SandboxConnection, ServiceAccess, type SessionKey } from './app/service-access.ts';
 import { settingsHandlers } from './app/settings-handlers.ts';
 import { storageHandlers } from './app/storage-handlers.ts';
+import { videosHandlers } from './app/videos-handlers.ts';
 import { asDataFolderError } from './db/data-folder-fault.ts';
 import { type Db, openDatabase } from './db/open.ts';
 import type { S3HostingConfig } from './hosting/s3.ts';
@@ -149,6 +150,7 @@ export function createCore(options: CoreOptions): Core {
     revealFolder: options.revealFolder ?? (async () => {}),
   };
 
+  const review = new ReviewStore(db, now);
   const handlers: HandlerMap = {
     ...catalogHandlers,
     ...settingsHandlers(ctx),
@@ -156,7 +158,8 @@ export function createCore(options: CoreOptions): Core {
     ...ingestHandlers(ctx),
     ...batchesHandlers(ctx),
     ...jobsHandlers(ctx),
-    ...reviewHandlers({ ...ctx, review: new ReviewStore(db, now), reviewHistory: new ReviewHistory() }),
+    ...reviewHandlers({ ...ctx, review, reviewHistory: new ReviewHistory() }),
+    ...videosHandlers({ ...ctx, review }),
     ...storageHandlers(ctx),
   };
   const driver = queue;

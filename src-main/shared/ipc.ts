@@ -12,6 +12,8 @@ import type {
   NewBatchRequest,
   PhotoStorageInput,
   PhotoStorageView,
+  PickedVideoQuote,
+  PickedVideosRequest,
   QueueOwnerView,
   QuoteRequest,
   QuoteView,
@@ -83,6 +85,10 @@ export interface Handlers {
   /** Undoes the batch's last decision of this session; nothing changed when there is none. */
   'review:undo': { args: { batchId: string }; result: ReviewDecided };
   'review:redo': { args: { batchId: string }; result: ReviewDecided };
+  /** What videos from the picks would cost, per product and in all, against the balance; nothing is spent. */
+  'videos:quote': { args: PickedVideosRequest; result: PickedVideoQuote };
+  /** Queues those videos in the batch, refused if the balance does not cover them. */
+  'videos:create': { args: PickedVideosRequest; result: BatchSummary };
   /** The photo storage set up for remote services; null when none is. */
   'storage:get': { args: undefined; result: PhotoStorageView | null };
   /** Checks the storage end to end (a test photo uploaded and read back), then keeps it, secret sealed. */

@@ -372,6 +372,30 @@ export interface ReviewView {
   canRedo: boolean;
 }
 
+/** Videos made from a batch's picks: their settings, and per product the picks in the order to use. */
+export interface PickedVideosRequest {
+  batchId: string;
+  video: VideoSettingsView & { logoUrl?: string; music?: boolean; note?: string };
+  /** Per product id, its picked shots in the order to use; absent: its picks in shot order. */
+  order?: Record<string, number[]>;
+}
+
+export interface PickedVideoQuote {
+  products: Array<{
+    productId: string;
+    productName: string;
+    /** Its picked shots, in the order given. */
+    picks: number[];
+    /** Those the video is made from: as many as its length takes (5 s 1, 10 s 3, 15 s 4). */
+    used: number[];
+    /** 0 for a product without picks: it gets no video. */
+    credits: number;
+  }>;
+  credits: number;
+  balance: number;
+  shortfall: number;
+}
+
 /** What a decision sets; what it leaves out stays as it was. */
 export interface ReviewChange {
   flag?: ReviewFlag | null;

@@ -60,6 +60,18 @@ const quote = z
   })
   .strict();
 
+const pickedVideos = z
+  .object({
+    batchId: z.string().min(1).max(200),
+    video: video.extend({
+      logoUrl: url.optional(),
+      music: z.boolean().optional(),
+      note: z.string().trim().max(2000).optional(),
+    }),
+    order: z.record(z.string().min(1).max(200), z.array(z.number().int().positive()).max(100)).optional(),
+  })
+  .strict();
+
 export const HANDLER_SCHEMAS = {
   'app:info': none,
   'catalog:get': none,
@@ -143,6 +155,8 @@ export const HANDLER_SCHEMAS = {
   'review:keep': z.object({ batchId, itemId }).strict(),
   'review:undo': z.object({ batchId }).strict(),
   'review:redo': z.object({ batchId }).strict(),
+  'videos:quote': pickedVideos,
+  'videos:create': pickedVideos,
   'storage:get': none,
   'storage:set': z
     .object({

@@ -164,6 +164,12 @@ export class ServiceAccess {
     return account && this.options.accounts.keyStored(account.id) ? this.storedClient(account) : null;
   }
 
+  /** The account to ask about a batch's key (its balance): this session's for a key it was handed. */
+  keyAccountOf(batch: Batch): string {
+    if (batch.sandbox) return SANDBOX_ACCOUNT_ID;
+    return this.sessionOfKey(batch.keyId)?.view.id ?? batch.accountId;
+  }
+
   /** The account a batch belongs to, for its name and for marking a refused key. */
   accountOfBatch(batch: Batch): AccountView | null {
     if (batch.sandbox) return null;

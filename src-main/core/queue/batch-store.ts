@@ -107,6 +107,13 @@ export class BatchStore {
     if (this.get(id)?.status === 'paused') this.setStatus(id, 'running', null);
   }
 
+  /** Jobs added to a batch (videos from the picks) add their price to what it was quoted. */
+  addQuoted(id: BatchId, credits: number): void {
+    this.db
+      .prepare('UPDATE batches SET quoted_credits = quoted_credits + ?, updated_at = ? WHERE id = ?')
+      .run(credits, this.now(), id);
+  }
+
   /** Where the batch's results are: a library found again after it was moved. */
   setLibraryDir(id: BatchId, libraryDir: string): void {
     this.db

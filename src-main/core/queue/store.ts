@@ -4,9 +4,9 @@ import { AssetStore } from './asset-store.ts';
 import { BatchStore } from './batch-store.ts';
 import { type BatchTotals, collectTotals, type TotalsWithProducts, totalsOf } from './batch-totals.ts';
 import { productFingerprint } from './fingerprint.ts';
-import type { BatchId } from './ids.ts';
+import type { BatchId, JobId, ProductId } from './ids.ts';
 import { JobStore } from './job-store.ts';
-import type { Batch, NewBatch } from './types.ts';
+import type { Batch, NewBatch, VideoSettings } from './types.ts';
 
 // The durable queue over one SQLite file: batches (and their products), jobs (with their history and the
 // ledger) and the results they owe, each in a store of its own. What spans them lives here: a new batch
@@ -62,6 +62,33 @@ export class QueueStore {
       return batchId;
     })();
     return this.batches.get(id)!;
+  }
+
+  /**
+   * Videos added to a batch after its shoots (videos from the picks): one per product, after its shoot,
+   * priced now; the batch's quote grows by their price and the batch runs again.
+   */
+  addVideos(
+    batchId: BatchId,
+    videos: ReadonlyArray<{ productId: ProductId; shootJobId: JobId; settings: VideoSettings }>,
+  ): void {
+    this.db.transaction(() => {
+      let credits = 0;
+      for (const video of videos) {
+        const price = quoteVideo(video.settings);
+        credits += price;
+        this.jobs.insert({
+          batchId,
+          productId: video.productId,
+          kind: 'video',
+          afterJobId: video.shootJobId,
+          settings: video.settings,
+          price,
+        });
+      }
+      this.batches.addQuoted(batchId, credits);
+      this.batches.reopen(batchId);
+    })();
   }
 
   /** Every batch's totals and product count: the Batches screen asks for all of them at once. */

@@ -25,6 +25,14 @@ export interface VideoSettings {
   resolution: VideoResolution;
   mode: Mode;
   aspectRatio: VideoAspectRatio | null;
+  /** The shots it is made from, in order (videos from the picks); absent: its shoot's first shots. */
+  images?: number[];
+  /** A logo to reveal in the ad: a public URL. */
+  logoUrl?: string | null;
+  /** A background track; the service's default is on. */
+  music?: boolean;
+  /** Creative direction for the service. */
+  note?: string | null;
 }
 
 export interface Photo {

@@ -34,16 +34,21 @@ export async function createBody(
     };
   }
   const settings = job.settings as VideoSettings;
-  const images = store.assets
-    .ofJob(job.afterJobId!)
-    .filter((asset) => asset.kind === 'image')
-    .slice(0, VIDEO_MAX_IMAGES[settings.duration])
-    .map((asset) => asset.url);
+  const shots = store.assets.ofJob(job.afterJobId!).filter((asset) => asset.kind === 'image');
+  // Videos from the picks name their shots, in the user's order; the automatic ones take the first shots.
+  const chosen = settings.images
+    ? settings.images
+        .map((id) => shots.find((asset) => asset.id === id))
+        .filter((asset) => asset !== undefined)
+    : shots;
   return {
-    imageUrls: images,
+    imageUrls: chosen.slice(0, VIDEO_MAX_IMAGES[settings.duration]).map((asset) => asset.url),
     duration: settings.duration,
     resolution: settings.resolution,
     mode: settings.mode,
     ...(settings.aspectRatio ? { aspectRatio: settings.aspectRatio } : {}),
+    ...(settings.logoUrl ? { logoUrl: settings.logoUrl } : {}),
+    ...(settings.music !== undefined ? { music: settings.music } : {}),
+    ...(settings.note ? { note: settings.note } : {}),
   };
 }

@@ -1,0 +1,90 @@
+import type { PickedVideoQuote, PickedVideosRequest } from '../../shared/models.ts';
+import { VIDEO_MAX_IMAGES } from '../catalog.ts';
+import { quoteVideo } from '../pricing.ts';
+import type { JobId, ProductId } from '../queue/ids.ts';
+import type { VideoSettings } from '../queue/types.ts';
+import type { ReviewStore } from '../review/review-store.ts';
+import type { CoreContext } from './context.ts';
+import { requireBatch } from './decisions.ts';
+import type { HandlerMap } from './dispatch.ts';
+import { AppError } from './errors.ts';
+import { batchSummary } from './views.ts';
+
+// Videos from the picks: per product, the shots the designer picked, in the order they set (or in shot
+// order), as many as the video's length takes. Quoted first, against the balance, to the credit; then
+// queued in the batch as one video per product, after its shoot.
+
+interface Plan {
+  quote: PickedVideoQuote;
+  videos: Array<{ productId: ProductId; shootJobId: JobId; settings: VideoSettings }>;
+}
+
+export function videosHandlers(
+  ctx: CoreContext & { review: ReviewStore },
+): Pick<HandlerMap, 'videos:quote' | 'videos:create'> {
+  const { store, review, services, queue } = ctx;
+
+  const plan = async (request: PickedVideosRequest, fresh: boolean): Promise<Plan> => {
+    const batch = requireBatch(store, request.batchId);
+    const picked = review.items(batch.id).filter((row) => row.kind === 'shot' && row.flag === 'picked');
+    const byProduct = new Map<string, typeof picked>();
+    for (const row of picked) byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row]);
+    const { logoUrl, music, note, ...view } = request.video;
+    const products: PickedVideoQuote['products'] = [];
+    const videos: Plan['videos'] = [];
+    for (const product of store.batches.products(batch.id)) {
+      const rows = byProduct.get(product.id) ?? [];
+      const order = request.order?.[product.id];
+      if (order?.some((id) => !rows.some((row) => row.assetId === id))) {
+        throw new AppError(
+          'bad_request',
+          `The order for ${product.name} names a shot that is not one of its picks.`,
+        );
+      }
+      const ordered = order ? order.map((id) => rows.find((row) => row.assetId === id)!) : rows;
+      // One video is made from one shoot's shots (guess: the shoot of the first pick; a reshoot's picks go
+      // in a video of their own).
+      const fromShoot = ordered.filter((row) => row.jobId === ordered[0]?.jobId);
+      const used = fromShoot.slice(0, VIDEO_MAX_IMAGES[view.duration]);
+      const settings: VideoSettings = {
+        ...view,
+        images: used.map((row) => row.assetId),
+        ...(logoUrl ? { logoUrl } : {}),
+        ...(music !== undefined ? { music } : {}),
+        ...(note ? { note } : {}),
+      };
+      const credits = used.length > 0 ? quoteVideo(settings) : 0;
+      products.push({
+        productId: product.id,
+        productName: product.name,
+        picks: ordered.map((row) => row.assetId),
+        used: used.map((row) => row.assetId),
+        credits,
+      });
+      if (used.length > 0) videos.push({ productId: product.id, shootJobId: used[0]!.jobId, settings });
+    }
+    const credits = products.reduce((sum, product) => sum + product.credits, 0);
+    const balance = await services.balanceOf(services.keyAccountOf(batch), fresh);
+    return { quote: { products, credits, balance, shortfall: Math.max(0, credits - balance) }, videos };
+  };
+
+  return {
+    'videos:quote': async (request) => (await plan(request, false)).quote,
+    'videos:create': async (request) => {
+      const { quote, videos } = await plan(request, true);
+      if (videos.length === 0)
+        throw new AppError('conflict', 'No product has a picked shot: pick shots first.');
+      if (quote.shortfall > 0) {
+        throw new AppError(
+          'conflict',
+          `These videos cost ${quote.credits} credits; the balance is ${quote.balance}. Top up or make fewer.`,
+        );
+      }
+      const batch = requireBatch(store, request.batchId);
+      store.addVideos(batch.id, videos);
+      const reopened = store.batches.get(batch.id)!;
+      await queue.drive(reopened);
+      return batchSummary(store, reopened, queue.facts);
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
+import type { AccountView } from '../../../src-main/shared/models.ts';
+import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
+import { QUICK_SHOOT } from '../../support/job-settings.ts';
+import { defaultKeys } from '../../support/sandbox-harness.ts';
+import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
+
+// Issue 12, videos from the picks, through the handler map: per product the picked shots in the order the
+// designer set, as many as the length takes; the quote equals the charge to the credit, and each video's
+// POST names exactly the picked shots, in that order.
+
+let h: CoreHarness;
+let service: Sandbox;
+let photos: StaticServer;
+let studio: AccountView;
+let batchId: string;
+
+const finished = async (id: string) => {
+  for (let waited = 0; (await callCore(h.core, 'batches:get', { id })).status !== 'finished'; waited++) {
+    if (waited > 1200) throw new Error('the batch did not finish');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+beforeAll(async () => {
+  h = await startCoreHarness();
+  service = await startSandbox({ port: 0, timeScale: 0.02, videoRenderer: 'bundled' });
+  photos = await startStaticServer();
+  studio = await callCore(h.core, 'accounts:add', {
+    name: 'Studio',
+    baseUrl: service.url,
+    apiKey: defaultKeys(service).personal,
+  });
+  const catalog = join(h.dir, 'picks.csv');
+  await writeFile(
+    catalog,
+    `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\nMug,${photos.urlOf(PRODUCT_PHOTOS.mug)}\n`,
+  );
+  const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
+  const batch = await callCore(h.core, 'batches:create', {
+    scanId: scan.scanId,
+    accountId: studio.id,
+    shoot: { ...QUICK_SHOOT, shots: 4 },
+    video: null,
+    includeDone: true,
+    name: 'Picks',
+  });
+  batchId = batch.id;
+  await finished(batchId);
+}, 90_000);
+afterAll(async () => {
+  await photos?.close();
+  await h?.close();
+  await service?.close();
+});
+
+describe('videos from the picks', () => {
+  it('quotes per product from the picks in the chosen order, and the POSTs name exactly those shots', async () => {
+    const items = (await callCore(h.core, 'review:get', { batchId })).items;
+    const of = (product: string) => items.filter((item) => item.productName === product);
+    const [hat1, , hat3, hat4] = of('Hat');
+    const [, tote2] = of('Tote');
+    await callCore(h.core, 'review:decide', {
+      batchId,
+      itemIds: [hat1!.id, hat3!.id, hat4!.id, tote2!.id],
+      change: { flag: 'picked' },
+    });
+    const request = {
+      batchId,
+      video: {
+        duration: 10 as const,
+        resolution: '720p' as const,
+        mode: 'product_only' as const,
+        aspectRatio: null,
+        music: false,
+        note: 'Slow push-in',
+      },
+      order: { [hat1!.productId]: [hat4!.id, hat1!.id, hat3!.id] },
+    };
+    const quote = await callCore(h.core, 'videos:quote', request);
+    expect(quote.products.map((product) => [product.productName, product.used, product.credits])).toEqual([
+      ['Hat', [hat4!.id, hat1!.id, hat3!.id], 34],
+      ['Tote', [tote2!.id], 34],
+      ['Mug', [], 0],
+    ]);
+    expect(quote.credits).toBe(68);
+
+    const spentBefore = (await callCore(h.core, 'batches:get', { id: batchId })).creditsSpent;
+    await callCore(h.core, 'videos:create', request);
+    await finished(batchId);
+    const after = await callCore(h.core, 'batches:get', { id: batchId });
+    expect(after.creditsSpent - spentBefore).toBe(quote.credits);
+
+    const posts = service
+      .requests()
+      .filter((entry) => entry.method === 'POST' && entry.path === '/v1/videos')
+      .map((entry) => entry.body as { image_urls: string[]; music: boolean; note: string });
+    const db = new Database(join(h.dir, 'data', 'adbatch.db'), { readonly: true });
+    const urlOf = (id: number) =>
+      (db.prepare('SELECT url FROM assets WHERE id = ?').get(id) as { url: string }).url;
+    try {
+      expect(posts.map((body) => body.image_urls)).toEqual([
+        [hat4!.id, hat1!.id, hat3!.id].map(urlOf),
+        [tote2!.id].map(urlOf),
+      ]);
+    } finally {
+      db.close();
+    }
+    expect(posts.every((body) => body.music === false && body.note === 'Slow push-in')).toBe(true);
+    // The videos are reviewed like the shots.
+    expect((await callCore(h.core, 'review:get', { batchId, filter: { kind: 'video' } })).items).toHaveLength(
+      2,
+    );
+  }, 90_000);
+
+  it('refuses an order naming a shot that is not a pick, and a batch without picks', async () => {
+    const items = (await callCore(h.core, 'review:get', { batchId })).items;
+    const mug = items.find((item) => item.productName === 'Mug')!;
+    const video = {
+      duration: 5 as const,
+      resolution: '480p' as const,
+      mode: 'product_only' as const,
+      aspectRatio: null,
+    };
+    const refused = await refusalOf(h.core, 'videos:quote', {
+      batchId,
+      video,
+      order: { [mug.productId]: [mug.id] },
+    });
+    expect(refused.message).toMatch(/names a shot that is not one of its picks/);
+    await callCore(h.core, 'review:decide', {
+      batchId,
+      itemIds: items.filter((item) => item.flag === 'picked').map((item) => item.id),
+      change: { flag: null },
+    });
+    expect((await refusalOf(h.core, 'videos:create', { batchId, video })).message).toBe(
+      'No product has a picked shot: pick shots first.',
+    );
+  });
+});
