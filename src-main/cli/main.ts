@@ -8,6 +8,7 @@ import { registerRunCommand } from './commands/run.ts';
 import { registerSandboxCommand } from './commands/sandbox.ts';
 import { registerScanCommand } from './commands/scan.ts';
 import { registerStatusCommand } from './commands/status.ts';
+import { registerVideosCommand } from './commands/videos.ts';
 import { EXIT } from './exit-codes.ts';
 import { VERSION } from './version.ts';
 
@@ -24,6 +25,7 @@ registerResumeCommand(program);
 registerRedownloadCommand(program);
 registerStatusCommand(program);
 registerReviewCommand(program);
+registerVideosCommand(program);
 registerDecisionCommands(program);
 registerSandboxCommand(program);
 

@@ -164,10 +164,26 @@ export class ServiceAccess {
     return account && this.options.accounts.keyStored(account.id) ? this.storedClient(account) : null;
   }
 
-  /** The account to ask about a batch's key (its balance): this session's for a key it was handed. */
-  keyAccountOf(batch: Batch): string {
-    if (batch.sandbox) return SANDBOX_ACCOUNT_ID;
-    return this.sessionOfKey(batch.keyId)?.view.id ?? batch.accountId;
+  /**
+   * The balance of the key a batch is sent with, at the batch's service (a session key's batch included),
+   * cached like balanceOf.
+   */
+  async balanceOfBatch(batch: Batch, fresh = false): Promise<number> {
+    const accountId = batch.sandbox
+      ? SANDBOX_ACCOUNT_ID
+      : (this.sessionOfKey(batch.keyId)?.view.id ?? batch.accountId);
+    const known = this.balances.get(accountId);
+    if (!fresh && known && this.options.now() - known.at < BALANCE_MAX_AGE_MS) return known.credits;
+    if (batch.sandbox) await this.ensureSandbox();
+    const client = this.clientForBatch(batch);
+    if (!client) {
+      throw new AppError('key_missing', `The key of this batch (${batch.keyHint}) is not on this computer.`);
+    }
+    const { credits } = await serviceCall(() =>
+      this.options.inBudget(batch.keyId, () => client.getCredits()),
+    );
+    this.rememberBalance(accountId, credits);
+    return credits;
   }
 
   /** The account a batch belongs to, for its name and for marking a refused key. */

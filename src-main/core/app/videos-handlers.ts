@@ -64,7 +64,7 @@ export function videosHandlers(
       if (used.length > 0) videos.push({ productId: product.id, shootJobId: used[0]!.jobId, settings });
     }
     const credits = products.reduce((sum, product) => sum + product.credits, 0);
-    const balance = await services.balanceOf(services.keyAccountOf(batch), fresh);
+    const balance = await services.balanceOfBatch(batch, fresh);
     return { quote: { products, credits, balance, shortfall: Math.max(0, credits - balance) }, videos };
   };
 

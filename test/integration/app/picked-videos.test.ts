@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { AccountView } from '../../../src-main/shared/models.ts';
+import { adbatch } from '../../support/cli.ts';
 import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
@@ -116,6 +117,35 @@ describe('videos from the picks', () => {
       2,
     );
   }, 90_000);
+
+  it('is quoted by adbatch videos beside the app, and made only with --yes', async () => {
+    const env = { ...process.env, ADBATCH_API_KEY: defaultKeys(service).personal };
+    const dataDir = join(h.dir, 'data');
+    const quoted = await adbatch(
+      ['videos', batchId, '--from', 'picked', '--video', '5s/480p', '--music', 'off', '--data-dir', dataDir],
+      { env },
+    );
+    expect(quoted.code, quoted.stderr).toBe(0);
+    // 5 s takes one shot: the first of each product's picks; 5 s at 480p, product only, is 9 credits.
+    const balance = service.accounts().find((account) => account.type === 'personal')!.credits;
+    expect(quoted.stdout).toBe(
+      [
+        'Product  Shots  Credits',
+        'Hat          1        9',
+        'Tote         1        9',
+        'Mug          0  no picks',
+        `Total${' '.repeat(16)}18`,
+        `Balance: ${balance} credits`,
+        'Add --yes to make these videos.',
+        '',
+      ].join('\n'),
+    );
+    const refused = await adbatch(
+      ['videos', batchId, '--from', 'picked', '--video', '5s/480p', '--yes', '--data-dir', dataDir],
+      { env },
+    );
+    expect(refused.code).toBe(5);
+  });
 
   it('refuses an order naming a shot that is not a pick, and a batch without picks', async () => {
     const items = (await callCore(h.core, 'review:get', { batchId })).items;

@@ -1,0 +1,88 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
+import type { PickedVideosRequest } from '../../shared/models.ts';
+import { follow } from '../follow.ts';
+import { openCliCore } from '../open-core.ts';
+import { defaultDataDir } from '../paths.ts';
+import { parseVideo } from './run.ts';
+
+// `adbatch videos <batch> --from picked --video 10s/720p`: a video per product from the shots picked in
+// Review (in shot order), quoted per product against the balance; with --yes, queued and followed to the
+// end like `resume`. ADBATCH_API_KEY is the key of a batch that `adbatch run` made with it.
+
+function onOff(text: string): boolean {
+  if (text === 'on' || text === 'off') return text === 'on';
+  throw new InvalidArgumentError('music is on or off');
+}
+
+export function registerVideosCommand(program: Command): void {
+  program
+    .command('videos')
+    .description('Make a video of each product from its picked shots (picked in Review): quoted, then made.')
+    .argument('<batch>', 'a batch id')
+    .addOption(new Option('--from <what>', 'which shots').choices(['picked']).makeOptionMandatory())
+    .requiredOption('--video <spec>', 'the video: 10s/720p[/with_model][/16:9]', parseVideo)
+    .option('--logo <url>', 'a logo to reveal in the ad (a public URL)')
+    .option('--music <on|off>', 'a background track', onOff)
+    .option('--note <text>', 'creative direction for the service')
+    .option('--yes', 'make them without asking: the credits are spent')
+    .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .action(
+      async (
+        batchId: string,
+        options: {
+          video: PickedVideosRequest['video'];
+          logo?: string;
+          music?: boolean;
+          note?: string;
+          yes?: boolean;
+          dataDir: string;
+        },
+      ) => {
+        const apiKey = process.env.ADBATCH_API_KEY?.trim();
+        const cli = openCliCore({
+          dataDir: options.dataDir,
+          holderName: 'adbatch videos',
+          leaseMode: options.yes ? 'require' : 'none',
+          sessionKeys: apiKey ? [{ apiKey }] : [],
+          timeScale: DEFAULT_SANDBOX_TIME_SCALE,
+        });
+        let following = false;
+        try {
+          const request: PickedVideosRequest = {
+            batchId,
+            video: {
+              ...options.video,
+              ...(options.logo ? { logoUrl: options.logo } : {}),
+              ...(options.music !== undefined ? { music: options.music } : {}),
+              ...(options.note ? { note: options.note } : {}),
+            },
+          };
+          if (options.yes) await cli.core.start();
+          const quote = await cli.call('videos:quote', request);
+          const width = Math.max(7, ...quote.products.map((product) => product.productName.length));
+          const lines = quote.products.map(
+            (product) =>
+              `${product.productName.padEnd(width)}  ${String(product.used.length).padStart(5)}  ${
+                product.credits > 0 ? String(product.credits).padStart(7) : 'no picks'
+              }`,
+          );
+          process.stdout.write(
+            `${'Product'.padEnd(width)}  Shots  Credits\n${lines.join('\n')}\n${'Total'.padEnd(width)}  ${' '.repeat(5)}  ${String(quote.credits).padStart(7)}\nBalance: ${quote.balance} credits\n`,
+          );
+          if (!options.yes) {
+            process.stdout.write('Add --yes to make these videos.\n');
+            return;
+          }
+          const batch = await cli.call('videos:create', request);
+          process.stdout.write(
+            `Making ${quote.products.filter((product) => product.credits > 0).length} videos.\n`,
+          );
+          following = true;
+          process.exitCode = await follow(cli, [batch.id]);
+        } finally {
+          if (!following) await cli.core.stop();
+        }
+      },
+    );
+}
