@@ -327,6 +327,16 @@ export interface ReviewItemView {
   file: string;
   /** Its thumbnail, when the service made one. */
   thumbnailUrl: string | null;
+  /**
+   * What a grid cell shows: a shot's 320 px preview, made locally (the original's `url` while it is being
+   * made again); a video's thumbnail from the service, or null without one.
+   */
+  gridUrl: string | null;
+  /**
+   * What the loupe and compare show: a shot's 1600 px preview (the original's `url` while it is being made
+   * again); null for a video, which plays from `url`.
+   */
+  screenUrl: string | null;
   flag: ReviewFlag | null;
   stars: number;
   rejectReason: RejectReason | null;

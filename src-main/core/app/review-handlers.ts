@@ -3,6 +3,7 @@ import type { ReviewDecided, ReviewItemView } from '../../shared/models.ts';
 import type { AssetId, BatchId } from '../queue/ids.ts';
 import type { Batch } from '../queue/types.ts';
 import { changed, countsOf, isReviewed, matches } from '../review/decide.ts';
+import type { ResultPreviews } from '../review/previews.ts';
 import type { ReviewHistory } from '../review/review-history.ts';
 import type { Decision, ReviewRow, ReviewStore } from '../review/review-store.ts';
 import type { CoreContext } from './context.ts';
@@ -15,26 +16,54 @@ import { AppError } from './errors.ts';
 // is made.
 
 export function reviewHandlers(
-  ctx: CoreContext & { review: ReviewStore; reviewHistory: ReviewHistory },
+  ctx: CoreContext & { review: ReviewStore; reviewHistory: ReviewHistory; previews: ResultPreviews },
 ): Pick<HandlerMap, 'review:get' | 'review:decide' | 'review:keep' | 'review:undo' | 'review:redo'> {
-  const { store, review, reviewHistory: history, files } = ctx;
+  const { store, review, reviewHistory: history, files, previews } = ctx;
 
-  const view = (batch: Batch, row: ReviewRow): ReviewItemView => ({
-    id: row.assetId,
-    productId: row.productId,
-    productName: row.productName,
-    position: row.position,
-    kind: row.kind,
-    style: row.style,
-    index: row.index,
-    url: files.url(join(batch.libraryDir, row.path)),
-    file: row.path.split('/').slice(1).join('/'),
-    thumbnailUrl: row.thumbnailPath ? files.url(join(batch.libraryDir, row.thumbnailPath)) : null,
-    flag: row.flag,
-    stars: row.stars,
-    rejectReason: row.rejectReason,
-    reviewed: isReviewed(row),
-  });
+  /**
+   * A shot's previews, or its original while they are missing: answering at once matters more than one
+   * look at a full-size file, since making the previews of a whole batch whose cache was cleared takes
+   * minutes. The missing ones are made again in the background and appear from the next answer on.
+   */
+  const previewUrls = (
+    batch: Batch,
+    row: ReviewRow,
+    thumbnailUrl: string | null,
+  ): Pick<ReviewItemView, 'gridUrl' | 'screenUrl'> => {
+    if (row.kind === 'video') return { gridUrl: thumbnailUrl, screenUrl: null };
+    const original = join(batch.libraryDir, row.path);
+    if (row.sha256 && previews.has(row.sha256)) {
+      return {
+        gridUrl: files.url(previews.path('grid', row.sha256)),
+        screenUrl: files.url(previews.path('screen', row.sha256)),
+      };
+    }
+    // Guess: a result without a sha256 (none is recorded without one today) keeps showing its original.
+    if (row.sha256) void previews.rebuild(original, row.sha256);
+    const url = files.url(original);
+    return { gridUrl: url, screenUrl: url };
+  };
+
+  const view = (batch: Batch, row: ReviewRow): ReviewItemView => {
+    const thumbnailUrl = row.thumbnailPath ? files.url(join(batch.libraryDir, row.thumbnailPath)) : null;
+    return {
+      id: row.assetId,
+      productId: row.productId,
+      productName: row.productName,
+      position: row.position,
+      kind: row.kind,
+      style: row.style,
+      index: row.index,
+      url: files.url(join(batch.libraryDir, row.path)),
+      file: row.path.split('/').slice(1).join('/'),
+      thumbnailUrl,
+      ...previewUrls(batch, row, thumbnailUrl),
+      flag: row.flag,
+      stars: row.stars,
+      rejectReason: row.rejectReason,
+      reviewed: isReviewed(row),
+    };
+  };
 
   /** The batch's rows by id, refusing ids that are not reviewable results of this batch. */
   const rowsOf = (batch: Batch, ids: readonly number[]) => {

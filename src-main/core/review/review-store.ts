@@ -18,6 +18,8 @@ export interface ReviewRow {
   index: number;
   /** Relative to the batch's library. */
   path: string;
+  /** Of the downloaded file's bytes: what its previews are keyed by. */
+  sha256: string | null;
   thumbnailPath: string | null;
   flag: ReviewFlag | null;
   stars: number;
@@ -42,6 +44,7 @@ interface ItemRow {
   style: string | null;
   idx: number;
   path: string;
+  sha256: string | null;
   thumbnail_path: string | null;
   flag: ReviewFlag | null;
   stars: number | null;
@@ -59,7 +62,7 @@ export class ReviewStore {
     return this.db
       .prepare<[BatchId], ItemRow>(
         `SELECT a.id AS asset_id, j.id AS job_id, p.id AS product_id, p.name AS product_name, p.position,
-           a.kind, json_extract(COALESCE(shoot.settings, j.settings), '$.style') AS style, a.idx, a.path,
+           a.kind, json_extract(COALESCE(shoot.settings, j.settings), '$.style') AS style, a.idx, a.path, a.sha256,
            thumb.path AS thumbnail_path, d.flag, d.stars, d.reject_reason
          FROM assets a
          JOIN jobs j ON j.id = a.job_id
@@ -82,6 +85,7 @@ export class ReviewStore {
         style: row.style ?? '',
         index: row.idx + 1,
         path: row.path,
+        sha256: row.sha256,
         thumbnailPath: row.thumbnail_path,
         flag: row.flag,
         stars: row.stars ?? 0,
