@@ -26,13 +26,13 @@ export function reviewHandlers(
    * minutes. The missing ones are made again in the background and appear from the next answer on.
    */
   const previewUrls = (
-    batch: Batch,
     row: ReviewRow,
+    original: string,
     thumbnailUrl: string | null,
+    present: (sha256: string) => boolean,
   ): Pick<ReviewItemView, 'gridUrl' | 'screenUrl'> => {
     if (row.kind === 'video') return { gridUrl: thumbnailUrl, screenUrl: null };
-    const original = join(batch.libraryDir, row.path);
-    if (row.sha256 && previews.has(row.sha256)) {
+    if (row.sha256 && present(row.sha256)) {
       return {
         gridUrl: files.url(previews.path('grid', row.sha256)),
         screenUrl: files.url(previews.path('screen', row.sha256)),
@@ -44,7 +44,9 @@ export function reviewHandlers(
     return { gridUrl: url, screenUrl: url };
   };
 
-  const view = (batch: Batch, row: ReviewRow): ReviewItemView => {
+  /** One result as Review shows it; `present` is one answer's look at the previews on disk. */
+  const view = (batch: Batch, row: ReviewRow, present: (sha256: string) => boolean): ReviewItemView => {
+    const original = join(batch.libraryDir, row.path);
     const thumbnailUrl = row.thumbnailPath ? files.url(join(batch.libraryDir, row.thumbnailPath)) : null;
     return {
       id: row.assetId,
@@ -54,10 +56,10 @@ export function reviewHandlers(
       kind: row.kind,
       style: row.style,
       index: row.index,
-      url: files.url(join(batch.libraryDir, row.path)),
+      url: files.url(original),
       file: row.path.split('/').slice(1).join('/'),
       thumbnailUrl,
-      ...previewUrls(batch, row, thumbnailUrl),
+      ...previewUrls(row, original, thumbnailUrl, present),
       flag: row.flag,
       stars: row.stars,
       rejectReason: row.rejectReason,
@@ -65,9 +67,9 @@ export function reviewHandlers(
     };
   };
 
-  /** The batch's rows by id, refusing ids that are not reviewable results of this batch. */
-  const rowsOf = (batch: Batch, ids: readonly number[]) => {
-    const byId = new Map(review.items(batch.id).map((row) => [row.assetId as number, row]));
+  /** These rows of the batch, in the order asked, refusing ids that are not reviewable results of it. */
+  const rowsOf = (batch: Batch, ids: readonly number[]): ReviewRow[] => {
+    const byId = new Map(review.itemsOf(batch.id, ids).map((row) => [row.assetId as number, row]));
     const missing = ids.filter((id) => !byId.has(id));
     if (missing.length > 0) {
       throw new AppError(
@@ -75,7 +77,7 @@ export function reviewHandlers(
         `Batch ${batch.id} has no result to review with id ${missing.join(', ')}.`,
       );
     }
-    return { byId, rows: ids.map((id) => byId.get(id)!) };
+    return ids.map((id) => byId.get(id)!);
   };
 
   /** Writes the decisions, remembers the step for undo, and answers with the changed items as they are now. */
@@ -89,12 +91,9 @@ export function reviewHandlers(
   };
 
   const decided = (batch: Batch, ids: readonly AssetId[]): ReviewDecided => {
-    const wanted = new Set<number>(ids);
+    const present = previews.presence();
     return {
-      items: review
-        .items(batch.id)
-        .filter((row) => wanted.has(row.assetId))
-        .map((row) => view(batch, row)),
+      items: review.itemsOf(batch.id, ids).map((row) => view(batch, row, present)),
       canUndo: history.canUndo(batch.id),
       canRedo: history.canRedo(batch.id),
     };
@@ -115,9 +114,10 @@ export function reviewHandlers(
     'review:get': async ({ batchId, filter }) => {
       const batch = requireBatch(store, batchId);
       const rows = review.items(batch.id);
+      const present = previews.presence();
       return {
         batchId: batch.id,
-        items: rows.filter((row) => matches(row, filter ?? {})).map((row) => view(batch, row)),
+        items: rows.filter((row) => matches(row, filter ?? {})).map((row) => view(batch, row, present)),
         counts: countsOf(rows),
         canUndo: history.canUndo(batch.id),
         canRedo: history.canRedo(batch.id),
@@ -125,7 +125,7 @@ export function reviewHandlers(
     },
     'review:decide': async ({ batchId, itemIds, change }) => {
       const batch = requireBatch(store, batchId);
-      const { rows } = rowsOf(batch, itemIds);
+      const rows = rowsOf(batch, itemIds);
       const before = review.decisions(rows.map((row) => row.assetId));
       return commit(
         batch,
@@ -135,12 +135,13 @@ export function reviewHandlers(
     },
     'review:keep': async ({ batchId, itemId }) => {
       const batch = requireBatch(store, batchId);
-      const { byId, rows } = rowsOf(batch, [itemId]);
-      const kept = rows[0]!;
+      const kept = rowsOf(batch, [itemId])[0]!;
       // The others of its product and kind: "keep this shot, reject the rest of this product's shots".
-      const others = [...byId.values()].filter(
-        (row) => row.productId === kept.productId && row.kind === kept.kind && row.assetId !== kept.assetId,
-      );
+      const others = review
+        .productItems(batch.id, kept.productId)
+        .filter(
+          (row) => row.productId === kept.productId && row.kind === kept.kind && row.assetId !== kept.assetId,
+        );
       const before = review.decisions([kept.assetId, ...others.map((row) => row.assetId)]);
       const after = before.map((decision) =>
         changed(decision, decision.assetId === kept.assetId ? { flag: 'picked' } : { flag: 'rejected' }),

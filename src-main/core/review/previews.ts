@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import sharp from 'sharp';
 import type { Logger } from '../app/context.ts';
 import { MAX_PIXELS } from '../ingest/limits.ts';
@@ -57,6 +57,8 @@ export async function makePreview(original: string, target: string, size: Previe
 export class ResultPreviews {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly pending = new Map<string, Promise<boolean>>();
+  /** Each fan-out folder's names as last read, with the folder's mtime then: read again once it changes. */
+  private readonly listings = new Map<string, { mtimeMs: number; names: Set<string> }>();
   /** Results whose previews could not be made in this session: not tried on every look again. */
   private readonly failed = new Set<string>();
   private closed = false;
@@ -67,12 +69,44 @@ export class ResultPreviews {
   ) {}
 
   path(size: PreviewSize, sha256: string): string {
-    return previewPath(this.dir, size, sha256);
+    // Concatenated, not joined: review:get builds 16,000 of these for a batch of 8,000 shots.
+    return `${this.folder(size, sha256)}${sep}${sha256}.jpg`;
   }
 
-  /** Both previews of this result are on disk (a synchronous look: `review:get` asks it for every result). */
-  has(sha256: string): boolean {
-    return existsSync(this.path('grid', sha256)) && existsSync(this.path('screen', sha256));
+  /**
+   * A look at which results have both previews on disk, for one answer: `review:get` asks it about every
+   * result of a batch, and 16,000 stats cost more than the rest of the answer. Each fan-out folder is
+   * stat'ed once per look and read again only when its mtime moved (a preview added or deleted since), so a
+   * preview deleted under the running app is noticed. (Guess: the cache is on a file system with sub-second
+   * mtimes; on one with whole seconds, a deletion in the second of a listing is noticed at the next change.)
+   */
+  presence(): (sha256: string) => boolean {
+    const seen = new Map<string, Set<string>>();
+    const namesIn = (folder: string): Set<string> => {
+      let names = seen.get(folder);
+      if (names) return names;
+      let mtimeMs: number;
+      try {
+        mtimeMs = statSync(folder).mtimeMs;
+      } catch {
+        mtimeMs = -1;
+      }
+      const listed = this.listings.get(folder);
+      if (listed && listed.mtimeMs === mtimeMs) names = listed.names;
+      else {
+        names = new Set(mtimeMs < 0 ? [] : readdirSync(folder));
+        this.listings.set(folder, { mtimeMs, names });
+      }
+      seen.set(folder, names);
+      return names;
+    };
+    return (sha256) =>
+      namesIn(this.folder('grid', sha256)).has(`${sha256}.jpg`) &&
+      namesIn(this.folder('screen', sha256)).has(`${sha256}.jpg`);
+  }
+
+  private folder(size: PreviewSize, sha256: string): string {
+    return `${this.dir}${sep}${size}${sep}${sha256.slice(0, 2)}`;
   }
 
   /**
@@ -119,6 +153,9 @@ export class ResultPreviews {
       for (const size of ['grid', 'screen'] as const) {
         const target = this.path(size, sha256);
         if (!existsSync(target)) await makePreview(original, target, size);
+        // Read the folder again at the next look even if its mtime did not move: a file system's clock
+        // ticks in milliseconds at best, and a listing taken in the tick of this write would miss it.
+        this.listings.delete(this.folder(size, sha256));
       }
       return true;
     } catch (error) {

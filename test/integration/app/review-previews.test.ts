@@ -150,6 +150,6 @@ describe('review previews', () => {
     expect(await previews.rebuild(broken, 'ab'.repeat(32))).toBe(false);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(broken);
-    expect(previews.has('ab'.repeat(32))).toBe(false);
+    expect(previews.presence()('ab'.repeat(32))).toBe(false);
   });
 });
