@@ -24,6 +24,7 @@ import { asDataFolderError } from './db/data-folder-fault.ts';
 import { type Db, openDatabase } from './db/open.ts';
 import type { S3HostingConfig } from './hosting/s3.ts';
 import { QueueStore } from './queue/store.ts';
+import { previewsDir, ResultPreviews } from './review/previews.ts';
 import { ReviewHistory } from './review/review-history.ts';
 import { ReviewStore } from './review/review-store.ts';
 import { type RateLimit, SERVICE_RATE_LIMIT } from './scheduler/budget.ts';
@@ -116,6 +117,7 @@ export function createCore(options: CoreOptions): Core {
     inBudget: (keyId, send) => (queue ? queue.request(keyId, send) : send()),
   });
   const photos = new PhotoReachService(dataDir, storage, options.sessionStorage ?? null);
+  const previews = new ResultPreviews(previewsDir(dataDir), log);
   queue = new QueueDriver({
     dataDir,
     holderName: options.holderName ?? 'Adbatch',
@@ -128,6 +130,7 @@ export function createCore(options: CoreOptions): Core {
     log,
     rateLimit: () => withMargin(options.rateLimit ?? SERVICE_RATE_LIMIT, settings().budgetMarginPercent),
     timeScale: options.timeScale ?? 0.1,
+    previews,
   });
 
   const ctx: CoreContext = {
@@ -158,7 +161,7 @@ export function createCore(options: CoreOptions): Core {
     ...ingestHandlers(ctx),
     ...batchesHandlers(ctx),
     ...jobsHandlers(ctx),
-    ...reviewHandlers({ ...ctx, review, reviewHistory: new ReviewHistory() }),
+    ...reviewHandlers({ ...ctx, review, reviewHistory: new ReviewHistory(), previews }),
     ...videosHandlers({ ...ctx, review }),
     ...storageHandlers(ctx),
   };
@@ -180,6 +183,7 @@ export function createCore(options: CoreOptions): Core {
     async stop() {
       await starting.catch(() => {});
       await driver.stop();
+      await previews.close();
       await photos.close();
       await services.close();
       db.close();

@@ -329,6 +329,16 @@ export interface ReviewItemView {
   thumbnailUrl: string | null;
   /** The product's hero photo, as it was sent (converted copy or catalog URL): what an A/B wipe compares. */
   sourceUrl: string | null;
+  /**
+   * What a grid cell shows: a shot's 320 px preview, made locally (the original's `url` while it is being
+   * made again); a video's thumbnail from the service, or null without one.
+   */
+  gridUrl: string | null;
+  /**
+   * What the loupe and compare show: a shot's 1600 px preview (the original's `url` while it is being made
+   * again); null for a video, which plays from `url`.
+   */
+  screenUrl: string | null;
   flag: ReviewFlag | null;
   stars: number;
   rejectReason: RejectReason | null;

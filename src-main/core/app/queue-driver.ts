@@ -13,6 +13,7 @@ import { batchFolder } from '../library.ts';
 import { writeManifest } from '../manifest.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch } from '../queue/types.ts';
+import type { ResultPreviews } from '../review/previews.ts';
 import { type RateLimit, RequestBudget } from '../scheduler/budget.ts';
 import { Engine } from '../scheduler/engine.ts';
 import type { Logger } from './context.ts';
@@ -47,6 +48,8 @@ export interface QueueDriverOptions {
   log: Logger;
   rateLimit: () => RateLimit;
   timeScale: number;
+  /** Makes each downloaded shot's previews for Review. */
+  previews?: ResultPreviews;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
@@ -276,6 +279,7 @@ export class QueueDriver {
       },
       onBatchSettled: (batchId) => void this.writeManifestOf(batchId),
       dataDir: this.options.dataDir,
+      ...(this.options.previews ? { previews: this.options.previews } : {}),
       onHalt: (message) => {
         log.warn(message);
         this.options.events.emit('queue:owner', this.owner());

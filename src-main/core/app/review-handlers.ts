@@ -4,6 +4,7 @@ import { isReviewed, matchesReviewFilter } from '../../shared/review-filter.ts';
 import type { AssetId, BatchId } from '../queue/ids.ts';
 import type { Batch } from '../queue/types.ts';
 import { changed, countsOf } from '../review/decide.ts';
+import type { ResultPreviews } from '../review/previews.ts';
 import type { ReviewHistory } from '../review/review-history.ts';
 import type { Decision, ReviewRow, ReviewStore } from '../review/review-store.ts';
 import type { CoreContext } from './context.ts';
@@ -16,9 +17,33 @@ import { AppError } from './errors.ts';
 // is made.
 
 export function reviewHandlers(
-  ctx: CoreContext & { review: ReviewStore; reviewHistory: ReviewHistory },
+  ctx: CoreContext & { review: ReviewStore; reviewHistory: ReviewHistory; previews: ResultPreviews },
 ): Pick<HandlerMap, 'review:get' | 'review:decide' | 'review:keep' | 'review:undo' | 'review:redo'> {
-  const { store, review, reviewHistory: history, files } = ctx;
+  const { store, review, reviewHistory: history, files, previews } = ctx;
+
+  /**
+   * A shot's previews, or its original while they are missing: answering at once matters more than one
+   * look at a full-size file, since making the previews of a whole batch whose cache was cleared takes
+   * minutes. The missing ones are made again in the background and appear from the next answer on.
+   */
+  const previewUrls = (
+    row: ReviewRow,
+    original: string,
+    thumbnailUrl: string | null,
+    present: (sha256: string) => boolean,
+  ): Pick<ReviewItemView, 'gridUrl' | 'screenUrl'> => {
+    if (row.kind === 'video') return { gridUrl: thumbnailUrl, screenUrl: null };
+    if (row.sha256 && present(row.sha256)) {
+      return {
+        gridUrl: files.url(previews.path('grid', row.sha256)),
+        screenUrl: files.url(previews.path('screen', row.sha256)),
+      };
+    }
+    // Guess: a result without a sha256 (none is recorded without one today) keeps showing its original.
+    if (row.sha256) void previews.rebuild(original, row.sha256);
+    const url = files.url(original);
+    return { gridUrl: url, screenUrl: url };
+  };
 
   /** Each product's hero photo as it was sent, for the A/B wipe. */
   const sourcesOf = (batch: Batch) =>
@@ -29,27 +54,37 @@ export function reviewHandlers(
       }),
     );
 
-  const view = (batch: Batch, row: ReviewRow, sources: Map<string, string | null>): ReviewItemView => ({
-    id: row.assetId,
-    productId: row.productId,
-    productName: row.productName,
-    position: row.position,
-    kind: row.kind,
-    style: row.style,
-    index: row.index,
-    url: files.url(join(batch.libraryDir, row.path)),
-    file: row.path.split('/').slice(1).join('/'),
-    thumbnailUrl: row.thumbnailPath ? files.url(join(batch.libraryDir, row.thumbnailPath)) : null,
-    sourceUrl: sources.get(row.productId) ?? null,
-    flag: row.flag,
-    stars: row.stars,
-    rejectReason: row.rejectReason,
-    reviewed: isReviewed(row),
-  });
+  /** What one answer looks at once: the previews on disk, and the products' source photos. */
+  const lookup = (batch: Batch) => ({ present: previews.presence(), sources: sourcesOf(batch) });
 
-  /** The batch's rows by id, refusing ids that are not reviewable results of this batch. */
-  const rowsOf = (batch: Batch, ids: readonly number[]) => {
-    const byId = new Map(review.items(batch.id).map((row) => [row.assetId as number, row]));
+  /** One result as Review shows it. */
+  const view = (batch: Batch, row: ReviewRow, seen: ReturnType<typeof lookup>): ReviewItemView => {
+    const { present, sources } = seen;
+    const original = join(batch.libraryDir, row.path);
+    const thumbnailUrl = row.thumbnailPath ? files.url(join(batch.libraryDir, row.thumbnailPath)) : null;
+    return {
+      id: row.assetId,
+      productId: row.productId,
+      productName: row.productName,
+      position: row.position,
+      kind: row.kind,
+      style: row.style,
+      index: row.index,
+      url: files.url(original),
+      file: row.path.split('/').slice(1).join('/'),
+      thumbnailUrl,
+      sourceUrl: sources.get(row.productId) ?? null,
+      ...previewUrls(row, original, thumbnailUrl, present),
+      flag: row.flag,
+      stars: row.stars,
+      rejectReason: row.rejectReason,
+      reviewed: isReviewed(row),
+    };
+  };
+
+  /** These rows of the batch, in the order asked, refusing ids that are not reviewable results of it. */
+  const rowsOf = (batch: Batch, ids: readonly number[]): ReviewRow[] => {
+    const byId = new Map(review.itemsOf(batch.id, ids).map((row) => [row.assetId as number, row]));
     const missing = ids.filter((id) => !byId.has(id));
     if (missing.length > 0) {
       throw new AppError(
@@ -57,7 +92,7 @@ export function reviewHandlers(
         `Batch ${batch.id} has no result to review with id ${missing.join(', ')}.`,
       );
     }
-    return { byId, rows: ids.map((id) => byId.get(id)!) };
+    return ids.map((id) => byId.get(id)!);
   };
 
   /** Writes the decisions, remembers the step for undo, and answers with the changed items as they are now. */
@@ -71,13 +106,9 @@ export function reviewHandlers(
   };
 
   const decided = (batch: Batch, ids: readonly AssetId[]): ReviewDecided => {
-    const wanted = new Set<number>(ids);
-    const sources = sourcesOf(batch);
+    const seen = lookup(batch);
     return {
-      items: review
-        .items(batch.id)
-        .filter((row) => wanted.has(row.assetId))
-        .map((row) => view(batch, row, sources)),
+      items: review.itemsOf(batch.id, ids).map((row) => view(batch, row, seen)),
       canUndo: history.canUndo(batch.id),
       canRedo: history.canRedo(batch.id),
     };
@@ -98,12 +129,12 @@ export function reviewHandlers(
     'review:get': async ({ batchId, filter }) => {
       const batch = requireBatch(store, batchId);
       const rows = review.items(batch.id);
-      const sources = sourcesOf(batch);
+      const seen = lookup(batch);
       return {
         batchId: batch.id,
         items: rows
           .filter((row) => matchesReviewFilter(row, filter ?? {}))
-          .map((row) => view(batch, row, sources)),
+          .map((row) => view(batch, row, seen)),
         counts: countsOf(rows),
         canUndo: history.canUndo(batch.id),
         canRedo: history.canRedo(batch.id),
@@ -111,7 +142,7 @@ export function reviewHandlers(
     },
     'review:decide': async ({ batchId, itemIds, change }) => {
       const batch = requireBatch(store, batchId);
-      const { rows } = rowsOf(batch, itemIds);
+      const rows = rowsOf(batch, itemIds);
       const before = review.decisions(rows.map((row) => row.assetId));
       return commit(
         batch,
@@ -121,12 +152,13 @@ export function reviewHandlers(
     },
     'review:keep': async ({ batchId, itemId }) => {
       const batch = requireBatch(store, batchId);
-      const { byId, rows } = rowsOf(batch, [itemId]);
-      const kept = rows[0]!;
+      const kept = rowsOf(batch, [itemId])[0]!;
       // The others of its product and kind: "keep this shot, reject the rest of this product's shots".
-      const others = [...byId.values()].filter(
-        (row) => row.productId === kept.productId && row.kind === kept.kind && row.assetId !== kept.assetId,
-      );
+      const others = review
+        .productItems(batch.id, kept.productId)
+        .filter(
+          (row) => row.productId === kept.productId && row.kind === kept.kind && row.assetId !== kept.assetId,
+        );
       const before = review.decisions([kept.assetId, ...others.map((row) => row.assetId)]);
       const after = before.map((decision) =>
         changed(decision, decision.assetId === kept.assetId ? { flag: 'picked' } : { flag: 'rejected' }),

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { sqliteFaultOf } from '../db/data-folder-fault.ts';
 import type { PendingAsset } from '../queue/asset-store.ts';
 import type { QueueStore } from '../queue/store.ts';
+import type { ResultPreviews } from '../review/previews.ts';
 import { DownloadError, downloadVerified } from './download.ts';
 import { libraryFault } from './library-check.ts';
 import { type LocalFault, localFaultOf } from './local-fault.ts';
@@ -24,6 +25,11 @@ export interface DownloadPumpOptions {
   concurrency?: number;
   /** Multiplies the retry backoff of a batch's results (a sandbox batch's run faster than real time). */
   timeScaleOf?: (batchId: string) => number;
+  /**
+   * Makes a downloaded shot's previews for Review, in the background: the result is recorded as verified
+   * first, and a preview that cannot be made never fails it (Review makes it again on demand).
+   */
+  previews?: Pick<ResultPreviews, 'ensure'>;
   /** A download ended, done or not: its batch changed, and the pump may have room again. */
   onSettled: (batchId: string) => void;
   /** A result could not be written for a reason on this computer; it stays owed. */
@@ -80,6 +86,8 @@ export class DownloadPump {
       const result = await downloadVerified(asset.url, file, asset.kind === 'video' ? 'video' : 'image');
       store.assets.downloaded(asset.id, result.bytes, result.sha256);
       this.retryAt.delete(asset.id);
+      // Guess: a video needs no preview of its own yet; Review shows the service's thumbnail for it.
+      if (asset.kind === 'image') void this.options.previews?.ensure(file, result.sha256);
     } catch (error) {
       // The database could not record the result: that is the data folder's fault, for the engine.
       if (sqliteFaultOf(error)) throw error;

@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access, copyFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { access, copyFile, open, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import sharp, { type Metadata } from 'sharp';
+import { writeAtomically } from '../util/write-atomically.ts';
 import { MAX_FILE_BYTES, MAX_PIXELS, MIN_SHORT_SIDE, THUMBNAIL_SIZE, WARN_SHORT_SIDE } from './limits.ts';
 import { DECODABLE_KINDS, SERVICE_READY_KINDS, type SniffedKind, sniff } from './sniff.ts';
 import type { ProblemCode } from './types.ts';
@@ -167,18 +168,6 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-async function writeAtomically(target: string, write: (part: string) => Promise<unknown>): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
-  const part = `${target}.${randomBytes(6).toString('hex')}.part`;
-  try {
-    await write(part);
-    await rename(part, target);
-  } catch (error) {
-    await rm(part, { force: true });
-    throw error;
-  }
 }
 
 /** How a complete file of this kind ends: JPEG's end-of-image marker, PNG's IEND chunk with its CRC. */

@@ -7,6 +7,7 @@ import { PhotoPreparation } from '../hosting/prepare-photos.ts';
 import type { BatchId } from '../queue/ids.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch } from '../queue/types.ts';
+import type { ResultPreviews } from '../review/previews.ts';
 import type { RateLimit } from './budget.ts';
 import { JobRunner } from './job-runner.ts';
 import { PollPlanner } from './poll-planner.ts';
@@ -51,6 +52,8 @@ export interface EngineOptions {
   onHostingProgress?: (batchId: string, progress: HostingProgress) => void;
   /** A batch became `finished` (nothing of it left to move): its manifest can be written. */
   onBatchSettled?: (batchId: string) => void;
+  /** Makes each downloaded shot's previews for Review (`review/previews.ts`). */
+  previews?: ResultPreviews;
   /** Where the queue's database is, to say which folder could not be written. */
   dataDir?: string;
   /**
@@ -135,6 +138,7 @@ export class Engine {
       now: this.now,
       timeScaleOf: (batchId) => this.timeScales.of(batchId),
       ...(options.downloadConcurrency !== undefined ? { concurrency: options.downloadConcurrency } : {}),
+      ...(options.previews ? { previews: options.previews } : {}),
       onSettled: (batchId) => {
         this.touch(batchId);
         this.nudge();

@@ -69,14 +69,7 @@ function Tile({
       onDoubleClick={() => useReview.getState().setMode('loupe')}
       tabIndex={-1}
     >
-      <img
-        src={item.thumbnailUrl ?? item.url}
-        alt=""
-        loading="lazy"
-        decoding="async"
-        width={180}
-        height={180}
-      />
+      <img src={item.gridUrl ?? item.url} alt="" loading="lazy" decoding="async" width={180} height={180} />
       <span className="tile-caption">{itemName(item)}</span>
       <span className="tile-marks">
         <FlagBadge item={item} />
@@ -173,7 +166,7 @@ function Zoomed({ item, label }: { item: ReviewItemView; label?: string }) {
       ) : (
         <img
           className="pane-media"
-          src={item.url}
+          src={item.screenUrl ?? item.url}
           alt={label ?? itemName(item)}
           decoding="async"
           draggable={false}
@@ -254,7 +247,7 @@ function Wipe({ item }: { item: ReviewItemView }) {
         />
         <img
           className="wipe-layer"
-          src={item.url}
+          src={item.screenUrl ?? item.url}
           alt={itemName(item)}
           style={{ clipPath: `inset(0 ${100 - wipe}% 0 0)` }}
         />

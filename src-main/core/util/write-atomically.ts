@@ -1,0 +1,22 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/**
+ * Writes a file under a unique `.part` name, then renames it into place: a reader finds the whole file or
+ * none, and two writers of the same target never write into each other's bytes.
+ */
+export async function writeAtomically(
+  target: string,
+  write: (part: string) => Promise<unknown>,
+): Promise<void> {
+  await mkdir(dirname(target), { recursive: true });
+  const part = `${target}.${randomBytes(6).toString('hex')}.part`;
+  try {
+    await write(part);
+    await rename(part, target);
+  } catch (error) {
+    await rm(part, { force: true });
+    throw error;
+  }
+}
