@@ -175,5 +175,30 @@ describe.skipIf(missing)(`review by keyboard${missing ? ` (skipped: ${missing})`
     // Every decision was committed as it was made.
     const view = await callCore(app.core, 'review:get', { batchId });
     expect(view.counts).toMatchObject({ reviewed: 5, picked: 3, rejected: 1 });
+
+    // Videos from the three picks: quoted per product before anything is spent, then made.
+    const spent = (await callCore(app.core, 'batches:get', { id: batchId })).creditsSpent;
+    const makeVideos = page.getByRole('button', { name: 'Make videos…' });
+    await makeVideos.focus();
+    await press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Make videos from the picks' });
+    const make = dialog.getByRole('button', { name: /^Make 3 videos for \d+ credits$/ });
+    await make.waitFor();
+    const rows = await dialog.locator('tbody tr').allTextContents();
+    expect(rows.filter((row) => row.includes('1 of 1'))).toHaveLength(3);
+    expect(rows.filter((row) => row.includes('no picks: no video'))).toHaveLength(3);
+    const quoted = Number(/for (\d+) credits/.exec((await make.textContent())!)![1]);
+    await checkLooks(page, '19-make-videos', 'Make videos');
+    await make.focus();
+    await press('Enter');
+    await page.getByTestId('batch-progress').waitFor();
+    await expect
+      .poll(async () => (await callCore(app.core, 'batches:get', { id: batchId })).status, {
+        timeout: 60_000,
+      })
+      .toBe('finished');
+    const after = await callCore(app.core, 'batches:get', { id: batchId });
+    expect(after.creditsSpent - spent).toBe(quoted);
+    expect(after.jobs).toBe(9);
   }, 90_000);
 });

@@ -4,6 +4,7 @@ import type { ReviewFilter, ReviewItemView } from '../../../src-main/shared/mode
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { bindingOf, keyLabel, REASON_KEYS, REVIEW_KEYMAP, type ReviewAction } from '../review/keymap.ts';
+import { MakeVideosDialog } from '../review/MakeVideosDialog.tsx';
 import { useNavigation } from '../stores/navigation.ts';
 import { panesOf, type ReviewMode, useReview, visibleItems } from '../stores/review.ts';
 
@@ -404,6 +405,7 @@ export function ReviewScreen({ batchId, batchName }: { batchId: string; batchNam
   const review = useReview();
   const go = useNavigation((state) => state.go);
   const [sheet, setSheet] = useState(false);
+  const [making, setMaking] = useState(false);
 
   useEffect(() => {
     void useReview.getState().load(batchId);
@@ -418,6 +420,11 @@ export function ReviewScreen({ batchId, batchName }: { batchId: string; batchNam
           event.preventDefault();
           setSheet(false);
         }
+        return;
+      }
+      // The video dialog has its own controls: only Esc reaches past them, to close it.
+      if (making) {
+        if (event.key === 'Escape') setMaking(false);
         return;
       }
       if (typing) {
@@ -439,7 +446,7 @@ export function ReviewScreen({ batchId, batchName }: { batchId: string; batchNam
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [sheet]);
+  }, [sheet, making]);
 
   const visible = visibleItems(review);
   const activeIndex = visible.findIndex((item) => item.id === review.activeId);
@@ -484,6 +491,9 @@ export function ReviewScreen({ batchId, batchName }: { batchId: string; batchNam
           <button type="button" disabled={!review.canRedo} onClick={() => void review.redo()}>
             Redo
           </button>
+          <button type="button" disabled={!counts?.picked} onClick={() => setMaking(true)}>
+            Make videos…
+          </button>
           <button type="button" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
             ?
           </button>
@@ -513,6 +523,13 @@ export function ReviewScreen({ batchId, batchName }: { batchId: string; batchNam
         <ReviewGrid items={visible} />
       )}
       {sheet && <ShortcutSheet onClose={() => setSheet(false)} />}
+      {making && (
+        <MakeVideosDialog
+          batchId={batchId}
+          onClose={() => setMaking(false)}
+          onMade={() => go({ name: 'batch', id: batchId })}
+        />
+      )}
     </section>
   );
 }
