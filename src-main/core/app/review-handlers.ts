@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ReviewDecided, ReviewItemView } from '../../shared/models.ts';
 import { isReviewed, matchesReviewFilter } from '../../shared/review-filter.ts';
 import type { AssetId, BatchId } from '../queue/ids.ts';
-import type { Batch } from '../queue/types.ts';
+import type { Batch, Product } from '../queue/types.ts';
 import { changed, countsOf } from '../review/decide.ts';
 import type { ResultPreviews } from '../review/previews.ts';
 import type { ReviewHistory } from '../review/review-history.ts';
@@ -45,21 +45,34 @@ export function reviewHandlers(
     return { gridUrl: url, screenUrl: url };
   };
 
-  /** Each product's hero photo as it was sent, for the A/B wipe. */
-  const sourcesOf = (batch: Batch) =>
-    new Map(
-      store.batches.products(batch.id).map((product) => {
-        const hero = product.photos[0];
-        return [product.id as string, hero?.path ? files.url(hero.path) : (hero?.url ?? null)];
-      }),
+  /**
+   * Each product's hero photo as it was sent, for the A/B wipe, read once per answer: the whole batch's in
+   * one query for the whole view, only the products named for a decision (which must not read a batch's
+   * 2,000 products: 2 ms p95 against 12 on the review bench).
+   */
+  const sourcesOf = (batch: Batch, whole: boolean) => {
+    const heroUrl = (product: Product | null) => {
+      const hero = product?.photos[0];
+      return hero?.path ? files.url(hero.path) : (hero?.url ?? null);
+    };
+    const known = new Map<string, string | null>(
+      whole ? store.batches.products(batch.id).map((product) => [product.id, heroUrl(product)]) : [],
     );
+    return (productId: string): string | null => {
+      if (!known.has(productId)) known.set(productId, heroUrl(store.batches.product(productId)));
+      return known.get(productId)!;
+    };
+  };
 
   /** What one answer looks at once: the previews on disk, and the products' source photos. */
-  const lookup = (batch: Batch) => ({ present: previews.presence(), sources: sourcesOf(batch) });
+  const lookup = (batch: Batch, whole: boolean) => ({
+    present: previews.presence(),
+    sourceOf: sourcesOf(batch, whole),
+  });
 
   /** One result as Review shows it. */
   const view = (batch: Batch, row: ReviewRow, seen: ReturnType<typeof lookup>): ReviewItemView => {
-    const { present, sources } = seen;
+    const { present, sourceOf } = seen;
     const original = join(batch.libraryDir, row.path);
     const thumbnailUrl = row.thumbnailPath ? files.url(join(batch.libraryDir, row.thumbnailPath)) : null;
     return {
@@ -73,7 +86,7 @@ export function reviewHandlers(
       url: files.url(original),
       file: row.path.split('/').slice(1).join('/'),
       thumbnailUrl,
-      sourceUrl: sources.get(row.productId) ?? null,
+      sourceUrl: sourceOf(row.productId),
       ...previewUrls(row, original, thumbnailUrl, present),
       flag: row.flag,
       stars: row.stars,
@@ -106,7 +119,7 @@ export function reviewHandlers(
   };
 
   const decided = (batch: Batch, ids: readonly AssetId[]): ReviewDecided => {
-    const seen = lookup(batch);
+    const seen = lookup(batch, false);
     return {
       items: review.itemsOf(batch.id, ids).map((row) => view(batch, row, seen)),
       canUndo: history.canUndo(batch.id),
@@ -129,7 +142,7 @@ export function reviewHandlers(
     'review:get': async ({ batchId, filter }) => {
       const batch = requireBatch(store, batchId);
       const rows = review.items(batch.id);
-      const seen = lookup(batch);
+      const seen = lookup(batch, true);
       return {
         batchId: batch.id,
         items: rows
