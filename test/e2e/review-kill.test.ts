@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES_DIR, startAppServer } from '../harness/app-server.ts';
 import { type Child, killChildren, startChild } from '../support/child-process.ts';
-import { callCore } from '../support/core-harness.ts';
+import { callCore, untilFinished } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
 import { browserMissing, launchChromium } from './browser.ts';
 
@@ -32,14 +32,7 @@ beforeAll(async () => {
     includeDone: true,
     name: 'Killed mid-review',
   });
-  for (
-    let waited = 0;
-    (await callCore(app.core, 'batches:get', { id: batch.id })).status !== 'finished';
-    waited++
-  ) {
-    if (waited > 1200) throw new Error('the batch did not finish');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await untilFinished(app.core, batch.id);
   await app.close();
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

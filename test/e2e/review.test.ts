@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVIEW_KEYMAP } from '../../src-renderer/src/review/keymap.ts';
 import { type AppServer, EXAMPLES_DIR, startAppServer } from '../harness/app-server.ts';
-import { callCore } from '../support/core-harness.ts';
+import { callCore, untilFinished } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
 import { browserMissing, checkLooks, launchChromium } from './browser.ts';
 
@@ -39,14 +39,7 @@ beforeAll(async () => {
     name: 'Review by keys',
   });
   batchId = batch.id;
-  for (
-    let waited = 0;
-    (await callCore(app.core, 'batches:get', { id: batchId })).status !== 'finished';
-    waited++
-  ) {
-    if (waited > 1200) throw new Error('the batch did not finish');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await untilFinished(app.core, batchId);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 }, 90_000);

@@ -101,3 +101,12 @@ export async function refusalOf(
   expect(reply.ok).toBe(false);
   return (reply as { error: { code: string; message: string } }).error;
 }
+
+/** Waits until a batch has finished, as the app's screens would see it (its status through the map). */
+export async function untilFinished(core: Core, batchId: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await callCore(core, 'batches:get', { id: batchId })).status !== 'finished') {
+    if (Date.now() > deadline) throw new Error(`batch ${batchId} did not finish within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { AccountView } from '../../../src-main/shared/models.ts';
 import { adbatch } from '../../support/cli.ts';
-import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
+import {
+  type CoreHarness,
+  callCore,
+  refusalOf,
+  startCoreHarness,
+  untilFinished,
+} from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
 import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
@@ -19,13 +25,6 @@ let service: Sandbox;
 let photos: StaticServer;
 let studio: AccountView;
 let batchId: string;
-
-const finished = async (id: string) => {
-  for (let waited = 0; (await callCore(h.core, 'batches:get', { id })).status !== 'finished'; waited++) {
-    if (waited > 1200) throw new Error('the batch did not finish');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 beforeAll(async () => {
   h = await startCoreHarness();
@@ -51,7 +50,7 @@ beforeAll(async () => {
     name: 'Picks',
   });
   batchId = batch.id;
-  await finished(batchId);
+  await untilFinished(h.core, batchId);
 }, 90_000);
 afterAll(async () => {
   await photos?.close();
@@ -92,7 +91,7 @@ describe('videos from the picks', () => {
 
     const spentBefore = (await callCore(h.core, 'batches:get', { id: batchId })).creditsSpent;
     await callCore(h.core, 'videos:create', request);
-    await finished(batchId);
+    await untilFinished(h.core, batchId);
     const after = await callCore(h.core, 'batches:get', { id: batchId });
     expect(after.creditsSpent - spentBefore).toBe(quote.credits);
 

@@ -4,7 +4,13 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewFilter, ReviewView } from '../../../src-main/shared/models.ts';
 import { adbatch } from '../../support/cli.ts';
-import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
+import {
+  type CoreHarness,
+  callCore,
+  refusalOf,
+  startCoreHarness,
+  untilFinished,
+} from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
 
@@ -34,14 +40,7 @@ beforeAll(async () => {
     name: 'Review',
   });
   batchId = batch.id;
-  for (
-    let waited = 0;
-    (await callCore(h.core, 'batches:get', { id: batchId })).status !== 'finished';
-    waited++
-  ) {
-    if (waited > 600) throw new Error('the batch did not finish');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await untilFinished(h.core, batchId);
 }, 60_000);
 afterAll(async () => {
   await photos?.close();
