@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { PickedVideoQuote, PickedVideosRequest } from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
-import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
 import { Notice } from '../components/Notice.tsx';
+import { VideoChoices } from '../components/VideoChoices.tsx';
 import { credits } from '../format.ts';
 import { useCatalog } from '../stores/catalog.ts';
 
@@ -72,29 +72,11 @@ export function MakeVideosDialog({
         <h2 id="make-videos-title">Make videos from the picks</h2>
         {catalog && video && (
           <div className="row">
-            <ChoiceSelect
-              label="Length"
-              value={video.duration}
-              options={catalog.videoDurations.map((choice) => ({
-                value: choice.seconds,
-                text: `${choice.seconds} s, from ${choice.sourceImages} pick${choice.sourceImages === 1 ? '' : 's'}`,
-              }))}
-              onChange={(duration) => setVideo({ ...video, duration })}
-            />
-            <ChoiceSelect
-              label="Resolution"
-              value={video.resolution}
-              options={catalog.videoResolutions.map((choice) => ({
-                value: choice.id,
-                text: `${choice.id} (${credits(choice.creditsPerSecond)} a second)`,
-              }))}
-              onChange={(resolution) => setVideo({ ...video, resolution })}
-            />
-            <ChoiceSelect
-              label="Mode"
-              value={video.mode}
-              options={catalog.modes.map((mode) => ({ value: mode.id, text: mode.label }))}
-              onChange={(mode) => setVideo({ ...video, mode })}
+            <VideoChoices
+              catalog={catalog}
+              video={video}
+              madeFrom="pick"
+              onChange={(choices) => setVideo({ ...video, ...choices })}
             />
             <label className="check">
               <input

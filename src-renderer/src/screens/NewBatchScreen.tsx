@@ -5,7 +5,6 @@ import type {
   PhotoReach,
   ScannedProductView,
   ShootSettingsView,
-  VideoSettingsView,
 } from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
 import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
@@ -14,6 +13,7 @@ import { Notice } from '../components/Notice.tsx';
 import { PictureChoices } from '../components/PictureChoices.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { StylePicker } from '../components/StylePicker.tsx';
+import { VideoChoices } from '../components/VideoChoices.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
 import { credits, fileName, listed } from '../format.ts';
 import { useAccounts } from '../stores/accounts.ts';
@@ -209,8 +209,6 @@ function SettingsForm({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSe
   const accounts = useAccounts((state) => state.accounts);
   const set = <K extends keyof ShootSettingsView>(key: K, value: ShootSettingsView[K]) =>
     setShoot({ [key]: value });
-  const setVideoField = <K extends keyof VideoSettingsView>(key: K, value: VideoSettingsView[K]) =>
-    setVideo({ ...(video ?? catalog.defaults.video), [key]: value });
   const style = catalog.styles.find((choice) => choice.id === shoot.style);
   return (
     <section className="settings-form" aria-labelledby="settings-title">
@@ -301,39 +299,7 @@ function SettingsForm({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSe
       </label>
       {video && (
         <div className="row">
-          <ChoiceSelect
-            label="Length"
-            value={video.duration}
-            options={catalog.videoDurations.map((choice) => ({
-              value: choice.seconds,
-              text: `${choice.seconds} s, from ${choice.sourceImages} shot${choice.sourceImages === 1 ? '' : 's'}`,
-            }))}
-            onChange={(seconds) => setVideoField('duration', seconds)}
-          />
-          <ChoiceSelect
-            label="Resolution"
-            value={video.resolution}
-            options={catalog.videoResolutions.map((choice) => ({
-              value: choice.id,
-              text: `${choice.id} (${credits(choice.creditsPerSecond)} a second)`,
-            }))}
-            onChange={(resolution) => setVideoField('resolution', resolution)}
-          />
-          <ChoiceSelect
-            label="Video mode"
-            value={video.mode}
-            options={catalog.modes.map((mode) => ({ value: mode.id, text: mode.label }))}
-            onChange={(mode) => setVideoField('mode', mode)}
-          />
-          <ChoiceSelect
-            label="Video aspect ratio"
-            value={video.aspectRatio}
-            options={[
-              { value: null, text: 'As its photos' },
-              ...catalog.videoAspectRatios.map((ratio) => ({ value: ratio, text: ratio })),
-            ]}
-            onChange={(ratio) => setVideoField('aspectRatio', ratio)}
-          />
+          <VideoChoices catalog={catalog} video={video} madeFrom="shot" onChange={setVideo} />
         </div>
       )}
       <label className="checkbox">
