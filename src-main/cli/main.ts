@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { LeaseHeldError } from '../core/app/public-api.ts';
 import { registerDecisionCommands } from './commands/decide.ts';
 import { registerRedownloadCommand } from './commands/redownload.ts';
+import { registerReshootCommand } from './commands/reshoot.ts';
 import { registerResumeCommand } from './commands/resume.ts';
 import { registerReviewCommand } from './commands/review.ts';
 import { registerRunCommand } from './commands/run.ts';
@@ -26,6 +27,7 @@ registerRedownloadCommand(program);
 registerStatusCommand(program);
 registerReviewCommand(program);
 registerVideosCommand(program);
+registerReshootCommand(program);
 registerDecisionCommands(program);
 registerSandboxCommand(program);
 

@@ -13,6 +13,7 @@ import { jobsHandlers } from './app/jobs-handlers.ts';
 import { PhotoReachService } from './app/photo-reach.ts';
 import { PhotoStorage } from './app/photo-storage.ts';
 import { type LeaseMode, QueueDriver } from './app/queue-driver.ts';
+import { reshootHandlers } from './app/reshoot-handlers.ts';
 import { reviewHandlers } from './app/review-handlers.ts';
 import { ScanHolder } from './app/scan-holder.ts';
 import type { SecretBox } from './app/secrets.ts';
@@ -163,6 +164,7 @@ export function createCore(options: CoreOptions): Core {
     ...jobsHandlers(ctx),
     ...reviewHandlers({ ...ctx, review, reviewHistory: new ReviewHistory(), previews }),
     ...videosHandlers({ ...ctx, review }),
+    ...reshootHandlers({ ...ctx, review }),
     ...storageHandlers(ctx),
   };
   const driver = queue;

@@ -42,6 +42,8 @@ export function buildManifest(store: QueueStore, batchId: string) {
         .map((job) => ({
           id: job.id,
           kind: job.kind,
+          // A reshoot's settings differ from the batch's.
+          settings: job.settings,
           state: job.state,
           remote_id: job.remoteId,
           remote_status: job.remoteStatus,

@@ -17,6 +17,8 @@ import type {
   QueueOwnerView,
   QuoteRequest,
   QuoteView,
+  ReshootQuote,
+  ReshootRequest,
   ReviewChange,
   ReviewDecided,
   ReviewFilter,
@@ -89,6 +91,13 @@ export interface Handlers {
   'videos:quote': { args: PickedVideosRequest; result: PickedVideoQuote };
   /** Queues those videos in the batch, refused if the balance does not cover them. */
   'videos:create': { args: PickedVideosRequest; result: BatchSummary };
+  /**
+   * What shooting products again would cost (by default those whose shots are all rejected), per product and
+   * in all, against the balance of the batch's key; nothing is spent.
+   */
+  'reshoot:quote': { args: ReshootRequest; result: ReshootQuote };
+  /** Adds those shoots to the batch, which runs again; refused if the balance does not cover them. */
+  'reshoot:create': { args: ReshootRequest; result: BatchSummary };
   /** The photo storage set up for remote services; null when none is. */
   'storage:get': { args: undefined; result: PhotoStorageView | null };
   /** Checks the storage end to end (a test photo uploaded and read back), then keeps it, secret sealed. */

@@ -419,3 +419,34 @@ export interface ReviewDecided {
   canUndo: boolean;
   canRedo: boolean;
 }
+
+/** Products shot again with other settings (issue 12, point 7): by default those whose shots are all rejected. */
+export interface ReshootRequest {
+  batchId: string;
+  /** The products to shoot again; absent: every product whose shots are all rejected. */
+  productIds?: string[];
+  shoot: ShootSettingsView;
+}
+
+export interface ReshootQuote {
+  /** The account whose key the batch runs with: a model is chosen among its models. */
+  accountId: string;
+  products: Array<{
+    productId: string;
+    productName: string;
+    /** Its shots so far, every one rejected. */
+    rejected: number;
+    /** The shots the new shoot makes (a 6 clamped to 4 outside classic and minimal). */
+    shots: number;
+    clamped: boolean;
+    credits: number;
+  }>;
+  /**
+   * Products whose shots are all rejected and that are being shot again already (a reshoot on its way):
+   * not quoted again; their new shots join Review as they land.
+   */
+  underway: Array<{ productId: string; productName: string }>;
+  credits: number;
+  balance: number;
+  shortfall: number;
+}

@@ -86,7 +86,7 @@ export function formatQuote(quote: QuoteView, video: boolean, catalog: CatalogVi
   return lines.join('\n');
 }
 
-async function confirm(question: string): Promise<boolean> {
+export async function confirm(question: string): Promise<boolean> {
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return /^y(es)?$/i.test((await prompt.question(question)).trim());

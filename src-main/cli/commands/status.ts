@@ -26,11 +26,14 @@ function batchLine(batch: BatchSummary): string {
 
 function jobLines(detail: BatchDetail): string[] {
   return detail.items.flatMap((product) =>
-    product.jobs.map((job) => {
+    product.jobs.map((job, index) => {
+      // A product's shoots come in the order they were added: the ones after the first are reshoots.
+      const shootsBefore = product.jobs.slice(0, index).filter((earlier) => earlier.kind === 'shoot').length;
+      const kind = job.kind === 'shoot' && shootsBefore > 0 ? `reshoot ${shootsBefore}` : job.kind;
       const failure = job.failureMessage ? `  ${job.failureMessage}` : '';
       const hint = DECISION_HINTS[job.state]?.replaceAll('<job>', job.id) ?? '';
       const remote = job.remoteStatus ? ` (${job.remoteStatus})` : '';
-      return `    ${product.name}  ${job.kind}  ${job.state}${remote}  ${job.creditsCharged - job.creditsRefunded}/${job.price} credits${failure}${hint}`;
+      return `    ${product.name}  ${kind}  ${job.state}${remote}  ${job.creditsCharged - job.creditsRefunded}/${job.price} credits${failure}${hint}`;
     }),
   );
 }

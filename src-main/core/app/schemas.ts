@@ -72,6 +72,14 @@ const pickedVideos = z
   })
   .strict();
 
+const reshoot = z
+  .object({
+    batchId,
+    productIds: z.array(z.string().min(1).max(200)).min(1).max(10_000).optional(),
+    shoot,
+  })
+  .strict();
+
 export const HANDLER_SCHEMAS = {
   'app:info': none,
   'catalog:get': none,
@@ -157,6 +165,8 @@ export const HANDLER_SCHEMAS = {
   'review:redo': z.object({ batchId }).strict(),
   'videos:quote': pickedVideos,
   'videos:create': pickedVideos,
+  'reshoot:quote': reshoot,
+  'reshoot:create': reshoot,
   'storage:get': none,
   'storage:set': z
     .object({

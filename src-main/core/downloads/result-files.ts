@@ -4,8 +4,10 @@ import { batchFolder, productFolder } from '../library.ts';
 import type { Asset, Batch, Product } from '../queue/types.ts';
 
 // Where a finished job's results go in the library: `<batch>/<NNN product>/shot-N.jpg`, its thumbnail under
-// `thumbnails/`, and `video.mp4`. The extension follows the result's URL when it names an image or video
-// type, else the kind's usual one.
+// `thumbnails/`, and `video.mp4`. A product shot again (a reshoot) or given another video keeps its first
+// files: the k-th reshoot's are `reshoot-k-shot-N.jpg` (grouped apart from the first shoot's in a folder
+// listing), a second video `video-2.mp4`. The extension follows the result's URL when it names an image or
+// video type, else the kind's usual one.
 
 export type ResultFile = Pick<Asset, 'kind' | 'idx' | 'url' | 'path'>;
 
@@ -18,19 +20,27 @@ function extensionOf(url: string, fallback: string): string {
   }
 }
 
-/** The files to download for a job the service completed, with their paths relative to the library. */
+/**
+ * The files to download for a job the service completed, with their paths relative to the library; `earlier`
+ * is how many jobs of its kind its product had before it (`JobStore.earlierOfKind`).
+ */
 export function resultFiles(
   batch: Pick<Batch, 'id' | 'name'>,
   product: Pick<Product, 'name' | 'position'>,
   remote: RemoteShoot | RemoteVideo,
+  earlier = 0,
 ): ResultFile[] {
   const dir = `${batchFolder(batch)}/${productFolder(product)}`;
   if ('videoUrl' in remote) {
-    return remote.videoUrl ? [{ kind: 'video', idx: 0, url: remote.videoUrl, path: `${dir}/video.mp4` }] : [];
+    const name = earlier === 0 ? 'video' : `video-${earlier + 1}`;
+    return remote.videoUrl
+      ? [{ kind: 'video', idx: 0, url: remote.videoUrl, path: `${dir}/${name}.mp4` }]
+      : [];
   }
+  const prefix = earlier === 0 ? '' : `reshoot-${earlier}-`;
   return remote.images.flatMap((image, index) => {
     const files: ResultFile[] = [];
-    const name = `shot-${index + 1}`;
+    const name = `${prefix}shot-${index + 1}`;
     if (image.url) {
       files.push({
         kind: 'image',

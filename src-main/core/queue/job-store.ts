@@ -111,6 +111,33 @@ export class JobStore {
     return row ? toJob(row) : null;
   }
 
+  /**
+   * How many jobs of its kind its product had before it: 0 for a product's first shoot (or video), 1 for the
+   * first shoot added later (a reshoot). Insertion order (rowid), which a clock cannot tie.
+   */
+  earlierOfKind(job: Pick<Job, 'id' | 'productId' | 'kind'>): number {
+    return (
+      this.db
+        .prepare<[string, string, string], { n: number }>(
+          `SELECT COUNT(*) AS n FROM jobs WHERE product_id = ? AND kind = ?
+             AND rowid < (SELECT rowid FROM jobs WHERE id = ?)`,
+        )
+        .get(job.productId, job.kind, job.id)?.n ?? 0
+    );
+  }
+
+  /** The product's shoots that have not ended yet: being sent, followed or downloaded, or waiting for a word. */
+  unendedShoots(productIds: readonly string[]): Set<ProductId> {
+    const rows = this.db
+      .prepare<[string], { product_id: ProductId }>(
+        `SELECT DISTINCT product_id FROM jobs WHERE kind = 'shoot'
+           AND product_id IN (SELECT value FROM json_each(?))
+           AND state NOT IN ('done', 'failed', 'cancelled', 'skipped')`,
+      )
+      .all(JSON.stringify(productIds));
+    return new Set(rows.map((row) => row.product_id));
+  }
+
   /** Jobs of a batch in this state. */
   ofBatchInState(batchId: string, state: JobState): Job[] {
     return this.db
@@ -119,12 +146,12 @@ export class JobStore {
       .map(toJob);
   }
 
-  /** A batch's jobs in product order, the shoot before the video. */
+  /** A batch's jobs in product order, shoots before videos, each kind in the order it was added. */
   ofBatch(batchId: string): Job[] {
     return this.db
       .prepare<[string], JobRow>(
         `SELECT jobs.* FROM jobs JOIN products ON products.id = jobs.product_id
-         WHERE jobs.batch_id = ? ORDER BY products.position, jobs.kind`,
+         WHERE jobs.batch_id = ? ORDER BY products.position, jobs.kind, jobs.rowid`,
       )
       .all(batchId)
       .map(toJob);

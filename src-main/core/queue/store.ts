@@ -6,7 +6,7 @@ import { type BatchTotals, collectTotals, type TotalsWithProducts, totalsOf } fr
 import { productFingerprint } from './fingerprint.ts';
 import type { BatchId, JobId, ProductId } from './ids.ts';
 import { JobStore } from './job-store.ts';
-import type { Batch, NewBatch, VideoSettings } from './types.ts';
+import type { Batch, NewBatch, ShootSettings, VideoSettings } from './types.ts';
 
 // The durable queue over one SQLite file: batches (and their products), jobs (with their history and the
 // ledger) and the results they owe, each in a store of its own. What spans them lives here: a new batch
@@ -87,6 +87,22 @@ export class QueueStore {
         });
       }
       this.batches.addQuoted(batchId, credits);
+      this.batches.reopen(batchId);
+    })();
+  }
+
+  /**
+   * Shoots added to products of a batch (a reshoot of products whose shots were all rejected): one per
+   * product, with its own settings, priced now; the batch's quote grows by their price and it runs again.
+   * Their results join the product's, in files of their own (`downloads/result-files.ts`).
+   */
+  addShoots(batchId: BatchId, productIds: readonly ProductId[], settings: ShootSettings): void {
+    const price = quoteShoot(settings).credits;
+    this.db.transaction(() => {
+      for (const productId of productIds) {
+        this.jobs.insert({ batchId, productId, kind: 'shoot', afterJobId: null, settings, price });
+      }
+      this.batches.addQuoted(batchId, price * productIds.length);
       this.batches.reopen(batchId);
     })();
   }

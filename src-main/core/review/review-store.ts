@@ -57,7 +57,10 @@ export class ReviewStore {
     private readonly now: () => number,
   ) {}
 
-  /** Every reviewable result of a batch, in product order, a product's shots before its video. */
+  /**
+   * Every reviewable result of a batch, in product order, a product's shots before its videos, a reshoot's
+   * after the shoot before it.
+   */
   items(batchId: BatchId): ReviewRow[] {
     return this.select<[BatchId]>('').all(batchId).map(reviewRow);
   }
@@ -90,7 +93,7 @@ export class ReviewStore {
          AND thumb.state = 'done'
        LEFT JOIN review_decisions d ON d.asset_id = a.id
        WHERE j.batch_id = ? AND a.kind IN ('image', 'video') AND a.state = 'done' ${narrowing}
-       ORDER BY p.position, j.kind, a.idx`,
+       ORDER BY p.position, j.kind, j.rowid, a.idx`,
     );
   }
 

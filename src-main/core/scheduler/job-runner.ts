@@ -232,7 +232,8 @@ export class JobRunner {
     if (planner.completed(job, elapsed, sentAt)) this.aimWaitingPolls(job.kind);
     const batch = store.batches.get(job.batchId)!;
     const product = store.batches.product(job.productId)!;
-    store.jobs.completeRemote(job.id, remote.status, resultFiles(batch, product, remote));
+    const files = resultFiles(batch, product, remote, store.jobs.earlierOfKind(job));
+    store.jobs.completeRemote(job.id, remote.status, files);
     this.options.onCompleted();
   }
 

@@ -1,0 +1,136 @@
+import type { ReshootQuote, ReshootRequest } from '../../shared/models.ts';
+import { allRejectedProducts } from '../../shared/reshoot.ts';
+import { quoteShoot } from '../pricing.ts';
+import type { ProductId } from '../queue/ids.ts';
+import type { ShootSettings } from '../queue/types.ts';
+import type { ReviewStore } from '../review/review-store.ts';
+import type { CoreContext } from './context.ts';
+import { requireBatch } from './decisions.ts';
+import type { HandlerMap } from './dispatch.ts';
+import { AppError } from './errors.ts';
+import { batchSummary } from './views.ts';
+
+// A reshoot (issue 12, point 7): products whose shots are all rejected, shot again with other settings in
+// the same batch. Quoted first, per product and in all, against the balance of the batch's key, to the
+// credit; then one shoot per product is added to the batch, whose results join the product's in Review.
+//
+// Which products: by default every product whose shots are all rejected. A product named that is not all
+// rejected is refused, not shot: the designer reached "shoot again" by rejecting every shot in Review, and a
+// name mistyped in `--products` must not spend credits on a product that still has a shot to keep. A product
+// whose shoot has not ended (a reshoot on its way, or one waiting for a word) is not shot again either: its
+// shots may still come, and a second create (a double click, a retry after a crash that had committed the
+// first) must not pay twice.
+
+function beingShot(names: readonly string[]): string {
+  return `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} being shot already: the new shots join Review as they land.`;
+}
+
+interface Plan {
+  quote: ReshootQuote;
+  productIds: ProductId[];
+}
+
+export function reshootHandlers(
+  ctx: CoreContext & { review: ReviewStore },
+): Pick<HandlerMap, 'reshoot:quote' | 'reshoot:create'> {
+  const { store, review, services, queue } = ctx;
+
+  const plan = async (request: ReshootRequest, fresh: boolean): Promise<Plan> => {
+    const batch = requireBatch(store, request.batchId);
+    const products = store.batches.products(batch.id);
+    const byId = new Map(products.map((product) => [product.id as string, product]));
+    const rows = review.items(batch.id);
+    const allRejected = new Set(allRejectedProducts(rows));
+    const underwayIds = store.jobs.unendedShoots([...allRejected]);
+    if (request.productIds) {
+      for (const id of request.productIds) {
+        const product = byId.get(id);
+        if (!product) throw new AppError('not_found', `Batch ${batch.id} has no product ${id}.`);
+        const shots = rows.filter((row) => row.productId === id && row.kind === 'shot');
+        if (shots.length === 0) {
+          throw new AppError(
+            'conflict',
+            `${product.name} has no shot to review yet: a reshoot is for products whose shots are all rejected.`,
+          );
+        }
+        if (!allRejected.has(id)) {
+          const kept = shots.filter((row) => row.flag !== 'rejected').length;
+          throw new AppError(
+            'conflict',
+            `${product.name} still has ${kept} shot${kept === 1 ? '' : 's'} not rejected: reject ${kept === 1 ? 'it' : 'them'} first to shoot it again.`,
+          );
+        }
+        if (underwayIds.has(product.id)) {
+          throw new AppError(
+            'conflict',
+            `${product.name} is being shot already: its new shots join Review as they land.`,
+          );
+        }
+      }
+    }
+    const wanted = new Set(request.productIds ?? allRejected);
+    const chosen = products.filter((product) => wanted.has(product.id) && !underwayIds.has(product.id));
+    const settings = request.shoot as ShootSettings;
+    const price = quoteShoot(settings);
+    const quoted: ReshootQuote['products'] = chosen.map((product) => ({
+      productId: product.id,
+      productName: product.name,
+      rejected: rows.filter((row) => row.productId === product.id && row.kind === 'shot').length,
+      shots: price.shots,
+      clamped: price.clamped,
+      credits: price.credits,
+    }));
+    const underway = products
+      .filter((product) => underwayIds.has(product.id))
+      .map((product) => ({ productId: product.id, productName: product.name }));
+    const credits = price.credits * chosen.length;
+    const balance = await services.balanceOfBatch(batch, fresh);
+    return {
+      quote: {
+        accountId: batch.accountId,
+        products: quoted,
+        underway,
+        credits,
+        balance,
+        shortfall: Math.max(0, credits - balance),
+      },
+      productIds: chosen.map((product) => product.id),
+    };
+  };
+
+  return {
+    'reshoot:quote': async (request) => (await plan(request, false)).quote,
+    'reshoot:create': async (request) => {
+      const batch = requireBatch(store, request.batchId);
+      if (batch.status === 'cancelled') {
+        throw new AppError('conflict', `Batch ${batch.id} is cancelled: nothing new is made in it.`);
+      }
+      const { quote, productIds } = await plan(request, true);
+      if (productIds.length === 0) {
+        throw new AppError(
+          'conflict',
+          quote.underway.length > 0
+            ? beingShot(quote.underway.map((product) => product.productName))
+            : 'No product has all its shots rejected: reject every shot of a product to shoot it again.',
+        );
+      }
+      if (quote.shortfall > 0) {
+        throw new AppError(
+          'conflict',
+          `This reshoot costs ${quote.credits} credits; the balance is ${quote.balance}. Top up or shoot fewer.`,
+        );
+      }
+      // Checked again after the balance's answer (an await), right before the insert, with no await between:
+      // of two creates at once, the second sees the first's shoots waiting.
+      const meanwhile = store.jobs.unendedShoots(productIds);
+      if (meanwhile.size > 0) {
+        const names = quote.products.filter((row) => meanwhile.has(row.productId as ProductId));
+        throw new AppError('conflict', beingShot(names.map((row) => row.productName)));
+      }
+      store.addShoots(batch.id, productIds, request.shoot as ShootSettings);
+      const reopened = store.batches.get(batch.id)!;
+      await queue.drive(reopened);
+      return batchSummary(store, reopened, queue.facts);
+    },
+  };
+}
