@@ -171,7 +171,7 @@ function Plan() {
   );
 }
 
-function ModelPicker({
+export function ModelPicker({
   accountId,
   value,
   onChange,

@@ -5,6 +5,7 @@ import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { bindingOf, keyLabel, REASON_KEYS, REVIEW_KEYMAP, type ReviewAction } from '../review/keymap.ts';
 import { MakeVideosDialog } from '../review/MakeVideosDialog.tsx';
+import { ReshootButton } from '../review/ReshootDialog.tsx';
 import { useNavigation } from '../stores/navigation.ts';
 import { panesOf, type ReviewMode, useReview, visibleItems } from '../stores/review.ts';
 
@@ -494,6 +495,11 @@ export function ReviewScreen({ batchId, batchName }: { batchId: string; batchNam
           <button type="button" disabled={!counts?.picked} onClick={() => setMaking(true)}>
             Make videos…
           </button>
+          <ReshootButton
+            batchId={batchId}
+            items={review.items}
+            onMade={() => go({ name: 'batch', id: batchId })}
+          />
           <button type="button" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
             ?
           </button>
