@@ -56,6 +56,7 @@ const quote = z
     accountId: z.string().min(1).max(100),
     shoot,
     video: video.nullable(),
+    videoWhen: z.enum(['at_once', 'after_review']).optional(),
     includeDone: z.boolean(),
   })
   .strict();

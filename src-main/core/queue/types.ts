@@ -69,6 +69,8 @@ export interface NewBatch {
   libraryDir: string;
   shoot: ShootSettings;
   video: VideoSettings | null;
+  /** Videos made after review from the picks: their settings, for the Make videos dialog; no video job yet. */
+  videosAfterReview?: VideoSettings | null;
   products: NewProduct[];
 }
 
@@ -85,6 +87,8 @@ export interface Batch {
   libraryDir: string;
   shoot: ShootSettings;
   video: VideoSettings | null;
+  /** The settings chosen for videos made after review, from the picks; null when they are not. */
+  videosAfterReview: VideoSettings | null;
   quotedCredits: number;
   status: BatchStatus;
   statusReason: PauseReason | null;
