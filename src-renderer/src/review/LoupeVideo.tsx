@@ -60,7 +60,9 @@ export function LoupeVideo({ item, label }: { item: ReviewItemView; label: strin
           {clock(time.now)} / {clock(time.duration)}
         </span>
         <span data-testid="video-direction">{direction}</span>
-        <small className="muted">J K L, Space, , and . (a frame at {FRAME_RATE} fps, a guess)</small>
+        <small className="muted">
+          J back · K pause · L play · , . one frame ({FRAME_RATE} fps, a guess) · ? all keys
+        </small>
       </div>
     </div>
   );

@@ -77,7 +77,14 @@ function PicksInOrder({
                 }}
               >
                 {item?.gridUrl || item?.url ? (
-                  <img src={item.gridUrl ?? item.url} alt="" width={48} height={48} draggable={false} />
+                  <img
+                    className="pick-thumb"
+                    src={item.gridUrl ?? item.url}
+                    alt=""
+                    width={48}
+                    height={48}
+                    draggable={false}
+                  />
                 ) : (
                   <span className="thumb-placeholder" />
                 )}
