@@ -322,7 +322,12 @@ function SettingsForm({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSe
       </fieldset>
       {video && videoStep !== 'none' && (
         <div className="row">
-          <VideoChoices catalog={catalog} video={video} madeFrom="shot" onChange={setVideo} />
+          <VideoChoices
+            catalog={catalog}
+            video={video}
+            madeFrom={videoStep === 'after_review' ? 'pick' : 'shot'}
+            onChange={setVideo}
+          />
         </div>
       )}
       <label className="checkbox">
