@@ -1,11 +1,19 @@
 import { createHash } from 'node:crypto';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { AccountView, PickedVideosRequest } from '../../../src-main/shared/models.ts';
-import { type CoreHarness, callCore, startCoreHarness, untilFinished } from '../../support/core-harness.ts';
+import { adbatch } from '../../support/cli.ts';
+import {
+  type CoreHarness,
+  callCore,
+  refusalOf,
+  startCoreHarness,
+  untilFinished,
+} from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
 import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
@@ -92,6 +100,16 @@ const videoPosts = () =>
 async function picksOf(product: string) {
   const items = (await callCore(h.core, 'review:get', { batchId, filter: { kind: 'shot' } })).items;
   return items.filter((item) => item.productName === product);
+}
+
+async function unpickAll(): Promise<void> {
+  const picked = (await callCore(h.core, 'review:get', { batchId, filter: { flag: 'picked' } })).items;
+  if (picked.length === 0) return;
+  await callCore(h.core, 'review:decide', {
+    batchId,
+    itemIds: picked.map((item) => item.id),
+    change: { flag: null },
+  });
 }
 
 beforeAll(async () => {
@@ -183,12 +201,7 @@ describe('working links for videos from the picks', () => {
   }, 90_000);
 
   it('fails a video here, sending nothing, when an expired shot is not on disk either', async () => {
-    const picked = (await callCore(h.core, 'review:get', { batchId, filter: { flag: 'picked' } })).items;
-    await callCore(h.core, 'review:decide', {
-      batchId,
-      itemIds: picked.map((item) => item.id),
-      change: { flag: null },
-    });
+    await unpickAll();
     const [mug1] = await picksOf('Mug');
     await callCore(h.core, 'review:decide', { batchId, itemIds: [mug1!.id], change: { flag: 'picked' } });
     await expire([jobsOf(mug1!.productId, 'shoot')[0]!.remote_id!], 404);
@@ -214,4 +227,96 @@ describe('working links for videos from the picks', () => {
     expect(videoPosts().length).toBe(postsBefore);
     expect(balance()).toBe(creditsBefore);
   }, 90_000);
+});
+
+/** A real logo: a 240x96 PNG wordmark-shaped block with transparency. */
+async function makeLogo(path: string): Promise<Buffer> {
+  const png = await sharp({
+    create: { width: 240, height: 96, channels: 4, background: { r: 200, g: 30, b: 60, alpha: 0.9 } },
+  })
+    .png()
+    .toBuffer();
+  await mkdir(join(path, '..'), { recursive: true });
+  await writeFile(path, png);
+  return png;
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+describe('a logo from a file on this computer', () => {
+  it('is kept in the data folder under its sha256 and served to the service, which fetches it', async () => {
+    await unpickAll();
+    const [tote1] = await picksOf('Tote');
+    await callCore(h.core, 'review:decide', { batchId, itemIds: [tote1!.id], change: { flag: 'picked' } });
+    const original = join(h.dir, 'brand', 'logo.png');
+    const logo = await makeLogo(original);
+    const video = { ...VIDEO_10S, duration: 5 as const, resolution: '480p' as const, logoFile: original };
+
+    const quote = await callCore(h.core, 'videos:quote', { batchId, video });
+    expect(quote.credits).toBe(9);
+    const postsBefore = videoPosts().length;
+    await callCore(h.core, 'videos:create', { batchId, video });
+    // The original may move once the videos are made: the batch uses its copy.
+    await rm(original);
+    await untilFinished(h.core, batchId);
+
+    const copy = join(h.dir, 'data', 'logos', sha256(logo).slice(0, 2), `${sha256(logo)}.png`);
+    expect((await readFile(copy)).equals(logo)).toBe(true);
+    const [post] = videoPosts().slice(postsBefore);
+    expect(post!.logo_url!.startsWith(await loopbackOrigin())).toBe(true);
+    expect(await sha256Of(post!.logo_url!)).toBe(sha256(logo));
+    // The sandbox fetches logo_url and fails a video whose logo it cannot read: this one was made.
+    const made = jobsOf(tote1!.productId, 'video').at(-1)!;
+    expect(made.state).toBe('done');
+    expect(JSON.parse(made.request!).logoUrl).toBe(post!.logo_url);
+  }, 90_000);
+
+  it('refuses a logo file that is missing, not an image, too small, or given with a URL', async () => {
+    const base = { ...VIDEO_10S, duration: 5 as const, resolution: '480p' as const };
+    const missing = join(h.dir, 'brand', 'gone.png');
+    expect(
+      (await refusalOf(h.core, 'videos:quote', { batchId, video: { ...base, logoFile: missing } })).message,
+    ).toBe(`The logo gone.png is not there (${missing}).`);
+    await mkdir(join(h.dir, 'brand'), { recursive: true });
+    const text = join(h.dir, 'brand', 'notes.png');
+    await writeFile(text, 'not a logo\n');
+    expect(
+      (await refusalOf(h.core, 'videos:quote', { batchId, video: { ...base, logoFile: text } })).message,
+    ).toBe('The logo notes.png is not a PNG, JPEG or WebP image (it is text).');
+    const tiny = join(h.dir, 'brand', 'tiny.png');
+    await writeFile(
+      tiny,
+      await sharp({ create: { width: 40, height: 8, channels: 3, background: '#000' } })
+        .png()
+        .toBuffer(),
+    );
+    expect(
+      (await refusalOf(h.core, 'videos:quote', { batchId, video: { ...base, logoFile: tiny } })).message,
+    ).toBe('The logo tiny.png is 40×8: a logo needs at least 16 pixels on each side.');
+    const both = await refusalOf(h.core, 'videos:quote', {
+      batchId,
+      video: { ...base, logoFile: tiny, logoUrl: 'https://example.com/logo.png' },
+    });
+    expect(both.code).toBe('bad_request');
+    expect(both.message).toMatch(/a logo is a URL or a file, not both/);
+    expect(
+      (await refusalOf(h.core, 'videos:quote', { batchId, video: { ...base, logoFile: 'logo.png' } })).code,
+    ).toBe('bad_request');
+  });
+
+  it('adbatch videos --logo takes a file from the cwd, or a URL', async () => {
+    const env = { ...process.env, ADBATCH_API_KEY: defaultKeys(service).personal };
+    const dataDir = join(h.dir, 'data');
+    const brand = join(h.dir, 'brand');
+    await makeLogo(join(brand, 'mark.png'));
+    const args = ['videos', batchId, '--from', 'picked', '--video', '5s/480p', '--data-dir', dataDir];
+    const fromFile = await adbatch([...args, '--logo', 'mark.png'], { env, cwd: brand });
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(fromFile.stdout).toContain('Add --yes to make these videos.');
+    const missing = await adbatch([...args, '--logo', 'nowhere.png'], { env, cwd: brand });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`The logo nowhere.png is not there (${join(brand, 'nowhere.png')}).`);
+    const fromUrl = await adbatch([...args, '--logo', photos.urlOf(PRODUCT_PHOTOS.hat)], { env, cwd: brand });
+    expect(fromUrl.code, fromUrl.stderr).toBe(0);
+  }, 60_000);
 });
