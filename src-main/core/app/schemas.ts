@@ -163,6 +163,7 @@ export const HANDLER_SCHEMAS = {
   'review:redo': z.object({ batchId }).strict(),
   'videos:quote': pickedVideos,
   'videos:create': pickedVideos,
+  'dialog:openImage': none,
   'storage:get': none,
   'storage:set': z
     .object({

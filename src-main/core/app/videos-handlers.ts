@@ -22,7 +22,7 @@ interface Plan {
 
 export function videosHandlers(
   ctx: CoreContext & { review: ReviewStore },
-): Pick<HandlerMap, 'videos:quote' | 'videos:create'> {
+): Pick<HandlerMap, 'videos:quote' | 'videos:create' | 'dialog:openImage'> {
   const { store, review, services, queue } = ctx;
 
   /**
@@ -94,6 +94,8 @@ export function videosHandlers(
 
   return {
     'videos:quote': async (request) => (await plan(request, false)).quote,
+    // The logo's "Choose file…": the path is checked by the quote the dialog asks for next.
+    'dialog:openImage': () => ctx.openImageDialog(),
     'videos:create': async (request) => {
       const { quote, videos } = await plan(request, true);
       if (videos.length === 0)

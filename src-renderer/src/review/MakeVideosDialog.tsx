@@ -5,6 +5,7 @@ import { Notice } from '../components/Notice.tsx';
 import { VideoChoices } from '../components/VideoChoices.tsx';
 import { credits } from '../format.ts';
 import { useCatalog } from '../stores/catalog.ts';
+import { LogoChoice } from './LogoChoice.tsx';
 
 // "Make videos" from the picks: the video's settings, then per product which picks it is made from and what
 // it costs, against the balance, before a credit is spent. The quote is asked again as the settings change;
@@ -98,6 +99,13 @@ export function MakeVideosDialog({
                 }}
               />
             </label>
+            <LogoChoice
+              logo={video}
+              onChange={(logo) => {
+                const { logoUrl: _url, logoFile: _file, ...rest } = video;
+                setVideo({ ...rest, ...logo });
+              }}
+            />
           </div>
         )}
         {error && <Notice kind="error">{error}</Notice>}
