@@ -89,6 +89,8 @@ export interface Handlers {
   'videos:quote': { args: PickedVideosRequest; result: PickedVideoQuote };
   /** Queues those videos in the batch, refused if the balance does not cover them. */
   'videos:create': { args: PickedVideosRequest; result: BatchSummary };
+  /** The OS dialog to choose one image file (a logo); null when cancelled. */
+  'dialog:openImage': { args: undefined; result: string | null };
   /** The photo storage set up for remote services; null when none is. */
   'storage:get': { args: undefined; result: PhotoStorageView | null };
   /** Checks the storage end to end (a test photo uploaded and read back), then keeps it, secret sealed. */

@@ -396,7 +396,13 @@ export interface ReviewView {
 /** Videos made from a batch's picks: their settings, and per product the picks in the order to use. */
 export interface PickedVideosRequest {
   batchId: string;
-  video: VideoSettingsView & { logoUrl?: string; music?: boolean; note?: string };
+  video: VideoSettingsView & {
+    logoUrl?: string;
+    /** A logo file on this computer (an absolute path; not with `logoUrl`), served like the photos. */
+    logoFile?: string;
+    music?: boolean;
+    note?: string;
+  };
   /** Per product id, its picked shots in the order to use; absent: its picks in shot order. */
   order?: Record<string, number[]>;
 }

@@ -77,7 +77,7 @@ async function sendFile(req: IncomingMessage, res: ServerResponse, file: string)
 }
 
 export async function startAppServer(
-  options: { port?: number; dir?: string; pick?: string[]; timeScale?: number } = {},
+  options: { port?: number; dir?: string; pick?: string[]; pickImage?: string; timeScale?: number } = {},
 ): Promise<AppServer> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error(`${RENDERER_DIR} is missing: run \`npm run build:harness\` first.`);
@@ -87,6 +87,7 @@ export async function startAppServer(
   const harness = await startCoreHarness({
     dir: options.dir,
     pick: options.pick ?? [EXAMPLES_DIR],
+    pickImage: options.pickImage ?? null,
     timeScale: options.timeScale,
   });
   const { core } = harness;

@@ -29,6 +29,8 @@ export interface VideoSettings {
   images?: number[];
   /** A logo to reveal in the ad: a public URL. */
   logoUrl?: string | null;
+  /** Or a logo file: its copy in the data folder (`review/logo-files.ts`), served like the photos. */
+  logoFile?: string;
   /** A background track; the service's default is on. */
   music?: boolean;
   /** Creative direction for the service. */

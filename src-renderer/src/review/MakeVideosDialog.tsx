@@ -6,6 +6,7 @@ import { VideoChoices } from '../components/VideoChoices.tsx';
 import { credits } from '../format.ts';
 import { useCatalog } from '../stores/catalog.ts';
 import { useReview } from '../stores/review.ts';
+import { LogoChoice } from './LogoChoice.tsx';
 import { movePick, pickStepOf } from './pick-order.ts';
 
 // "Make videos" from the picks: the video's settings (those chosen in New batch for a batch whose videos are
@@ -224,6 +225,13 @@ export function MakeVideosDialog({
                 }}
               />
             </label>
+            <LogoChoice
+              logo={video}
+              onChange={(logo) => {
+                const { logoUrl: _url, logoFile: _file, ...rest } = video;
+                setVideo({ ...rest, ...logo });
+              }}
+            />
           </div>
         )}
         {error && <Notice kind="error">{error}</Notice>}
