@@ -71,6 +71,18 @@ async function chooseInputs(): Promise<string[]> {
   return result.canceled ? [] : result.filePaths;
 }
 
+async function chooseImage(): Promise<string | null> {
+  const options = {
+    title: 'Choose a logo',
+    properties: ['openFile'] as Array<'openFile'>,
+    filters: [{ name: 'Images', extensions: ['png', 'jpg', 'jpeg', 'webp'] }],
+  };
+  const result = mainWindow
+    ? await dialog.showOpenDialog(mainWindow, options)
+    : await dialog.showOpenDialog(options);
+  return result.canceled ? null : (result.filePaths[0] ?? null);
+}
+
 function createMainWindow(): BrowserWindow {
   const bounds = visibleBounds(
     preferences.windowBounds(),
@@ -149,6 +161,7 @@ async function start(): Promise<void> {
       return { url: embedded.url, apiKey: embedded.apiKey, close: () => embedded.sandbox.close() };
     },
     openDialog: chooseInputs,
+    openImageDialog: chooseImage,
     revealFolder: async (path) => {
       const failure = await shell.openPath(path);
       if (failure) logger.warn(`could not show ${path}: ${failure}`);

@@ -51,6 +51,8 @@ export interface CoreOptions {
   startSandbox: () => Promise<SandboxConnection>;
   /** The OS's open dialog (Electron); the browser harness answers with a folder of its choosing. */
   openDialog?: () => Promise<string[]>;
+  /** The OS's open dialog for one image file (a logo); null when cancelled or where there is none. */
+  openImageDialog?: () => Promise<string | null>;
   /** Shows a folder in the OS file manager. */
   revealFolder?: (path: string) => Promise<void>;
   /** Who this process is, named to another process refused the queue: "Adbatch", "adbatch run". */
@@ -151,6 +153,7 @@ export function createCore(options: CoreOptions): Core {
     settings,
     writeSettings: (next) => options.preferences.write(next),
     openDialog: options.openDialog ?? (async () => []),
+    openImageDialog: options.openImageDialog ?? (async () => null),
     revealFolder: options.revealFolder ?? (async () => {}),
   };
 

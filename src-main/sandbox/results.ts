@@ -131,6 +131,16 @@ async function renderVideoJob(
   const images = await Promise.all(
     job.request.imageUrls.map((url, index) => fetchInput(url, `image_urls[${index}]`, signal)),
   );
+  // The logo is an input like the images: fetched, and refused when it is not a decodable image. (The
+  // sandbox's clip does not show it; a test reads the request log and the fetch to see it was given.)
+  if (job.request.logoUrl) {
+    const logo = await fetchInput(job.request.logoUrl, 'logo_url', signal);
+    await sharp(logo)
+      .metadata()
+      .catch(() => {
+        throw new InputError({ code: 'invalid_input', message: 'logo_url is not a decodable image.' });
+      });
+  }
   const hero = await sharp(images[0]!)
     .metadata()
     .catch(() => {

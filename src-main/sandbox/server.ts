@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type AccountsFile, defaultAccounts } from './accounts.ts';
+import { ResultExpiry } from './expiry.ts';
 import { type FaultRule, FaultRules, faultErrorBody } from './faults.ts';
 import { serveFile } from './files.ts';
 import {
@@ -110,6 +111,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const limiter = new RateLimiter(rate, now);
   const faults = new FaultRules(random);
+  const expiry = new ResultExpiry();
   const requestLog: RequestLogEntry[] = [];
   const modelImages = new Map<string, Promise<Buffer>>();
   let listeningUrl = '';
@@ -133,6 +135,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }
       }
     }
+    if (path === '/_sandbox/results/expire') {
+      if (method === 'DELETE') {
+        expiry.clear();
+        return json(200, { ok: true });
+      }
+      if (method === 'POST') {
+        service.advanceAll();
+        const completed = store.data.jobs.filter((job) => job.status === 'completed');
+        try {
+          return json(200, expiry.expire(completed, raw ? parseBody(raw, 'application/json') : {}));
+        } catch (error) {
+          if (error instanceof HttpError) throw error;
+          throw new HttpError(400, 'invalid_expiry', `Invalid expiry: ${(error as Error).message}`);
+        }
+      }
+    }
     const fail = /^\/_sandbox\/jobs\/([^/]+)\/fail$/.exec(path);
     if (method === 'POST' && fail)
       return json(200, presentJob(service.forceFail(decodePathSegment(fail[1]!)), listeningUrl));
@@ -140,6 +158,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       store.replace(dataFromAccounts(store.data.seed, now()));
       limiter.clear();
       faults.clear();
+      expiry.clear();
       requestLog.length = 0;
       return json(200, { ok: true });
     }
@@ -174,6 +193,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ((job.kind === 'shoot' && SHOOT_FILE.test(file) && shotIndexInRange(job.shots, file)) ||
         (job.kind === 'video' && file === VIDEO_FILE));
     if (!job || !servable) throw new HttpError(404, 'not_found', 'No such file.');
+    const expired = expiry.statusOf(job.assetToken);
+    if (expired) {
+      throw new HttpError(
+        expired,
+        expired === 410 ? 'gone' : 'not_found',
+        'This result is no longer served.',
+      );
+    }
     return serveFile(
       req,
       res,

@@ -51,6 +51,8 @@ export interface VideoRequest {
   resolution: VideoResolution;
   mode: Mode;
   aspectRatio: VideoAspectRatio | null;
+  /** Absent in state files written before the sandbox fetched logos. */
+  logoUrl?: string | null;
 }
 
 export interface JobFailure {

@@ -140,11 +140,11 @@ export function validateVideo(input: unknown): VideoRequest {
     body.aspect_ratio === undefined || body.aspect_ratio === null
       ? null
       : oneOf<VideoAspectRatio>(body, 'aspect_ratio', VIDEO_ASPECT_RATIOS, undefined);
-  optionalUrl(body, 'logo_url');
+  const logoUrl = optionalUrl(body, 'logo_url');
   optionalType(body, 'music', 'boolean');
   optionalType(body, 'note', 'string', 2000);
   optionalUrl(body, 'callback_url');
-  return { imageUrls, duration, resolution, mode, aspectRatio };
+  return { imageUrls, duration, resolution, mode, aspectRatio, logoUrl };
 }
 
 export function validateBrandName(input: unknown): string {

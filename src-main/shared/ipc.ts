@@ -98,6 +98,8 @@ export interface Handlers {
   'reshoot:quote': { args: ReshootRequest; result: ReshootQuote };
   /** Adds those shoots to the batch, which runs again; refused if the balance does not cover them. */
   'reshoot:create': { args: ReshootRequest; result: BatchSummary };
+  /** The OS dialog to choose one image file (a logo); null when cancelled. */
+  'dialog:openImage': { args: undefined; result: string | null };
   /** The photo storage set up for remote services; null when none is. */
   'storage:get': { args: undefined; result: PhotoStorageView | null };
   /** Checks the storage end to end (a test photo uploaded and read back), then keeps it, secret sealed. */

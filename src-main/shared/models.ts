@@ -136,8 +136,13 @@ export interface QuoteRequest {
   accountId: string;
   shoot: ShootSettingsView;
   video: VideoSettingsView | null;
+  /** When `video` is made: `at_once` from each shoot's first shots (absent: this), `after_review` from the
+   * picks, in Make videos, with these settings; the batch then has no video job. */
+  videoWhen?: VideoWhen;
   includeDone: boolean;
 }
+
+export type VideoWhen = 'at_once' | 'after_review';
 
 export interface QuoteView {
   products: Array<{
@@ -154,6 +159,9 @@ export interface QuoteView {
   /** Products set aside as already shot (or being shot) with these photos and settings. */
   setAside: ProblemView[];
   photos: PhotoReach;
+  /** With videos after review: what one product's video will cost, charged when it is made (not in
+   * `credits`); null otherwise. */
+  videoLaterCredits: number | null;
 }
 
 /**
@@ -218,6 +226,9 @@ export interface BatchDetail extends BatchSummary {
   resultsFolderMissing: boolean;
   shoot: ShootSettingsView;
   video: VideoSettingsView | null;
+  /** Videos made after review from the picks: the settings chosen in New batch, and whether any video was
+   * made yet; null for a batch whose video is made at once, or that has none. */
+  videosAfterReview: { video: VideoSettingsView; made: boolean } | null;
   /** Estimated ms until done, or null when unknown. */
   etaMs: number | null;
   items: ProductProgressView[];
@@ -385,7 +396,13 @@ export interface ReviewView {
 /** Videos made from a batch's picks: their settings, and per product the picks in the order to use. */
 export interface PickedVideosRequest {
   batchId: string;
-  video: VideoSettingsView & { logoUrl?: string; music?: boolean; note?: string };
+  video: VideoSettingsView & {
+    logoUrl?: string;
+    /** A logo file on this computer (an absolute path; not with `logoUrl`), served like the photos. */
+    logoFile?: string;
+    music?: boolean;
+    note?: string;
+  };
   /** Per product id, its picked shots in the order to use; absent: its picks in shot order. */
   order?: Record<string, number[]>;
 }

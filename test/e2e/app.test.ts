@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quoteBatch } from '../../src-main/core/pricing.ts';
+import { quoteBatch, quoteVideo } from '../../src-main/core/pricing.ts';
 import { type Sandbox, startSandbox } from '../../src-main/sandbox/server.ts';
 import type { CatalogView } from '../../src-main/shared/models.ts';
 import { type AppServer, EXAMPLES_DIR, RENDERER_DIR, startAppServer } from '../harness/app-server.ts';
@@ -123,7 +123,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
 
     await page.getByLabel('Quality').selectOption('pro');
     await page.getByText('Luxury', { exact: true }).click();
-    await page.getByLabel('Shots').selectOption('6');
+    await page.getByLabel(/^Shots/).selectOption('6');
     await expect
       .poll(() =>
         page
@@ -136,7 +136,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     await expect.poll(() => total.textContent()).toBe(`${clamped} credits`);
     expect(await page.getByText('* This style makes 4 shots, not 6.').isVisible()).toBe(true);
     await page.getByText('Classic', { exact: true }).click();
-    await page.getByLabel('Shots').selectOption('4');
+    await page.getByLabel(/^Shots/).selectOption('4');
     await page.getByLabel('Quality').selectOption('standard');
     await expect.poll(() => total.textContent()).toBe(`${expected} credits`);
 
@@ -176,8 +176,17 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
       expect(qualityTexts[i]).toContain(`${quality.creditsPerImage} credit`);
     });
 
-    await page.getByLabel('Then make a video ad of each product').check();
+    // The video is made after review, from the picks, by default: the shoots alone are charged now.
+    expect(await page.getByRole('radio', { name: 'After review, from my picks' }).isChecked()).toBe(true);
     const { video } = catalog.defaults;
+    const later = page.getByTestId('videos-later');
+    const perVideo = quoteVideo(video);
+    await expect
+      .poll(() => later.textContent())
+      .toBe(
+        `The shoots are charged now; the videos later, from your picks: about ${perVideo} credits per product at ${video.duration} s / ${video.resolution} (the exact price when you make them).`,
+      );
+    expect(await page.getByTestId('quote-total').textContent()).toBe('52 credits');
     expect(await optionsOf('Length')).toEqual(catalog.videoDurations.map((choice) => String(choice.seconds)));
     expect(await optionsOf('Resolution')).toEqual(catalog.videoResolutions.map((choice) => choice.id));
     expect(await optionsOf('Video mode')).toEqual(catalog.modes.map((mode) => mode.id));
@@ -189,7 +198,17 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
       aspectRatio: (await selectLabelled('Video aspect ratio').inputValue()) || null,
     }).toEqual(video);
     await checkLooks(page, '02b-new-batch-video', 'New batch (with a video)');
-    await page.getByLabel('Then make a video ad of each product').uncheck();
+    // At once, from the first shots: today's automatic video, charged with the batch.
+    await page.getByRole('radio', { name: 'At once, from the first shots' }).check();
+    await expect
+      .poll(() => page.getByTestId('quote-total').textContent())
+      .toBe(`${52 + 13 * perVideo} credits`);
+    expect(await later.count()).toBe(0);
+    await page.getByRole('radio', { name: 'No video' }).check();
+    await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
+    expect(await selectLabelled('Length').count()).toBe(0);
+    await page.getByRole('radio', { name: 'After review, from my picks' }).check();
+    await expect.poll(() => later.count()).toBe(1);
     await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
 
     // With a model but none picked yet there is no price, and the Cost panel says why.
@@ -215,6 +234,10 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
       .first()
       .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0);
     expect(loaded).toBe(true);
+    // Made with the video after review: no video job, and the batch says when they will be made.
+    expect(await page.getByTestId('videos-after-review').textContent()).toBe(
+      'After review, from the picks (10 s / 720p): Review, then Make videos…',
+    );
     await checkLooks(page, '03-batch-done', 'Batch');
 
     await page.getByRole('button', { name: 'Batches' }).first().click();

@@ -40,22 +40,44 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-async function sendFile(res: ServerResponse, file: string): Promise<void> {
+/**
+ * A file, or the one byte range asked for, as the app's `adbatch-media:` protocol answers (Electron's `net`
+ * answers ranges): without them Chromium cannot seek in a video, and the loupe's J and frame steps could not be
+ * tested here.
+ */
+async function sendFile(req: IncomingMessage, res: ServerResponse, file: string): Promise<void> {
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
     return;
   }
-  res.writeHead(200, {
+  const headers = {
     'content-type': contentTypeOf(file) ?? 'application/octet-stream',
-    'content-length': info.size,
     'cache-control': 'no-store',
-  });
+    'accept-ranges': 'bytes',
+  };
+  const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+  if (range && info.size > 0 && (range[1] || range[2])) {
+    const start = range[1] ? Number(range[1]) : Math.max(0, info.size - Number(range[2]));
+    const end = range[1] && range[2] ? Math.min(Number(range[2]), info.size - 1) : info.size - 1;
+    if (start > end || start >= info.size) {
+      res.writeHead(416, { 'content-range': `bytes */${info.size}` }).end();
+      return;
+    }
+    res.writeHead(206, {
+      ...headers,
+      'content-length': end - start + 1,
+      'content-range': `bytes ${start}-${end}/${info.size}`,
+    });
+    createReadStream(file, { start, end }).pipe(res);
+    return;
+  }
+  res.writeHead(200, { ...headers, 'content-length': info.size });
   createReadStream(file).pipe(res);
 }
 
 export async function startAppServer(
-  options: { port?: number; dir?: string; pick?: string[]; timeScale?: number } = {},
+  options: { port?: number; dir?: string; pick?: string[]; pickImage?: string; timeScale?: number } = {},
 ): Promise<AppServer> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error(`${RENDERER_DIR} is missing: run \`npm run build:harness\` first.`);
@@ -65,6 +87,7 @@ export async function startAppServer(
   const harness = await startCoreHarness({
     dir: options.dir,
     pick: options.pick ?? [EXAMPLES_DIR],
+    pickImage: options.pickImage ?? null,
     timeScale: options.timeScale,
   });
   const { core } = harness;
@@ -93,7 +116,7 @@ export async function startAppServer(
     }
     const file = fileOf(urlOf(req));
     if (!file) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
-    else void sendFile(res, file);
+    else void sendFile(req, res, file);
   });
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });

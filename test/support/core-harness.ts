@@ -29,6 +29,8 @@ export async function startCoreHarness(
     dir?: string;
     /** What the stand-in for the OS open dialog answers. */
     pick?: string[];
+    /** What the stand-in for the OS dialog that chooses an image (a logo) answers. */
+    pickImage?: string | null;
     /**
      * A sandbox already running elsewhere (another process), used as the Sandbox account instead of the
      * embedded one; it is not this harness's to close.
@@ -66,6 +68,7 @@ export async function startCoreHarness(
       return { url: embedded.url, apiKey: embedded.apiKey, close: () => embedded.sandbox.close() };
     },
     openDialog: async () => options.pick ?? [],
+    openImageDialog: async () => options.pickImage ?? null,
     revealFolder: async (path) => {
       revealed.push(path);
     },

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import type { PickedVideosRequest } from '../../shared/models.ts';
@@ -8,11 +9,17 @@ import { parseVideo } from './run.ts';
 
 // `adbatch videos <batch> --from picked --video 10s/720p`: a video per product from the shots picked in
 // Review (in shot order), quoted per product against the balance; with --yes, queued and followed to the
-// end like `resume`. ADBATCH_API_KEY is the key of a batch that `adbatch run` made with it.
+// end like `resume`. ADBATCH_API_KEY is the key of a batch that `adbatch run` made with it. --logo takes an
+// image file (checked, kept in the data folder, served like the photos) or a public URL.
 
 function onOff(text: string): boolean {
   if (text === 'on' || text === 'off') return text === 'on';
   throw new InvalidArgumentError('music is on or off');
+}
+
+/** A value starting with http:// or https:// is the logo's URL; anything else a file, from the cwd. */
+function logoChoice(value: string): { logoUrl: string } | { logoFile: string } {
+  return /^https?:\/\//i.test(value) ? { logoUrl: value } : { logoFile: resolve(value) };
 }
 
 export function registerVideosCommand(program: Command): void {
@@ -22,7 +29,10 @@ export function registerVideosCommand(program: Command): void {
     .argument('<batch>', 'a batch id')
     .addOption(new Option('--from <what>', 'which shots').choices(['picked']).makeOptionMandatory())
     .requiredOption('--video <spec>', 'the video: 10s/720p[/with_model][/16:9]', parseVideo)
-    .option('--logo <url>', 'a logo to reveal in the ad (a public URL)')
+    .option(
+      '--logo <file|url>',
+      'a logo to reveal in the ad: an image file (PNG, JPEG, WebP) or a public URL',
+    )
     .option('--music <on|off>', 'a background track', onOff)
     .option('--note <text>', 'creative direction for the service')
     .option('--yes', 'make them without asking: the credits are spent')
@@ -53,7 +63,7 @@ export function registerVideosCommand(program: Command): void {
             batchId,
             video: {
               ...options.video,
-              ...(options.logo ? { logoUrl: options.logo } : {}),
+              ...(options.logo ? logoChoice(options.logo) : {}),
               ...(options.music !== undefined ? { music: options.music } : {}),
               ...(options.note ? { note: options.note } : {}),
             },

@@ -1,6 +1,6 @@
 import type { PhotoReach, QuoteRequest } from '../../shared/models.ts';
 import { setAsideEarlierShots } from '../ingest/already-done.ts';
-import { quoteBatch } from '../pricing.ts';
+import { quoteBatch, quoteVideo } from '../pricing.ts';
 import type { ShootSettings, VideoSettings } from '../queue/types.ts';
 import { SANDBOX_ACCOUNT_ID } from './accounts.ts';
 import type { CoreContext } from './context.ts';
@@ -35,7 +35,10 @@ export function batchesHandlers(
   const quoteFor = async (request: QuoteRequest, purpose: 'preview' | 'create') => {
     const products = scans.products(request.scanId);
     const shoot = request.shoot as ShootSettings;
-    const video = request.video as VideoSettings | null;
+    // Videos after review are made later, from the picks: the batch itself has no video, and is quoted
+    // without one; their price per product is said apart.
+    const later = request.videoWhen === 'after_review' ? (request.video as VideoSettings | null) : null;
+    const video = later ? null : (request.video as VideoSettings | null);
     const { fresh, setAside } = setAsideEarlierShots(store, products, shoot, video, request.includeDone);
     const local = fresh.some((product) => product.photos.some((photo) => photo.path));
     const sandbox = request.accountId === SANDBOX_ACCOUNT_ID;
@@ -48,12 +51,12 @@ export function batchesHandlers(
       video,
       await services.balanceOf(request.accountId, purpose === 'create'),
     );
-    return { fresh, setAside, quote, shoot, video, reach, sandbox, baseUrl };
+    return { fresh, setAside, quote, shoot, video, later, reach, sandbox, baseUrl };
   };
 
   return {
     'batches:quote': async (request) => {
-      const { quote, setAside, reach } = await quoteFor(request, 'preview');
+      const { quote, setAside, reach, later } = await quoteFor(request, 'preview');
       return {
         products: quote.products.map((row) => ({
           product: row.product,
@@ -68,10 +71,11 @@ export function batchesHandlers(
         shortfall: quote.shortfall ?? 0,
         setAside,
         photos: reach,
+        videoLaterCredits: later ? quoteVideo(later) : null,
       };
     },
     'batches:create': async (request) => {
-      const { fresh, quote, shoot, video, sandbox, baseUrl } = await quoteFor(request, 'create');
+      const { fresh, quote, shoot, video, later, sandbox, baseUrl } = await quoteFor(request, 'create');
       if (fresh.length === 0) {
         throw new AppError('conflict', 'Every product was already shot with these photos and settings.');
       }
@@ -92,6 +96,7 @@ export function batchesHandlers(
         libraryDir: ctx.settings().libraryDir,
         shoot,
         video,
+        videosAfterReview: later,
         products: fresh,
       });
       services.forgetBalance(request.accountId);

@@ -41,6 +41,8 @@ export interface CoreContext {
   writeSettings(settings: Settings): void;
   /** The OS's open dialog (Electron); the browser harness answers with a folder of its choosing. */
   openDialog(): Promise<string[]>;
+  /** The OS's open dialog for one image file (a logo); null when cancelled. */
+  openImageDialog(): Promise<string | null>;
   /** Shows a folder in the OS file manager. */
   revealFolder(path: string): Promise<void>;
 }

@@ -56,6 +56,7 @@ const quote = z
     accountId: z.string().min(1).max(100),
     shoot,
     video: video.nullable(),
+    videoWhen: z.enum(['at_once', 'after_review']).optional(),
     includeDone: z.boolean(),
   })
   .strict();
@@ -63,11 +64,17 @@ const quote = z
 const pickedVideos = z
   .object({
     batchId: z.string().min(1).max(200),
-    video: video.extend({
-      logoUrl: url.optional(),
-      music: z.boolean().optional(),
-      note: z.string().trim().max(2000).optional(),
-    }),
+    video: video
+      .extend({
+        logoUrl: url.optional(),
+        logoFile: z.string().min(1).max(4096).refine(isAbsolute, 'must be an absolute path').optional(),
+        music: z.boolean().optional(),
+        note: z.string().trim().max(2000).optional(),
+      })
+      .refine((choice) => !(choice.logoUrl && choice.logoFile), {
+        message: 'a logo is a URL or a file, not both',
+        path: ['logoFile'],
+      }),
     order: z.record(z.string().min(1).max(200), z.array(z.number().int().positive()).max(100)).optional(),
   })
   .strict();
@@ -165,6 +172,7 @@ export const HANDLER_SCHEMAS = {
   'review:redo': z.object({ batchId }).strict(),
   'videos:quote': pickedVideos,
   'videos:create': pickedVideos,
+  'dialog:openImage': none,
   'reshoot:quote': reshoot,
   'reshoot:create': reshoot,
   'storage:get': none,

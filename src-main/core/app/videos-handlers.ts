@@ -2,7 +2,8 @@ import type { PickedVideoQuote, PickedVideosRequest } from '../../shared/models.
 import { VIDEO_MAX_IMAGES } from '../catalog.ts';
 import { quoteVideo } from '../pricing.ts';
 import type { JobId, ProductId } from '../queue/ids.ts';
-import type { VideoSettings } from '../queue/types.ts';
+import type { Batch, VideoSettings } from '../queue/types.ts';
+import { checkLogoFile, keepLogoFile, LogoRefused } from '../review/logo-files.ts';
 import type { ReviewStore } from '../review/review-store.ts';
 import type { CoreContext } from './context.ts';
 import { requireBatch } from './decisions.ts';
@@ -21,15 +22,37 @@ interface Plan {
 
 export function videosHandlers(
   ctx: CoreContext & { review: ReviewStore },
-): Pick<HandlerMap, 'videos:quote' | 'videos:create'> {
+): Pick<HandlerMap, 'videos:quote' | 'videos:create' | 'dialog:openImage'> {
   const { store, review, services, queue } = ctx;
+
+  /**
+   * A logo file checked (for a quote) or checked and kept in the data folder (to make the videos): its
+   * copy's path, served to the service by the batch's photo host when each video is posted.
+   */
+  const logoOf = async (batch: Batch, file: string, keep: boolean): Promise<string | null> => {
+    if (ctx.photos.reachOf(batch.sandbox, batch.baseUrl).kind === 'missing') {
+      throw new AppError(
+        'conflict',
+        "The service cannot read files on this computer, so it cannot fetch a logo file: set up photo storage in Settings, or give the logo's URL.",
+      );
+    }
+    try {
+      if (keep) return await keepLogoFile(ctx.dataDir, file);
+      await checkLogoFile(file);
+      return null;
+    } catch (error) {
+      if (error instanceof LogoRefused) throw new AppError('bad_request', error.message);
+      throw error;
+    }
+  };
 
   const plan = async (request: PickedVideosRequest, fresh: boolean): Promise<Plan> => {
     const batch = requireBatch(store, request.batchId);
     const picked = review.items(batch.id).filter((row) => row.kind === 'shot' && row.flag === 'picked');
     const byProduct = new Map<string, typeof picked>();
     for (const row of picked) byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row]);
-    const { logoUrl, music, note, ...view } = request.video;
+    const { logoUrl, logoFile, music, note, ...view } = request.video;
+    const keptLogo = logoFile ? await logoOf(batch, logoFile, fresh) : null;
     const products: PickedVideoQuote['products'] = [];
     const videos: Plan['videos'] = [];
     for (const product of store.batches.products(batch.id)) {
@@ -50,6 +73,7 @@ export function videosHandlers(
         ...view,
         images: used.map((row) => row.assetId),
         ...(logoUrl ? { logoUrl } : {}),
+        ...(keptLogo ? { logoFile: keptLogo } : {}),
         ...(music !== undefined ? { music } : {}),
         ...(note ? { note } : {}),
       };
@@ -70,6 +94,8 @@ export function videosHandlers(
 
   return {
     'videos:quote': async (request) => (await plan(request, false)).quote,
+    // The logo's "Choose file…": the path is checked by the quote the dialog asks for next.
+    'dialog:openImage': () => ctx.openImageDialog(),
     'videos:create': async (request) => {
       const { quote, videos } = await plan(request, true);
       if (videos.length === 0)

@@ -172,6 +172,10 @@ export function batchDetail(
       store.assets.anySaved(batch.id) && !existsSync(join(batch.libraryDir, batchFolder(batch))),
     shoot: batch.shoot,
     video: batch.video,
+    videosAfterReview: batch.videosAfterReview && {
+      video: batch.videosAfterReview,
+      made: jobs.some((job) => job.kind === 'video'),
+    },
     etaMs: estimate(jobs, batch, now),
     items: products.map((product) => ({
       id: product.id,

@@ -20,8 +20,8 @@ export class BatchStore {
     this.db
       .prepare(
         `INSERT INTO batches (id, name, created_at, account_id, base_url, key_id, key_hint, sandbox, library_dir,
-           shoot_settings, video_settings, quoted_credits, status, status_reason, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', NULL, ?)`,
+           shoot_settings, video_settings, videos_after_review, quoted_credits, status, status_reason, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', NULL, ?)`,
       )
       .run(
         id,
@@ -35,6 +35,7 @@ export class BatchStore {
         input.libraryDir,
         JSON.stringify(input.shoot),
         input.video ? JSON.stringify(input.video) : null,
+        input.videosAfterReview ? JSON.stringify(input.videosAfterReview) : null,
         quotedCredits,
         now,
       );

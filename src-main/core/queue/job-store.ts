@@ -207,13 +207,18 @@ export class JobStore {
   }
 
   /** Commits the intent before the POST: after this, a crash leaves the job `submitting`, never re-sent. */
-  beginSubmit(jobId: JobId, request: unknown): Job {
+  beginSubmit(jobId: JobId, request: unknown, detail?: unknown): Job {
     const job = this.require(jobId);
-    return this.move(jobId, 'submitting', {
-      request: JSON.stringify(request),
-      submitted_at: this.now(),
-      posts: job.posts + 1,
-    });
+    return this.move(
+      jobId,
+      'submitting',
+      {
+        request: JSON.stringify(request),
+        submitted_at: this.now(),
+        posts: job.posts + 1,
+      },
+      detail,
+    );
   }
 
   /** Records a 201: the remote id, the charge and the running state in one transaction. */
@@ -319,7 +324,7 @@ export class JobStore {
     })();
   }
 
-  /** Ends a job as failed without a charge (a 400) or without a refund (results lost). */
+  /** Ends a job as failed without a charge (a 400, or never sent) or without a refund (results lost). */
   fail(jobId: JobId, failure: Failure): Job {
     return this.db.transaction(() => this.failInTransaction(jobId, failure))();
   }

@@ -18,6 +18,7 @@ export interface BatchRow {
   library_dir: string;
   shoot_settings: string;
   video_settings: string | null;
+  videos_after_review: string | null;
   quoted_credits: number;
   status: BatchStatus;
   status_reason: PauseReason | null;
@@ -89,6 +90,9 @@ export function toBatch(row: BatchRow): Batch {
     libraryDir: row.library_dir,
     shoot: JSON.parse(row.shoot_settings) as ShootSettings,
     video: row.video_settings ? (JSON.parse(row.video_settings) as VideoSettings) : null,
+    videosAfterReview: row.videos_after_review
+      ? (JSON.parse(row.videos_after_review) as VideoSettings)
+      : null,
     quotedCredits: row.quoted_credits,
     status: row.status,
     statusReason: row.status_reason,

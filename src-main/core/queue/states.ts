@@ -24,7 +24,8 @@ export type JobState = (typeof JOB_STATES)[number];
  * owed             the service completed it and charged, but a result could not be downloaded (tried
  *                  DOWNLOAD_ATTEMPTS times, or refused): downloading again costs nothing, at the user's word
  * done             every result is on disk, verified (owed again if they are found missing from the library)
- * failed           the service failed it (refunded) or refused it (400: nothing charged)
+ * failed           the service failed it (refunded) or refused it (400: nothing charged), or it was never sent
+ *                  (a video whose shot no URL could give the service: nothing charged)
  * outcome_unknown  the POST may have created it (timeout, reset, 5xx, crash mid-POST): never re-sent
  *                  without the user's word, since that could pay twice
  * stale            still unfinished past its deadline: no longer polled until the user asks
@@ -32,7 +33,7 @@ export type JobState = (typeof JOB_STATES)[number];
  * skipped          a video whose shoot did not succeed, so it has no images to start from
  */
 export const JOB_TRANSITIONS = {
-  waiting: ['submitting', 'cancelled', 'skipped'],
+  waiting: ['submitting', 'cancelled', 'skipped', 'failed'],
   submitting: ['running', 'waiting', 'failed', 'outcome_unknown'],
   running: ['running', 'downloading', 'failed', 'stale'],
   downloading: ['done', 'owed'],

@@ -29,6 +29,8 @@ export interface VideoSettings {
   images?: number[];
   /** A logo to reveal in the ad: a public URL. */
   logoUrl?: string | null;
+  /** Or a logo file: its copy in the data folder (`review/logo-files.ts`), served like the photos. */
+  logoFile?: string;
   /** A background track; the service's default is on. */
   music?: boolean;
   /** Creative direction for the service. */
@@ -69,6 +71,8 @@ export interface NewBatch {
   libraryDir: string;
   shoot: ShootSettings;
   video: VideoSettings | null;
+  /** Videos made after review from the picks: their settings, for the Make videos dialog; no video job yet. */
+  videosAfterReview?: VideoSettings | null;
   products: NewProduct[];
 }
 
@@ -85,6 +89,8 @@ export interface Batch {
   libraryDir: string;
   shoot: ShootSettings;
   video: VideoSettings | null;
+  /** The settings chosen for videos made after review, from the picks; null when they are not. */
+  videosAfterReview: VideoSettings | null;
   quotedCredits: number;
   status: BatchStatus;
   statusReason: PauseReason | null;

@@ -11,6 +11,7 @@ import {
 } from '../api/index.ts';
 import { resultFiles } from '../downloads/result-files.ts';
 import { type PhotoPreparation, PhotoUnreachable } from '../hosting/prepare-photos.ts';
+import { NoWorkingLink, type ServedCopy } from '../hosting/served-copies.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch, Job } from '../queue/types.ts';
 import type { RateLimit, RequestBudget, Slot } from './budget.ts';
@@ -71,14 +72,24 @@ export class JobRunner {
     const batch = store.batches.get(job.batchId)!;
     const client = keys.client(batch)!;
     let body: ShootBody | VideoBody;
+    let servedCopies: ServedCopy[];
     try {
-      body = await createBody(job, store, this.options.photos);
+      ({ body, servedCopies } = await createBody(job, store, this.options.photos));
     } catch (error) {
+      if (error instanceof NoWorkingLink) {
+        // Nothing was sent: the job fails here, and its message says what to do.
+        store.jobs.fail(job.id, error.failure);
+        this.notice(job.batchId, `${job.kind} ${job.id} was not sent: ${error.message}`);
+        this.options.onChange(job.batchId);
+        return;
+      }
       if (!(error instanceof PhotoUnreachable)) throw error;
       this.options.photos.pause(batch.id, error.message);
       return;
     }
-    store.jobs.beginSubmit(job.id, body);
+    // The body committed here is the one that leaves, served copies and all; a POST that may have reached
+    // the service is never sent again by itself (no idempotency key in the contract, see docs/review.md).
+    store.jobs.beginSubmit(job.id, body, servedCopies.length > 0 ? { servedCopies } : undefined);
     this.options.onChange(job.batchId);
     try {
       const remote = await slot.send<RemoteShoot | RemoteVideo>(() =>

@@ -1,20 +1,29 @@
+import { stat } from 'node:fs/promises';
 import type { ShootBody, VideoBody } from '../api/index.ts';
 import { VIDEO_MAX_IMAGES } from '../catalog.ts';
 import type { PhotoPreparation } from '../hosting/prepare-photos.ts';
+import { NoWorkingLink, type ServedCopy } from '../hosting/served-copies.ts';
 import { MAX_PHOTOS_PER_PRODUCT } from '../ingest/limits.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Job, ShootSettings, VideoSettings } from '../queue/types.ts';
 
 // The exact body of a job's create, committed as its intent before the POST: a shoot is made from its
 // product's photos (as many as the service takes, served by the batch's host), a video from the shots of
-// its product's shoot.
+// its product's shoot, each by a URL that answered just now (its own, else its served copy), and its logo
+// (a public URL, or a file served like the photos).
 
-/** The body of a shoot's or a video's create; rejects with `PhotoUnreachable` when a photo cannot be served. */
-export async function createBody(
-  job: Job,
-  store: QueueStore,
-  photos: PhotoPreparation,
-): Promise<ShootBody | VideoBody> {
+export interface CreateBody {
+  body: ShootBody | VideoBody;
+  /** A video's shots whose own URL did not answer, sent as served copies. */
+  servedCopies: ServedCopy[];
+}
+
+/**
+ * The body of a shoot's or a video's create, built right before its intent is committed; rejects with
+ * `PhotoUnreachable` when a photo cannot be served now (the batch pauses) and `NoWorkingLink` when a video's
+ * input can be given no working URL at all (the job fails, nothing sent).
+ */
+export async function createBody(job: Job, store: QueueStore, photos: PhotoPreparation): Promise<CreateBody> {
   if (job.kind === 'shoot') {
     const settings = job.settings as ShootSettings;
     const product = store.batches.product(job.productId)!;
@@ -23,14 +32,17 @@ export async function createBody(
       product.photos.slice(0, MAX_PHOTOS_PER_PRODUCT),
     );
     return {
-      productImageUrls,
-      style: settings.style,
-      mode: settings.mode,
-      ...(settings.modelUrl ? { modelUrl: settings.modelUrl } : {}),
-      shots: settings.shots,
-      aspectRatio: settings.aspectRatio,
-      quality: settings.quality,
-      ...(settings.backgroundColor ? { backgroundColor: settings.backgroundColor } : {}),
+      body: {
+        productImageUrls,
+        style: settings.style,
+        mode: settings.mode,
+        ...(settings.modelUrl ? { modelUrl: settings.modelUrl } : {}),
+        shots: settings.shots,
+        aspectRatio: settings.aspectRatio,
+        quality: settings.quality,
+        ...(settings.backgroundColor ? { backgroundColor: settings.backgroundColor } : {}),
+      },
+      servedCopies: [],
     };
   }
   const settings = job.settings as VideoSettings;
@@ -41,14 +53,35 @@ export async function createBody(
         .map((id) => shots.find((asset) => asset.id === id))
         .filter((asset) => asset !== undefined)
     : shots;
+  const links = await photos.workingLinks(job.batchId, chosen.slice(0, VIDEO_MAX_IMAGES[settings.duration]));
+  const logoUrl = settings.logoFile ? await logoFileUrl(job, settings.logoFile, photos) : settings.logoUrl;
   return {
-    imageUrls: chosen.slice(0, VIDEO_MAX_IMAGES[settings.duration]).map((asset) => asset.url),
-    duration: settings.duration,
-    resolution: settings.resolution,
-    mode: settings.mode,
-    ...(settings.aspectRatio ? { aspectRatio: settings.aspectRatio } : {}),
-    ...(settings.logoUrl ? { logoUrl: settings.logoUrl } : {}),
-    ...(settings.music !== undefined ? { music: settings.music } : {}),
-    ...(settings.note ? { note: settings.note } : {}),
+    body: {
+      imageUrls: links.urls,
+      duration: settings.duration,
+      resolution: settings.resolution,
+      mode: settings.mode,
+      ...(settings.aspectRatio ? { aspectRatio: settings.aspectRatio } : {}),
+      ...(logoUrl ? { logoUrl } : {}),
+      ...(settings.music !== undefined ? { music: settings.music } : {}),
+      ...(settings.note ? { note: settings.note } : {}),
+    },
+    servedCopies: links.served,
   };
+}
+
+/** The logo's copy in the data folder, served by the batch's host like the photos. */
+async function logoFileUrl(job: Job, file: string, photos: PhotoPreparation): Promise<string> {
+  if (
+    !(await stat(file).then(
+      (info) => info.isFile(),
+      () => false,
+    ))
+  ) {
+    throw new NoWorkingLink(
+      `The logo's copy in Adbatch's data folder (${file}) is gone: make the video again with the logo file. Nothing was sent and no credit spent.`,
+    );
+  }
+  const [url] = await photos.urlsFor(job.batchId, [{ path: file, url: null }]);
+  return url!;
 }

@@ -1,4 +1,5 @@
 import type { RejectReason, ReviewChange } from '../../../src-main/shared/models.ts';
+import type { VideoCommand } from './video-transport.ts';
 
 // Review's keys, as data: the key handler looks its action up here, and the shortcut sheet (`?`) is drawn
 // from the same list, so the sheet can never show a key that does nothing, or miss one that does.
@@ -15,7 +16,8 @@ export type ReviewAction =
   | { type: 'auto-advance' }
   | { type: 'undo' }
   | { type: 'redo' }
-  | { type: 'sheet' };
+  | { type: 'sheet' }
+  | { type: 'video'; command: VideoCommand };
 
 export interface KeyBinding {
   /** `KeyboardEvent.key` values, with `Mod+` for Ctrl (Cmd on macOS) and `Shift+` where it matters. */
@@ -23,6 +25,8 @@ export interface KeyBinding {
   /** What the sheet shows for it. */
   label: string;
   action: ReviewAction;
+  /** `video`: only while a video is on screen in the loupe, where it comes before any other binding. */
+  when?: 'video';
 }
 
 export const REASON_KEYS: Array<{ key: string; reason: RejectReason; label: string }> = [
@@ -47,7 +51,7 @@ export const REVIEW_KEYMAP: KeyBinding[] = [
     label,
     action: { type: 'decide', change: { rejectReason: reason } } as ReviewAction,
   })),
-  { keys: ['k'], label: 'Keep this one, reject the rest of its product', action: { type: 'keep' } },
+  { keys: ['Shift+p'], label: 'Pick this one, reject the rest of its product', action: { type: 'keep' } },
   {
     keys: ['ArrowRight'],
     label: 'Next (in compare and survey: the next pane)',
@@ -76,18 +80,49 @@ export const REVIEW_KEYMAP: KeyBinding[] = [
   { keys: ['Mod+z'], label: 'Undo', action: { type: 'undo' } },
   { keys: ['Mod+Shift+z', 'Mod+y'], label: 'Redo', action: { type: 'redo' } },
   { keys: ['?'], label: 'This sheet', action: { type: 'sheet' } },
+  ...(
+    [
+      [[' '], 'Play or pause', 'play-pause'],
+      [['l'], 'Play; again: faster (1x, 2x, 4x)', 'forward'],
+      [['k'], 'Pause', 'pause'],
+      [['j'], 'Back, stepping at the rate; again: faster (1x, 2x, 4x)', 'backward'],
+      [[','], 'One frame back', 'frame-back'],
+      [['.'], 'One frame forward', 'frame-next'],
+      [['Shift+l'], 'Loop on or off', 'loop'],
+    ] as const
+  ).map(([keys, label, command]) => ({
+    keys: [...keys],
+    label,
+    action: { type: 'video', command } as ReviewAction,
+    when: 'video' as const,
+  })),
 ];
 
-/** The binding of a key press, or null. */
+/** The binding of a key press, or null; `video`: a video is on screen in the loupe. */
 export function bindingOf(
   event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>,
+  { video }: { video: boolean } = { video: false },
 ): KeyBinding | null {
   if (event.altKey) return null;
   const mod = event.ctrlKey || event.metaKey;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
-  // Shift matters only with Mod (redo); `?` is a shifted key of its own.
-  const name = mod ? `Mod+${event.shiftKey ? 'Shift+' : ''}${key}` : event.key === '?' ? '?' : key;
-  return REVIEW_KEYMAP.find((binding) => binding.keys.includes(name)) ?? null;
+  // Shift matters with Mod (redo) and with a letter bound with it (Shift+P); else a shifted letter is the
+  // letter (Caps Lock aside). `?` is a shifted key of its own.
+  const names = mod
+    ? [`Mod+${event.shiftKey ? 'Shift+' : ''}${key}`]
+    : event.key === '?'
+      ? ['?']
+      : event.shiftKey && /^[a-z]$/.test(key)
+        ? [`Shift+${key}`, key]
+        : [key];
+  const bound = REVIEW_KEYMAP.filter((binding) => video || binding.when !== 'video');
+  for (const name of names) {
+    const found =
+      bound.find((binding) => binding.when === 'video' && binding.keys.includes(name)) ??
+      bound.find((binding) => binding.keys.includes(name));
+    if (found) return found;
+  }
+  return null;
 }
 
 /** A key as the sheet shows it. */

@@ -292,6 +292,15 @@ export function BatchScreen({ id }: { id: string }) {
               <dd>{credits(detail.creditsRefunded)}</dd>
             </>
           )}
+          {detail.videosAfterReview && !detail.videosAfterReview.made && (
+            <>
+              <dt>Videos</dt>
+              <dd data-testid="videos-after-review">
+                After review, from the picks ({detail.videosAfterReview.video.duration} s /{' '}
+                {detail.videosAfterReview.video.resolution}): Review, then Make videos…
+              </dd>
+            </>
+          )}
         </dl>
         <div className="actions">
           {detail.done > 0 && (

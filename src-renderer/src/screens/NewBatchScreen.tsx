@@ -19,7 +19,13 @@ import { credits, fileName, listed } from '../format.ts';
 import { useAccounts } from '../stores/accounts.ts';
 import { useCatalog } from '../stores/catalog.ts';
 import { useNavigation } from '../stores/navigation.ts';
-import { useNewBatch } from '../stores/new-batch.ts';
+import { useNewBatch, type VideoStep } from '../stores/new-batch.ts';
+
+const VIDEO_STEPS: Array<{ id: VideoStep; label: string }> = [
+  { id: 'after_review', label: 'After review, from my picks' },
+  { id: 'at_once', label: 'At once, from the first shots' },
+  { id: 'none', label: 'No video' },
+];
 
 /** Which styles make 6 shots, and what the others make instead, in the catalog's words. */
 function sixShotRule(catalog: CatalogView): string {
@@ -205,7 +211,17 @@ export function ModelPicker({
 }
 
 function SettingsForm({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsView }) {
-  const { accountId, video, includeDone, setAccount, setShoot, setVideo, setIncludeDone } = useNewBatch();
+  const {
+    accountId,
+    video,
+    videoStep,
+    includeDone,
+    setAccount,
+    setShoot,
+    setVideo,
+    setVideoStep,
+    setIncludeDone,
+  } = useNewBatch();
   const accounts = useAccounts((state) => state.accounts);
   const set = <K extends keyof ShootSettingsView>(key: K, value: ShootSettingsView[K]) =>
     setShoot({ [key]: value });
@@ -289,17 +305,29 @@ function SettingsForm({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSe
           />
         )}
       </label>
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={video !== null}
-          onChange={(event) => setVideo(event.target.checked ? catalog.defaults.video : null)}
-        />
-        Then make a video ad of each product
-      </label>
-      {video && (
+      <fieldset className="video-step">
+        <legend>Video ad of each product</legend>
+        {VIDEO_STEPS.map((step) => (
+          <label key={step.id}>
+            <input
+              type="radio"
+              name="video-step"
+              value={step.id}
+              checked={videoStep === step.id}
+              onChange={() => setVideoStep(step.id)}
+            />
+            {step.label}
+          </label>
+        ))}
+      </fieldset>
+      {video && videoStep !== 'none' && (
         <div className="row">
-          <VideoChoices catalog={catalog} video={video} madeFrom="shot" onChange={setVideo} />
+          <VideoChoices
+            catalog={catalog}
+            video={video}
+            madeFrom={videoStep === 'after_review' ? 'pick' : 'shot'}
+            onChange={setVideo}
+          />
         </div>
       )}
       <label className="checkbox">
@@ -340,7 +368,7 @@ function PhotoReachNote({ reach, onSettings }: { reach: PhotoReach; onSettings: 
 }
 
 function Quote({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsView }) {
-  const { quote, quoting, name, setName, start, starting, scan } = useNewBatch();
+  const { quote, quoting, name, setName, start, starting, scan, video } = useNewBatch();
   const go = useNavigation((state) => state.go);
   if (!scan || scan.products.length === 0) return null;
   const begin = async () => {
@@ -377,6 +405,13 @@ function Quote({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsV
             Total <strong data-testid="quote-total">{credits(quote.credits)}</strong>
             {quote.balance !== null && <span> of a balance of {credits(quote.balance)}</span>}
           </p>
+          {quote.videoLaterCredits !== null && video && (
+            <p className="muted" data-testid="videos-later">
+              The shoots are charged now; the videos later, from your picks: about{' '}
+              {credits(quote.videoLaterCredits)} per product at {video.duration} s / {video.resolution} (the
+              exact price when you make them).
+            </p>
+          )}
           {quote.products.some((row) => row.clamped) && (
             <p className="muted">
               * This style makes {catalog.clampedShots} shots, not {shoot.shots}.

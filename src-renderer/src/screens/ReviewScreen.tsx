@@ -1,11 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import type { ReviewFilter, ReviewItemView } from '../../../src-main/shared/models.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { bindingOf, keyLabel, REASON_KEYS, REVIEW_KEYMAP, type ReviewAction } from '../review/keymap.ts';
+import { LoupeVideo } from '../review/LoupeVideo.tsx';
 import { MakeVideosDialog } from '../review/MakeVideosDialog.tsx';
 import { ReshootButton } from '../review/ReshootDialog.tsx';
+import { videoOnScreen } from '../review/video-transport.ts';
 import { useNavigation } from '../stores/navigation.ts';
 import { panesOf, type ReviewMode, useReview, visibleItems } from '../stores/review.ts';
 
@@ -193,7 +195,11 @@ function Loupe({ item, position, total }: { item: ReviewItemView; position: numb
   const zoom = useReview((state) => state.view.zoom);
   return (
     <div className="loupe" data-testid="loupe">
-      <Zoomed item={item} />
+      {item.kind === 'video' ? (
+        <LoupeVideo key={item.id} item={item} label={itemName(item)} />
+      ) : (
+        <Zoomed item={item} />
+      )}
       <div className="loupe-info">
         <strong>{itemName(item)}</strong>
         <span>
@@ -277,15 +283,24 @@ function ShortcutSheet({ onClose }: { onClose: () => void }) {
         <h2 id="sheet-title">Review keys</h2>
         <table>
           <tbody>
-            {REVIEW_KEYMAP.map((binding) => (
-              <tr key={binding.label}>
-                <td>
-                  {binding.keys.map((key) => (
-                    <kbd key={key}>{keyLabel(key)}</kbd>
-                  ))}
-                </td>
-                <td>{binding.label}</td>
-              </tr>
+            {REVIEW_KEYMAP.map((binding, at) => (
+              <Fragment key={binding.label}>
+                {binding.when === 'video' && REVIEW_KEYMAP[at - 1]?.when !== 'video' && (
+                  <tr>
+                    <th colSpan={2} scope="colgroup">
+                      A video in the loupe (these keys act only while one is on screen)
+                    </th>
+                  </tr>
+                )}
+                <tr>
+                  <td>
+                    {binding.keys.map((key) => (
+                      <kbd key={key}>{keyLabel(key)}</kbd>
+                    ))}
+                  </td>
+                  <td>{binding.label}</td>
+                </tr>
+              </Fragment>
             ))}
           </tbody>
         </table>
@@ -399,6 +414,9 @@ function perform(action: ReviewAction, openSheet: () => void): void {
     case 'sheet':
       openSheet();
       return;
+    case 'video':
+      videoOnScreen()?.run(action.command);
+      return;
   }
 }
 
@@ -433,7 +451,9 @@ export function ReviewScreen({ batchId, batchName }: { batchId: string; batchNam
         if (event.key === 'Escape') (target as HTMLElement).blur();
         return;
       }
-      const binding = bindingOf(event);
+      const binding = bindingOf(event, {
+        video: useReview.getState().mode === 'loupe' && videoOnScreen() !== null,
+      });
       if (!binding) return;
       // Enter and Space on a focused button keep their own meaning.
       if (

@@ -12,6 +12,9 @@ import { useCatalog } from './catalog.ts';
 // The New batch screen: what was dropped, the settings chosen, and the live cost preview. The settings start
 // from the catalog's defaults when the first photos are chosen, and are kept for the next drop.
 
+/** The video step: made after review from the picks (the default), at once from the first shots, or none. */
+export type VideoStep = 'after_review' | 'at_once' | 'none';
+
 interface NewBatchState {
   inputs: string[];
   scan: ScanView | null;
@@ -19,7 +22,9 @@ interface NewBatchState {
   accountId: string;
   /** null until photos are chosen: then the catalog's defaults. */
   shoot: ShootSettingsView | null;
+  /** The video's settings, null until photos are chosen; whether and when it is made is `videoStep`. */
   video: VideoSettingsView | null;
+  videoStep: VideoStep;
   includeDone: boolean;
   name: string;
   quote: QuoteView | null;
@@ -29,7 +34,8 @@ interface NewBatchState {
   scanInputs(inputs: string[]): Promise<void>;
   setAccount(accountId: string): void;
   setShoot(patch: Partial<ShootSettingsView>): void;
-  setVideo(video: VideoSettingsView | null): void;
+  setVideo(video: VideoSettingsView): void;
+  setVideoStep(step: VideoStep): void;
   setIncludeDone(includeDone: boolean): void;
   setName(name: string): void;
   /** Makes the product's photo at this position its hero. */
@@ -47,6 +53,7 @@ const initial = {
   accountId: 'sandbox',
   shoot: null,
   video: null,
+  videoStep: 'after_review' as VideoStep,
   includeDone: false,
   name: '',
   quote: null,
@@ -56,8 +63,10 @@ const initial = {
 };
 
 function quoteRequestOf(state: NewBatchState, scan: ScanView, shoot: ShootSettingsView): QuoteRequest {
-  const { accountId, video, includeDone } = state;
-  return { scanId: scan.scanId, accountId, shoot, video, includeDone };
+  const { accountId, video, videoStep, includeDone } = state;
+  if (videoStep === 'none' || !video)
+    return { scanId: scan.scanId, accountId, shoot, video: null, includeDone };
+  return { scanId: scan.scanId, accountId, shoot, video, videoWhen: videoStep, includeDone };
 }
 
 /** Quotes are asked for in order; only the answer to the latest request is kept. */
@@ -73,7 +82,12 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
         useCatalog.getState().ready(),
       ]);
       const folder = inputs[0]?.split(/[\\/]/).filter(Boolean).pop() ?? 'Batch';
-      set({ scan, name: get().name || folder, shoot: get().shoot ?? catalog.defaults.shoot });
+      set({
+        scan,
+        name: get().name || folder,
+        shoot: get().shoot ?? catalog.defaults.shoot,
+        video: get().video ?? catalog.defaults.video,
+      });
       await get().requestQuote();
     } catch (error) {
       set({ error: messageOf(error) });
@@ -95,6 +109,10 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
   },
   setVideo(video) {
     set({ video });
+    void get().requestQuote();
+  },
+  setVideoStep(videoStep) {
+    set({ videoStep });
     void get().requestQuote();
   },
   setIncludeDone(includeDone) {

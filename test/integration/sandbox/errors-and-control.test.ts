@@ -371,6 +371,48 @@ describe('faults on result files', () => {
     expect((await fetchBytes(url)).bytes.equals(good.bytes)).toBe(true);
   });
 
+  it('POST /_sandbox/results/expire: results completed by then answer 410 (or 404), later ones are served', async () => {
+    const url = shoot.images[0]!.url!;
+    const thumbnail = shoot.images[0]!.thumbnail_url!;
+    const expired = await fast.client.call<{ jobs: number; status: number }>(
+      'POST',
+      '/_sandbox/results/expire',
+    );
+    expect(expired.status).toBe(200);
+    expect(expired.body.status).toBe(410);
+    expect(expired.body.jobs).toBeGreaterThanOrEqual(1);
+    expect((await fetch(url)).status).toBe(410);
+    expect((await fetch(thumbnail, { headers: { range: 'bytes=0-0' } })).status).toBe(410);
+    expect((await fetch(url, { method: 'HEAD' })).status).toBe(410);
+
+    const created = await fast.client.createShoot(fast.keys.personal, {
+      product_image_urls: [fast.photo('hat')],
+      style: 'minimal',
+      shots: 1,
+    });
+    const later = (await fast.client.waitForStatus<ShootBody>('shoots', created.body.id, fast.keys.personal))
+      .body;
+    expect(later.status).toBe('completed');
+    expect((await fetch(later.images[0]!.url!)).status).toBe(200);
+
+    const named = await fast.client.call<{ jobs: number; status: number }>(
+      'POST',
+      '/_sandbox/results/expire',
+      {
+        body: { status: 404, job_ids: [later.id] },
+      },
+    );
+    expect(named.body).toEqual({ jobs: 1, status: 404 });
+    expect((await fetch(later.images[0]!.url!)).status).toBe(404);
+    expect(
+      (await fast.client.call('POST', '/_sandbox/results/expire', { body: { status: 500 } })).status,
+    ).toBe(400);
+
+    expect((await fast.client.call('DELETE', '/_sandbox/results/expire')).status).toBe(200);
+    expect((await fetch(url)).status).toBe(200);
+    expect((await fetch(later.images[0]!.url!)).status).toBe(200);
+  });
+
   it('result files answer HEAD and byte ranges without a key', async () => {
     const url = shoot.images[0]!.thumbnail_url!;
     const head = await fetch(url, { method: 'HEAD' });

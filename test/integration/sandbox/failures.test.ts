@@ -198,6 +198,24 @@ describe('input problems', () => {
     );
   });
 
+  it('an unreachable logo_url fails the video with input_unreachable, refunded', async () => {
+    await expectFailedAndRefunded(
+      'videos',
+      { image_urls: [h.photo('hat')], duration: 5, resolution: '480p', logo_url: h.missingPhoto },
+      'input_unreachable',
+      'logo_url',
+    );
+  });
+
+  it('a logo_url serving text fails the video with invalid_input, refunded', async () => {
+    await expectFailedAndRefunded(
+      'videos',
+      { image_urls: [h.photo('hat')], duration: 5, resolution: '480p', logo_url: textUrl },
+      'invalid_input',
+      'logo_url',
+    );
+  });
+
   it('a video image serving text fails with invalid_input, refunded', async () => {
     await expectFailedAndRefunded(
       'videos',

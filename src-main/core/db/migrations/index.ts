@@ -5,6 +5,7 @@ import { accounts } from './003-accounts.ts';
 import { photoStorage } from './004-photo-storage.ts';
 import { batchAccount } from './005-batch-account.ts';
 import { review } from './006-review.ts';
+import { videosAfterReview } from './007-videos-after-review.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   photoStorage,
   batchAccount,
   review,
+  videosAfterReview,
 ];

@@ -264,3 +264,26 @@ describe('migration 006-review', () => {
     db.close();
   });
 });
+
+describe('migration 007-videos-after-review', () => {
+  it('adds the after-review video settings to batches, none for the batches already there', () => {
+    const db = new Database(join(dir, 'x.db'));
+    migrate(db, MIGRATIONS.slice(0, 6));
+    db.exec(`
+      INSERT INTO batches (id, name, created_at, base_url, key_id, key_hint, sandbox, library_dir, shoot_settings,
+        video_settings, quoted_credits, status, updated_at, account_id)
+        VALUES ('b1','B',0,'http://x','k','…k',1,'/lib','{}','{"duration":5}',4,'finished',0,'sandbox');
+    `);
+    migrate(db, MIGRATIONS.slice(0, 7));
+    expect(db.pragma('user_version', { simple: true })).toBe(7);
+    expect(db.prepare('SELECT video_settings, videos_after_review FROM batches').get()).toEqual({
+      video_settings: '{"duration":5}',
+      videos_after_review: null,
+    });
+    db.prepare("UPDATE batches SET videos_after_review = '{\"duration\":10}' WHERE id = 'b1'").run();
+    expect(db.prepare('SELECT videos_after_review FROM batches').get()).toEqual({
+      videos_after_review: '{"duration":10}',
+    });
+    db.close();
+  });
+});

@@ -1,0 +1,40 @@
+// Whether a result's URL still answers, asked right before it is handed to the service as an input: the
+// contract does not promise that result URLs last, and a video made from a URL that no longer answers is
+// charged, then fails (and is refunded) minutes later.
+//
+// The question is a GET of the first byte (`Range: bytes=0-0`), not a HEAD: a presigned URL (S3 and its
+// kind) is signed for one method and answers a HEAD with 403, and some CDNs answer HEAD differently from
+// GET. A server that ignores the Range answers 200 with the whole file, whose body is dropped unread.
+
+/** Guess: a CDN that takes longer than this to start answering will not serve the service reliably either. */
+export const LINK_CHECK_TIMEOUT_MS = 5_000;
+
+export type LinkAnswer = { answers: true } | { answers: false; why: string };
+
+export type LinkCheck = (url: string) => Promise<LinkAnswer>;
+
+/** Asks for the URL's first byte; anything but a 2xx within the timeout is a URL that does not answer. */
+export async function checkLink(url: string, timeoutMs = LINK_CHECK_TIMEOUT_MS): Promise<LinkAnswer> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: { range: 'bytes=0-0' },
+      redirect: 'follow',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    return { answers: false, why: describeFetchError(error) };
+  }
+  await response.body?.cancel().catch(() => {});
+  return response.ok ? { answers: true } : { answers: false, why: `HTTP ${response.status}` };
+}
+
+function describeFetchError(error: unknown): string {
+  const failure = error as Error & { cause?: { code?: string; message?: string } };
+  if (failure.name === 'TimeoutError') return 'no answer in time';
+  const code = failure.cause?.code;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'its host is not found';
+  if (code === 'ECONNRESET') return 'connection reset';
+  return code ?? failure.cause?.message ?? failure.message;
+}
