@@ -9,6 +9,7 @@ import type { AssetId, BatchId, JobId, ProductId } from '../queue/ids.ts';
 /** A result that can be reviewed: a shot's image or a video, downloaded and verified. */
 export interface ReviewRow {
   assetId: AssetId;
+  batchId: BatchId;
   jobId: JobId;
   productId: ProductId;
   productName: string;
@@ -36,6 +37,7 @@ export interface Decision {
 
 interface ItemRow {
   asset_id: AssetId;
+  batch_id: BatchId;
   job_id: JobId;
   product_id: ProductId;
   product_name: string;
@@ -51,6 +53,20 @@ interface ItemRow {
   reject_reason: RejectReason | null;
 }
 
+const SELECT_ITEMS = `SELECT a.id AS asset_id, j.batch_id, j.id AS job_id, p.id AS product_id,
+    p.name AS product_name, p.position, a.kind,
+    json_extract(COALESCE(shoot.settings, j.settings), '$.style') AS style, a.idx, a.path, a.sha256,
+    thumb.path AS thumbnail_path, d.flag, d.stars, d.reject_reason
+  FROM assets a
+  JOIN jobs j ON j.id = a.job_id
+  JOIN products p ON p.id = j.product_id
+  LEFT JOIN jobs shoot ON shoot.id = j.after_job_id
+  LEFT JOIN assets thumb ON thumb.job_id = a.job_id AND thumb.kind = 'thumbnail' AND thumb.idx = a.idx
+    AND thumb.state = 'done'
+  LEFT JOIN review_decisions d ON d.asset_id = a.id`;
+const REVIEWABLE = "a.kind IN ('image', 'video') AND a.state = 'done'";
+const ORDER = 'p.position, j.kind, a.idx';
+
 export class ReviewStore {
   constructor(
     private readonly db: Db,
@@ -60,6 +76,23 @@ export class ReviewStore {
   /** Every reviewable result of a batch, in product order, a product's shots before its video. */
   items(batchId: BatchId): ReviewRow[] {
     return this.select<[BatchId]>('').all(batchId).map(reviewRow);
+  }
+
+  /**
+   * Every reviewable result of these products, whatever their batch (one product across the batches that
+   * shot it), newest batch first, each batch's in product order; only the named results when `assetIds`
+   * is given.
+   */
+  acrossBatches(productIds: readonly ProductId[], assetIds?: readonly number[]): ReviewRow[] {
+    return this.db
+      .prepare<[{ products: string; assets: string | null }], ItemRow>(
+        `${SELECT_ITEMS} JOIN batches b ON b.id = j.batch_id
+         WHERE p.id IN (SELECT value FROM json_each(@products)) AND ${REVIEWABLE}
+           AND (@assets IS NULL OR a.id IN (SELECT value FROM json_each(@assets)))
+         ORDER BY b.created_at DESC, b.id, ${ORDER}`,
+      )
+      .all({ products: JSON.stringify(productIds), assets: assetIds ? JSON.stringify(assetIds) : null })
+      .map(reviewRow);
   }
 
   /**
@@ -79,18 +112,7 @@ export class ReviewStore {
 
   private select<Params extends unknown[]>(narrowing: string) {
     return this.db.prepare<Params, ItemRow>(
-      `SELECT a.id AS asset_id, j.id AS job_id, p.id AS product_id, p.name AS product_name, p.position,
-         a.kind, json_extract(COALESCE(shoot.settings, j.settings), '$.style') AS style, a.idx, a.path, a.sha256,
-         thumb.path AS thumbnail_path, d.flag, d.stars, d.reject_reason
-       FROM assets a
-       JOIN jobs j ON j.id = a.job_id
-       JOIN products p ON p.id = j.product_id
-       LEFT JOIN jobs shoot ON shoot.id = j.after_job_id
-       LEFT JOIN assets thumb ON thumb.job_id = a.job_id AND thumb.kind = 'thumbnail' AND thumb.idx = a.idx
-         AND thumb.state = 'done'
-       LEFT JOIN review_decisions d ON d.asset_id = a.id
-       WHERE j.batch_id = ? AND a.kind IN ('image', 'video') AND a.state = 'done' ${narrowing}
-       ORDER BY p.position, j.kind, a.idx`,
+      `${SELECT_ITEMS} WHERE j.batch_id = ? AND ${REVIEWABLE} ${narrowing} ORDER BY ${ORDER}`,
     );
   }
 
@@ -135,6 +157,7 @@ export class ReviewStore {
 function reviewRow(row: ItemRow): ReviewRow {
   return {
     assetId: row.asset_id,
+    batchId: row.batch_id,
     jobId: row.job_id,
     productId: row.product_id,
     productName: row.product_name,
