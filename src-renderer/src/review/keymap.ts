@@ -15,7 +15,8 @@ export type ReviewAction =
   | { type: 'auto-advance' }
   | { type: 'undo' }
   | { type: 'redo' }
-  | { type: 'sheet' };
+  | { type: 'sheet' }
+  | { type: 'product-scope' };
 
 export interface KeyBinding {
   /** `KeyboardEvent.key` values, with `Mod+` for Ctrl (Cmd on macOS) and `Shift+` where it matters. */
@@ -76,6 +77,11 @@ export const REVIEW_KEYMAP: KeyBinding[] = [
   { keys: ['Mod+z'], label: 'Undo', action: { type: 'undo' } },
   { keys: ['Mod+Shift+z', 'Mod+y'], label: 'Redo', action: { type: 'redo' } },
   { keys: ['?'], label: 'This sheet', action: { type: 'sheet' } },
+  {
+    keys: ['v'],
+    label: "This product in all batches (there: back to this result's batch)",
+    action: { type: 'product-scope' },
+  },
 ];
 
 /** The binding of a key press, or null. */
