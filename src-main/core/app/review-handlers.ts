@@ -168,7 +168,6 @@ export function reviewHandlers(
     }
     // Newest batch first: the designer comes here to weigh what was just made against what was made before.
     products.sort((a, b) => newestFirst(batches.get(a.batchId)!, batches.get(b.batchId)!));
-    const productIds = products.map((product) => product.id);
     const refs = new Map<BatchId, ReviewBatchRef>(
       [...batches.values()].map((batch) => [
         batch.id,
@@ -180,9 +179,9 @@ export function reviewHandlers(
     return {
       history: `product:${key}`,
       name: `Product ${productKeyLabel(key)}`,
-      rows: () => review.acrossBatches(productIds),
-      rowsNamed: (ids) => review.acrossBatches(productIds, ids),
-      productRows: () => review.acrossBatches(productIds),
+      rows: () => review.acrossBatches(products),
+      rowsNamed: (ids) => review.acrossBatches(products, ids),
+      productRows: () => review.acrossBatches(products),
       views: (rows) => {
         const seen = { present: previews.presence(), sourceOf };
         return rows.map((row) => ({

@@ -80,18 +80,37 @@ export class ReviewStore {
 
   /**
    * Every reviewable result of these products, whatever their batch (one product across the batches that
-   * shot it), newest batch first, each batch's in product order; only the named results when `assetIds`
-   * is given.
+   * shot it), newest batch first, each batch's in product order; only the named results when `assetIds` is
+   * given. Read through the products' batches' jobs (`+a.state` keeps SQLite from walking every result of
+   * every batch by its state index instead): jobs have no index of their product.
    */
-  acrossBatches(productIds: readonly ProductId[], assetIds?: readonly number[]): ReviewRow[] {
+  acrossBatches(
+    products: ReadonlyArray<{ id: ProductId; batchId: BatchId }>,
+    assetIds?: readonly number[],
+  ): ReviewRow[] {
+    const ids = JSON.stringify(products.map((product) => product.id));
+    const order = `ORDER BY b.created_at DESC, b.id, ${ORDER}`;
+    if (assetIds) {
+      return this.db
+        .prepare<[{ products: string; assets: string }], ItemRow>(
+          `${SELECT_ITEMS} JOIN batches b ON b.id = j.batch_id
+           WHERE a.id IN (SELECT value FROM json_each(@assets)) AND j.product_id IN (SELECT value FROM json_each(@products))
+             AND ${REVIEWABLE} ${order}`,
+        )
+        .all({ products: ids, assets: JSON.stringify(assetIds) })
+        .map(reviewRow);
+    }
     return this.db
-      .prepare<[{ products: string; assets: string | null }], ItemRow>(
+      .prepare<[{ products: string; batches: string }], ItemRow>(
         `${SELECT_ITEMS} JOIN batches b ON b.id = j.batch_id
-         WHERE p.id IN (SELECT value FROM json_each(@products)) AND ${REVIEWABLE}
-           AND (@assets IS NULL OR a.id IN (SELECT value FROM json_each(@assets)))
-         ORDER BY b.created_at DESC, b.id, ${ORDER}`,
+         WHERE j.batch_id IN (SELECT value FROM json_each(@batches))
+           AND j.product_id IN (SELECT value FROM json_each(@products))
+           AND a.kind IN ('image', 'video') AND +a.state = 'done' ${order}`,
       )
-      .all({ products: JSON.stringify(productIds), assets: assetIds ? JSON.stringify(assetIds) : null })
+      .all({
+        products: ids,
+        batches: JSON.stringify([...new Set(products.map((product) => product.batchId))]),
+      })
       .map(reviewRow);
   }
 
