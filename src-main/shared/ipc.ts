@@ -22,6 +22,7 @@ import type {
   ReviewChange,
   ReviewDecided,
   ReviewFilter,
+  ReviewScope,
   ReviewView,
   ScannedProductView,
   ScanView,
@@ -75,18 +76,21 @@ export interface Handlers {
   'jobs:recheck': { args: { id: string }; result: BatchSummary };
   /** Downloads an owed job's results again: no POST, no credits. */
   'jobs:redownload': { args: { id: string }; result: BatchSummary };
-  /** A batch's results to review, the filter's, with counts over the whole batch. */
-  'review:get': { args: { batchId: string; filter?: ReviewFilter }; result: ReviewView };
+  /**
+   * A batch's results to review (or one product's across batches), the filter's, with counts over the
+   * whole batch (or product).
+   */
+  'review:get': { args: ReviewScope & { filter?: ReviewFilter }; result: ReviewView };
   /** A decision on one result or a selection, committed at once. */
   'review:decide': {
-    args: { batchId: string; itemIds: number[]; change: ReviewChange };
+    args: ReviewScope & { itemIds: number[]; change: ReviewChange };
     result: ReviewDecided;
   };
-  /** Picks this result and rejects the others of its product (shots, or videos). */
-  'review:keep': { args: { batchId: string; itemId: number }; result: ReviewDecided };
-  /** Undoes the batch's last decision of this session; nothing changed when there is none. */
-  'review:undo': { args: { batchId: string }; result: ReviewDecided };
-  'review:redo': { args: { batchId: string }; result: ReviewDecided };
+  /** Picks this result and rejects the others of its product (shots, or videos) in the scope. */
+  'review:keep': { args: ReviewScope & { itemId: number }; result: ReviewDecided };
+  /** Undoes the scope's last decision of this session; nothing changed when there is none. */
+  'review:undo': { args: ReviewScope; result: ReviewDecided };
+  'review:redo': { args: ReviewScope; result: ReviewDecided };
   /** What videos from the picks would cost, per product and in all, against the balance; nothing is spent. */
   'videos:quote': { args: PickedVideosRequest; result: PickedVideoQuote };
   /** Queues those videos in the batch, refused if the balance does not cover them. */

@@ -355,6 +355,35 @@ export interface ReviewItemView {
   rejectReason: RejectReason | null;
   /** A flag or a star was given. */
   reviewed: boolean;
+  /** In one product's view across batches: the batch this result came from (absent in a batch's view). */
+  batch?: ReviewBatchRef;
+}
+
+/**
+ * Whose results Review shows: one batch's, or one product's in every batch that shot it. A product is named
+ * by one of its products' ids (the app), a product key as `ReviewProductView.key` answers it, an absolute
+ * folder, or a SKU or catalog handle (the CLI).
+ */
+export type ReviewScope = { batchId: string; product?: never } | { product: string; batchId?: never };
+
+export interface ReviewBatchRef {
+  id: string;
+  name: string;
+  createdAt: number;
+}
+
+/** One product across batches, as Review shows it above its results. */
+export interface ReviewProductView {
+  /** What makes it the same product in every batch: `folder:<absolute path>` or `handle:<SKU>`. */
+  key: string;
+  /** The folder, or `SKU hat-01`, for people to read. */
+  label: string;
+  /** Its name in the newest batch that shot it. */
+  name: string;
+  /** Its source photos as they were sent, the newest batch's first, each once. */
+  sourceUrls: string[];
+  /** The batches that shot it, newest first. */
+  batches: ReviewBatchRef[];
 }
 
 /** Filters combine with AND; an absent one does not filter. */
@@ -384,8 +413,14 @@ export interface ReviewCounts {
 }
 
 export interface ReviewView {
-  batchId: string;
-  /** The items the filter keeps, in product order, shots before the video. */
+  /** The batch reviewed; null in one product's view across batches. */
+  batchId: string | null;
+  /** The product reviewed across batches; absent in a batch's view. */
+  product?: ReviewProductView;
+  /**
+   * The items the filter keeps, in product order, shots before the video; in a product's view, newest batch
+   * first.
+   */
   items: ReviewItemView[];
   counts: ReviewCounts;
   /** Whether there is a decision to undo or redo in this session. */

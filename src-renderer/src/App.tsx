@@ -33,7 +33,14 @@ export function App() {
         {screen.name === 'batches' && <BatchesScreen />}
         {screen.name === 'new' && <NewBatchScreen />}
         {screen.name === 'batch' && <BatchScreen id={screen.id} />}
-        {screen.name === 'review' && <ReviewScreen batchId={screen.batchId} batchName={screen.batchName} />}
+        {screen.name === 'review' && (
+          <ReviewScreen
+            batchId={screen.batchId}
+            batchName={screen.batchName}
+            scope={screen.scope}
+            focus={screen.focus}
+          />
+        )}
         {screen.name === 'settings' && <SettingsScreen />}
       </main>
     </div>

@@ -1,12 +1,21 @@
 import { join } from 'node:path';
-import type { ReviewDecided, ReviewItemView } from '../../shared/models.ts';
+import type {
+  ReviewBatchRef,
+  ReviewDecided,
+  ReviewItemView,
+  ReviewProductView,
+  ReviewScope,
+  ReviewView,
+} from '../../shared/models.ts';
 import { isReviewed, matchesReviewFilter } from '../../shared/review-filter.ts';
-import type { AssetId, BatchId } from '../queue/ids.ts';
+import type { AssetId, BatchId, ProductId } from '../queue/ids.ts';
 import type { Batch, Product } from '../queue/types.ts';
 import { changed, countsOf } from '../review/decide.ts';
 import type { ResultPreviews } from '../review/previews.ts';
-import type { ReviewHistory } from '../review/review-history.ts';
+import { type ProductKey, productKeyLabel } from '../review/product-key.ts';
+import type { ReviewHistory, ScopeKey } from '../review/review-history.ts';
 import type { Decision, ReviewRow, ReviewStore } from '../review/review-store.ts';
+import { SameProducts } from '../review/same-product.ts';
 import type { CoreContext } from './context.ts';
 import { requireBatch } from './decisions.ts';
 import type { HandlerMap } from './dispatch.ts';
@@ -14,12 +23,20 @@ import { AppError } from './errors.ts';
 
 // Review, through the map: the results of a batch with their decisions, filtered and counted, and the
 // decisions themselves (on one result or a selection, "keep this one", undo and redo), each committed as it
-// is made.
+// is made. The same for one product across every batch that shot it (its scope: see review/product-key.ts):
+// a decision is on a result wherever it is seen, so both views show it; undo and redo go through the steps
+// taken in the scope they are asked in.
+
+/** Batches newest first, as the products' view lists their results (ties in the order of their ids). */
+function newestFirst(a: { id: string; createdAt: number }, b: { id: string; createdAt: number }): number {
+  return b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
 
 export function reviewHandlers(
   ctx: CoreContext & { review: ReviewStore; reviewHistory: ReviewHistory; previews: ResultPreviews },
 ): Pick<HandlerMap, 'review:get' | 'review:decide' | 'review:keep' | 'review:undo' | 'review:redo'> {
   const { store, review, reviewHistory: history, files, previews } = ctx;
+  const sameProducts = new SameProducts(store.db);
 
   /**
    * A shot's previews, or its original while they are missing: answering at once matters more than one
@@ -45,16 +62,16 @@ export function reviewHandlers(
     return { gridUrl: url, screenUrl: url };
   };
 
+  const photoUrl = (photo: Product['photos'][number] | undefined) =>
+    photo?.path ? files.url(photo.path) : (photo?.url ?? null);
+  const heroUrl = (product: Product | null) => photoUrl(product?.photos[0]);
+
   /**
    * Each product's hero photo as it was sent, for the A/B wipe, read once per answer: the whole batch's in
    * one query for the whole view, only the products named for a decision (which must not read a batch's
    * 2,000 products: 2 ms p95 against 12 on the review bench).
    */
   const sourcesOf = (batch: Batch, whole: boolean) => {
-    const heroUrl = (product: Product | null) => {
-      const hero = product?.photos[0];
-      return hero?.path ? files.url(hero.path) : (hero?.url ?? null);
-    };
     const known = new Map<string, string | null>(
       whole ? store.batches.products(batch.id).map((product) => [product.id, heroUrl(product)]) : [],
     );
@@ -71,10 +88,10 @@ export function reviewHandlers(
   });
 
   /** One result as Review shows it. */
-  const view = (batch: Batch, row: ReviewRow, seen: ReturnType<typeof lookup>): ReviewItemView => {
+  const view = (libraryDir: string, row: ReviewRow, seen: ReturnType<typeof lookup>): ReviewItemView => {
     const { present, sourceOf } = seen;
-    const original = join(batch.libraryDir, row.path);
-    const thumbnailUrl = row.thumbnailPath ? files.url(join(batch.libraryDir, row.thumbnailPath)) : null;
+    const original = join(libraryDir, row.path);
+    const thumbnailUrl = row.thumbnailPath ? files.url(join(libraryDir, row.thumbnailPath)) : null;
     return {
       id: row.assetId,
       productId: row.productId,
@@ -95,90 +112,189 @@ export function reviewHandlers(
     };
   };
 
-  /** These rows of the batch, in the order asked, refusing ids that are not reviewable results of it. */
-  const rowsOf = (batch: Batch, ids: readonly number[]): ReviewRow[] => {
-    const byId = new Map(review.itemsOf(batch.id, ids).map((row) => [row.assetId as number, row]));
+  /** Whose results an answer is about: one batch, or one product in every batch that shot it. */
+  interface Scope {
+    /** Whose undo and redo steps these are. */
+    history: ScopeKey;
+    /** How a refusal names it. */
+    name: string;
+    /** Every reviewable result, in the scope's order. */
+    rows(): ReviewRow[];
+    /** These results, in the scope's order; ids that are no reviewable result of the scope are left out. */
+    rowsNamed(ids: readonly number[]): ReviewRow[];
+    /** A product's results in the scope: its batch's in a batch's view, every batch's in its own. */
+    productRows(productId: ProductId): ReviewRow[];
+    /** The rows as Review shows them; `whole` when they are all of the scope's (looked up in one go). */
+    views(rows: readonly ReviewRow[], whole: boolean): ReviewItemView[];
+    /** What the answer to `review:get` says about the scope. */
+    about(): Pick<ReviewView, 'batchId' | 'product'>;
+  }
+
+  const batchScope = (batch: Batch): Scope => ({
+    history: `batch:${batch.id}`,
+    name: `Batch ${batch.id}`,
+    rows: () => review.items(batch.id),
+    rowsNamed: (ids) => review.itemsOf(batch.id, ids),
+    productRows: (productId) => review.productItems(batch.id, productId),
+    views: (rows, whole) => {
+      const seen = lookup(batch, whole);
+      return rows.map((row) => view(batch.libraryDir, row, seen));
+    },
+    about: () => ({ batchId: batch.id }),
+  });
+
+  /** The key these words name, refused when they name no product or several. */
+  const keyNamedBy = (words: string): ProductKey => {
+    const keys = sameProducts.keysNamedBy(words);
+    if (keys.length === 0) throw new AppError('not_found', `No batch shot a product named ${words}.`);
+    if (keys.length > 1) {
+      throw new AppError(
+        'bad_request',
+        `${words} names ${keys.length} products: ${keys.map(productKeyLabel).join(', ')}. Name one by its folder.`,
+      );
+    }
+    return keys[0]!;
+  };
+
+  const productScope = (words: string): Scope => {
+    const key = keyNamedBy(words);
+    const products = sameProducts.of(key);
+    if (products.length === 0) {
+      throw new AppError('not_found', `No batch shot the product ${productKeyLabel(key)}.`);
+    }
+    const batches = new Map<BatchId, Batch>();
+    for (const product of products) {
+      if (!batches.has(product.batchId)) batches.set(product.batchId, requireBatch(store, product.batchId));
+    }
+    // Newest batch first: the designer comes here to weigh what was just made against what was made before.
+    products.sort((a, b) => newestFirst(batches.get(a.batchId)!, batches.get(b.batchId)!));
+    const refs = new Map<BatchId, ReviewBatchRef>(
+      [...batches.values()].map((batch) => [
+        batch.id,
+        { id: batch.id, name: batch.name, createdAt: batch.createdAt },
+      ]),
+    );
+    const heroes = new Map(products.map((product) => [product.id as string, heroUrl(product)]));
+    const sourceOf = (productId: string) => heroes.get(productId) ?? null;
+    return {
+      history: `product:${key}`,
+      name: `Product ${productKeyLabel(key)}`,
+      rows: () => review.acrossBatches(products),
+      rowsNamed: (ids) => review.acrossBatches(products, ids),
+      productRows: () => review.acrossBatches(products),
+      views: (rows) => {
+        const seen = { present: previews.presence(), sourceOf };
+        return rows.map((row) => ({
+          ...view(batches.get(row.batchId)!.libraryDir, row, seen),
+          batch: refs.get(row.batchId)!,
+        }));
+      },
+      about: () => ({ batchId: null, product: productView(key, products, [...refs.values()]) }),
+    };
+  };
+
+  const productView = (
+    key: ProductKey,
+    products: readonly Product[],
+    batches: ReviewBatchRef[],
+  ): ReviewProductView => {
+    const sourceUrls = new Map<string, string>();
+    for (const photo of products.flatMap((product) => product.photos)) {
+      const url = photoUrl(photo);
+      const same = photo.hash ?? photo.url ?? photo.path;
+      if (url && same && !sourceUrls.has(same)) sourceUrls.set(same, url);
+    }
+    return {
+      key,
+      label: productKeyLabel(key),
+      name: products[0]!.name,
+      sourceUrls: [...sourceUrls.values()],
+      batches: batches.sort(newestFirst),
+    };
+  };
+
+  const scopeOf = (scope: ReviewScope): Scope =>
+    scope.batchId !== undefined
+      ? batchScope(requireBatch(store, scope.batchId))
+      : productScope(scope.product);
+
+  /** These rows of the scope, in the order asked, refusing ids that are not reviewable results of it. */
+  const rowsOf = (scope: Scope, ids: readonly number[]): ReviewRow[] => {
+    const byId = new Map(scope.rowsNamed(ids).map((row) => [row.assetId as number, row]));
     const missing = ids.filter((id) => !byId.has(id));
     if (missing.length > 0) {
-      throw new AppError(
-        'not_found',
-        `Batch ${batch.id} has no result to review with id ${missing.join(', ')}.`,
-      );
+      throw new AppError('not_found', `${scope.name} has no result to review with id ${missing.join(', ')}.`);
     }
     return ids.map((id) => byId.get(id)!);
   };
 
   /** Writes the decisions, remembers the step for undo, and answers with the changed items as they are now. */
-  const commit = (batch: Batch, before: Decision[], after: Decision[]): ReviewDecided => {
+  const commit = (scope: Scope, before: Decision[], after: Decision[]): ReviewDecided => {
     review.apply(after);
-    history.record(batch.id, before, after);
+    history.record(scope.history, before, after);
     return decided(
-      batch,
+      scope,
       after.map((decision) => decision.assetId),
     );
   };
 
-  const decided = (batch: Batch, ids: readonly AssetId[]): ReviewDecided => {
-    const seen = lookup(batch, false);
-    return {
-      items: review.itemsOf(batch.id, ids).map((row) => view(batch, row, seen)),
-      canUndo: history.canUndo(batch.id),
-      canRedo: history.canRedo(batch.id),
-    };
-  };
+  const decided = (scope: Scope, ids: readonly AssetId[]): ReviewDecided => ({
+    items: scope.views(scope.rowsNamed(ids), false),
+    canUndo: history.canUndo(scope.history),
+    canRedo: history.canRedo(scope.history),
+  });
 
-  const replay = (batchId: string, decisions: (id: BatchId) => Decision[] | null): ReviewDecided => {
-    const batch = requireBatch(store, batchId);
-    const step = decisions(batch.id);
-    if (!step) return decided(batch, []);
+  const replay = (asked: ReviewScope, decisions: (scope: ScopeKey) => Decision[] | null): ReviewDecided => {
+    const scope = scopeOf(asked);
+    const step = decisions(scope.history);
+    if (!step) return decided(scope, []);
     review.apply(step);
     return decided(
-      batch,
+      scope,
       step.map((decision) => decision.assetId),
     );
   };
 
   return {
-    'review:get': async ({ batchId, filter }) => {
-      const batch = requireBatch(store, batchId);
-      const rows = review.items(batch.id);
-      const seen = lookup(batch, true);
+    'review:get': async ({ filter, ...asked }) => {
+      const scope = scopeOf(asked);
+      const rows = scope.rows();
       return {
-        batchId: batch.id,
-        items: rows
-          .filter((row) => matchesReviewFilter(row, filter ?? {}))
-          .map((row) => view(batch, row, seen)),
+        ...scope.about(),
+        items: scope.views(
+          rows.filter((row) => matchesReviewFilter(row, filter ?? {})),
+          true,
+        ),
         counts: countsOf(rows),
-        canUndo: history.canUndo(batch.id),
-        canRedo: history.canRedo(batch.id),
+        canUndo: history.canUndo(scope.history),
+        canRedo: history.canRedo(scope.history),
       };
     },
-    'review:decide': async ({ batchId, itemIds, change }) => {
-      const batch = requireBatch(store, batchId);
-      const rows = rowsOf(batch, itemIds);
+    'review:decide': async ({ itemIds, change, ...asked }) => {
+      const scope = scopeOf(asked);
+      const rows = rowsOf(scope, itemIds);
       const before = review.decisions(rows.map((row) => row.assetId));
       return commit(
-        batch,
+        scope,
         before,
         before.map((decision) => changed(decision, change)),
       );
     },
-    'review:keep': async ({ batchId, itemId }) => {
-      const batch = requireBatch(store, batchId);
-      const kept = rowsOf(batch, [itemId])[0]!;
-      // The others of its product and kind: "keep this shot, reject the rest of this product's shots".
-      const others = review
-        .productItems(batch.id, kept.productId)
-        .filter(
-          (row) => row.productId === kept.productId && row.kind === kept.kind && row.assetId !== kept.assetId,
-        );
+    'review:keep': async ({ itemId, ...asked }) => {
+      const scope = scopeOf(asked);
+      const kept = rowsOf(scope, [itemId])[0]!;
+      // The others of its product and kind: "keep this shot, reject the rest of this product's shots" (in a
+      // product's view, its shots of every batch).
+      const others = scope
+        .productRows(kept.productId)
+        .filter((row) => row.kind === kept.kind && row.assetId !== kept.assetId);
       const before = review.decisions([kept.assetId, ...others.map((row) => row.assetId)]);
       const after = before.map((decision) =>
         changed(decision, decision.assetId === kept.assetId ? { flag: 'picked' } : { flag: 'rejected' }),
       );
-      return commit(batch, before, after);
+      return commit(scope, before, after);
     },
-    'review:undo': async ({ batchId }) => replay(batchId, (id) => history.undo(id)),
-    'review:redo': async ({ batchId }) => replay(batchId, (id) => history.redo(id)),
+    'review:undo': async (asked) => replay(asked, (scope) => history.undo(scope)),
+    'review:redo': async (asked) => replay(asked, (scope) => history.redo(scope)),
   };
 }

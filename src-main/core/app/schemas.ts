@@ -21,6 +21,13 @@ const itemId = z.number().int().positive();
 const stars = z.number().int().min(0).max(5);
 const none = z.undefined();
 const url = z.url({ protocol: /^https?$/ }).max(2000);
+/** A product across batches, as Review's scope names it: an id, a key, a folder, or a SKU. */
+const product = z.string().trim().min(1).max(4096);
+
+/** Review's arguments in a scope (ReviewScope): a batch's, or one product's across batches, never both. */
+function inScope<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.union([z.object({ batchId, ...shape }).strict(), z.object({ product, ...shape }).strict()]);
+}
 
 const shoot = z
   .object({
@@ -135,41 +142,35 @@ export const HANDLER_SCHEMAS = {
   'jobs:abandon': id,
   'jobs:recheck': id,
   'jobs:redownload': id,
-  'review:get': z
-    .object({
-      batchId,
-      filter: z
-        .object({
-          flag: z.enum(['picked', 'rejected', 'none']),
-          minStars: stars,
-          reviewed: z.boolean(),
-          kind: z.enum(['shot', 'video']),
-          style: z.string().max(100),
-          product: z.string().max(500),
-        })
-        .partial()
-        .strict()
-        .optional(),
-    })
-    .strict(),
-  'review:decide': z
-    .object({
-      batchId,
-      itemIds: z.array(itemId).min(1).max(100_000),
-      change: z
-        .object({
-          flag: z.enum(['picked', 'rejected']).nullable(),
-          stars,
-          rejectReason: z.enum(REJECT_REASONS).nullable(),
-        })
-        .partial()
-        .strict()
-        .refine((change) => Object.keys(change).length > 0, 'says nothing to change'),
-    })
-    .strict(),
-  'review:keep': z.object({ batchId, itemId }).strict(),
-  'review:undo': z.object({ batchId }).strict(),
-  'review:redo': z.object({ batchId }).strict(),
+  'review:get': inScope({
+    filter: z
+      .object({
+        flag: z.enum(['picked', 'rejected', 'none']),
+        minStars: stars,
+        reviewed: z.boolean(),
+        kind: z.enum(['shot', 'video']),
+        style: z.string().max(100),
+        product: z.string().max(500),
+      })
+      .partial()
+      .strict()
+      .optional(),
+  }),
+  'review:decide': inScope({
+    itemIds: z.array(itemId).min(1).max(100_000),
+    change: z
+      .object({
+        flag: z.enum(['picked', 'rejected']).nullable(),
+        stars,
+        rejectReason: z.enum(REJECT_REASONS).nullable(),
+      })
+      .partial()
+      .strict()
+      .refine((change) => Object.keys(change).length > 0, 'says nothing to change'),
+  }),
+  'review:keep': inScope({ itemId }),
+  'review:undo': inScope({}),
+  'review:redo': inScope({}),
   'videos:quote': pickedVideos,
   'videos:create': pickedVideos,
   'dialog:openImage': none,

@@ -1,8 +1,14 @@
-import type { BatchId } from '../queue/ids.ts';
 import type { Decision } from './review-store.ts';
 
-// Undo and redo of review decisions for as long as this process runs (the session), per batch and without a
-// limit. Each step keeps the decisions before and after, so undoing writes the old ones back whole.
+// Undo and redo of review decisions for as long as this process runs (the session), per scope (a batch, or
+// one product across batches) and without a limit. Each step keeps the decisions before and after, so
+// undoing writes the old ones back whole.
+//
+// Per scope, not per result: an undo in one product's view undoes that view's last step, not a step taken
+// in a batch's view meanwhile (which the batch's own undo still finds, and writes back as it was then).
+
+/** `batch:<id>` or `product:<key>`: whose steps these are. */
+export type ScopeKey = string;
 
 interface Step {
   before: Decision[];
@@ -10,43 +16,43 @@ interface Step {
 }
 
 export class ReviewHistory {
-  private readonly undos = new Map<BatchId, Step[]>();
-  private readonly redos = new Map<BatchId, Step[]>();
+  private readonly undos = new Map<ScopeKey, Step[]>();
+  private readonly redos = new Map<ScopeKey, Step[]>();
 
-  record(batchId: BatchId, before: Decision[], after: Decision[]): void {
-    this.stack(this.undos, batchId).push({ before, after });
-    this.redos.delete(batchId);
+  record(scope: ScopeKey, before: Decision[], after: Decision[]): void {
+    this.stack(this.undos, scope).push({ before, after });
+    this.redos.delete(scope);
   }
 
   /** The decisions to write back to undo the last step, or null when there is none. */
-  undo(batchId: BatchId): Decision[] | null {
-    const step = this.undos.get(batchId)?.pop();
+  undo(scope: ScopeKey): Decision[] | null {
+    const step = this.undos.get(scope)?.pop();
     if (!step) return null;
-    this.stack(this.redos, batchId).push(step);
+    this.stack(this.redos, scope).push(step);
     return step.before;
   }
 
   /** The decisions to write again to redo the last undone step, or null. */
-  redo(batchId: BatchId): Decision[] | null {
-    const step = this.redos.get(batchId)?.pop();
+  redo(scope: ScopeKey): Decision[] | null {
+    const step = this.redos.get(scope)?.pop();
     if (!step) return null;
-    this.stack(this.undos, batchId).push(step);
+    this.stack(this.undos, scope).push(step);
     return step.after;
   }
 
-  canUndo(batchId: BatchId): boolean {
-    return (this.undos.get(batchId)?.length ?? 0) > 0;
+  canUndo(scope: ScopeKey): boolean {
+    return (this.undos.get(scope)?.length ?? 0) > 0;
   }
 
-  canRedo(batchId: BatchId): boolean {
-    return (this.redos.get(batchId)?.length ?? 0) > 0;
+  canRedo(scope: ScopeKey): boolean {
+    return (this.redos.get(scope)?.length ?? 0) > 0;
   }
 
-  private stack(stacks: Map<BatchId, Step[]>, batchId: BatchId): Step[] {
-    let stack = stacks.get(batchId);
+  private stack(stacks: Map<ScopeKey, Step[]>, scope: ScopeKey): Step[] {
+    let stack = stacks.get(scope);
     if (!stack) {
       stack = [];
-      stacks.set(batchId, stack);
+      stacks.set(scope, stack);
     }
     return stack;
   }

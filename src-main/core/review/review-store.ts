@@ -9,6 +9,7 @@ import type { AssetId, BatchId, JobId, ProductId } from '../queue/ids.ts';
 /** A result that can be reviewed: a shot's image or a video, downloaded and verified. */
 export interface ReviewRow {
   assetId: AssetId;
+  batchId: BatchId;
   jobId: JobId;
   productId: ProductId;
   productName: string;
@@ -36,6 +37,7 @@ export interface Decision {
 
 interface ItemRow {
   asset_id: AssetId;
+  batch_id: BatchId;
   job_id: JobId;
   product_id: ProductId;
   product_name: string;
@@ -51,6 +53,20 @@ interface ItemRow {
   reject_reason: RejectReason | null;
 }
 
+const SELECT_ITEMS = `SELECT a.id AS asset_id, j.batch_id, j.id AS job_id, p.id AS product_id,
+    p.name AS product_name, p.position, a.kind,
+    json_extract(COALESCE(shoot.settings, j.settings), '$.style') AS style, a.idx, a.path, a.sha256,
+    thumb.path AS thumbnail_path, d.flag, d.stars, d.reject_reason
+  FROM assets a
+  JOIN jobs j ON j.id = a.job_id
+  JOIN products p ON p.id = j.product_id
+  LEFT JOIN jobs shoot ON shoot.id = j.after_job_id
+  LEFT JOIN assets thumb ON thumb.job_id = a.job_id AND thumb.kind = 'thumbnail' AND thumb.idx = a.idx
+    AND thumb.state = 'done'
+  LEFT JOIN review_decisions d ON d.asset_id = a.id`;
+const REVIEWABLE = "a.kind IN ('image', 'video') AND a.state = 'done'";
+const ORDER = 'p.position, j.kind, j.rowid, a.idx';
+
 export class ReviewStore {
   constructor(
     private readonly db: Db,
@@ -63,6 +79,42 @@ export class ReviewStore {
    */
   items(batchId: BatchId): ReviewRow[] {
     return this.select<[BatchId]>('').all(batchId).map(reviewRow);
+  }
+
+  /**
+   * Every reviewable result of these products, whatever their batch (one product across the batches that
+   * shot it), newest batch first, each batch's in product order; only the named results when `assetIds` is
+   * given. Read through the products' batches' jobs (`+a.state` keeps SQLite from walking every result of
+   * every batch by its state index instead): jobs have no index of their product.
+   */
+  acrossBatches(
+    products: ReadonlyArray<{ id: ProductId; batchId: BatchId }>,
+    assetIds?: readonly number[],
+  ): ReviewRow[] {
+    const ids = JSON.stringify(products.map((product) => product.id));
+    const order = `ORDER BY b.created_at DESC, b.id, ${ORDER}`;
+    if (assetIds) {
+      return this.db
+        .prepare<[{ products: string; assets: string }], ItemRow>(
+          `${SELECT_ITEMS} JOIN batches b ON b.id = j.batch_id
+           WHERE a.id IN (SELECT value FROM json_each(@assets)) AND j.product_id IN (SELECT value FROM json_each(@products))
+             AND ${REVIEWABLE} ${order}`,
+        )
+        .all({ products: ids, assets: JSON.stringify(assetIds) })
+        .map(reviewRow);
+    }
+    return this.db
+      .prepare<[{ products: string; batches: string }], ItemRow>(
+        `${SELECT_ITEMS} JOIN batches b ON b.id = j.batch_id
+         WHERE j.batch_id IN (SELECT value FROM json_each(@batches))
+           AND j.product_id IN (SELECT value FROM json_each(@products))
+           AND a.kind IN ('image', 'video') AND +a.state = 'done' ${order}`,
+      )
+      .all({
+        products: ids,
+        batches: JSON.stringify([...new Set(products.map((product) => product.batchId))]),
+      })
+      .map(reviewRow);
   }
 
   /**
@@ -82,18 +134,7 @@ export class ReviewStore {
 
   private select<Params extends unknown[]>(narrowing: string) {
     return this.db.prepare<Params, ItemRow>(
-      `SELECT a.id AS asset_id, j.id AS job_id, p.id AS product_id, p.name AS product_name, p.position,
-         a.kind, json_extract(COALESCE(shoot.settings, j.settings), '$.style') AS style, a.idx, a.path, a.sha256,
-         thumb.path AS thumbnail_path, d.flag, d.stars, d.reject_reason
-       FROM assets a
-       JOIN jobs j ON j.id = a.job_id
-       JOIN products p ON p.id = j.product_id
-       LEFT JOIN jobs shoot ON shoot.id = j.after_job_id
-       LEFT JOIN assets thumb ON thumb.job_id = a.job_id AND thumb.kind = 'thumbnail' AND thumb.idx = a.idx
-         AND thumb.state = 'done'
-       LEFT JOIN review_decisions d ON d.asset_id = a.id
-       WHERE j.batch_id = ? AND a.kind IN ('image', 'video') AND a.state = 'done' ${narrowing}
-       ORDER BY p.position, j.kind, j.rowid, a.idx`,
+      `${SELECT_ITEMS} WHERE j.batch_id = ? AND ${REVIEWABLE} ${narrowing} ORDER BY ${ORDER}`,
     );
   }
 
@@ -138,6 +179,7 @@ export class ReviewStore {
 function reviewRow(row: ItemRow): ReviewRow {
   return {
     assetId: row.asset_id,
+    batchId: row.batch_id,
     jobId: row.job_id,
     productId: row.product_id,
     productName: row.product_name,

@@ -17,7 +17,8 @@ export type ReviewAction =
   | { type: 'undo' }
   | { type: 'redo' }
   | { type: 'sheet' }
-  | { type: 'video'; command: VideoCommand };
+  | { type: 'video'; command: VideoCommand }
+  | { type: 'product-scope' };
 
 export interface KeyBinding {
   /** `KeyboardEvent.key` values, with `Mod+` for Ctrl (Cmd on macOS) and `Shift+` where it matters. */
@@ -96,6 +97,11 @@ export const REVIEW_KEYMAP: KeyBinding[] = [
     action: { type: 'video', command } as ReviewAction,
     when: 'video' as const,
   })),
+  {
+    keys: ['v'],
+    label: "This product in all batches (there: back to this result's batch)",
+    action: { type: 'product-scope' },
+  },
 ];
 
 /** The binding of a key press, or null; `video`: a video is on screen in the loupe. */

@@ -1,11 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Fragment, useEffect, useRef, useState } from 'react';
-import type { ReviewFilter, ReviewItemView } from '../../../src-main/shared/models.ts';
+import type { ReviewFilter, ReviewItemView, ReviewScope } from '../../../src-main/shared/models.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { bindingOf, keyLabel, REASON_KEYS, REVIEW_KEYMAP, type ReviewAction } from '../review/keymap.ts';
 import { LoupeVideo } from '../review/LoupeVideo.tsx';
 import { MakeVideosDialog } from '../review/MakeVideosDialog.tsx';
+import { BatchOf, ProductSummary, toggleProductScope } from '../review/ProductScope.tsx';
 import { ReshootButton } from '../review/ReshootDialog.tsx';
 import { videoOnScreen } from '../review/video-transport.ts';
 import { useNavigation } from '../stores/navigation.ts';
@@ -75,6 +76,7 @@ function Tile({
     >
       <img src={item.gridUrl ?? item.url} alt="" loading="lazy" decoding="async" width={180} height={180} />
       <span className="tile-caption">{itemName(item)}</span>
+      <BatchOf item={item} />
       <span className="tile-marks">
         <FlagBadge item={item} />
         <Stars count={item.stars} />
@@ -185,6 +187,7 @@ function ItemInfo({ item }: { item: ReviewItemView }) {
   return (
     <span className="pane-info">
       <strong>{itemName(item)}</strong>
+      <BatchOf item={item} />
       <FlagBadge item={item} />
       <Stars count={item.stars} />
     </span>
@@ -205,6 +208,7 @@ function Loupe({ item, position, total }: { item: ReviewItemView; position: numb
         <span>
           {position} of {total}
         </span>
+        <BatchOf item={item} />
         <FlagBadge item={item} />
         <Stars count={item.stars} />
         <span className="muted">{zoom === 1 ? 'Fit' : '2x: drag to pan'}</span>
@@ -417,18 +421,33 @@ function perform(action: ReviewAction, openSheet: () => void): void {
     case 'video':
       videoOnScreen()?.run(action.command);
       return;
+    case 'product-scope':
+      toggleProductScope();
+      return;
   }
 }
 
-export function ReviewScreen({ batchId, batchName }: { batchId: string; batchName: string }) {
+export function ReviewScreen({
+  batchId,
+  batchName,
+  scope,
+  focus,
+}: {
+  batchId: string;
+  batchName: string;
+  /** One product across batches, opened from this batch's review; absent: the batch's own. */
+  scope?: ReviewScope;
+  focus?: number;
+}) {
   const review = useReview();
   const go = useNavigation((state) => state.go);
   const [sheet, setSheet] = useState(false);
   const [making, setMaking] = useState(false);
 
+  const product = scope?.product;
   useEffect(() => {
-    void useReview.getState().load(batchId);
-  }, [batchId]);
+    void useReview.getState().load(product === undefined ? { batchId } : { product }, focus);
+  }, [batchId, product, focus]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -476,16 +495,27 @@ export function ReviewScreen({ batchId, batchName }: { batchId: string; batchNam
   return (
     <section className="screen review" aria-labelledby="review-title">
       <header className="screen-header">
-        <button type="button" className="link" onClick={() => go({ name: 'batch', id: batchId })}>
-          ← {batchName}
-        </button>
-        <h1 id="review-title">Review</h1>
+        {product === undefined ? (
+          <button type="button" className="link" onClick={() => go({ name: 'batch', id: batchId })}>
+            ← {batchName}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="link"
+            onClick={() => go({ name: 'review', batchId, batchName, focus: active?.id })}
+          >
+            ← Review of {batchName}
+          </button>
+        )}
+        <h1 id="review-title">{product === undefined ? 'Review' : 'Review of a product in all batches'}</h1>
         {counts && (
           <p className="review-progress" role="status">
             {counts.reviewed} of {counts.total} reviewed · {counts.picked} picked · {counts.rejected} rejected
           </p>
         )}
       </header>
+      {review.product && product !== undefined && <ProductSummary product={review.product} />}
       <div className="review-toolbar">
         <Filters />
         <div className="review-controls">
@@ -512,14 +542,23 @@ export function ReviewScreen({ batchId, batchName }: { batchId: string; batchNam
           <button type="button" disabled={!review.canRedo} onClick={() => void review.redo()}>
             Redo
           </button>
-          <button type="button" disabled={!counts?.picked} onClick={() => setMaking(true)}>
-            Make videos…
+          {/* Videos are made per batch, from its picks: from the batch's review. */}
+          {product === undefined && (
+            <button type="button" disabled={!counts?.picked} onClick={() => setMaking(true)}>
+              Make videos…
+            </button>
+          )}
+          <button type="button" disabled={!active} onClick={toggleProductScope}>
+            {product === undefined ? 'This product in all batches' : "This result's batch"}
           </button>
-          <ReshootButton
-            batchId={batchId}
-            items={review.items}
-            onMade={() => go({ name: 'batch', id: batchId })}
-          />
+          {/* A reshoot joins a batch: from the batch's review too. */}
+          {product === undefined && (
+            <ReshootButton
+              batchId={batchId}
+              items={review.items}
+              onMade={() => go({ name: 'batch', id: batchId })}
+            />
+          )}
           <button type="button" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
             ?
           </button>

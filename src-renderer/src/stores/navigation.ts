@@ -1,10 +1,15 @@
 import { create } from 'zustand';
+import type { ReviewScope } from '../../../src-main/shared/models.ts';
 
 export type Screen =
   | { name: 'batches' }
   | { name: 'new' }
   | { name: 'batch'; id: string }
-  | { name: 'review'; batchId: string; batchName: string }
+  /**
+   * A batch's review; with a `scope` naming a product, that product across every batch that shot it, opened
+   * from the batch's review (where its back link returns) on the result `focus`.
+   */
+  | { name: 'review'; batchId: string; batchName: string; scope?: ReviewScope; focus?: number }
   | { name: 'settings' };
 
 interface NavigationState {

@@ -5,6 +5,8 @@ import type {
   ReviewDecided,
   ReviewFilter,
   ReviewItemView,
+  ReviewProductView,
+  ReviewScope,
 } from '../../../src-main/shared/models.ts';
 import { isReviewed, matchesReviewFilter } from '../../../src-main/shared/review-filter.ts';
 import { api, messageOf } from '../api/index.ts';
@@ -28,7 +30,9 @@ export interface View {
 }
 
 interface ReviewState {
-  batchId: string | null;
+  /** Whose results: a batch's, or one product's across batches (then `product` says which). */
+  scope: ReviewScope | null;
+  product: ReviewProductView | null;
   items: ReviewItemView[];
   counts: ReviewCounts | null;
   filter: ReviewFilter;
@@ -44,7 +48,8 @@ interface ReviewState {
   canUndo: boolean;
   canRedo: boolean;
   error: string | null;
-  load(batchId: string): Promise<void>;
+  /** Loads the scope's results; `focus` becomes the active result where it is one of them. */
+  load(scope: ReviewScope, focus?: number): Promise<void>;
   setFilter(filter: ReviewFilter): void;
   setMode(mode: ReviewMode): void;
   activate(id: number): void;
@@ -82,6 +87,10 @@ export function panesOf(
 /** The results the screen shows: those the filter keeps, and the pinned ones, in the batch's order. */
 export function visibleItems(state: Pick<ReviewState, 'items' | 'filter' | 'pinned'>): ReviewItemView[] {
   return state.items.filter((item) => state.pinned.has(item.id) || matchesReviewFilter(item, state.filter));
+}
+
+function sameScope(a: ReviewScope | null, b: ReviewScope): boolean {
+  return a !== null && a.batchId === b.batchId && a.product === b.product;
 }
 
 function countsOf(items: readonly ReviewItemView[], before: ReviewCounts | null): ReviewCounts | null {
@@ -130,7 +139,8 @@ export const useReview = create<ReviewState>((set, get) => {
   };
 
   return {
-    batchId: null,
+    scope: null,
+    product: null,
     items: [],
     counts: null,
     filter: {},
@@ -145,18 +155,21 @@ export const useReview = create<ReviewState>((set, get) => {
     canRedo: false,
     error: null,
 
-    async load(batchId) {
+    async load(scope, focus) {
       await run(async () => {
-        const view = await api.call('review:get', { batchId });
-        const keep = get().batchId === batchId;
+        const view = await api.call('review:get', scope);
+        const keep = sameScope(get().scope, scope);
+        const focused = view.items.some((item) => item.id === focus) ? focus : undefined;
         set({
-          batchId,
+          scope,
+          product: view.product ?? null,
           items: view.items,
           counts: view.counts,
           canUndo: view.canUndo,
           canRedo: view.canRedo,
           ...(keep ? {} : { filter: {}, pinned: new Set(), selected: new Set(), mode: 'grid' as const }),
-          activeId: keep && get().activeId !== null ? get().activeId : (view.items[0]?.id ?? null),
+          activeId:
+            focused ?? (keep && get().activeId !== null ? get().activeId : (view.items[0]?.id ?? null)),
         });
       });
     },
@@ -218,12 +231,12 @@ export const useReview = create<ReviewState>((set, get) => {
     moveWipe: (by) => set({ wipe: Math.max(0, Math.min(100, get().wipe + by)) }),
 
     async decide(change) {
-      const { batchId, mode, selected, activeId } = get();
-      if (!batchId || activeId === null) return;
+      const { scope, mode, selected, activeId } = get();
+      if (!scope || activeId === null) return;
       // In the loupe a key acts on the result on screen; in the grid on the selection, else the active one.
       const itemIds = mode === 'grid' && selected.size > 0 ? [...selected] : [activeId];
       await run(async () => {
-        merge(await api.call('review:decide', { batchId, itemIds, change }), false);
+        merge(await api.call('review:decide', { ...scope, itemIds, change }), false);
         set({ pinned: new Set([...get().pinned, activeId]) });
         // Auto-advance moves through the list; compare, survey and wipe keep their panes.
         const single = get().mode === 'loupe' || get().mode === 'grid';
@@ -232,20 +245,20 @@ export const useReview = create<ReviewState>((set, get) => {
     },
 
     async keep() {
-      const { batchId, activeId } = get();
-      if (!batchId || activeId === null) return;
+      const { scope, activeId } = get();
+      if (!scope || activeId === null) return;
       await run(async () => {
-        merge(await api.call('review:keep', { batchId, itemId: activeId }), false);
+        merge(await api.call('review:keep', { ...scope, itemId: activeId }), false);
         set({ pinned: new Set([...get().pinned, activeId]) });
         if (get().autoAdvance) advanceFrom(activeId);
       });
     },
 
     async undo() {
-      const { batchId } = get();
-      if (!batchId) return;
+      const { scope } = get();
+      if (!scope) return;
       await run(async () => {
-        const answer = await api.call('review:undo', { batchId });
+        const answer = await api.call('review:undo', scope);
         // An undone decision brings its result back into view, even where the filter hides it.
         merge(answer, true);
         if (answer.items[0]) set({ activeId: answer.items[0].id });
@@ -253,10 +266,10 @@ export const useReview = create<ReviewState>((set, get) => {
     },
 
     async redo() {
-      const { batchId } = get();
-      if (!batchId) return;
+      const { scope } = get();
+      if (!scope) return;
       await run(async () => {
-        const answer = await api.call('review:redo', { batchId });
+        const answer = await api.call('review:redo', scope);
         merge(answer, true);
         if (answer.items[0]) set({ activeId: answer.items[0].id });
       });
