@@ -20,6 +20,7 @@ import type {
   ReviewChange,
   ReviewDecided,
   ReviewFilter,
+  ReviewPage,
   ReviewView,
   ScannedProductView,
   ScanView,
@@ -73,8 +74,8 @@ export interface Handlers {
   'jobs:recheck': { args: { id: string }; result: BatchSummary };
   /** Downloads an owed job's results again: no POST, no credits. */
   'jobs:redownload': { args: { id: string }; result: BatchSummary };
-  /** A batch's results to review, the filter's, with counts over the whole batch. */
-  'review:get': { args: { batchId: string; filter?: ReviewFilter }; result: ReviewView };
+  /** A batch's results to review, the filter's (or a page of them), with counts over the whole batch. */
+  'review:get': { args: { batchId: string; filter?: ReviewFilter; page?: ReviewPage }; result: ReviewView };
   /** A decision on one result or a selection, committed at once. */
   'review:decide': {
     args: { batchId: string; itemIds: number[]; change: ReviewChange };

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ReviewDecided, ReviewItemView } from '../../shared/models.ts';
+import type { ReviewDecided, ReviewItemView, ReviewPage } from '../../shared/models.ts';
 import { isReviewed, matchesReviewFilter } from '../../shared/review-filter.ts';
 import type { AssetId, BatchId } from '../queue/ids.ts';
 import type { Batch, Product } from '../queue/types.ts';
@@ -15,6 +15,24 @@ import { AppError } from './errors.ts';
 // Review, through the map: the results of a batch with their decisions, filtered and counted, and the
 // decisions themselves (on one result or a selection, "keep this one", undo and redo), each committed as it
 // is made.
+
+/**
+ * Up to this many results, their products' source photos are read one product at a time rather than the
+ * whole batch's at once (a guess at where one query for 2,000 products starts to pay: a first page of a few
+ * hundred results names a hundred products or so).
+ */
+const FEW_PRODUCTS_ITEMS = 500;
+
+/**
+ * Where a page ends: after `limit` results, and then after the rest of its last product's, so that a product
+ * is never split across pages and "keep this one, reject the rest" names only results of the pages a view
+ * already has.
+ */
+function pageEnd(rows: readonly ReviewRow[], page: ReviewPage): number {
+  let end = Math.min(rows.length, page.offset + page.limit);
+  while (end > page.offset && end < rows.length && rows[end]!.productId === rows[end - 1]!.productId) end++;
+  return end;
+}
 
 export function reviewHandlers(
   ctx: CoreContext & { review: ReviewStore; reviewHistory: ReviewHistory; previews: ResultPreviews },
@@ -139,18 +157,20 @@ export function reviewHandlers(
   };
 
   return {
-    'review:get': async ({ batchId, filter }) => {
+    'review:get': async ({ batchId, filter, page }) => {
       const batch = requireBatch(store, batchId);
       const rows = review.items(batch.id);
-      const seen = lookup(batch, true);
+      const matching = rows.filter((row) => matchesReviewFilter(row, filter ?? {}));
+      // Only the page is made into views (URLs, source photos): the counts need every row, the answer not.
+      const answered = page ? matching.slice(page.offset, pageEnd(matching, page)) : matching;
+      const seen = lookup(batch, answered.length > FEW_PRODUCTS_ITEMS);
       return {
         batchId: batch.id,
-        items: rows
-          .filter((row) => matchesReviewFilter(row, filter ?? {}))
-          .map((row) => view(batch, row, seen)),
+        items: answered.map((row) => view(batch, row, seen)),
         counts: countsOf(rows),
         canUndo: history.canUndo(batch.id),
         canRedo: history.canRedo(batch.id),
+        matching: matching.length,
       };
     },
     'review:decide': async ({ batchId, itemIds, change }) => {

@@ -135,6 +135,10 @@ export const HANDLER_SCHEMAS = {
         .partial()
         .strict()
         .optional(),
+      page: z
+        .object({ offset: z.number().int().min(0), limit: z.number().int().min(1) })
+        .strict()
+        .optional(),
     })
     .strict(),
   'review:decide': z
