@@ -13,7 +13,8 @@ import { percentile, scrollFrames } from './page-frames.ts';
 //    fresh page each against the same core;
 //  - grid scroll: the grid scrolled end to end and back, each frame's work (see page-frames.ts);
 //  - decision: P on the active tile of the grid, counted in frames until the tile shows the pick (1: the first
-//    frame after the key press), and in ms to that frame's end;
+//    frame after the key press), and in ms to that frame's end; and to the frame without its busy mark, once
+//    core has committed it and answered;
 //  - loupe next: ArrowRight, to the next result's image decoded (`decode()` resolved) and to the end of the
 //    frame after that, the designer dwelling LOUPE_DWELL_MS on each result first.
 // Headless Chromium paces frames at about 17.7 ms whatever the page does, so any "to the frame's end" figure
@@ -82,15 +83,25 @@ const DECISION_SCRIPT = `(() => {
     };
     window.addEventListener('keydown', onKey, true);
     const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve({ frames, ms: performance.now() - keyAt });
+    let shown = null;
+    let shownPosted = false;
+    channel.port1.onmessage = (message) => {
+      if (message.data === 'shown') shown = { frames, ms: performance.now() - keyAt };
+      else resolve({ ...shown, savedMs: performance.now() - keyAt });
+    };
     const check = () => {
       if (keyAt >= 0) {
         frames++;
-        if (tile && tile.classList.contains('tile-picked')) {
-          channel.port2.postMessage(0);
+        if (!shownPosted && tile && tile.classList.contains('tile-picked')) {
+          shownPosted = true;
+          channel.port2.postMessage('shown');
+        }
+        // Then until core's answer: the tile's busy mark gone.
+        if (shownPosted && !tile.hasAttribute('aria-busy')) {
+          channel.port2.postMessage('saved');
           return;
         }
-        if (frames > 600) return resolve({ frames, ms: -1 });
+        if (frames > 600) return resolve({ frames, ms: -1, savedMs: -1 });
       }
       requestAnimationFrame(check);
     };
@@ -220,7 +231,7 @@ export async function reviewInBrowser(dir: string, batchName: string, expectedRe
     });
 
     await page.locator('body').focus();
-    const decisions: Array<{ frames: number; ms: number }> = [];
+    const decisions: Array<{ frames: number; ms: number; savedMs: number }> = [];
     const grid = page.getByTestId('review-grid');
     while (decisions.length < DECISIONS) {
       await page.waitForTimeout(100);
@@ -231,7 +242,9 @@ export async function reviewInBrowser(dir: string, batchName: string, expectedRe
       }
       await page.evaluate(DECISION_SCRIPT);
       await page.keyboard.press('p');
-      decisions.push((await page.evaluate('window.__decision')) as { frames: number; ms: number });
+      decisions.push(
+        (await page.evaluate('window.__decision')) as { frames: number; ms: number; savedMs: number },
+      );
     }
 
     await page.keyboard.press('e');
@@ -269,6 +282,8 @@ export async function reviewInBrowser(dir: string, batchName: string, expectedRe
         framesMax: Math.max(...decisions.map((decision) => decision.frames)),
         withinOneFrame: decisions.filter((decision) => decision.frames === 1).length,
         toFrameEndMs: summary(decisions.map((decision) => decision.ms)),
+        /** To the frame in which the tile's busy mark is gone: core's answer, the commit, back on screen. */
+        savedOnScreenMs: summary(decisions.map((decision) => decision.savedMs)),
       },
       loupeNext: {
         steps: loupe.length,

@@ -1,10 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { ReviewFilter, ReviewItemView } from '../../../src-main/shared/models.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { bindingOf, keyLabel, REASON_KEYS, REVIEW_KEYMAP, type ReviewAction } from '../review/keymap.ts';
 import { MakeVideosDialog } from '../review/MakeVideosDialog.tsx';
+import { usePreloaded } from '../review/preload.ts';
 import { useNavigation } from '../stores/navigation.ts';
 import { panesOf, type ReviewMode, useReview, visibleItems } from '../stores/review.ts';
 
@@ -49,15 +50,26 @@ function itemName(item: ReviewItemView): string {
   return `${item.productName}, ${item.kind} ${item.index}`;
 }
 
-function Tile({
+/** Shift, Ctrl or Cmd adds to the selection or takes away from it; a click makes the result active. */
+function pickTile(event: React.MouseEvent, item: ReviewItemView): void {
+  const review = useReview.getState();
+  if (event.shiftKey || event.ctrlKey || event.metaKey) review.toggleSelected(item.id);
+  review.activate(item.id);
+}
+
+/** Renders again only when its own result, state or handler changed: not for every tile of the grid. */
+const Tile = memo(function Tile({
   item,
   active,
   selected,
+  saving,
   onPick,
 }: {
   item: ReviewItemView;
   active: boolean;
   selected: boolean;
+  /** Its decision is on screen but not committed yet. */
+  saving: boolean;
   onPick: (event: React.MouseEvent, item: ReviewItemView) => void;
 }) {
   return (
@@ -65,6 +77,7 @@ function Tile({
       type="button"
       className={`tile${active ? ' tile-active' : ''}${selected ? ' tile-selected' : ''} tile-${item.flag ?? 'none'}`}
       aria-current={active ? 'true' : undefined}
+      aria-busy={saving || undefined}
       aria-pressed={selected}
       onClick={(event) => onPick(event, item)}
       onDoubleClick={() => useReview.getState().setMode('loupe')}
@@ -78,10 +91,10 @@ function Tile({
       </span>
     </button>
   );
-}
+});
 
 function ReviewGrid({ items }: { items: ReviewItemView[] }) {
-  const { activeId, selected } = useReview();
+  const { activeId, selected, saving } = useReview();
   const scroller = useRef<HTMLDivElement>(null);
   const [columns, setColumns] = useState(4);
   useEffect(() => {
@@ -104,11 +117,6 @@ function ReviewGrid({ items }: { items: ReviewItemView[] }) {
   useEffect(() => {
     if (activeIndex >= 0) rows.scrollToIndex(Math.floor(activeIndex / columns), { align: 'auto' });
   }, [activeIndex, columns, rows]);
-  const pick = (event: React.MouseEvent, item: ReviewItemView) => {
-    const review = useReview.getState();
-    if (event.shiftKey || event.ctrlKey || event.metaKey) review.toggleSelected(item.id);
-    review.activate(item.id);
-  };
   return (
     <div className="review-grid" ref={scroller} data-testid="review-grid">
       <div style={{ height: rows.getTotalSize(), position: 'relative' }}>
@@ -124,7 +132,8 @@ function ReviewGrid({ items }: { items: ReviewItemView[] }) {
                 item={item}
                 active={item.id === activeId}
                 selected={selected.has(item.id)}
-                onPick={pick}
+                saving={saving.has(item.id)}
+                onPick={pickTile}
               />
             ))}
           </div>
@@ -451,6 +460,9 @@ export function ReviewScreen({ batchId, batchName }: { batchId: string; batchNam
   const visible = visibleItems(review);
   const activeIndex = visible.findIndex((item) => item.id === review.activeId);
   const active = visible[activeIndex] ?? null;
+  usePreloaded(
+    review.mode === 'loupe' ? [visible[activeIndex + 1]?.screenUrl, visible[activeIndex - 1]?.screenUrl] : [],
+  );
   const { counts } = review;
   return (
     <section className="screen review" aria-labelledby="review-title">

@@ -6,8 +6,10 @@ import type {
   ReviewFilter,
   ReviewItemView,
 } from '../../../src-main/shared/models.ts';
+import { applyReviewChange } from '../../../src-main/shared/review-change.ts';
 import { isReviewed, matchesReviewFilter } from '../../../src-main/shared/review-filter.ts';
 import { api, messageOf } from '../api/index.ts';
+import { recount } from '../review/recount.ts';
 
 // One batch's review in the renderer: every result of the batch, the filter applied here (so a decision
 // shows within the frame), the active result, the grid's selection, and the rules of moving on. Decisions go
@@ -44,6 +46,11 @@ interface ReviewState {
   canUndo: boolean;
   canRedo: boolean;
   error: string | null;
+  /**
+   * Results shown with a decision core has not committed yet, by how many such decisions: a decision shows
+   * at once, and the view marks it busy until it is safe (what the kill test waits for).
+   */
+  saving: ReadonlyMap<number, number>;
   load(batchId: string): Promise<void>;
   setFilter(filter: ReviewFilter): void;
   setMode(mode: ReviewMode): void;
@@ -84,29 +91,47 @@ export function visibleItems(state: Pick<ReviewState, 'items' | 'filter' | 'pinn
   return state.items.filter((item) => state.pinned.has(item.id) || matchesReviewFilter(item, state.filter));
 }
 
-function countsOf(items: readonly ReviewItemView[], before: ReviewCounts | null): ReviewCounts | null {
-  if (!before) return null;
-  const reviewed = items.filter(isReviewed).length;
-  const picked = items.filter((item) => item.flag === 'picked').length;
-  const rejected = items.filter((item) => item.flag === 'rejected').length;
-  const atLeastStars = [0, 1, 2, 3, 4, 5].map((stars) => items.filter((item) => item.stars >= stars).length);
-  return { ...before, reviewed, picked, rejected, unflagged: items.length - picked - rejected, atLeastStars };
+/**
+ * The first answer of review:get: about a large screen's grid (1920x1080: 9 by 5 tiles) with room to move,
+ * so the view shows before the rest of a big batch has crossed. The rest follows at once, in pages small
+ * enough (about 20 ms of core's time each) that the first tiles' images are served between them.
+ */
+const FIRST_PAGE = 200;
+const PAGE = 1000;
+
+/** A result as a change leaves it, as the renderer shows it until core answers. */
+function decided(item: ReviewItemView, change: ReviewChange): ReviewItemView {
+  const after = applyReviewChange(item, change);
+  return { ...after, reviewed: isReviewed(after) };
 }
 
 export const useReview = create<ReviewState>((set, get) => {
+  /**
+   * Settles once every result of the batch has come. A decision names only results the view has (a page
+   * never splits a product); an undo or a redo may name any, so it waits for this first.
+   */
+  let whole: Promise<void> = Promise.resolve();
+
+  /** These results replace those of the same id; the counts follow them. */
+  const replace = (changed: readonly ReviewItemView[]) => {
+    const byId = new Map(changed.map((item) => [item.id, item]));
+    const changes: Array<{ before: ReviewItemView; after: ReviewItemView }> = [];
+    const items = get().items.map((item) => {
+      const after = byId.get(item.id);
+      if (!after) return item;
+      changes.push({ before: item, after });
+      return after;
+    });
+    const counts = get().counts;
+    set({ items, counts: counts && recount(counts, changes) });
+  };
+
   /** Core's answer replaces the items it names. */
   const merge = (answer: ReviewDecided, pin: boolean) => {
-    const changed = new Map(answer.items.map((item) => [item.id, item]));
-    const items = get().items.map((item) => changed.get(item.id) ?? item);
+    replace(answer.items);
     const pinned = new Set(get().pinned);
-    if (pin) for (const id of changed.keys()) pinned.add(id);
-    set({
-      items,
-      pinned,
-      counts: countsOf(items, get().counts),
-      canUndo: answer.canUndo,
-      canRedo: answer.canRedo,
-    });
+    if (pin) for (const item of answer.items) pinned.add(item.id);
+    set({ pinned, canUndo: answer.canUndo, canRedo: answer.canRedo });
   };
 
   const run = async (work: () => Promise<void>) => {
@@ -144,20 +169,39 @@ export const useReview = create<ReviewState>((set, get) => {
     canUndo: false,
     canRedo: false,
     error: null,
+    saving: new Map(),
 
     async load(batchId) {
       await run(async () => {
-        const view = await api.call('review:get', { batchId });
+        const view = await api.call('review:get', { batchId, page: { offset: 0, limit: FIRST_PAGE } });
+        /** The pages after the first, in order; the counts came whole with the first and follow decisions. */
+        const rest = async (onPage: (items: ReviewItemView[]) => void) => {
+          for (let offset = view.items.length; offset < view.matching; ) {
+            const page = await api.call('review:get', { batchId, page: { offset, limit: PAGE } });
+            if (page.items.length === 0) return;
+            onPage(page.items);
+            offset += page.items.length;
+          }
+        };
         const keep = get().batchId === batchId;
+        // Opened again, the batch's results stay on screen until they have all come, so the active one is kept.
+        const items = [...view.items];
+        if (keep) await rest((page) => items.push(...page));
         set({
           batchId,
-          items: view.items,
+          items,
           counts: view.counts,
           canUndo: view.canUndo,
           canRedo: view.canRedo,
           ...(keep ? {} : { filter: {}, pinned: new Set(), selected: new Set(), mode: 'grid' as const }),
-          activeId: keep && get().activeId !== null ? get().activeId : (view.items[0]?.id ?? null),
+          activeId: keep && get().activeId !== null ? get().activeId : (items[0]?.id ?? null),
         });
+        if (!keep) {
+          whole = rest((page) => {
+            if (get().batchId === batchId) set({ items: [...get().items, ...page] });
+          });
+          await whole;
+        }
       });
     },
 
@@ -222,12 +266,34 @@ export const useReview = create<ReviewState>((set, get) => {
       if (!batchId || activeId === null) return;
       // In the loupe a key acts on the result on screen; in the grid on the selection, else the active one.
       const itemIds = mode === 'grid' && selected.size > 0 ? [...selected] : [activeId];
+      // Shown at once, within the frame, and moved on from; core's answer, the truth, replaces it (and a
+      // refusal puts the results back as they were).
+      const named = new Set(itemIds);
+      const before = get().items.filter((item) => named.has(item.id));
+      replace(before.map((item) => decided(item, change)));
+      set({ pinned: new Set([...get().pinned, activeId]) });
+      // Auto-advance moves through the list; compare, survey and wipe keep their panes.
+      const single = mode === 'loupe' || mode === 'grid';
+      if (get().autoAdvance && itemIds.length === 1 && single) advanceFrom(activeId);
+      const saving = (by: 1 | -1) => {
+        const next = new Map(get().saving);
+        for (const id of itemIds) {
+          const count = (next.get(id) ?? 0) + by;
+          if (count > 0) next.set(id, count);
+          else next.delete(id);
+        }
+        set({ saving: next });
+      };
+      saving(1);
       await run(async () => {
-        merge(await api.call('review:decide', { batchId, itemIds, change }), false);
-        set({ pinned: new Set([...get().pinned, activeId]) });
-        // Auto-advance moves through the list; compare, survey and wipe keep their panes.
-        const single = get().mode === 'loupe' || get().mode === 'grid';
-        if (get().autoAdvance && itemIds.length === 1 && single) advanceFrom(activeId);
+        try {
+          merge(await api.call('review:decide', { batchId, itemIds, change }), false);
+        } catch (failure) {
+          replace(before);
+          throw failure;
+        } finally {
+          saving(-1);
+        }
       });
     },
 
@@ -245,6 +311,7 @@ export const useReview = create<ReviewState>((set, get) => {
       const { batchId } = get();
       if (!batchId) return;
       await run(async () => {
+        await whole;
         const answer = await api.call('review:undo', { batchId });
         // An undone decision brings its result back into view, even where the filter hides it.
         merge(answer, true);
@@ -256,6 +323,7 @@ export const useReview = create<ReviewState>((set, get) => {
       const { batchId } = get();
       if (!batchId) return;
       await run(async () => {
+        await whole;
         const answer = await api.call('review:redo', { batchId });
         merge(answer, true);
         if (answer.items[0]) set({ activeId: answer.items[0].id });
