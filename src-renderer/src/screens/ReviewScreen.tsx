@@ -209,7 +209,7 @@ function Loupe({ item, position, total }: { item: ReviewItemView; position: numb
         </span>
         <FlagBadge item={item} />
         <Stars count={item.stars} />
-        <span className="muted">{zoom === 1 ? 'Fit' : '2x: drag to pan'}</span>
+        <span className="muted">{zoom === 1 ? 'Fit' : '2x: drag or Shift+arrows to pan'}</span>
         <small className="muted">{item.file}</small>
       </div>
     </div>
@@ -385,6 +385,9 @@ function perform(action: ReviewAction, openSheet: () => void): void {
       return;
     case 'zoom':
       review.toggleZoom();
+      return;
+    case 'pan':
+      review.panBy(action.dx, action.dy);
       return;
     case 'wipe':
       review.moveWipe(action.by);
