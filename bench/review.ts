@@ -335,7 +335,10 @@ try {
   ];
   console.table(
     Object.fromEntries(
-      rows.map(([what, figure, target, ok]) => [what, { figure, target, verdict: target ? verdict(ok) : '(figure only)' }]),
+      rows.map(([what, figure, target, ok]) => [
+        what,
+        { figure, target, verdict: target ? verdict(ok) : '(figure only)' },
+      ]),
     ),
   );
   console.log('bench/results/review.json written');
