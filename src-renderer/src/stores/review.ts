@@ -9,6 +9,7 @@ import type {
 import { applyReviewChange } from '../../../src-main/shared/review-change.ts';
 import { isReviewed, matchesReviewFilter } from '../../../src-main/shared/review-filter.ts';
 import { api, messageOf } from '../api/index.ts';
+import { firstScreenIn } from '../review/first-screen.ts';
 import { recount } from '../review/recount.ts';
 
 // One batch's review in the renderer: every result of the batch, the filter applied here (so a decision
@@ -93,8 +94,8 @@ export function visibleItems(state: Pick<ReviewState, 'items' | 'filter' | 'pinn
 
 /**
  * The first answer of review:get: about a large screen's grid (1920x1080: 9 by 5 tiles) with room to move,
- * so the view shows before the rest of a big batch has crossed. The rest follows at once, in pages small
- * enough (about 20 ms of core's time each) that the first tiles' images are served between them.
+ * so the view shows before the rest of a big batch has crossed. The rest follows once the first screen is in
+ * (review/first-screen.ts), in pages, so that core stays free for a moment between them.
  */
 const FIRST_PAGE = 200;
 const PAGE = 1000;
@@ -197,9 +198,11 @@ export const useReview = create<ReviewState>((set, get) => {
           activeId: keep && get().activeId !== null ? get().activeId : (items[0]?.id ?? null),
         });
         if (!keep) {
-          whole = rest((page) => {
-            if (get().batchId === batchId) set({ items: [...get().items, ...page] });
-          });
+          whole = firstScreenIn().then(() =>
+            rest((page) => {
+              if (get().batchId === batchId) set({ items: [...get().items, ...page] });
+            }),
+          );
           await whole;
         }
       });
