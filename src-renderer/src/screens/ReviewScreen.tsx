@@ -63,6 +63,7 @@ const Tile = memo(function Tile({
   active,
   selected,
   saving,
+  skimming,
   onPick,
 }: {
   item: ReviewItemView;
@@ -70,6 +71,8 @@ const Tile = memo(function Tile({
   selected: boolean;
   /** Its decision is on screen but not committed yet. */
   saving: boolean;
+  /** The grid flies past: an image would be fetched and decoded for a frame or two on screen. */
+  skimming: boolean;
   onPick: (event: React.MouseEvent, item: ReviewItemView) => void;
 }) {
   return (
@@ -83,7 +86,11 @@ const Tile = memo(function Tile({
       onDoubleClick={() => useReview.getState().setMode('loupe')}
       tabIndex={-1}
     >
-      <img src={item.gridUrl ?? item.url} alt="" loading="lazy" decoding="async" width={180} height={180} />
+      {skimming ? (
+        <span className="tile-image tile-skimmed" />
+      ) : (
+        <img src={item.gridUrl ?? item.url} alt="" loading="lazy" decoding="async" width={180} height={180} />
+      )}
       <span className="tile-caption">{itemName(item)}</span>
       <span className="tile-marks">
         <FlagBadge item={item} />
@@ -92,6 +99,32 @@ const Tile = memo(function Tile({
     </button>
   );
 });
+
+/**
+ * Faster than this, in px per ms over the last SKIM_WINDOW_MS, the grid skims: its tiles show their names
+ * without images until it slows or stops. (A guess: a wheel, a page key or a one-row jump goes below it; a
+ * fling across 8,000 results goes at 50 and more, where each frame would mount some 30 images only to drop
+ * them: frame work p95 40 ms against 7 on bench:review.)
+ */
+const SKIM_PX_PER_MS = 8;
+const SKIM_WINDOW_MS = 100;
+
+/** Whether the grid is skimming, from how far it scrolled in the last SKIM_WINDOW_MS. */
+function useSkimming(offset: number, scrolling: boolean): boolean {
+  const samples = useRef<Array<{ offset: number; at: number }>>([]);
+  const skimming = useRef(false);
+  const now = performance.now();
+  const recent = samples.current.filter((sample) => now - sample.at <= SKIM_WINDOW_MS);
+  // A render without scrolling (a decision, a resize) keeps the state the last scroll left.
+  if (!scrolling) skimming.current = false;
+  else if (recent.at(-1)?.offset !== offset) {
+    const from = recent[0]?.offset ?? offset;
+    skimming.current = Math.abs(offset - from) / SKIM_WINDOW_MS > SKIM_PX_PER_MS;
+    recent.push({ offset, at: now });
+  }
+  samples.current = recent;
+  return skimming.current;
+}
 
 function ReviewGrid({ items }: { items: ReviewItemView[] }) {
   const { activeId, selected, saving } = useReview();
@@ -113,6 +146,7 @@ function ReviewGrid({ items }: { items: ReviewItemView[] }) {
     overscan: 4,
     useFlushSync: false,
   });
+  const skimming = useSkimming(rows.scrollOffset ?? 0, rows.isScrolling);
   const activeIndex = items.findIndex((item) => item.id === activeId);
   useEffect(() => {
     if (activeIndex >= 0) rows.scrollToIndex(Math.floor(activeIndex / columns), { align: 'auto' });
@@ -133,6 +167,7 @@ function ReviewGrid({ items }: { items: ReviewItemView[] }) {
                 active={item.id === activeId}
                 selected={selected.has(item.id)}
                 saving={saving.has(item.id)}
+                skimming={skimming}
                 onPick={pickTile}
               />
             ))}
