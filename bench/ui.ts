@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { SANDBOX_ACCOUNT_ID } from '../src-main/core/app/accounts.ts';
 import { openDatabase } from '../src-main/core/db/open.ts';
 import { QueueStore } from '../src-main/core/queue/store.ts';
@@ -9,11 +8,12 @@ import { browserMissing, launchChromium, UNCAPPED_FRAMES } from '../test/e2e/bro
 import { startAppServer } from '../test/harness/app-server.ts';
 import { QUICK_SHOOT } from '../test/support/job-settings.ts';
 import { makeProductFolders } from '../test/support/product-folders.ts';
+import { percentile, scrollFrames } from './page-frames.ts';
 
 // npm run bench:ui (writes bench/results/ui.json), in Debian's Chromium on the browser harness:
 //  1. live: a batch of BENCH_LIVE_PRODUCTS (2,000) products runs in the sandbox while the Batch screen's
 //     product list is scrolled end to end; the renderer's work per frame must stay at p95 < 16 ms
-//     (virtualised lists; see scrollFrames for how a frame's work is measured);
+//     (virtualised lists; see scrollFrames in page-frames.ts for how a frame's work is measured);
 //  2. library: BENCH_LIBRARY_JOBS (100,000) finished jobs in the database; the Batches screen must show
 //     its first rows under 500 ms from navigation start.
 
@@ -21,50 +21,6 @@ const LIVE_PRODUCTS = Number(process.env.BENCH_LIVE_PRODUCTS ?? 2000);
 const LIBRARY_JOBS = Number(process.env.BENCH_LIBRARY_JOBS ?? 100_000);
 const PRODUCTS_PER_LIBRARY_BATCH = 1000;
 const SCROLL_MS = 6000;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
-/**
- * Scrolls the list from top to bottom and back, recording for every frame the renderer's work (from the
- * frame's requestAnimationFrame callback to a task queued from it, which runs once the frame's style,
- * layout and paint are done) and the interval between frames. Headless Chromium paces every page it loads
- * over HTTP at about 17.7 ms (56 Hz) whatever the page does, even a 404 page at rest, so the interval shows
- * only that pacing; the work is the frame's cost. Written as a string: tsx would wrap a function passed to
- * the page with helpers that do not exist there.
- */
-const SCROLL_SCRIPT = `(async ({ testId, duration }) => {
-  const list = document.querySelector('[data-testid="' + testId + '"]');
-  const work = [];
-  const intervals = [];
-  const channel = new MessageChannel();
-  let frameStart = 0;
-  channel.port1.onmessage = () => work.push(performance.now() - frameStart);
-  return await new Promise((resolve) => {
-    const start = performance.now();
-    let last = start;
-    const step = (now) => {
-      intervals.push(now - last);
-      last = now;
-      const t = (now - start) / duration;
-      list.scrollTop = (list.scrollHeight - list.clientHeight) * (t < 0.5 ? t * 2 : 2 - t * 2);
-      frameStart = performance.now();
-      channel.port2.postMessage(0);
-      if (now - start < duration) requestAnimationFrame(step);
-      else setTimeout(() => resolve({ work, intervals: intervals.slice(1) }), 50);
-    };
-    requestAnimationFrame(step);
-  });
-})`;
-
-async function scrollFrames(page: Page, testId: string): Promise<{ work: number[]; intervals: number[] }> {
-  return (await page.evaluate(`${SCROLL_SCRIPT}(${JSON.stringify({ testId, duration: SCROLL_MS })})`)) as {
-    work: number[];
-    intervals: number[];
-  };
-}
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
@@ -102,7 +58,7 @@ async function liveBatch() {
       await page.waitForTimeout(500);
     }
     const progressBefore = await page.getByTestId('batch-progress').textContent();
-    const frames = await scrollFrames(page, 'batch-products');
+    const frames = await scrollFrames(page, 'batch-products', SCROLL_MS);
     const progressAfter = await page.getByTestId('batch-progress').textContent();
     return {
       products: LIVE_PRODUCTS,

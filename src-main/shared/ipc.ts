@@ -22,6 +22,7 @@ import type {
   ReviewChange,
   ReviewDecided,
   ReviewFilter,
+  ReviewPage,
   ReviewScope,
   ReviewView,
   ScannedProductView,
@@ -78,9 +79,9 @@ export interface Handlers {
   'jobs:redownload': { args: { id: string }; result: BatchSummary };
   /**
    * A batch's results to review (or one product's across batches), the filter's, with counts over the
-   * whole batch (or product).
+   * whole batch (or product); a page of them when asked.
    */
-  'review:get': { args: ReviewScope & { filter?: ReviewFilter }; result: ReviewView };
+  'review:get': { args: ReviewScope & { filter?: ReviewFilter; page?: ReviewPage }; result: ReviewView };
   /** A decision on one result or a selection, committed at once. */
   'review:decide': {
     args: ReviewScope & { itemIds: number[]; change: ReviewChange };

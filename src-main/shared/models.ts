@@ -426,6 +426,18 @@ export interface ReviewView {
   /** Whether there is a decision to undo or redo in this session. */
   canUndo: boolean;
   canRedo: boolean;
+  /** How many results the filter keeps in all: `items` is a page of them when a page was asked for. */
+  matching: number;
+}
+
+/**
+ * A part of the results the filter keeps, in their order: the Review view asks for the first screenful, shows
+ * it, then asks for the rest page by page, so a batch of 8,000 results opens as fast as one of 80. A page
+ * ends with a product's last result: it may hold a few more than `limit`.
+ */
+export interface ReviewPage {
+  offset: number;
+  limit: number;
 }
 
 /** Videos made from a batch's picks: their settings, and per product the picks in the order to use. */

@@ -67,8 +67,13 @@ describe.skipIf(missing)(`a decision, then kill -9${missing ? ` (skipped: ${miss
     await page.locator('body').focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('p');
-    // The moment the pick shows, the app dies.
-    await page.getByTestId('review-grid').getByText('Picked').waitFor();
+    // The moment the pick shows as saved, the app dies. (A pick shows within the frame of its key, marked
+    // busy until core has committed it: that mark going is what the designer may rely on.)
+    await page
+      .getByTestId('review-grid')
+      .locator('.tile-picked:not([aria-busy])')
+      .getByText('Picked')
+      .waitFor();
     await first.child.kill();
 
     const db = new Database(join(dir, 'data', 'adbatch.db'), { readonly: true });

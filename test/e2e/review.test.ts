@@ -138,6 +138,11 @@ describe.skipIf(missing)(`review by keyboard${missing ? ` (skipped: ${missing})`
         .evaluateAll((images) => images.map((image) => (image as HTMLElement).style.transform));
     await press('z');
     await expect.poll(transforms).toEqual(['scale(2) translate(0%, 0%)', 'scale(2) translate(0%, 0%)']);
+    // Panned by keys, both panes alike: Shift+→ shows more of the right side, Shift+↓ more of the bottom.
+    await press('Shift+ArrowRight');
+    await press('Shift+ArrowRight');
+    await press('Shift+ArrowDown');
+    await expect.poll(transforms).toEqual(['scale(2) translate(-10%, -5%)', 'scale(2) translate(-10%, -5%)']);
     await press('ArrowRight');
     expect(await compare.locator('section[aria-current="true"]').getAttribute('aria-label')).toBe(
       'hat, shot 1',

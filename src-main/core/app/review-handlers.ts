@@ -3,6 +3,7 @@ import type {
   ReviewBatchRef,
   ReviewDecided,
   ReviewItemView,
+  ReviewPage,
   ReviewProductView,
   ReviewScope,
   ReviewView,
@@ -30,6 +31,24 @@ import { AppError } from './errors.ts';
 /** Batches newest first, as the products' view lists their results (ties in the order of their ids). */
 function newestFirst(a: { id: string; createdAt: number }, b: { id: string; createdAt: number }): number {
   return b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/**
+ * Up to this many results, their products' source photos are read one product at a time rather than the
+ * whole batch's at once (a guess at where one query for 2,000 products starts to pay: a first page of a few
+ * hundred results names a hundred products or so).
+ */
+const FEW_PRODUCTS_ITEMS = 500;
+
+/**
+ * Where a page ends: after `limit` results, and then after the rest of its last product's, so that a product
+ * is never split across pages and "keep this one, reject the rest" names only results of the pages a view
+ * already has.
+ */
+function pageEnd(rows: readonly ReviewRow[], page: ReviewPage): number {
+  let end = Math.min(rows.length, page.offset + page.limit);
+  while (end > page.offset && end < rows.length && rows[end]!.productId === rows[end - 1]!.productId) end++;
+  return end;
 }
 
 export function reviewHandlers(
@@ -256,18 +275,19 @@ export function reviewHandlers(
   };
 
   return {
-    'review:get': async ({ filter, ...asked }) => {
+    'review:get': async ({ filter, page, ...asked }) => {
       const scope = scopeOf(asked);
       const rows = scope.rows();
+      const matching = rows.filter((row) => matchesReviewFilter(row, filter ?? {}));
+      // Only the page is made into views (URLs, source photos): the counts need every row, the answer not.
+      const answered = page ? matching.slice(page.offset, pageEnd(matching, page)) : matching;
       return {
         ...scope.about(),
-        items: scope.views(
-          rows.filter((row) => matchesReviewFilter(row, filter ?? {})),
-          true,
-        ),
+        items: scope.views(answered, answered.length > FEW_PRODUCTS_ITEMS),
         counts: countsOf(rows),
         canUndo: history.canUndo(scope.history),
         canRedo: history.canRedo(scope.history),
+        matching: matching.length,
       };
     },
     'review:decide': async ({ itemIds, change, ...asked }) => {

@@ -155,6 +155,10 @@ export const HANDLER_SCHEMAS = {
       .partial()
       .strict()
       .optional(),
+    page: z
+      .object({ offset: z.number().int().min(0), limit: z.number().int().min(1) })
+      .strict()
+      .optional(),
   }),
   'review:decide': inScope({
     itemIds: z.array(itemId).min(1).max(100_000),

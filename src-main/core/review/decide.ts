@@ -1,22 +1,14 @@
 import type { ReviewChange, ReviewCounts } from '../../shared/models.ts';
+import { applyReviewChange } from '../../shared/review-change.ts';
 import { isReviewed } from '../../shared/review-filter.ts';
 import type { Decision, ReviewRow } from './review-store.ts';
 
-// The rules of a decision, apart from storage: a reason means rejected, a pick drops the reason, no flag
-// drops it too; and the counts of the Review view, over the whole batch. (The filters are shared with the
-// renderer: shared/review-filter.ts.)
+// The rules of a decision, apart from storage, and the counts of the Review view, over the whole batch. (The
+// rule and the filters are shared with the renderer: shared/review-change.ts, shared/review-filter.ts.)
 
 /** The decision a change makes of the one there was. */
 export function changed(before: Decision, change: ReviewChange): Decision {
-  let flag = change.flag === undefined ? before.flag : change.flag;
-  let rejectReason = before.rejectReason;
-  if (change.rejectReason !== undefined) {
-    rejectReason = change.rejectReason;
-    if (rejectReason !== null) flag = 'rejected';
-  }
-  if (flag !== 'rejected') rejectReason = null;
-  const stars = change.stars === undefined ? before.stars : change.stars;
-  return { assetId: before.assetId, flag, stars, rejectReason };
+  return applyReviewChange(before, change);
 }
 
 export function countsOf(rows: readonly ReviewRow[]): ReviewCounts {

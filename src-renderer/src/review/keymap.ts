@@ -10,6 +10,7 @@ export type ReviewAction =
   | { type: 'move'; by: 1 | -1 }
   | { type: 'mode'; mode: 'grid' | 'loupe' | 'compare' | 'survey' | 'wipe' }
   | { type: 'zoom' }
+  | { type: 'pan'; dx: number; dy: number }
   | { type: 'wipe'; by: number }
   | { type: 'select-toggle' }
   | { type: 'select-all' }
@@ -37,6 +38,9 @@ export const REASON_KEYS: Array<{ key: string; reason: RejectReason; label: stri
   { key: 'b', reason: 'wrong_background', label: 'Reject: wrong background' },
   { key: 'o', reason: 'other', label: 'Reject: other reason' },
 ];
+
+/** In percent of the pane, as the store pans (from -25 to 25 at 2x). */
+const PAN_STEP = 5;
 
 export const REVIEW_KEYMAP: KeyBinding[] = [
   { keys: ['p'], label: 'Pick', action: { type: 'decide', change: { flag: 'picked' } } },
@@ -73,6 +77,11 @@ export const REVIEW_KEYMAP: KeyBinding[] = [
   },
   { keys: ['w'], label: 'A/B wipe against the source photo', action: { type: 'mode', mode: 'wipe' } },
   { keys: ['z'], label: 'Zoom 2x or fit (locked across panes)', action: { type: 'zoom' } },
+  // Like scrolling: Shift+→ shows more of the right side. A step is a tenth of the way from edge to edge.
+  { keys: ['Shift+ArrowLeft'], label: 'Pan left (zoomed)', action: { type: 'pan', dx: PAN_STEP, dy: 0 } },
+  { keys: ['Shift+ArrowRight'], label: 'Pan right (zoomed)', action: { type: 'pan', dx: -PAN_STEP, dy: 0 } },
+  { keys: ['Shift+ArrowUp'], label: 'Pan up (zoomed)', action: { type: 'pan', dx: 0, dy: PAN_STEP } },
+  { keys: ['Shift+ArrowDown'], label: 'Pan down (zoomed)', action: { type: 'pan', dx: 0, dy: -PAN_STEP } },
   { keys: ['['], label: 'Wipe to the left', action: { type: 'wipe', by: -10 } },
   { keys: [']'], label: 'Wipe to the right', action: { type: 'wipe', by: 10 } },
   { keys: [' '], label: 'Select or unselect (grid)', action: { type: 'select-toggle' } },
@@ -111,6 +120,11 @@ export function bindingOf(
 ): KeyBinding | null {
   if (event.altKey) return null;
   const mod = event.ctrlKey || event.metaKey;
+  // A named key (an arrow) may have a binding of its own with Shift; else Shift does not change it.
+  if (!mod && event.shiftKey && event.key.length > 1) {
+    const shifted = REVIEW_KEYMAP.find((binding) => binding.keys.includes(`Shift+${event.key}`));
+    if (shifted) return shifted;
+  }
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   // Shift matters with Mod (redo) and with a letter bound with it (Shift+P); else a shifted letter is the
   // letter (Caps Lock aside). `?` is a shifted key of its own.
@@ -133,7 +147,15 @@ export function bindingOf(
 
 /** A key as the sheet shows it. */
 export function keyLabel(key: string): string {
-  const names: Record<string, string> = { ' ': 'Space', ArrowRight: '→', ArrowLeft: '←', Escape: 'Esc' };
+  if (key.startsWith('Shift+')) return `Shift+${keyLabel(key.slice('Shift+'.length))}`;
+  const names: Record<string, string> = {
+    ' ': 'Space',
+    ArrowRight: '→',
+    ArrowLeft: '←',
+    ArrowUp: '↑',
+    ArrowDown: '↓',
+    Escape: 'Esc',
+  };
   return (names[key] ?? key.replace('Mod+', 'Ctrl/⌘+'))
     .replace(/\+([a-z])$/, (_, letter: string) => `+${letter.toUpperCase()}`)
     .replace(/^[a-z]$/, (letter) => letter.toUpperCase());

@@ -8,8 +8,11 @@ import type {
   ReviewProductView,
   ReviewScope,
 } from '../../../src-main/shared/models.ts';
+import { applyReviewChange } from '../../../src-main/shared/review-change.ts';
 import { isReviewed, matchesReviewFilter } from '../../../src-main/shared/review-filter.ts';
 import { api, messageOf } from '../api/index.ts';
+import { firstScreenIn } from '../review/first-screen.ts';
+import { recount } from '../review/recount.ts';
 
 // One batch's review in the renderer: every result of the batch, the filter applied here (so a decision
 // shows within the frame), the active result, the grid's selection, and the rules of moving on. Decisions go
@@ -48,6 +51,11 @@ interface ReviewState {
   canUndo: boolean;
   canRedo: boolean;
   error: string | null;
+  /**
+   * Results shown with a decision core has not committed yet, by how many such decisions: a decision shows
+   * at once, and the view marks it busy until it is safe (what the kill test waits for).
+   */
+  saving: ReadonlyMap<number, number>;
   /** Loads the scope's results; `focus` becomes the active result where it is one of them. */
   load(scope: ReviewScope, focus?: number): Promise<void>;
   setFilter(filter: ReviewFilter): void;
@@ -93,29 +101,47 @@ function sameScope(a: ReviewScope | null, b: ReviewScope): boolean {
   return a !== null && a.batchId === b.batchId && a.product === b.product;
 }
 
-function countsOf(items: readonly ReviewItemView[], before: ReviewCounts | null): ReviewCounts | null {
-  if (!before) return null;
-  const reviewed = items.filter(isReviewed).length;
-  const picked = items.filter((item) => item.flag === 'picked').length;
-  const rejected = items.filter((item) => item.flag === 'rejected').length;
-  const atLeastStars = [0, 1, 2, 3, 4, 5].map((stars) => items.filter((item) => item.stars >= stars).length);
-  return { ...before, reviewed, picked, rejected, unflagged: items.length - picked - rejected, atLeastStars };
+/**
+ * The first answer of review:get: about a large screen's grid (1920x1080: 9 by 5 tiles) with room to move,
+ * so the view shows before the rest of a big batch has crossed. The rest follows once the first screen is in
+ * (review/first-screen.ts), in pages, so that core stays free for a moment between them.
+ */
+const FIRST_PAGE = 200;
+const PAGE = 1000;
+
+/** A result as a change leaves it, as the renderer shows it until core answers. */
+function decided(item: ReviewItemView, change: ReviewChange): ReviewItemView {
+  const after = applyReviewChange(item, change);
+  return { ...after, reviewed: isReviewed(after) };
 }
 
 export const useReview = create<ReviewState>((set, get) => {
+  /**
+   * Settles once every result of the batch has come. A decision names only results the view has (a page
+   * never splits a product); an undo or a redo may name any, so it waits for this first.
+   */
+  let whole: Promise<void> = Promise.resolve();
+
+  /** These results replace those of the same id; the counts follow them. */
+  const replace = (changed: readonly ReviewItemView[]) => {
+    const byId = new Map(changed.map((item) => [item.id, item]));
+    const changes: Array<{ before: ReviewItemView; after: ReviewItemView }> = [];
+    const items = get().items.map((item) => {
+      const after = byId.get(item.id);
+      if (!after) return item;
+      changes.push({ before: item, after });
+      return after;
+    });
+    const counts = get().counts;
+    set({ items, counts: counts && recount(counts, changes) });
+  };
+
   /** Core's answer replaces the items it names. */
   const merge = (answer: ReviewDecided, pin: boolean) => {
-    const changed = new Map(answer.items.map((item) => [item.id, item]));
-    const items = get().items.map((item) => changed.get(item.id) ?? item);
+    replace(answer.items);
     const pinned = new Set(get().pinned);
-    if (pin) for (const id of changed.keys()) pinned.add(id);
-    set({
-      items,
-      pinned,
-      counts: countsOf(items, get().counts),
-      canUndo: answer.canUndo,
-      canRedo: answer.canRedo,
-    });
+    if (pin) for (const item of answer.items) pinned.add(item.id);
+    set({ pinned, canUndo: answer.canUndo, canRedo: answer.canRedo });
   };
 
   const run = async (work: () => Promise<void>) => {
@@ -154,23 +180,46 @@ export const useReview = create<ReviewState>((set, get) => {
     canUndo: false,
     canRedo: false,
     error: null,
+    saving: new Map(),
 
     async load(scope, focus) {
       await run(async () => {
-        const view = await api.call('review:get', scope);
+        const view = await api.call('review:get', { ...scope, page: { offset: 0, limit: FIRST_PAGE } });
+        /** The pages after the first, in order; the counts came whole with the first and follow decisions. */
+        const rest = async (onPage: (items: ReviewItemView[]) => void) => {
+          for (let offset = view.items.length; offset < view.matching; ) {
+            const page = await api.call('review:get', { ...scope, page: { offset, limit: PAGE } });
+            if (page.items.length === 0) return;
+            onPage(page.items);
+            offset += page.items.length;
+          }
+        };
         const keep = sameScope(get().scope, scope);
-        const focused = view.items.some((item) => item.id === focus) ? focus : undefined;
+        const items = [...view.items];
+        // Opened again, the scope's results stay on screen until they have all come, so the active one is
+        // kept; a result to open on beyond the first page is waited for too.
+        const beyond = focus !== undefined && !items.some((item) => item.id === focus);
+        const complete = keep || beyond;
+        if (complete) await rest((page) => items.push(...page));
+        const focused = items.some((item) => item.id === focus) ? focus : undefined;
         set({
           scope,
           product: view.product ?? null,
-          items: view.items,
+          items,
           counts: view.counts,
           canUndo: view.canUndo,
           canRedo: view.canRedo,
           ...(keep ? {} : { filter: {}, pinned: new Set(), selected: new Set(), mode: 'grid' as const }),
-          activeId:
-            focused ?? (keep && get().activeId !== null ? get().activeId : (view.items[0]?.id ?? null)),
+          activeId: focused ?? (keep && get().activeId !== null ? get().activeId : (items[0]?.id ?? null)),
         });
+        if (!complete) {
+          whole = firstScreenIn().then(() =>
+            rest((page) => {
+              if (sameScope(get().scope, scope)) set({ items: [...get().items, ...page] });
+            }),
+          );
+          await whole;
+        }
       });
     },
 
@@ -235,12 +284,34 @@ export const useReview = create<ReviewState>((set, get) => {
       if (!scope || activeId === null) return;
       // In the loupe a key acts on the result on screen; in the grid on the selection, else the active one.
       const itemIds = mode === 'grid' && selected.size > 0 ? [...selected] : [activeId];
+      // Shown at once, within the frame, and moved on from; core's answer, the truth, replaces it (and a
+      // refusal puts the results back as they were).
+      const named = new Set(itemIds);
+      const before = get().items.filter((item) => named.has(item.id));
+      replace(before.map((item) => decided(item, change)));
+      set({ pinned: new Set([...get().pinned, activeId]) });
+      // Auto-advance moves through the list; compare, survey and wipe keep their panes.
+      const single = mode === 'loupe' || mode === 'grid';
+      if (get().autoAdvance && itemIds.length === 1 && single) advanceFrom(activeId);
+      const saving = (by: 1 | -1) => {
+        const next = new Map(get().saving);
+        for (const id of itemIds) {
+          const count = (next.get(id) ?? 0) + by;
+          if (count > 0) next.set(id, count);
+          else next.delete(id);
+        }
+        set({ saving: next });
+      };
+      saving(1);
       await run(async () => {
-        merge(await api.call('review:decide', { ...scope, itemIds, change }), false);
-        set({ pinned: new Set([...get().pinned, activeId]) });
-        // Auto-advance moves through the list; compare, survey and wipe keep their panes.
-        const single = get().mode === 'loupe' || get().mode === 'grid';
-        if (get().autoAdvance && itemIds.length === 1 && single) advanceFrom(activeId);
+        try {
+          merge(await api.call('review:decide', { ...scope, itemIds, change }), false);
+        } catch (failure) {
+          replace(before);
+          throw failure;
+        } finally {
+          saving(-1);
+        }
       });
     },
 
@@ -258,6 +329,7 @@ export const useReview = create<ReviewState>((set, get) => {
       const { scope } = get();
       if (!scope) return;
       await run(async () => {
+        await whole;
         const answer = await api.call('review:undo', scope);
         // An undone decision brings its result back into view, even where the filter hides it.
         merge(answer, true);
@@ -269,6 +341,7 @@ export const useReview = create<ReviewState>((set, get) => {
       const { scope } = get();
       if (!scope) return;
       await run(async () => {
+        await whole;
         const answer = await api.call('review:redo', scope);
         merge(answer, true);
         if (answer.items[0]) set({ activeId: answer.items[0].id });

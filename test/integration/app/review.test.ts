@@ -180,4 +180,36 @@ describe('review', () => {
     );
     expect(view.resultsFolder).toBe(folder);
   });
+
+  it('answers a page of what the filter keeps, never splitting a product, with counts over the batch', async () => {
+    const whole = await get();
+    const first = await callCore(h.core, 'review:get', { batchId, page: { offset: 0, limit: 3 } });
+    // Three asked for, four answered: the page ends with Hat's last shot.
+    expect(first.items.map((item) => [item.productName, item.index])).toEqual([
+      ['Hat', 1],
+      ['Hat', 2],
+      ['Hat', 3],
+      ['Hat', 4],
+    ]);
+    expect(first.matching).toBe(8);
+    expect(first.counts).toEqual(whole.counts);
+    const rest = await callCore(h.core, 'review:get', {
+      batchId,
+      page: { offset: first.items.length, limit: 3 },
+    });
+    expect([...first.items, ...rest.items]).toEqual(whole.items);
+    const unflagged = await callCore(h.core, 'review:get', {
+      batchId,
+      filter: { flag: 'none' },
+      page: { offset: 0, limit: 1 },
+    });
+    const wholeUnflagged = await get({ flag: 'none' });
+    expect(unflagged.matching).toBe(wholeUnflagged.items.length);
+    expect(unflagged.items).toEqual(
+      wholeUnflagged.items.filter((item) => item.productId === wholeUnflagged.items[0]!.productId),
+    );
+    expect((await refusalOf(h.core, 'review:get', { batchId, page: { offset: -1, limit: 3 } })).code).toBe(
+      'bad_request',
+    );
+  });
 });
