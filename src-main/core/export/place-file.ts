@@ -48,6 +48,28 @@ async function sameBytes(path: string, size: number, sha256: string): Promise<bo
   return existing === size && (await sha256OfFile(path)) === sha256;
 }
 
+/**
+ * `mkdir -p`, with the real reason when it fails: Node's recursive mkdir answers ENOENT where the disk
+ * answered EROFS, so the folders are then made one at a time to hear the disk's own answer.
+ */
+async function makeFolders(root: string, folder: string): Promise<void> {
+  const target = join(root, folder);
+  try {
+    await mkdir(target, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const levels = [root, ...folder.split('/').filter(Boolean)];
+    for (let depth = 1; depth <= levels.length; depth++) {
+      try {
+        await mkdir(join(...levels.slice(0, depth)));
+      } catch (inner) {
+        if ((inner as NodeJS.ErrnoException).code !== 'EEXIST') throw inner;
+      }
+    }
+    throw error;
+  }
+}
+
 /** Link errors that mean the volume has no hard links (FAT, exFAT, some network shares). */
 const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
 
@@ -69,8 +91,9 @@ export async function placeFile(options: {
   const slash = plannedPath.lastIndexOf('/');
   const folder = slash < 0 ? '' : plannedPath.slice(0, slash);
   const fileName = plannedPath.slice(slash + 1);
-  await mkdir(join(root, folder), { recursive: true });
+  await makeFolders(root, folder);
   const part = partPath(root, plannedPath);
+  // Set before the first byte: a write cut short (a full disk, a cancel) leaves a .part to remove too.
   let partWritten = false;
   try {
     for (let count = 1; ; count++) {
@@ -86,9 +109,9 @@ export async function placeFile(options: {
       }
       options.signal?.throwIfAborted();
       if (!partWritten) {
+        partWritten = true;
         if ('bytes' in options.content) await writeFile(part, options.content.bytes);
         else await copyFile(options.content.copyFrom, part);
-        partWritten = true;
       }
       options.signal?.throwIfAborted();
       try {

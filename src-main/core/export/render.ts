@@ -97,17 +97,21 @@ export async function measureWhiteBackground(
   pixels: Buffer,
   info: DecodedSource['info'],
 ): Promise<{ edgeMin: number; fill: number }> {
-  const { width, height } = info;
-  const strips = [
-    { left: 0, top: 0, width, height: 1 },
-    { left: 0, top: height - 1, width, height: 1 },
-    { left: 0, top: 0, width: 1, height },
-    { left: width - 1, top: 0, width: 1, height },
-  ];
+  const { width, height, channels } = info;
+  // The edges are a few thousand pixels: read here, in a loop far shorter than a frame.
   let edgeMin = 255;
-  for (const strip of strips) {
-    const stats = await sharp(pixels, { raw: info }).extract(strip).stats();
-    for (const channel of stats.channels.slice(0, 3)) edgeMin = Math.min(edgeMin, channel.min);
+  const visit = (x: number, y: number) => {
+    const offset = (y * width + x) * channels;
+    for (let channel = 0; channel < Math.min(channels, 3); channel++)
+      edgeMin = Math.min(edgeMin, pixels[offset + channel]!);
+  };
+  for (let x = 0; x < width; x++) {
+    visit(x, 0);
+    visit(x, height - 1);
+  }
+  for (let y = 0; y < height; y++) {
+    visit(0, y);
+    visit(width - 1, y);
   }
   let fill = 0;
   try {
