@@ -1,6 +1,7 @@
 import sharp, { type Sharp } from 'sharp';
 import type { Dimensions } from './geometry.ts';
 import { fitInside } from './geometry.ts';
+import { embedIccInJpeg, embedIccInPng, srgbProfile } from './icc.ts';
 import type { PlannedFile } from './plan.ts';
 import type { Recipe } from './recipes.ts';
 import { buildXmp } from './xmp.ts';
@@ -46,6 +47,10 @@ function parseColour(hex: string): { r: number; g: number; b: number; alpha: num
   };
 }
 
+function sameSize(a: Dimensions, b: Dimensions): boolean {
+  return a.width === b.width && a.height === b.height;
+}
+
 function resized(source: DecodedSource, recipe: Recipe, target: Dimensions): Sharp {
   const pipeline = sharp(source.data, { raw: source.info });
   const { size } = recipe;
@@ -54,9 +59,13 @@ function resized(source: DecodedSource, recipe: Recipe, target: Dimensions): Sha
   }
   if (size.kind === 'exact' && size.fit === 'pad') {
     const inner = fitInside(source.info, target, size.enlarge);
+    const fitted = sameSize(inner, source.info)
+      ? pipeline
+      : pipeline.resize(inner.width, inner.height, { fit: 'fill' });
+    if (sameSize(inner, target)) return fitted;
     const left = Math.floor((target.width - inner.width) / 2);
     const top = Math.floor((target.height - inner.height) / 2);
-    return pipeline.resize(inner.width, inner.height, { fit: 'fill' }).extend({
+    return fitted.extend({
       left,
       top,
       right: target.width - inner.width - left,
@@ -64,7 +73,7 @@ function resized(source: DecodedSource, recipe: Recipe, target: Dimensions): Sha
       background: parseColour(size.padColour),
     });
   }
-  if (target.width === source.info.width && target.height === source.info.height) return pipeline;
+  if (sameSize(target, source.info)) return pipeline;
   return pipeline.resize(target.width, target.height, { fit: 'fill' });
 }
 
@@ -155,8 +164,16 @@ export async function renderFile(source: DecodedSource, planned: PlannedFile): P
     title: recipe.metadata.title ? item.product : null,
     aiGenerated: recipe.metadata.aiSource && item.aiGenerated,
   });
-  pipeline = encoded(pipeline.withIccProfile('srgb'), recipe, ext);
+  // JPEG and PNG get the sRGB profile written into the file after encoding (icc.ts); WebP and AVIF
+  // through sharp, at the cost of a colour transform.
+  const profileAfter = ext === 'jpg' || ext === 'png';
+  pipeline = encoded(profileAfter ? pipeline : pipeline.withIccProfile('srgb'), recipe, ext);
   if (xmp) pipeline = pipeline.withXmp(xmp);
   const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
-  return { bytes: data, width: info.width, height: info.height, warnings };
+  const bytes = !profileAfter
+    ? data
+    : ext === 'jpg'
+      ? embedIccInJpeg(data, await srgbProfile())
+      : embedIccInPng(data, await srgbProfile());
+  return { bytes, width: info.width, height: info.height, warnings };
 }
