@@ -7,14 +7,15 @@ import type { ExportItem } from '../src-main/core/export/export-item.ts';
 import { fitInside } from '../src-main/core/export/geometry.ts';
 import { type ExportPlan, planExport } from '../src-main/core/export/plan.ts';
 import { builtInRecipe, type Recipe } from '../src-main/core/export/recipes.ts';
-import { runExport } from '../src-main/core/export/run.ts';
+import { runExportInWorker } from '../src-main/core/export/run-in-worker.ts';
 import { renderShots } from '../src-main/sandbox/render/shots.ts';
 
 // npm run bench:export (writes bench/results/export.json): issue 13's figures. BENCH_EXPORT_PRODUCTS
 // (2,000) products x 4 picked shots, each a 2K result rendered by the sandbox (a few distinct renders,
 // made once and kept in the temp folder, hard-linked to every result's path), exported:
-//  1. with three recipes in one run (Shopify, Instagram feed, Amazon additional), the event-loop delay
-//     and the peak RSS measured throughout;
+//  1. with three recipes in one run (Shopify, Instagram feed, Amazon additional), in the export's worker
+//     thread as the app runs it, the main thread's event-loop delay and the process's peak RSS measured
+//     throughout;
 //  2. by a bare sharp loop doing the same resizes and encodes, from the file, at the same concurrency,
 //     writing nothing (the floor an export cannot go under without skipping work);
 //  3. with one recipe (Shopify).
@@ -112,7 +113,7 @@ async function measure(work: () => Promise<void>): Promise<Measured> {
 }
 
 async function exportRun(plan: ExportPlan, destination: string): Promise<void> {
-  const report = await runExport({ plan, destination, concurrency: CONCURRENCY });
+  const report = await runExportInWorker({ plan, destination, concurrency: CONCURRENCY });
   if (report.status !== 'done' || report.written !== plan.files.length) {
     throw new Error(`export ended ${report.status} with ${report.written} of ${plan.files.length} written`);
   }
@@ -147,7 +148,11 @@ async function main() {
   try {
     const bases = await distinctResults();
     const items = await seedItems(root, bases);
-    const three = [builtInRecipe('shopify'), builtInRecipe('instagram-feed'), builtInRecipe('amazon-additional')] as Recipe[];
+    const three = [
+      builtInRecipe('shopify'),
+      builtInRecipe('instagram-feed'),
+      builtInRecipe('amazon-additional'),
+    ] as Recipe[];
     const date = '2026-11-23';
     const selection = { rule: 'picked', minStars: 0, videos: false, sources: false } as const;
     const planStart = performance.now();
@@ -158,7 +163,9 @@ async function main() {
 
     const threeRun = await measure(() => exportRun(planThree, join(root, 'out-3')));
     await rm(join(root, 'out-3'), { recursive: true, force: true });
-    console.log(`three recipes: ${threeRun.ms} ms, RSS peak ${threeRun.peakRssMb} MB, loop p99 ${threeRun.loopP99Ms} ms`);
+    console.log(
+      `three recipes: ${threeRun.ms} ms, RSS peak ${threeRun.peakRssMb} MB, loop p99 ${threeRun.loopP99Ms} ms`,
+    );
     const bare = await measure(() => bareLoop(planThree));
     console.log(`bare sharp loop, same resizes: ${bare.ms} ms`);
     const oneRun = await measure(() => exportRun(planOne, join(root, 'out-1')));
@@ -194,7 +201,10 @@ async function main() {
     };
     console.log(JSON.stringify({ ...figures, pass }, null, 2));
     await mkdir(join(import.meta.dirname, 'results'), { recursive: true });
-    await writeFile(join(import.meta.dirname, 'results', 'export.json'), `${JSON.stringify({ ...figures, pass }, null, 2)}\n`);
+    await writeFile(
+      join(import.meta.dirname, 'results', 'export.json'),
+      `${JSON.stringify({ ...figures, pass }, null, 2)}\n`,
+    );
   } finally {
     await rm(root, { recursive: true, force: true });
   }

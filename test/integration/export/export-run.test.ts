@@ -9,6 +9,7 @@ import { planExport } from '../../../src-main/core/export/plan.ts';
 import { isSrgbProfile } from '../../../src-main/core/export/preflight.ts';
 import { BUILT_IN_RECIPES, builtInRecipe } from '../../../src-main/core/export/recipes.ts';
 import { type ExportProgress, runExport } from '../../../src-main/core/export/run.ts';
+import { runExportInWorker } from '../../../src-main/core/export/run-in-worker.ts';
 import { TRAINED_ALGORITHMIC_MEDIA } from '../../../src-main/core/export/xmp.ts';
 import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
 import { exportItem, makeSources, type Sources } from '../../support/export-sources.ts';
@@ -287,4 +288,36 @@ describe('the settings of a started export', () => {
     expect([metadata.format, metadata.width]).toEqual(['webp', 1024]);
     expect(Object.isFrozen(plan.recipes[0]!.size)).toBe(true);
   }, 60_000);
+});
+
+describe('an export in its worker thread', () => {
+  it('answers as in-process, reports progress, and cancels', async () => {
+    const plan = await planExport({
+      items,
+      recipes: [builtInRecipe('web'), builtInRecipe('shopify')],
+      date: '2026-11-23',
+    });
+    const out = join(root, 'export-worker');
+    const events: ExportProgress[] = [];
+    const controller = new AbortController();
+    const cancelled = await runExportInWorker({
+      plan,
+      destination: out,
+      signal: controller.signal,
+      onProgress: (event) => {
+        events.push(event);
+        if (event.done === 2) controller.abort();
+      },
+    });
+    expect(cancelled.status).toBe('cancelled');
+    expect((await listFiles(out)).filter((path) => path.endsWith('.part'))).toEqual([]);
+    const report = await runExportInWorker({ plan, destination: out, manifest: { csv: false, json: true } });
+    expect(report).toMatchObject({
+      status: 'done',
+      identical: cancelled.files.length,
+      written: plan.files.length - cancelled.files.length,
+    });
+    for (const file of report.files) expect(await sha256Of(join(out, file.relativePath))).toBe(file.sha256);
+    expect(events[0]).toMatchObject({ done: 1, total: plan.files.length });
+  }, 120_000);
 });
