@@ -161,6 +161,12 @@ async function main() {
     const planOne = await planExport({ items, recipes: [three[0]!], date, selection });
     console.log(`${items.length} results; ${planThree.files.length} files planned in ${planMs} ms`);
 
+    // The same process doing nothing, for the same length of time as a run takes at this scale: on a
+    // shared machine the scheduler alone delays the event loop, and this says by how much.
+    const idle = await measure(
+      () => new Promise((done) => setTimeout(done, Math.min(60_000, items.length * 25))),
+    );
+    console.log(`idle: loop p99 ${idle.loopP99Ms} ms`);
     const threeRun = await measure(() => exportRun(planThree, join(root, 'out-3')));
     await rm(join(root, 'out-3'), { recursive: true, force: true });
     console.log(
@@ -181,6 +187,7 @@ async function main() {
       recipes: three.map((recipe) => recipe.name),
       files: planThree.files.length,
       planMs,
+      idle,
       threeRecipes: threeRun,
       bareLoop: bare,
       oneRecipe: oneRun,

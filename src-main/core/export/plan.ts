@@ -1,7 +1,15 @@
+import { setImmediate } from 'node:timers/promises';
 import { mapLimit } from '../util/map-limit.ts';
 import type { ExportItem } from './export-item.ts';
 import { outputDimensions } from './geometry.ts';
-import { type NameValues, renderFileName, renderFolders, TEXT_TOKENS, usesToken } from './names.ts';
+import {
+  type NameValues,
+  renderFileName,
+  renderFolders,
+  TEXT_TOKENS,
+  type TextToken,
+  usesToken,
+} from './names.ts';
 import { parseRecipe, type Recipe } from './recipes.ts';
 import { NameClaims, safeComponent } from './safe-names.ts';
 import { DEFAULT_SELECTION, type Selection, selectItems } from './selection.ts';
@@ -78,6 +86,20 @@ function takenByRecipe(items: readonly ExportItem[], recipe: Recipe): Array<{ it
   return taken;
 }
 
+const tokensOfRecipe = new WeakMap<Recipe, TextToken[]>();
+
+/** The text tokens the recipe's templates name that are empty for these values. */
+function emptyTokensUsed(recipe: Recipe, values: NameValues): TextToken[] {
+  let used = tokensOfRecipe.get(recipe);
+  if (!used) {
+    used = TEXT_TOKENS.filter(
+      (token) => usesToken(recipe.fileTemplate, token) || usesToken(recipe.folderTemplate, token),
+    );
+    tokensOfRecipe.set(recipe, used);
+  }
+  return used.filter((token) => values[token].trim() === '');
+}
+
 export async function planExport(request: PlanRequest): Promise<ExportPlan> {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(request.date))
     throw new Error(`The export date "${request.date}" is not YYYY-MM-DD.`);
@@ -123,22 +145,22 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
         w: size.width,
         h: size.height,
       };
-      for (const token of TEXT_TOKENS) {
+      for (const token of emptyTokensUsed(recipe, values)) {
         const key = `${recipe.id}\u0000${item.productKey}\u0000${token}`;
-        const used = usesToken(recipe.fileTemplate, token) || usesToken(recipe.folderTemplate, token);
-        if (used && values[token].trim() === '' && !noticed.has(key)) {
-          noticed.add(key);
-          notices.push({
-            product: item.product,
-            message: `{${token}} is empty for "${item.product}" in ${recipe.name}.`,
-          });
-        }
+        if (noticed.has(key)) continue;
+        noticed.add(key);
+        notices.push({
+          product: item.product,
+          message: `{${token}} is empty for "${item.product}" in ${recipe.name}.`,
+        });
       }
       const folders = renderFolders(recipe.folderTemplate, values).map((folder) =>
         safeComponent(folder, 'folder'),
       );
       const file = safeComponent(renderFileName(recipe.fileTemplate, values), 'file');
       const index = files.length;
+      // A plan of thousands of files gives the event loop a turn now and then.
+      if (index % 500 === 499) await setImmediate();
       const relativePath = claims.claim([...folders, file].join('/'), String(index));
       files.push({
         index,
