@@ -58,7 +58,7 @@ export interface PlanRequest {
   selection?: Selection;
   /** `{date}`: the export's day, YYYY-MM-DD, fixed by the caller so that a resumed export keeps its names. */
   date: string;
-  /** How a source's size and format are read; tests may count calls. */
+  /** How a source's size and format are read (its header, by default). */
   readInfo?: (file: string, kind: ExportItem['kind']) => Promise<SourceInfo>;
 }
 
