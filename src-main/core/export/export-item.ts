@@ -1,0 +1,32 @@
+import type { ResultKind } from './recipes.ts';
+
+/**
+ * One result that may go out: a shot, a video or a source photo, with what names and the manifest say
+ * about it. The caller (the export handler) reads these from the queue and the review decisions, in the
+ * order they are to be numbered: products in batch order, a product's results in shot order.
+ */
+export interface ExportItem {
+  /** Stable and unique within an export (the asset's id): what keeps the plan deterministic. */
+  key: string;
+  kind: ResultKind;
+  /** Absolute path of the file on disk. */
+  file: string;
+  /** Groups a product's results for `{n}` and for a recipe's first or other shots. */
+  productKey: string;
+  brand: string;
+  product: string;
+  sku: string;
+  handle: string;
+  style: string;
+  /** The shot's number in its shoot, from 1 (a source photo's number among its product's photos). */
+  shot: number;
+  stars: number;
+  flag: 'picked' | 'rejected' | null;
+  batch: string;
+  jobId: string | null;
+  credits: number | null;
+  /** The product photos the result was made from (file names or URLs). */
+  sourcePhotos: string[];
+  /** Made by the service's model: marked as such in the file's XMP. */
+  aiGenerated: boolean;
+}

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { copyFile, link, lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { NameClaims } from './safe-names.ts';
+import { withSuffix } from './safe-names.ts';
+
+// A file put in place under its planned name without ever overwriting one this export did not write.
+// The bytes go to a `.part` beside it, then take the name with a hard link, which fails when the name
+// exists (a rename would replace it): so even a file that appeared a moment ago is safe. A name already
+// taken by the same bytes (same size and sha256) is that file: nothing is written, which is what makes an
+// export run twice into one folder write nothing the second time, and an interrupted one resume.
+// A name taken by other bytes moves the file to ` (2)`, ` (3)`…; the same probing on a re-run lands on
+// the same name again.
+
+export type Content = { bytes: Buffer } | { copyFrom: string };
+
+export interface Placed {
+  relativePath: string;
+  status: 'written' | 'identical';
+}
+
+export async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
+/** The `.part` of a planned file: hidden, in the file's folder, named after the planned path. */
+export function partPath(root: string, plannedPath: string): string {
+  const name = `.${createHash('sha256').update(plannedPath).digest('hex').slice(0, 16)}.part`;
+  return join(root, dirname(plannedPath), name);
+}
+
+async function sizeOf(path: string): Promise<number | 'other' | null> {
+  try {
+    const stats = await lstat(path);
+    return stats.isFile() ? stats.size : 'other';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+async function sameBytes(path: string, size: number, sha256: string): Promise<boolean> {
+  const existing = await sizeOf(path);
+  return existing === size && (await sha256OfFile(path)) === sha256;
+}
+
+/**
+ * `mkdir -p`, with the real reason when it fails: Node's recursive mkdir answers ENOENT where the disk
+ * answered EROFS, so the folders are then made one at a time to hear the disk's own answer.
+ */
+async function makeFolders(root: string, folder: string): Promise<void> {
+  const target = join(root, folder);
+  try {
+    await mkdir(target, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const levels = [root, ...folder.split('/').filter(Boolean)];
+    for (let depth = 1; depth <= levels.length; depth++) {
+      try {
+        await mkdir(join(...levels.slice(0, depth)));
+      } catch (inner) {
+        if ((inner as NodeJS.ErrnoException).code !== 'EEXIST') throw inner;
+      }
+    }
+    throw error;
+  }
+}
+
+/** Link errors that mean the volume has no hard links (FAT, exFAT, some network shares). */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
+
+/**
+ * Puts `content` (`size` bytes, `sha256`) at `plannedPath` under `root`, or beside it with a suffix.
+ * `claims` keeps two files of one run off one name; `owner` is this file's claim.
+ */
+export async function placeFile(options: {
+  root: string;
+  plannedPath: string;
+  content: Content;
+  size: number;
+  sha256: string;
+  claims: NameClaims;
+  owner: string;
+  signal?: AbortSignal;
+}): Promise<Placed> {
+  const { root, plannedPath, claims, owner } = options;
+  const slash = plannedPath.lastIndexOf('/');
+  const folder = slash < 0 ? '' : plannedPath.slice(0, slash);
+  const fileName = plannedPath.slice(slash + 1);
+  await makeFolders(root, folder);
+  const part = partPath(root, plannedPath);
+  // Set before the first byte: a write cut short (a full disk, a cancel) leaves a .part to remove too.
+  let partWritten = false;
+  try {
+    for (let count = 1; ; count++) {
+      const candidate = `${folder ? `${folder}/` : ''}${withSuffix(fileName, count)}`;
+      if (!claims.tryClaim(candidate, owner)) continue;
+      const target = join(root, candidate);
+      const existing = await sizeOf(target);
+      if (existing !== null) {
+        if (existing === options.size && (await sha256OfFile(target)) === options.sha256) {
+          return { relativePath: candidate, status: 'identical' };
+        }
+        continue;
+      }
+      options.signal?.throwIfAborted();
+      if (!partWritten) {
+        partWritten = true;
+        if ('bytes' in options.content) await writeFile(part, options.content.bytes);
+        else await copyFile(options.content.copyFrom, part);
+      }
+      options.signal?.throwIfAborted();
+      try {
+        await link(part, target);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? '';
+        if (code === 'EEXIST') {
+          // Someone else took the name between the look and the link.
+          if (await sameBytes(target, options.size, options.sha256))
+            return { relativePath: candidate, status: 'identical' };
+          continue;
+        }
+        if (!NO_LINKS.has(code)) throw error;
+        // No hard links here: a rename, right after a look that found the name free.
+        if ((await sizeOf(target)) !== null) continue;
+        await rename(part, target);
+        partWritten = false;
+      }
+      return { relativePath: candidate, status: 'written' };
+    }
+  } finally {
+    if (partWritten) await rm(part, { force: true });
+  }
+}

@@ -1,0 +1,179 @@
+import sharp, { type Sharp } from 'sharp';
+import type { Dimensions } from './geometry.ts';
+import { fitInside } from './geometry.ts';
+import { embedIccInJpeg, embedIccInPng, srgbProfile } from './icc.ts';
+import type { PlannedFile } from './plan.ts';
+import type { Recipe } from './recipes.ts';
+import { buildXmp } from './xmp.ts';
+
+// One source decoded once, then each recipe's file made from its pixels. The decode makes the pixels
+// upright and sRGB (sharp converts from an embedded profile); every file is then written with the sRGB
+// profile attached, and with our XMP only: the source's EXIF, GPS, IPTC and XMP are left behind unless a
+// recipe keeps them. sharp does the work on libuv's threads, so the event loop stays free.
+
+export interface DecodedSource {
+  data: Buffer;
+  info: { width: number; height: number; channels: 1 | 2 | 3 | 4 };
+  hasAlpha: boolean;
+}
+
+export async function decodeSource(file: string): Promise<DecodedSource> {
+  const { data, info } = await sharp(file, { failOn: 'error' })
+    .autoOrient()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    data,
+    info: { width: info.width, height: info.height, channels: info.channels },
+    hasAlpha: info.channels === 4,
+  };
+}
+
+export interface RenderedFile {
+  bytes: Buffer;
+  width: number;
+  height: number;
+  /** Pre-flight warnings on the pixels (the white background), before the file is written. */
+  warnings: string[];
+}
+
+function parseColour(hex: string): { r: number; g: number; b: number; alpha: number } {
+  return {
+    r: Number.parseInt(hex.slice(1, 3), 16),
+    g: Number.parseInt(hex.slice(3, 5), 16),
+    b: Number.parseInt(hex.slice(5, 7), 16),
+    alpha: 1,
+  };
+}
+
+function sameSize(a: Dimensions, b: Dimensions): boolean {
+  return a.width === b.width && a.height === b.height;
+}
+
+function resized(source: DecodedSource, recipe: Recipe, target: Dimensions): Sharp {
+  const pipeline = sharp(source.data, { raw: source.info });
+  const { size } = recipe;
+  if (size.kind === 'exact' && size.fit === 'crop') {
+    return pipeline.resize(target.width, target.height, { fit: 'cover', position: 'centre' });
+  }
+  if (size.kind === 'exact' && size.fit === 'pad') {
+    const inner = fitInside(source.info, target, size.enlarge);
+    const fitted = sameSize(inner, source.info)
+      ? pipeline
+      : pipeline.resize(inner.width, inner.height, { fit: 'fill' });
+    if (sameSize(inner, target)) return fitted;
+    const left = Math.floor((target.width - inner.width) / 2);
+    const top = Math.floor((target.height - inner.height) / 2);
+    return fitted.extend({
+      left,
+      top,
+      right: target.width - inner.width - left,
+      bottom: target.height - inner.height - top,
+      background: parseColour(size.padColour),
+    });
+  }
+  if (sameSize(target, source.info)) return pipeline;
+  return pipeline.resize(target.width, target.height, { fit: 'fill' });
+}
+
+/** The encoder for the file's extension (the plan's: an Original keeps its source's format). */
+function encoded(pipeline: Sharp, recipe: Recipe, ext: string): Sharp {
+  switch (ext) {
+    case 'jpg':
+      return pipeline.jpeg({
+        quality: 'quality' in recipe.format ? recipe.format.quality : 92,
+        mozjpeg: false,
+      });
+    case 'webp':
+      return pipeline.webp({ quality: 'quality' in recipe.format ? recipe.format.quality : 90 });
+    case 'avif':
+      return pipeline.avif({ quality: 'quality' in recipe.format ? recipe.format.quality : 60 });
+    case 'tif':
+      return pipeline.tiff();
+    case 'gif':
+      return pipeline.gif();
+    default:
+      return pipeline.png();
+  }
+}
+
+/**
+ * The edges' lowest channel value (255 when they are pure white) and how much of the frame the product
+ * spans on its longer side (what is not within 10 levels of white), measured on the pixels as written.
+ */
+export async function measureWhiteBackground(
+  pixels: Buffer,
+  info: DecodedSource['info'],
+): Promise<{ edgeMin: number; fill: number }> {
+  const { width, height, channels } = info;
+  // The edges are a few thousand pixels: read here, in a loop far shorter than a frame.
+  let edgeMin = 255;
+  const visit = (x: number, y: number) => {
+    const offset = (y * width + x) * channels;
+    for (let channel = 0; channel < Math.min(channels, 3); channel++)
+      edgeMin = Math.min(edgeMin, pixels[offset + channel]!);
+  };
+  for (let x = 0; x < width; x++) {
+    visit(x, 0);
+    visit(x, height - 1);
+  }
+  for (let y = 0; y < height; y++) {
+    visit(0, y);
+    visit(width - 1, y);
+  }
+  let fill = 0;
+  try {
+    const { info: trimmed } = await sharp(pixels, { raw: info })
+      .trim({ background: '#ffffff', threshold: 10 })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    fill = Math.max(trimmed.width / width, trimmed.height / height);
+  } catch {
+    // Nothing but white to trim: no product at all.
+    fill = 0;
+  }
+  return { edgeMin, fill };
+}
+
+/** The file of one recipe from a decoded source. */
+export async function renderFile(source: DecodedSource, planned: PlannedFile): Promise<RenderedFile> {
+  const { recipe, item, ext } = planned;
+  let pipeline = resized(source, recipe, planned);
+  if (source.hasAlpha && ext === 'jpg') pipeline = pipeline.flatten({ background: recipe.background });
+  const warnings: string[] = [];
+  const white = recipe.preflight.whiteBackground;
+  if (white) {
+    const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+    const pixels = { width: info.width, height: info.height, channels: info.channels };
+    const measured = await measureWhiteBackground(data, pixels);
+    if (measured.edgeMin < 255) {
+      warnings.push(
+        `The background is not pure white (RGB 255) at the edges: the darkest edge value is ${measured.edgeMin}.`,
+      );
+    }
+    if (measured.fill < white.minFill) {
+      warnings.push(
+        `The product spans ${Math.round(measured.fill * 100)} % of the frame; ${recipe.name} asks for at least ${Math.round(white.minFill * 100)} %.`,
+      );
+    }
+    pipeline = sharp(data, { raw: pixels });
+  }
+  const xmp = buildXmp({
+    rating: recipe.metadata.rating ? (item.flag === 'rejected' ? -1 : item.stars) : null,
+    title: recipe.metadata.title ? item.product : null,
+    aiGenerated: recipe.metadata.aiSource && item.aiGenerated,
+  });
+  // JPEG and PNG get the sRGB profile written into the file after encoding (icc.ts); WebP and AVIF
+  // through sharp, at the cost of a colour transform.
+  const profileAfter = ext === 'jpg' || ext === 'png';
+  pipeline = encoded(profileAfter ? pipeline : pipeline.withIccProfile('srgb'), recipe, ext);
+  if (xmp) pipeline = pipeline.withXmp(xmp);
+  const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
+  const bytes = !profileAfter
+    ? data
+    : ext === 'jpg'
+      ? embedIccInJpeg(data, await srgbProfile())
+      : embedIccInPng(data, await srgbProfile());
+  return { bytes, width: info.width, height: info.height, warnings };
+}

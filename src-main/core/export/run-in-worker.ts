@@ -1,0 +1,48 @@
+import { Worker } from 'node:worker_threads';
+import type { WorkerRequest } from './export-worker.ts';
+import type { ExportOptions, ExportProgress, ExportReport } from './run.ts';
+
+// runExport in a worker thread, with the same options and answer: progress and cancel cross the
+// thread boundary as messages. The plan is copied to the worker when the run starts (structured clone),
+// which is one more reason a setting changed afterwards cannot reach the run.
+
+type WorkerAnswer =
+  | { type: 'progress'; progress: ExportProgress }
+  | { type: 'report'; report: ExportReport }
+  | { type: 'error'; message: string; stack?: string };
+
+/**
+ * The worker's entry. From the TypeScript sources (tests, the CLI through tsx) it is loaded with tsx;
+ * a bundled app passes the URL of its built worker entry.
+ */
+export const DEFAULT_WORKER_URL = new URL('./export-worker.ts', import.meta.url);
+
+export async function runExportInWorker(
+  options: Omit<ExportOptions, 'now'>,
+  workerUrl: URL = DEFAULT_WORKER_URL,
+): Promise<ExportReport> {
+  const { signal, onProgress, ...rest } = options;
+  signal?.throwIfAborted();
+  const worker = new Worker(workerUrl, {
+    execArgv: workerUrl.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [],
+  });
+  const cancel = () => worker.postMessage({ type: 'cancel' } satisfies WorkerRequest);
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    return await new Promise<ExportReport>((resolve, reject) => {
+      worker.on('message', (answer: WorkerAnswer) => {
+        if (answer.type === 'progress') onProgress?.(answer.progress);
+        else if (answer.type === 'report') resolve(answer.report);
+        else reject(Object.assign(new Error(answer.message), { stack: answer.stack }));
+      });
+      worker.once('error', reject);
+      worker.once('exit', (code) =>
+        reject(new Error(`The export worker stopped (exit code ${code}) before it answered.`)),
+      );
+      worker.postMessage({ type: 'run', options: rest } satisfies WorkerRequest);
+    });
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+    await worker.terminate();
+  }
+}

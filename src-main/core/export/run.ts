@@ -1,0 +1,319 @@
+import { createHash, webcrypto } from 'node:crypto';
+import { rm, stat } from 'node:fs/promises';
+import sharp from 'sharp';
+import { type LocalFault, localFaultOf } from '../downloads/local-fault.ts';
+import { describeExportFault } from './export-fault.ts';
+import { type ManifestRow, manifestCsv, manifestJson } from './manifest.ts';
+import { type Content, partPath, placeFile, sha256OfFile } from './place-file.ts';
+import type { ExportPlan, PlannedFile } from './plan.ts';
+import { preflightWarnings } from './preflight.ts';
+import { type DecodedSource, decodeSource, renderFile } from './render.ts';
+import { NameClaims } from './safe-names.ts';
+
+// An export run: the plan's files written into a folder, each source decoded once for all its recipes,
+// a few sources at a time. A run stops cleanly: on cancel (what was finished stays, what was half-written
+// goes), and on a full disk or a folder it may not write (the same, with the reason in words). A run of
+// the same plan into the same folder writes only what is missing, under the same names: that is how an
+// interrupted export resumes. The recipes were frozen when the plan was made (plan.ts), so a setting
+// changed while a run goes does not leak into it.
+
+export interface ExportProgress {
+  done: number;
+  total: number;
+  written: number;
+  identical: number;
+  failed: number;
+  /** Bytes this run wrote. */
+  bytesWritten: number;
+  elapsedMs: number;
+  /** null until a first file is done. */
+  etaMs: number | null;
+  /** The file just finished. */
+  path: string;
+}
+
+export interface FileOutcome {
+  planned: PlannedFile;
+  /** Where it is: the planned path, or beside it with a suffix when a file that is not ours had the name. */
+  relativePath: string;
+  status: 'written' | 'identical' | 'failed';
+  width: number;
+  height: number;
+  bytes: number;
+  sha256: string;
+  warnings: string[];
+  /** Why a failed file failed (a source that could not be read). */
+  error?: string;
+}
+
+export interface ExportReport {
+  status: 'done' | 'cancelled' | 'stopped';
+  /** For a stopped run: what happened and what to do. */
+  message?: string;
+  fault?: LocalFault;
+  /** In plan order; files not reached are missing. */
+  files: FileOutcome[];
+  written: number;
+  identical: number;
+  failed: number;
+  bytesWritten: number;
+  /** The manifests' relative paths (a done run only). */
+  manifests: string[];
+}
+
+export interface ExportOptions {
+  plan: ExportPlan;
+  /** The export folder, absolute. */
+  destination: string;
+  /** Sources decoded at a time; each holds its decoded pixels (a 4K RGB result: 48 MB). */
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: ExportProgress) => void;
+  manifest?: { csv: boolean; json: boolean };
+  now?: () => number;
+}
+
+type Stop = { status: 'cancelled' } | { status: 'stopped'; fault: LocalFault };
+
+function groupBySource(files: readonly PlannedFile[]): PlannedFile[][] {
+  const groups = new Map<string, PlannedFile[]>();
+  for (const file of files) {
+    const group = groups.get(file.item.key);
+    if (group) group.push(file);
+    else groups.set(file.item.key, [file]);
+  }
+  return [...groups.values()];
+}
+
+interface Made {
+  content: Content;
+  size: number;
+  sha256: string;
+  width: number;
+  height: number;
+  warnings: string[];
+}
+
+async function copied(file: PlannedFile): Promise<Made> {
+  const source = file.item.file;
+  const [{ size }, sha256] = await Promise.all([stat(source), sha256OfFile(source)]);
+  const warnings: string[] = [];
+  if (file.item.kind !== 'video') {
+    const metadata = await sharp(source).metadata();
+    warnings.push(
+      ...preflightWarnings(file.recipe, {
+        ...file,
+        bytes: size,
+        space: metadata.space,
+        icc: metadata.icc ?? null,
+      }),
+    );
+  } else {
+    warnings.push(...preflightWarnings(file.recipe, { ...file, bytes: size, space: null, icc: null }));
+  }
+  return { content: { copyFrom: source }, size, sha256, width: file.width, height: file.height, warnings };
+}
+
+async function rendered(decoded: DecodedSource, file: PlannedFile): Promise<Made> {
+  const output = await renderFile(decoded, file);
+  const metadata = await sharp(output.bytes).metadata();
+  const facts = { ...output, bytes: output.bytes.length, space: metadata.space, icc: metadata.icc ?? null };
+  return {
+    content: { bytes: output.bytes },
+    size: output.bytes.length,
+    sha256: await sha256OffThread(output.bytes),
+    width: output.width,
+    height: output.height,
+    warnings: [...output.warnings, ...preflightWarnings(file.recipe, facts)],
+  };
+}
+
+/** WebCrypto hashes on libuv's threads: a 2K JPEG's megabyte is not hashed on the event loop. */
+async function sha256OffThread(bytes: Buffer): Promise<string> {
+  return Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
+}
+
+function manifestRow(outcome: FileOutcome): ManifestRow {
+  const { item, recipe } = outcome.planned;
+  return {
+    brand: item.brand,
+    product: item.product,
+    sku: item.sku,
+    sourcePhotos: item.sourcePhotos,
+    recipe: recipe.name,
+    path: outcome.relativePath,
+    width: outcome.width,
+    height: outcome.height,
+    bytes: outcome.bytes,
+    sha256: outcome.sha256,
+    jobId: item.jobId,
+    style: item.style,
+    credits: item.credits,
+    stars: item.stars,
+    flag: item.flag,
+  };
+}
+
+export async function runExport(options: ExportOptions): Promise<ExportReport> {
+  const { plan, destination, signal } = options;
+  const now = options.now ?? Date.now;
+  const started = now();
+  const claims = new NameClaims();
+  // Every planned name is this run's before anything is written, so a file moved aside by a stranger's
+  // file never takes the name another file of the run was planned under.
+  for (const file of plan.files) claims.tryClaim(file.relativePath, String(file.index));
+  // What a killed run left half-written goes before anything else.
+  await Promise.all(plan.files.map((file) => rm(partPath(destination, file.relativePath), { force: true })));
+
+  const outcomes: Array<FileOutcome | undefined> = new Array(plan.files.length);
+  const counts = { done: 0, written: 0, identical: 0, failed: 0, bytesWritten: 0 };
+  let stop: Stop | null = null;
+
+  const finish = (outcome: FileOutcome) => {
+    outcomes[outcome.planned.index] = outcome;
+    counts.done++;
+    counts[outcome.status]++;
+    if (outcome.status === 'written') counts.bytesWritten += outcome.bytes;
+    const elapsedMs = now() - started;
+    options.onProgress?.({
+      ...counts,
+      total: plan.files.length,
+      elapsedMs,
+      etaMs: Math.round((elapsedMs / counts.done) * (plan.files.length - counts.done)),
+      path: outcome.relativePath,
+    });
+  };
+
+  const interrupted = (error: unknown): boolean => {
+    if (signal?.aborted) {
+      stop ??= { status: 'cancelled' };
+      return true;
+    }
+    const fault = localFaultOf(error);
+    if (fault) {
+      stop ??= { status: 'stopped', fault };
+      return true;
+    }
+    return false;
+  };
+
+  const exportSource = async (group: PlannedFile[]) => {
+    let decoded: Promise<DecodedSource> | null = null;
+    for (const file of group) {
+      if (stop || signal?.aborted) break;
+      let made: Made;
+      try {
+        if (file.copy) made = await copied(file);
+        else {
+          // Decoded once for all of this source's recipes; a source that cannot be decoded fails each once.
+          decoded ??= decodeSource(file.item.file);
+          made = await rendered(await decoded, file);
+        }
+      } catch (error) {
+        if (signal?.aborted) {
+          stop ??= { status: 'cancelled' };
+          break;
+        }
+        const message = `${file.item.file} could not be exported: ${(error as Error).message}`;
+        finish({
+          planned: file,
+          relativePath: file.relativePath,
+          status: 'failed',
+          width: 0,
+          height: 0,
+          bytes: 0,
+          sha256: '',
+          warnings: [],
+          error: message,
+        });
+        continue;
+      }
+      try {
+        const placed = await placeFile({
+          root: destination,
+          plannedPath: file.relativePath,
+          content: made.content,
+          size: made.size,
+          sha256: made.sha256,
+          claims,
+          owner: String(file.index),
+          signal,
+        });
+        finish({
+          planned: file,
+          ...placed,
+          width: made.width,
+          height: made.height,
+          bytes: made.size,
+          sha256: made.sha256,
+          warnings: made.warnings,
+        });
+      } catch (error) {
+        if (interrupted(error)) break;
+        throw error;
+      }
+    }
+  };
+
+  const groups = groupBySource(plan.files);
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const worker = async () => {
+    while (!stop && !failure && !signal?.aborted && next < groups.length) {
+      const group = groups[next++]!;
+      try {
+        await exportSource(group);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, groups.length)) }, worker),
+  );
+  if (failure) throw (failure as { error: unknown }).error;
+  if (!stop && signal?.aborted) stop = { status: 'cancelled' };
+
+  const files = outcomes.filter((outcome): outcome is FileOutcome => outcome !== undefined);
+  const manifests: string[] = [];
+  if (!stop && options.manifest && (options.manifest.csv || options.manifest.json)) {
+    const rows = files.filter((outcome) => outcome.status !== 'failed').map(manifestRow);
+    const sheets: Array<[string, string]> = [];
+    if (options.manifest.csv) sheets.push(['manifest.csv', manifestCsv(rows)]);
+    if (options.manifest.json) sheets.push(['manifest.json', manifestJson(rows)]);
+    for (const [name, text] of sheets) {
+      const bytes = Buffer.from(text, 'utf8');
+      try {
+        const placed = await placeFile({
+          root: destination,
+          plannedPath: name,
+          content: { bytes },
+          size: bytes.length,
+          sha256: createHash('sha256').update(bytes).digest('hex'),
+          claims,
+          owner: name,
+        });
+        manifests.push(placed.relativePath);
+      } catch (error) {
+        if (!interrupted(error)) throw error;
+        break;
+      }
+    }
+  }
+
+  const report: ExportReport = {
+    status: stop?.status ?? 'done',
+    files,
+    written: counts.written,
+    identical: counts.identical,
+    failed: counts.failed,
+    bytesWritten: counts.bytesWritten,
+    manifests,
+  };
+  const stopped = stop as Stop | null;
+  if (stopped?.status === 'stopped') {
+    report.fault = stopped.fault;
+    report.message = describeExportFault(stopped.fault, destination, counts.written + counts.identical);
+  }
+  return report;
+}

@@ -1,0 +1,131 @@
+// Names that every file system takes, the same on Windows, macOS and Linux, so that an export copied from
+// one to another keeps every file under its name. What each one refuses:
+// - Windows: `<>:"/\|?*` and control characters; a name ending in a dot or a space; the device names
+//   CON, PRN, AUX, NUL, COM1-9, LPT1-9 (and COM¹²³, LPT¹²³) with any extension ("NUL.txt" too).
+// - All three: more than 255 bytes in a component (we count UTF-8 bytes, the strictest of the three).
+// - macOS and Windows: two names that differ only in case are one file; macOS also takes two Unicode
+//   spellings of "é" as one name, so names are normalised to NFC and compared case-folded.
+
+export const MAX_COMPONENT_BYTES = 255;
+
+const FORBIDDEN = /[<>:"/\\|?*\p{Cc}]/gu;
+const RESERVED = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])$/i;
+/** An extension: a dot and 1 to 10 letters or digits at the end. */
+const EXTENSION = /\.[\p{L}\p{N}]{1,10}$/u;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/** The longest start of `text` within `maxBytes`, never splitting a character (nor an accented letter or emoji). */
+export function truncateToBytes(text: string, maxBytes: number): string {
+  if (byteLength(text) <= maxBytes) return text;
+  let kept = '';
+  let bytes = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const size = byteLength(segment);
+    if (bytes + size > maxBytes) break;
+    kept += segment;
+    bytes += size;
+  }
+  return kept;
+}
+
+/** A name split as `stem` + `extension` (with its dot; empty when there is none). */
+export function splitExtension(name: string): { stem: string; extension: string } {
+  const match = EXTENSION.exec(name);
+  if (!match || match.index === 0) return { stem: name, extension: '' };
+  return { stem: name.slice(0, match.index), extension: match[0] };
+}
+
+/**
+ * One safe path component: NFC; forbidden and control characters as `_`; no leading or trailing spaces, no
+ * trailing dots; a leading dot (a hidden file) or a device name prefixed with `_`; at most 255 bytes, a
+ * file's extension kept; never empty.
+ */
+export function safeComponent(raw: string, kind: 'file' | 'folder'): string {
+  let name = raw
+    .normalize('NFC')
+    .replace(FORBIDDEN, '_')
+    .trim()
+    .replace(/[. ]+$/, '');
+  if (name.startsWith('.')) name = `_${name}`;
+  const { stem, extension } = kind === 'file' ? splitExtension(name) : { stem: name, extension: '' };
+  let safeStem = stem.replace(/[. ]+$/, '') || '_';
+  // Windows reads the part before the first dot (spaces trimmed) as the device: "CON.tar.gz", "nul .jpg".
+  if (RESERVED.test(safeStem.split('.')[0]!.trimEnd())) safeStem = `_${safeStem}`;
+  const room = MAX_COMPONENT_BYTES - byteLength(extension);
+  safeStem = truncateToBytes(safeStem, room).replace(/[. ]+$/, '') || '_';
+  return `${safeStem}${extension}`;
+}
+
+/** A relative path (`/` between components) made safe component by component; the last one is the file. */
+export function safeRelativePath(path: string): string {
+  const components = path.split('/');
+  return components
+    .map((component, index) => safeComponent(component, index === components.length - 1 ? 'file' : 'folder'))
+    .join('/');
+}
+
+/** `name (2).jpg`: the suffix before the extension, the stem shortened so the whole stays within 255 bytes. */
+export function withSuffix(fileName: string, count: number): string {
+  if (count < 2) return fileName;
+  const { stem, extension } = splitExtension(fileName);
+  const suffix = ` (${count})`;
+  const room = MAX_COMPONENT_BYTES - byteLength(extension) - byteLength(suffix);
+  return `${truncateToBytes(stem, room)}${suffix}${extension}`;
+}
+
+/** The key under which two paths are one file on a case-insensitive, normalisation-insensitive disk. */
+export function foldKey(path: string): string {
+  return path.normalize('NFC').toLowerCase();
+}
+
+/**
+ * The paths of one run, each distinct from every other one as macOS and Windows compare them. A path
+ * whose folded key is taken gets ` (2)`, ` (3)`… on its file name; a folder keeps the spelling it was
+ * first claimed with, so `Cap/a.jpg` and `cap/b.jpg` land in one folder everywhere.
+ */
+export class NameClaims {
+  private readonly owners = new Map<string, string>();
+  private readonly folders = new Map<string, string>();
+
+  /** Whether `path` is free, or already this owner's. */
+  isFreeFor(path: string, owner: string): boolean {
+    const current = this.owners.get(foldKey(path));
+    return current === undefined || current === owner;
+  }
+
+  /** Claims `path` for `owner` if it is free; says whether it now is the owner's. */
+  tryClaim(path: string, owner: string): boolean {
+    if (!this.isFreeFor(path, owner)) return false;
+    this.owners.set(foldKey(path), owner);
+    return true;
+  }
+
+  /** The first free spelling of a safe relative path for `owner`: the path itself, then with a suffix. */
+  claim(path: string, owner: string): string {
+    const slash = path.lastIndexOf('/');
+    const folder = slash < 0 ? '' : this.canonicalFolder(path.slice(0, slash));
+    const file = slash < 0 ? path : path.slice(slash + 1);
+    for (let count = 1; ; count++) {
+      const candidate = `${folder ? `${folder}/` : ''}${withSuffix(file, count)}`;
+      if (this.tryClaim(candidate, owner)) return candidate;
+    }
+  }
+
+  private canonicalFolder(folder: string): string {
+    const parts = folder.split('/');
+    const canonical: string[] = [];
+    for (let index = 0; index < parts.length; index++) {
+      const spelled = [...canonical, parts[index]!].join('/');
+      const key = foldKey(spelled);
+      const known = this.folders.get(key);
+      if (known === undefined) this.folders.set(key, spelled);
+      canonical.push((known ?? spelled).split('/').at(-1)!);
+    }
+    return canonical.join('/');
+  }
+}

@@ -1,0 +1,131 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExportItem } from '../../../src-main/core/export/export-item.ts';
+import { planExport } from '../../../src-main/core/export/plan.ts';
+import { BUILT_IN_RECIPES, builtInRecipe } from '../../../src-main/core/export/recipes.ts';
+import { runExport } from '../../../src-main/core/export/run.ts';
+import { startChild } from '../../support/child-process.ts';
+import { listFiles, sha256Of } from '../../support/export-checks.ts';
+import { exportItem, makeSources } from '../../support/export-sources.ts';
+import { canMount, smallDisk } from '../../support/small-disk.ts';
+
+let root: string;
+let items: ExportItem[];
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'adbatch-export-faults-'));
+  const sources = await makeSources(join(root, 'sources'));
+  const files = [sources.aiShot, sources.fillsWhite, sources.gpsPhoto, sources.cutout];
+  // Six products of four shots: enough files for a kill to land in the middle of the run.
+  items = Array.from({ length: 6 }, (_, product) =>
+    files.map((file, shot) =>
+      exportItem({
+        key: `p${product}-s${shot}`,
+        file,
+        productKey: `p${product}`,
+        product: `Product ${product}`,
+        handle: `product-${product}`,
+        sku: `B00000${product}`,
+        shot: shot + 1,
+        stars: 3,
+      }),
+    ),
+  ).flat();
+}, 60_000);
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function partFiles(dir: string): Promise<string[]> {
+  return (await listFiles(dir)).filter((path) => path.endsWith('.part'));
+}
+
+describe.runIf(canMount)('a full disk', () => {
+  it('stops the export with the reason, keeps the finished files whole, leaves no .part, and a re-run finishes', async () => {
+    const disk = smallDisk(root, { sizeBytes: 8 * 1024 * 1024, freeBytes: 1536 * 1024 });
+    try {
+      const out = join(disk.library, 'export');
+      const plan = await planExport({ items, recipes: [builtInRecipe('shopify')], date: '2026-11-23' });
+      const report = await runExport({ plan, destination: out, manifest: { csv: true, json: false } });
+      expect(report.status).toBe('stopped');
+      expect(report.fault?.kind).toBe('disk_full');
+      expect(report.message).toMatch(
+        /^The disk that holds the export folder \(.*\/export\) is full: free some space, or choose another folder\. The \d+ files? finished so far/,
+      );
+      expect(report.written).toBeGreaterThan(0);
+      expect(report.written).toBeLessThan(plan.files.length);
+      expect(await partFiles(out)).toEqual([]);
+      expect(await listFiles(out)).toEqual(report.files.map((file) => file.relativePath).sort());
+      for (const file of report.files) {
+        expect(await sha256Of(join(out, file.relativePath))).toBe(file.sha256);
+        await sharp(join(out, file.relativePath)).raw().toBuffer();
+      }
+      await disk.mend();
+      const resumed = await runExport({ plan, destination: out, manifest: { csv: true, json: false } });
+      expect(resumed).toMatchObject({
+        status: 'done',
+        identical: report.written,
+        written: plan.files.length - report.written,
+      });
+      expect(await listFiles(out)).toEqual(
+        [...plan.files.map((file) => file.relativePath), 'manifest.csv'].sort(),
+      );
+    } finally {
+      await disk.close();
+    }
+  }, 120_000);
+});
+
+describe.runIf(canMount)('a read-only folder', () => {
+  it('stops the export at once with the reason and writes nothing', async () => {
+    const mount = join(root, 'read-only');
+    await mkdir(mount, { recursive: true });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', mount]);
+    try {
+      const plan = await planExport({
+        items: items.slice(0, 4),
+        recipes: [builtInRecipe('web')],
+        date: '2026-11-23',
+      });
+      const report = await runExport({ plan, destination: mount });
+      expect(report).toMatchObject({ status: 'stopped', written: 0, fault: { kind: 'read_only' } });
+      expect(report.message).toBe(
+        `The export folder (${mount}) is on a read-only disk: choose another folder.`,
+      );
+      expect(await listFiles(mount)).toEqual([]);
+    } finally {
+      execFileSync('umount', ['-l', mount]);
+    }
+  }, 60_000);
+});
+
+describe('an export killed mid-run', () => {
+  it('ends, once run again, with exactly the planned files, whole, and no .part', async () => {
+    const out = join(root, 'export-killed');
+    const request = {
+      items,
+      recipes: [...BUILT_IN_RECIPES].filter((recipe) => recipe.id !== 'original'),
+      date: '2026-11-23',
+      destination: out,
+    };
+    const requestFile = join(root, 'request.json');
+    await writeFile(requestFile, JSON.stringify(request));
+    const child = startChild(['--import', 'tsx', 'test/support/export-child.ts', requestFile]);
+    await child.waitFor(/done 7 /, 60_000);
+    await child.kill();
+    expect(child.output()).not.toMatch(/finished/);
+    const plan = await planExport(request);
+    const beforeResume = await listFiles(out);
+    expect(beforeResume.length).toBeLessThan(plan.files.length);
+    const report = await runExport({ plan, destination: out });
+    expect(report.status).toBe('done');
+    expect(report.written + report.identical).toBe(plan.files.length);
+    expect(await listFiles(out)).toEqual(plan.files.map((file) => file.relativePath).sort());
+    for (const file of report.files) expect(await sha256Of(join(out, file.relativePath))).toBe(file.sha256);
+  }, 120_000);
+});

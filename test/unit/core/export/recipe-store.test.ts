@@ -1,0 +1,66 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RECIPES_FILE, RecipeStore } from '../../../../src-main/core/export/recipe-store.ts';
+
+let dataDir: string;
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'adbatch-recipes-'));
+});
+
+afterEach(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const mine = {
+  id: 'etsy',
+  name: 'Etsy',
+  format: { type: 'jpeg', quality: 85 },
+  size: { kind: 'exact', width: 2000, height: 1600, fit: 'pad' },
+  fileTemplate: '{handle}-{n:02}',
+};
+
+describe('the designer’s recipes', () => {
+  it('are saved in the data folder, read back after the built-ins, replaced by id and removed', async () => {
+    const store = new RecipeStore(dataDir);
+    await store.save(mine);
+    await store.save({ ...mine, format: { type: 'jpeg', quality: 70 } });
+    const again = new RecipeStore(dataDir);
+    const all = await again.all();
+    expect(all.map((recipe) => recipe.id)).toEqual([
+      'original',
+      'shopify',
+      'amazon-main',
+      'amazon-additional',
+      'instagram-feed',
+      'story-reels',
+      'web',
+      'etsy',
+    ]);
+    expect(all.at(-1)!.format).toEqual({ type: 'jpeg', quality: 70 });
+    expect(await again.remove('etsy')).toBe(true);
+    expect(await again.remove('etsy')).toBe(false);
+    expect((await again.saved()).recipes).toEqual([]);
+  });
+
+  it('refuses a built-in’s id or a taken name, and sets aside an entry that does not parse', async () => {
+    const store = new RecipeStore(dataDir);
+    await expect(store.save({ ...mine, id: 'shopify' })).rejects.toThrow(/"shopify" is a built-in recipe/);
+    await expect(store.save({ ...mine, name: 'amazon MAIN' })).rejects.toThrow(/already named "Amazon main"/);
+    await writeFile(
+      join(dataDir, RECIPES_FILE),
+      JSON.stringify({ recipes: [mine, { id: 'broken', name: 'Broken' }] }),
+    );
+    const saved = await store.saved();
+    expect(saved.recipes.map((recipe) => recipe.id)).toEqual(['etsy']);
+    expect(saved.unreadable).toHaveLength(1);
+    expect(saved.unreadable[0]!.reason).toMatch(/Recipe "Broken" is not valid/);
+    await store.save({ ...mine, id: 'etsy-small', name: 'Etsy small' });
+    const file = JSON.parse(await readFile(join(dataDir, RECIPES_FILE), 'utf8')) as {
+      recipes: Array<{ id: string }>;
+    };
+    expect(file.recipes.map((recipe) => recipe.id)).toEqual(['etsy', 'etsy-small', 'broken']);
+  });
+});
