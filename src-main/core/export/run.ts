@@ -9,6 +9,7 @@ import type { ExportPlan, PlannedFile } from './plan.ts';
 import { preflightWarnings } from './preflight.ts';
 import { type DecodedSource, decodeSource, renderFile } from './render.ts';
 import { NameClaims } from './safe-names.ts';
+import { videoPreflight } from './video-preflight.ts';
 
 // An export run: the plan's files written into a folder, each source decoded once for all its recipes,
 // a few sources at a time. A run stops cleanly: on cancel (what was finished stays, what was half-written
@@ -97,20 +98,26 @@ interface Made {
 async function copied(file: PlannedFile): Promise<Made> {
   const source = file.item.file;
   const [{ size }, sha256] = await Promise.all([stat(source), sha256OfFile(source)]);
-  const warnings: string[] = [];
-  if (file.item.kind !== 'video') {
-    const metadata = await sharp(source).metadata();
-    warnings.push(
-      ...preflightWarnings(file.recipe, {
-        ...file,
-        bytes: size,
-        space: metadata.space,
-        icc: metadata.icc ?? null,
-      }),
-    );
-  } else {
-    warnings.push(...preflightWarnings(file.recipe, { ...file, bytes: size, space: null, icc: null }));
+  if (file.item.kind === 'video') {
+    // Its container, codecs, size and duration read from the file (video-preflight.ts).
+    const { facts, warnings } = await videoPreflight(file.recipe, source, size);
+    const frame = facts?.video ?? file;
+    return {
+      content: { copyFrom: source },
+      size,
+      sha256,
+      width: frame.width,
+      height: frame.height,
+      warnings,
+    };
   }
+  const metadata = await sharp(source).metadata();
+  const warnings = preflightWarnings(file.recipe, {
+    ...file,
+    bytes: size,
+    space: metadata.space,
+    icc: metadata.icc ?? null,
+  });
   return { content: { copyFrom: source }, size, sha256, width: file.width, height: file.height, warnings };
 }
 
