@@ -1,5 +1,6 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
 import { type LocalFault, localFaultOf } from '../downloads/local-fault.ts';
 import { describeExportFault } from './export-fault.ts';
@@ -66,13 +67,20 @@ export interface ExportOptions {
   plan: ExportPlan;
   /** The export folder, absolute. */
   destination: string;
-  /** Sources decoded at a time; each holds its decoded pixels (a 4K RGB result: 48 MB). */
+  /**
+   * Sources decoded at a time; each holds its decoded pixels (a 4K RGB result: 48 MB). By default one a
+   * core, two to four: on Linux sharp gives each image one libvips thread (`sharp.concurrency()` is 1 on
+   * glibc), so the sources at a time are what fills the cores; past four they would queue on libuv's four
+   * threads, which the hashing and the file writes use too.
+   */
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (progress: ExportProgress) => void;
   manifest?: { csv: boolean; json: boolean };
   now?: () => number;
 }
+
+const DEFAULT_CONCURRENCY = Math.min(4, Math.max(2, availableParallelism()));
 
 type Stop = { status: 'cancelled' } | { status: 'stopped'; fault: LocalFault };
 
@@ -276,7 +284,10 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
     }
   };
   await Promise.all(
-    Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, groups.length)) }, worker),
+    Array.from(
+      { length: Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, groups.length)) },
+      worker,
+    ),
   );
   if (failure) throw (failure as { error: unknown }).error;
   if (!stop && signal?.aborted) stop = { status: 'cancelled' };
