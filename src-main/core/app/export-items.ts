@@ -17,7 +17,7 @@ import { AppError } from './errors.ts';
 // What names say of a product (guesses, in docs/export.md): products have no SKU, brand or handle fields.
 // `{sku}` is what ingest knew: a catalog row's handle or product column, or the SKU a folder was split by
 // (`SKU123_1.jpg` → SKU123); a plain folder's product has none. `{handle}` is the catalog's handle, else a
-// Shopify-style handle made from the product's name (lower case, dashes). `{brand}` is empty until brands
+// Shopify-style handle made from the product's name (lower case, dashes): `Cap / Black` → `cap-black`. `{brand}` is empty until brands
 // exist (issue 15).
 
 /** A Shopify-style handle from a name: lower case, letters and digits, dashes between words. */
@@ -39,9 +39,16 @@ export function skuOf(product: Product): string {
   return own && own !== basename(product.sourceDir) ? own : '';
 }
 
+/**
+ * A catalog's key when it is a handle already (a Shopify export's `Handle`: lower case, digits, dashes); a
+ * simple catalog's product column ("Hat") and a folder's product get one made from the name.
+ */
 function handleOfProduct(product: Product): string {
   const key = productKeyOf(product);
-  return key.startsWith('handle:') ? key.slice('handle:'.length) : handleOf(product.name);
+  const catalogKey = key.startsWith('handle:') ? key.slice('handle:'.length) : null;
+  return catalogKey && /^[\p{Ll}\p{N}]+(?:-[\p{Ll}\p{N}]+)*$/u.test(catalogKey)
+    ? catalogKey
+    : handleOf(product.name);
 }
 
 export interface ExportItems {
