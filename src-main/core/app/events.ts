@@ -8,6 +8,8 @@ const EVENT_NAMES: Record<EventName, true> = {
   'accounts:changed': true,
   'queue:owner': true,
   'ingest:progress': true,
+  'export:progress': true,
+  'export:changed': true,
   'app:command': true,
 };
 
