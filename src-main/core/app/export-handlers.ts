@@ -210,6 +210,9 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
   };
 
   const emitProgress = (view: ExportProgressView) => {
+    // A phase's last step still waiting for its turn would be overwritten by the next phase's first
+    // (the files' 8 of 8 never said, on a loaded machine): it goes out before the phase changes.
+    if (latest.get(view.id)?.phase !== view.phase) progress.flush();
     latest.set(view.id, view);
     progress.touch(view.id);
   };
