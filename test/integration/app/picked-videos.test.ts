@@ -1,20 +1,21 @@
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
-import type { AccountView } from '../../../src-main/shared/models.ts';
 import { adbatch } from '../../support/cli.ts';
 import {
+  addStudioAccount,
   type CoreHarness,
   callCore,
+  finishedBatch,
+  pickResults,
   refusalOf,
   startCoreHarness,
   untilFinished,
 } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
-import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
+import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
 
 // Issue 12, videos from the picks, through the handler map: per product the picked shots in the order the
 // designer set, as many as the length takes; the quote equals the charge to the credit, and each video's
@@ -23,34 +24,18 @@ import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../supp
 let h: CoreHarness;
 let service: Sandbox;
 let photos: StaticServer;
-let studio: AccountView;
 let batchId: string;
 
 beforeAll(async () => {
   h = await startCoreHarness();
   service = await startSandbox({ port: 0, timeScale: 0.02, videoRenderer: 'bundled' });
   photos = await startStaticServer();
-  studio = await callCore(h.core, 'accounts:add', {
-    name: 'Studio',
-    baseUrl: service.url,
-    apiKey: defaultKeys(service).personal,
-  });
-  const catalog = join(h.dir, 'picks.csv');
-  await writeFile(
-    catalog,
-    `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\nMug,${photos.urlOf(PRODUCT_PHOTOS.mug)}\n`,
-  );
-  const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
-  const batch = await callCore(h.core, 'batches:create', {
-    scanId: scan.scanId,
-    accountId: studio.id,
+  batchId = await finishedBatch(h.core, {
+    inputs: [await writeCatalog(join(h.dir, 'picks.csv'), photos, ['hat', 'tote', 'mug'])],
+    accountId: (await addStudioAccount(h.core, service)).id,
     shoot: { ...QUICK_SHOOT, shots: 4 },
-    video: null,
-    includeDone: true,
     name: 'Picks',
   });
-  batchId = batch.id;
-  await untilFinished(h.core, batchId);
 }, 90_000);
 afterAll(async () => {
   await photos?.close();
@@ -64,11 +49,7 @@ describe('videos from the picks', () => {
     const of = (product: string) => items.filter((item) => item.productName === product);
     const [hat1, , hat3, hat4] = of('Hat');
     const [, tote2] = of('Tote');
-    await callCore(h.core, 'review:decide', {
-      batchId,
-      itemIds: [hat1!.id, hat3!.id, hat4!.id, tote2!.id],
-      change: { flag: 'picked' },
-    });
+    await pickResults(h.core, batchId, [hat1!.id, hat3!.id, hat4!.id, tote2!.id]);
     const request = {
       batchId,
       video: {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,15 +7,23 @@ import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts'
 import type { AccountView, ReshootRequest, ReviewItemView } from '../../../src-main/shared/models.ts';
 import { adbatch } from '../../support/cli.ts';
 import {
+  addStudioAccount,
   type CoreHarness,
   callCore,
+  finishedBatch,
+  pickResults,
   refusalOf,
   startCoreHarness,
   untilFinished,
 } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
-import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
+import {
+  PRODUCT_PHOTOS,
+  type StaticServer,
+  startStaticServer,
+  writeCatalog,
+} from '../../support/static-server.ts';
 
 // Issue 12, point 7, through the handler map against the sandbox over HTTP: the products whose shots are all
 // rejected are shot again with other settings in the same batch; the quote equals the charge to the credit,
@@ -79,27 +87,13 @@ beforeAll(async () => {
   h = await startCoreHarness({ dir });
   service = await startSandbox({ port: 0, timeScale: 0.02 });
   photos = await startStaticServer();
-  studio = await callCore(h.core, 'accounts:add', {
-    name: 'Studio',
-    baseUrl: service.url,
-    apiKey: defaultKeys(service).personal,
-  });
-  const catalog = join(h.dir, 'reshoot.csv');
-  await writeFile(
-    catalog,
-    `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\nMug,${photos.urlOf(PRODUCT_PHOTOS.mug)}\n`,
-  );
-  const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
-  const batch = await callCore(h.core, 'batches:create', {
-    scanId: scan.scanId,
+  studio = await addStudioAccount(h.core, service);
+  batchId = await finishedBatch(h.core, {
+    inputs: [await writeCatalog(join(h.dir, 'reshoot.csv'), photos, ['hat', 'tote', 'mug'])],
     accountId: studio.id,
     shoot: { ...QUICK_SHOOT, shots: 4 },
-    video: null,
-    includeDone: true,
     name: 'Reshoot',
   });
-  batchId = batch.id;
-  await untilFinished(h.core, batchId);
 }, 90_000);
 afterAll(async () => {
   await photos?.close();
@@ -233,11 +227,7 @@ describe('reshoot', () => {
     const hat = await itemsOf('Hat');
     const [old1] = hat;
     const [, , , , new1, new2] = hat;
-    await callCore(h.core, 'review:decide', {
-      batchId,
-      itemIds: [old1!.id, new1!.id, new2!.id],
-      change: { flag: 'picked' },
-    });
+    await pickResults(h.core, batchId, [old1!.id, new1!.id, new2!.id]);
     const video = {
       duration: 10 as const,
       resolution: '480p' as const,

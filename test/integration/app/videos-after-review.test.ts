@@ -1,12 +1,17 @@
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { AccountView, VideoSettingsView } from '../../../src-main/shared/models.ts';
-import { type CoreHarness, callCore, startCoreHarness, untilFinished } from '../../support/core-harness.ts';
+import {
+  addStudioAccount,
+  type CoreHarness,
+  callCore,
+  pickResults,
+  startCoreHarness,
+  untilFinished,
+} from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
-import { defaultKeys } from '../../support/sandbox-harness.ts';
-import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
+import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
 
 // Issue 12, New batch's "after review, from my picks": the batch is made and charged for its shoots alone,
 // no video is sent, the video settings chosen are kept on the batch for the Make videos dialog, and the
@@ -31,16 +36,8 @@ beforeAll(async () => {
   h = await startCoreHarness();
   service = await startSandbox({ port: 0, timeScale: 0.02, videoRenderer: 'bundled' });
   photos = await startStaticServer();
-  studio = await callCore(h.core, 'accounts:add', {
-    name: 'Studio',
-    baseUrl: service.url,
-    apiKey: defaultKeys(service).personal,
-  });
-  const catalog = join(h.dir, 'later.csv');
-  await writeFile(
-    catalog,
-    `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\n`,
-  );
+  studio = await addStudioAccount(h.core, service);
+  const catalog = await writeCatalog(join(h.dir, 'later.csv'), photos, ['hat', 'tote']);
   scanId = (await callCore(h.core, 'ingest:scan', { inputs: [catalog] })).scanId;
 }, 60_000);
 afterAll(async () => {
@@ -87,11 +84,7 @@ describe('videos after review, from the picks', () => {
     // Made later from the picks, with those settings: then it says they are made, and keeps the settings.
     const items = (await callCore(h.core, 'review:get', { batchId: batch.id })).items;
     const hat = items.find((item) => item.productName === 'Hat')!;
-    await callCore(h.core, 'review:decide', {
-      batchId: batch.id,
-      itemIds: [hat.id],
-      change: { flag: 'picked' },
-    });
+    await pickResults(h.core, batch.id, [hat.id]);
     const made = { batchId: batch.id, video: batch.videosAfterReview!.video };
     expect((await callCore(h.core, 'videos:quote', made)).credits).toBe(34);
     await callCore(h.core, 'videos:create', made);
