@@ -114,7 +114,7 @@ describe.skipIf(missing)(
       await expect
         .poll(() => pick(shots[0]!).getAttribute('aria-label'))
         .toBe('bottles, shot 1: place 3 of 4, used');
-      await checkLooks(page, '20-make-videos-order', 'Make videos (the order of the picks)');
+      await checkLooks(page, '22-make-videos-order', 'Make videos (the order of the picks)');
 
       await dialog.getByRole('button', { name: /^Make 1 video for \d+ credits$/ }).click();
       await page.getByTestId('batch-progress').waitFor();
@@ -208,7 +208,7 @@ describe.skipIf(missing)(
       expect((await state()).loop).toBe(false);
       expect(await page.getByRole('checkbox', { name: 'Loop' }).isChecked()).toBe(false);
       await press('.');
-      await checkLooks(page, '21-review-video', 'Review (a video in the loupe)');
+      await checkLooks(page, '23-review-video', 'Review (a video in the loupe)');
       expect(await progress.textContent()).toBe('4 of 9 reviewed · 4 picked · 0 rejected');
 
       // The sheet lists the video keys apart, saying when they act.

@@ -161,7 +161,7 @@ describe.skipIf(missing)(`review by keyboard${missing ? ` (skipped: ${missing})`
     expect(rows.filter((row) => row.includes('1 of 1'))).toHaveLength(3);
     expect(rows.filter((row) => row.includes('no picks: no video'))).toHaveLength(3);
     const quoted = Number(/for (\d+) credits/.exec((await make.textContent())!)![1]);
-    await checkLooks(page, '19-make-videos', 'Make videos');
+    await checkLooks(page, '21-make-videos', 'Make videos');
     await make.focus();
     await press('Enter');
     await page.getByTestId('batch-progress').waitFor();
