@@ -6,11 +6,9 @@ import { callHandler } from '../../src-main/core/app/dispatch.ts';
 import type { SecretBox } from '../../src-main/core/app/secrets.ts';
 import { type Core, createCore, type Logger } from '../../src-main/core/create-core.ts';
 import { startEmbeddedSandbox } from '../../src-main/sandbox/embedded.ts';
-import type { Sandbox } from '../../src-main/sandbox/server.ts';
 import type { ArgsOf, Channel, ResultOf } from '../../src-main/shared/ipc.ts';
-import type { AccountView, NewBatchRequest, Settings } from '../../src-main/shared/models.ts';
+import type { NewBatchRequest, Settings } from '../../src-main/shared/models.ts';
 import { QUICK_SHOOT } from './job-settings.ts';
-import { defaultKeys } from './sandbox-harness.ts';
 import { memorySecretBox } from './secret-box.ts';
 
 // The app's core as Electron runs it, outside Electron: a temp data dir and library, the embedded sandbox
@@ -145,16 +143,4 @@ export async function finishedBatch(
 /** Picks these results of a batch, as Review's P does. */
 export async function pickResults(core: Core, batchId: string, itemIds: number[]): Promise<void> {
   await callCore(core, 'review:decide', { batchId, itemIds, change: { flag: 'picked' } });
-}
-
-/**
- * A sandbox of the test's own (one whose requests it reads) added as the account "Studio", on its personal
- * key.
- */
-export function addStudioAccount(core: Core, service: Sandbox): Promise<AccountView> {
-  return callCore(core, 'accounts:add', {
-    name: 'Studio',
-    baseUrl: service.url,
-    apiKey: defaultKeys(service).personal,
-  });
 }

@@ -4,27 +4,20 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
+import type { Sandbox } from '../../../src-main/sandbox/server.ts';
 import type { PickedVideosRequest } from '../../../src-main/shared/models.ts';
 import { adbatch } from '../../support/cli.ts';
 import {
-  addStudioAccount,
   type CoreHarness,
   callCore,
   finishedBatch,
   pickResults,
   refusalOf,
-  startCoreHarness,
   untilFinished,
 } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
-import { defaultKeys } from '../../support/sandbox-harness.ts';
-import {
-  PRODUCT_PHOTOS,
-  type StaticServer,
-  startStaticServer,
-  writeCatalog,
-} from '../../support/static-server.ts';
+import { PRODUCT_PHOTOS, type StaticServer, writeCatalog } from '../../support/static-server.ts';
+import { type StudioHarness, startStudioHarness } from '../../support/studio-harness.ts';
 
 // Issue 12, "the service gets working links only": before a video's POST each of its shots' result URLs is
 // asked whether it still answers; one that does not is replaced by the downloaded, verified file served from
@@ -32,6 +25,7 @@ import {
 // result URLs on request (POST /_sandbox/results/expire) and fetches every input, so a video that completes
 // was made from links that worked.
 
+let harness: StudioHarness;
 let h: CoreHarness;
 let service: Sandbox;
 let photos: StaticServer;
@@ -120,21 +114,16 @@ async function unpickAll(): Promise<void> {
 }
 
 beforeAll(async () => {
-  h = await startCoreHarness();
-  service = await startSandbox({ port: 0, timeScale: 0.02, videoRenderer: 'bundled' });
-  photos = await startStaticServer();
+  harness = await startStudioHarness({ videoRenderer: 'bundled' });
+  ({ h, service, photos } = harness);
   batchId = await finishedBatch(h.core, {
     inputs: [await writeCatalog(join(h.dir, 'links.csv'), photos, ['hat', 'tote', 'mug'])],
-    accountId: (await addStudioAccount(h.core, service)).id,
+    accountId: harness.studio.id,
     shoot: { ...QUICK_SHOOT, shots: 4 },
     name: 'Links',
   });
 }, 90_000);
-afterAll(async () => {
-  await photos?.close();
-  await h?.close();
-  await service?.close();
-});
+afterAll(() => harness?.close());
 
 describe('working links for videos from the picks', () => {
   it('sends served copies in the picked order where the result URLs expired, and the URLs that answer as they are', async () => {
@@ -195,7 +184,7 @@ describe('working links for videos from the picks', () => {
     await expire([jobsOf(mug1!.productId, 'shoot')[0]!.remote_id!], 404);
     await rm(join(libraryDir(), asset(mug1!.id).path));
 
-    const balance = () => service.accounts().find((account) => account.type === 'personal')!.credits;
+    const balance = () => harness.credits();
     const creditsBefore = balance();
     const postsBefore = videoPosts().length;
     await callCore(h.core, 'videos:create', {
@@ -293,7 +282,7 @@ describe('a logo from a file on this computer', () => {
   });
 
   it('adbatch videos --logo takes a file from the cwd, or a URL', async () => {
-    const env = { ...process.env, ADBATCH_API_KEY: defaultKeys(service).personal };
+    const env = harness.cliEnv();
     const dataDir = join(h.dir, 'data');
     const brand = join(h.dir, 'brand');
     await makeLogo(join(brand, 'mark.png'));
