@@ -5,21 +5,20 @@ import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src-main/core/create-core.ts';
-import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { ExportDetail, ExportProgressView, ExportRequest } from '../../../src-main/shared/models.ts';
 import { startChild } from '../../support/child-process.ts';
 import { ADBATCH_BIN } from '../../support/cli.ts';
 import {
   type CoreHarness,
   callCore,
+  finishedBatch,
+  pickResults,
   refusalOf,
   startCoreHarness,
-  untilFinished,
 } from '../../support/core-harness.ts';
 import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
-import { defaultKeys } from '../../support/sandbox-harness.ts';
-import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
+import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
 
 // Issue 13 through the handler map and the CLI, on a real sandbox batch: recipes, the plan and its names,
 // an export in the worker into a temp folder (every file decoded, every manifest row's sha256 checked, every
@@ -27,7 +26,6 @@ import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../supp
 // with SIGKILL mid-export then run again: exactly the planned files, none half-written.
 
 let h: CoreHarness;
-let service: Sandbox;
 let photos: StaticServer;
 let batchId: string;
 let out: string;
@@ -52,38 +50,18 @@ function zipEntries(zip: string): string[] {
 
 beforeAll(async () => {
   h = await startCoreHarness();
-  service = await startSandbox({ port: 0, timeScale: 0.02, videoRenderer: 'bundled' });
   photos = await startStaticServer();
-  const studio = await callCore(h.core, 'accounts:add', {
-    name: 'Studio',
-    baseUrl: service.url,
-    apiKey: defaultKeys(service).personal,
-  });
-  const catalog = join(h.dir, 'export.csv');
-  await writeFile(
-    catalog,
-    `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\nMug,${photos.urlOf(PRODUCT_PHOTOS.mug)}\n`,
-  );
-  const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
-  const batch = await callCore(h.core, 'batches:create', {
-    scanId: scan.scanId,
-    accountId: studio.id,
+  // Shot on the embedded sandbox: an export reads the library and the database, never the service.
+  batchId = await finishedBatch(h.core, {
+    inputs: [await writeCatalog(join(h.dir, 'export.csv'), photos, ['hat', 'tote', 'mug'])],
     shoot: { ...QUICK_SHOOT, shots: 4 },
-    video: null,
-    includeDone: true,
     name: 'Export',
   });
-  batchId = batch.id;
-  await untilFinished(h.core, batchId);
   const items = (await callCore(h.core, 'review:get', { batchId })).items;
   const of = (product: string) => items.filter((item) => item.productName === product);
   const [hat1, hat2, hat3] = of('Hat');
   const [tote1, tote2] = of('Tote');
-  await callCore(h.core, 'review:decide', {
-    batchId,
-    itemIds: [hat1!.id, hat2!.id, hat3!.id, tote1!.id],
-    change: { flag: 'picked' },
-  });
+  await pickResults(h.core, batchId, [hat1!.id, hat2!.id, hat3!.id, tote1!.id]);
   await callCore(h.core, 'review:decide', { batchId, itemIds: [hat1!.id], change: { stars: 5 } });
   await callCore(h.core, 'review:decide', { batchId, itemIds: [tote2!.id], change: { stars: 4 } });
   out = join(h.dir, 'exports');
@@ -92,7 +70,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await photos?.close();
   await h?.close();
-  await service?.close();
 });
 
 const request = (overrides: Partial<ExportRequest> = {}): ExportRequest => ({
