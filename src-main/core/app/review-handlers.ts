@@ -66,13 +66,15 @@ export function reviewHandlers(
   const countsByRows = new WeakMap<readonly ReviewRow[], ReviewCounts>();
   const matchingByRows = new WeakMap<readonly ReviewRow[], Map<string, readonly ReviewRow[]>>();
   const countsFor = (rows: readonly ReviewRow[]): ReviewCounts => {
-    let counts = countsByRows.get(rows);
-    if (!counts) countsByRows.set(rows, (counts = countsOf(rows)));
+    const known = countsByRows.get(rows);
+    if (known) return known;
+    const counts = countsOf(rows);
+    countsByRows.set(rows, counts);
     return counts;
   };
   const matchingFor = (rows: readonly ReviewRow[], filter: ReviewFilter): readonly ReviewRow[] => {
-    let byFilter = matchingByRows.get(rows);
-    if (!byFilter) matchingByRows.set(rows, (byFilter = new Map()));
+    const byFilter = matchingByRows.get(rows) ?? new Map<string, readonly ReviewRow[]>();
+    matchingByRows.set(rows, byFilter);
     const key = JSON.stringify(filter);
     let matching = byFilter.get(key);
     if (!matching) {
