@@ -572,7 +572,9 @@ export function ReviewScreen({
   const [making, setMaking] = useState(false);
 
   const product = scope?.product;
-  useEffect(() => {
+  // Asked for as the screen is put in the page, not after the browser has drawn it empty: core works on the
+  // first page meanwhile.
+  useLayoutEffect(() => {
     void useReview.getState().load(product === undefined ? { batchId } : { product }, focus);
   }, [batchId, product, focus]);
 
