@@ -30,7 +30,14 @@ export default defineConfig(({ mode }) => {
     main: {
       build: {
         outDir: 'out/main',
-        rollupOptions: { input: { index: resolve(__dirname, 'src-main/index.ts') } },
+        rollupOptions: {
+          // The export's worker thread (core/export/run-in-worker.ts) is an entry of its own, built beside
+          // index.js as export-worker.js, where the bundled run-in-worker looks for it.
+          input: {
+            index: resolve(__dirname, 'src-main/index.ts'),
+            'export-worker': resolve(__dirname, 'src-main/core/export/export-worker.ts'),
+          },
+        },
       },
     },
     preload: {

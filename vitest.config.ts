@@ -11,5 +11,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // A poll waits for what a loaded 2-core CI machine may take seconds to show (a bucket checked, a page
+    // of results committed); vitest's 1 s default failed such waits while the machine ran other work.
+    expect: { poll: { timeout: 10_000, interval: 50 } },
   },
 });

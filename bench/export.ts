@@ -7,6 +7,7 @@ import type { ExportItem } from '../src-main/core/export/export-item.ts';
 import { fitInside } from '../src-main/core/export/geometry.ts';
 import { type ExportPlan, planExport } from '../src-main/core/export/plan.ts';
 import { builtInRecipe, type Recipe } from '../src-main/core/export/recipes.ts';
+import { JPEG_ENCODING } from '../src-main/core/export/render.ts';
 import { runExportInWorker } from '../src-main/core/export/run-in-worker.ts';
 import { renderShots } from '../src-main/sandbox/render/shots.ts';
 
@@ -18,11 +19,14 @@ import { renderShots } from '../src-main/sandbox/render/shots.ts';
 //     throughout;
 //  2. by a bare sharp loop doing the same resizes and encodes, from the file, at the same concurrency,
 //     writing nothing (the floor an export cannot go under without skipping work);
-//  3. with one recipe (Shopify).
-// The three take turns on BENCH_EXPORT_SLICES (8) slices of the products, each slice its own run (a
+//  3. with each of the three recipes alone, one run each: the costliest alone (Shopify, two 2K encodes'
+//     worth per result) is the issue's "one recipe"; the sum of the three alone is what an export tool
+//     that decodes once per recipe would take, and says what decoding once saves.
+// The phases take turns on BENCH_EXPORT_SLICES (8) slices of the products, each slice its own run (a
 // worker started per run: a second or so each, counted against the export), so that the load of a shared
 // machine, which drifts over minutes, weighs on all three alike. Wall and CPU time are both reported.
-// Targets: 1 within 1.2 x 2; 1 within 2 x 3; peak RSS under 1 GB; event-loop delay p99 under 50 ms.
+// Targets: 1 within 1.2 x 2; 1 within 2 x the costliest recipe alone; peak RSS under 1 GB; event-loop
+// delay p99 under 50 ms. The ratio to the sum of the three alone is reported beside it.
 
 const PRODUCTS = Number(process.env.BENCH_EXPORT_PRODUCTS ?? 2000);
 const SHOTS = 4;
@@ -158,7 +162,9 @@ async function bareLoop(plan: ExportPlan): Promise<void> {
         }
       } else if (size.kind === 'exact') pipeline = pipeline.resize(size.width, size.height, { fit: 'cover' });
       else pipeline = pipeline.resize(file.width, file.height, { fit: 'fill' });
-      await pipeline.jpeg({ quality: 'quality' in format ? format.quality : 90, mozjpeg: false }).toBuffer();
+      await pipeline
+        .jpeg({ ...JPEG_ENCODING, quality: 'quality' in format ? format.quality : 90 })
+        .toBuffer();
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -187,12 +193,14 @@ async function main() {
     const idle = new Phase();
     const threePhase = new Phase();
     const barePhase = new Phase();
-    const onePhase = new Phase();
+    const alonePhases = three.map(() => new Phase());
     const perSlice = Math.ceil(PRODUCTS / SLICES) * SHOTS;
     for (let slice = 0; slice * perSlice < items.length; slice++) {
       const sliceItems = items.slice(slice * perSlice, (slice + 1) * perSlice);
       const sliceThree = await planExport({ items: sliceItems, recipes: three, date, selection });
-      const sliceOne = await planExport({ items: sliceItems, recipes: [three[0]!], date, selection });
+      const sliceAlone = await Promise.all(
+        three.map((recipe) => planExport({ items: sliceItems, recipes: [recipe], date, selection })),
+      );
       // The same process doing nothing for a while: on a shared machine the scheduler alone delays the
       // event loop, and this says by how much.
       await idle.slice(
@@ -201,15 +209,26 @@ async function main() {
       await threePhase.slice(() => exportRun(sliceThree, join(root, 'out-3')));
       await rm(join(root, 'out-3'), { recursive: true, force: true });
       await barePhase.slice(() => bareLoop(sliceThree));
-      await onePhase.slice(() => exportRun(sliceOne, join(root, 'out-1')));
-      await rm(join(root, 'out-1'), { recursive: true, force: true });
+      for (const [n, plan] of sliceAlone.entries()) {
+        await alonePhases[n]!.slice(() => exportRun(plan, join(root, 'out-1')));
+        await rm(join(root, 'out-1'), { recursive: true, force: true });
+      }
+      const alone = alonePhases.map((phase) => phase.result().ms).join(' + ');
       console.log(
-        `slice ${slice + 1}: three ${threePhase.result().ms} ms, bare ${barePhase.result().ms} ms, one ${onePhase.result().ms} ms (sums)`,
+        `slice ${slice + 1}: three ${threePhase.result().ms} ms, bare ${barePhase.result().ms} ms, alone ${alone} ms (sums)`,
       );
     }
     const threeRun = threePhase.result();
     const bare = barePhase.result();
-    const oneRun = onePhase.result();
+    const aloneRuns = alonePhases.map((phase) => phase.result());
+    // The issue's "one recipe" is not named: the costliest alone is the fair one (three recipes cannot
+    // take less than their costliest), and the sum of the three alone shows what decoding once saves.
+    // Costliest by CPU time: on a shared machine the wall time of a phase swings with the others' load.
+    const oneRun = aloneRuns.reduce((costliest, run) => (run.cpuMs > costliest.cpuMs ? run : costliest));
+    const separately = {
+      ms: aloneRuns.reduce((sum, run) => sum + run.ms, 0),
+      cpuMs: aloneRuns.reduce((sum, run) => sum + run.cpuMs, 0),
+    };
 
     const figures = {
       results: items.length,
@@ -224,11 +243,15 @@ async function main() {
       idle: idle.result(),
       threeRecipes: threeRun,
       bareLoop: bare,
-      oneRecipe: oneRun,
+      alone: Object.fromEntries(three.map((recipe, n) => [recipe.name, aloneRuns[n]])),
+      costliestAlone: three[aloneRuns.indexOf(oneRun)]!.name,
+      separately,
       ratioToBareLoop: Math.round((threeRun.ms / bare.ms) * 100) / 100,
       ratioThreeToOne: Math.round((threeRun.ms / oneRun.ms) * 100) / 100,
       cpuRatioToBareLoop: Math.round((threeRun.cpuMs / bare.cpuMs) * 100) / 100,
       cpuRatioThreeToOne: Math.round((threeRun.cpuMs / oneRun.cpuMs) * 100) / 100,
+      ratioThreeToSeparately: Math.round((threeRun.ms / separately.ms) * 100) / 100,
+      cpuRatioThreeToSeparately: Math.round((threeRun.cpuMs / separately.cpuMs) * 100) / 100,
       targets: {
         ratioToBareLoop: 1.2,
         ratioThreeToOne: 2,
@@ -239,8 +262,8 @@ async function main() {
     const pass = {
       ratioToBareLoop: figures.ratioToBareLoop <= 1.2,
       ratioThreeToOne: figures.ratioThreeToOne <= 2,
-      peakRss: Math.max(threeRun.peakRssMb, oneRun.peakRssMb) < 1024,
-      loopP99: Math.max(threeRun.loopP99Ms, oneRun.loopP99Ms) < 50,
+      peakRss: Math.max(threeRun.peakRssMb, ...aloneRuns.map((run) => run.peakRssMb)) < 1024,
+      loopP99: Math.max(threeRun.loopP99Ms, ...aloneRuns.map((run) => run.loopP99Ms)) < 50,
     };
     console.log(JSON.stringify({ ...figures, pass }, null, 2));
     await mkdir(join(import.meta.dirname, 'results'), { recursive: true });

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { LeaseHeldError } from '../core/app/public-api.ts';
 import { registerDecisionCommands } from './commands/decide.ts';
+import { registerExportCommand } from './commands/export.ts';
 import { registerRedownloadCommand } from './commands/redownload.ts';
 import { registerReshootCommand } from './commands/reshoot.ts';
 import { registerResumeCommand } from './commands/resume.ts';
@@ -28,6 +29,7 @@ registerStatusCommand(program);
 registerReviewCommand(program);
 registerVideosCommand(program);
 registerReshootCommand(program);
+registerExportCommand(program);
 registerDecisionCommands(program);
 registerSandboxCommand(program);
 

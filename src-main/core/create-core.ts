@@ -7,6 +7,7 @@ import { catalogHandlers } from './app/catalog-handlers.ts';
 import type { CoreContext, Logger, Preferences } from './app/context.ts';
 import { createDispatch, type Dispatch, type HandlerMap } from './app/dispatch.ts';
 import { CoreEvents } from './app/events.ts';
+import { exportHandlers } from './app/export-handlers.ts';
 import { FileGateway } from './app/files.ts';
 import { ingestHandlers } from './app/ingest-handlers.ts';
 import { jobsHandlers } from './app/jobs-handlers.ts';
@@ -158,6 +159,7 @@ export function createCore(options: CoreOptions): Core {
   };
 
   const review = new ReviewStore(db, now);
+  const exports = exportHandlers({ ...ctx, review, db });
   const handlers: HandlerMap = {
     ...catalogHandlers,
     ...settingsHandlers(ctx),
@@ -169,6 +171,7 @@ export function createCore(options: CoreOptions): Core {
     ...videosHandlers({ ...ctx, review }),
     ...reshootHandlers({ ...ctx, review }),
     ...storageHandlers(ctx),
+    ...exports.handlers,
   };
   const driver = queue;
   // A quit can come while the start is still taking the queue: stopping waits for it, so the database is
@@ -187,6 +190,7 @@ export function createCore(options: CoreOptions): Core {
     whenIdle: () => driver.whenIdle(),
     async stop() {
       await starting.catch(() => {});
+      await exports.stop();
       await driver.stop();
       await previews.close();
       await photos.close();

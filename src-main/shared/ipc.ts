@@ -5,6 +5,15 @@ import type {
   BatchProgress,
   BatchSummary,
   CatalogView,
+  ExportDetail,
+  ExportPlanView,
+  ExportProgressView,
+  ExportRecipe,
+  ExportRecipeInput,
+  ExportRecipesView,
+  ExportRequest,
+  ExportState,
+  ExportView,
   JobDecision,
   JobView,
   ModelView,
@@ -110,6 +119,25 @@ export interface Handlers {
   /** Checks the storage end to end (a test photo uploaded and read back), then keeps it, secret sealed. */
   'storage:set': { args: PhotoStorageInput; result: PhotoStorageView };
   'storage:clear': { args: undefined; result: null };
+  /** The export recipes: the built-ins, then the designer's own. */
+  'export:recipes': { args: undefined; result: ExportRecipesView };
+  /** Saves one of the designer's recipes (a new one, or one of the same id replaced). */
+  'export:saveRecipe': { args: ExportRecipeInput; result: ExportRecipe };
+  'export:deleteRecipe': { args: { id: string }; result: null };
+  /** What an export would write, under which names, with what the plan can already warn about; nothing written. */
+  'export:plan': { args: ExportRequest; result: ExportPlanView };
+  /**
+   * Starts an export from a snapshot of its settings (recipes, results, date); the same request as an
+   * interrupted export resumes that one, under the same names.
+   */
+  'export:start': { args: ExportRequest; result: { id: string; resumed: boolean } };
+  /** Runs an interrupted export again: what was finished is found and not written twice. */
+  'export:resume': { args: { id: string }; result: ExportView };
+  /** Stops an export: what it finished stays, what it half-wrote goes. */
+  'export:cancel': { args: { id: string }; result: ExportView };
+  /** Recent exports, newest first, with their state. */
+  'export:list': { args: undefined; result: ExportView[] };
+  'export:get': { args: { id: string }; result: ExportDetail };
   'settings:get': { args: undefined; result: Settings };
   'settings:set': { args: Partial<Settings>; result: Settings };
 }
@@ -129,6 +157,10 @@ export interface Events {
   /** This process started or stopped driving the queue (another process held it). */
   'queue:owner': QueueOwnerView;
   'ingest:progress': { checked: number; total: number };
+  /** An export's progress, at most about ten a second per export. */
+  'export:progress': ExportProgressView;
+  /** An export ended (done, cancelled, stopped, failed, or interrupted as the app quit). */
+  'export:changed': { id: string; state: ExportState };
   /** A menu command for the renderer: go to a screen, or scan what the OS dialog returned. */
   'app:command': { command: 'new-batch' | 'settings' } | { command: 'scan'; inputs: string[] };
 }

@@ -514,3 +514,131 @@ export interface ReshootQuote {
   balance: number;
   shortfall: number;
 }
+
+// Export (issue 13): the results the designer picked, out as the files each channel wants.
+
+/** A recipe as the engine keeps it (core/export/recipes.ts): format, size, metadata, names, checks. */
+export type ExportRecipe = import('../core/export/recipes.ts').Recipe;
+/** A recipe as given to be saved: what is left out takes the recipe's defaults. */
+export type ExportRecipeInput = import('../core/export/recipes.ts').RecipeInput;
+
+export interface ExportRecipesView {
+  /** The built-ins, then the designer's own. */
+  recipes: Array<ExportRecipe & { builtIn: boolean }>;
+  /** Saved entries that no longer read as recipes, with why (kept in the file, never dropped). */
+  unreadable: Array<{ reason: string }>;
+}
+
+/**
+ * Whose results an export takes: batches (the CLI's `--all` names every one), one product across the batches
+ * that shot it (as Review names it), or a selection of Review's result ids (with a batch or a product).
+ */
+export interface ExportScope {
+  /** One or more batches; exactly one of `batchIds` and `product`. */
+  batchIds?: string[];
+  /** One product in every batch that shot it: an id, a key, a folder, a SKU or handle (as Review's scope). */
+  product?: string;
+  /** Only these results of the batch (a single one) or the product: Review's selection. */
+  itemIds?: number[];
+}
+
+export interface ExportSelection {
+  /** `picked`: picks only (the default); `picked-or-stars`: picks and results with at least `minStars`. */
+  rule: 'picked' | 'picked-or-stars' | 'not-rejected';
+  minStars: number;
+  videos: boolean;
+  /** The product photos the results were made from. */
+  sources: boolean;
+}
+
+export interface ExportRequest {
+  scope: ExportScope;
+  /** Recipes by id or name (any case), built-in or the designer's, in the order they run. */
+  recipes: string[];
+  selection?: Partial<ExportSelection>;
+  /** Replaces every recipe's file-name template, and its folder template (names.ts tokens). */
+  fileTemplate?: string;
+  folderTemplate?: string;
+  /** The export folder, absolute. */
+  destination: string;
+  /** Zips of the files beside them, one per product or one per recipe. */
+  zip?: 'per-product' | 'per-recipe' | null;
+  manifest?: { csv: boolean; json: boolean };
+}
+
+export interface ExportPlanView {
+  total: number;
+  /** The first planned files, in plan order (relative paths, `/` between folders). */
+  files: Array<{
+    path: string;
+    recipe: string;
+    product: string;
+    width: number;
+    height: number;
+    /** What the plan can tell before rendering: a size below the recipe's minimum. */
+    warnings: string[];
+    /** A file of another export (or anyone's) is already under this name: ours goes beside it, or is skipped when identical. */
+    exists: boolean;
+  }>;
+  /** Files whose planned name is taken on disk (of all, not only those listed). */
+  collisions: number;
+  /** Files the plan can already warn about (of all). */
+  warned: number;
+  /** Empty tokens and the like, once per product and recipe. */
+  notices: string[];
+  /** The zips it will write, relative to the destination. */
+  zips: string[];
+}
+
+export type ExportState = 'running' | 'done' | 'cancelled' | 'stopped' | 'failed' | 'interrupted';
+
+export interface ExportProgressView {
+  id: string;
+  phase: 'files' | 'zips';
+  done: number;
+  total: number;
+  written: number;
+  identical: number;
+  failed: number;
+  bytesWritten: number;
+  etaMs: number | null;
+  /** The file just finished. */
+  path: string;
+}
+
+export interface ExportFileView {
+  path: string;
+  recipe: string;
+  product: string;
+  status: 'written' | 'identical' | 'failed';
+  bytes: number;
+  sha256: string;
+  warnings: string[];
+  error?: string;
+}
+
+export interface ExportView {
+  id: string;
+  state: ExportState;
+  destination: string;
+  createdAt: number;
+  finishedAt: number | null;
+  recipes: string[];
+  total: number;
+  progress: ExportProgressView | null;
+  /** Why it stopped, failed or was interrupted, and what to do. */
+  message: string | null;
+  /** Relative to the destination. */
+  manifests: string[];
+  zips: string[];
+  written: number;
+  identical: number;
+  failed: number;
+  /** An interrupted export can be run again: same files, same names; what was finished is not written twice. */
+  resumable: boolean;
+}
+
+export interface ExportDetail extends ExportView {
+  /** Every file of a finished run, with its warnings (the first 2,000). */
+  files: ExportFileView[];
+}

@@ -8,6 +8,8 @@ const EVENT_NAMES: Record<EventName, true> = {
   'accounts:changed': true,
   'queue:owner': true,
   'ingest:progress': true,
+  'export:progress': true,
+  'export:changed': true,
   'app:command': true,
 };
 
@@ -51,8 +53,10 @@ export function throttlePerKey(
   const timers = new Map<string, NodeJS.Timeout>();
   const fire = (key: string) => {
     timers.delete(key);
-    last.set(key, Date.now());
     emit(key);
+    // Counted from when the event was delivered, not from when it began: making it (a batch's progress
+    // read from the database) took 50 ms on a loaded machine, and the next one came 50 ms after delivery.
+    last.set(key, Date.now());
   };
   return {
     touch(key) {

@@ -11,6 +11,7 @@ import {
   VIDEO_DURATIONS,
   VIDEO_RESOLUTIONS,
 } from '../catalog.ts';
+import { recipeSchema } from '../export/recipes.ts';
 import { MAX_S3_URL_TTL_SECONDS } from '../hosting/s3.ts';
 
 // Every argument from the renderer, checked before a handler sees it: the renderer is treated as untrusted.
@@ -91,6 +92,44 @@ const reshoot = z
     batchId,
     productIds: z.array(z.string().min(1).max(200)).min(1).max(10_000).optional(),
     shoot,
+  })
+  .strict();
+
+const absolutePath = z.string().min(1).max(4096).refine(isAbsolute, 'must be an absolute path');
+
+const exportRequest = z
+  .object({
+    scope: z
+      .object({
+        batchIds: z.array(batchId).min(1).max(10_000).optional(),
+        product,
+        itemIds: z.array(itemId).min(1).max(100_000).optional(),
+      })
+      .partial({ product: true })
+      .strict()
+      .refine((scope) => (scope.batchIds === undefined) !== (scope.product === undefined), {
+        message: 'names batches or a product, not both',
+      })
+      .refine((scope) => !scope.itemIds || scope.product !== undefined || scope.batchIds?.length === 1, {
+        message: 'a selection of results is of one batch or one product',
+        path: ['itemIds'],
+      }),
+    recipes: z.array(z.string().trim().min(1).max(100)).min(1).max(50),
+    selection: z
+      .object({
+        rule: z.enum(['picked', 'picked-or-stars', 'not-rejected']),
+        minStars: stars,
+        videos: z.boolean(),
+        sources: z.boolean(),
+      })
+      .partial()
+      .strict()
+      .optional(),
+    fileTemplate: z.string().min(1).max(400).optional(),
+    folderTemplate: z.string().max(400).optional(),
+    destination: absolutePath,
+    zip: z.enum(['per-product', 'per-recipe']).nullable().optional(),
+    manifest: z.object({ csv: z.boolean(), json: z.boolean() }).strict().optional(),
   })
   .strict();
 
@@ -199,6 +238,15 @@ export const HANDLER_SCHEMAS = {
     })
     .strict(),
   'storage:clear': none,
+  'export:recipes': none,
+  'export:saveRecipe': recipeSchema,
+  'export:deleteRecipe': id,
+  'export:plan': exportRequest,
+  'export:start': exportRequest,
+  'export:resume': id,
+  'export:cancel': id,
+  'export:list': none,
+  'export:get': id,
   'settings:get': none,
   'settings:set': z
     .object({ libraryDir: z.string().min(1).max(4096), budgetMarginPercent: z.number().int().min(0).max(50) })

@@ -14,7 +14,8 @@ import { withSuffix } from './safe-names.ts';
 // A name taken by other bytes moves the file to ` (2)`, ` (3)`…; the same probing on a re-run lands on
 // the same name again.
 
-export type Content = { bytes: Buffer } | { copyFrom: string };
+/** The bytes, a file to copy, or the `.part` already written by the caller (a zip streamed into it). */
+export type Content = { bytes: Buffer } | { copyFrom: string } | { partReady: true };
 
 export interface Placed {
   relativePath: string;
@@ -94,7 +95,7 @@ export async function placeFile(options: {
   await makeFolders(root, folder);
   const part = partPath(root, plannedPath);
   // Set before the first byte: a write cut short (a full disk, a cancel) leaves a .part to remove too.
-  let partWritten = false;
+  let partWritten = 'partReady' in options.content;
   try {
     for (let count = 1; ; count++) {
       const candidate = `${folder ? `${folder}/` : ''}${withSuffix(fileName, count)}`;
@@ -111,7 +112,7 @@ export async function placeFile(options: {
       if (!partWritten) {
         partWritten = true;
         if ('bytes' in options.content) await writeFile(part, options.content.bytes);
-        else await copyFile(options.content.copyFrom, part);
+        else if ('copyFrom' in options.content) await copyFile(options.content.copyFrom, part);
       }
       options.signal?.throwIfAborted();
       try {

@@ -12,10 +12,15 @@ type WorkerAnswer =
   | { type: 'error'; message: string; stack?: string };
 
 /**
- * The worker's entry. From the TypeScript sources (tests, the CLI through tsx) it is loaded with tsx;
- * a bundled app passes the URL of its built worker entry.
+ * The worker's entry, beside this module: from the TypeScript sources (tests, the CLI through tsx) the
+ * `.ts` file, loaded with tsx; in the built main process (electron-vite bundles this module into
+ * out/main/index.js) the `export-worker.js` entry electron.vite.config.ts builds beside it. The name is
+ * chosen at run time, so no bundler rewrites it.
  */
-export const DEFAULT_WORKER_URL = new URL('./export-worker.ts', import.meta.url);
+export const DEFAULT_WORKER_URL = new URL(
+  import.meta.url.endsWith('.ts') ? './export-worker.ts' : './export-worker.js',
+  import.meta.url,
+);
 
 export async function runExportInWorker(
   options: Omit<ExportOptions, 'now'>,

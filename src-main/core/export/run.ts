@@ -1,5 +1,6 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
 import { type LocalFault, localFaultOf } from '../downloads/local-fault.ts';
 import { describeExportFault } from './export-fault.ts';
@@ -9,6 +10,7 @@ import type { ExportPlan, PlannedFile } from './plan.ts';
 import { preflightWarnings } from './preflight.ts';
 import { type DecodedSource, decodeSource, renderFile } from './render.ts';
 import { NameClaims } from './safe-names.ts';
+import { videoPreflight } from './video-preflight.ts';
 
 // An export run: the plan's files written into a folder, each source decoded once for all its recipes,
 // a few sources at a time. A run stops cleanly: on cancel (what was finished stays, what was half-written
@@ -65,13 +67,20 @@ export interface ExportOptions {
   plan: ExportPlan;
   /** The export folder, absolute. */
   destination: string;
-  /** Sources decoded at a time; each holds its decoded pixels (a 4K RGB result: 48 MB). */
+  /**
+   * Sources decoded at a time; each holds its decoded pixels (a 4K RGB result: 48 MB). By default one a
+   * core, two to four: on Linux sharp gives each image one libvips thread (`sharp.concurrency()` is 1 on
+   * glibc), so the sources at a time are what fills the cores; past four they would queue on libuv's four
+   * threads, which the hashing and the file writes use too.
+   */
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (progress: ExportProgress) => void;
   manifest?: { csv: boolean; json: boolean };
   now?: () => number;
 }
+
+const DEFAULT_CONCURRENCY = Math.min(4, Math.max(2, availableParallelism()));
 
 type Stop = { status: 'cancelled' } | { status: 'stopped'; fault: LocalFault };
 
@@ -97,20 +106,26 @@ interface Made {
 async function copied(file: PlannedFile): Promise<Made> {
   const source = file.item.file;
   const [{ size }, sha256] = await Promise.all([stat(source), sha256OfFile(source)]);
-  const warnings: string[] = [];
-  if (file.item.kind !== 'video') {
-    const metadata = await sharp(source).metadata();
-    warnings.push(
-      ...preflightWarnings(file.recipe, {
-        ...file,
-        bytes: size,
-        space: metadata.space,
-        icc: metadata.icc ?? null,
-      }),
-    );
-  } else {
-    warnings.push(...preflightWarnings(file.recipe, { ...file, bytes: size, space: null, icc: null }));
+  if (file.item.kind === 'video') {
+    // Its container, codecs, size and duration read from the file (video-preflight.ts).
+    const { facts, warnings } = await videoPreflight(file.recipe, source, size);
+    const frame = facts?.video ?? file;
+    return {
+      content: { copyFrom: source },
+      size,
+      sha256,
+      width: frame.width,
+      height: frame.height,
+      warnings,
+    };
   }
+  const metadata = await sharp(source).metadata();
+  const warnings = preflightWarnings(file.recipe, {
+    ...file,
+    bytes: size,
+    space: metadata.space,
+    icc: metadata.icc ?? null,
+  });
   return { content: { copyFrom: source }, size, sha256, width: file.width, height: file.height, warnings };
 }
 
@@ -269,7 +284,10 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
     }
   };
   await Promise.all(
-    Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, groups.length)) }, worker),
+    Array.from(
+      { length: Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, groups.length)) },
+      worker,
+    ),
   );
   if (failure) throw (failure as { error: unknown }).error;
   if (!stop && signal?.aborted) stop = { status: 'cancelled' };

@@ -9,7 +9,14 @@
 /** Guess: a CDN that takes longer than this to start answering will not serve the service reliably either. */
 export const LINK_CHECK_TIMEOUT_MS = 5_000;
 
-export type LinkAnswer = { answers: true } | { answers: false; why: string };
+/**
+ * `gone`: the server said the file is not there for us (a 4xx such as 404, 410 or 403); otherwise the
+ * question got no answer that says so (a 5xx, a reset, no answer in time), which may be the moment's.
+ */
+export type LinkAnswer = { answers: true } | { answers: false; why: string; gone: boolean };
+
+/** 4xx answers that say "not now" rather than "not here". */
+const PASSING_CLIENT_ERRORS = new Set([408, 425, 429]);
 
 export type LinkCheck = (url: string) => Promise<LinkAnswer>;
 
@@ -23,10 +30,12 @@ export async function checkLink(url: string, timeoutMs = LINK_CHECK_TIMEOUT_MS):
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    return { answers: false, why: describeFetchError(error) };
+    return { answers: false, why: describeFetchError(error), gone: false };
   }
   await response.body?.cancel().catch(() => {});
-  return response.ok ? { answers: true } : { answers: false, why: `HTTP ${response.status}` };
+  if (response.ok) return { answers: true };
+  const gone = response.status >= 400 && response.status < 500 && !PASSING_CLIENT_ERRORS.has(response.status);
+  return { answers: false, why: `HTTP ${response.status}`, gone };
 }
 
 function describeFetchError(error: unknown): string {

@@ -9,8 +9,9 @@ import type { PhotoHost } from './photo-host.ts';
 // The service gets working links only. A video's shots are named by their result URLs; right before the
 // POST each is asked whether it still answers (`link-check.ts`), and one that does not is replaced by the
 // shot's downloaded, verified file, served by the batch's photo host (the loopback host for a service on
-// this machine, the bucket otherwise). Where neither works the video is not sent at all: no credit is
-// spent on a video the service could only fail.
+// this machine, the bucket otherwise). Where the server says the file is gone and there is no copy, the
+// video is not sent at all: no credit is spent on a video the service could only fail. Where the question
+// only went unanswered (a 5xx, a reset, a timeout) and there is no copy, the URL goes as it is.
 
 /** A video's input that no URL can give the service: the job fails here, before anything is sent. */
 export class NoWorkingLink extends Error {
@@ -70,6 +71,13 @@ export async function workingLinks(
     const gone = `Shot ${shot.idx + 1} no longer answers at the service's address (${answer.why})`;
     const file = join(batch.libraryDir, shot.path);
     const problem = await fileProblem(file, shot);
+    if (problem && !answer.gone) {
+      // No answer that says the file is gone (a 5xx, a reset, no answer in time: likely the moment's), and
+      // no copy to stand in: the URL goes as it is, and the service fetches it itself; a video it cannot
+      // make fails there and is refunded (the contract), which beats failing here on a passing fault.
+      urls.push(shot.url);
+      continue;
+    }
     if (problem) {
       throw new NoWorkingLink(
         `${gone}, and ${problem}: download the shoot again (free) or pick another shot, then retry this video. ${NOTHING_SPENT}`,

@@ -135,6 +135,8 @@ describe('electron-builder.config.ts', () => {
     const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
     const built = [
       'out/main/index.js',
+      'out/main/export-worker.js',
+      'out/main/chunks/place-file-abc.js',
       'out/preload/index.cjs',
       'out/renderer/index.html',
       'out/renderer/assets/index-abc.js',
@@ -146,6 +148,8 @@ describe('electron-builder.config.ts', () => {
       [
         'package.json',
         'out/main/index.js',
+        'out/main/export-worker.js',
+        'out/main/chunks/place-file-abc.js',
         'out/preload/index.cjs',
         'out/renderer/index.html',
         'out/renderer/assets/index-abc.js',

@@ -6,6 +6,7 @@ import { photoStorage } from './004-photo-storage.ts';
 import { batchAccount } from './005-batch-account.ts';
 import { review } from './006-review.ts';
 import { videosAfterReview } from './007-videos-after-review.ts';
+import { exportsTable } from './008-exports.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   batchAccount,
   review,
   videosAfterReview,
+  exportsTable,
 ];

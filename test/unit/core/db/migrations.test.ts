@@ -287,3 +287,31 @@ describe('migration 007-videos-after-review', () => {
     db.close();
   });
 });
+
+describe('migration 008-exports', () => {
+  it('keeps exports with their state, request and snapshot, refusing an unknown state, indexed by state', () => {
+    const db = new Database(join(dir, 'x.db'));
+    migrate(db, MIGRATIONS.slice(0, 7));
+    migrate(db, MIGRATIONS.slice(0, 8));
+    expect(db.pragma('user_version', { simple: true })).toBe(8);
+    const insert = db.prepare(
+      `INSERT INTO exports (id, created_at, state, destination, request, snapshot, owner_pid)
+       VALUES (?, 0, ?, '/out', '{}', '{}', 42)`,
+    );
+    insert.run('e1', 'running');
+    expect(() => insert.run('e2', 'paused')).toThrow(/CHECK/);
+    expect(() => insert.run('e1', 'done')).toThrow(/UNIQUE/);
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO exports (id, created_at, state, destination, request) VALUES ('e3', 0, 'done', '/o', '{}')",
+        )
+        .run(),
+    ).toThrow(/NOT NULL/);
+    const plan = db
+      .prepare("EXPLAIN QUERY PLAN SELECT id FROM exports WHERE state = 'running'")
+      .all() as Array<{ detail: string }>;
+    expect(plan.map((row) => row.detail).join(' ')).toMatch(/exports_state/);
+    db.close();
+  });
+});

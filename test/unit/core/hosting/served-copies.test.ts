@@ -35,6 +35,7 @@ beforeAll(async () => {
     else if (req.url === '/moved.jpg') res.writeHead(302, { location: '/presigned.jpg' }).end();
     else if (req.url === '/gone.jpg') res.writeHead(410).end();
     else if (req.url === '/slow.jpg') setTimeout(() => res.writeHead(200).end(), 2_000);
+    else if (req.url === '/busy.jpg') res.writeHead(503).end();
     else res.writeHead(404).end();
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -62,8 +63,8 @@ describe('checkLink', () => {
   });
 
   it('says why a URL does not answer: its status, a refused connection, no answer in time', async () => {
-    expect(await checkLink(`${origin}/gone.jpg`)).toEqual({ answers: false, why: 'HTTP 410' });
-    expect(await checkLink(`${origin}/missing.jpg`)).toEqual({ answers: false, why: 'HTTP 404' });
+    expect(await checkLink(`${origin}/gone.jpg`)).toEqual({ answers: false, why: 'HTTP 410', gone: true });
+    expect(await checkLink(`${origin}/missing.jpg`)).toEqual({ answers: false, why: 'HTTP 404', gone: true });
     const closed = createServer();
     await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
     const { port } = closed.address() as AddressInfo;
@@ -71,8 +72,13 @@ describe('checkLink', () => {
     expect(await checkLink(`http://127.0.0.1:${port}/shot.jpg`)).toEqual({
       answers: false,
       why: 'connection refused',
+      gone: false,
     });
-    expect(await checkLink(`${origin}/slow.jpg`, 200)).toEqual({ answers: false, why: 'no answer in time' });
+    expect(await checkLink(`${origin}/slow.jpg`, 200)).toEqual({
+      answers: false,
+      why: 'no answer in time',
+      gone: false,
+    });
   });
 });
 
@@ -109,8 +115,27 @@ describe('workingLinks', () => {
     expect(links.urls[0]!.startsWith(`${host.origin}/p/`)).toBe(true);
     expect(links.urls[1]).toBe(`${origin}/presigned.jpg`);
     expect(links.served).toEqual([{ assetId: 100, why: 'HTTP 410' }]);
+    expect((await checkLink(`${origin}/busy.jpg`)).answers).toBe(false);
+    const passing = await workingLinks(batch(), [shot(0, `${origin}/busy.jpg`, sha)], {
+      check: (url) => checkLink(url),
+      hostFor: () => host,
+    });
+    expect(passing.urls[0]!.startsWith(`${host.origin}/p/`)).toBe(true);
     const served = await fetch(links.urls[0]!);
     expect(Buffer.from(await served.arrayBuffer()).equals(photo)).toBe(true);
+  });
+
+  it('sends the URL as it is when it went unanswered for the moment and there is no copy yet', async () => {
+    const links = await workingLinks(batch(), [shot(0, `${origin}/busy.jpg`, null)], {
+      check: (url) => checkLink(url),
+      hostFor: () => host,
+    });
+    expect(links).toEqual({ urls: [`${origin}/busy.jpg`], served: [] });
+    const gone = workingLinks(batch(), [shot(0, `${origin}/gone.jpg`, null)], {
+      check: (url) => checkLink(url),
+      hostFor: () => host,
+    });
+    await expect(gone).rejects.toThrow(/Shot 1 .*\(HTTP 410\), and it was never downloaded/);
   });
 
   it('refuses a file changed since it was verified, and a batch with no host, saying what to do', async () => {

@@ -1,0 +1,171 @@
+import { resolve } from 'node:path';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { Refusal } from '../../core/app/dispatch.ts';
+import type { ExportProgressView, ExportRequest, ExportState } from '../../shared/models.ts';
+import { EXIT } from '../exit-codes.ts';
+import { openCliCore } from '../open-core.ts';
+import { defaultDataDir } from '../paths.ts';
+
+// `adbatch export <batch...|--all> --to DIR`: the picked results of batches out as the files each channel
+// wants (docs/export.md), through the same handlers as the app. A dry run prints the planned names; a run
+// prints a line per file as it goes and what the pre-flight warned about. The same command run again after
+// a kill resumes that export under the same names (core keeps it); run again after it finished, it writes
+// nothing. It reads beside whatever drives the queue (the app may be open).
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+function starsOption(text: string): number {
+  const stars = Number(text);
+  if (!Number.isInteger(stars) || stars < 1 || stars > 5) throw new InvalidArgumentError('stars are 1 to 5');
+  return stars;
+}
+
+function manifestOption(text: string): { csv: boolean; json: boolean } {
+  const kinds = text.split(',').map((kind) => kind.trim().toLowerCase());
+  for (const kind of kinds) {
+    if (kind !== 'csv' && kind !== 'json' && kind !== 'none') {
+      throw new InvalidArgumentError('the manifest is csv, json, csv,json or none');
+    }
+  }
+  return { csv: kinds.includes('csv'), json: kinds.includes('json') };
+}
+
+interface ExportOptions {
+  all?: boolean;
+  to: string;
+  recipe?: string[];
+  picked?: boolean;
+  notRejected?: boolean;
+  minStars?: number;
+  videos?: boolean;
+  sources?: boolean;
+  name?: string;
+  folders?: string;
+  zip?: 'per-product' | 'per-recipe';
+  manifest?: { csv: boolean; json: boolean };
+  dryRun?: boolean;
+  dataDir: string;
+}
+
+function progressLine(progress: ExportProgressView): string {
+  const what = progress.phase === 'zips' ? 'zip' : 'file';
+  return `${what} ${progress.done}/${progress.total}  ${progress.path}`;
+}
+
+export function registerExportCommand(program: Command): void {
+  program
+    .command('export')
+    .description(
+      "Export batches' picked results as each channel wants them: recipes, names, checks, a manifest, zips.",
+    )
+    .argument('[batch...]', 'batch ids')
+    .option('--all', 'every batch')
+    .requiredOption('--to <dir>', 'the export folder')
+    .option('--recipe <name>', 'a recipe by name or id, again for more (default: Original)', collect)
+    .addOption(new Option('--picked', 'the picks only (the default)').conflicts(['notRejected', 'minStars']))
+    .addOption(new Option('--not-rejected', 'everything not rejected').conflicts(['minStars']))
+    .option('--min-stars <n>', 'the picks, and results with at least N stars', starsOption)
+    .option('--videos', 'the videos too (those the selection keeps)')
+    .option('--sources', 'the source photos too')
+    .option('--name <template>', "every recipe's file-name template: {product}-{n:02}.{ext}")
+    .option('--folders <template>', "every recipe's folder template: {recipe}/{product}")
+    .addOption(new Option('--zip <by>', 'zips beside the files').choices(['per-product', 'per-recipe']))
+    .option('--manifest <kinds>', 'csv, json, csv,json (the default) or none', manifestOption)
+    .option('--dry-run', 'print the planned names, write nothing')
+    .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .action(async (batchIds: string[], options: ExportOptions) => {
+      if (batchIds.length > 0 === (options.all === true)) {
+        throw new Error('name the batches to export, or --all, not both');
+      }
+      const cli = openCliCore({ dataDir: options.dataDir, holderName: 'adbatch export', leaseMode: 'none' });
+      let cancel: (() => void) | null = null;
+      const interrupt = () => cancel?.();
+      try {
+        const ids = options.all ? (await cli.call('batches:list')).map((batch) => batch.id) : batchIds;
+        if (ids.length === 0) throw new Error('there is no batch to export');
+        const request: ExportRequest = {
+          scope: { batchIds: ids },
+          recipes: options.recipe ?? ['original'],
+          selection: {
+            rule: options.notRejected
+              ? 'not-rejected'
+              : options.minStars !== undefined
+                ? 'picked-or-stars'
+                : 'picked',
+            minStars: options.minStars ?? 0,
+            videos: options.videos === true,
+            sources: options.sources === true,
+          },
+          ...(options.name !== undefined ? { fileTemplate: options.name } : {}),
+          ...(options.folders !== undefined ? { folderTemplate: options.folders } : {}),
+          destination: resolve(options.to),
+          zip: options.zip ?? null,
+          manifest: options.manifest ?? { csv: true, json: true },
+        };
+        const plan = await cli.call('export:plan', request);
+        for (const notice of plan.notices) process.stderr.write(`note: ${notice}\n`);
+        if (options.dryRun) {
+          const lines = plan.files.map(
+            (file) =>
+              `${file.path}  ${file.width > 0 ? `${file.width}x${file.height}` : 'copied'}${file.exists ? '  (the name is taken: beside it, or skipped if identical)' : ''}${file.warnings.map((warning) => `\n  warning: ${warning}`).join('')}`,
+          );
+          const more = plan.total - plan.files.length;
+          process.stdout.write(
+            `${plan.total} file${plan.total === 1 ? '' : 's'} into ${request.destination}:\n${lines.join('\n')}\n${more > 0 ? `… and ${more} more\n` : ''}${plan.zips.map((zip) => `zip ${zip}\n`).join('')}`,
+          );
+          return;
+        }
+        if (plan.total === 0)
+          throw new Error('nothing to export: no result is picked (or kept by the choice made)');
+        let id: string | null = null;
+        const early: ExportProgressView[] = [];
+        const offProgress = cli.core.events.on('export:progress', (progress) => {
+          if (id === null) early.push(progress);
+          else if (progress.id === id) process.stdout.write(`${progressLine(progress)}\n`);
+        });
+        const ended = new Promise<ExportState>((resolveEnded) => {
+          cli.core.events.on('export:changed', (change) => {
+            if (change.id === id) resolveEnded(change.state);
+          });
+        });
+        process.once('SIGINT', interrupt);
+        const started = await cli.call('export:start', request);
+        id = started.id;
+        cancel = () => void cli.call('export:cancel', { id: started.id });
+        if (started.resumed) process.stdout.write(`Resuming export ${id}: what was finished is kept.\n`);
+        for (const progress of early.filter((one) => one.id === id)) {
+          process.stdout.write(`${progressLine(progress)}\n`);
+        }
+        const state = await ended;
+        offProgress();
+        const detail = await cli.call('export:get', { id });
+        for (const file of detail.files) {
+          for (const warning of file.warnings) process.stdout.write(`warning: ${file.path}: ${warning}\n`);
+          if (file.error) process.stderr.write(`failed: ${file.path}: ${file.error}\n`);
+        }
+        process.stdout.write(
+          `${state}: ${detail.written} written, ${detail.identical} already there, ${detail.failed} failed, into ${detail.destination}${detail.zips.length > 0 ? `; zips: ${detail.zips.join(', ')}` : ''}\n`,
+        );
+        if (detail.message) process.stderr.write(`adbatch: ${detail.message}\n`);
+        process.exitCode =
+          state === 'done'
+            ? detail.failed > 0
+              ? EXIT.partial
+              : EXIT.ok
+            : state === 'cancelled' || state === 'interrupted'
+              ? EXIT.interrupted
+              : state === 'stopped'
+                ? EXIT.pausedLocally
+                : EXIT.failed;
+      } catch (error) {
+        // A refusal (a bad template, an unknown recipe, a folder that cannot be written) in one line.
+        if (error instanceof Refusal) throw new Error(error.message);
+        throw error;
+      } finally {
+        process.off('SIGINT', interrupt);
+        await cli.core.stop();
+      }
+    });
+}

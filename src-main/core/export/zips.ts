@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ZipFile } from 'yazl';
+import { partPath, placeFile } from './place-file.ts';
+import type { FileOutcome } from './run.ts';
+import { NameClaims, safeComponent } from './safe-names.ts';
+
+// Zips of a finished export, one per product or one per recipe, beside its files (kept, so that a re-run
+// finds them and writes nothing). Each zip is streamed by yazl straight into its `.part` (entries read one
+// at a time, never held whole), hashed on the way, then linked into place like any file (place-file.ts):
+// never over a stranger's file, skipped when the same bytes are already there. Its bytes depend only on the
+// files and the export's date (every entry's time), so the same export zipped again gives the same zip.
+//
+// ZIP64: yazl switches to it by itself where a size or an offset passes 0xfffffffe bytes (its README,
+// "Regarding ZIP64 Support"; `Entry.prototype.useZip64Format` and the end-of-central-directory code in its
+// index.js). Each entry is given its size up front, which its README says is how yazl knows.
+
+export type ZipBy = 'per-product' | 'per-recipe';
+
+export interface ZipPlan {
+  /** The zip's name at the top of the export folder. */
+  path: string;
+  /** Paths relative to the export folder, in plan order: each is also its name in the zip. */
+  entries: Array<{ path: string; bytes: number }>;
+}
+
+/** Already compressed: stored, not deflated again (deflating a JPEG costs time and gains nothing). */
+const STORED = /\.(jpe?g|png|webp|avif|gif|mp4|mov|m4v|webm|zip)$/i;
+
+/** The zips of these files (failed ones left out), named after their product or recipe, never after a file's name. */
+export function planZips(files: readonly FileOutcome[], by: ZipBy, taken: readonly string[]): ZipPlan[] {
+  const claims = new NameClaims();
+  for (const path of taken) claims.tryClaim(path, 'file');
+  const groups = new Map<string, { name: string; entries: ZipPlan['entries'] }>();
+  for (const file of files) {
+    if (file.status === 'failed') continue;
+    const { item, recipe } = file.planned;
+    const key = by === 'per-product' ? item.productKey : recipe.id;
+    const name = by === 'per-product' ? item.product : recipe.name;
+    const group = groups.get(key) ?? { name, entries: [] };
+    group.entries.push({ path: file.relativePath, bytes: file.bytes });
+    groups.set(key, group);
+  }
+  return [...groups.entries()].map(([key, group]) => ({
+    path: claims.claim(safeComponent(`${group.name}.zip`, 'file'), key),
+    entries: group.entries,
+  }));
+}
+
+/** Writes one zip into `root` (or finds it there already); answers where it is and whether it was written. */
+export async function writeZip(
+  root: string,
+  zip: ZipPlan,
+  options: { date: string; signal?: AbortSignal; forceZip64?: boolean },
+): Promise<{ relativePath: string; status: 'written' | 'identical'; bytes: number }> {
+  const part = partPath(root, zip.path);
+  await rm(part, { force: true });
+  // Local midnight of the export's day: zip times are local (MS-DOS) times.
+  const mtime = new Date(`${options.date}T00:00:00`);
+  const archive = new ZipFile();
+  for (const entry of zip.entries) {
+    archive.addReadStreamLazy(
+      entry.path,
+      {
+        mtime,
+        mode: 0o100644,
+        compress: !STORED.test(entry.path),
+        size: entry.bytes,
+        forceZip64Format: options.forceZip64 === true,
+      },
+      (callback) => callback(null, createReadStream(join(root, entry.path))),
+    );
+  }
+  archive.end({ forceZip64Format: options.forceZip64 === true, comment: '' });
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const hashing = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  try {
+    await pipeline(
+      archive.outputStream,
+      hashing,
+      createWriteStream(part),
+      options.signal ? { signal: options.signal } : {},
+    );
+  } catch (error) {
+    await rm(part, { force: true });
+    throw error;
+  }
+  const claims = new NameClaims();
+  const placed = await placeFile({
+    root,
+    plannedPath: zip.path,
+    content: { partReady: true },
+    size: bytes,
+    sha256: hash.digest('hex'),
+    claims,
+    owner: zip.path,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return { ...placed, bytes };
+}

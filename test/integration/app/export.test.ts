@@ -1,0 +1,395 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../../src-main/core/create-core.ts';
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
+import type { ExportDetail, ExportProgressView, ExportRequest } from '../../../src-main/shared/models.ts';
+import { startChild } from '../../support/child-process.ts';
+import { ADBATCH_BIN } from '../../support/cli.ts';
+import {
+  type CoreHarness,
+  callCore,
+  refusalOf,
+  startCoreHarness,
+  untilFinished,
+} from '../../support/core-harness.ts';
+import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
+import { QUICK_SHOOT } from '../../support/job-settings.ts';
+import { defaultKeys } from '../../support/sandbox-harness.ts';
+import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
+
+// Issue 13 through the handler map and the CLI, on a real sandbox batch: recipes, the plan and its names,
+// an export in the worker into a temp folder (every file decoded, every manifest row's sha256 checked, every
+// zip through `unzip -t`), a second run that writes nothing, a selection from Review, and the CLI killed
+// with SIGKILL mid-export then run again: exactly the planned files, none half-written.
+
+let h: CoreHarness;
+let service: Sandbox;
+let photos: StaticServer;
+let batchId: string;
+let out: string;
+
+async function untilEnded(core: Core, id: string, timeoutMs = 120_000): Promise<ExportDetail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const detail = await callCore(core, 'export:get', { id });
+    if (detail.state !== 'running') return detail;
+    if (Date.now() > deadline) throw new Error(`export ${id} still running after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function unzipTest(zip: string): string {
+  return execFileSync('unzip', ['-t', zip], { encoding: 'utf8' });
+}
+
+function zipEntries(zip: string): string[] {
+  return execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n').sort();
+}
+
+beforeAll(async () => {
+  h = await startCoreHarness();
+  service = await startSandbox({ port: 0, timeScale: 0.02, videoRenderer: 'bundled' });
+  photos = await startStaticServer();
+  const studio = await callCore(h.core, 'accounts:add', {
+    name: 'Studio',
+    baseUrl: service.url,
+    apiKey: defaultKeys(service).personal,
+  });
+  const catalog = join(h.dir, 'export.csv');
+  await writeFile(
+    catalog,
+    `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\nMug,${photos.urlOf(PRODUCT_PHOTOS.mug)}\n`,
+  );
+  const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
+  const batch = await callCore(h.core, 'batches:create', {
+    scanId: scan.scanId,
+    accountId: studio.id,
+    shoot: { ...QUICK_SHOOT, shots: 4 },
+    video: null,
+    includeDone: true,
+    name: 'Export',
+  });
+  batchId = batch.id;
+  await untilFinished(h.core, batchId);
+  const items = (await callCore(h.core, 'review:get', { batchId })).items;
+  const of = (product: string) => items.filter((item) => item.productName === product);
+  const [hat1, hat2, hat3] = of('Hat');
+  const [tote1, tote2] = of('Tote');
+  await callCore(h.core, 'review:decide', {
+    batchId,
+    itemIds: [hat1!.id, hat2!.id, hat3!.id, tote1!.id],
+    change: { flag: 'picked' },
+  });
+  await callCore(h.core, 'review:decide', { batchId, itemIds: [hat1!.id], change: { stars: 5 } });
+  await callCore(h.core, 'review:decide', { batchId, itemIds: [tote2!.id], change: { stars: 4 } });
+  out = join(h.dir, 'exports');
+}, 120_000);
+
+afterAll(async () => {
+  await photos?.close();
+  await h?.close();
+  await service?.close();
+});
+
+const request = (overrides: Partial<ExportRequest> = {}): ExportRequest => ({
+  scope: { batchIds: [batchId] },
+  recipes: ['shopify', 'Amazon main', 'amazon-additional'],
+  destination: join(out, 'run'),
+  zip: 'per-product',
+  ...overrides,
+});
+
+describe('export recipes through the map', () => {
+  it('lists the built-ins and the designer’s own, saves and deletes one, refuses a built-in’s id', async () => {
+    const before = await callCore(h.core, 'export:recipes');
+    expect(before.recipes.map((recipe) => [recipe.id, recipe.builtIn])).toEqual([
+      ['original', true],
+      ['shopify', true],
+      ['amazon-main', true],
+      ['amazon-additional', true],
+      ['instagram-feed', true],
+      ['story-reels', true],
+      ['web', true],
+    ]);
+    const saved = await callCore(h.core, 'export:saveRecipe', {
+      id: 'thumbs',
+      name: 'Thumbs',
+      format: { type: 'png' },
+      size: { kind: 'long-edge', px: 256 },
+      fileTemplate: '{handle}-{n:03}',
+    });
+    expect(saved).toMatchObject({ folderTemplate: '{recipe}', kinds: ['shot', 'source'] });
+    expect((await callCore(h.core, 'export:recipes')).recipes.at(-1)).toMatchObject({
+      id: 'thumbs',
+      builtIn: false,
+    });
+    expect(
+      await refusalOf(h.core, 'export:saveRecipe', { ...saved, id: 'web', name: 'My web' }),
+    ).toMatchObject({ code: 'bad_request', message: expect.stringMatching(/built-in/) });
+    await callCore(h.core, 'export:deleteRecipe', { id: 'thumbs' });
+    expect(await refusalOf(h.core, 'export:deleteRecipe', { id: 'thumbs' })).toMatchObject({
+      code: 'not_found',
+    });
+  });
+});
+
+describe('an export planned', () => {
+  it('names the picked results only, per recipe, with the catalog’s SKU, before anything is written', async () => {
+    const plan = await callCore(h.core, 'export:plan', request());
+    // Hat: 3 picks (Shopify 3, Amazon main 1, additional 2); Tote: 1 pick (Shopify 1, main 1).
+    expect(plan.total).toBe(8);
+    expect(plan.files.map((file) => file.path)).toEqual([
+      'Shopify/hat-01.jpg',
+      'Shopify/hat-02.jpg',
+      'Shopify/hat-03.jpg',
+      'Shopify/tote-01.jpg',
+      'Amazon main/Hat.MAIN.jpg',
+      'Amazon main/Tote.MAIN.jpg',
+      'Amazon additional/Hat.PT01.jpg',
+      'Amazon additional/Hat.PT02.jpg',
+    ]);
+    expect(plan.files.every((file) => !file.exists)).toBe(true);
+    expect(plan.collisions).toBe(0);
+    expect(plan.zips).toEqual(['Hat.zip', 'Tote.zip']);
+    expect(await listFiles(out).catch(() => [])).toEqual([]);
+  });
+
+  it('takes picks or N stars, and not-rejected, as asked', async () => {
+    const stars = await callCore(
+      h.core,
+      'export:plan',
+      request({ recipes: ['web'], selection: { rule: 'picked-or-stars', minStars: 4 } }),
+    );
+    expect(stars.files.map((file) => file.path)).toEqual([
+      'Web/Hat-classic-01.webp',
+      'Web/Hat-classic-02.webp',
+      'Web/Hat-classic-03.webp',
+      'Web/Tote-classic-01.webp',
+      'Web/Tote-classic-02.webp',
+    ]);
+    const kept = await callCore(
+      h.core,
+      'export:plan',
+      request({ recipes: ['web'], selection: { rule: 'not-rejected' } }),
+    );
+    expect(kept.total).toBe(12);
+  });
+
+  it('refuses an unknown recipe, a bad template and a relative folder, saying which', async () => {
+    expect(await refusalOf(h.core, 'export:plan', request({ recipes: ['Shopfy'] }))).toEqual({
+      code: 'bad_request',
+      message: expect.stringMatching(/^There is no recipe "Shopfy": the recipes are Original, Shopify,/),
+    });
+    expect(await refusalOf(h.core, 'export:plan', request({ fileTemplate: '{prodcut}.{ext}' }))).toEqual({
+      code: 'bad_request',
+      message: expect.stringContaining('unknown token {prodcut}'),
+    });
+    expect(await refusalOf(h.core, 'export:plan', request({ destination: 'relative/dir' }))).toMatchObject({
+      code: 'bad_request',
+    });
+  });
+});
+
+describe('an export run through the map', () => {
+  let detail: ExportDetail;
+  const events: ExportProgressView[] = [];
+
+  beforeAll(async () => {
+    const off = h.core.events.on('export:progress', (progress) => events.push(progress));
+    const started = await callCore(h.core, 'export:start', request());
+    expect(started.resumed).toBe(false);
+    detail = await untilEnded(h.core, started.id);
+    off();
+  }, 120_000);
+
+  it('writes every planned file, decoded at its recipe’s size, with a manifest whose sha256 match', async () => {
+    const dir = join(out, 'run');
+    expect(detail).toMatchObject({ state: 'done', written: 8, identical: 0, failed: 0 });
+    expect(detail.manifests).toEqual(['manifest.csv', 'manifest.json']);
+    expect(await listFiles(dir)).toEqual(
+      [
+        ...detail.files.map((file) => file.path),
+        'manifest.csv',
+        'manifest.json',
+        'Hat.zip',
+        'Tote.zip',
+      ].sort(),
+    );
+    for (const file of detail.files) {
+      const metadata = await sharp(join(dir, file.path)).metadata();
+      expect(metadata.format, file.path).toBe('jpeg');
+      expect(metadata.space, file.path).toBe('srgb');
+      if (file.recipe === 'Shopify') expect([metadata.width, metadata.height]).toEqual([2048, 2048]);
+      else expect(Math.max(metadata.width, metadata.height), file.path).toBeLessThanOrEqual(2000);
+    }
+    const rows = parse(await readFile(join(dir, 'manifest.csv')), { columns: true }) as Array<
+      Record<string, string>
+    >;
+    const json = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as {
+      files: Array<{ path: string; sha256: string; sku: string; stars: number }>;
+    };
+    expect(rows).toHaveLength(8);
+    expect(json.files.map((row) => row.path)).toEqual(rows.map((row) => row.path));
+    for (const row of rows) expect(await sha256Of(join(dir, row.path!)), row.path).toBe(row.sha256);
+    expect(json.files.find((row) => row.path === 'Shopify/hat-01.jpg')).toMatchObject({
+      sku: 'Hat',
+      stars: 5,
+    });
+  });
+
+  it('zips each product’s files, and every zip passes unzip -t', async () => {
+    const dir = join(out, 'run');
+    expect(detail.zips).toEqual(['Hat.zip', 'Tote.zip']);
+    for (const zip of detail.zips) expect(unzipTest(join(dir, zip))).toMatch(/No errors detected/);
+    expect(zipEntries(join(dir, 'Tote.zip'))).toEqual(['Amazon main/Tote.MAIN.jpg', 'Shopify/tote-01.jpg']);
+    expect(zipEntries(join(dir, 'Hat.zip'))).toHaveLength(6);
+  });
+
+  it('said its progress in events, the last one the whole', () => {
+    const files = events.filter((event) => event.id === detail.id && event.phase === 'files');
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.at(-1)).toMatchObject({ done: 8, total: 8, written: 8 });
+    expect(events.filter((event) => event.phase === 'zips').at(-1)).toMatchObject({ done: 2, total: 2 });
+  });
+
+  it('is listed with its state, destination and manifests', async () => {
+    const listed = (await callCore(h.core, 'export:list')).find((one) => one.id === detail.id);
+    expect(listed).toMatchObject({
+      state: 'done',
+      destination: join(out, 'run'),
+      manifests: ['manifest.csv', 'manifest.json'],
+      recipes: ['Shopify', 'Amazon main', 'Amazon additional'],
+      resumable: false,
+    });
+  });
+
+  it('writes nothing when run again into the same folder', async () => {
+    const dir = join(out, 'run');
+    const stamps = await fileStamps(dir);
+    const plan = await callCore(h.core, 'export:plan', request());
+    expect(plan.collisions).toBe(8);
+    const again = await untilEnded(h.core, (await callCore(h.core, 'export:start', request())).id);
+    expect(again).toMatchObject({ state: 'done', written: 0, identical: 8, zips: ['Hat.zip', 'Tote.zip'] });
+    expect(await fileStamps(dir)).toEqual(stamps);
+  }, 120_000);
+
+  it('exports a selection from Review, and zips per recipe', async () => {
+    const items = (await callCore(h.core, 'review:get', { batchId })).items;
+    const tote2 = items.filter((item) => item.productName === 'Tote')[1]!;
+    const selection = request({
+      scope: { batchIds: [batchId], itemIds: [tote2.id] },
+      recipes: ['instagram-feed'],
+      selection: { rule: 'not-rejected' },
+      destination: join(out, 'selection'),
+      zip: 'per-recipe',
+    });
+    const ended = await untilEnded(h.core, (await callCore(h.core, 'export:start', selection)).id);
+    expect(ended.files.map((file) => file.path)).toEqual(['Instagram feed/Tote-classic-01-feed.jpg']);
+    const metadata = await sharp(join(out, 'selection', ended.files[0]!.path)).metadata();
+    expect([metadata.width, metadata.height]).toEqual([1080, 1350]);
+    expect(ended.zips).toEqual(['Instagram feed.zip']);
+    expect(unzipTest(join(out, 'selection', 'Instagram feed.zip'))).toMatch(/No errors detected/);
+  }, 120_000);
+});
+
+describe('adbatch export', () => {
+  const cliArgs = (to: string, extra: string[] = []) => [
+    ADBATCH_BIN,
+    'export',
+    batchId,
+    '--to',
+    to,
+    '--recipe',
+    'shopify',
+    '--recipe',
+    'web',
+    '--recipe',
+    'story-reels',
+    '--not-rejected',
+    '--zip',
+    'per-recipe',
+    '--data-dir',
+    join(h.dir, 'data'),
+    ...extra,
+  ];
+
+  it('prints the planned names on a dry run and writes nothing', async () => {
+    const to = join(out, 'cli-dry');
+    const child = startChild(cliArgs(to, ['--dry-run']));
+    expect(await child.exited).toBe(0);
+    expect(child.output()).toContain(`36 files into ${to}:`);
+    expect(child.output()).toContain('Shopify/hat-01.jpg  2048x2048');
+    expect(child.output()).toContain('… and 16 more');
+    expect(child.output()).toContain('zip Shopify.zip');
+    expect(await listFiles(to).catch(() => [])).toEqual([]);
+  }, 60_000);
+
+  it('refuses a bad template, an unknown recipe and a folder it cannot write, in one line, exit 1', async () => {
+    const blocker = join(out, 'a-file');
+    await mkdir(out, { recursive: true });
+    await writeFile(blocker, 'not a folder');
+    const cases: Array<[string[], RegExp]> = [
+      [
+        cliArgs(join(out, 'x'), ['--name', '{prodcut}']),
+        /^adbatch: The template "\{prodcut\}" has an unknown token/,
+      ],
+      [[...cliArgs(join(out, 'x')), '--recipe', 'Etsy'], /^adbatch: There is no recipe "Etsy"/],
+      [cliArgs(join(blocker, 'export')), /^adbatch: The export folder \(.*a-file\/export\) is gone/],
+    ];
+    for (const [args, message] of cases) {
+      const child = startChild(args);
+      expect(await child.exited).toBe(1);
+      const lines = child.output().trim().split('\n');
+      expect(lines, child.output()).toHaveLength(1);
+      expect(lines[0]).toMatch(message);
+    }
+  }, 60_000);
+
+  it('killed mid-export, then run again, ends with exactly the planned files and no .part', async () => {
+    const to = join(out, 'cli-killed');
+    const first = startChild(cliArgs(to));
+    await first.waitFor(/^file [1-9]\d*\/36 /m, 90_000);
+    await first.kill();
+    expect(first.output()).not.toMatch(/^done:/m);
+    const before = await listFiles(to);
+    expect(before.filter((path) => !path.endsWith('.part')).length).toBeLessThan(36);
+
+    const second = startChild(cliArgs(to));
+    expect(await second.exited, second.output()).toBe(0);
+    expect(second.output()).toMatch(/^Resuming export /m);
+    const exports = await callCore(h.core, 'export:list');
+    const resumed = exports.find((one) => one.destination === to)!;
+    expect(exports.filter((one) => one.destination === to)).toHaveLength(1);
+    const detail = await callCore(h.core, 'export:get', { id: resumed.id });
+    expect(detail).toMatchObject({ state: 'done', failed: 0 });
+    expect(detail.written + detail.identical).toBe(36);
+    expect(detail.identical).toBeGreaterThan(0);
+    const files = await listFiles(to);
+    expect(files.filter((path) => path.includes('.part'))).toEqual([]);
+    expect(files).toEqual(
+      [
+        ...detail.files.map((file) => file.path),
+        'manifest.csv',
+        'manifest.json',
+        'Shopify.zip',
+        'Web.zip',
+        'Story and Reels.zip',
+      ].sort(),
+    );
+    const json = JSON.parse(await readFile(join(to, 'manifest.json'), 'utf8')) as {
+      files: Array<{ path: string; sha256: string }>;
+    };
+    expect(json.files).toHaveLength(36);
+    for (const row of json.files) expect(await sha256Of(join(to, row.path)), row.path).toBe(row.sha256);
+    for (const zip of detail.zips) expect(unzipTest(join(to, zip))).toMatch(/No errors detected/);
+
+    // Run a third time: nothing written.
+    const third = startChild(cliArgs(to));
+    expect(await third.exited).toBe(0);
+    expect(third.output()).toMatch(/^done: 0 written, 36 already there, 0 failed/m);
+  }, 240_000);
+});

@@ -1,0 +1,135 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExportItem } from '../../../src-main/core/export/export-item.ts';
+import { planExport } from '../../../src-main/core/export/plan.ts';
+import { builtInRecipe } from '../../../src-main/core/export/recipes.ts';
+import { runExport } from '../../../src-main/core/export/run.ts';
+import { runExportInWorker } from '../../../src-main/core/export/run-in-worker.ts';
+import { planZips, writeZip } from '../../../src-main/core/export/zips.ts';
+import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
+import { exportItem, makeSources } from '../../support/export-sources.ts';
+
+// Zips of a finished export (yazl, streamed into a .part, linked into place) and the worker as the built
+// app runs it: out/main/export-worker.js loaded by plain Node, without tsx.
+
+const BUILT_WORKER = resolve(__dirname, '../../../out/main/export-worker.js');
+let root: string;
+let items: ExportItem[];
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'adbatch-zips-'));
+  const sources = await makeSources(join(root, 'sources'));
+  const hat = { productKey: 'hat', product: 'Hat', sku: 'B000HAT001', handle: 'hat' };
+  items = [
+    exportItem({ key: 'cap-1', file: sources.aiShot, shot: 1 }),
+    exportItem({ key: 'cap-2', file: sources.fillsWhite, shot: 2 }),
+    exportItem({ key: 'hat-1', file: sources.cutout, shot: 1, ...hat }),
+    exportItem({ key: 'hat-video', kind: 'video', file: sources.video, shot: 1, ...hat }),
+  ];
+}, 60_000);
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function unzipTest(zip: string): string {
+  return execFileSync('unzip', ['-t', zip], { encoding: 'utf8' });
+}
+
+describe('zips of an export', () => {
+  it('per product and per recipe pass unzip -t, hold the files byte for byte, and are not written twice', async () => {
+    const out = join(root, 'zips');
+    const plan = await planExport({
+      items,
+      recipes: [builtInRecipe('web'), builtInRecipe('story-reels')],
+      date: '2026-11-23',
+    });
+    const report = await runExport({ plan, destination: out, manifest: { csv: true, json: false } });
+    const taken = report.files.map((file) => file.relativePath);
+    const perProduct = planZips(report.files, 'per-product', taken);
+    expect(perProduct.map((zip) => zip.path)).toEqual(['Cap.zip', 'Hat.zip']);
+    const perRecipe = planZips(report.files, 'per-recipe', taken);
+    expect(perRecipe.map((zip) => [zip.path, zip.entries.length])).toEqual([
+      ['Web.zip', 3],
+      ['Story and Reels.zip', 4],
+    ]);
+    for (const zip of [...perProduct, ...perRecipe]) {
+      const placed = await writeZip(out, zip, { date: '2026-11-23' });
+      expect(placed).toMatchObject({ relativePath: zip.path, status: 'written' });
+      expect(unzipTest(join(out, zip.path))).toMatch(/No errors detected/);
+      const listed = execFileSync('unzip', ['-Z1', join(out, zip.path)], { encoding: 'utf8' })
+        .trim()
+        .split('\n');
+      expect(listed).toEqual(zip.entries.map((entry) => entry.path));
+      for (const entry of zip.entries) {
+        const inside = execFileSync('unzip', ['-p', join(out, zip.path), entry.path], {
+          maxBuffer: 64 * 1024 * 1024,
+        });
+        expect(inside.equals(await readFile(join(out, entry.path))), entry.path).toBe(true);
+      }
+    }
+    expect((await listFiles(out)).filter((path) => path.includes('.part'))).toEqual([]);
+    const stamps = await fileStamps(out);
+    for (const zip of perProduct) {
+      expect(await writeZip(out, zip, { date: '2026-11-23' })).toMatchObject({ status: 'identical' });
+    }
+    expect(await fileStamps(out)).toEqual(stamps);
+  }, 120_000);
+
+  it('goes beside a stranger’s file of its name, and writes ZIP64 records that unzip reads', async () => {
+    const out = join(root, 'zip64');
+    const plan = await planExport({
+      items: items.slice(0, 2),
+      recipes: [builtInRecipe('web')],
+      date: '2026-11-23',
+    });
+    const report = await runExport({ plan, destination: out });
+    const [zip] = planZips(report.files, 'per-product', []);
+    await writeFile(join(out, 'Cap.zip'), 'not ours');
+    const placed = await writeZip(out, zip!, { date: '2026-11-23', forceZip64: true });
+    expect(placed).toMatchObject({ relativePath: 'Cap (2).zip', status: 'written' });
+    expect(await readFile(join(out, 'Cap.zip'), 'utf8')).toBe('not ours');
+    const bytes = await readFile(join(out, 'Cap (2).zip'));
+    // The ZIP64 end of central directory record's signature, 0x06064b50.
+    expect(bytes.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).toBe(true);
+    expect(unzipTest(join(out, 'Cap (2).zip'))).toMatch(/No errors detected/);
+  }, 60_000);
+
+  it('removes its .part when cancelled, and leaves the name free', async () => {
+    const out = join(root, 'zip-cancel');
+    const plan = await planExport({ items, recipes: [builtInRecipe('web')], date: '2026-11-23' });
+    const report = await runExport({ plan, destination: out });
+    const [zip] = planZips(report.files, 'per-recipe', []);
+    const controller = new AbortController();
+    controller.abort();
+    await expect(writeZip(out, zip!, { date: '2026-11-23', signal: controller.signal })).rejects.toThrow();
+    expect((await listFiles(out)).filter((path) => path.endsWith('.zip') || path.includes('.part'))).toEqual(
+      [],
+    );
+  }, 60_000);
+});
+
+describe('the built export worker', () => {
+  it('runs under plain Node from out/main, as the built app starts it (npm run build first)', async () => {
+    if (!existsSync(BUILT_WORKER))
+      throw new Error('out/main/export-worker.js is missing: run `npm run build` first.');
+    const plan = await planExport({ items, recipes: [builtInRecipe('shopify')], date: '2026-11-23' });
+    const out = join(root, 'built-worker');
+    const report = await runExportInWorker(
+      { plan, destination: out, manifest: { csv: false, json: true } },
+      pathToFileURL(BUILT_WORKER),
+    );
+    expect(report).toMatchObject({ status: 'done', written: plan.files.length, failed: 0 });
+    for (const file of report.files) {
+      expect(await sha256Of(join(out, file.relativePath))).toBe(file.sha256);
+      const metadata = await sharp(join(out, file.relativePath)).metadata();
+      expect([metadata.width, metadata.height]).toEqual([2048, 2048]);
+    }
+  }, 60_000);
+});
