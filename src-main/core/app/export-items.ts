@@ -79,7 +79,7 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
     return resultsPerJob.get(jobId)!;
   };
 
-  let groups: Array<{ batch: Batch; products: Product[]; rows: ReviewRow[] }>;
+  let groups: Array<{ batch: Batch; products: Product[]; rows: readonly ReviewRow[] }>;
   if (scope.product !== undefined) {
     const same = new SameProducts(store.db);
     const keys = same.keysNamedBy(scope.product);

@@ -92,9 +92,31 @@ export function panesOf(
   return chosen.length >= 2 ? chosen : visible.slice(at, at + 2);
 }
 
-/** The results the screen shows: those the filter keeps, and the pinned ones, in the batch's order. */
+/** The last answer of visibleItems, and what it was asked about. */
+let lastVisible: {
+  asked: Pick<ReviewState, 'items' | 'filter' | 'pinned'>;
+  visible: ReviewItemView[];
+} | null = null;
+
+/**
+ * The results the screen shows: those the filter keeps, and the pinned ones, in the batch's order. Worked out
+ * again only when the results, the filter or the pinned ones changed: a step in the loupe or the grid asks it
+ * several times over 8,000 results, within the key's frame.
+ */
 export function visibleItems(state: Pick<ReviewState, 'items' | 'filter' | 'pinned'>): ReviewItemView[] {
-  return state.items.filter((item) => state.pinned.has(item.id) || matchesReviewFilter(item, state.filter));
+  const last = lastVisible;
+  if (
+    last &&
+    last.asked.items === state.items &&
+    last.asked.filter === state.filter &&
+    last.asked.pinned === state.pinned
+  )
+    return last.visible;
+  const visible = state.items.filter(
+    (item) => state.pinned.has(item.id) || matchesReviewFilter(item, state.filter),
+  );
+  lastVisible = { asked: { items: state.items, filter: state.filter, pinned: state.pinned }, visible };
+  return visible;
 }
 
 function sameScope(a: ReviewScope | null, b: ReviewScope): boolean {
@@ -239,9 +261,12 @@ export const useReview = create<ReviewState>((set, get) => {
       const { activeId, pinned, filter, items } = get();
       // Moving on lets the result that was active leave the view if the filter no longer keeps it.
       const left = items.find((item) => item.id === activeId);
-      const nextPinned = new Set(pinned);
-      if (left && !matchesReviewFilter(left, filter)) nextPinned.delete(left.id);
-      set({ activeId: id, pinned: nextPinned });
+      // The same set when nothing leaves it: the results shown are then not worked out again.
+      if (left && pinned.has(left.id) && !matchesReviewFilter(left, filter)) {
+        const nextPinned = new Set(pinned);
+        nextPinned.delete(left.id);
+        set({ activeId: id, pinned: nextPinned });
+      } else set({ activeId: id });
     },
 
     move(by) {
@@ -289,7 +314,7 @@ export const useReview = create<ReviewState>((set, get) => {
       const named = new Set(itemIds);
       const before = get().items.filter((item) => named.has(item.id));
       replace(before.map((item) => decided(item, change)));
-      set({ pinned: new Set([...get().pinned, activeId]) });
+      if (!get().pinned.has(activeId)) set({ pinned: new Set([...get().pinned, activeId]) });
       // Auto-advance moves through the list; compare, survey and wipe keep their panes.
       const single = mode === 'loupe' || mode === 'grid';
       if (get().autoAdvance && itemIds.length === 1 && single) advanceFrom(activeId);
