@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Fragment, memo, useEffect, useRef, useState } from 'react';
 import type { ReviewFilter, ReviewItemView, ReviewScope } from '../../../src-main/shared/models.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
+import { ModalSheet } from '../components/ModalSheet.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { bindingOf, keyLabel, REASON_KEYS, REVIEW_KEYMAP, type ReviewAction } from '../review/keymap.ts';
 import { LoupeVideo } from '../review/LoupeVideo.tsx';
@@ -326,37 +327,47 @@ function Wipe({ item }: { item: ReviewItemView }) {
 
 function ShortcutSheet({ onClose }: { onClose: () => void }) {
   return (
-    <div className="sheet-backdrop">
-      <dialog open className="sheet" aria-labelledby="sheet-title">
+    <ModalSheet
+      labelledBy="sheet-title"
+      onClose={onClose}
+      // The key that opened it closes it too.
+      onKeyDown={(event) => {
+        if (event.key !== '?') return;
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      {/* Close first: the sheet opens with the keyboard on it, and a long sheet would scroll to a last one. */}
+      <div className="sheet-head">
         <h2 id="sheet-title">Review keys</h2>
-        <table>
-          <tbody>
-            {REVIEW_KEYMAP.map((binding, at) => (
-              <Fragment key={binding.label}>
-                {binding.when === 'video' && REVIEW_KEYMAP[at - 1]?.when !== 'video' && (
-                  <tr>
-                    <th colSpan={2} scope="colgroup">
-                      A video in the loupe (these keys act only while one is on screen)
-                    </th>
-                  </tr>
-                )}
-                <tr>
-                  <td>
-                    {binding.keys.map((key) => (
-                      <kbd key={key}>{keyLabel(key)}</kbd>
-                    ))}
-                  </td>
-                  <td>{binding.label}</td>
-                </tr>
-              </Fragment>
-            ))}
-          </tbody>
-        </table>
         <button type="button" onClick={onClose}>
           Close
         </button>
-      </dialog>
-    </div>
+      </div>
+      <table>
+        <tbody>
+          {REVIEW_KEYMAP.map((binding, at) => (
+            <Fragment key={binding.label}>
+              {binding.when === 'video' && REVIEW_KEYMAP[at - 1]?.when !== 'video' && (
+                <tr>
+                  <th colSpan={2} scope="colgroup">
+                    A video in the loupe (these keys act only while one is on screen)
+                  </th>
+                </tr>
+              )}
+              <tr>
+                <td>
+                  {binding.keys.map((key) => (
+                    <kbd key={key}>{keyLabel(key)}</kbd>
+                  ))}
+                </td>
+                <td>{binding.label}</td>
+              </tr>
+            </Fragment>
+          ))}
+        </tbody>
+      </table>
+    </ModalSheet>
   );
 }
 
@@ -500,18 +511,9 @@ export function ReviewScreen({
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
       const typing = target?.closest('input, select, textarea') !== null && target !== null;
-      if (sheet) {
-        if (event.key === 'Escape' || event.key === '?') {
-          event.preventDefault();
-          setSheet(false);
-        }
-        return;
-      }
-      // The video dialog has its own controls: only Esc reaches past them, to close it.
-      if (making) {
-        if (event.key === 'Escape') setMaking(false);
-        return;
-      }
+      // A sheet over the results (keys, Make videos, Reshoot) keeps its keys (components/ModalSheet.tsx); one
+      // pressed while the keyboard is nowhere (a click on its backdrop) is not for the results behind either.
+      if (document.querySelector('dialog:modal')) return;
       if (typing) {
         // Escape leaves a filter field, back to the results, so the keys act on them again.
         if (event.key === 'Escape') (target as HTMLElement).blur();
@@ -533,7 +535,7 @@ export function ReviewScreen({
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [sheet, making]);
+  }, []);
 
   const visible = visibleItems(review);
   const activeIndex = visible.findIndex((item) => item.id === review.activeId);
