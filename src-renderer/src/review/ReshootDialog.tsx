@@ -3,10 +3,10 @@ import type { CatalogView, ReviewItemView, ShootSettingsView } from '../../../sr
 import { allRejectedProducts } from '../../../src-main/shared/reshoot.ts';
 import { api, messageOf } from '../api/index.ts';
 import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
+import { ModelPicker } from '../components/ModelPicker.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { StylePicker } from '../components/StylePicker.tsx';
 import { credits } from '../format.ts';
-import { ModelPicker } from '../screens/NewBatchScreen.tsx';
 import { useCatalog } from '../stores/catalog.ts';
 import { CostTable, PricedDialog, usePriced } from './PricedDialog.tsx';
 

@@ -1,7 +1,6 @@
 import { type DragEvent, useEffect, useState } from 'react';
 import type {
   CatalogView,
-  ModelView,
   PhotoReach,
   ScannedProductView,
   ShootSettingsView,
@@ -9,8 +8,8 @@ import type {
 import { api, messageOf } from '../api/index.ts';
 import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
 import { EmptyState } from '../components/EmptyState.tsx';
+import { ModelPicker } from '../components/ModelPicker.tsx';
 import { Notice } from '../components/Notice.tsx';
-import { PictureChoices } from '../components/PictureChoices.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { StylePicker } from '../components/StylePicker.tsx';
 import { VideoChoices } from '../components/VideoChoices.tsx';
@@ -174,39 +173,6 @@ function Plan() {
         </details>
       )}
     </section>
-  );
-}
-
-export function ModelPicker({
-  accountId,
-  value,
-  onChange,
-}: {
-  accountId: string;
-  value: string | null;
-  onChange: (url: string) => void;
-}) {
-  const [models, setModels] = useState<ModelView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    setModels(null);
-    api.call('models:list', { accountId }).then(setModels, (failure) => setError(messageOf(failure)));
-  }, [accountId]);
-  if (error) return <Notice kind="error">Could not load the models: {error}</Notice>;
-  if (!models) return <p className="muted">Loading models…</p>;
-  return (
-    <PictureChoices
-      legend="Model"
-      name="model"
-      columns={4}
-      choices={models.map((model) => ({
-        value: model.imageUrl,
-        label: model.name,
-        picture: <img src={model.imageUrl} alt="" width={48} height={48} />,
-      }))}
-      value={value}
-      onChange={onChange}
-    />
   );
 }
 
