@@ -5,6 +5,7 @@ import { api, messageOf } from '../api/index.ts';
 import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
 import { ModelPicker } from '../components/ModelPicker.tsx';
 import { Notice } from '../components/Notice.tsx';
+import { BackgroundChoice, ShotChoices } from '../components/ShotChoices.tsx';
 import { StylePicker } from '../components/StylePicker.tsx';
 import { credits } from '../format.ts';
 import { useCatalog } from '../stores/catalog.ts';
@@ -14,8 +15,6 @@ import { CostTable, PricedDialog, usePriced } from './PricedDialog.tsx';
 // and its dialog: the New batch screen's choices, starting from the batch's own settings, and per product
 // what the new shoot costs against the balance (review/PricedDialog.tsx). The count on the button follows each decision at once (the same rule as
 // core's); core's quote is the truth (it also leaves out products whose new shots are on their way).
-
-const DEFAULT_BACKGROUND = '#f4efe6';
 
 export function ReshootButton({
   batchId,
@@ -153,45 +152,8 @@ function ShootChoices({
           options={catalog.modes.map((mode) => ({ value: mode.id, text: mode.label }))}
           onChange={(mode) => onChange(mode === 'with_model' ? { mode } : { mode, modelUrl: null })}
         />
-        <ChoiceSelect
-          label="Shots"
-          value={shoot.shots}
-          options={catalog.shotCounts.map((count) => ({ value: count, text: String(count) }))}
-          onChange={(shots) => onChange({ shots })}
-        />
-        <ChoiceSelect
-          label="Aspect ratio"
-          value={shoot.aspectRatio}
-          options={catalog.shootAspectRatios.map((ratio) => ({ value: ratio, text: ratio }))}
-          onChange={(aspectRatio) => onChange({ aspectRatio })}
-        />
-        <ChoiceSelect
-          label="Quality"
-          value={shoot.quality}
-          options={catalog.qualities.map((quality) => ({
-            value: quality.id,
-            text: `${quality.label} (${credits(quality.creditsPerImage)} a shot)`,
-          }))}
-          onChange={(quality) => onChange({ quality })}
-        />
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={shoot.backgroundColor !== null}
-            onChange={(event) =>
-              onChange({ backgroundColor: event.target.checked ? DEFAULT_BACKGROUND : null })
-            }
-          />
-          Background colour
-        </label>
-        {shoot.backgroundColor !== null && (
-          <input
-            type="color"
-            aria-label="Background colour"
-            value={shoot.backgroundColor}
-            onChange={(event) => onChange({ backgroundColor: event.target.value })}
-          />
-        )}
+        <ShotChoices catalog={catalog} shoot={shoot} onChange={onChange} />
+        <BackgroundChoice value={shoot.backgroundColor} onChange={onChange} />
       </div>
       {shoot.mode === 'with_model' && accountId && (
         <ModelPicker
