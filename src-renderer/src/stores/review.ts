@@ -153,6 +153,18 @@ export const useReview = create<ReviewState>((set, get) => {
     }
   };
 
+  /** Undo or redo: its results come back into view, even where the filter hides them, the first one active. */
+  const step = async (channel: 'review:undo' | 'review:redo') => {
+    const { scope } = get();
+    if (!scope) return;
+    await run(async () => {
+      await whole;
+      const answer = await api.call(channel, scope);
+      merge(answer, true);
+      if (answer.items[0]) set({ activeId: answer.items[0].id });
+    });
+  };
+
   /** After a decision on the active result: the next one the filter keeps that is not reviewed, if any. */
   const advanceFrom = (id: number) => {
     const state = get();
@@ -325,27 +337,8 @@ export const useReview = create<ReviewState>((set, get) => {
       });
     },
 
-    async undo() {
-      const { scope } = get();
-      if (!scope) return;
-      await run(async () => {
-        await whole;
-        const answer = await api.call('review:undo', scope);
-        // An undone decision brings its result back into view, even where the filter hides it.
-        merge(answer, true);
-        if (answer.items[0]) set({ activeId: answer.items[0].id });
-      });
-    },
+    undo: () => step('review:undo'),
 
-    async redo() {
-      const { scope } = get();
-      if (!scope) return;
-      await run(async () => {
-        await whole;
-        const answer = await api.call('review:redo', scope);
-        merge(answer, true);
-        if (answer.items[0]) set({ activeId: answer.items[0].id });
-      });
-    },
+    redo: () => step('review:redo'),
   };
 });
