@@ -12,7 +12,7 @@ import { usePreloaded } from '../review/preload.ts';
 import { ReshootButton } from '../review/ReshootDialog.tsx';
 import { videoOnScreen } from '../review/video-transport.ts';
 import { useNavigation } from '../stores/navigation.ts';
-import { panesOf, type ReviewMode, useReview, visibleItems } from '../stores/review.ts';
+import { panesOf, type ReviewMode, useReview, useVisibleItems } from '../stores/review.ts';
 
 // Review: a batch's results in a grid or one at a time (loupe), decided by keyboard. Keys come from the
 // keymap; in the loupe a key acts on the result on screen, in the grid on the selection (else the active
@@ -537,7 +537,7 @@ export function ReviewScreen({
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const visible = visibleItems(review);
+  const visible = useVisibleItems();
   const activeIndex = visible.findIndex((item) => item.id === review.activeId);
   const active = visible[activeIndex] ?? null;
   usePreloaded(
@@ -633,7 +633,7 @@ export function ReviewScreen({
       ) : review.mode === 'loupe' && active ? (
         <Loupe item={active} position={activeIndex + 1} total={visible.length} />
       ) : (review.mode === 'compare' || review.mode === 'survey') && active ? (
-        <Panes items={panesOf(review)} testId={review.mode} />
+        <Panes items={panesOf(visible, review)} testId={review.mode} />
       ) : review.mode === 'wipe' && active ? (
         <Wipe item={active} />
       ) : (
