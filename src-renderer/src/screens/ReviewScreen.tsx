@@ -594,26 +594,29 @@ export function ReviewScreen({
           <button type="button" disabled={!review.canRedo} onClick={() => void review.redo()}>
             Redo
           </button>
-          {/* Videos are made per batch, from its picks: from the batch's review. */}
-          {product === undefined && (
-            <button type="button" disabled={!counts?.picked} onClick={() => setMaking(true)}>
-              Make videos…
+          {/* The actions and the keys' "?" wrap as one group, so "?" never sits alone on a row. */}
+          <div className="review-actions">
+            {/* Videos are made per batch, from its picks: from the batch's review. */}
+            {product === undefined && (
+              <button type="button" disabled={!counts?.picked} onClick={() => setMaking(true)}>
+                Make videos…
+              </button>
+            )}
+            <button type="button" disabled={!active} onClick={toggleProductScope}>
+              {product === undefined ? 'This product in all batches' : "This result's batch"}
             </button>
-          )}
-          <button type="button" disabled={!active} onClick={toggleProductScope}>
-            {product === undefined ? 'This product in all batches' : "This result's batch"}
-          </button>
-          {/* A reshoot joins a batch: from the batch's review too. */}
-          {product === undefined && (
-            <ReshootButton
-              batchId={batchId}
-              items={review.items}
-              onMade={() => go({ name: 'batch', id: batchId })}
-            />
-          )}
-          <button type="button" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
-            ?
-          </button>
+            {/* A reshoot joins a batch: from the batch's review too. */}
+            {product === undefined && (
+              <ReshootButton
+                batchId={batchId}
+                items={review.items}
+                onMade={() => go({ name: 'batch', id: batchId })}
+              />
+            )}
+            <button type="button" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
+              ?
+            </button>
+          </div>
         </div>
       </div>
       {review.mode === 'grid' && review.selected.size > 0 && (
