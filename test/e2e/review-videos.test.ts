@@ -184,6 +184,9 @@ describe.skipIf(missing)(
       await press(',');
       await expect.poll(async () => (await state()).time).toBeCloseTo(at - 1 / FRAME_RATE, 5);
       expect(await page.getByTestId('video-time').textContent()).toMatch(/^0:0\d\.\d\d \/ 0:1\d\.\d\d$/);
+      // The hint says the step as the time it is; the frame rate it rests on is a guess of ours, not the user's.
+      expect(await page.getByText(`, . one frame (1/${FRAME_RATE} s)`).isVisible()).toBe(true);
+      expect(await page.getByText('a guess').count()).toBe(0);
 
       // J goes back, stepping by seeks: the element stays paused and its time falls; again: faster.
       const before = (await state()).time;

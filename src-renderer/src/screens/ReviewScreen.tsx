@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Fragment, memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReviewFilter, ReviewItemView, ReviewScope } from '../../../src-main/shared/models.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
+import { ModalSheet } from '../components/ModalSheet.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { bindingOf, keyLabel, REASON_KEYS, REVIEW_KEYMAP, type ReviewAction } from '../review/keymap.ts';
 import { LoupeVideo } from '../review/LoupeVideo.tsx';
@@ -11,7 +12,7 @@ import { imageFor, usePreloaded } from '../review/preload.ts';
 import { ReshootButton } from '../review/ReshootDialog.tsx';
 import { videoOnScreen } from '../review/video-transport.ts';
 import { useNavigation } from '../stores/navigation.ts';
-import { panesOf, type ReviewMode, useReview, visibleItems } from '../stores/review.ts';
+import { panesOf, type ReviewMode, useReview, useVisibleItems } from '../stores/review.ts';
 
 // Review: a batch's results in a grid or one at a time (loupe), decided by keyboard. Keys come from the
 // keymap; in the loupe a key acts on the result on screen, in the grid on the selection (else the active
@@ -394,37 +395,47 @@ function Wipe({ item }: { item: ReviewItemView }) {
 
 function ShortcutSheet({ onClose }: { onClose: () => void }) {
   return (
-    <div className="sheet-backdrop">
-      <dialog open className="sheet" aria-labelledby="sheet-title">
+    <ModalSheet
+      labelledBy="sheet-title"
+      onClose={onClose}
+      // The key that opened it closes it too.
+      onKeyDown={(event) => {
+        if (event.key !== '?') return;
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      {/* Close first: the sheet opens with the keyboard on it, and a long sheet would scroll to a last one. */}
+      <div className="sheet-head">
         <h2 id="sheet-title">Review keys</h2>
-        <table>
-          <tbody>
-            {REVIEW_KEYMAP.map((binding, at) => (
-              <Fragment key={binding.label}>
-                {binding.when === 'video' && REVIEW_KEYMAP[at - 1]?.when !== 'video' && (
-                  <tr>
-                    <th colSpan={2} scope="colgroup">
-                      A video in the loupe (these keys act only while one is on screen)
-                    </th>
-                  </tr>
-                )}
-                <tr>
-                  <td>
-                    {binding.keys.map((key) => (
-                      <kbd key={key}>{keyLabel(key)}</kbd>
-                    ))}
-                  </td>
-                  <td>{binding.label}</td>
-                </tr>
-              </Fragment>
-            ))}
-          </tbody>
-        </table>
         <button type="button" onClick={onClose}>
           Close
         </button>
-      </dialog>
-    </div>
+      </div>
+      <table>
+        <tbody>
+          {REVIEW_KEYMAP.map((binding, at) => (
+            <Fragment key={binding.label}>
+              {binding.when === 'video' && REVIEW_KEYMAP[at - 1]?.when !== 'video' && (
+                <tr>
+                  <th colSpan={2} scope="colgroup">
+                    A video in the loupe (these keys act only while one is on screen)
+                  </th>
+                </tr>
+              )}
+              <tr>
+                <td>
+                  {binding.keys.map((key) => (
+                    <kbd key={key}>{keyLabel(key)}</kbd>
+                  ))}
+                </td>
+                <td>{binding.label}</td>
+              </tr>
+            </Fragment>
+          ))}
+        </tbody>
+      </table>
+    </ModalSheet>
   );
 }
 
@@ -582,18 +593,9 @@ export function ReviewScreen({
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
       const typing = target?.closest('input, select, textarea') !== null && target !== null;
-      if (sheet) {
-        if (event.key === 'Escape' || event.key === '?') {
-          event.preventDefault();
-          setSheet(false);
-        }
-        return;
-      }
-      // The video dialog has its own controls: only Esc reaches past them, to close it.
-      if (making) {
-        if (event.key === 'Escape') setMaking(false);
-        return;
-      }
+      // A sheet over the results (keys, Make videos, Reshoot) keeps its keys (components/ModalSheet.tsx); one
+      // pressed while the keyboard is nowhere (a click on its backdrop) is not for the results behind either.
+      if (document.querySelector('dialog:modal')) return;
       if (typing) {
         // Escape leaves a filter field, back to the results, so the keys act on them again.
         if (event.key === 'Escape') (target as HTMLElement).blur();
@@ -615,9 +617,9 @@ export function ReviewScreen({
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [sheet, making]);
+  }, []);
 
-  const visible = visibleItems(review);
+  const visible = useVisibleItems();
   const activeIndex = visible.findIndex((item) => item.id === review.activeId);
   const active = visible[activeIndex] ?? null;
   const heading = useHeading(activeIndex);
@@ -682,26 +684,29 @@ export function ReviewScreen({
           <button type="button" disabled={!review.canRedo} onClick={() => void review.redo()}>
             Redo
           </button>
-          {/* Videos are made per batch, from its picks: from the batch's review. */}
-          {product === undefined && (
-            <button type="button" disabled={!counts?.picked} onClick={() => setMaking(true)}>
-              Make videos…
+          {/* The actions and the keys' "?" wrap as one group, so "?" never sits alone on a row. */}
+          <div className="review-actions">
+            {/* Videos are made per batch, from its picks: from the batch's review. */}
+            {product === undefined && (
+              <button type="button" disabled={!counts?.picked} onClick={() => setMaking(true)}>
+                Make videos…
+              </button>
+            )}
+            <button type="button" disabled={!active} onClick={toggleProductScope}>
+              {product === undefined ? 'This product in all batches' : "This result's batch"}
             </button>
-          )}
-          <button type="button" disabled={!active} onClick={toggleProductScope}>
-            {product === undefined ? 'This product in all batches' : "This result's batch"}
-          </button>
-          {/* A reshoot joins a batch: from the batch's review too. */}
-          {product === undefined && (
-            <ReshootButton
-              batchId={batchId}
-              items={review.items}
-              onMade={() => go({ name: 'batch', id: batchId })}
-            />
-          )}
-          <button type="button" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
-            ?
-          </button>
+            {/* A reshoot joins a batch: from the batch's review too. */}
+            {product === undefined && (
+              <ReshootButton
+                batchId={batchId}
+                items={review.items}
+                onMade={() => go({ name: 'batch', id: batchId })}
+              />
+            )}
+            <button type="button" onClick={() => setSheet(true)} aria-label="Keyboard shortcuts">
+              ?
+            </button>
+          </div>
         </div>
       </div>
       {review.mode === 'grid' && review.selected.size > 0 && (
@@ -721,7 +726,7 @@ export function ReviewScreen({
       ) : review.mode === 'loupe' && active ? (
         <Loupe item={active} position={activeIndex + 1} total={visible.length} />
       ) : (review.mode === 'compare' || review.mode === 'survey') && active ? (
-        <Panes items={panesOf(review)} testId={review.mode} />
+        <Panes items={panesOf(visible, review)} testId={review.mode} />
       ) : review.mode === 'wipe' && active ? (
         <Wipe item={active} />
       ) : (

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { create } from 'zustand';
 import type {
   ReviewChange,
@@ -79,9 +80,9 @@ interface ReviewState {
  * result's product, of its kind).
  */
 export function panesOf(
-  state: Pick<ReviewState, 'items' | 'filter' | 'pinned' | 'selected' | 'activeId' | 'mode'>,
+  visible: readonly ReviewItemView[],
+  state: Pick<ReviewState, 'selected' | 'activeId' | 'mode'>,
 ): ReviewItemView[] {
-  const visible = visibleItems(state);
   const at = visible.findIndex((item) => item.id === state.activeId);
   const active = visible[at];
   if (!active) return [];
@@ -117,6 +118,17 @@ export function visibleItems(state: Pick<ReviewState, 'items' | 'filter' | 'pinn
   );
   lastVisible = { asked: { items: state.items, filter: state.filter, pinned: state.pinned }, visible };
   return visible;
+}
+
+/**
+ * The visible results, for a component: filtered again only when the results, the filter or the pinned ones
+ * change, not for a pan, a wipe, a selection or a decision's saving mark (a pass over 8,000 results each).
+ */
+export function useVisibleItems(): ReviewItemView[] {
+  const items = useReview((state) => state.items);
+  const filter = useReview((state) => state.filter);
+  const pinned = useReview((state) => state.pinned);
+  return useMemo(() => visibleItems({ items, filter, pinned }), [items, filter, pinned]);
 }
 
 function sameScope(a: ReviewScope | null, b: ReviewScope): boolean {
@@ -173,6 +185,18 @@ export const useReview = create<ReviewState>((set, get) => {
     } catch (failure) {
       set({ error: messageOf(failure) });
     }
+  };
+
+  /** Undo or redo: its results come back into view, even where the filter hides them, the first one active. */
+  const step = async (channel: 'review:undo' | 'review:redo') => {
+    const { scope } = get();
+    if (!scope) return;
+    await run(async () => {
+      await whole;
+      const answer = await api.call(channel, scope);
+      merge(answer, true);
+      if (answer.items[0]) set({ activeId: answer.items[0].id });
+    });
   };
 
   /** After a decision on the active result: the next one the filter keeps that is not reviewed, if any. */
@@ -272,10 +296,10 @@ export const useReview = create<ReviewState>((set, get) => {
     move(by) {
       const state = get();
       // In compare and survey the arrows go from pane to pane: the active pane takes the keys.
-      const visible =
-        state.mode === 'compare' || state.mode === 'survey' ? panesOf(state) : visibleItems(state);
-      const at = visible.findIndex((item) => item.id === state.activeId);
-      const next = visible[Math.min(visible.length - 1, Math.max(0, at + by))];
+      const visible = visibleItems(state);
+      const steps = state.mode === 'compare' || state.mode === 'survey' ? panesOf(visible, state) : visible;
+      const at = steps.findIndex((item) => item.id === state.activeId);
+      const next = steps[Math.min(steps.length - 1, Math.max(0, at + by))];
       if (next) get().activate(next.id);
     },
 
@@ -350,27 +374,8 @@ export const useReview = create<ReviewState>((set, get) => {
       });
     },
 
-    async undo() {
-      const { scope } = get();
-      if (!scope) return;
-      await run(async () => {
-        await whole;
-        const answer = await api.call('review:undo', scope);
-        // An undone decision brings its result back into view, even where the filter hides it.
-        merge(answer, true);
-        if (answer.items[0]) set({ activeId: answer.items[0].id });
-      });
-    },
+    undo: () => step('review:undo'),
 
-    async redo() {
-      const { scope } = get();
-      if (!scope) return;
-      await run(async () => {
-        await whole;
-        const answer = await api.call('review:redo', scope);
-        merge(answer, true);
-        if (answer.items[0]) set({ activeId: answer.items[0].id });
-      });
-    },
+    redo: () => step('review:redo'),
   };
 });
