@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import { create } from 'zustand';
 import type {
   ReviewChange,
@@ -121,14 +120,14 @@ export function visibleItems(state: Pick<ReviewState, 'items' | 'filter' | 'pinn
 }
 
 /**
- * The visible results, for a component: filtered again only when the results, the filter or the pinned ones
- * change, not for a pan, a wipe, a selection or a decision's saving mark (a pass over 8,000 results each).
+ * The visible results, for a component: it renders again only when the results, the filter or the pinned ones
+ * change, not for a pan, a wipe, a selection or a decision's saving mark; visibleItems keeps the last answer.
  */
 export function useVisibleItems(): ReviewItemView[] {
   const items = useReview((state) => state.items);
   const filter = useReview((state) => state.filter);
   const pinned = useReview((state) => state.pinned);
-  return useMemo(() => visibleItems({ items, filter, pinned }), [items, filter, pinned]);
+  return visibleItems({ items, filter, pinned });
 }
 
 function sameScope(a: ReviewScope | null, b: ReviewScope): boolean {
