@@ -3,6 +3,7 @@ import { access, constants, lstat, mkdir, rm, writeFile } from 'node:fs/promises
 import { join } from 'node:path';
 import type {
   ExportDetail,
+  ExportFileView,
   ExportPlanView,
   ExportProgressView,
   ExportRequest,
@@ -88,7 +89,7 @@ function requestKey(request: ExportRequest): string {
   return JSON.stringify(sorted(request));
 }
 
-function fileView(outcome: FileOutcome) {
+function fileView(outcome: FileOutcome): ExportFileView {
   return {
     path: outcome.relativePath,
     recipe: outcome.planned.recipe.name,

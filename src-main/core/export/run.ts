@@ -2,6 +2,7 @@ import { createHash, webcrypto } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
+import type { ExportCounts, ExportFileStatus } from '../../shared/models.ts';
 import { type LocalFault, localFaultOf } from '../downloads/local-fault.ts';
 import { describeExportFault } from './export-fault.ts';
 import { type ManifestRow, manifestCsv, manifestJson } from './manifest.ts';
@@ -19,26 +20,15 @@ import { videoPreflight } from './video-preflight.ts';
 // interrupted export resumes. The recipes were frozen when the plan was made (plan.ts), so a setting
 // changed while a run goes does not leak into it.
 
-export interface ExportProgress {
-  done: number;
-  total: number;
-  written: number;
-  identical: number;
-  failed: number;
-  /** Bytes this run wrote. */
-  bytesWritten: number;
+export interface ExportProgress extends ExportCounts {
   elapsedMs: number;
-  /** null until a first file is done. */
-  etaMs: number | null;
-  /** The file just finished. */
-  path: string;
 }
 
 export interface FileOutcome {
   planned: PlannedFile;
   /** Where it is: the planned path, or beside it with a suffix when a file that is not ours had the name. */
   relativePath: string;
-  status: 'written' | 'identical' | 'failed';
+  status: ExportFileStatus;
   width: number;
   height: number;
   bytes: number;
