@@ -391,5 +391,8 @@ describe('adbatch export', () => {
     const third = startChild(cliArgs(to));
     expect(await third.exited).toBe(0);
     expect(third.output()).toMatch(/^done: 0 written, 36 already there, 0 failed/m);
+    expect(third.output()).toContain(
+      `, into ${to}; manifest: ${join(to, 'manifest.csv')}, ${join(to, 'manifest.json')}; zips: `,
+    );
   }, 240_000);
 });
