@@ -234,8 +234,22 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
         plan,
         destination: snapshot.destination,
         manifest: snapshot.manifest,
+        placedBefore: records.placedIn(snapshot.destination),
         signal,
         onProgress: (step) => emitProgress({ id, phase: 'files', ...step }),
+        onFile: (outcome) => {
+          if (outcome.status === 'failed' || !outcome.renderKey) return;
+          records.rememberPlaced(snapshot.destination, {
+            plannedPath: outcome.planned.relativePath,
+            renderKey: outcome.renderKey,
+            relativePath: outcome.relativePath,
+            sha256: outcome.sha256,
+            bytes: outcome.bytes,
+            width: outcome.width,
+            height: outcome.height,
+            warnings: outcome.warnings,
+          });
+        },
       });
       const zips: string[] = [];
       state = report.status === 'done' ? 'done' : report.status;
