@@ -12,7 +12,8 @@ import { type ExportProgress, runExport } from '../../../src-main/core/export/ru
 import { runExportInWorker } from '../../../src-main/core/export/run-in-worker.ts';
 import { TRAINED_ALGORITHMIC_MEDIA } from '../../../src-main/core/export/xmp.ts';
 import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
-import { exportItem, makeSources, type Sources } from '../../support/export-sources.ts';
+import { exportItem } from '../../support/export-item.ts';
+import { makeSources, type Sources } from '../../support/export-sources.ts';
 
 let root: string;
 let sources: Sources;

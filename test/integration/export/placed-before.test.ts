@@ -10,7 +10,8 @@ import * as render from '../../../src-main/core/export/render.ts';
 import { type FileOutcome, runExport } from '../../../src-main/core/export/run.ts';
 import { runExportInWorker } from '../../../src-main/core/export/run-in-worker.ts';
 import { fileStamps, sha256Of } from '../../support/export-checks.ts';
-import { exportItem, makeSources } from '../../support/export-sources.ts';
+import { exportItem } from '../../support/export-item.ts';
+import { makeSources } from '../../support/export-sources.ts';
 
 // A resumed or repeated export does not render again what an earlier run placed and is still there
 // (placed-before.ts): the real decode counted, on real files. What changed since (a stranger's bytes under
