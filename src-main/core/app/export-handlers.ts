@@ -14,7 +14,7 @@ import type { Db } from '../db/open.ts';
 import { localFaultOf } from '../downloads/local-fault.ts';
 import { describeExportFault } from '../export/export-fault.ts';
 import { parseTemplate, TemplateError } from '../export/names.ts';
-import { type ExportPlan, planExport } from '../export/plan.ts';
+import { type ExportPlan, type PlannedFile, planExport } from '../export/plan.ts';
 import { RecipeStore } from '../export/recipe-store.ts';
 import { BUILT_IN_RECIPES, parseRecipe, type Recipe, RecipeError } from '../export/recipes.ts';
 import type { ExportReport, FileOutcome } from '../export/run.ts';
@@ -371,29 +371,27 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
           return false;
         }
       });
-      const warningsOf = (file: ExportPlan['files'][number]): string[] => {
+      const warningsOf = (file: PlannedFile): string[] => {
         const minimum = file.recipe.preflight.minLongEdge;
         const longEdge = Math.max(file.width, file.height);
         return minimum !== undefined && file.item.kind !== 'video' && longEdge < minimum
           ? [`${longEdge} px on the long side; ${file.recipe.name} wants at least ${minimum} px.`]
           : [];
       };
+      // Every planned file as if written: the zips' names are known before their sizes.
       const zips = snapshot.zip
         ? planZips(
             plan.files.map((planned) => ({
               planned,
               relativePath: planned.relativePath,
               status: 'written',
-              width: planned.width,
-              height: planned.height,
               bytes: 0,
-              sha256: '',
-              warnings: [],
             })),
             snapshot.zip,
             plan.files.map((file) => file.relativePath),
           ).map((zip) => zip.path)
         : [];
+      const warnings = plan.files.map(warningsOf);
       return {
         total: plan.files.length,
         files: plan.files.slice(0, PLANNED_NAMES).map((file, index) => ({
@@ -402,11 +400,11 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
           product: file.item.product,
           width: file.width,
           height: file.height,
-          warnings: warningsOf(file),
+          warnings: warnings[index]!,
           exists: exists[index]!,
         })),
         collisions: exists.filter(Boolean).length,
-        warned: plan.files.filter((file) => warningsOf(file).length > 0).length,
+        warned: warnings.filter((some) => some.length > 0).length,
         notices: [...snapshot.notices, ...plan.notices.map((notice) => notice.message)],
         zips,
       };
