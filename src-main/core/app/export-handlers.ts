@@ -252,7 +252,7 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
         },
       });
       const zips: string[] = [];
-      state = report.status === 'done' ? 'done' : report.status;
+      state = report.status;
       message = report.message ?? null;
       if (report.status === 'done' && snapshot.zip) {
         const taken = [...report.files.map((file) => file.relativePath), ...report.manifests];
