@@ -224,12 +224,18 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
     files: report.files.slice(0, FILES_KEPT).map(fileView),
   });
 
-  const run = async (id: string, snapshot: ExportSnapshot, signal: AbortSignal): Promise<void> => {
+  /** `planned`: the plan export:start already made of this snapshot (a resumed export plans it again). */
+  const run = async (
+    id: string,
+    snapshot: ExportSnapshot,
+    signal: AbortSignal,
+    planned: ExportPlan | null,
+  ): Promise<void> => {
     let state: ExportState = 'failed';
     let summary: ExportSummary | null = null;
     let message: string | null = null;
     try {
-      const plan = await planOf(snapshot);
+      const plan = planned ?? (await planOf(snapshot));
       const report = await runExportInWorker({
         plan,
         destination: snapshot.destination,
@@ -303,11 +309,11 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
     }
   };
 
-  const launch = (id: string, snapshot: ExportSnapshot) => {
+  const launch = (id: string, snapshot: ExportSnapshot, plan: ExportPlan | null = null) => {
     const controller = new AbortController();
     const entry: Running = { controller, finished: Promise.resolve() };
     running.set(id, entry);
-    entry.finished = run(id, snapshot, controller.signal);
+    entry.finished = run(id, snapshot, controller.signal, plan);
   };
 
   const viewOf = (record: ExportRecord): ExportView => {
@@ -430,7 +436,7 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
       }
       const id = randomUUID();
       records.create({ id, request: key, snapshot, ownerPid: process.pid });
-      launch(id, snapshot);
+      launch(id, snapshot, plan);
       return { id, resumed: false };
     },
     'export:resume': async ({ id }) => {
