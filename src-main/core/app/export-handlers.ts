@@ -15,6 +15,7 @@ import { localFaultOf } from '../downloads/local-fault.ts';
 import { describeExportFault } from '../export/export-fault.ts';
 import { parseTemplate, TemplateError } from '../export/names.ts';
 import { type ExportPlan, type PlannedFile, planExport } from '../export/plan.ts';
+import { longEdgeWarning } from '../export/preflight.ts';
 import { RecipeStore } from '../export/recipe-store.ts';
 import { BUILT_IN_RECIPES, parseRecipe, type Recipe, RecipeError } from '../export/recipes.ts';
 import type { ExportReport, FileOutcome } from '../export/run.ts';
@@ -378,11 +379,8 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
         }
       });
       const warningsOf = (file: PlannedFile): string[] => {
-        const minimum = file.recipe.preflight.minLongEdge;
-        const longEdge = Math.max(file.width, file.height);
-        return minimum !== undefined && file.item.kind !== 'video' && longEdge < minimum
-          ? [`${longEdge} px on the long side; ${file.recipe.name} wants at least ${minimum} px.`]
-          : [];
+        const tooSmall = file.item.kind === 'video' ? null : longEdgeWarning(file.recipe, file);
+        return tooSmall ? [tooSmall] : [];
       };
       // Every planned file as if written: the zips' names are known before their sizes.
       const zips = snapshot.zip
