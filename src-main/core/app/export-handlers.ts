@@ -14,6 +14,7 @@ import type { Db } from '../db/open.ts';
 import { localFaultOf } from '../downloads/local-fault.ts';
 import { describeExportFault } from '../export/export-fault.ts';
 import { parseTemplate, TemplateError } from '../export/names.ts';
+import { placedBeforeOf } from '../export/placed-before.ts';
 import { type ExportPlan, type PlannedFile, planExport } from '../export/plan.ts';
 import { longEdgeWarning } from '../export/preflight.ts';
 import { RecipeStore } from '../export/recipe-store.ts';
@@ -245,17 +246,8 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
         signal,
         onProgress: (step) => emitProgress({ id, phase: 'files', ...step }),
         onFile: (outcome) => {
-          if (outcome.status === 'failed' || !outcome.renderKey) return;
-          records.rememberPlaced(snapshot.destination, {
-            plannedPath: outcome.planned.relativePath,
-            renderKey: outcome.renderKey,
-            relativePath: outcome.relativePath,
-            sha256: outcome.sha256,
-            bytes: outcome.bytes,
-            width: outcome.width,
-            height: outcome.height,
-            warnings: outcome.warnings,
-          });
+          const placed = placedBeforeOf(outcome);
+          if (placed) records.rememberPlaced(snapshot.destination, placed);
         },
       });
       const zips: string[] = [];

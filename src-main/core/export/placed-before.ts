@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { PlannedFile } from './plan.ts';
+import type { FileOutcome } from './run.ts';
 
 // What an earlier run left under a planned name, so that a resumed or repeated export need not render a
 // file again to find it already there. A file is skipped only when the earlier run made it from exactly
@@ -19,6 +20,21 @@ export interface PlacedBefore {
   width: number;
   height: number;
   warnings: string[];
+}
+
+/** What to remember of a finished file for the next run: nothing of a failed one, or one without a key. */
+export function placedBeforeOf(outcome: FileOutcome): PlacedBefore | null {
+  if (outcome.status === 'failed' || !outcome.renderKey) return null;
+  return {
+    plannedPath: outcome.planned.relativePath,
+    renderKey: outcome.renderKey,
+    relativePath: outcome.relativePath,
+    sha256: outcome.sha256,
+    bytes: outcome.bytes,
+    width: outcome.width,
+    height: outcome.height,
+    warnings: outcome.warnings,
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExportItem } from '../../../src-main/core/export/export-item.ts';
-import type { PlacedBefore } from '../../../src-main/core/export/placed-before.ts';
+import { type PlacedBefore, placedBeforeOf } from '../../../src-main/core/export/placed-before.ts';
 import { type ExportPlan, planExport } from '../../../src-main/core/export/plan.ts';
 import { builtInRecipe } from '../../../src-main/core/export/recipes.ts';
 import * as render from '../../../src-main/core/export/render.ts';
@@ -47,16 +47,7 @@ beforeEach(() => {
 });
 
 const asPlaced = (outcomes: FileOutcome[]): PlacedBefore[] =>
-  outcomes.map((outcome) => ({
-    plannedPath: outcome.planned.relativePath,
-    renderKey: outcome.renderKey!,
-    relativePath: outcome.relativePath,
-    sha256: outcome.sha256,
-    bytes: outcome.bytes,
-    width: outcome.width,
-    height: outcome.height,
-    warnings: outcome.warnings,
-  }));
+  outcomes.map((outcome) => placedBeforeOf(outcome)!);
 
 async function firstRun(out: string, plan: ExportPlan) {
   const placed: FileOutcome[] = [];
