@@ -22,8 +22,9 @@ import { type StaticServer, startStaticServer, writeCatalog } from '../../suppor
 
 // Issue 13 through the handler map and the CLI, on a real sandbox batch: recipes, the plan and its names,
 // an export in the worker into a temp folder (every file decoded, every manifest row's sha256 checked, every
-// zip through `unzip -t`), a second run that writes nothing, a selection from Review, and the CLI killed
-// with SIGKILL mid-export then run again: exactly the planned files, none half-written.
+// zip through `unzip -t`), a second run that writes nothing, a selection from Review, an export cancelled
+// by `export:cancel`, one a kill interrupted finished by `export:resume`, and the CLI killed with SIGKILL
+// mid-export then run again: exactly the planned files, none half-written.
 
 let h: CoreHarness;
 let photos: StaticServer;
@@ -273,6 +274,89 @@ describe('an export run through the map', () => {
   }, 120_000);
 });
 
+describe('an export stopped and resumed through the map', () => {
+  const everything = (destination: string) =>
+    request({
+      recipes: ['shopify', 'web', 'instagram-feed'],
+      selection: { rule: 'not-rejected' },
+      destination,
+      zip: null,
+    });
+
+  it('cancelled by export:cancel, keeps what it finished, leaves no partial file, and is not offered again', async () => {
+    const dir = join(out, 'cancelled');
+    const seen: ExportProgressView[] = [];
+    const off = h.core.events.on('export:progress', (progress) => seen.push(progress));
+    const started = await callCore(h.core, 'export:start', everything(dir));
+    await expect
+      .poll(() => seen.some((one) => one.id === started.id && one.done >= 1), { timeout: 90_000 })
+      .toBe(true);
+    const cancelled = await callCore(h.core, 'export:cancel', { id: started.id });
+    off();
+    expect(cancelled).toMatchObject({ id: started.id, state: 'cancelled', resumable: false });
+    const detail = await callCore(h.core, 'export:get', { id: started.id });
+    expect(detail.written).toBeGreaterThanOrEqual(1);
+    expect(detail.written).toBeLessThan(36);
+    expect(detail.manifests).toEqual([]);
+    const files = await listFiles(dir);
+    expect(files.filter((path) => path.includes('.part'))).toEqual([]);
+    expect(files).toEqual(detail.files.map((file) => file.path).sort());
+    for (const file of detail.files)
+      expect(await sha256Of(join(dir, file.path)), file.path).toBe(file.sha256);
+    // Cancelled is the designer's choice: not offered again, and export:resume refuses it.
+    expect(await refusalOf(h.core, 'export:resume', { id: started.id })).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('only an interrupted export is resumed'),
+    });
+    // A second cancel of an ended export answers its state.
+    expect(await callCore(h.core, 'export:cancel', { id: started.id })).toMatchObject({ state: 'cancelled' });
+  }, 120_000);
+
+  it('interrupted by a kill, is offered again and finished by export:resume under the same names', async () => {
+    const dir = join(out, 'resumed');
+    const cli = startChild([
+      ADBATCH_BIN,
+      'export',
+      batchId,
+      '--to',
+      dir,
+      '--recipe',
+      'shopify',
+      '--recipe',
+      'web',
+      '--recipe',
+      'instagram-feed',
+      '--not-rejected',
+      '--data-dir',
+      join(h.dir, 'data'),
+    ]);
+    await cli.waitFor(/^file [1-9]\d*\/36 /m, 90_000);
+    await cli.kill();
+    const finishedBefore = (await listFiles(dir)).filter((path) => !path.includes('.part'));
+    expect(finishedBefore.length).toBeLessThan(36);
+
+    const offered = (await callCore(h.core, 'export:list')).filter((one) => one.destination === dir);
+    expect(offered).toHaveLength(1);
+    expect(offered[0]).toMatchObject({ state: 'interrupted', resumable: true });
+    const id = offered[0]!.id;
+    const resumed = await callCore(h.core, 'export:resume', { id });
+    expect(resumed).toMatchObject({ id, state: 'running', resumable: false });
+    const detail = await untilEnded(h.core, id);
+    expect(detail).toMatchObject({ state: 'done', failed: 0, resumable: false });
+    expect(detail.written + detail.identical).toBe(36);
+    expect(detail.identical).toBeGreaterThanOrEqual(finishedBefore.length);
+    const files = await listFiles(dir);
+    expect(files.filter((path) => path.includes('.part'))).toEqual([]);
+    expect(files).toEqual([...detail.files.map((file) => file.path), 'manifest.csv', 'manifest.json'].sort());
+    expect(files).toEqual(expect.arrayContaining(finishedBefore));
+    for (const file of detail.files)
+      expect(await sha256Of(join(dir, file.path)), file.path).toBe(file.sha256);
+    // Still one export for that folder: the same one, resumed, not a new one.
+    expect((await callCore(h.core, 'export:list')).filter((one) => one.destination === dir)).toHaveLength(1);
+    expect(await refusalOf(h.core, 'export:resume', { id })).toMatchObject({ code: 'conflict' });
+  }, 240_000);
+});
+
 describe('adbatch export', () => {
   const cliArgs = (to: string, extra: string[] = []) => [
     ADBATCH_BIN,
@@ -368,5 +452,8 @@ describe('adbatch export', () => {
     const third = startChild(cliArgs(to));
     expect(await third.exited).toBe(0);
     expect(third.output()).toMatch(/^done: 0 written, 36 already there, 0 failed/m);
+    expect(third.output()).toContain(
+      `, into ${to}; manifest: ${join(to, 'manifest.csv')}, ${join(to, 'manifest.json')}; zips: `,
+    );
   }, 240_000);
 });
