@@ -78,6 +78,19 @@ describe('adbatch scan', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("passes over the bundled examples' own readme and licence quietly: no problem reported", async () => {
+    const examples = join(__dirname, '../../../resources/examples');
+    const result = await adbatch(['scan', examples, '--json', ...library()]);
+    expect(result.code, result.stderr).toBe(0);
+    const plan = JSON.parse(result.stdout);
+    expect(plan.problems).toEqual([]);
+    expect(plan.products).toHaveLength(13);
+    expect(plan.skipped).toEqual([
+      { file: join(examples, 'LICENSE-solidus.md'), reason: 'a readme or licence beside the photos' },
+      { file: join(examples, 'README.md'), reason: 'a readme or licence beside the photos' },
+    ]);
+  });
+
   it('refuses an invalid --pattern with a clear message', async () => {
     const result = await adbatch(['scan', dropped, '--pattern', '([a-z', ...library()]);
     expect(result.code).toBe(1);
