@@ -100,7 +100,8 @@ export function registerRunCommand(program: Command): void {
     .command('run')
     .description('Shoot every product in the folders (and make a video of each), then download the results.')
     .argument('<input...>', 'folders (nested to any depth), photos, or catalogs of photo URLs (.csv, .json)')
-    .addOption(new Option('--style <style>', 'shoot style').choices(SHOOT_STYLES).makeOptionMandatory())
+    // Checked in runCommand rather than by commander, whose refusal prints the flags but not the choices.
+    .addOption(new Option('--style <style>', 'the shoot style, required').choices(SHOOT_STYLES))
     .addOption(new Option('--shots <n>', 'shots per product').choices(SHOT_COUNTS.map(String)).default('4'))
     .addOption(new Option('--quality <q>', 'image quality').choices(QUALITIES).default('standard'))
     .addOption(
@@ -135,7 +136,7 @@ export function registerRunCommand(program: Command): void {
 }
 
 interface RunOptions extends HostingFlags {
-  style: ShootSettingsView['style'];
+  style?: ShootSettingsView['style'];
   shots: string;
   quality: ShootSettingsView['quality'];
   aspect: string;
@@ -157,6 +158,7 @@ interface RunOptions extends HostingFlags {
 }
 
 async function runCommand(folders: string[], options: RunOptions): Promise<number> {
+  if (!options.style) throw new Error(`say which --style to shoot in: one of ${SHOOT_STYLES.join(', ')}`);
   if (options.sandbox && options.baseUrl) throw new Error('choose --sandbox or --base-url, not both');
   if (!options.sandbox && !options.baseUrl)
     throw new Error('say which service to use: --sandbox, or --base-url with the key in ADBATCH_API_KEY');
