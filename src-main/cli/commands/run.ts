@@ -21,6 +21,7 @@ import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import type { CatalogView, QuoteView, ShootSettingsView, VideoSettingsView } from '../../shared/models.ts';
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
+import { checkedByCommand } from '../help.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
 import { openCliCore } from '../open-core.ts';
 import { formatRateLimit, positiveNumber, rateLimitOption, wholeNumber } from '../options.ts';
@@ -100,8 +101,7 @@ export function registerRunCommand(program: Command): void {
     .command('run')
     .description('Shoot every product in the folders (and make a video of each), then download the results.')
     .argument('<input...>', 'folders (nested to any depth), photos, or catalogs of photo URLs (.csv, .json)')
-    // Checked in runCommand rather than by commander, whose refusal prints the flags but not the choices.
-    .addOption(new Option('--style <style>', 'the shoot style, required').choices(SHOOT_STYLES))
+    .addOption(checkedByCommand(new Option('--style <style>', 'shoot style').choices(SHOOT_STYLES)))
     .addOption(new Option('--shots <n>', 'shots per product').choices(SHOT_COUNTS.map(String)).default('4'))
     .addOption(new Option('--quality <q>', 'image quality').choices(QUALITIES).default('standard'))
     .addOption(

@@ -21,12 +21,20 @@ describe('adbatch --help', () => {
     expect(help.code).toBe(0);
     const words = help.stdout.replace(/\s+/g, ' ');
     expect(words).toContain(
-      '--style <style> the shoot style, required (one of: classic, minimal, luxury, loud_luxury, magazine, editorial, avant_garde, element, influencer, lifestyle)',
+      '--style <style> shoot style (required; one of: classic, minimal, luxury, loud_luxury, magazine, editorial, avant_garde, element, influencer, lifestyle)',
     );
     expect(words).toContain('--shots <n> shots per product (one of: 1, 4, 6; default: 4)');
     expect(words).toContain('--quality <q> image quality (one of: standard, pro, 4k; default: standard)');
     expect(words).toContain('(default: ^(?<sku>.+)[_-]\\d+$)');
     expect(help.stdout).not.toMatch(/"/);
+  });
+
+  it('marks an option commander requires as required too (reshoot --style)', async () => {
+    const help = await adbatch(['reshoot', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      '--style <style> shoot style (required; one of: classic,',
+    );
   });
 
   it('run without --style says in one line what is missing and names the styles, not the whole help', async () => {
