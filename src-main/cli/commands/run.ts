@@ -19,6 +19,7 @@ import {
 import { sessionAccountId } from '../../core/app/service-access.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import type { CatalogView, QuoteView, ShootSettingsView, VideoSettingsView } from '../../shared/models.ts';
+import { counted } from '../counted.ts';
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { checkedByCommand } from '../help.ts';
@@ -59,20 +60,21 @@ export function parseVideo(text: string): VideoSettingsView {
   };
 }
 
+/** Each column says what it counts: the shots, then the credits of the shoot, of the video, of both. */
 export function formatQuote(quote: QuoteView, video: boolean, catalog: CatalogView): string {
   const width = Math.max(7, ...quote.products.map((row) => row.product.length));
-  const header = `${'Product'.padEnd(width)}  Shots  Shoot${video ? '  Video' : ''}  Credits`;
+  const creditColumns = video ? ['Shoot credits', 'Video credits', 'Total credits'] : ['Credits'];
+  const header = [`${'Product'.padEnd(width)}`, 'Shots', ...creditColumns].join('  ');
   const lines = [header, '-'.repeat(header.length)];
+  const cells = (values: number[]) =>
+    values.map((value, index) => String(value).padStart(creditColumns[index]!.length));
   for (const row of quote.products) {
     const shots = `${row.shots}${row.clamped ? '*' : ''}`;
-    lines.push(
-      `${row.product.padEnd(width)}  ${shots.padStart(5)}  ${String(row.shootCredits).padStart(5)}${
-        video ? `  ${String(row.videoCredits).padStart(5)}` : ''
-      }  ${String(row.credits).padStart(7)}`,
-    );
+    const credits = video ? [row.shootCredits, row.videoCredits, row.credits] : [row.credits];
+    lines.push([row.product.padEnd(width), shots.padStart(5), ...cells(credits)].join('  '));
   }
   lines.push('-'.repeat(header.length));
-  lines.push(`${'Total'.padEnd(width)}  ${' '.repeat(video ? 19 : 12)}${String(quote.credits).padStart(7)}`);
+  lines.push(`${'Total'.padEnd(width + 7)}  ${String(quote.credits).padStart(header.length - width - 9)}`);
   if (quote.products.some((row) => row.clamped)) {
     const sixShotStyles = catalog.styles.filter((style) => style.sixShots).map((style) => style.id);
     lines.push(
@@ -81,7 +83,7 @@ export function formatQuote(quote: QuoteView, video: boolean, catalog: CatalogVi
   }
   if (quote.balance !== null) {
     lines.push(
-      `Balance: ${quote.balance} credits${quote.shortfall ? `, ${quote.shortfall} short of this batch` : ''}.`,
+      `Balance: ${counted(quote.balance, 'credit')}${quote.shortfall ? `, ${quote.shortfall} short of this batch` : ''}.`,
     );
   }
   return lines.join('\n');
@@ -215,7 +217,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
     process.stdout.write(`${formatQuote(quote, request.video !== null, await cli.call('catalog:get'))}\n`);
     if (options.budget !== undefined && quote.credits > options.budget) {
       process.stderr.write(
-        `This batch costs ${quote.credits} credits, over the --budget of ${options.budget}. Nothing was started.\n`,
+        `This batch costs ${counted(quote.credits, 'credit')}, over the --budget of ${options.budget}. Nothing was started.\n`,
       );
       return EXIT.error;
     }
@@ -224,7 +226,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
         process.stderr.write('Pass --yes to start without a prompt. Nothing was started.\n');
         return EXIT.error;
       }
-      if (!(await confirm(`Start this batch for ${quote.credits} credits? [y/N] `))) {
+      if (!(await confirm(`Start this batch for ${counted(quote.credits, 'credit')}? [y/N] `))) {
         process.stderr.write('Nothing was started.\n');
         return EXIT.error;
       }

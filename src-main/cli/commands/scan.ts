@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../../core/app/public-api.ts';
 import type { ProblemView, ScanView } from '../../shared/models.ts';
+import { counted } from '../counted.ts';
 import { EXIT } from '../exit-codes.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
@@ -31,11 +32,13 @@ function formatPlan(plan: ScanView): string {
   );
   const errors = plan.problems.filter((problem) => problem.severity === 'error').length;
   const lines = [
-    `${plan.products.length} products, ${photos} photos${converted ? ` (${converted} converted)` : ''}; ` +
-      `${errors} rejected, ${plan.problems.length - errors} warnings, ${plan.skipped} junk files skipped`,
+    `${counted(plan.products.length, 'product')}, ${counted(photos, 'photo')}` +
+      `${converted ? ` (${converted} converted)` : ''}; ${errors} rejected, ` +
+      `${counted(plan.problems.length - errors, 'warning')}, ${counted(plan.skipped, 'file')} skipped`,
   ];
   for (const product of plan.products) {
-    lines.push('', `${product.name}  (${product.path})`);
+    // The folder only where it says more than the name (a product grouped from loose photos by SKU).
+    lines.push('', product.path === product.name ? product.name : `${product.name}  (${product.path})`);
     product.photos.forEach((photo, index) => {
       const size = photo.width && photo.height ? `${photo.width} x ${photo.height}` : 'size unknown';
       lines.push(
