@@ -16,8 +16,6 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PREFIX = join(ROOT, '.ci', '.node');
 const WINDOWS = process.platform === 'win32';
 const NODE_FILE = WINDOWS ? 'node.exe' : 'node';
-/** Set on the command run under the newer Node: a second hop would mean the newer Node was not newer. */
-const CHOSEN = 'ADBATCH_PROJECT_NODE';
 
 function say(line) {
   process.stderr.write(`adbatch: ${line}\n`);
@@ -128,7 +126,6 @@ export function projectNode() {
   if (satisfies(current, minimum)) return null;
   const wanted = minimum.slice(0, minimum[2] ? 3 : 2).join('.');
   const why = `this Node is ${process.versions.node} and Adbatch needs ${wanted} or later`;
-  if (process.env[CHOSEN]) fail(`${why}; ${process.env[CHOSEN]} was chosen but is not newer`);
   const found = findNewer(minimum);
   if (found) {
     say(`${why}: using Node ${found.version.join('.')} (${shown(found.file)})`);
@@ -140,7 +137,8 @@ export function projectNode() {
 /** The environment a command runs in under `node` (null: this process's Node): that Node first on PATH. */
 export function environmentFor(node) {
   if (!node) return process.env;
-  return { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH || ''}`, [CHOSEN]: node };
+  // No loop to guard against: a Node is chosen only once its version was read and found new enough.
+  return { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH || ''}` };
 }
 
 /** `npm ci` under the chosen Node when node_modules was never installed (a fresh clone). */
