@@ -23,17 +23,15 @@ export function registerRedownloadCommand(program: Command): void {
         sessionKeys: apiKey ? [{ apiKey }] : [],
         timeScale: DEFAULT_SANDBOX_TIME_SCALE,
       });
-      let following = false;
       try {
         await cli.core.start();
         const batch = id.startsWith('b_')
           ? await cli.call('batches:redownload', { id })
           : await cli.call('jobs:redownload', { id });
         process.stdout.write(`Downloading again what ${batch.name} owes (no new job, no credits).\n`);
-        following = true;
         process.exitCode = await follow(cli, [batch.id]);
       } finally {
-        if (!following) await cli.core.stop();
+        await cli.core.stop();
       }
     });
 }

@@ -147,7 +147,6 @@ async function reshootCommand(batchId: string, options: ReshootOptions): Promise
     sessionKeys: apiKey ? [{ apiKey }] : [],
     timeScale: DEFAULT_SANDBOX_TIME_SCALE,
   });
-  let following = false;
   try {
     if (options.yes || asking) await cli.core.start();
     const detail = await cli.call('batches:get', { id: batchId });
@@ -183,9 +182,8 @@ async function reshootCommand(batchId: string, options: ReshootOptions): Promise
     }
     const batch = await cli.call('reshoot:create', request);
     process.stdout.write(`Reshooting ${count} product${count === 1 ? '' : 's'} in batch ${batch.id}.\n`);
-    following = true;
     return await follow(cli, [batch.id]);
   } finally {
-    if (!following) await cli.core.stop();
+    await cli.core.stop();
   }
 }

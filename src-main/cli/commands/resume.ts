@@ -46,7 +46,6 @@ export function registerResumeCommand(program: Command): void {
         rateLimit: options.rateLimit,
         timeScale: options.timeScale,
       });
-      let following = false;
       try {
         await cli.core.start();
         const unfinished = (await cli.call('batches:list'))
@@ -74,10 +73,9 @@ export function registerResumeCommand(program: Command): void {
           process.exitCode = EXIT.error;
           return;
         }
-        following = true;
         process.exitCode = await follow(cli, driven);
       } finally {
-        if (!following) await cli.core.stop();
+        await cli.core.stop();
       }
     },
   );

@@ -57,7 +57,6 @@ export function registerVideosCommand(program: Command): void {
           sessionKeys: apiKey ? [{ apiKey }] : [],
           timeScale: DEFAULT_SANDBOX_TIME_SCALE,
         });
-        let following = false;
         try {
           const request: PickedVideosRequest = {
             batchId,
@@ -88,10 +87,9 @@ export function registerVideosCommand(program: Command): void {
           process.stdout.write(
             `Making ${quote.products.filter((product) => product.credits > 0).length} videos.\n`,
           );
-          following = true;
           process.exitCode = await follow(cli, [batch.id]);
         } finally {
-          if (!following) await cli.core.stop();
+          await cli.core.stop();
         }
       },
     );
