@@ -12,7 +12,8 @@ import {
   startCoreHarness,
   untilFinished,
 } from '../../support/core-harness.ts';
-import { QUICK_SHOOT } from '../../support/job-settings.ts';
+import { addFault } from '../../support/engine-harness.ts';
+import { QUICK_SHOOT, QUICK_VIDEO } from '../../support/job-settings.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
 import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
 
@@ -170,4 +171,48 @@ describe('videos from the picks', () => {
       'No product has a picked shot: pick shots first.',
     );
   });
+
+  it('refuses videos in a cancelled batch, adding nothing to it', async () => {
+    const catalog = join(h.dir, 'cancelled.csv');
+    await writeFile(catalog, `product,url\nCap,${photos.urlOf(PRODUCT_PHOTOS.hat)}\n`);
+    const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
+    // Its automatic video's POST is held: while it is being sent the cancelled batch has a job active, so it
+    // stays cancelled (a cancelled batch finishes once nothing in it is active).
+    await addFault(service, {
+      method: 'POST',
+      path: '/v1/videos',
+      action: 'delay',
+      delay_ms: 15_000,
+      times: 1,
+    });
+    const { id } = await callCore(h.core, 'batches:create', {
+      scanId: scan.scanId,
+      accountId: studio.id,
+      shoot: QUICK_SHOOT,
+      video: QUICK_VIDEO,
+      includeDone: true,
+      name: 'Cancelled',
+    });
+    const deadline = Date.now() + 60_000;
+    const states = async () =>
+      (await callCore(h.core, 'batches:get', { id })).items[0]!.jobs.map((job) => job.state).join(' ');
+    while ((await states()) !== 'done submitting') {
+      if (Date.now() > deadline) throw new Error(`the jobs are ${await states()}, not done and submitting`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await callCore(h.core, 'batches:cancel', { id });
+    const [shot] = (await callCore(h.core, 'review:get', { batchId: id, filter: { kind: 'shot' } })).items;
+    await callCore(h.core, 'review:decide', { batchId: id, itemIds: [shot!.id], change: { flag: 'picked' } });
+    const before = await callCore(h.core, 'batches:get', { id });
+    expect(before.status).toBe('cancelled');
+
+    expect(await refusalOf(h.core, 'videos:create', { batchId: id, video: QUICK_VIDEO })).toEqual({
+      code: 'conflict',
+      message: `Batch ${id} is cancelled: nothing new is made in it.`,
+    });
+    const after = await callCore(h.core, 'batches:get', { id });
+    expect(after.jobs).toBe(before.jobs);
+    expect(after.quotedCredits).toBe(before.quotedCredits);
+    await untilFinished(h.core, id);
+  }, 90_000);
 });
