@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import type { PickedVideosRequest } from '../../shared/models.ts';
+import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
@@ -69,6 +70,14 @@ export function registerVideosCommand(program: Command): void {
           };
           if (options.yes) await cli.core.start();
           const quote = await cli.call('videos:quote', request);
+          if (quote.products.every((product) => product.used.length === 0)) {
+            // A table of "no picks" rows and a word about --yes would suggest something could be made.
+            process.stderr.write(
+              `No product in batch ${batchId} has a picked shot yet: pick shots in Review in the app first (\`adbatch review ${batchId}\` shows where its review stands). Nothing was spent.\n`,
+            );
+            process.exitCode = EXIT.error;
+            return;
+          }
           const width = Math.max(7, ...quote.products.map((product) => product.productName.length));
           const lines = quote.products.map(
             (product) =>

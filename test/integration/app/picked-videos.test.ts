@@ -172,6 +172,36 @@ describe('videos from the picks', () => {
     );
   });
 
+  it('adbatch videos on a batch without picks says so, points to Review and spends nothing', async () => {
+    // The tests before this one leave picks in the batch; run alone, it has none.
+    const picked = (await callCore(h.core, 'review:get', { batchId })).items.filter(
+      (item) => item.flag === 'picked',
+    );
+    if (picked.length > 0) {
+      await callCore(h.core, 'review:decide', {
+        batchId,
+        itemIds: picked.map((item) => item.id),
+        change: { flag: null },
+      });
+    }
+    const balance = service.accounts().find((account) => account.type === 'personal')!.credits;
+    const posts = service.requests().filter((entry) => entry.method === 'POST').length;
+
+    const refused = await adbatch(
+      ['videos', batchId, '--from', 'picked', '--video', '5s/480p', '--data-dir', join(h.dir, 'data')],
+      { env: { ...process.env, ADBATCH_API_KEY: defaultKeys(service).personal } },
+    );
+
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      `No product in batch ${batchId} has a picked shot yet: pick shots in Review in the app first (\`adbatch review ${batchId}\` shows where its review stands). Nothing was spent.\n`,
+    );
+    expect(`${refused.stdout}${refused.stderr}`).not.toMatch(/--yes/);
+    expect(service.accounts().find((account) => account.type === 'personal')!.credits).toBe(balance);
+    expect(service.requests().filter((entry) => entry.method === 'POST')).toHaveLength(posts);
+  });
+
   it('refuses videos in a cancelled batch, adding nothing to it', async () => {
     const catalog = join(h.dir, 'cancelled.csv');
     await writeFile(catalog, `product,url\nCap,${photos.urlOf(PRODUCT_PHOTOS.hat)}\n`);
