@@ -7,6 +7,7 @@ import { follow } from '../follow.ts';
 import { openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
 import { parseVideo } from './run.ts';
+import { sessionKeysFromEnv } from './session-key.ts';
 
 // `adbatch videos <batch> --from picked --video 10s/720p`: a video per product from the shots picked in
 // Review (in shot order), quoted per product against the balance; with --yes, queued and followed to the
@@ -50,12 +51,11 @@ export function registerVideosCommand(program: Command): void {
           dataDir: string;
         },
       ) => {
-        const apiKey = process.env.ADBATCH_API_KEY?.trim();
         const cli = openCliCore({
           dataDir: options.dataDir,
           holderName: 'adbatch videos',
           leaseMode: options.yes ? 'require' : 'none',
-          sessionKeys: apiKey ? [{ apiKey }] : [],
+          sessionKeys: sessionKeysFromEnv(),
           timeScale: DEFAULT_SANDBOX_TIME_SCALE,
         });
         try {
