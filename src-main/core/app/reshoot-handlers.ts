@@ -4,7 +4,7 @@ import { quoteShoot } from '../pricing.ts';
 import type { ProductId } from '../queue/ids.ts';
 import type { NewJob } from '../queue/job-store.ts';
 import type { Batch, ShootSettings } from '../queue/types.ts';
-import type { ReviewStore } from '../review/review-store.ts';
+import type { ReviewRow, ReviewStore } from '../review/review-store.ts';
 import { addToBatch, againstBalance } from './batch-additions.ts';
 import type { CoreContext } from './context.ts';
 import { requireBatch } from './decisions.ts';
@@ -41,13 +41,21 @@ export function reshootHandlers(
     const products = store.batches.products(batch.id);
     const byId = new Map(products.map((product) => [product.id as string, product]));
     const rows = review.items(batch.id);
+    // Each product's shots, grouped once: a batch of 2,000 products must not be scanned once per product.
+    const shotsOf = new Map<string, ReviewRow[]>();
+    for (const row of rows) {
+      if (row.kind !== 'shot') continue;
+      const shots = shotsOf.get(row.productId);
+      if (shots) shots.push(row);
+      else shotsOf.set(row.productId, [row]);
+    }
     const allRejected = new Set(allRejectedProducts(rows));
     const underwayIds = store.jobs.unendedShoots([...allRejected]);
     if (request.productIds) {
       for (const id of request.productIds) {
         const product = byId.get(id);
         if (!product) throw new AppError('not_found', `Batch ${batch.id} has no product ${id}.`);
-        const shots = rows.filter((row) => row.productId === id && row.kind === 'shot');
+        const shots = shotsOf.get(id) ?? [];
         if (shots.length === 0) {
           throw new AppError(
             'conflict',
@@ -76,7 +84,7 @@ export function reshootHandlers(
     const quoted: ReshootQuote['products'] = chosen.map((product) => ({
       productId: product.id,
       productName: product.name,
-      rejected: rows.filter((row) => row.productId === product.id && row.kind === 'shot').length,
+      rejected: shotsOf.get(product.id)?.length ?? 0,
       shots: price.shots,
       clamped: price.clamped,
       credits: price.credits,
