@@ -26,11 +26,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const library = () => ['--library', join(dir, 'library')];
+// The data folder too: the user's own (in $HOME) may hold a database another Adbatch version wrote.
+const folders = () => ['--library', join(dir, 'library'), '--data-dir', join(dir, 'data')];
 
 describe('adbatch scan', () => {
   it('prints the plan as one JSON document, problems with reasons, and exits 0', async () => {
-    const result = await adbatch(['scan', dropped, '--json', ...library()]);
+    const result = await adbatch(['scan', dropped, '--json', ...folders()]);
     expect(result.code, result.stderr).toBe(0);
     const plan = JSON.parse(result.stdout);
     expect(plan.products.map((p: { name: string; path: string }) => [p.name, p.path])).toEqual([
@@ -58,7 +59,7 @@ describe('adbatch scan', () => {
   });
 
   it('prints a readable plan: products, hero first, and the problems', async () => {
-    const result = await adbatch(['scan', dropped, ...library()], { cwd: dir });
+    const result = await adbatch(['scan', dropped, ...folders()], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^4 products, 7 photos; 1 rejected, 0 warnings, 1 junk files skipped/);
     expect(result.stdout).toContain(
@@ -70,7 +71,7 @@ describe('adbatch scan', () => {
   });
 
   it('exits 1 when an input cannot be read, having scanned the rest, without a stack trace', async () => {
-    const result = await adbatch(['scan', join(dir, 'missing'), dropped, '--json', ...library()]);
+    const result = await adbatch(['scan', join(dir, 'missing'), dropped, '--json', ...folders()]);
     expect(result.code).toBe(1);
     const plan = JSON.parse(result.stdout);
     expect(plan.products).toHaveLength(4);
@@ -79,7 +80,7 @@ describe('adbatch scan', () => {
   });
 
   it('refuses an invalid --pattern with a clear message', async () => {
-    const result = await adbatch(['scan', dropped, '--pattern', '([a-z', ...library()]);
+    const result = await adbatch(['scan', dropped, '--pattern', '([a-z', ...folders()]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/--pattern is not a valid regular expression/);
   });
