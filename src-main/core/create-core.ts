@@ -82,7 +82,7 @@ export interface Core {
   start(): Promise<void>;
   /** Resolves once nothing this process drives can move without the user (`adbatch run` then exits). */
   whenIdle(): Promise<void>;
-  /** Lets requests in flight settle, writes manifests, releases the queue. */
+  /** Lets requests in flight settle, writes manifests, releases the queue; once, however often called. */
   stop(): Promise<void>;
 }
 
@@ -177,6 +177,18 @@ export function createCore(options: CoreOptions): Core {
   // A quit can come while the start is still taking the queue: stopping waits for it, so the database is
   // never closed under a start in progress.
   let starting: Promise<void> = Promise.resolve();
+  // Stopped once: a second stop (a signal during the app's quit, a CLI command's `finally` after `follow`
+  // stopped it) waits for the first, rather than writing manifests to the database the first one closed.
+  let stopping: Promise<void> | null = null;
+  const stopOnce = async () => {
+    await starting.catch(() => {});
+    await exports.stop();
+    await driver.stop();
+    await previews.close();
+    await photos.close();
+    await services.close();
+    db.close();
+  };
 
   return {
     handlers,
@@ -188,14 +200,9 @@ export function createCore(options: CoreOptions): Core {
       return starting;
     },
     whenIdle: () => driver.whenIdle(),
-    async stop() {
-      await starting.catch(() => {});
-      await exports.stop();
-      await driver.stop();
-      await previews.close();
-      await photos.close();
-      await services.close();
-      db.close();
+    stop() {
+      stopping ??= stopOnce();
+      return stopping;
     },
   };
 }

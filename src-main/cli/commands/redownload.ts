@@ -3,6 +3,7 @@ import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import { follow } from '../follow.ts';
 import { openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
+import { sessionKeysFromEnv } from './session-key.ts';
 
 // `adbatch redownload <job|batch>`: fetches results the service was paid for but that are not on disk (a
 // download that kept failing), without a new POST and without credits, then follows the batch to its end
@@ -15,25 +16,22 @@ export function registerRedownloadCommand(program: Command): void {
     .argument('<job|batch>', 'a job id (j_…) or a batch id (b_…)')
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .action(async (id: string, options: { dataDir: string }) => {
-      const apiKey = process.env.ADBATCH_API_KEY?.trim();
       const cli = openCliCore({
         dataDir: options.dataDir,
         holderName: 'adbatch redownload',
         leaseMode: 'require',
-        sessionKeys: apiKey ? [{ apiKey }] : [],
+        sessionKeys: sessionKeysFromEnv(),
         timeScale: DEFAULT_SANDBOX_TIME_SCALE,
       });
-      let following = false;
       try {
         await cli.core.start();
         const batch = id.startsWith('b_')
           ? await cli.call('batches:redownload', { id })
           : await cli.call('jobs:redownload', { id });
         process.stdout.write(`Downloading again what ${batch.name} owes (no new job, no credits).\n`);
-        following = true;
         process.exitCode = await follow(cli, [batch.id]);
       } finally {
-        if (!following) await cli.core.stop();
+        await cli.core.stop();
       }
     });
 }

@@ -19,6 +19,7 @@ import { follow } from '../follow.ts';
 import { openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
 import { confirm } from './run.ts';
+import { sessionKeysFromEnv } from './session-key.ts';
 
 // `adbatch reshoot <batch> --style S`: the products whose shots are all rejected (in Review, or a subset
 // named with --products) shot again with other settings in the same batch. What is not given is the batch's
@@ -137,17 +138,15 @@ export function registerReshootCommand(program: Command): void {
 }
 
 async function reshootCommand(batchId: string, options: ReshootOptions): Promise<number> {
-  const apiKey = process.env.ADBATCH_API_KEY?.trim();
   const asking = !options.yes && process.stdin.isTTY;
   const cli = openCliCore({
     dataDir: options.dataDir,
     holderName: 'adbatch reshoot',
     // Only a reshoot that may be made takes the queue; a quote alone reads beside whoever drives it.
     leaseMode: options.yes || asking ? 'require' : 'none',
-    sessionKeys: apiKey ? [{ apiKey }] : [],
+    sessionKeys: sessionKeysFromEnv(),
     timeScale: DEFAULT_SANDBOX_TIME_SCALE,
   });
-  let following = false;
   try {
     if (options.yes || asking) await cli.core.start();
     const detail = await cli.call('batches:get', { id: batchId });
@@ -183,9 +182,8 @@ async function reshootCommand(batchId: string, options: ReshootOptions): Promise
     }
     const batch = await cli.call('reshoot:create', request);
     process.stdout.write(`Reshooting ${count} product${count === 1 ? '' : 's'} in batch ${batch.id}.\n`);
-    following = true;
     return await follow(cli, [batch.id]);
   } finally {
-    if (!following) await cli.core.stop();
+    await cli.core.stop();
   }
 }

@@ -7,6 +7,7 @@ import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-op
 import { openCliCore } from '../open-core.ts';
 import { formatRateLimit, positiveNumber, rateLimitOption } from '../options.ts';
 import { defaultDataDir } from '../paths.ts';
+import { sessionKeysFromEnv } from './session-key.ts';
 
 export function registerResumeCommand(program: Command): void {
   const command = program
@@ -34,19 +35,17 @@ export function registerResumeCommand(program: Command): void {
         timeScale: number;
       },
     ) => {
-      const apiKey = process.env.ADBATCH_API_KEY?.trim();
       const cli = openCliCore({
         dataDir: options.dataDir,
         holderName: 'adbatch resume',
         leaseMode: 'require',
         driveUnfinished: true,
         // The key's batches are resumed at the base URL each was started with.
-        sessionKeys: apiKey ? [{ apiKey }] : [],
+        sessionKeys: sessionKeysFromEnv(),
         storage: hostingFrom(options),
         rateLimit: options.rateLimit,
         timeScale: options.timeScale,
       });
-      let following = false;
       try {
         await cli.core.start();
         const unfinished = (await cli.call('batches:list'))
@@ -74,10 +73,9 @@ export function registerResumeCommand(program: Command): void {
           process.exitCode = EXIT.error;
           return;
         }
-        following = true;
         process.exitCode = await follow(cli, driven);
       } finally {
-        if (!following) await cli.core.stop();
+        await cli.core.stop();
       }
     },
   );

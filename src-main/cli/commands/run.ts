@@ -181,7 +181,6 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
     rateLimit: options.rateLimit,
     timeScale: options.sandbox ? (options.timeScale ?? DEFAULT_SANDBOX_TIME_SCALE) : 1,
   });
-  let started = false;
   try {
     // The queue is taken first: a run beside another owner would be refused only after the user said yes.
     await cli.core.start();
@@ -238,11 +237,10 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
         `${new Date().toISOString().slice(0, 16).replace('T', ' ')} ${basename(resolve(folders[0]!))}`,
     });
     process.stdout.write(`Batch ${batch.id} started: ${batch.name}\n`);
-    started = true;
     const code = await follow(cli, [batch.id]);
     process.stdout.write(`Results: ${resolve(options.library)}\n`);
     return code;
   } finally {
-    if (!started) await cli.core.stop();
+    await cli.core.stop();
   }
 }

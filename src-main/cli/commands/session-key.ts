@@ -13,3 +13,12 @@ export function sessionKeyFromEnv(baseUrl: string): SessionKey {
   }
   return { baseUrl, apiKey };
 }
+
+/**
+ * The key in ADBATCH_API_KEY if one is given (resume, redownload, videos, reshoot): it opens the batches made
+ * with it, each at the base URL it was started with; without it only sandbox batches run.
+ */
+export function sessionKeysFromEnv(): SessionKey[] {
+  const apiKey = process.env.ADBATCH_API_KEY?.trim();
+  return apiKey ? [{ apiKey }] : [];
+}

@@ -2,10 +2,12 @@ import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import type { PickedVideosRequest } from '../../shared/models.ts';
+import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
 import { parseVideo } from './run.ts';
+import { sessionKeysFromEnv } from './session-key.ts';
 
 // `adbatch videos <batch> --from picked --video 10s/720p`: a video per product from the shots picked in
 // Review (in shot order), quoted per product against the balance; with --yes, queued and followed to the
@@ -49,15 +51,13 @@ export function registerVideosCommand(program: Command): void {
           dataDir: string;
         },
       ) => {
-        const apiKey = process.env.ADBATCH_API_KEY?.trim();
         const cli = openCliCore({
           dataDir: options.dataDir,
           holderName: 'adbatch videos',
           leaseMode: options.yes ? 'require' : 'none',
-          sessionKeys: apiKey ? [{ apiKey }] : [],
+          sessionKeys: sessionKeysFromEnv(),
           timeScale: DEFAULT_SANDBOX_TIME_SCALE,
         });
-        let following = false;
         try {
           const request: PickedVideosRequest = {
             batchId,
@@ -70,6 +70,14 @@ export function registerVideosCommand(program: Command): void {
           };
           if (options.yes) await cli.core.start();
           const quote = await cli.call('videos:quote', request);
+          if (quote.products.every((product) => product.used.length === 0)) {
+            // A table of "no picks" rows and a word about --yes would suggest something could be made.
+            process.stderr.write(
+              `No product in batch ${batchId} has a picked shot yet: pick shots in Review in the app first (\`adbatch review ${batchId}\` shows where its review stands). Nothing was spent.\n`,
+            );
+            process.exitCode = EXIT.error;
+            return;
+          }
           const width = Math.max(7, ...quote.products.map((product) => product.productName.length));
           const lines = quote.products.map(
             (product) =>
@@ -88,10 +96,9 @@ export function registerVideosCommand(program: Command): void {
           process.stdout.write(
             `Making ${quote.products.filter((product) => product.credits > 0).length} videos.\n`,
           );
-          following = true;
           process.exitCode = await follow(cli, [batch.id]);
         } finally {
-          if (!following) await cli.core.stop();
+          await cli.core.stop();
         }
       },
     );

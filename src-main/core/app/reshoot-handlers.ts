@@ -2,17 +2,19 @@ import type { ReshootQuote, ReshootRequest } from '../../shared/models.ts';
 import { allRejectedProducts } from '../../shared/reshoot.ts';
 import { quoteShoot } from '../pricing.ts';
 import type { ProductId } from '../queue/ids.ts';
-import type { ShootSettings } from '../queue/types.ts';
-import type { ReviewStore } from '../review/review-store.ts';
+import type { NewJob } from '../queue/job-store.ts';
+import type { Batch, ShootSettings } from '../queue/types.ts';
+import type { ReviewRow, ReviewStore } from '../review/review-store.ts';
+import { addToBatch, againstBalance } from './batch-additions.ts';
 import type { CoreContext } from './context.ts';
 import { requireBatch } from './decisions.ts';
 import type { HandlerMap } from './dispatch.ts';
 import { AppError } from './errors.ts';
-import { batchSummary } from './views.ts';
 
 // A reshoot (issue 12, point 7): products whose shots are all rejected, shot again with other settings in
 // the same batch. Quoted first, per product and in all, against the balance of the batch's key, to the
-// credit; then one shoot per product is added to the batch, whose results join the product's in Review.
+// credit; then one shoot per product is added to the batch (`batch-additions.ts`), whose results join the
+// product's in Review.
 //
 // Which products: by default every product whose shots are all rejected. A product named that is not all
 // rejected is refused, not shot: the designer reached "shoot again" by rejecting every shot in Review, and a
@@ -27,26 +29,33 @@ function beingShot(names: readonly string[]): string {
 
 interface Plan {
   quote: ReshootQuote;
-  productIds: ProductId[];
+  shoots: Array<Omit<NewJob, 'batchId'>>;
 }
 
 export function reshootHandlers(
   ctx: CoreContext & { review: ReviewStore },
 ): Pick<HandlerMap, 'reshoot:quote' | 'reshoot:create'> {
-  const { store, review, services, queue } = ctx;
+  const { store, review, services } = ctx;
 
-  const plan = async (request: ReshootRequest, fresh: boolean): Promise<Plan> => {
-    const batch = requireBatch(store, request.batchId);
+  const plan = async (batch: Batch, request: ReshootRequest, fresh: boolean): Promise<Plan> => {
     const products = store.batches.products(batch.id);
     const byId = new Map(products.map((product) => [product.id as string, product]));
     const rows = review.items(batch.id);
+    // Each product's shots, grouped once: a batch of 2,000 products must not be scanned once per product.
+    const shotsOf = new Map<string, ReviewRow[]>();
+    for (const row of rows) {
+      if (row.kind !== 'shot') continue;
+      const shots = shotsOf.get(row.productId);
+      if (shots) shots.push(row);
+      else shotsOf.set(row.productId, [row]);
+    }
     const allRejected = new Set(allRejectedProducts(rows));
     const underwayIds = store.jobs.unendedShoots([...allRejected]);
     if (request.productIds) {
       for (const id of request.productIds) {
         const product = byId.get(id);
         if (!product) throw new AppError('not_found', `Batch ${batch.id} has no product ${id}.`);
-        const shots = rows.filter((row) => row.productId === id && row.kind === 'shot');
+        const shots = shotsOf.get(id) ?? [];
         if (shots.length === 0) {
           throw new AppError(
             'conflict',
@@ -75,7 +84,7 @@ export function reshootHandlers(
     const quoted: ReshootQuote['products'] = chosen.map((product) => ({
       productId: product.id,
       productName: product.name,
-      rejected: rows.filter((row) => row.productId === product.id && row.kind === 'shot').length,
+      rejected: shotsOf.get(product.id)?.length ?? 0,
       shots: price.shots,
       clamped: price.clamped,
       credits: price.credits,
@@ -84,53 +93,52 @@ export function reshootHandlers(
       .filter((product) => underwayIds.has(product.id))
       .map((product) => ({ productId: product.id, productName: product.name }));
     const credits = price.credits * chosen.length;
-    const balance = await services.balanceOfBatch(batch, fresh);
     return {
       quote: {
         accountId: batch.accountId,
         products: quoted,
         underway,
-        credits,
-        balance,
-        shortfall: Math.max(0, credits - balance),
+        ...(await againstBalance(services, batch, credits, fresh)),
       },
-      productIds: chosen.map((product) => product.id),
+      shoots: chosen.map((product) => ({
+        productId: product.id,
+        kind: 'shoot',
+        afterJobId: null,
+        settings,
+        price: price.credits,
+      })),
     };
   };
 
   return {
-    'reshoot:quote': async (request) => (await plan(request, false)).quote,
-    'reshoot:create': async (request) => {
-      const batch = requireBatch(store, request.batchId);
-      if (batch.status === 'cancelled') {
-        throw new AppError('conflict', `Batch ${batch.id} is cancelled: nothing new is made in it.`);
-      }
-      const { quote, productIds } = await plan(request, true);
-      if (productIds.length === 0) {
-        throw new AppError(
-          'conflict',
-          quote.underway.length > 0
-            ? beingShot(quote.underway.map((product) => product.productName))
-            : 'No product has all its shots rejected: reject every shot of a product to shoot it again.',
-        );
-      }
-      if (quote.shortfall > 0) {
-        throw new AppError(
-          'conflict',
+    'reshoot:quote': async (request) =>
+      (await plan(requireBatch(store, request.batchId), request, false)).quote,
+    'reshoot:create': (request) =>
+      addToBatch(
+        ctx,
+        request.batchId,
+        async (batch) => {
+          const { quote, shoots } = await plan(batch, request, true);
+          return {
+            quote,
+            jobs: shoots,
+            nothing:
+              quote.underway.length > 0
+                ? beingShot(quote.underway.map((product) => product.productName))
+                : 'No product has all its shots rejected: reject every shot of a product to shoot it again.',
+            // After the balance's answer (an await): of two creates at once, the second sees the first's
+            // shoots waiting.
+            recheck: () => {
+              const meanwhile = store.jobs.unendedShoots(shoots.map((shoot) => shoot.productId));
+              if (meanwhile.size > 0) {
+                const names = quote.products.filter((row) => meanwhile.has(row.productId as ProductId));
+                throw new AppError('conflict', beingShot(names.map((row) => row.productName)));
+              }
+            },
+          };
+        },
+        (quote) =>
           `This reshoot costs ${quote.credits} credits; the balance is ${quote.balance}. Top up or shoot fewer.`,
-        );
-      }
-      // Checked again after the balance's answer (an await), right before the insert, with no await between:
-      // of two creates at once, the second sees the first's shoots waiting.
-      const meanwhile = store.jobs.unendedShoots(productIds);
-      if (meanwhile.size > 0) {
-        const names = quote.products.filter((row) => meanwhile.has(row.productId as ProductId));
-        throw new AppError('conflict', beingShot(names.map((row) => row.productName)));
-      }
-      store.addShoots(batch.id, productIds, request.shoot as ShootSettings);
-      const reopened = store.batches.get(batch.id)!;
-      await queue.drive(reopened);
-      return batchSummary(store, reopened, queue.facts);
-    },
+      ),
   };
 }

@@ -71,7 +71,7 @@ const quote = z
 
 const pickedVideos = z
   .object({
-    batchId: z.string().min(1).max(200),
+    batchId,
     video: video
       .extend({
         logoUrl: url.optional(),
@@ -83,7 +83,7 @@ const pickedVideos = z
         message: 'a logo is a URL or a file, not both',
         path: ['logoFile'],
       }),
-    order: z.record(z.string().min(1).max(200), z.array(z.number().int().positive()).max(100)).optional(),
+    order: z.record(z.string().min(1).max(200), z.array(itemId).max(100)).optional(),
   })
   .strict();
 

@@ -168,22 +168,21 @@ export class ServiceAccess {
    * The balance of the key a batch is sent with, at the batch's service (a session key's batch included),
    * cached like balanceOf.
    */
-  async balanceOfBatch(batch: Batch, fresh = false): Promise<number> {
+  balanceOfBatch(batch: Batch, fresh = false): Promise<number> {
     const accountId = batch.sandbox
       ? SANDBOX_ACCOUNT_ID
       : (this.sessionOfKey(batch.keyId)?.view.id ?? batch.accountId);
-    const known = this.balances.get(accountId);
-    if (!fresh && known && this.options.now() - known.at < BALANCE_MAX_AGE_MS) return known.credits;
-    if (batch.sandbox) await this.ensureSandbox();
-    const client = this.clientForBatch(batch);
-    if (!client) {
-      throw new AppError('key_missing', `The key of this batch (${batch.keyHint}) is not on this computer.`);
-    }
-    const { credits } = await serviceCall(() =>
-      this.options.inBudget(batch.keyId, () => client.getCredits()),
-    );
-    this.rememberBalance(accountId, credits);
-    return credits;
+    return this.cachedBalance(accountId, fresh, async () => {
+      if (batch.sandbox) await this.ensureSandbox();
+      const client = this.clientForBatch(batch);
+      if (!client) {
+        throw new AppError(
+          'key_missing',
+          `The key of this batch (${batch.keyHint}) is not on this computer.`,
+        );
+      }
+      return serviceCall(() => this.options.inBudget(batch.keyId, () => client.getCredits()));
+    });
   }
 
   /** The account a batch belongs to, for its name and for marking a refused key. */
@@ -219,10 +218,21 @@ export class ServiceAccess {
    * every settings change on the New batch screen asks for a quote, and tweaking a form must not eat the
    * key's request budget. Creating a batch asks again before it commits to the cost.
    */
-  async balanceOf(accountId: string, fresh = false): Promise<number> {
+  balanceOf(accountId: string, fresh = false): Promise<number> {
+    return this.cachedBalance(accountId, fresh, () =>
+      this.withKey(accountId, (client) => client.getCredits()),
+    );
+  }
+
+  /** The account's balance as last asked, unless it is older than BALANCE_MAX_AGE_MS or `fresh`: then `ask`. */
+  private async cachedBalance(
+    accountId: string,
+    fresh: boolean,
+    ask: () => Promise<{ credits: number }>,
+  ): Promise<number> {
     const known = this.balances.get(accountId);
     if (!fresh && known && this.options.now() - known.at < BALANCE_MAX_AGE_MS) return known.credits;
-    const { credits } = await this.withKey(accountId, (client) => client.getCredits());
+    const { credits } = await ask();
     this.rememberBalance(accountId, credits);
     return credits;
   }

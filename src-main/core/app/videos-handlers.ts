@@ -1,29 +1,29 @@
 import type { PickedVideoQuote, PickedVideosRequest } from '../../shared/models.ts';
 import { VIDEO_MAX_IMAGES } from '../catalog.ts';
 import { quoteVideo } from '../pricing.ts';
-import type { JobId, ProductId } from '../queue/ids.ts';
+import type { NewJob } from '../queue/job-store.ts';
 import type { Batch, VideoSettings } from '../queue/types.ts';
 import { checkLogoFile, keepLogoFile, LogoRefused } from '../review/logo-files.ts';
 import type { ReviewStore } from '../review/review-store.ts';
+import { addToBatch, againstBalance } from './batch-additions.ts';
 import type { CoreContext } from './context.ts';
 import { requireBatch } from './decisions.ts';
 import type { HandlerMap } from './dispatch.ts';
 import { AppError } from './errors.ts';
-import { batchSummary } from './views.ts';
 
 // Videos from the picks: per product, the shots the designer picked, in the order they set (or in shot
 // order), as many as the video's length takes. Quoted first, against the balance, to the credit; then
-// queued in the batch as one video per product, after its shoot.
+// queued in the batch as one video per product, after its shoot (`batch-additions.ts`).
 
 interface Plan {
   quote: PickedVideoQuote;
-  videos: Array<{ productId: ProductId; shootJobId: JobId; settings: VideoSettings }>;
+  videos: Array<Omit<NewJob, 'batchId'>>;
 }
 
 export function videosHandlers(
   ctx: CoreContext & { review: ReviewStore },
 ): Pick<HandlerMap, 'videos:quote' | 'videos:create' | 'dialog:openImage'> {
-  const { store, review, services, queue } = ctx;
+  const { store, review, services } = ctx;
 
   /**
    * A logo file checked (for a quote) or checked and kept in the data folder (to make the videos): its
@@ -46,8 +46,7 @@ export function videosHandlers(
     }
   };
 
-  const plan = async (request: PickedVideosRequest, fresh: boolean): Promise<Plan> => {
-    const batch = requireBatch(store, request.batchId);
+  const plan = async (batch: Batch, request: PickedVideosRequest, fresh: boolean): Promise<Plan> => {
     const picked = review.items(batch.id).filter((row) => row.kind === 'shot' && row.flag === 'picked');
     const byProduct = new Map<string, typeof picked>();
     for (const row of picked) byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row]);
@@ -85,32 +84,35 @@ export function videosHandlers(
         used: used.map((row) => row.assetId),
         credits,
       });
-      if (used.length > 0) videos.push({ productId: product.id, shootJobId: used[0]!.jobId, settings });
+      if (used.length > 0) {
+        videos.push({
+          productId: product.id,
+          kind: 'video',
+          afterJobId: used[0]!.jobId,
+          settings,
+          price: credits,
+        });
+      }
     }
     const credits = products.reduce((sum, product) => sum + product.credits, 0);
-    const balance = await services.balanceOfBatch(batch, fresh);
-    return { quote: { products, credits, balance, shortfall: Math.max(0, credits - balance) }, videos };
+    return { quote: { products, ...(await againstBalance(services, batch, credits, fresh)) }, videos };
   };
 
   return {
-    'videos:quote': async (request) => (await plan(request, false)).quote,
+    'videos:quote': async (request) =>
+      (await plan(requireBatch(store, request.batchId), request, false)).quote,
     // The logo's "Choose file…": the path is checked by the quote the dialog asks for next.
     'dialog:openImage': () => ctx.openImageDialog(),
-    'videos:create': async (request) => {
-      const { quote, videos } = await plan(request, true);
-      if (videos.length === 0)
-        throw new AppError('conflict', 'No product has a picked shot: pick shots first.');
-      if (quote.shortfall > 0) {
-        throw new AppError(
-          'conflict',
+    'videos:create': (request) =>
+      addToBatch(
+        ctx,
+        request.batchId,
+        async (batch) => {
+          const { quote, videos } = await plan(batch, request, true);
+          return { quote, jobs: videos, nothing: 'No product has a picked shot: pick shots first.' };
+        },
+        (quote) =>
           `These videos cost ${quote.credits} credits; the balance is ${quote.balance}. Top up or make fewer.`,
-        );
-      }
-      const batch = requireBatch(store, request.batchId);
-      store.addVideos(batch.id, videos);
-      const reopened = store.batches.get(batch.id)!;
-      await queue.drive(reopened);
-      return batchSummary(store, reopened, queue.facts);
-    },
+      ),
   };
 }

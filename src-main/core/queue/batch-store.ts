@@ -108,7 +108,7 @@ export class BatchStore {
     if (this.get(id)?.status === 'paused') this.setStatus(id, 'running', null);
   }
 
-  /** Jobs added to a batch (videos from the picks) add their price to what it was quoted. */
+  /** Jobs added to a batch (videos from the picks, a reshoot: `QueueStore.addJobs`) add to its quote. */
   addQuoted(id: BatchId, credits: number): void {
     this.db
       .prepare('UPDATE batches SET quoted_credits = quoted_credits + ?, updated_at = ? WHERE id = ?')

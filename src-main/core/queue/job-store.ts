@@ -71,6 +71,16 @@ export interface JobEvent {
   detail: unknown;
 }
 
+/** A job to add, waiting: a video names the shoot it is made after. */
+export interface NewJob {
+  batchId: BatchId;
+  productId: ProductId;
+  kind: Job['kind'];
+  afterJobId: JobId | null;
+  settings: ShootSettings | VideoSettings;
+  price: number;
+}
+
 export class JobStore {
   constructor(
     private readonly db: Db,
@@ -79,14 +89,7 @@ export class JobStore {
   ) {}
 
   /** A new job, waiting; a video waits for its shoot (`afterJobId`). */
-  insert(input: {
-    batchId: BatchId;
-    productId: ProductId;
-    kind: Job['kind'];
-    afterJobId: JobId | null;
-    settings: ShootSettings | VideoSettings;
-    price: number;
-  }): JobId {
+  insert(input: NewJob): JobId {
     const id = newJobId();
     this.db
       .prepare(

@@ -4,9 +4,9 @@ import { AssetStore } from './asset-store.ts';
 import { BatchStore } from './batch-store.ts';
 import { type BatchTotals, collectTotals, type TotalsWithProducts, totalsOf } from './batch-totals.ts';
 import { productFingerprint } from './fingerprint.ts';
-import type { BatchId, JobId, ProductId } from './ids.ts';
-import { JobStore } from './job-store.ts';
-import type { Batch, NewBatch, ShootSettings, VideoSettings } from './types.ts';
+import type { BatchId } from './ids.ts';
+import { JobStore, type NewJob } from './job-store.ts';
+import type { Batch, NewBatch } from './types.ts';
 
 // The durable queue over one SQLite file: batches (and their products), jobs (with their history and the
 // ledger) and the results they owe, each in a store of its own. What spans them lives here: a new batch
@@ -65,44 +65,18 @@ export class QueueStore {
   }
 
   /**
-   * Videos added to a batch after its shoots (videos from the picks): one per product, after its shoot,
-   * priced now; the batch's quote grows by their price and the batch runs again.
+   * Jobs added to a batch after it was made (videos from the picks, a reshoot of products whose shots were
+   * all rejected), each at the price it was quoted: in one transaction, the batch's quote grows by their
+   * price and a finished batch runs again. A reshoot's results join the product's, in files of their own
+   * (`downloads/result-files.ts`).
    */
-  addVideos(
-    batchId: BatchId,
-    videos: ReadonlyArray<{ productId: ProductId; shootJobId: JobId; settings: VideoSettings }>,
-  ): void {
+  addJobs(batchId: BatchId, jobs: ReadonlyArray<Omit<NewJob, 'batchId'>>): void {
     this.db.transaction(() => {
-      let credits = 0;
-      for (const video of videos) {
-        const price = quoteVideo(video.settings);
-        credits += price;
-        this.jobs.insert({
-          batchId,
-          productId: video.productId,
-          kind: 'video',
-          afterJobId: video.shootJobId,
-          settings: video.settings,
-          price,
-        });
-      }
-      this.batches.addQuoted(batchId, credits);
-      this.batches.reopen(batchId);
-    })();
-  }
-
-  /**
-   * Shoots added to products of a batch (a reshoot of products whose shots were all rejected): one per
-   * product, with its own settings, priced now; the batch's quote grows by their price and it runs again.
-   * Their results join the product's, in files of their own (`downloads/result-files.ts`).
-   */
-  addShoots(batchId: BatchId, productIds: readonly ProductId[], settings: ShootSettings): void {
-    const price = quoteShoot(settings).credits;
-    this.db.transaction(() => {
-      for (const productId of productIds) {
-        this.jobs.insert({ batchId, productId, kind: 'shoot', afterJobId: null, settings, price });
-      }
-      this.batches.addQuoted(batchId, price * productIds.length);
+      for (const job of jobs) this.jobs.insert({ batchId, ...job });
+      this.batches.addQuoted(
+        batchId,
+        jobs.reduce((sum, job) => sum + job.price, 0),
+      );
       this.batches.reopen(batchId);
     })();
   }

@@ -11,7 +11,8 @@ import {
   refusalOf,
   untilFinished,
 } from '../../support/core-harness.ts';
-import { QUICK_SHOOT } from '../../support/job-settings.ts';
+import { addFault } from '../../support/engine-harness.ts';
+import { QUICK_SHOOT, QUICK_VIDEO } from '../../support/job-settings.ts';
 import { type StaticServer, writeCatalog } from '../../support/static-server.ts';
 import { type StudioHarness, startStudioHarness } from '../../support/studio-harness.ts';
 
@@ -145,4 +146,77 @@ describe('videos from the picks', () => {
       'No product has a picked shot: pick shots first.',
     );
   });
+
+  it('adbatch videos on a batch without picks says so, points to Review and spends nothing', async () => {
+    // The tests before this one leave picks in the batch; run alone, it has none.
+    const picked = (await callCore(h.core, 'review:get', { batchId })).items.filter(
+      (item) => item.flag === 'picked',
+    );
+    if (picked.length > 0) {
+      await callCore(h.core, 'review:decide', {
+        batchId,
+        itemIds: picked.map((item) => item.id),
+        change: { flag: null },
+      });
+    }
+    const balance = harness.credits();
+    const posts = service.requests().filter((entry) => entry.method === 'POST').length;
+
+    const refused = await adbatch(
+      ['videos', batchId, '--from', 'picked', '--video', '5s/480p', '--data-dir', join(h.dir, 'data')],
+      { env: harness.cliEnv() },
+    );
+
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      `No product in batch ${batchId} has a picked shot yet: pick shots in Review in the app first (\`adbatch review ${batchId}\` shows where its review stands). Nothing was spent.\n`,
+    );
+    expect(`${refused.stdout}${refused.stderr}`).not.toMatch(/--yes/);
+    expect(harness.credits()).toBe(balance);
+    expect(service.requests().filter((entry) => entry.method === 'POST')).toHaveLength(posts);
+  });
+
+  it('refuses videos in a cancelled batch, adding nothing to it', async () => {
+    const catalog = await writeCatalog(join(h.dir, 'cancelled.csv'), photos, ['hat']);
+    const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
+    // Its automatic video's POST is held: while it is being sent the cancelled batch has a job active, so it
+    // stays cancelled (a cancelled batch finishes once nothing in it is active).
+    await addFault(service, {
+      method: 'POST',
+      path: '/v1/videos',
+      action: 'delay',
+      delay_ms: 15_000,
+      times: 1,
+    });
+    const { id } = await callCore(h.core, 'batches:create', {
+      scanId: scan.scanId,
+      accountId: harness.studio.id,
+      shoot: QUICK_SHOOT,
+      video: QUICK_VIDEO,
+      includeDone: true,
+      name: 'Cancelled',
+    });
+    const deadline = Date.now() + 60_000;
+    const states = async () =>
+      (await callCore(h.core, 'batches:get', { id })).items[0]!.jobs.map((job) => job.state).join(' ');
+    while ((await states()) !== 'done submitting') {
+      if (Date.now() > deadline) throw new Error(`the jobs are ${await states()}, not done and submitting`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await callCore(h.core, 'batches:cancel', { id });
+    const [shot] = (await callCore(h.core, 'review:get', { batchId: id, filter: { kind: 'shot' } })).items;
+    await callCore(h.core, 'review:decide', { batchId: id, itemIds: [shot!.id], change: { flag: 'picked' } });
+    const before = await callCore(h.core, 'batches:get', { id });
+    expect(before.status).toBe('cancelled');
+
+    expect(await refusalOf(h.core, 'videos:create', { batchId: id, video: QUICK_VIDEO })).toEqual({
+      code: 'conflict',
+      message: `Batch ${id} is cancelled: nothing new is made in it.`,
+    });
+    const after = await callCore(h.core, 'batches:get', { id });
+    expect(after.jobs).toBe(before.jobs);
+    expect(after.quotedCredits).toBe(before.quotedCredits);
+    await untilFinished(h.core, id);
+  }, 90_000);
 });

@@ -26,11 +26,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const library = () => ['--library', join(dir, 'library')];
+// The data folder too: the user's own (in $HOME) may hold a database another Adbatch version wrote.
+const folders = () => ['--library', join(dir, 'library'), '--data-dir', join(dir, 'data')];
 
 describe('adbatch scan', () => {
   it('prints the plan as one JSON document, problems with reasons, and exits 0', async () => {
-    const result = await adbatch(['scan', dropped, '--json', ...library()]);
+    const result = await adbatch(['scan', dropped, '--json', ...folders()]);
     expect(result.code, result.stderr).toBe(0);
     const plan = JSON.parse(result.stdout);
     expect(plan.products.map((p: { name: string; path: string }) => [p.name, p.path])).toEqual([
@@ -58,7 +59,7 @@ describe('adbatch scan', () => {
   });
 
   it('prints a readable plan: products, hero first, and the problems', async () => {
-    const result = await adbatch(['scan', dropped, ...library()], { cwd: dir });
+    const result = await adbatch(['scan', dropped, ...folders()], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^4 products, 7 photos; 1 rejected, 0 warnings, 1 file skipped\n/);
     // A product's folder is shown only where it says more than its name.
@@ -74,13 +75,13 @@ describe('adbatch scan', () => {
     await makeProductFolders(single, 1);
     await writeFile(join(single, 'product-01', 'notes.txt'), 'shoot on white');
     await writeFile(join(single, 'product-01', '.DS_Store'), 'junk');
-    const result = await adbatch(['scan', single, ...library()], { cwd: dir });
+    const result = await adbatch(['scan', single, ...folders()], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe('1 product, 1 photo; 0 rejected, 1 warning, 1 file skipped');
   });
 
   it('exits 1 when an input cannot be read, having scanned the rest, without a stack trace', async () => {
-    const result = await adbatch(['scan', join(dir, 'missing'), dropped, '--json', ...library()]);
+    const result = await adbatch(['scan', join(dir, 'missing'), dropped, '--json', ...folders()]);
     expect(result.code).toBe(1);
     const plan = JSON.parse(result.stdout);
     expect(plan.products).toHaveLength(4);
@@ -90,7 +91,7 @@ describe('adbatch scan', () => {
 
   it("passes over the bundled examples' own readme and licence quietly: no problem reported", async () => {
     const examples = join(__dirname, '../../../resources/examples');
-    const result = await adbatch(['scan', examples, '--json', ...library()]);
+    const result = await adbatch(['scan', examples, '--json', ...folders()]);
     expect(result.code, result.stderr).toBe(0);
     const plan = JSON.parse(result.stdout);
     expect(plan.problems).toEqual([]);
@@ -102,7 +103,7 @@ describe('adbatch scan', () => {
   });
 
   it('refuses an invalid --pattern with a clear message', async () => {
-    const result = await adbatch(['scan', dropped, '--pattern', '([a-z', ...library()]);
+    const result = await adbatch(['scan', dropped, '--pattern', '([a-z', ...folders()]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/--pattern is not a valid regular expression/);
   });

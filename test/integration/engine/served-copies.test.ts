@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { VideoBody } from '../../../src-main/core/api/index.ts';
 import { startLoopbackHost } from '../../../src-main/core/hosting/loopback.ts';
+import { quoteVideo } from '../../../src-main/core/pricing.ts';
 import { addFault, engineHarnessForFile } from '../../support/engine-harness.ts';
 import { QUICK_VIDEO } from '../../support/job-settings.ts';
 
@@ -23,8 +24,14 @@ describe('served copies across a restart', () => {
 
     const secret = randomBytes(32);
     const before = await startLoopbackHost({ secret });
-    h.store.addVideos(batch.id, [
-      { productId: shoot!.productId, shootJobId: shoot!.id, settings: QUICK_VIDEO },
+    h.store.addJobs(batch.id, [
+      {
+        productId: shoot!.productId,
+        kind: 'video',
+        afterJobId: shoot!.id,
+        settings: QUICK_VIDEO,
+        price: quoteVideo(QUICK_VIDEO),
+      },
     ]);
     await addFault(h.sandbox, { method: 'POST', path: '/v1/videos', action: 'reset', times: 1 });
     await h.run([batch.id], { hostFor: () => before });
