@@ -139,6 +139,8 @@ export interface Handlers {
   /** Recent exports, newest first, with their state. */
   'export:list': { args: undefined; result: ExportView[] };
   'export:get': { args: { id: string }; result: ExportDetail };
+  /** Gives up an interrupted export: it is no longer offered; what it finished stays, its half-written files go. */
+  'export:discard': { args: { id: string }; result: null };
   /** The OS dialog to choose the folder an export goes into (one it may create); null when cancelled. */
   'dialog:openFolder': { args: undefined; result: string | null };
   /** Shows an export in Finder / Explorer / the file manager: its manifest selected in its folder. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ExportScope } from '../../shared/models.ts';
 import type { Db } from '../db/open.ts';
 import type { ExportItem } from '../export/export-item.ts';
+import { partPath } from '../export/place-file.ts';
 import { planExport } from '../export/plan.ts';
 import { RecipeStore } from '../export/recipe-store.ts';
 import { parseRecipe, type Recipe } from '../export/recipes.ts';
@@ -20,7 +21,7 @@ import { ExportRecords } from './export-records.ts';
 // dragged out to the desktop, Finder, Explorer or Photoshop, all of them, as they are or through a recipe.
 // The renderer names results by id and recipes by id or name: every path here is main's, never the page's.
 
-type OutChannels = 'dialog:openFolder' | 'export:reveal' | 'export:drag';
+type OutChannels = 'dialog:openFolder' | 'export:reveal' | 'export:drag' | 'export:discard';
 
 /** How long a drag's rendered copies are kept: whoever they were dropped on has copied or opened them. */
 const DRAG_COPIES_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -119,6 +120,28 @@ export function exportOutHandlers(
       const manifest = record.report?.manifests[0];
       const target = manifest ? join(record.destination, ...manifest.split('/')) : record.destination;
       await ctx.revealItem((await exists(target)) ? target : record.destination);
+      return null;
+    },
+    'export:discard': async ({ id }) => {
+      records.markInterrupted(() => false);
+      const record = records.get(id);
+      if (!record) throw new AppError('not_found', `There is no export ${id}.`);
+      if (record.state !== 'interrupted') {
+        throw new AppError(
+          'conflict',
+          `Export ${id} is ${record.state}: only an interrupted export is discarded.`,
+        );
+      }
+      // What it finished stays where it is; what a kill left half-written goes, as a cancel would remove it.
+      // (A plan that cannot be made again, its results gone from the library, leaves nothing to find.)
+      const { items, recipes: frozen, selection, date } = record.snapshot;
+      const plan = await planExport({ items, recipes: frozen, selection, date }).catch(() => null);
+      await Promise.all(
+        (plan?.files ?? []).map((file) =>
+          rm(partPath(record.destination, file.relativePath), { force: true }),
+        ),
+      );
+      records.finish(id, 'cancelled', record.report, 'Discarded: the files it had finished stay.');
       return null;
     },
     'export:drag': async ({ scope, recipe }) => {

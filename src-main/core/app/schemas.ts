@@ -248,6 +248,7 @@ export const HANDLER_SCHEMAS = {
   'export:list': none,
   'export:get': id,
   'dialog:openFolder': none,
+  'export:discard': id,
   'export:reveal': id,
   'export:drag': z
     .object({

@@ -1,8 +1,10 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partPath } from '../../../src-main/core/export/place-file.ts';
 import { EXAMPLES_DIR } from '../../harness/app-server.ts';
 import {
   type CoreHarness,
@@ -23,6 +25,7 @@ let out: string;
 let batchId: string;
 let itemIds: number[];
 let files: string[];
+let finishedId: string;
 
 beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), 'adbatch-export-out-'));
@@ -136,5 +139,29 @@ describe('the export dialog’s desktop calls', () => {
     expect(h.revealedItems.at(-1)).toBe(join(out, 'manifest.csv'));
     expect((await stat(join(out, 'manifest.csv'))).isFile()).toBe(true);
     expect((await refusalOf(h.core, 'export:reveal', { id: 'nope' })).code).toBe('not_found');
+    finishedId = id;
   }, 90_000);
+
+  it('discards an interrupted export: no longer offered, its finished files kept, its half-written gone', async () => {
+    // As a kill leaves it: still `running`, owned by no process that runs it.
+    const db = new Database(join(h.dir, 'data', 'adbatch.db'));
+    db.prepare("UPDATE exports SET state = 'running', owner_pid = ? WHERE id = ?").run(
+      process.pid,
+      finishedId,
+    );
+    db.close();
+    const detail = await callCore(h.core, 'export:get', { id: finishedId });
+    const first = detail.files[0]!.path;
+    const half = partPath(out, first);
+    await writeFile(half, 'half a file');
+    const offered = (await callCore(h.core, 'export:list')).find((one) => one.id === finishedId);
+    expect(offered).toMatchObject({ state: 'interrupted', resumable: true });
+
+    expect(await callCore(h.core, 'export:discard', { id: finishedId })).toBeNull();
+    const after = (await callCore(h.core, 'export:list')).find((one) => one.id === finishedId);
+    expect(after).toMatchObject({ state: 'cancelled', resumable: false });
+    await expect(stat(half)).rejects.toThrow(/ENOENT/);
+    expect((await stat(join(out, ...first.split('/')))).isFile()).toBe(true);
+    expect((await refusalOf(h.core, 'export:discard', { id: finishedId })).code).toBe('conflict');
+  });
 });
