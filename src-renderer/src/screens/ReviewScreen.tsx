@@ -3,6 +3,8 @@ import { Fragment, memo, useEffect, useRef, useState } from 'react';
 import type { ReviewFilter, ReviewItemView, ReviewScope } from '../../../src-main/shared/models.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
+import { dragResults } from '../export/drag-out.ts';
+import { DragOutChoice, ReviewExportButton } from '../export/ExportButtons.tsx';
 import { bindingOf, keyLabel, REASON_KEYS, REVIEW_KEYMAP, type ReviewAction } from '../review/keymap.ts';
 import { LoupeVideo } from '../review/LoupeVideo.tsx';
 import { MakeVideosDialog } from '../review/MakeVideosDialog.tsx';
@@ -89,11 +91,22 @@ const Tile = memo(function Tile({
       onClick={(event) => onPick(event, item)}
       onDoubleClick={() => useReview.getState().setMode('loupe')}
       tabIndex={-1}
+      // Dragged out of the window: the selection when this tile is in it (main drags every file).
+      draggable
+      onDragStart={(event) => dragResults(event, item)}
     >
       {skimming ? (
         <span className="tile-image tile-skimmed" />
       ) : (
-        <img src={item.gridUrl ?? item.url} alt="" loading="lazy" decoding="async" width={180} height={180} />
+        <img
+          src={item.gridUrl ?? item.url}
+          alt=""
+          loading="lazy"
+          decoding="async"
+          width={180}
+          height={180}
+          draggable={false}
+        />
       )}
       <span className="tile-caption">{itemName(item)}</span>
       <BatchOf item={item} />
@@ -598,6 +611,8 @@ export function ReviewScreen({
               Make videos…
             </button>
           )}
+          <ReviewExportButton active={active} />
+          <DragOutChoice />
           <button type="button" disabled={!active} onClick={toggleProductScope}>
             {product === undefined ? 'This product in all batches' : "This result's batch"}
           </button>
