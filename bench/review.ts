@@ -277,6 +277,8 @@ try {
       gridFrameWork: ui.gridScroll.frameWorkMs.p95 < targets.gridFrameWorkP95MaxMs,
       loupeNext: ui.loupeNext.shownMs.p95 < targets.loupeNextShownP95MaxMs,
       decisionOnScreen: ui.decisionOnScreen.framesMax <= targets.decisionOnScreenMaxFrames,
+      /** As counted before (review-browser.ts says why that count was wrong). */
+      decisionOnScreenAsBefore: ui.decisionOnScreen.asBefore.framesMax <= targets.decisionOnScreenMaxFrames,
     }),
   };
   const result = {
@@ -316,9 +318,15 @@ try {
       met.loupeNext,
     ],
     [
+      'loupe next, painted (Element Timing)',
+      ui ? `p50 ${ui.loupeNext.paintedMs.p50} ms, p95 ${ui.loupeNext.paintedMs.p95} ms` : '-',
+      '',
+      undefined,
+    ],
+    [
       'decision on screen',
       ui
-        ? `${ui.decisionOnScreen.withinOneFrame} of ${ui.decisionOnScreen.decisions} in 1 frame (max ${ui.decisionOnScreen.framesMax}), p95 ${ui.decisionOnScreen.toFrameEndMs.p95} ms`
+        ? `${ui.decisionOnScreen.withinOneFrame} of ${ui.decisionOnScreen.decisions} in 1 frame (max ${ui.decisionOnScreen.framesMax}; counted as before ${ui.decisionOnScreen.asBefore.withinOneFrame}, max ${ui.decisionOnScreen.asBefore.framesMax}), p95 ${ui.decisionOnScreen.toFrameEndMs.p95} ms`
         : '-',
       '1 frame',
       met.decisionOnScreen,

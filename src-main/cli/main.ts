@@ -12,13 +12,16 @@ import { registerScanCommand } from './commands/scan.ts';
 import { registerStatusCommand } from './commands/status.ts';
 import { registerVideosCommand } from './commands/videos.ts';
 import { EXIT } from './exit-codes.ts';
+import { optionDescription } from './help.ts';
 import { VERSION } from './version.ts';
 
 const program = new Command()
   .name('adbatch')
   .description('Batch production of product ads: shoots and video ads from folders of product photos.')
   .version(VERSION)
-  .showHelpAfterError()
+  .configureHelp({ optionDescription })
+  // A mistake is answered in a line or two, not with the whole help a screen long.
+  .showHelpAfterError("(add --help for the command's options)")
   .exitOverride();
 
 registerScanCommand(program);

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { callHandler } from '../core/app/dispatch.ts';
 import type { RateLimit, S3HostingConfig } from '../core/app/public-api.ts';
 import type { SecretBox } from '../core/app/secrets.ts';
@@ -45,6 +46,14 @@ export interface CliCore {
     channel: C,
     ...args: ArgsOf<C> extends undefined ? [] : [ArgsOf<C>]
   ): Promise<ResultOf<C>>;
+}
+
+/**
+ * Whether anything has run with this data folder (the database create-core opens is there). Read-only
+ * commands open no core where there is none, so that looking never creates a database.
+ */
+export function hasQueue(dataDir: string): boolean {
+  return existsSync(join(resolve(dataDir), 'adbatch.db'));
 }
 
 export function openCliCore(options: CliCoreOptions): CliCore {

@@ -592,25 +592,34 @@ export interface ExportPlanView {
 
 export type ExportState = 'running' | 'done' | 'cancelled' | 'stopped' | 'failed' | 'interrupted';
 
-export interface ExportProgressView {
-  id: string;
-  phase: 'files' | 'zips';
+/** How far an export's files are: the engine's progress (core/export/run.ts) and the view's share it. */
+export interface ExportCounts {
   done: number;
   total: number;
   written: number;
   identical: number;
   failed: number;
+  /** Bytes this run wrote. */
   bytesWritten: number;
+  /** null until a first file is done. */
   etaMs: number | null;
   /** The file just finished. */
   path: string;
 }
 
+export interface ExportProgressView extends ExportCounts {
+  id: string;
+  phase: 'files' | 'zips';
+}
+
+/** A file of an export: written now, found identical under its name, or failed. */
+export type ExportFileStatus = 'written' | 'identical' | 'failed';
+
 export interface ExportFileView {
   path: string;
   recipe: string;
   product: string;
-  status: 'written' | 'identical' | 'failed';
+  status: ExportFileStatus;
   bytes: number;
   sha256: string;
   warnings: string[];

@@ -1,40 +1,32 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, EXAMPLES_DIR, startAppServer } from '../harness/app-server.ts';
+import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
 import { callCore } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
 import { type SmallDisk, smallDisk } from '../support/small-disk.ts';
-import { browserMissing, checkLooks, launchChromium } from './browser.ts';
+import { type AppInChromium, browserMissing, checkLooks, startAppInChromium } from './browser.ts';
 
 // Issue 17 in the app: a batch whose library's disk is full shows why it paused, in words, with Resume;
 // once there is room the app goes on by itself and the batch finishes.
 
 const missing = browserMissing();
-let dir: string;
+let ui: AppInChromium;
 let disk: SmallDisk;
 let app: AppServer;
-let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
   if (missing) return;
-  dir = await mkdtemp(join(tmpdir(), 'adbatch-e2e-disk-'));
-  disk = smallDisk(dir, { sizeBytes: 64 * 1024 * 1024, freeBytes: 48 * 1024 });
-  console.log(`e2e library faults: the library is on a ${disk.kind}`);
-  app = await startAppServer({ dir });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  ui = await startAppInChromium('disk', (dir) => {
+    disk = smallDisk(dir, { sizeBytes: 64 * 1024 * 1024, freeBytes: 48 * 1024 });
+    console.log(`e2e library faults: the library is on a ${disk.kind}`);
+    return { release: () => disk.close() };
+  });
+  ({ app, page } = ui);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await disk?.close();
-  await app?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => ui?.close());
 
 describe.skipIf(missing)(`a full disk, in the app${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('shows the pause and its reason with Resume, then finishes by itself once there is room', async () => {

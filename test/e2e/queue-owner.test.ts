@@ -1,40 +1,32 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Lease, tryAcquireLease } from '../../src-main/core/lease.ts';
-import { type AppServer, startAppServer } from '../harness/app-server.ts';
-import { browserMissing, checkLooks, launchChromium } from './browser.ts';
+import type { AppServer } from '../harness/app-server.ts';
+import { type AppInChromium, browserMissing, checkLooks, startAppInChromium } from './browser.ts';
 
 // The app opened while another process drives its data folder (a script running `adbatch run`): it says
 // who does, keeps showing the batches, and takes the queue over by itself once that process lets go.
 
 const missing = browserMissing();
-let dir: string;
+let ui: AppInChromium;
 let lease: Lease | null = null;
 let app: AppServer;
-let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
   if (missing) return;
-  dir = await mkdtemp(join(tmpdir(), 'adbatch-e2e-owner-'));
-  // Stands in for the other process: the lease is an OS lock, refused to a second taker in this process too.
-  const attempt = tryAcquireLease(join(dir, 'data'), 'adbatch run');
-  if (!attempt.ok) throw new Error('the lease should be free in a new folder');
-  lease = attempt.lease;
-  app = await startAppServer({ dir });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  ui = await startAppInChromium('owner', (dir) => {
+    // Stands in for the other process: the lease is an OS lock, refused to a second taker in this process too.
+    const attempt = tryAcquireLease(join(dir, 'data'), 'adbatch run');
+    if (!attempt.ok) throw new Error('the lease should be free in a new folder');
+    lease = attempt.lease;
+    return { release: () => lease?.release() };
+  });
+  ({ app, page } = ui);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  lease?.release();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => ui?.close());
 
 describe.skipIf(missing)(`the app beside another owner${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('says which process runs the batches, then takes over when it ends', async () => {

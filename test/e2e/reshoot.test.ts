@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, EXAMPLES_DIR, startAppServer } from '../harness/app-server.ts';
-import { callCore, untilFinished } from '../support/core-harness.ts';
-import { QUICK_SHOOT } from '../support/job-settings.ts';
-import { browserMissing, checkLooks, launchChromium } from './browser.ts';
+import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { callCore, finishedBatch } from '../support/core-harness.ts';
+import { type AppInChromium, browserMissing, checkLooks, openReview, startAppInChromium } from './browser.ts';
 
 // Reshoot in Review, by keyboard only, in Chromium, on a batch the sandbox made: every shot of two products
 // rejected, "Reshoot 2 products…" opens the dialog (Esc closes it, back on the button), another style is
@@ -14,51 +11,29 @@ import { browserMissing, checkLooks, launchChromium } from './browser.ts';
 // shots join their products in Review.
 
 const missing = browserMissing();
-let dir: string;
+let ui: AppInChromium;
 let app: AppServer;
-let browser: Browser;
 let page: Page;
 let batchId: string;
 
 beforeAll(async () => {
   if (missing) return;
-  dir = await mkdtemp(join(tmpdir(), 'adbatch-e2e-reshoot-'));
-  app = await startAppServer({ dir });
-  const scan = await callCore(app.core, 'ingest:scan', {
+  ui = await startAppInChromium('reshoot');
+  ({ app, page } = ui);
+  batchId = await finishedBatch(app.core, {
     inputs: ['bottles', 'cap-black', 'hat'].map((name) => join(EXAMPLES_DIR, name)),
-  });
-  const batch = await callCore(app.core, 'batches:create', {
-    scanId: scan.scanId,
-    accountId: 'sandbox',
-    shoot: QUICK_SHOOT,
-    video: null,
-    includeDone: true,
     name: 'Reshoot by keys',
   });
-  batchId = batch.id;
-  await untilFinished(app.core, batchId);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 }, 90_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => ui?.close());
 
 const loupeName = () => page.getByTestId('loupe').getByRole('img').getAttribute('alt');
 const press = (key: string) => page.keyboard.press(key);
 
 describe.skipIf(missing)(`reshoot by keyboard${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('offers the all-rejected products, quotes another style and reshoots them', async () => {
-    await page.goto(app.url);
-    const open = page.getByRole('button', { name: /Reshoot by keys/ });
-    await open.focus();
-    await press('Enter');
-    const review = page.getByRole('button', { name: 'Review', exact: true });
-    await review.focus();
-    await press('Enter');
+    await openReview(page, app.url, /Reshoot by keys/, 'keys');
     const progress = page.locator('.review-progress');
     await expect.poll(() => progress.textContent()).toBe('0 of 3 reviewed · 0 picked · 0 rejected');
     const reshoot = page.getByRole('button', { name: /^Reshoot \d products?…$/ });

@@ -6,9 +6,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES_DIR, startAppServer } from '../harness/app-server.ts';
 import { type Child, killChildren, startChild } from '../support/child-process.ts';
-import { callCore, untilFinished } from '../support/core-harness.ts';
+import { finishedBatch } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
-import { browserMissing, launchChromium } from './browser.ts';
+import { browserMissing, openChromiumPage, openReview } from './browser.ts';
 
 // Issue 12, nothing lost: the app (the browser harness, in a process of its own) is killed (kill -9) the
 // moment a pick shows on screen; started again on the same data folder, the pick is there.
@@ -23,19 +23,12 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'adbatch-e2e-review-kill-'));
   // A finished batch to review, made once in this process; the app then runs in a child on the same folder.
   const app = await startAppServer({ dir });
-  const scan = await callCore(app.core, 'ingest:scan', { inputs: [join(EXAMPLES_DIR, 'mug-set')] });
-  const batch = await callCore(app.core, 'batches:create', {
-    scanId: scan.scanId,
-    accountId: 'sandbox',
+  await finishedBatch(app.core, {
+    inputs: [join(EXAMPLES_DIR, 'mug-set')],
     shoot: { ...QUICK_SHOOT, shots: 4 },
-    video: null,
-    includeDone: true,
     name: 'Killed mid-review',
-  });
-  await untilFinished(app.core, batch.id);
-  await app.close();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  }).finally(() => app.close());
+  ({ browser, page } = await openChromiumPage());
 }, 90_000);
 
 afterAll(async () => {
@@ -53,17 +46,15 @@ async function startApp(): Promise<{ child: Child; url: string }> {
   return { child, url: url! };
 }
 
-async function openReview(url: string): Promise<void> {
-  await page.goto(url);
-  await page.getByRole('button', { name: /Killed mid-review/ }).click();
-  await page.getByRole('button', { name: 'Review', exact: true }).click();
+async function openTheBatchReview(url: string): Promise<void> {
+  await openReview(page, url, /Killed mid-review/, 'clicks');
   await page.getByTestId('review-grid').waitFor();
 }
 
 describe.skipIf(missing)(`a decision, then kill -9${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('is there when the app starts again', async () => {
     const first = await startApp();
-    await openReview(first.url);
+    await openTheBatchReview(first.url);
     await page.locator('body').focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('p');
@@ -83,7 +74,7 @@ describe.skipIf(missing)(`a decision, then kill -9${missing ? ` (skipped: ${miss
       db.close();
     }
     const second = await startApp();
-    await openReview(second.url);
+    await openTheBatchReview(second.url);
     const tiles = page.getByTestId('review-grid').getByRole('button');
     await expect
       .poll(async () => (await tiles.allTextContents()).map((text) => text.includes('Picked')))

@@ -1,55 +1,38 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, EXAMPLES_DIR, startAppServer } from '../harness/app-server.ts';
-import { callCore, untilFinished } from '../support/core-harness.ts';
+import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { callCore, finishedBatch } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
-import { browserMissing, checkLooks, launchChromium } from './browser.ts';
+import { type AppInChromium, browserMissing, checkLooks, openReview, startAppInChromium } from './browser.ts';
 
 // One product across batches, by keyboard only, in Chromium: from a batch's review, V opens the active
 // result's product in every batch that shot it (newest batch first, each result with its batch), where a
 // decision and its undo work as in a batch; V again goes to the batch of the result on screen.
 
 const missing = browserMissing();
-let dir: string;
+let ui: AppInChromium;
 let app: AppServer;
-let browser: Browser;
 let page: Page;
 const batchIds: Record<string, string> = {};
 
 async function shoot(name: string, folders: string[], shots: 1 | 4): Promise<void> {
-  const scan = await callCore(app.core, 'ingest:scan', {
+  batchIds[name] = await finishedBatch(app.core, {
     inputs: folders.map((folder) => join(EXAMPLES_DIR, folder)),
-  });
-  const batch = await callCore(app.core, 'batches:create', {
-    scanId: scan.scanId,
-    accountId: 'sandbox',
     shoot: { ...QUICK_SHOOT, shots },
-    video: null,
-    includeDone: true,
     name,
   });
-  batchIds[name] = batch.id;
-  await untilFinished(app.core, batch.id);
 }
 
 beforeAll(async () => {
   if (missing) return;
-  dir = await mkdtemp(join(tmpdir(), 'adbatch-e2e-review-product-'));
-  app = await startAppServer({ dir });
+  ui = await startAppInChromium('review-product');
+  ({ app, page } = ui);
   await shoot('Spring', ['hat', 'cap-red'], 1);
   await shoot('Summer', ['hat'], 4);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => ui?.close());
 
 const press = (key: string) => page.keyboard.press(key);
 const progress = () => page.locator('.review-progress').textContent();
@@ -57,13 +40,7 @@ const loupeBatch = () => page.getByTestId('loupe').locator('.review-batch').text
 
 describe.skipIf(missing)(`a product across batches${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('opens by keyboard from a batch, decides and undoes there, and goes back to a batch', async () => {
-    await page.goto(app.url);
-    const open = page.getByRole('button', { name: /Summer/ });
-    await open.focus();
-    await press('Enter');
-    const review = page.getByRole('button', { name: 'Review', exact: true });
-    await review.focus();
-    await press('Enter');
+    await openReview(page, app.url, /Summer/, 'keys');
     await expect.poll(progress).toBe('0 of 4 reviewed · 0 picked · 0 rejected');
 
     // V: the hat in Summer and in Spring, newest batch first, on the result it was opened from.
@@ -100,7 +77,7 @@ describe.skipIf(missing)(`a product across batches${missing ? ` (skipped: ${miss
     await expect.poll(progress).toBe('1 of 5 reviewed · 1 picked · 0 rejected');
     await expect.poll(loupeBatch).toMatch(/^Spring · /);
     await press('g');
-    await checkLooks(page, '20-review-product', 'Review (a product in all batches)');
+    await checkLooks(page, '19-review-product', 'Review (a product in all batches)');
 
     // The pick is Summer's second shot's, seen in Summer's own review too; Spring's reject is undone.
     const summer = await callCore(app.core, 'review:get', { batchId: batchIds.Summer! });

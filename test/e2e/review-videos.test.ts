@@ -1,14 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAME_RATE } from '../../src-renderer/src/review/video-transport.ts';
-import { type AppServer, EXAMPLES_DIR, startAppServer } from '../harness/app-server.ts';
-import { callCore, untilFinished } from '../support/core-harness.ts';
+import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { callCore, finishedBatch, untilFinished } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
-import { browserMissing, checkLooks, launchChromium } from './browser.ts';
+import { type AppInChromium, browserMissing, checkLooks, startAppInChromium } from './browser.ts';
 
 // Issue 12, point 6 in Chromium: a batch made with its videos "after review" says so; Make videos starts
 // from the settings chosen then, shows each product's picks in order with the ones the length uses, and
@@ -16,9 +14,9 @@ import { browserMissing, checkLooks, launchChromium } from './browser.ts';
 // with; the video then plays in the loupe by J / K / L, frame steps and Space, and K no longer decides.
 
 const missing = browserMissing();
+let ui: AppInChromium;
 let dir: string;
 let app: AppServer;
-let browser: Browser;
 let page: Page;
 let batchId: string;
 
@@ -26,31 +24,18 @@ const LATER = { duration: 10, resolution: '720p', mode: 'product_only', aspectRa
 
 beforeAll(async () => {
   if (missing) return;
-  dir = await mkdtemp(join(tmpdir(), 'adbatch-e2e-review-videos-'));
-  app = await startAppServer({ dir });
-  const scan = await callCore(app.core, 'ingest:scan', {
+  ui = await startAppInChromium('review-videos');
+  ({ app, page, dir } = ui);
+  batchId = await finishedBatch(app.core, {
     inputs: ['bottles', 'hat'].map((name) => join(EXAMPLES_DIR, name)),
-  });
-  const batch = await callCore(app.core, 'batches:create', {
-    scanId: scan.scanId,
-    accountId: 'sandbox',
     shoot: { ...QUICK_SHOOT, shots: 4 },
     video: LATER,
     videoWhen: 'after_review',
-    includeDone: true,
     name: 'Videos later',
   });
-  batchId = batch.id;
-  await untilFinished(app.core, batchId);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 }, 90_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => ui?.close());
 
 const press = (key: string) => page.keyboard.press(key);
 const loupeName = () =>
@@ -129,7 +114,7 @@ describe.skipIf(missing)(
       await expect
         .poll(() => pick(shots[0]!).getAttribute('aria-label'))
         .toBe('bottles, shot 1: place 3 of 4, used');
-      await checkLooks(page, '20-make-videos-order', 'Make videos (the order of the picks)');
+      await checkLooks(page, '22-make-videos-order', 'Make videos (the order of the picks)');
 
       await dialog.getByRole('button', { name: /^Make 1 video for \d+ credits$/ }).click();
       await page.getByTestId('batch-progress').waitFor();
@@ -199,6 +184,9 @@ describe.skipIf(missing)(
       await press(',');
       await expect.poll(async () => (await state()).time).toBeCloseTo(at - 1 / FRAME_RATE, 5);
       expect(await page.getByTestId('video-time').textContent()).toMatch(/^0:0\d\.\d\d \/ 0:1\d\.\d\d$/);
+      // The hint says the step as the time it is; the frame rate it rests on is a guess of ours, not the user's.
+      expect(await page.getByText(`, . one frame (1/${FRAME_RATE} s)`).isVisible()).toBe(true);
+      expect(await page.getByText('a guess').count()).toBe(0);
 
       // J goes back, stepping by seeks: the element stays paused and its time falls; again: faster.
       const before = (await state()).time;
@@ -223,7 +211,7 @@ describe.skipIf(missing)(
       expect((await state()).loop).toBe(false);
       expect(await page.getByRole('checkbox', { name: 'Loop' }).isChecked()).toBe(false);
       await press('.');
-      await checkLooks(page, '21-review-video', 'Review (a video in the loupe)');
+      await checkLooks(page, '23-review-video', 'Review (a video in the loupe)');
       expect(await progress.textContent()).toBe('4 of 9 reviewed · 4 picked · 0 rejected');
 
       // The sheet lists the video keys apart, saying when they act.

@@ -1,13 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVIEW_KEYMAP } from '../../src-renderer/src/review/keymap.ts';
-import { type AppServer, EXAMPLES_DIR, startAppServer } from '../harness/app-server.ts';
-import { callCore, untilFinished } from '../support/core-harness.ts';
-import { QUICK_SHOOT } from '../support/job-settings.ts';
-import { browserMissing, checkLooks, launchChromium } from './browser.ts';
+import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { callCore, finishedBatch } from '../support/core-harness.ts';
+import { type AppInChromium, browserMissing, checkLooks, openReview, startAppInChromium } from './browser.ts';
 
 // Review by keyboard only, in Chromium, on a batch the sandbox made: picks, rejects and stars in the loupe
 // with auto-advance; under a filter, auto-advance goes forward to the next undecided result or stays, never
@@ -15,53 +12,31 @@ import { browserMissing, checkLooks, launchChromium } from './browser.ts';
 // sheet lists exactly the keys bound.
 
 const missing = browserMissing();
-let dir: string;
+let ui: AppInChromium;
 let app: AppServer;
-let browser: Browser;
 let page: Page;
 let batchId: string;
 
 beforeAll(async () => {
   if (missing) return;
-  dir = await mkdtemp(join(tmpdir(), 'adbatch-e2e-review-'));
-  app = await startAppServer({ dir });
-  const scan = await callCore(app.core, 'ingest:scan', {
+  ui = await startAppInChromium('review');
+  ({ app, page } = ui);
+  batchId = await finishedBatch(app.core, {
     inputs: ['bottles', 'cap-black', 'cap-gray', 'cap-red', 'hat', 'hoodie-black'].map((name) =>
       join(EXAMPLES_DIR, name),
     ),
-  });
-  const batch = await callCore(app.core, 'batches:create', {
-    scanId: scan.scanId,
-    accountId: 'sandbox',
-    shoot: QUICK_SHOOT,
-    video: null,
-    includeDone: true,
     name: 'Review by keys',
   });
-  batchId = batch.id;
-  await untilFinished(app.core, batchId);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 }, 90_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => ui?.close());
 
 const loupeName = () => page.getByTestId('loupe').getByRole('img').getAttribute('alt');
 const press = (key: string) => page.keyboard.press(key);
 
 describe.skipIf(missing)(`review by keyboard${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('decides, advances, filters, undoes and shows its keys, without a mouse', async () => {
-    await page.goto(app.url);
-    const open = page.getByRole('button', { name: /Review by keys/ });
-    await open.focus();
-    await press('Enter');
-    const review = page.getByRole('button', { name: 'Review', exact: true });
-    await review.focus();
-    await press('Enter');
+    await openReview(page, app.url, /Review by keys/, 'keys');
     const progress = page.locator('.review-progress');
     await expect.poll(() => progress.textContent()).toBe('0 of 6 reviewed · 0 picked · 0 rejected');
     expect(await page.getByTestId('review-grid').getByRole('button').count()).toBe(6);
@@ -186,7 +161,7 @@ describe.skipIf(missing)(`review by keyboard${missing ? ` (skipped: ${missing})`
     expect(rows.filter((row) => row.includes('1 of 1'))).toHaveLength(3);
     expect(rows.filter((row) => row.includes('no picks: no video'))).toHaveLength(3);
     const quoted = Number(/for (\d+) credits/.exec((await make.textContent())!)![1]);
-    await checkLooks(page, '19-make-videos', 'Make videos');
+    await checkLooks(page, '21-make-videos', 'Make videos');
     await make.focus();
     await press('Enter');
     await page.getByTestId('batch-progress').waitFor();

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 
-// The `adbatch` command as a user runs it: a child process of the same Node, its output collected.
+// The `adbatch` command as a user runs it: a child process of the same Node (or the one named), its output
+// collected.
 
 export const ADBATCH_BIN = resolve(__dirname, '../../bin/adbatch.mjs');
 
@@ -13,9 +14,9 @@ export interface CliResult {
 
 export function adbatch(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; node?: string } = {},
 ): Promise<CliResult> {
-  const child = spawn(process.execPath, [ADBATCH_BIN, ...args], {
+  const child = spawn(options.node ?? process.execPath, [ADBATCH_BIN, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: options.cwd,
     env: options.env ?? process.env,

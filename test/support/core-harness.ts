@@ -7,7 +7,8 @@ import type { SecretBox } from '../../src-main/core/app/secrets.ts';
 import { type Core, createCore, type Logger } from '../../src-main/core/create-core.ts';
 import { startEmbeddedSandbox } from '../../src-main/sandbox/embedded.ts';
 import type { ArgsOf, Channel, ResultOf } from '../../src-main/shared/ipc.ts';
-import type { Settings } from '../../src-main/shared/models.ts';
+import type { NewBatchRequest, Settings } from '../../src-main/shared/models.ts';
+import { QUICK_SHOOT } from './job-settings.ts';
 import { memorySecretBox } from './secret-box.ts';
 
 // The app's core as Electron runs it, outside Electron: a temp data dir and library, the embedded sandbox
@@ -130,4 +131,34 @@ export async function untilFinished(core: Core, batchId: string, timeoutMs = 60_
     if (Date.now() > deadline) throw new Error(`batch ${batchId} did not finish within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * A batch made from what `inputs` names (product folders, or a catalog file), shot again if it was shot
+ * before, and waited for until it has finished: its id. One QUICK_SHOOT shot a product and no video on the
+ * embedded sandbox's account, unless told otherwise.
+ */
+export async function finishedBatch(
+  core: Core,
+  options: { inputs: string[]; name: string; timeoutMs?: number } & Partial<
+    Pick<NewBatchRequest, 'accountId' | 'shoot' | 'video' | 'videoWhen'>
+  >,
+): Promise<string> {
+  const { inputs, timeoutMs, ...request } = options;
+  const scan = await callCore(core, 'ingest:scan', { inputs });
+  const batch = await callCore(core, 'batches:create', {
+    scanId: scan.scanId,
+    accountId: 'sandbox',
+    shoot: QUICK_SHOOT,
+    video: null,
+    includeDone: true,
+    ...request,
+  });
+  await untilFinished(core, batch.id, timeoutMs);
+  return batch.id;
+}
+
+/** Picks these results of a batch, as Review's P does. */
+export async function pickResults(core: Core, batchId: string, itemIds: number[]): Promise<void> {
+  await callCore(core, 'review:decide', { batchId, itemIds, change: { flag: 'picked' } });
 }

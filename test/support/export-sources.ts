@@ -1,7 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { ExportItem } from '../../src-main/core/export/export-item.ts';
 import { renderShots } from '../../src-main/sandbox/render/shots.ts';
 
 // Results to export, made on disk for the export tests from the sample product photos in
@@ -76,25 +75,4 @@ export async function makeSources(dir: string): Promise<Sources> {
     Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom'), Buffer.alloc(4096, 7)]),
   );
   return { gpsPhoto, aiShot, fillsWhite, smallOnWhite, cutout, video };
-}
-
-export function exportItem(overrides: Partial<ExportItem> & { key: string; file: string }): ExportItem {
-  return {
-    kind: 'shot',
-    productKey: 'cap',
-    brand: 'Solidus',
-    product: 'Cap',
-    sku: 'B000CAP001',
-    handle: 'cap-black',
-    style: 'classic',
-    shot: 1,
-    stars: 0,
-    flag: 'picked',
-    batch: 'Autumn',
-    jobId: 'job-1',
-    credits: 4,
-    sourcePhotos: ['solidus_cap_black_1.png'],
-    aiGenerated: true,
-    ...overrides,
-  };
 }

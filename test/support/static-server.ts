@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, resolve, sep } from 'node:path';
@@ -24,6 +24,22 @@ export const PRODUCT_PHOTOS = {
   tote: 'tote/solidus_canvas_tote.png',
   mug: 'mug-set/solidus_mug_set.png',
 } as const;
+
+/**
+ * A catalog CSV at `path` with a row for each of these photos, the product named after its key (hat: Hat),
+ * its URL on `photos`: what a shop's export names a product by. Returns `path`.
+ */
+export async function writeCatalog(
+  path: string,
+  photos: StaticServer,
+  products: Array<keyof typeof PRODUCT_PHOTOS>,
+): Promise<string> {
+  const rows = products.map(
+    (key) => `${key[0]!.toUpperCase()}${key.slice(1)},${photos.urlOf(PRODUCT_PHOTOS[key])}`,
+  );
+  await writeFile(path, `product,url\n${rows.join('\n')}\n`);
+  return path;
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { Refusal } from '../../core/app/dispatch.ts';
 import type { ExportProgressView, ExportRequest, ExportState } from '../../shared/models.ts';
@@ -145,8 +145,9 @@ export function registerExportCommand(program: Command): void {
           for (const warning of file.warnings) process.stdout.write(`warning: ${file.path}: ${warning}\n`);
           if (file.error) process.stderr.write(`failed: ${file.path}: ${file.error}\n`);
         }
+        const manifests = detail.manifests.map((manifest) => join(detail.destination, manifest));
         process.stdout.write(
-          `${state}: ${detail.written} written, ${detail.identical} already there, ${detail.failed} failed, into ${detail.destination}${detail.zips.length > 0 ? `; zips: ${detail.zips.join(', ')}` : ''}\n`,
+          `${state}: ${detail.written} written, ${detail.identical} already there, ${detail.failed} failed, into ${detail.destination}${manifests.length > 0 ? `; manifest: ${manifests.join(', ')}` : ''}${detail.zips.length > 0 ? `; zips: ${detail.zips.join(', ')}` : ''}\n`,
         );
         if (detail.message) process.stderr.write(`adbatch: ${detail.message}\n`);
         process.exitCode =

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import type { ReviewItemView, ReviewView } from '../../shared/models.ts';
-import { type CliCore, openCliCore } from '../open-core.ts';
+import { type CliCore, hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
 
 // `adbatch review <batch>`: where the review of a batch stands (how many results reviewed, picked,
@@ -88,6 +88,7 @@ export function registerReviewCommand(program: Command): void {
         if ((batchId === undefined) === (options.product === undefined)) {
           throw new Error('name a batch, or a product with --product <folder|sku>, not both');
         }
+        if (!hasQueue(options.dataDir)) throw new Error(`nothing has run with ${options.dataDir} yet`);
         const cli = openCliCore({ dataDir: options.dataDir, holderName: 'adbatch', leaseMode: 'none' });
         try {
           if (options.product !== undefined) await productReview(cli, options.product, options.json === true);

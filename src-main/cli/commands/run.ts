@@ -19,8 +19,10 @@ import {
 import { sessionAccountId } from '../../core/app/service-access.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import type { CatalogView, QuoteView, ShootSettingsView, VideoSettingsView } from '../../shared/models.ts';
+import { counted } from '../counted.ts';
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
+import { checkedByCommand } from '../help.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
 import { openCliCore } from '../open-core.ts';
 import { formatRateLimit, positiveNumber, rateLimitOption, wholeNumber } from '../options.ts';
@@ -58,20 +60,21 @@ export function parseVideo(text: string): VideoSettingsView {
   };
 }
 
+/** Each column says what it counts: the shots, then the credits of the shoot, of the video, of both. */
 export function formatQuote(quote: QuoteView, video: boolean, catalog: CatalogView): string {
   const width = Math.max(7, ...quote.products.map((row) => row.product.length));
-  const header = `${'Product'.padEnd(width)}  Shots  Shoot${video ? '  Video' : ''}  Credits`;
+  const creditColumns = video ? ['Shoot credits', 'Video credits', 'Total credits'] : ['Credits'];
+  const header = [`${'Product'.padEnd(width)}`, 'Shots', ...creditColumns].join('  ');
   const lines = [header, '-'.repeat(header.length)];
+  const cells = (values: number[]) =>
+    values.map((value, index) => String(value).padStart(creditColumns[index]!.length));
   for (const row of quote.products) {
     const shots = `${row.shots}${row.clamped ? '*' : ''}`;
-    lines.push(
-      `${row.product.padEnd(width)}  ${shots.padStart(5)}  ${String(row.shootCredits).padStart(5)}${
-        video ? `  ${String(row.videoCredits).padStart(5)}` : ''
-      }  ${String(row.credits).padStart(7)}`,
-    );
+    const credits = video ? [row.shootCredits, row.videoCredits, row.credits] : [row.credits];
+    lines.push([row.product.padEnd(width), shots.padStart(5), ...cells(credits)].join('  '));
   }
   lines.push('-'.repeat(header.length));
-  lines.push(`${'Total'.padEnd(width)}  ${' '.repeat(video ? 19 : 12)}${String(quote.credits).padStart(7)}`);
+  lines.push(`${'Total'.padEnd(width + 7)}  ${String(quote.credits).padStart(header.length - width - 9)}`);
   if (quote.products.some((row) => row.clamped)) {
     const sixShotStyles = catalog.styles.filter((style) => style.sixShots).map((style) => style.id);
     lines.push(
@@ -80,7 +83,7 @@ export function formatQuote(quote: QuoteView, video: boolean, catalog: CatalogVi
   }
   if (quote.balance !== null) {
     lines.push(
-      `Balance: ${quote.balance} credits${quote.shortfall ? `, ${quote.shortfall} short of this batch` : ''}.`,
+      `Balance: ${counted(quote.balance, 'credit')}${quote.shortfall ? `, ${quote.shortfall} short of this batch` : ''}.`,
     );
   }
   return lines.join('\n');
@@ -100,7 +103,7 @@ export function registerRunCommand(program: Command): void {
     .command('run')
     .description('Shoot every product in the folders (and make a video of each), then download the results.')
     .argument('<input...>', 'folders (nested to any depth), photos, or catalogs of photo URLs (.csv, .json)')
-    .addOption(new Option('--style <style>', 'shoot style').choices(SHOOT_STYLES).makeOptionMandatory())
+    .addOption(checkedByCommand(new Option('--style <style>', 'shoot style').choices(SHOOT_STYLES)))
     .addOption(new Option('--shots <n>', 'shots per product').choices(SHOT_COUNTS.map(String)).default('4'))
     .addOption(new Option('--quality <q>', 'image quality').choices(QUALITIES).default('standard'))
     .addOption(
@@ -135,7 +138,7 @@ export function registerRunCommand(program: Command): void {
 }
 
 interface RunOptions extends HostingFlags {
-  style: ShootSettingsView['style'];
+  style?: ShootSettingsView['style'];
   shots: string;
   quality: ShootSettingsView['quality'];
   aspect: string;
@@ -157,6 +160,7 @@ interface RunOptions extends HostingFlags {
 }
 
 async function runCommand(folders: string[], options: RunOptions): Promise<number> {
+  if (!options.style) throw new Error(`say which --style to shoot in: one of ${SHOOT_STYLES.join(', ')}`);
   if (options.sandbox && options.baseUrl) throw new Error('choose --sandbox or --base-url, not both');
   if (!options.sandbox && !options.baseUrl)
     throw new Error('say which service to use: --sandbox, or --base-url with the key in ADBATCH_API_KEY');
@@ -213,7 +217,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
     process.stdout.write(`${formatQuote(quote, request.video !== null, await cli.call('catalog:get'))}\n`);
     if (options.budget !== undefined && quote.credits > options.budget) {
       process.stderr.write(
-        `This batch costs ${quote.credits} credits, over the --budget of ${options.budget}. Nothing was started.\n`,
+        `This batch costs ${counted(quote.credits, 'credit')}, over the --budget of ${options.budget}. Nothing was started.\n`,
       );
       return EXIT.error;
     }
@@ -222,7 +226,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
         process.stderr.write('Pass --yes to start without a prompt. Nothing was started.\n');
         return EXIT.error;
       }
-      if (!(await confirm(`Start this batch for ${quote.credits} credits? [y/N] `))) {
+      if (!(await confirm(`Start this batch for ${counted(quote.credits, 'credit')}? [y/N] `))) {
         process.stderr.write('Nothing was started.\n');
         return EXIT.error;
       }

@@ -1,9 +1,12 @@
-import { relative } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../../core/app/public-api.ts';
 import type { ProblemView, ScanView } from '../../shared/models.ts';
+import { counted } from '../counted.ts';
 import { EXIT } from '../exit-codes.ts';
-import { openCliCore } from '../open-core.ts';
+import { hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
 
 // `adbatch scan`: the ingest plan, without spending or uploading anything.
@@ -29,11 +32,13 @@ function formatPlan(plan: ScanView): string {
   );
   const errors = plan.problems.filter((problem) => problem.severity === 'error').length;
   const lines = [
-    `${plan.products.length} products, ${photos} photos${converted ? ` (${converted} converted)` : ''}; ` +
-      `${errors} rejected, ${plan.problems.length - errors} warnings, ${plan.skipped} junk files skipped`,
+    `${counted(plan.products.length, 'product')}, ${counted(photos, 'photo')}` +
+      `${converted ? ` (${converted} converted)` : ''}; ${errors} rejected, ` +
+      `${counted(plan.problems.length - errors, 'warning')}, ${counted(plan.skipped, 'file')} skipped`,
   ];
   for (const product of plan.products) {
-    lines.push('', `${product.name}  (${product.path})`);
+    // The folder only where it says more than the name (a product grouped from loose photos by SKU).
+    lines.push('', product.path === product.name ? product.name : `${product.name}  (${product.path})`);
     product.photos.forEach((photo, index) => {
       const size = photo.width && photo.height ? `${photo.width} x ${photo.height}` : 'size unknown';
       lines.push(
@@ -85,8 +90,11 @@ export function registerScanCommand(program: Command): void {
         options: { pattern: string; json?: boolean; library: string; dataDir: string },
       ) => {
         parseGroupPattern(options.pattern);
+        // The queue tells which products were already shot; where none is, a throwaway one stands in, so
+        // that a scan creates no database in the data folder.
+        const scratch = hasQueue(options.dataDir) ? null : await mkdtemp(join(tmpdir(), 'adbatch-scan-'));
         const cli = openCliCore({
-          dataDir: options.dataDir,
+          dataDir: scratch ?? options.dataDir,
           holderName: 'adbatch scan',
           leaseMode: 'none',
           library: options.library,
@@ -102,6 +110,7 @@ export function registerScanCommand(program: Command): void {
           process.exitCode = unread ? EXIT.error : EXIT.ok;
         } finally {
           await cli.core.stop();
+          if (scratch) await rm(scratch, { recursive: true, force: true });
         }
       },
     );

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { BatchDetail, BatchSummary } from '../../shared/models.ts';
-import { openCliCore } from '../open-core.ts';
+import { hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
 
 // `adbatch status`: reads the queue beside whatever drives it (the app, another `adbatch run`), never
@@ -46,6 +46,11 @@ export function registerStatusCommand(program: Command): void {
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .option('--json', 'print the report as JSON')
     .action(async (batchId: string | undefined, options: { dataDir: string; json?: boolean }) => {
+      if (!hasQueue(options.dataDir)) {
+        if (batchId) throw new Error(`no batch ${batchId}: nothing has run with ${options.dataDir} yet`);
+        process.stdout.write(options.json ? '[]\n' : `No batches yet in ${options.dataDir}.\n`);
+        return;
+      }
       const cli = openCliCore({ dataDir: options.dataDir, holderName: 'adbatch status', leaseMode: 'none' });
       try {
         if (batchId) {
@@ -66,7 +71,7 @@ export function registerStatusCommand(program: Command): void {
           process.stdout.write(`${JSON.stringify(batches, null, 2)}\n`);
           return;
         }
-        if (batches.length === 0) process.stdout.write('No batches yet.\n');
+        if (batches.length === 0) process.stdout.write(`No batches yet in ${options.dataDir}.\n`);
         for (const batch of batches) process.stdout.write(`${batchLine(batch)}\n`);
       } finally {
         await cli.core.stop();

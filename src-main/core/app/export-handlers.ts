@@ -3,6 +3,7 @@ import { access, constants, lstat, mkdir, rm, writeFile } from 'node:fs/promises
 import { join } from 'node:path';
 import type {
   ExportDetail,
+  ExportFileView,
   ExportPlanView,
   ExportProgressView,
   ExportRequest,
@@ -13,7 +14,9 @@ import type { Db } from '../db/open.ts';
 import { localFaultOf } from '../downloads/local-fault.ts';
 import { describeExportFault } from '../export/export-fault.ts';
 import { parseTemplate, TemplateError } from '../export/names.ts';
-import { type ExportPlan, planExport } from '../export/plan.ts';
+import { placedBeforeOf } from '../export/placed-before.ts';
+import { type ExportPlan, type PlannedFile, planExport } from '../export/plan.ts';
+import { longEdgeWarning } from '../export/preflight.ts';
 import { RecipeStore } from '../export/recipe-store.ts';
 import { BUILT_IN_RECIPES, parseRecipe, type Recipe, RecipeError } from '../export/recipes.ts';
 import type { ExportReport, FileOutcome } from '../export/run.ts';
@@ -88,7 +91,7 @@ function requestKey(request: ExportRequest): string {
   return JSON.stringify(sorted(request));
 }
 
-function fileView(outcome: FileOutcome) {
+function fileView(outcome: FileOutcome): ExportFileView {
   return {
     path: outcome.relativePath,
     recipe: outcome.planned.recipe.name,
@@ -210,6 +213,9 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
   };
 
   const emitProgress = (view: ExportProgressView) => {
+    // A phase's last step still waiting for its turn would be overwritten by the next phase's first
+    // (the files' 8 of 8 never said, on a loaded machine): it goes out before the phase changes.
+    if (latest.get(view.id)?.phase !== view.phase) progress.flush();
     latest.set(view.id, view);
     progress.touch(view.id);
   };
@@ -223,21 +229,32 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
     files: report.files.slice(0, FILES_KEPT).map(fileView),
   });
 
-  const run = async (id: string, snapshot: ExportSnapshot, signal: AbortSignal): Promise<void> => {
+  /** `planned`: the plan export:start already made of this snapshot (a resumed export plans it again). */
+  const run = async (
+    id: string,
+    snapshot: ExportSnapshot,
+    signal: AbortSignal,
+    planned: ExportPlan | null,
+  ): Promise<void> => {
     let state: ExportState = 'failed';
     let summary: ExportSummary | null = null;
     let message: string | null = null;
     try {
-      const plan = await planOf(snapshot);
+      const plan = planned ?? (await planOf(snapshot));
       const report = await runExportInWorker({
         plan,
         destination: snapshot.destination,
         manifest: snapshot.manifest,
+        placedBefore: records.placedIn(snapshot.destination),
         signal,
         onProgress: (step) => emitProgress({ id, phase: 'files', ...step }),
+        onFile: (outcome) => {
+          const placed = placedBeforeOf(outcome);
+          if (placed) records.rememberPlaced(snapshot.destination, placed);
+        },
       });
       const zips: string[] = [];
-      state = report.status === 'done' ? 'done' : report.status;
+      state = report.status;
       message = report.message ?? null;
       if (report.status === 'done' && snapshot.zip) {
         const taken = [...report.files.map((file) => file.relativePath), ...report.manifests];
@@ -288,11 +305,11 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
     }
   };
 
-  const launch = (id: string, snapshot: ExportSnapshot) => {
+  const launch = (id: string, snapshot: ExportSnapshot, plan: ExportPlan | null = null) => {
     const controller = new AbortController();
     const entry: Running = { controller, finished: Promise.resolve() };
     running.set(id, entry);
-    entry.finished = run(id, snapshot, controller.signal);
+    entry.finished = run(id, snapshot, controller.signal, plan);
   };
 
   const viewOf = (record: ExportRecord): ExportView => {
@@ -356,29 +373,24 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
           return false;
         }
       });
-      const warningsOf = (file: ExportPlan['files'][number]): string[] => {
-        const minimum = file.recipe.preflight.minLongEdge;
-        const longEdge = Math.max(file.width, file.height);
-        return minimum !== undefined && file.item.kind !== 'video' && longEdge < minimum
-          ? [`${longEdge} px on the long side; ${file.recipe.name} wants at least ${minimum} px.`]
-          : [];
+      const warningsOf = (file: PlannedFile): string[] => {
+        const tooSmall = file.item.kind === 'video' ? null : longEdgeWarning(file.recipe, file);
+        return tooSmall ? [tooSmall] : [];
       };
+      // Every planned file as if written: the zips' names are known before their sizes.
       const zips = snapshot.zip
         ? planZips(
             plan.files.map((planned) => ({
               planned,
               relativePath: planned.relativePath,
               status: 'written',
-              width: planned.width,
-              height: planned.height,
               bytes: 0,
-              sha256: '',
-              warnings: [],
             })),
             snapshot.zip,
             plan.files.map((file) => file.relativePath),
           ).map((zip) => zip.path)
         : [];
+      const warnings = plan.files.map(warningsOf);
       return {
         total: plan.files.length,
         files: plan.files.slice(0, PLANNED_NAMES).map((file, index) => ({
@@ -387,11 +399,11 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
           product: file.item.product,
           width: file.width,
           height: file.height,
-          warnings: warningsOf(file),
+          warnings: warnings[index]!,
           exists: exists[index]!,
         })),
         collisions: exists.filter(Boolean).length,
-        warned: plan.files.filter((file) => warningsOf(file).length > 0).length,
+        warned: warnings.filter((some) => some.length > 0).length,
         notices: [...snapshot.notices, ...plan.notices.map((notice) => notice.message)],
         zips,
       };
@@ -417,7 +429,7 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
       }
       const id = randomUUID();
       records.create({ id, request: key, snapshot, ownerPid: process.pid });
-      launch(id, snapshot);
+      launch(id, snapshot, plan);
       return { id, resumed: false };
     },
     'export:resume': async ({ id }) => {

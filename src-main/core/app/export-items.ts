@@ -79,7 +79,7 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
     return resultsPerJob.get(jobId)!;
   };
 
-  let groups: Array<{ batch: Batch; products: Product[]; rows: ReviewRow[] }>;
+  let groups: Array<{ batch: Batch; products: Product[]; rows: readonly ReviewRow[] }>;
   if (scope.product !== undefined) {
     const same = new SameProducts(store.db);
     const keys = same.keysNamedBy(scope.product);
@@ -118,7 +118,11 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
   const items: ExportItem[] = [];
   for (const { batch, products, rows } of groups) {
     const byProduct = new Map<ProductId, ReviewRow[]>();
-    for (const row of rows) byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row]);
+    for (const row of rows) {
+      const productRows = byProduct.get(row.productId);
+      if (productRows) productRows.push(row);
+      else byProduct.set(row.productId, [row]);
+    }
     for (const product of products) {
       const productRows = byProduct.get(product.id) ?? [];
       // A selection from Review exports its results; a product with none of them is not in it.

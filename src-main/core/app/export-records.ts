@@ -1,6 +1,7 @@
 import type { ExportFileView, ExportProgressView, ExportState } from '../../shared/models.ts';
 import type { Db } from '../db/open.ts';
 import type { ExportItem } from '../export/export-item.ts';
+import type { PlacedBefore } from '../export/placed-before.ts';
 import type { Recipe } from '../export/recipes.ts';
 import type { Selection } from '../export/selection.ts';
 
@@ -56,6 +57,17 @@ interface Row {
   progress: string | null;
   report: string | null;
   message: string | null;
+}
+
+interface PlacedRow {
+  planned_path: string;
+  render_key: string;
+  path: string;
+  sha256: string;
+  bytes: number;
+  width: number;
+  height: number;
+  warnings: string;
 }
 
 function toRecord(row: Row): ExportRecord {
@@ -157,6 +169,47 @@ export class ExportRecords {
         )
         .run('The export was interrupted (Adbatch quit or was stopped): run it again to finish it.', row.id);
     }
+  }
+
+  /** What exports placed in this folder (migration 009): what a re-run checks before rendering again. */
+  placedIn(destination: string): PlacedBefore[] {
+    return this.db
+      .prepare<[string], PlacedRow>(
+        `SELECT planned_path, render_key, path, sha256, bytes, width, height, warnings
+         FROM export_files WHERE destination = ?`,
+      )
+      .all(destination)
+      .map((row) => ({
+        plannedPath: row.planned_path,
+        renderKey: row.render_key,
+        relativePath: row.path,
+        sha256: row.sha256,
+        bytes: row.bytes,
+        width: row.width,
+        height: row.height,
+        warnings: JSON.parse(row.warnings) as string[],
+      }));
+  }
+
+  /** A file placed (written, or found identical) under its planned name in this folder. */
+  rememberPlaced(destination: string, placed: PlacedBefore): void {
+    this.db
+      .prepare(
+        `INSERT OR REPLACE INTO export_files
+         (destination, planned_path, render_key, path, sha256, bytes, width, height, warnings)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        destination,
+        placed.plannedPath,
+        placed.renderKey,
+        placed.relativePath,
+        placed.sha256,
+        placed.bytes,
+        placed.width,
+        placed.height,
+        JSON.stringify(placed.warnings),
+      );
   }
 
   /** The newest interrupted export of exactly this request, if any. */

@@ -6,7 +6,7 @@ import { type ExportOptions, runExport } from './run.ts';
 // garbage collections pause the app's event loop.
 
 export type WorkerRequest =
-  | { type: 'run'; options: Omit<ExportOptions, 'signal' | 'onProgress' | 'now'> }
+  | { type: 'run'; options: Omit<ExportOptions, 'signal' | 'onProgress' | 'onFile' | 'now'> }
   | { type: 'cancel' };
 
 const controller = new AbortController();
@@ -20,6 +20,7 @@ parentPort!.on('message', (message: WorkerRequest) => {
     ...message.options,
     signal: controller.signal,
     onProgress: (progress) => parentPort!.postMessage({ type: 'progress', progress }),
+    onFile: (outcome) => parentPort!.postMessage({ type: 'file', outcome }),
   }).then(
     (report) => parentPort!.postMessage({ type: 'report', report }),
     (error: Error) => parentPort!.postMessage({ type: 'error', message: error.message, stack: error.stack }),

@@ -44,7 +44,8 @@ async function sizeOf(path: string): Promise<number | 'other' | null> {
   }
 }
 
-async function sameBytes(path: string, size: number, sha256: string): Promise<boolean> {
+/** Whether the file at `path` has these bytes (size first, then sha256). */
+export async function sameBytes(path: string, size: number, sha256: string): Promise<boolean> {
   const existing = await sizeOf(path);
   return existing === size && (await sha256OfFile(path)) === sha256;
 }

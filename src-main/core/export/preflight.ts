@@ -29,14 +29,21 @@ function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
+/** An image's long edge below the recipe's minimum, in words; known from its size alone (so the plan says it too). */
+export function longEdgeWarning(recipe: Recipe, size: { width: number; height: number }): string | null {
+  const { minLongEdge } = recipe.preflight;
+  const longEdge = Math.max(size.width, size.height);
+  return minLongEdge !== undefined && longEdge < minLongEdge
+    ? `${longEdge} px on the long side; ${recipe.name} wants at least ${minLongEdge} px.`
+    : null;
+}
+
 export function preflightWarnings(recipe: Recipe, facts: FileFacts): string[] {
   const warnings: string[] = [];
-  const { minLongEdge, maxBytes, srgb } = recipe.preflight;
+  const { maxBytes, srgb } = recipe.preflight;
   const isImage = facts.space !== null;
-  const longEdge = Math.max(facts.width, facts.height);
-  if (minLongEdge !== undefined && isImage && longEdge < minLongEdge) {
-    warnings.push(`${longEdge} px on the long side; ${recipe.name} wants at least ${minLongEdge} px.`);
-  }
+  const tooSmall = isImage ? longEdgeWarning(recipe, facts) : null;
+  if (tooSmall) warnings.push(tooSmall);
   if (maxBytes !== undefined && facts.bytes > maxBytes) {
     warnings.push(`${megabytes(facts.bytes)}; ${recipe.name} takes at most ${megabytes(maxBytes)}.`);
   }

@@ -123,6 +123,14 @@ export function parseRecipe(input: unknown): Recipe {
 
 const MB = 1024 * 1024;
 
+/** What Amazon asks of every product image, its main one and the others alike (docs/export.md). */
+const AMAZON_IMAGE = {
+  format: { type: 'jpeg', quality: 90 },
+  size: { kind: 'long-edge', px: 2000, enlarge: false },
+  kinds: ['shot'],
+  preflight: { minLongEdge: 1000, maxBytes: 10 * MB, srgb: true },
+} satisfies Partial<RecipeInput>;
+
 /**
  * The built-in recipes. The channels' figures and where they come from are in docs/export.md; the
  * choices the channels leave open (JPEG quality, crop or pad for the 4:5 and 9:16 frames) are our guesses.
@@ -146,24 +154,19 @@ export const BUILT_IN_RECIPES: readonly Recipe[] = [
     preflight: { minLongEdge: 2048, maxBytes: 20 * MB, srgb: true },
   },
   {
+    ...AMAZON_IMAGE,
     id: 'amazon-main',
     name: 'Amazon main',
-    format: { type: 'jpeg', quality: 90 },
-    size: { kind: 'long-edge', px: 2000, enlarge: false },
     fileTemplate: '{sku}.MAIN.{ext}',
     shots: 'first',
-    kinds: ['shot'],
-    preflight: { minLongEdge: 1000, maxBytes: 10 * MB, srgb: true, whiteBackground: { minFill: 0.85 } },
+    preflight: { ...AMAZON_IMAGE.preflight, whiteBackground: { minFill: 0.85 } },
   },
   {
+    ...AMAZON_IMAGE,
     id: 'amazon-additional',
     name: 'Amazon additional',
-    format: { type: 'jpeg', quality: 90 },
-    size: { kind: 'long-edge', px: 2000, enlarge: false },
     fileTemplate: '{sku}.PT{n:02}.{ext}',
     shots: 'rest',
-    kinds: ['shot'],
-    preflight: { minLongEdge: 1000, maxBytes: 10 * MB, srgb: true },
   },
   {
     id: 'instagram-feed',

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { WorkerRequest } from './export-worker.ts';
-import type { ExportOptions, ExportProgress, ExportReport } from './run.ts';
+import type { ExportOptions, ExportProgress, ExportReport, FileOutcome } from './run.ts';
 
 // runExport in a worker thread, with the same options and answer: progress and cancel cross the
 // thread boundary as messages. The plan is copied to the worker when the run starts (structured clone),
@@ -8,6 +8,7 @@ import type { ExportOptions, ExportProgress, ExportReport } from './run.ts';
 
 type WorkerAnswer =
   | { type: 'progress'; progress: ExportProgress }
+  | { type: 'file'; outcome: FileOutcome }
   | { type: 'report'; report: ExportReport }
   | { type: 'error'; message: string; stack?: string };
 
@@ -26,7 +27,7 @@ export async function runExportInWorker(
   options: Omit<ExportOptions, 'now'>,
   workerUrl: URL = DEFAULT_WORKER_URL,
 ): Promise<ExportReport> {
-  const { signal, onProgress, ...rest } = options;
+  const { signal, onProgress, onFile, ...rest } = options;
   signal?.throwIfAborted();
   const worker = new Worker(workerUrl, {
     execArgv: workerUrl.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [],
@@ -37,6 +38,7 @@ export async function runExportInWorker(
     return await new Promise<ExportReport>((resolve, reject) => {
       worker.on('message', (answer: WorkerAnswer) => {
         if (answer.type === 'progress') onProgress?.(answer.progress);
+        else if (answer.type === 'file') onFile?.(answer.outcome);
         else if (answer.type === 'report') resolve(answer.report);
         else reject(Object.assign(new Error(answer.message), { stack: answer.stack }));
       });

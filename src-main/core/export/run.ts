@@ -1,11 +1,14 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
+import type { ExportCounts, ExportFileStatus } from '../../shared/models.ts';
 import { type LocalFault, localFaultOf } from '../downloads/local-fault.ts';
 import { describeExportFault } from './export-fault.ts';
 import { type ManifestRow, manifestCsv, manifestJson } from './manifest.ts';
-import { type Content, partPath, placeFile, sha256OfFile } from './place-file.ts';
+import { type Content, partPath, placeFile, sameBytes, sha256OfFile } from './place-file.ts';
+import { type PlacedBefore, renderKey } from './placed-before.ts';
 import type { ExportPlan, PlannedFile } from './plan.ts';
 import { preflightWarnings } from './preflight.ts';
 import { type DecodedSource, decodeSource, renderFile } from './render.ts';
@@ -19,26 +22,15 @@ import { videoPreflight } from './video-preflight.ts';
 // interrupted export resumes. The recipes were frozen when the plan was made (plan.ts), so a setting
 // changed while a run goes does not leak into it.
 
-export interface ExportProgress {
-  done: number;
-  total: number;
-  written: number;
-  identical: number;
-  failed: number;
-  /** Bytes this run wrote. */
-  bytesWritten: number;
+export interface ExportProgress extends ExportCounts {
   elapsedMs: number;
-  /** null until a first file is done. */
-  etaMs: number | null;
-  /** The file just finished. */
-  path: string;
 }
 
 export interface FileOutcome {
   planned: PlannedFile;
   /** Where it is: the planned path, or beside it with a suffix when a file that is not ours had the name. */
   relativePath: string;
-  status: 'written' | 'identical' | 'failed';
+  status: ExportFileStatus;
   width: number;
   height: number;
   bytes: number;
@@ -46,6 +38,8 @@ export interface FileOutcome {
   warnings: string[];
   /** Why a failed file failed (a source that could not be read). */
   error?: string;
+  /** What its bytes follow from (placed-before.ts): kept by the caller to skip it next time. */
+  renderKey?: string;
 }
 
 export interface ExportReport {
@@ -77,6 +71,10 @@ export interface ExportOptions {
   signal?: AbortSignal;
   onProgress?: (progress: ExportProgress) => void;
   manifest?: { csv: boolean; json: boolean };
+  /** What earlier runs placed in this folder: a file still there as they left it is not rendered again. */
+  placedBefore?: readonly PlacedBefore[];
+  /** Each file as it is finished, in the order they finish. */
+  onFile?: (outcome: FileOutcome) => void;
   now?: () => number;
 }
 
@@ -103,9 +101,10 @@ interface Made {
   warnings: string[];
 }
 
-async function copied(file: PlannedFile): Promise<Made> {
+/** A source's bytes copied: `sha256` is the source's, read once for its render key. */
+async function copied(file: PlannedFile, sha256: string): Promise<Made> {
   const source = file.item.file;
-  const [{ size }, sha256] = await Promise.all([stat(source), sha256OfFile(source)]);
+  const { size } = await stat(source);
   if (file.item.kind === 'video') {
     // Its container, codecs, size and duration read from the file (video-preflight.ts).
     const { facts, warnings } = await videoPreflight(file.recipe, source, size);
@@ -186,6 +185,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
 
   const finish = (outcome: FileOutcome) => {
     outcomes[outcome.planned.index] = outcome;
+    options.onFile?.(outcome);
     counts.done++;
     counts[outcome.status]++;
     if (outcome.status === 'written') counts.bytesWritten += outcome.bytes;
@@ -212,13 +212,45 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
     return false;
   };
 
+  const before = new Map(options.placedBefore?.map((placed) => [placed.plannedPath, placed]));
+  /** The earlier run's file, when it was made from the same inputs and is still there, unchanged. */
+  const stillPlaced = async (file: PlannedFile, key: string): Promise<PlacedBefore | null> => {
+    const placed = before.get(file.relativePath);
+    if (!placed || placed.renderKey !== key) return null;
+    if (!claims.tryClaim(placed.relativePath, String(file.index))) return null;
+    // A file it cannot read now is rendered and placed as any other, which says why if it fails.
+    const there = await sameBytes(join(destination, placed.relativePath), placed.bytes, placed.sha256).catch(
+      () => false,
+    );
+    return there ? placed : null;
+  };
+
   const exportSource = async (group: PlannedFile[]) => {
     let decoded: Promise<DecodedSource> | null = null;
+    let sourceSha256: Promise<string> | null = null;
     for (const file of group) {
       if (stop || signal?.aborted) break;
       let made: Made;
+      let key: string;
       try {
-        if (file.copy) made = await copied(file);
+        sourceSha256 ??= sha256OfFile(file.item.file);
+        key = renderKey(file, await sourceSha256);
+        const placed = await stillPlaced(file, key);
+        if (placed) {
+          finish({
+            planned: file,
+            relativePath: placed.relativePath,
+            status: 'identical',
+            width: placed.width,
+            height: placed.height,
+            bytes: placed.bytes,
+            sha256: placed.sha256,
+            warnings: placed.warnings,
+            renderKey: key,
+          });
+          continue;
+        }
+        if (file.copy) made = await copied(file, await sourceSha256);
         else {
           // Decoded once for all of this source's recipes; a source that cannot be decoded fails each once.
           decoded ??= decodeSource(file.item.file);
@@ -262,6 +294,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
           bytes: made.size,
           sha256: made.sha256,
           warnings: made.warnings,
+          renderKey: key,
         });
       } catch (error) {
         if (interrupted(error)) break;

@@ -154,17 +154,25 @@ function need(bytes: Buffer, length: number, what: string, name: string): void {
   if (bytes.length < length) throw new VideoFileError(`${name} is damaged: its '${what}' box is too short.`);
 }
 
-/** A box's version (the first byte of a full box) and the offset of what follows its flags. */
+/** A full box's version: its first byte. */
 function version(bytes: Buffer): number {
   return bytes.readUInt8(0);
 }
 
-function movieHeader(bytes: Buffer, name: string): { timescale: number; duration: number } {
+/**
+ * A movie's (`mvhd`) or a track's media (`mdhd`) timescale and duration: both full boxes lay them out alike,
+ * after a creation and a modification time of 32 bits (version 0) or 64 (version 1).
+ */
+function timescaleAndDuration(
+  bytes: Buffer,
+  box: 'mvhd' | 'mdhd',
+  name: string,
+): { timescale: number; duration: number } {
   if (version(bytes) === 1) {
-    need(bytes, 32, 'mvhd', name);
+    need(bytes, 32, box, name);
     return { timescale: bytes.readUInt32BE(20), duration: Number(bytes.readBigUInt64BE(24)) };
   }
-  need(bytes, 20, 'mvhd', name);
+  need(bytes, 20, box, name);
   return { timescale: bytes.readUInt32BE(12), duration: bytes.readUInt32BE(16) };
 }
 
@@ -178,15 +186,6 @@ function trackHeader(bytes: Buffer, name: string): { width: number; height: numb
   const height = Math.round(bytes.readUInt32BE(matrix + 40) / 65536);
   const quarterTurn = a === 0 && d === 0;
   return quarterTurn ? { width: height, height: width } : { width, height };
-}
-
-function mediaHeader(bytes: Buffer, name: string): { timescale: number; duration: number } {
-  if (version(bytes) === 1) {
-    need(bytes, 32, 'mdhd', name);
-    return { timescale: bytes.readUInt32BE(20), duration: Number(bytes.readBigUInt64BE(24)) };
-  }
-  need(bytes, 20, 'mdhd', name);
-  return { timescale: bytes.readUInt32BE(12), duration: bytes.readUInt32BE(16) };
 }
 
 /** The first sample entry's code, and the coded size a visual entry carries. */
@@ -233,7 +232,7 @@ async function readTrack(reader: BoxReader, trak: Box, name: string): Promise<Vi
   const stsd = find(inStbl, 'stsd');
   const stts = find(inStbl, 'stts');
   const description = stsd ? sampleDescription(await reader.payloadOf(stsd), name) : null;
-  const media = mediaHeader(await reader.payloadOf(mdhd), name);
+  const media = timescaleAndDuration(await reader.payloadOf(mdhd), 'mdhd', name);
   const durationSeconds = media.timescale > 0 ? media.duration / media.timescale : 0;
   const samples = stts
     ? sampleCount(await reader.payloadOf(stts, STTS_MAX), Math.min(stts.end - stts.payload, STTS_MAX))
@@ -299,7 +298,7 @@ export async function readVideoFacts(file: string): Promise<VideoFacts> {
     const inMoov = await reader.children(moov);
     const mvhd = inMoov.find((box) => box.type === 'mvhd');
     if (!mvhd) throw new VideoFileError(`${name} is damaged: its 'moov' box has no movie header.`);
-    const movie = movieHeader(await reader.payloadOf(mvhd), name);
+    const movie = timescaleAndDuration(await reader.payloadOf(mvhd), 'mvhd', name);
     const tracks: VideoTrackFacts[] = [];
     for (const trak of inMoov.filter((box) => box.type === 'trak')) {
       const track = await readTrack(reader, trak, name);

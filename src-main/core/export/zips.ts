@@ -32,7 +32,11 @@ export interface ZipPlan {
 const STORED = /\.(jpe?g|png|webp|avif|gif|mp4|mov|m4v|webm|zip)$/i;
 
 /** The zips of these files (failed ones left out), named after their product or recipe, never after a file's name. */
-export function planZips(files: readonly FileOutcome[], by: ZipBy, taken: readonly string[]): ZipPlan[] {
+export function planZips(
+  files: ReadonlyArray<Pick<FileOutcome, 'planned' | 'relativePath' | 'status' | 'bytes'>>,
+  by: ZipBy,
+  taken: readonly string[],
+): ZipPlan[] {
   const claims = new NameClaims();
   for (const path of taken) claims.tryClaim(path, 'file');
   const groups = new Map<string, { name: string; entries: ZipPlan['entries'] }>();

@@ -31,7 +31,7 @@ export interface Problem {
   code: ProblemCode;
 }
 
-/** A file skipped without a word (system junk), listed apart so that problems stay worth reading. */
+/** A file skipped without a word (system junk, a folder's readme or licence), listed apart so that problems stay worth reading. */
 export interface SkippedFile {
   file: string;
   reason: string;

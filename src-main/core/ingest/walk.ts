@@ -3,9 +3,10 @@ import { relative, sep } from 'node:path';
 import type { FileRef } from './check-photo.ts';
 import type { Problem, SkippedFile } from './types.ts';
 
-// The files under a dropped folder, folder by folder, nested to any depth. System junk is skipped quietly;
-// links are followed, but each real folder is read once, so a link back to an ancestor ends instead of
-// looping. Names are read as raw bytes so that a name which is not valid UTF-8 can still be opened.
+// The files under a dropped folder, folder by folder, nested to any depth. System junk and a folder's own
+// readme or licence are skipped quietly; links are followed, but each real folder is read once, so a link
+// back to an ancestor ends instead of looping. Names are read as raw bytes so that a name which is not
+// valid UTF-8 can still be opened.
 
 export interface WalkedFolder {
   folder: FileRef;
@@ -22,6 +23,18 @@ export interface Walk {
 
 const JUNK_FILES = new Set(['thumbs.db', 'ehthumbs.db', 'desktop.ini', 'icon\r']);
 const JUNK_FOLDERS = new Set(['__macosx', '@eadir', '$recycle.bin', 'system volume information']);
+
+/**
+ * A folder's own readme or licence (photo packs and the bundled examples carry them): a note about the
+ * photos, not a stray document the designer should hear about. Guess: these names, as text files.
+ */
+const FOLDER_NOTE =
+  /^(readme|licen[cs]e|copying|notice)([-_. ][^/]*)?\.(md|markdown|txt|rst)$|^(readme|licen[cs]e|copying|notice)$/i;
+
+/** Why a file beside the photos is passed over quietly as a note about them, or null when it is not. */
+export function folderNoteReason(name: string): string | null {
+  return FOLDER_NOTE.test(name) ? 'a readme or licence beside the photos' : null;
+}
 
 /** Why a name is junk, or null when it is not. */
 export function junkReason(name: string, isFolder: boolean): string | null {
@@ -110,7 +123,9 @@ export async function walkFolder(root: string): Promise<Walk> {
         walk.skipped.push({ file: fileRef(raw).display, reason: junk });
         continue;
       }
-      if (isFolder) subfolders.push(raw);
+      const note = isFile ? folderNoteReason(name) : null;
+      if (note) walk.skipped.push({ file: fileRef(raw).display, reason: note });
+      else if (isFolder) subfolders.push(raw);
       else if (isFile) files.push(fileRef(raw));
       else walk.skipped.push({ file: fileRef(raw).display, reason: 'not a regular file' });
     }

@@ -142,6 +142,14 @@ export class BatchStore {
     );
   }
 
+  /** These products, in no particular order; ids of no product are left out. */
+  productsNamed(ids: readonly string[]): Product[] {
+    return this.db
+      .prepare<[string], ProductRow>('SELECT * FROM products WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(ids))
+      .map(toProduct);
+  }
+
   product(id: string): Product | null {
     const row = this.db.prepare<[string], ProductRow>('SELECT * FROM products WHERE id = ?').get(id);
     return row ? toProduct(row) : null;

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { ReviewItemView, ReviewScope } from '../../../src-main/shared/models.ts';
 import { useExports } from '../stores/exports.ts';
 import { useReview } from '../stores/review.ts';
@@ -9,22 +9,13 @@ import { ExportDialog, type ScopeChoice } from './ExportDialog.tsx';
 
 function ExportOpener({ scopes, disabled }: { scopes: () => ScopeChoice[]; disabled?: boolean }) {
   const [open, setOpen] = useState<ScopeChoice[] | null>(null);
-  const button = useRef<HTMLButtonElement>(null);
+  // The sheet gives the keyboard back to this button as it closes (components/ModalSheet.tsx).
   return (
     <>
-      <button type="button" ref={button} disabled={disabled} onClick={() => setOpen(scopes())}>
+      <button type="button" disabled={disabled} onClick={() => setOpen(scopes())}>
         Export…
       </button>
-      {open && (
-        <ExportDialog
-          scopes={open}
-          onClose={() => {
-            setOpen(null);
-            // Back where the keyboard was, as a closed dialog should leave it.
-            requestAnimationFrame(() => button.current?.focus());
-          }}
-        />
-      )}
+      {open && <ExportDialog scopes={open} onClose={() => setOpen(null)} />}
     </>
   );
 }

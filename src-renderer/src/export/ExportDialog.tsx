@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type {
   ExportPlanView,
   ExportRecipe,
@@ -6,6 +6,7 @@ import type {
   ExportScope,
 } from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
+import { ModalSheet } from '../components/ModalSheet.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { type ExportChoices, type Recipe, useExports } from '../stores/exports.ts';
 import { ExportRun } from './ExportRun.tsx';
@@ -16,7 +17,7 @@ import { recipeWords } from './recipe-words.ts';
 // recipes (several in one run; the built-ins and the designer's own, made, edited and deleted here), what goes
 // out, the names, the folder (the OS's folder dialog, through main), zips and manifests; the first planned
 // names and the plan's warnings per file, asked of core a moment after each change; then Start, the progress
-// with Cancel, and how it ended with Reveal. Modal: Review's keys do not reach the results behind it.
+// with Cancel, and how it ended with Reveal. A ModalSheet: Review's keys do not reach the results behind it.
 
 /** How long the choices rest before the plan is asked again: typing a template asks once, not per key. */
 const PLAN_DEBOUNCE_MS = 250;
@@ -225,7 +226,6 @@ function PlanPreview({
 }
 
 export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const { recipes, choices, libraryDir, setChoices } = useExports();
   const [scopeKey, setScopeKey] = useState(scopes[0]!.key);
   const [editing, setEditing] = useState<ExportRecipe | null | false>(false);
@@ -235,7 +235,6 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
   const scope = (scopes.find((one) => one.key === scopeKey) ?? scopes[0]!).scope;
 
   useEffect(() => {
-    if (!dialog.current?.open) dialog.current?.showModal();
     useExports
       .getState()
       .load()
@@ -276,16 +275,13 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
   const running = runId !== null;
 
   return (
-    <dialog
-      ref={dialog}
-      className="sheet export-dialog"
-      aria-labelledby="export-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        // An export under way is cancelled with its own button, never by a stray Esc.
+    <ModalSheet
+      className="export-dialog"
+      labelledBy="export-title"
+      // An export under way is cancelled with its own button, never by a stray Esc.
+      onClose={() => {
         if (!running || useExports.getState().ended[runId] !== undefined) onClose();
       }}
-      onKeyDown={(event) => event.stopPropagation()}
     >
       <h2 id="export-title">Export</h2>
       {running ? (
@@ -479,6 +475,6 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
           </div>
         </>
       )}
-    </dialog>
+    </ModalSheet>
   );
 }

@@ -60,8 +60,9 @@ export function LoupeVideo({ item, label }: { item: ReviewItemView; label: strin
           {clock(time.now)} / {clock(time.duration)}
         </span>
         <span data-testid="video-direction">{direction}</span>
+        {/* The step is 1/FRAME_RATE s, a guessed frame rate (video-transport.ts): said as the time it is. */}
         <small className="muted">
-          J back · K pause · L play · , . one frame ({FRAME_RATE} fps, a guess) · ? all keys
+          J back · K pause · L play · , . one frame (1/{FRAME_RATE} s) · ? all keys
         </small>
       </div>
     </div>

@@ -1,17 +1,16 @@
 import { type DragEvent, useEffect, useState } from 'react';
 import type {
   CatalogView,
-  ModelView,
   PhotoReach,
   ScannedProductView,
   ShootSettingsView,
 } from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
-import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
 import { EmptyState } from '../components/EmptyState.tsx';
+import { ModelPicker } from '../components/ModelPicker.tsx';
 import { Notice } from '../components/Notice.tsx';
-import { PictureChoices } from '../components/PictureChoices.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
+import { BackgroundChoice, ShotChoices } from '../components/ShotChoices.tsx';
 import { StylePicker } from '../components/StylePicker.tsx';
 import { VideoChoices } from '../components/VideoChoices.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
@@ -177,39 +176,6 @@ function Plan() {
   );
 }
 
-export function ModelPicker({
-  accountId,
-  value,
-  onChange,
-}: {
-  accountId: string;
-  value: string | null;
-  onChange: (url: string) => void;
-}) {
-  const [models, setModels] = useState<ModelView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    setModels(null);
-    api.call('models:list', { accountId }).then(setModels, (failure) => setError(messageOf(failure)));
-  }, [accountId]);
-  if (error) return <Notice kind="error">Could not load the models: {error}</Notice>;
-  if (!models) return <p className="muted">Loading models…</p>;
-  return (
-    <PictureChoices
-      legend="Model"
-      name="model"
-      columns={4}
-      choices={models.map((model) => ({
-        value: model.imageUrl,
-        label: model.name,
-        picture: <img src={model.imageUrl} alt="" width={48} height={48} />,
-      }))}
-      value={value}
-      onChange={onChange}
-    />
-  );
-}
-
 function SettingsForm({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsView }) {
   const {
     accountId,
@@ -261,27 +227,7 @@ function SettingsForm({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSe
         <ModelPicker accountId={accountId} value={shoot.modelUrl} onChange={(url) => set('modelUrl', url)} />
       )}
       <div className="row">
-        <ChoiceSelect
-          label="Shots"
-          value={shoot.shots}
-          options={catalog.shotCounts.map((count) => ({ value: count, text: String(count) }))}
-          onChange={(count) => set('shots', count)}
-        />
-        <ChoiceSelect
-          label="Aspect ratio"
-          value={shoot.aspectRatio}
-          options={catalog.shootAspectRatios.map((ratio) => ({ value: ratio, text: ratio }))}
-          onChange={(ratio) => set('aspectRatio', ratio)}
-        />
-        <ChoiceSelect
-          label="Quality"
-          value={shoot.quality}
-          options={catalog.qualities.map((quality) => ({
-            value: quality.id,
-            text: `${quality.label} (${credits(quality.creditsPerImage)} a shot)`,
-          }))}
-          onChange={(quality) => set('quality', quality)}
-        />
+        <ShotChoices catalog={catalog} shoot={shoot} onChange={setShoot} />
       </div>
       {shoot.shots > catalog.clampedShots && style && !style.sixShots && (
         <Notice kind="info">
@@ -289,22 +235,7 @@ function SettingsForm({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSe
           {catalog.clampedShots}.
         </Notice>
       )}
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={shoot.backgroundColor !== null}
-          onChange={(event) => set('backgroundColor', event.target.checked ? '#f4efe6' : null)}
-        />
-        Background colour
-        {shoot.backgroundColor !== null && (
-          <input
-            type="color"
-            aria-label="Background colour"
-            value={shoot.backgroundColor}
-            onChange={(event) => set('backgroundColor', event.target.value)}
-          />
-        )}
-      </label>
+      <BackgroundChoice value={shoot.backgroundColor} onChange={setShoot} />
       <fieldset className="video-step">
         <legend>Video ad of each product</legend>
         {VIDEO_STEPS.map((step) => (

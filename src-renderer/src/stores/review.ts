@@ -79,9 +79,9 @@ interface ReviewState {
  * result's product, of its kind).
  */
 export function panesOf(
-  state: Pick<ReviewState, 'items' | 'filter' | 'pinned' | 'selected' | 'activeId' | 'mode'>,
+  visible: readonly ReviewItemView[],
+  state: Pick<ReviewState, 'selected' | 'activeId' | 'mode'>,
 ): ReviewItemView[] {
-  const visible = visibleItems(state);
   const at = visible.findIndex((item) => item.id === state.activeId);
   const active = visible[at];
   if (!active) return [];
@@ -92,9 +92,42 @@ export function panesOf(
   return chosen.length >= 2 ? chosen : visible.slice(at, at + 2);
 }
 
-/** The results the screen shows: those the filter keeps, and the pinned ones, in the batch's order. */
+/** The last answer of visibleItems, and what it was asked about. */
+let lastVisible: {
+  asked: Pick<ReviewState, 'items' | 'filter' | 'pinned'>;
+  visible: ReviewItemView[];
+} | null = null;
+
+/**
+ * The results the screen shows: those the filter keeps, and the pinned ones, in the batch's order. Worked out
+ * again only when the results, the filter or the pinned ones changed: a step in the loupe or the grid asks it
+ * several times over 8,000 results, within the key's frame.
+ */
 export function visibleItems(state: Pick<ReviewState, 'items' | 'filter' | 'pinned'>): ReviewItemView[] {
-  return state.items.filter((item) => state.pinned.has(item.id) || matchesReviewFilter(item, state.filter));
+  const last = lastVisible;
+  if (
+    last &&
+    last.asked.items === state.items &&
+    last.asked.filter === state.filter &&
+    last.asked.pinned === state.pinned
+  )
+    return last.visible;
+  const visible = state.items.filter(
+    (item) => state.pinned.has(item.id) || matchesReviewFilter(item, state.filter),
+  );
+  lastVisible = { asked: { items: state.items, filter: state.filter, pinned: state.pinned }, visible };
+  return visible;
+}
+
+/**
+ * The visible results, for a component: it renders again only when the results, the filter or the pinned ones
+ * change, not for a pan, a wipe, a selection or a decision's saving mark; visibleItems keeps the last answer.
+ */
+export function useVisibleItems(): ReviewItemView[] {
+  const items = useReview((state) => state.items);
+  const filter = useReview((state) => state.filter);
+  const pinned = useReview((state) => state.pinned);
+  return visibleItems({ items, filter, pinned });
 }
 
 function sameScope(a: ReviewScope | null, b: ReviewScope): boolean {
@@ -151,6 +184,18 @@ export const useReview = create<ReviewState>((set, get) => {
     } catch (failure) {
       set({ error: messageOf(failure) });
     }
+  };
+
+  /** Undo or redo: its results come back into view, even where the filter hides them, the first one active. */
+  const step = async (channel: 'review:undo' | 'review:redo') => {
+    const { scope } = get();
+    if (!scope) return;
+    await run(async () => {
+      await whole;
+      const answer = await api.call(channel, scope);
+      merge(answer, true);
+      if (answer.items[0]) set({ activeId: answer.items[0].id });
+    });
   };
 
   /** After a decision on the active result: the next one the filter keeps that is not reviewed, if any. */
@@ -239,18 +284,21 @@ export const useReview = create<ReviewState>((set, get) => {
       const { activeId, pinned, filter, items } = get();
       // Moving on lets the result that was active leave the view if the filter no longer keeps it.
       const left = items.find((item) => item.id === activeId);
-      const nextPinned = new Set(pinned);
-      if (left && !matchesReviewFilter(left, filter)) nextPinned.delete(left.id);
-      set({ activeId: id, pinned: nextPinned });
+      // The same set when nothing leaves it: the results shown are then not worked out again.
+      if (left && pinned.has(left.id) && !matchesReviewFilter(left, filter)) {
+        const nextPinned = new Set(pinned);
+        nextPinned.delete(left.id);
+        set({ activeId: id, pinned: nextPinned });
+      } else set({ activeId: id });
     },
 
     move(by) {
       const state = get();
       // In compare and survey the arrows go from pane to pane: the active pane takes the keys.
-      const visible =
-        state.mode === 'compare' || state.mode === 'survey' ? panesOf(state) : visibleItems(state);
-      const at = visible.findIndex((item) => item.id === state.activeId);
-      const next = visible[Math.min(visible.length - 1, Math.max(0, at + by))];
+      const visible = visibleItems(state);
+      const steps = state.mode === 'compare' || state.mode === 'survey' ? panesOf(visible, state) : visible;
+      const at = steps.findIndex((item) => item.id === state.activeId);
+      const next = steps[Math.min(steps.length - 1, Math.max(0, at + by))];
       if (next) get().activate(next.id);
     },
 
@@ -289,7 +337,7 @@ export const useReview = create<ReviewState>((set, get) => {
       const named = new Set(itemIds);
       const before = get().items.filter((item) => named.has(item.id));
       replace(before.map((item) => decided(item, change)));
-      set({ pinned: new Set([...get().pinned, activeId]) });
+      if (!get().pinned.has(activeId)) set({ pinned: new Set([...get().pinned, activeId]) });
       // Auto-advance moves through the list; compare, survey and wipe keep their panes.
       const single = mode === 'loupe' || mode === 'grid';
       if (get().autoAdvance && itemIds.length === 1 && single) advanceFrom(activeId);
@@ -325,27 +373,8 @@ export const useReview = create<ReviewState>((set, get) => {
       });
     },
 
-    async undo() {
-      const { scope } = get();
-      if (!scope) return;
-      await run(async () => {
-        await whole;
-        const answer = await api.call('review:undo', scope);
-        // An undone decision brings its result back into view, even where the filter hides it.
-        merge(answer, true);
-        if (answer.items[0]) set({ activeId: answer.items[0].id });
-      });
-    },
+    undo: () => step('review:undo'),
 
-    async redo() {
-      const { scope } = get();
-      if (!scope) return;
-      await run(async () => {
-        await whole;
-        const answer = await api.call('review:redo', scope);
-        merge(answer, true);
-        if (answer.items[0]) set({ activeId: answer.items[0].id });
-      });
-    },
+    redo: () => step('review:redo'),
   };
 });

@@ -5,29 +5,28 @@ import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src-main/core/create-core.ts';
-import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { ExportDetail, ExportProgressView, ExportRequest } from '../../../src-main/shared/models.ts';
 import { startChild } from '../../support/child-process.ts';
 import { ADBATCH_BIN } from '../../support/cli.ts';
 import {
   type CoreHarness,
   callCore,
+  finishedBatch,
+  pickResults,
   refusalOf,
   startCoreHarness,
-  untilFinished,
 } from '../../support/core-harness.ts';
 import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
-import { defaultKeys } from '../../support/sandbox-harness.ts';
-import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
+import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
 
 // Issue 13 through the handler map and the CLI, on a real sandbox batch: recipes, the plan and its names,
 // an export in the worker into a temp folder (every file decoded, every manifest row's sha256 checked, every
-// zip through `unzip -t`), a second run that writes nothing, a selection from Review, and the CLI killed
-// with SIGKILL mid-export then run again: exactly the planned files, none half-written.
+// zip through `unzip -t`), a second run that writes nothing, a selection from Review, an export cancelled
+// by `export:cancel`, one a kill interrupted finished by `export:resume`, and the CLI killed with SIGKILL
+// mid-export then run again: exactly the planned files, none half-written.
 
 let h: CoreHarness;
-let service: Sandbox;
 let photos: StaticServer;
 let batchId: string;
 let out: string;
@@ -52,38 +51,18 @@ function zipEntries(zip: string): string[] {
 
 beforeAll(async () => {
   h = await startCoreHarness();
-  service = await startSandbox({ port: 0, timeScale: 0.02, videoRenderer: 'bundled' });
   photos = await startStaticServer();
-  const studio = await callCore(h.core, 'accounts:add', {
-    name: 'Studio',
-    baseUrl: service.url,
-    apiKey: defaultKeys(service).personal,
-  });
-  const catalog = join(h.dir, 'export.csv');
-  await writeFile(
-    catalog,
-    `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\nMug,${photos.urlOf(PRODUCT_PHOTOS.mug)}\n`,
-  );
-  const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
-  const batch = await callCore(h.core, 'batches:create', {
-    scanId: scan.scanId,
-    accountId: studio.id,
+  // Shot on the embedded sandbox: an export reads the library and the database, never the service.
+  batchId = await finishedBatch(h.core, {
+    inputs: [await writeCatalog(join(h.dir, 'export.csv'), photos, ['hat', 'tote', 'mug'])],
     shoot: { ...QUICK_SHOOT, shots: 4 },
-    video: null,
-    includeDone: true,
     name: 'Export',
   });
-  batchId = batch.id;
-  await untilFinished(h.core, batchId);
   const items = (await callCore(h.core, 'review:get', { batchId })).items;
   const of = (product: string) => items.filter((item) => item.productName === product);
   const [hat1, hat2, hat3] = of('Hat');
   const [tote1, tote2] = of('Tote');
-  await callCore(h.core, 'review:decide', {
-    batchId,
-    itemIds: [hat1!.id, hat2!.id, hat3!.id, tote1!.id],
-    change: { flag: 'picked' },
-  });
+  await pickResults(h.core, batchId, [hat1!.id, hat2!.id, hat3!.id, tote1!.id]);
   await callCore(h.core, 'review:decide', { batchId, itemIds: [hat1!.id], change: { stars: 5 } });
   await callCore(h.core, 'review:decide', { batchId, itemIds: [tote2!.id], change: { stars: 4 } });
   out = join(h.dir, 'exports');
@@ -92,7 +71,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await photos?.close();
   await h?.close();
-  await service?.close();
 });
 
 const request = (overrides: Partial<ExportRequest> = {}): ExportRequest => ({
@@ -296,6 +274,89 @@ describe('an export run through the map', () => {
   }, 120_000);
 });
 
+describe('an export stopped and resumed through the map', () => {
+  const everything = (destination: string) =>
+    request({
+      recipes: ['shopify', 'web', 'instagram-feed'],
+      selection: { rule: 'not-rejected' },
+      destination,
+      zip: null,
+    });
+
+  it('cancelled by export:cancel, keeps what it finished, leaves no partial file, and is not offered again', async () => {
+    const dir = join(out, 'cancelled');
+    const seen: ExportProgressView[] = [];
+    const off = h.core.events.on('export:progress', (progress) => seen.push(progress));
+    const started = await callCore(h.core, 'export:start', everything(dir));
+    await expect
+      .poll(() => seen.some((one) => one.id === started.id && one.done >= 1), { timeout: 90_000 })
+      .toBe(true);
+    const cancelled = await callCore(h.core, 'export:cancel', { id: started.id });
+    off();
+    expect(cancelled).toMatchObject({ id: started.id, state: 'cancelled', resumable: false });
+    const detail = await callCore(h.core, 'export:get', { id: started.id });
+    expect(detail.written).toBeGreaterThanOrEqual(1);
+    expect(detail.written).toBeLessThan(36);
+    expect(detail.manifests).toEqual([]);
+    const files = await listFiles(dir);
+    expect(files.filter((path) => path.includes('.part'))).toEqual([]);
+    expect(files).toEqual(detail.files.map((file) => file.path).sort());
+    for (const file of detail.files)
+      expect(await sha256Of(join(dir, file.path)), file.path).toBe(file.sha256);
+    // Cancelled is the designer's choice: not offered again, and export:resume refuses it.
+    expect(await refusalOf(h.core, 'export:resume', { id: started.id })).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('only an interrupted export is resumed'),
+    });
+    // A second cancel of an ended export answers its state.
+    expect(await callCore(h.core, 'export:cancel', { id: started.id })).toMatchObject({ state: 'cancelled' });
+  }, 120_000);
+
+  it('interrupted by a kill, is offered again and finished by export:resume under the same names', async () => {
+    const dir = join(out, 'resumed');
+    const cli = startChild([
+      ADBATCH_BIN,
+      'export',
+      batchId,
+      '--to',
+      dir,
+      '--recipe',
+      'shopify',
+      '--recipe',
+      'web',
+      '--recipe',
+      'instagram-feed',
+      '--not-rejected',
+      '--data-dir',
+      join(h.dir, 'data'),
+    ]);
+    await cli.waitFor(/^file [1-9]\d*\/36 /m, 90_000);
+    await cli.kill();
+    const finishedBefore = (await listFiles(dir)).filter((path) => !path.includes('.part'));
+    expect(finishedBefore.length).toBeLessThan(36);
+
+    const offered = (await callCore(h.core, 'export:list')).filter((one) => one.destination === dir);
+    expect(offered).toHaveLength(1);
+    expect(offered[0]).toMatchObject({ state: 'interrupted', resumable: true });
+    const id = offered[0]!.id;
+    const resumed = await callCore(h.core, 'export:resume', { id });
+    expect(resumed).toMatchObject({ id, state: 'running', resumable: false });
+    const detail = await untilEnded(h.core, id);
+    expect(detail).toMatchObject({ state: 'done', failed: 0, resumable: false });
+    expect(detail.written + detail.identical).toBe(36);
+    expect(detail.identical).toBeGreaterThanOrEqual(finishedBefore.length);
+    const files = await listFiles(dir);
+    expect(files.filter((path) => path.includes('.part'))).toEqual([]);
+    expect(files).toEqual([...detail.files.map((file) => file.path), 'manifest.csv', 'manifest.json'].sort());
+    expect(files).toEqual(expect.arrayContaining(finishedBefore));
+    for (const file of detail.files)
+      expect(await sha256Of(join(dir, file.path)), file.path).toBe(file.sha256);
+    // Still one export for that folder: the same one, resumed, not a new one.
+    expect((await callCore(h.core, 'export:list')).filter((one) => one.destination === dir)).toHaveLength(1);
+    expect(await refusalOf(h.core, 'export:resume', { id })).toMatchObject({ code: 'conflict' });
+  }, 240_000);
+});
+
 describe('adbatch export', () => {
   const cliArgs = (to: string, extra: string[] = []) => [
     ADBATCH_BIN,
@@ -391,5 +452,8 @@ describe('adbatch export', () => {
     const third = startChild(cliArgs(to));
     expect(await third.exited).toBe(0);
     expect(third.output()).toMatch(/^done: 0 written, 36 already there, 0 failed/m);
+    expect(third.output()).toContain(
+      `, into ${to}; manifest: ${join(to, 'manifest.csv')}, ${join(to, 'manifest.json')}; zips: `,
+    );
   }, 240_000);
 });

@@ -1,22 +1,23 @@
-import { rename, writeFile } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
+import type { Sandbox } from '../../../src-main/sandbox/server.ts';
 import type { Events } from '../../../src-main/shared/ipc.ts';
 import type { AccountView } from '../../../src-main/shared/models.ts';
-import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
+import { type CoreHarness, callCore, refusalOf } from '../../support/core-harness.ts';
 import { acceptedPostsBySource } from '../../support/engine-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { listFiles } from '../../support/library-checks.ts';
 import { SandboxClient } from '../../support/sandbox-client.ts';
-import { defaultKeys } from '../../support/sandbox-harness.ts';
 import { type SmallDisk, smallDisk } from '../../support/small-disk.ts';
-import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
+import { type PRODUCT_PHOTOS, type StaticServer, writeCatalog } from '../../support/static-server.ts';
+import { type StudioHarness, startStudioHarness } from '../../support/studio-harness.ts';
 
 // Issue 17 through the app's own path: a batch whose library's disk fills up pauses with the reason in
 // words (shown on the batch and as a notice), nothing is failed, and once there is room again the app
 // notices by itself and downloads what is owed, without a second POST.
 
+let harness: StudioHarness;
 let h: CoreHarness;
 let service: Sandbox;
 let disk: SmallDisk;
@@ -24,22 +25,15 @@ let photos: StaticServer;
 let studio: AccountView;
 
 beforeAll(async () => {
-  h = await startCoreHarness();
-  service = await startSandbox({ port: 0, timeScale: 0.02 });
+  harness = await startStudioHarness();
+  ({ h, service, photos, studio } = harness);
   disk = smallDisk(h.dir, { sizeBytes: 64 * 1024 * 1024, freeBytes: 48 * 1024 });
-  photos = await startStaticServer();
-  studio = await callCore(h.core, 'accounts:add', {
-    name: 'Studio',
-    baseUrl: service.url,
-    apiKey: defaultKeys(service).personal,
-  });
   console.log(`app library faults: the library is on a ${disk.kind}`);
 });
 afterAll(async () => {
-  await photos?.close();
+  // Unmounted before the app's folder it lies in is removed.
   await disk?.close();
-  await h?.close();
-  await service?.close();
+  await harness?.close();
 });
 
 /** A batch of one Classic shot of each of these fixture products, its results in `libraryDir`. */
@@ -49,9 +43,7 @@ async function startBatch(input: {
   accountId: string;
   libraryDir: string;
 }) {
-  const catalog = join(h.dir, `${input.name}.csv`);
-  const rows = input.products.map((product) => `${product},${photos.urlOf(PRODUCT_PHOTOS[product])}`);
-  await writeFile(catalog, `product,url\n${rows.join('\n')}\n`);
+  const catalog = await writeCatalog(join(h.dir, `${input.name}.csv`), photos, input.products);
   await callCore(h.core, 'settings:set', { libraryDir: input.libraryDir });
   const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
   return callCore(h.core, 'batches:create', {

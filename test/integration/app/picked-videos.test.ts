@@ -1,62 +1,41 @@
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
-import type { AccountView } from '../../../src-main/shared/models.ts';
+import type { Sandbox } from '../../../src-main/sandbox/server.ts';
 import { adbatch } from '../../support/cli.ts';
 import {
   type CoreHarness,
   callCore,
+  finishedBatch,
+  pickResults,
   refusalOf,
-  startCoreHarness,
   untilFinished,
 } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
-import { defaultKeys } from '../../support/sandbox-harness.ts';
-import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
+import { type StaticServer, writeCatalog } from '../../support/static-server.ts';
+import { type StudioHarness, startStudioHarness } from '../../support/studio-harness.ts';
 
 // Issue 12, videos from the picks, through the handler map: per product the picked shots in the order the
 // designer set, as many as the length takes; the quote equals the charge to the credit, and each video's
 // POST names exactly the picked shots, in that order.
 
+let harness: StudioHarness;
 let h: CoreHarness;
 let service: Sandbox;
 let photos: StaticServer;
-let studio: AccountView;
 let batchId: string;
 
 beforeAll(async () => {
-  h = await startCoreHarness();
-  service = await startSandbox({ port: 0, timeScale: 0.02, videoRenderer: 'bundled' });
-  photos = await startStaticServer();
-  studio = await callCore(h.core, 'accounts:add', {
-    name: 'Studio',
-    baseUrl: service.url,
-    apiKey: defaultKeys(service).personal,
-  });
-  const catalog = join(h.dir, 'picks.csv');
-  await writeFile(
-    catalog,
-    `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\nMug,${photos.urlOf(PRODUCT_PHOTOS.mug)}\n`,
-  );
-  const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
-  const batch = await callCore(h.core, 'batches:create', {
-    scanId: scan.scanId,
-    accountId: studio.id,
+  harness = await startStudioHarness({ videoRenderer: 'bundled' });
+  ({ h, service, photos } = harness);
+  batchId = await finishedBatch(h.core, {
+    inputs: [await writeCatalog(join(h.dir, 'picks.csv'), photos, ['hat', 'tote', 'mug'])],
+    accountId: harness.studio.id,
     shoot: { ...QUICK_SHOOT, shots: 4 },
-    video: null,
-    includeDone: true,
     name: 'Picks',
   });
-  batchId = batch.id;
-  await untilFinished(h.core, batchId);
 }, 90_000);
-afterAll(async () => {
-  await photos?.close();
-  await h?.close();
-  await service?.close();
-});
+afterAll(() => harness?.close());
 
 describe('videos from the picks', () => {
   it('quotes per product from the picks in the chosen order, and the POSTs name exactly those shots', async () => {
@@ -64,11 +43,7 @@ describe('videos from the picks', () => {
     const of = (product: string) => items.filter((item) => item.productName === product);
     const [hat1, , hat3, hat4] = of('Hat');
     const [, tote2] = of('Tote');
-    await callCore(h.core, 'review:decide', {
-      batchId,
-      itemIds: [hat1!.id, hat3!.id, hat4!.id, tote2!.id],
-      change: { flag: 'picked' },
-    });
+    await pickResults(h.core, batchId, [hat1!.id, hat3!.id, hat4!.id, tote2!.id]);
     const request = {
       batchId,
       video: {
@@ -118,7 +93,7 @@ describe('videos from the picks', () => {
   }, 90_000);
 
   it('is quoted by adbatch videos beside the app, and made only with --yes', async () => {
-    const env = { ...process.env, ADBATCH_API_KEY: defaultKeys(service).personal };
+    const env = harness.cliEnv();
     const dataDir = join(h.dir, 'data');
     const quoted = await adbatch(
       ['videos', batchId, '--from', 'picked', '--video', '5s/480p', '--music', 'off', '--data-dir', dataDir],
@@ -126,7 +101,7 @@ describe('videos from the picks', () => {
     );
     expect(quoted.code, quoted.stderr).toBe(0);
     // 5 s takes one shot: the first of each product's picks; 5 s at 480p, product only, is 9 credits.
-    const balance = service.accounts().find((account) => account.type === 'personal')!.credits;
+    const balance = harness.credits();
     expect(quoted.stdout).toBe(
       [
         'Product  Shots  Credits',

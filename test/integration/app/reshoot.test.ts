@@ -1,30 +1,29 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
+import type { Sandbox } from '../../../src-main/sandbox/server.ts';
 import type { AccountView, ReshootRequest, ReviewItemView } from '../../../src-main/shared/models.ts';
 import { adbatch } from '../../support/cli.ts';
 import {
   type CoreHarness,
   callCore,
+  finishedBatch,
+  pickResults,
   refusalOf,
-  startCoreHarness,
   untilFinished,
 } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
-import { defaultKeys } from '../../support/sandbox-harness.ts';
-import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
+import { PRODUCT_PHOTOS, type StaticServer, writeCatalog } from '../../support/static-server.ts';
+import { type StudioHarness, startStudioHarness } from '../../support/studio-harness.ts';
 
 // Issue 12, point 7, through the handler map against the sandbox over HTTP: the products whose shots are all
 // rejected are shot again with other settings in the same batch; the quote equals the charge to the credit,
 // the service gets exactly those shoots with the new settings, a second create adds nothing, and the new
 // shots join their products in Review after the rejected ones, in files of their own.
 
-let dir: string;
+let harness: StudioHarness;
 let h: CoreHarness;
-let closed = false;
 let service: Sandbox;
 let photos: StaticServer;
 let studio: AccountView;
@@ -75,38 +74,16 @@ const itemsOf = async (product: string): Promise<ReviewItemView[]> =>
   (await callCore(h.core, 'review:get', { batchId })).items.filter((item) => item.productName === product);
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'adbatch-reshoot-'));
-  h = await startCoreHarness({ dir });
-  service = await startSandbox({ port: 0, timeScale: 0.02 });
-  photos = await startStaticServer();
-  studio = await callCore(h.core, 'accounts:add', {
-    name: 'Studio',
-    baseUrl: service.url,
-    apiKey: defaultKeys(service).personal,
-  });
-  const catalog = join(h.dir, 'reshoot.csv');
-  await writeFile(
-    catalog,
-    `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\nMug,${photos.urlOf(PRODUCT_PHOTOS.mug)}\n`,
-  );
-  const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
-  const batch = await callCore(h.core, 'batches:create', {
-    scanId: scan.scanId,
+  harness = await startStudioHarness();
+  ({ h, service, photos, studio } = harness);
+  batchId = await finishedBatch(h.core, {
+    inputs: [await writeCatalog(join(h.dir, 'reshoot.csv'), photos, ['hat', 'tote', 'mug'])],
     accountId: studio.id,
     shoot: { ...QUICK_SHOOT, shots: 4 },
-    video: null,
-    includeDone: true,
     name: 'Reshoot',
   });
-  batchId = batch.id;
-  await untilFinished(h.core, batchId);
 }, 90_000);
-afterAll(async () => {
-  await photos?.close();
-  if (!closed) await h?.close();
-  await service?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => harness?.close());
 
 describe('reshoot', () => {
   it('shoots the all-rejected products again with the new settings, charged as quoted, once', async () => {
@@ -129,7 +106,7 @@ describe('reshoot', () => {
     expect(quote.underway).toEqual([]);
     expect(quote.credits).toBe(16);
     expect(quote.accountId).toBe(studio.id);
-    const balance = service.accounts().find((account) => account.type === 'personal')!.credits;
+    const balance = harness.credits();
     expect(quote.balance).toBe(balance);
 
     // Naming a product that still has a shot to keep is refused, with the reason.
@@ -233,11 +210,7 @@ describe('reshoot', () => {
     const hat = await itemsOf('Hat');
     const [old1] = hat;
     const [, , , , new1, new2] = hat;
-    await callCore(h.core, 'review:decide', {
-      batchId,
-      itemIds: [old1!.id, new1!.id, new2!.id],
-      change: { flag: 'picked' },
-    });
+    await pickResults(h.core, batchId, [old1!.id, new1!.id, new2!.id]);
     const video = {
       duration: 10 as const,
       resolution: '480p' as const,
@@ -261,14 +234,13 @@ describe('reshoot', () => {
       change: { flag: 'rejected' },
     });
     // The app lets go of the queue, as when it is quit; the command then drives the batch with the key.
-    await h.close();
-    closed = true;
-    const env = { ...process.env, ADBATCH_API_KEY: defaultKeys(service).personal };
+    await harness.quitApp();
+    const env = harness.cliEnv();
     const dataDir = join(h.dir, 'data');
     const args = ['reshoot', batchId, '--products', 'mug', '--style', 'minimal', '--data-dir', dataDir];
     const quoted = await adbatch(args, { env });
     expect(quoted.code, quoted.stderr).toBe(1);
-    const balance = service.accounts().find((account) => account.type === 'personal')!.credits;
+    const balance = harness.credits();
     expect(quoted.stdout).toBe(
       [
         'Product  Rejected  Shots  Credits',

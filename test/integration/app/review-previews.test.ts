@@ -13,9 +13,8 @@ import {
   SCREEN_EDGE,
 } from '../../../src-main/core/review/previews.ts';
 import type { ReviewView } from '../../../src-main/shared/models.ts';
-import { type CoreHarness, callCore, startCoreHarness } from '../../support/core-harness.ts';
-import { QUICK_SHOOT } from '../../support/job-settings.ts';
-import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
+import { type CoreHarness, callCore, finishedBatch, startCoreHarness } from '../../support/core-harness.ts';
+import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
 
 // Review's previews on a real sandbox batch: each downloaded shot gets a grid and a screen preview in the
 // data folder's cache, keyed by its sha256; review:get serves them through the file gateway, falls back to
@@ -54,26 +53,11 @@ async function expectPreviewOf(original: string, preview: string, size: PreviewS
 beforeAll(async () => {
   h = await startCoreHarness();
   photos = await startStaticServer();
-  const catalog = join(h.dir, 'previews.csv');
-  await writeFile(
-    catalog,
-    `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\n`,
-  );
-  const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
-  const batch = await callCore(h.core, 'batches:create', {
-    scanId: scan.scanId,
-    accountId: 'sandbox',
-    shoot: QUICK_SHOOT,
-    video: null,
-    includeDone: true,
+  batchId = await finishedBatch(h.core, {
+    inputs: [await writeCatalog(join(h.dir, 'previews.csv'), photos, ['hat', 'tote'])],
     name: 'Previews',
+    timeoutMs: 30_000,
   });
-  batchId = batch.id;
-  await waitFor(
-    'the batch to finish',
-    async () => (await callCore(h.core, 'batches:get', { id: batchId })).status === 'finished',
-    30_000,
-  );
   dir = previewsDir(join(h.dir, 'data'));
   const db = new Database(join(h.dir, 'data', 'adbatch.db'), { readonly: true });
   shots = db

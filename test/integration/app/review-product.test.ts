@@ -6,9 +6,9 @@ import { adbatch } from '../../support/cli.ts';
 import {
   type CoreHarness,
   callCore,
+  finishedBatch,
   refusalOf,
   startCoreHarness,
-  untilFinished,
 } from '../../support/core-harness.ts';
 import { QUICK_SHOOT, QUICK_VIDEO } from '../../support/job-settings.ts';
 
@@ -23,18 +23,14 @@ let summer: { id: string; name: string };
 const HAT = join(EXAMPLES_DIR, 'hat');
 
 async function shoot(name: string, folders: string[], video: boolean) {
-  const scan = await callCore(h.core, 'ingest:scan', { inputs: folders.map((f) => join(EXAMPLES_DIR, f)) });
-  const batch = await callCore(h.core, 'batches:create', {
-    scanId: scan.scanId,
-    accountId: 'sandbox',
+  const id = await finishedBatch(h.core, {
+    inputs: folders.map((folder) => join(EXAMPLES_DIR, folder)),
     shoot: { ...QUICK_SHOOT, shots: 4 },
     video: video ? QUICK_VIDEO : null,
-    // The hat was shot before: shoot it again all the same.
-    includeDone: true,
     name,
+    timeoutMs: 90_000,
   });
-  await untilFinished(h.core, batch.id, 90_000);
-  return { id: batch.id, name };
+  return { id, name };
 }
 
 beforeAll(async () => {

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,12 +6,12 @@ import { adbatch } from '../../support/cli.ts';
 import {
   type CoreHarness,
   callCore,
+  finishedBatch,
   refusalOf,
   startCoreHarness,
-  untilFinished,
 } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
-import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
+import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
 
 // Review through the handler map, on a real batch made by the embedded sandbox: the results with their
 // product, kind and style; flags, stars and reasons committed as they are made; filters that combine;
@@ -25,22 +24,11 @@ let batchId: string;
 beforeAll(async () => {
   h = await startCoreHarness();
   photos = await startStaticServer();
-  const catalog = join(h.dir, 'review.csv');
-  await writeFile(
-    catalog,
-    `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\n`,
-  );
-  const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
-  const batch = await callCore(h.core, 'batches:create', {
-    scanId: scan.scanId,
-    accountId: 'sandbox',
+  batchId = await finishedBatch(h.core, {
+    inputs: [await writeCatalog(join(h.dir, 'review.csv'), photos, ['hat', 'tote'])],
     shoot: { ...QUICK_SHOOT, shots: 4 },
-    video: null,
-    includeDone: true,
     name: 'Review',
   });
-  batchId = batch.id;
-  await untilFinished(h.core, batchId);
 }, 60_000);
 afterAll(async () => {
   await photos?.close();

@@ -4,19 +4,20 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
-import type { AccountView, PickedVideosRequest } from '../../../src-main/shared/models.ts';
+import type { Sandbox } from '../../../src-main/sandbox/server.ts';
+import type { PickedVideosRequest } from '../../../src-main/shared/models.ts';
 import { adbatch } from '../../support/cli.ts';
 import {
   type CoreHarness,
   callCore,
+  finishedBatch,
+  pickResults,
   refusalOf,
-  startCoreHarness,
   untilFinished,
 } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
-import { defaultKeys } from '../../support/sandbox-harness.ts';
-import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
+import { PRODUCT_PHOTOS, type StaticServer, writeCatalog } from '../../support/static-server.ts';
+import { type StudioHarness, startStudioHarness } from '../../support/studio-harness.ts';
 
 // Issue 12, "the service gets working links only": before a video's POST each of its shots' result URLs is
 // asked whether it still answers; one that does not is replaced by the downloaded, verified file served from
@@ -24,10 +25,10 @@ import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../supp
 // result URLs on request (POST /_sandbox/results/expire) and fetches every input, so a video that completes
 // was made from links that worked.
 
+let harness: StudioHarness;
 let h: CoreHarness;
 let service: Sandbox;
 let photos: StaticServer;
-let studio: AccountView;
 let batchId: string;
 
 const VIDEO_10S: PickedVideosRequest['video'] = {
@@ -113,46 +114,22 @@ async function unpickAll(): Promise<void> {
 }
 
 beforeAll(async () => {
-  h = await startCoreHarness();
-  service = await startSandbox({ port: 0, timeScale: 0.02, videoRenderer: 'bundled' });
-  photos = await startStaticServer();
-  studio = await callCore(h.core, 'accounts:add', {
-    name: 'Studio',
-    baseUrl: service.url,
-    apiKey: defaultKeys(service).personal,
-  });
-  const catalog = join(h.dir, 'links.csv');
-  await writeFile(
-    catalog,
-    `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\nMug,${photos.urlOf(PRODUCT_PHOTOS.mug)}\n`,
-  );
-  const scan = await callCore(h.core, 'ingest:scan', { inputs: [catalog] });
-  const batch = await callCore(h.core, 'batches:create', {
-    scanId: scan.scanId,
-    accountId: studio.id,
+  harness = await startStudioHarness({ videoRenderer: 'bundled' });
+  ({ h, service, photos } = harness);
+  batchId = await finishedBatch(h.core, {
+    inputs: [await writeCatalog(join(h.dir, 'links.csv'), photos, ['hat', 'tote', 'mug'])],
+    accountId: harness.studio.id,
     shoot: { ...QUICK_SHOOT, shots: 4 },
-    video: null,
-    includeDone: true,
     name: 'Links',
   });
-  batchId = batch.id;
-  await untilFinished(h.core, batchId);
 }, 90_000);
-afterAll(async () => {
-  await photos?.close();
-  await h?.close();
-  await service?.close();
-});
+afterAll(() => harness?.close());
 
 describe('working links for videos from the picks', () => {
   it('sends served copies in the picked order where the result URLs expired, and the URLs that answer as they are', async () => {
     const [hat1, , hat3, hat4] = await picksOf('Hat');
     const [, tote2] = await picksOf('Tote');
-    await callCore(h.core, 'review:decide', {
-      batchId,
-      itemIds: [hat1!.id, hat3!.id, hat4!.id, tote2!.id],
-      change: { flag: 'picked' },
-    });
+    await pickResults(h.core, batchId, [hat1!.id, hat3!.id, hat4!.id, tote2!.id]);
     const hatShoot = jobsOf(hat1!.productId, 'shoot')[0]!;
     await expire([hatShoot.remote_id!]);
     expect((await fetch(asset(hat1!.id).url)).status).toBe(410);
@@ -203,11 +180,11 @@ describe('working links for videos from the picks', () => {
   it('fails a video here, sending nothing, when an expired shot is not on disk either', async () => {
     await unpickAll();
     const [mug1] = await picksOf('Mug');
-    await callCore(h.core, 'review:decide', { batchId, itemIds: [mug1!.id], change: { flag: 'picked' } });
+    await pickResults(h.core, batchId, [mug1!.id]);
     await expire([jobsOf(mug1!.productId, 'shoot')[0]!.remote_id!], 404);
     await rm(join(libraryDir(), asset(mug1!.id).path));
 
-    const balance = () => service.accounts().find((account) => account.type === 'personal')!.credits;
+    const balance = () => harness.credits();
     const creditsBefore = balance();
     const postsBefore = videoPosts().length;
     await callCore(h.core, 'videos:create', {
@@ -247,7 +224,7 @@ describe('a logo from a file on this computer', () => {
   it('is kept in the data folder under its sha256 and served to the service, which fetches it', async () => {
     await unpickAll();
     const [tote1] = await picksOf('Tote');
-    await callCore(h.core, 'review:decide', { batchId, itemIds: [tote1!.id], change: { flag: 'picked' } });
+    await pickResults(h.core, batchId, [tote1!.id]);
     const original = join(h.dir, 'brand', 'logo.png');
     const logo = await makeLogo(original);
     const video = { ...VIDEO_10S, duration: 5 as const, resolution: '480p' as const, logoFile: original };
@@ -305,7 +282,7 @@ describe('a logo from a file on this computer', () => {
   });
 
   it('adbatch videos --logo takes a file from the cwd, or a URL', async () => {
-    const env = { ...process.env, ADBATCH_API_KEY: defaultKeys(service).personal };
+    const env = harness.cliEnv();
     const dataDir = join(h.dir, 'data');
     const brand = join(h.dir, 'brand');
     await makeLogo(join(brand, 'mark.png'));

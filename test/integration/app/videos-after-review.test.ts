@@ -1,20 +1,19 @@
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
+import type { Sandbox } from '../../../src-main/sandbox/server.ts';
 import type { AccountView, VideoSettingsView } from '../../../src-main/shared/models.ts';
-import { type CoreHarness, callCore, startCoreHarness, untilFinished } from '../../support/core-harness.ts';
+import { type CoreHarness, callCore, pickResults, untilFinished } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
-import { defaultKeys } from '../../support/sandbox-harness.ts';
-import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
+import { writeCatalog } from '../../support/static-server.ts';
+import { type StudioHarness, startStudioHarness } from '../../support/studio-harness.ts';
 
 // Issue 12, New batch's "after review, from my picks": the batch is made and charged for its shoots alone,
 // no video is sent, the video settings chosen are kept on the batch for the Make videos dialog, and the
 // videos are made (and charged) only from the picks, later.
 
+let harness: StudioHarness;
 let h: CoreHarness;
 let service: Sandbox;
-let photos: StaticServer;
 let studio: AccountView;
 let scanId: string;
 
@@ -28,26 +27,12 @@ const videoPosts = () =>
   service.requests().filter((entry) => entry.method === 'POST' && entry.path === '/v1/videos');
 
 beforeAll(async () => {
-  h = await startCoreHarness();
-  service = await startSandbox({ port: 0, timeScale: 0.02, videoRenderer: 'bundled' });
-  photos = await startStaticServer();
-  studio = await callCore(h.core, 'accounts:add', {
-    name: 'Studio',
-    baseUrl: service.url,
-    apiKey: defaultKeys(service).personal,
-  });
-  const catalog = join(h.dir, 'later.csv');
-  await writeFile(
-    catalog,
-    `product,url\nHat,${photos.urlOf(PRODUCT_PHOTOS.hat)}\nTote,${photos.urlOf(PRODUCT_PHOTOS.tote)}\n`,
-  );
+  harness = await startStudioHarness({ videoRenderer: 'bundled' });
+  ({ h, service, studio } = harness);
+  const catalog = await writeCatalog(join(h.dir, 'later.csv'), harness.photos, ['hat', 'tote']);
   scanId = (await callCore(h.core, 'ingest:scan', { inputs: [catalog] })).scanId;
 }, 60_000);
-afterAll(async () => {
-  await photos?.close();
-  await h?.close();
-  await service?.close();
-});
+afterAll(() => harness?.close());
 
 describe('videos after review, from the picks', () => {
   it('quotes and charges the shoots alone, sends no video, and keeps the settings for Make videos', async () => {
@@ -70,16 +55,14 @@ describe('videos after review, from the picks', () => {
     const atOnce = await callCore(h.core, 'batches:quote', { ...request, videoWhen: 'at_once' });
     expect([atOnce.credits, atOnce.videoLaterCredits]).toEqual([8 + 2 * 34, null]);
 
-    const balanceBefore = service.accounts().find((account) => account.type === 'personal')!.credits;
+    const balanceBefore = harness.credits();
     const created = await callCore(h.core, 'batches:create', { ...request, name: 'Later' });
     await untilFinished(h.core, created.id);
     const batch = await callCore(h.core, 'batches:get', { id: created.id });
     expect(batch.items.flatMap((item) => item.jobs.map((job) => job.kind))).toEqual(['shoot', 'shoot']);
     expect(batch.quotedCredits).toBe(8);
     expect(batch.creditsSpent).toBe(8);
-    expect(balanceBefore - service.accounts().find((account) => account.type === 'personal')!.credits).toBe(
-      8,
-    );
+    expect(balanceBefore - harness.credits()).toBe(8);
     expect(videoPosts()).toHaveLength(0);
     expect(batch.video).toBeNull();
     expect(batch.videosAfterReview).toEqual({ video: LATER, made: false });
@@ -87,11 +70,7 @@ describe('videos after review, from the picks', () => {
     // Made later from the picks, with those settings: then it says they are made, and keeps the settings.
     const items = (await callCore(h.core, 'review:get', { batchId: batch.id })).items;
     const hat = items.find((item) => item.productName === 'Hat')!;
-    await callCore(h.core, 'review:decide', {
-      batchId: batch.id,
-      itemIds: [hat.id],
-      change: { flag: 'picked' },
-    });
+    await pickResults(h.core, batch.id, [hat.id]);
     const made = { batchId: batch.id, video: batch.videosAfterReview!.video };
     expect((await callCore(h.core, 'videos:quote', made)).credits).toBe(34);
     await callCore(h.core, 'videos:create', made);

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adbatch } from '../../support/cli.ts';
 
-// Defaults in the help read as users type them: a rate limit is `60/60s`, never the object it parses to.
+// Defaults and choices in the help read as users type them: a rate limit is `60/60s`, never the object it
+// parses to, a number is 4, never "4"; a mistake is answered in a line or two, not with the whole help.
 
 describe('adbatch --help', () => {
   it.each(['run', 'resume', 'sandbox'])('%s shows the rate limit default as typed', async (command) => {
@@ -13,6 +14,46 @@ describe('adbatch --help', () => {
     const words = help.stdout.replace(/\s+/g, ' ');
     expect(words).toMatch(/--rate-limit <N\/Ws> [^-]*\(default: 60\/60s\)/);
     expect(help.stdout).not.toContain('{"limit"');
+  });
+
+  it('run marks --style as required and prints choices and defaults bare, as users type them', async () => {
+    const help = await adbatch(['run', '--help']);
+    expect(help.code).toBe(0);
+    const words = help.stdout.replace(/\s+/g, ' ');
+    expect(words).toContain(
+      '--style <style> shoot style (required; one of: classic, minimal, luxury, loud_luxury, magazine, editorial, avant_garde, element, influencer, lifestyle)',
+    );
+    expect(words).toContain('--shots <n> shots per product (one of: 1, 4, 6; default: 4)');
+    expect(words).toContain('--quality <q> image quality (one of: standard, pro, 4k; default: standard)');
+    expect(words).toContain('(default: ^(?<sku>.+)[_-]\\d+$)');
+    expect(help.stdout).not.toMatch(/"/);
+  });
+
+  it('marks an option commander requires as required too (reshoot --style)', async () => {
+    const help = await adbatch(['reshoot', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      '--style <style> shoot style (required; one of: classic,',
+    );
+  });
+
+  it('run without --style says in one line what is missing and names the styles, not the whole help', async () => {
+    const result = await adbatch(['run', 'photos', '--sandbox']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'adbatch: say which --style to shoot in: one of classic, minimal, luxury, loud_luxury, magazine, editorial, avant_garde, element, influencer, lifestyle\n',
+    );
+  });
+
+  it('answers a mistyped option in three lines, not with the whole help', async () => {
+    const result = await adbatch(['run', 'photos', '--styl', 'classic']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      "error: unknown option '--styl'",
+      '(Did you mean --style?)',
+      "(add --help for the command's options)",
+    ]);
   });
 
   it('--version prints the version package.json gives', async () => {

@@ -49,6 +49,12 @@ describe('adbatch run --sandbox', () => {
     expect(result.code).toBe(1);
     // 6 shots are clamped to 4 in luxury: (4 + 34) x 3 products.
     expect(result.stdout).toMatch(/Total\s+114/);
+    // Each column says what it counts: the shoot's credits, the video's, and both.
+    expect(result.stdout.split('\n').slice(0, 3)).toEqual([
+      'Product     Shots  Shoot credits  Video credits  Total credits',
+      '-'.repeat(62),
+      'product-01     4*              4             34             38',
+    ]);
     expect(result.stdout).toMatch(/6 shots are made only in the classic and minimal styles/);
     expect(result.stderr).toMatch(/costs 114 credits, over the --budget of 50/);
     const status = await adbatch(['status', '--data-dir', join(dir, 'data')]);

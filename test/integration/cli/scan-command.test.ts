@@ -60,13 +60,23 @@ describe('adbatch scan', () => {
   it('prints a readable plan: products, hero first, and the problems', async () => {
     const result = await adbatch(['scan', dropped, ...library()], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^4 products, 7 photos; 1 rejected, 0 warnings, 1 junk files skipped/);
-    expect(result.stdout).toContain(
-      `product-01  (product-01)\n  hero  ${join('dropped', 'product-01', '1.png')}`,
-    );
+    expect(result.stdout).toMatch(/^4 products, 7 photos; 1 rejected, 0 warnings, 1 file skipped\n/);
+    // A product's folder is shown only where it says more than its name.
+    expect(result.stdout).toContain(`\nproduct-01\n  hero  ${join('dropped', 'product-01', '1.png')}`);
+    expect(result.stdout).toContain(`\nCUP9  (${join('flat', 'CUP9')})\n  hero  `);
     expect(result.stdout).toContain(
       `  error    ${join('dropped', 'product-01', 'broken.jpg')}: not an image: a text file`,
     );
+  });
+
+  it('counts one of a kind in the singular', async () => {
+    const single = join(dir, 'single');
+    await makeProductFolders(single, 1);
+    await writeFile(join(single, 'product-01', 'notes.txt'), 'shoot on white');
+    await writeFile(join(single, 'product-01', '.DS_Store'), 'junk');
+    const result = await adbatch(['scan', single, ...library()], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.split('\n')[0]).toBe('1 product, 1 photo; 0 rejected, 1 warning, 1 file skipped');
   });
 
   it('exits 1 when an input cannot be read, having scanned the rest, without a stack trace', async () => {
@@ -76,6 +86,19 @@ describe('adbatch scan', () => {
     expect(plan.products).toHaveLength(4);
     expect(plan.problems[0]).toMatchObject({ file: join(dir, 'missing'), code: 'missing_input' });
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("passes over the bundled examples' own readme and licence quietly: no problem reported", async () => {
+    const examples = join(__dirname, '../../../resources/examples');
+    const result = await adbatch(['scan', examples, '--json', ...library()]);
+    expect(result.code, result.stderr).toBe(0);
+    const plan = JSON.parse(result.stdout);
+    expect(plan.problems).toEqual([]);
+    expect(plan.products).toHaveLength(13);
+    expect(plan.skipped).toEqual([
+      { file: join(examples, 'LICENSE-solidus.md'), reason: 'a readme or licence beside the photos' },
+      { file: join(examples, 'README.md'), reason: 'a readme or licence beside the photos' },
+    ]);
   });
 
   it('refuses an invalid --pattern with a clear message', async () => {

@@ -10,7 +10,8 @@ import { BUILT_IN_RECIPES, builtInRecipe } from '../../../src-main/core/export/r
 import { runExport } from '../../../src-main/core/export/run.ts';
 import { startChild } from '../../support/child-process.ts';
 import { listFiles, sha256Of } from '../../support/export-checks.ts';
-import { exportItem, makeSources } from '../../support/export-sources.ts';
+import { exportItem } from '../../support/export-item.ts';
+import { makeSources } from '../../support/export-sources.ts';
 import { canMount, smallDisk } from '../../support/small-disk.ts';
 
 let root: string;

@@ -12,7 +12,8 @@ import { type ExportProgress, runExport } from '../../../src-main/core/export/ru
 import { runExportInWorker } from '../../../src-main/core/export/run-in-worker.ts';
 import { TRAINED_ALGORITHMIC_MEDIA } from '../../../src-main/core/export/xmp.ts';
 import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
-import { exportItem, makeSources, type Sources } from '../../support/export-sources.ts';
+import { exportItem } from '../../support/export-item.ts';
+import { makeSources, type Sources } from '../../support/export-sources.ts';
 
 let root: string;
 let sources: Sources;
@@ -51,6 +52,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
+
+/** A run's signal and progress that cancel it once `done` files are finished (the events kept in `events`). */
+function cancelledAfter(done: number, events: ExportProgress[] = []) {
+  const controller = new AbortController();
+  return {
+    signal: controller.signal,
+    onProgress: (event: ExportProgress) => {
+      events.push(event);
+      if (event.done === done) controller.abort();
+    },
+  };
+}
 
 const FORMAT_OF_EXT: Record<string, string> = { jpg: 'jpeg', png: 'png', webp: 'webp', avif: 'heif' };
 
@@ -251,15 +264,7 @@ describe('a cancelled export', () => {
       selection: EVERYTHING_PICKED,
       date: '2026-11-23',
     });
-    const controller = new AbortController();
-    const report = await runExport({
-      plan,
-      destination: out,
-      signal: controller.signal,
-      onProgress: (event) => {
-        if (event.done === 3) controller.abort();
-      },
-    });
+    const report = await runExport({ plan, destination: out, ...cancelledAfter(3) });
     expect(report.status).toBe('cancelled');
     expect(report.files.length).toBeGreaterThanOrEqual(3);
     expect(report.files.length).toBeLessThan(plan.files.length);
@@ -299,16 +304,7 @@ describe('an export in its worker thread', () => {
     });
     const out = join(root, 'export-worker');
     const events: ExportProgress[] = [];
-    const controller = new AbortController();
-    const cancelled = await runExportInWorker({
-      plan,
-      destination: out,
-      signal: controller.signal,
-      onProgress: (event) => {
-        events.push(event);
-        if (event.done === 2) controller.abort();
-      },
-    });
+    const cancelled = await runExportInWorker({ plan, destination: out, ...cancelledAfter(2, events) });
     expect(cancelled.status).toBe('cancelled');
     expect((await listFiles(out)).filter((path) => path.endsWith('.part'))).toEqual([]);
     const report = await runExportInWorker({ plan, destination: out, manifest: { csv: false, json: true } });

@@ -11,7 +11,7 @@ import { readVideoFacts, VideoFileError } from '../../../src-main/core/export/vi
 import { videoPreflight } from '../../../src-main/core/export/video-preflight.ts';
 import { renderVideo } from '../../../src-main/sandbox/render/video.ts';
 import { resourceFile } from '../../../src-main/sandbox/resources.ts';
-import { exportItem } from '../../support/export-sources.ts';
+import { exportItem } from '../../support/export-item.ts';
 import { largeHeader, moovLast, topLevelBoxes } from '../../support/mp4-boxes.ts';
 import { PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS } from '../../support/static-server.ts';
 

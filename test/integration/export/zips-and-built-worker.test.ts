@@ -13,7 +13,8 @@ import { runExport } from '../../../src-main/core/export/run.ts';
 import { runExportInWorker } from '../../../src-main/core/export/run-in-worker.ts';
 import { planZips, writeZip } from '../../../src-main/core/export/zips.ts';
 import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
-import { exportItem, makeSources } from '../../support/export-sources.ts';
+import { exportItem } from '../../support/export-item.ts';
+import { makeSources } from '../../support/export-sources.ts';
 
 // Zips of a finished export (yazl, streamed into a .part, linked into place) and the worker as the built
 // app runs it: out/main/export-worker.js loaded by plain Node, without tsx.

@@ -7,6 +7,7 @@ import { batchAccount } from './005-batch-account.ts';
 import { review } from './006-review.ts';
 import { videosAfterReview } from './007-videos-after-review.ts';
 import { exportsTable } from './008-exports.ts';
+import { exportFiles } from './009-export-files.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   review,
   videosAfterReview,
   exportsTable,
+  exportFiles,
 ];

@@ -14,6 +14,7 @@ import {
   RecipeError,
 } from '../../../../src-main/core/export/recipes.ts';
 import { NameClaims, safeComponent, withSuffix } from '../../../../src-main/core/export/safe-names.ts';
+import { exportItem } from '../../../support/export-item.ts';
 
 const VALUES: NameValues = {
   brand: 'Solidus',
@@ -113,48 +114,23 @@ describe('recipes', () => {
       'Web',
     ]);
     expect(builtInRecipe('amazon MAIN')?.fileTemplate).toBe('{sku}.MAIN.{ext}');
-    expect(() =>
-      parseRecipe({
-        id: 'x',
-        name: 'Mine',
-        format: { type: 'bmp' },
-        size: { kind: 'original' },
-        fileTemplate: 'a',
-      }),
-    ).toThrow(/Recipe "Mine" is not valid: format/);
-    expect(() =>
-      parseRecipe({
-        id: 'x',
-        name: 'Mine',
-        format: { type: 'jpeg' },
-        size: { kind: 'original' },
-        fileTemplate: 'a',
-        metadata: { keepSource: true },
-      }),
-    ).toThrow(RecipeError);
+    const mine = (changes: Record<string, unknown>) => () =>
+      parseRecipe({ id: 'x', name: 'Mine', size: { kind: 'original' }, fileTemplate: 'a', ...changes });
+    expect(mine({ format: { type: 'bmp' } })).toThrow(/Recipe "Mine" is not valid: format/);
+    expect(mine({ format: { type: 'jpeg' }, metadata: { keepSource: true } })).toThrow(RecipeError);
   });
 });
 
 function item(overrides: Partial<ExportItem> & { key: string }): ExportItem {
-  return {
-    kind: 'shot',
+  return exportItem({
     file: `/nowhere/${overrides.key}.jpg`,
     productKey: 'p1',
-    brand: 'Solidus',
-    product: 'Cap',
     sku: 'B000CAP',
     handle: 'cap',
-    style: 'classic',
-    shot: 1,
-    stars: 0,
-    flag: 'picked',
-    batch: 'Autumn',
-    jobId: 'job-1',
     credits: 1,
     sourcePhotos: ['cap.png'],
-    aiGenerated: true,
     ...overrides,
-  };
+  });
 }
 
 describe('the plan', () => {

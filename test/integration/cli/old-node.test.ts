@@ -1,0 +1,163 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adbatch, type CliResult, sandboxRunArgs } from '../../support/cli.ts';
+import { makeProductFolders } from '../../support/product-folders.ts';
+
+// The README's commands on a machine whose Node is older than package.json's engines (many designers'
+// machines, and this one's /usr/bin/node): bin/project-node.mjs runs them under a newer Node, found on PATH
+// or fetched from the npm registry, says so in one line, and no dependency's stack trace ever shows.
+// Needs an older Node on PATH; CI, whose machine Node is older, sets ADBATCH_REQUIRE_OLD_NODE so it must run.
+
+const ROOT = resolve(__dirname, '../../..');
+const STACK_LINE = /\n\s+at /;
+
+function parse(version: string): number[] {
+  return version.replace(/^v/, '').split('.').map(Number);
+}
+
+function atLeast(version: number[], minimum: number[]): boolean {
+  for (let i = 0; i < 3; i++) {
+    if ((version[i] ?? 0) !== (minimum[i] ?? 0)) return (version[i] ?? 0) > (minimum[i] ?? 0);
+  }
+  return true;
+}
+
+interface FoundNode {
+  file: string;
+  version: string;
+}
+
+/** Every distinct `node` on PATH with its version. */
+function nodesOnPath(): FoundNode[] {
+  const seen = new Set<string>();
+  const found: FoundNode[] = [];
+  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    const file = join(dir, 'node');
+    if (!existsSync(file) || seen.has(realpathSync(file))) continue;
+    seen.add(realpathSync(file));
+    const result = spawnSync(file, ['-p', 'process.versions.node'], { encoding: 'utf8' });
+    if (result.status === 0) found.push({ file, version: result.stdout.trim() });
+  }
+  return found;
+}
+
+let minimum: number[] = [];
+let oldNode: FoundNode | undefined;
+let dir: string;
+
+beforeAll(async () => {
+  const engines = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).engines.node as string;
+  minimum = parse(engines.replace(/^>=\s*/, ''));
+  oldNode = nodesOnPath().find((node) => !atLeast(parse(node.version), minimum));
+  if (!oldNode) {
+    const reason = `no Node older than ${engines} on PATH: nothing to try the launcher with`;
+    if (process.env.ADBATCH_REQUIRE_OLD_NODE) throw new Error(reason);
+    console.warn(`old-node.test: skipped: ${reason}`);
+  }
+  dir = await mkdtemp(join(tmpdir(), 'adbatch-old-node-'));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const launcherLine = (old: string) =>
+  new RegExp(
+    `^adbatch: this Node is ${old.replaceAll('.', '\\.')} and Adbatch needs ${minimum[0]}\\.${minimum[1]} or later: using Node (\\d+\\.\\d+\\.\\d+) \\(`,
+  );
+
+/** The old Node's folder first on PATH, as on the designer's machine. */
+const oldFirst = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  PATH: `${dirname(oldNode!.file)}${delimiter}${process.env.PATH}`,
+});
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CliResult> {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((done) => child.once('exit', (code) => done({ code, stdout, stderr })));
+}
+
+describe('the command line on a Node older than package.json asks for', () => {
+  it('runs `adbatch --version` under a newer Node, saying so in one line', async ({ skip }) => {
+    if (!oldNode) return skip();
+    const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+    const result = await adbatch(['--version'], { node: oldNode.file, env: oldFirst() });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe(version);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    const used = launcherLine(oldNode.version).exec(lines[0]!);
+    expect(used, lines[0]).not.toBeNull();
+    expect(atLeast(parse(used![1]!), minimum)).toBe(true);
+  });
+
+  it('shoots on the sandbox from start to end, with no stack trace', async ({ skip }) => {
+    if (!oldNode) return skip();
+    const photos = join(dir, 'photos');
+    await makeProductFolders(photos, 2);
+    const where = { dataDir: join(dir, 'data'), library: join(dir, 'library') };
+    const result = await adbatch(sandboxRunArgs([photos], where), { node: oldNode.file, env: oldFirst() });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.split('\n')[0]).toMatch(launcherLine(oldNode.version));
+    expect(result.stderr).not.toMatch(STACK_LINE);
+    expect(result.stdout).toMatch(/Batch b_[0-9a-f]+ started/);
+    expect(result.stdout).toContain(`Results: ${where.library}`);
+  }, 120_000);
+
+  it('fetches a newer Node from the npm registry when none is on PATH, once', async ({ skip }) => {
+    if (!oldNode) return skip();
+    // A project of its own, so the Node is fetched into its .ci/.node, not the repository's.
+    const project = join(dir, 'project');
+    await mkdir(join(project, 'bin'), { recursive: true });
+    for (const file of ['project-node.mjs', 'with-project-node.mjs']) {
+      await copyFile(join(ROOT, 'bin', file), join(project, 'bin', file));
+    }
+    await copyFile(join(ROOT, 'package.json'), join(project, 'package.json'));
+    // Dependencies count as installed (npm writes this file last), so only the Node is fetched.
+    await mkdir(join(project, 'node_modules'));
+    await writeFile(join(project, 'node_modules', '.package-lock.json'), '{}');
+    const newer = nodesOnPath().filter((node) => atLeast(parse(node.version), minimum));
+    const env = {
+      ...process.env,
+      PATH: (process.env.PATH ?? '')
+        .split(delimiter)
+        .filter((entry) => !newer.some((node) => dirname(node.file) === entry))
+        .join(delimiter),
+    };
+    const launch = () =>
+      run(
+        oldNode!.file,
+        [join(project, 'bin', 'with-project-node.mjs'), 'node', '-p', 'process.versions.node'],
+        env,
+        project,
+      );
+
+    const first = await launch();
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr.trimEnd().split('\n')).toEqual([
+      `adbatch: this Node is ${oldNode.version} and Adbatch needs ${minimum[0]}.${minimum[1]} or later, and none is on PATH: fetching node@${minimum[0]} from the npm registry into .ci/.node (once)`,
+    ]);
+    expect(atLeast(parse(first.stdout.trim()), minimum)).toBe(true);
+    expect(existsSync(join(project, '.ci', '.node', 'node_modules', '.bin', 'node'))).toBe(true);
+
+    const second = await launch();
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(launcherLine(oldNode.version)),
+    ]);
+    expect(second.stderr).toContain('(.ci/.node/node_modules/.bin/node)');
+    expect(second.stdout.trim()).toBe(first.stdout.trim());
+  }, 180_000);
+});

@@ -1,0 +1,26 @@
+import type { ExportItem } from '../../src-main/core/export/export-item.ts';
+
+// A result to export, with everything a test does not set: a picked shot of the Solidus cap. Apart from
+// export-sources.ts (which makes the files with sharp and the sandbox's renderer), so that a test that plans
+// names only imports nothing heavy.
+
+export function exportItem(overrides: Partial<ExportItem> & { key: string; file: string }): ExportItem {
+  return {
+    kind: 'shot',
+    productKey: 'cap',
+    brand: 'Solidus',
+    product: 'Cap',
+    sku: 'B000CAP001',
+    handle: 'cap-black',
+    style: 'classic',
+    shot: 1,
+    stars: 0,
+    flag: 'picked',
+    batch: 'Autumn',
+    jobId: 'job-1',
+    credits: 4,
+    sourcePhotos: ['solidus_cap_black_1.png'],
+    aiGenerated: true,
+    ...overrides,
+  };
+}
