@@ -14,9 +14,8 @@ export function InterruptedExports() {
   const [resumed, setResumed] = useState<string[]>([]);
   useEffect(() => {
     const store = useExports.getState();
-    Promise.all([store.load(), store.loadOffered()]).catch((failure: unknown) =>
-      setError(messageOf(failure)),
-    );
+    // Nothing to offer when the list cannot be read: the screen below says, once, why main cannot be reached.
+    Promise.all([store.load(), store.loadOffered()]).catch(() => {});
   }, []);
   const act = async (work: () => Promise<void>) => {
     try {
