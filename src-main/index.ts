@@ -6,6 +6,7 @@ import {
   ipcMain,
   Menu,
   Notification,
+  nativeImage,
   net,
   protocol,
   safeStorage,
@@ -18,6 +19,7 @@ import Store from 'electron-store';
 import { defaultDataDir } from './core/app/data-folder.ts';
 import { type Core, createCore } from './core/create-core.ts';
 import { APP_ENTRY_URL, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './electron/app-protocol.ts';
+import { exportDesktop } from './electron/export-desktop.ts';
 import { EVENT_CHANNEL, forwardEvents, registerIpc, trustedSender } from './electron/ipc.ts';
 import { redactedLogger } from './electron/logger.ts';
 import { MEDIA_SCHEME_PRIVILEGES, mediaUrl, registerMediaProtocol } from './electron/media-protocol.ts';
@@ -166,6 +168,7 @@ async function start(): Promise<void> {
       const failure = await shell.openPath(path);
       if (failure) logger.warn(`could not show ${path}: ${failure}`);
     },
+    ...exportDesktop({ dialog, shell, nativeImage }, () => mainWindow),
     log: logger,
   });
   registerMediaProtocol(protocol, net, core.files);

@@ -8,6 +8,7 @@ import type { CoreContext, Logger, Preferences } from './app/context.ts';
 import { createDispatch, type Dispatch, type HandlerMap } from './app/dispatch.ts';
 import { CoreEvents } from './app/events.ts';
 import { exportHandlers } from './app/export-handlers.ts';
+import { exportOutHandlers } from './app/export-out-handlers.ts';
 import { FileGateway } from './app/files.ts';
 import { ingestHandlers } from './app/ingest-handlers.ts';
 import { jobsHandlers } from './app/jobs-handlers.ts';
@@ -56,6 +57,12 @@ export interface CoreOptions {
   openImageDialog?: () => Promise<string | null>;
   /** Shows a folder in the OS file manager. */
   revealFolder?: (path: string) => Promise<void>;
+  /** The OS's dialog to choose a folder (an export's); the browser harness answers with one of its choosing. */
+  openFolderDialog?: () => Promise<string | null>;
+  /** Shows a file or folder selected in its folder, in the OS file manager. */
+  revealItem?: (path: string) => Promise<void>;
+  /** Drags files out of the window (Electron's `startDrag`); the browser harness records them. */
+  startDrag?: (files: string[]) => Promise<void>;
   /** Who this process is, named to another process refused the queue: "Adbatch", "adbatch run". */
   holderName?: string;
   /** How this process takes the data folder's queue (default `wait`: the app's). */
@@ -156,6 +163,9 @@ export function createCore(options: CoreOptions): Core {
     openDialog: options.openDialog ?? (async () => []),
     openImageDialog: options.openImageDialog ?? (async () => null),
     revealFolder: options.revealFolder ?? (async () => {}),
+    openFolderDialog: options.openFolderDialog ?? (async () => null),
+    revealItem: options.revealItem ?? (async () => {}),
+    startDrag: options.startDrag ?? (async () => {}),
   };
 
   const review = new ReviewStore(db, now);
@@ -172,6 +182,7 @@ export function createCore(options: CoreOptions): Core {
     ...reshootHandlers({ ...ctx, review }),
     ...storageHandlers(ctx),
     ...exports.handlers,
+    ...exportOutHandlers({ ...ctx, review, db }),
   };
   const driver = queue;
   // A quit can come while the start is still taking the queue: stopping waits for it, so the database is

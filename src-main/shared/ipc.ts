@@ -12,6 +12,7 @@ import type {
   ExportRecipeInput,
   ExportRecipesView,
   ExportRequest,
+  ExportScope,
   ExportState,
   ExportView,
   JobDecision,
@@ -138,6 +139,20 @@ export interface Handlers {
   /** Recent exports, newest first, with their state. */
   'export:list': { args: undefined; result: ExportView[] };
   'export:get': { args: { id: string }; result: ExportDetail };
+  /** Gives up an interrupted export: it is no longer offered; what it finished stays, its half-written files go. */
+  'export:discard': { args: { id: string }; result: null };
+  /** The OS dialog to choose the folder an export goes into (one it may create); null when cancelled. */
+  'dialog:openFolder': { args: undefined; result: string | null };
+  /** Shows an export in Finder / Explorer / the file manager: its manifest selected in its folder. */
+  'export:reveal': { args: { id: string }; result: null };
+  /**
+   * Drags Review's results out of the window (to the desktop, Finder, Explorer, Photoshop): all of them, the
+   * files as they are, or made through a recipe first. Sent from the page's `dragstart`.
+   */
+  'export:drag': {
+    args: { scope: ExportScope & { itemIds: number[] }; recipe?: string };
+    result: { files: number };
+  };
   'settings:get': { args: undefined; result: Settings };
   'settings:set': { args: Partial<Settings>; result: Settings };
 }

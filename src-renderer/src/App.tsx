@@ -2,11 +2,13 @@ import { useEffect, useRef } from 'react';
 import { api } from './api/index.ts';
 import { QueueOwnerNotice } from './components/QueueOwnerNotice.tsx';
 import { Sidebar } from './components/Sidebar.tsx';
+import { InterruptedExports } from './export/InterruptedExports.tsx';
 import { BatchesScreen } from './screens/BatchesScreen.tsx';
 import { BatchScreen } from './screens/BatchScreen.tsx';
 import { NewBatchScreen } from './screens/NewBatchScreen.tsx';
 import { ReviewScreen } from './screens/ReviewScreen.tsx';
 import { SettingsScreen } from './screens/SettingsScreen.tsx';
+import { useExports } from './stores/exports.ts';
 import { useNavigation } from './stores/navigation.ts';
 import { useNewBatch } from './stores/new-batch.ts';
 
@@ -15,6 +17,7 @@ export function App() {
   const content = useRef<HTMLElement>(null);
   // The screens share one scrolling area: a new screen starts at its top, not where the last one was left.
   useEffect(() => useNavigation.subscribe(() => content.current?.scrollTo({ top: 0 })), []);
+  useEffect(() => useExports.getState().listen(), []);
   useEffect(
     () =>
       api.on('app:command', (command) => {
@@ -30,6 +33,7 @@ export function App() {
       <Sidebar />
       <main className="content" ref={content}>
         <QueueOwnerNotice />
+        <InterruptedExports />
         {screen.name === 'batches' && <BatchesScreen />}
         {screen.name === 'new' && <NewBatchScreen />}
         {screen.name === 'batch' && <BatchScreen id={screen.id} />}

@@ -77,7 +77,14 @@ async function sendFile(req: IncomingMessage, res: ServerResponse, file: string)
 }
 
 export async function startAppServer(
-  options: { port?: number; dir?: string; pick?: string[]; pickImage?: string; timeScale?: number } = {},
+  options: {
+    port?: number;
+    dir?: string;
+    pick?: string[];
+    pickImage?: string;
+    pickFolder?: string;
+    timeScale?: number;
+  } = {},
 ): Promise<AppServer> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error(`${RENDERER_DIR} is missing: run \`npm run build:harness\` first.`);
@@ -88,6 +95,7 @@ export async function startAppServer(
     dir: options.dir,
     pick: options.pick ?? [EXAMPLES_DIR],
     pickImage: options.pickImage ?? null,
+    ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
     timeScale: options.timeScale,
   });
   const { core } = harness;

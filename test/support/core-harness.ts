@@ -20,6 +20,10 @@ export interface CoreHarness {
   logs: string[];
   /** Folders shown in the file manager. */
   revealed: string[];
+  /** Files and folders shown selected in the file manager (an export's). */
+  revealedItems: string[];
+  /** The files of each drag out of the window, in order. */
+  dragged: string[][];
   close(): Promise<void>;
 }
 
@@ -32,6 +36,8 @@ export async function startCoreHarness(
     pick?: string[];
     /** What the stand-in for the OS dialog that chooses an image (a logo) answers. */
     pickImage?: string | null;
+    /** What the stand-in for the OS dialog that chooses a folder (an export's) answers; `<dir>/exports` by default. */
+    pickFolder?: string | null;
     /**
      * A sandbox already running elsewhere (another process), used as the Sandbox account instead of the
      * embedded one; it is not this harness's to close.
@@ -42,6 +48,8 @@ export async function startCoreHarness(
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'adbatch-core-')));
   const logs: string[] = [];
   const revealed: string[] = [];
+  const revealedItems: string[] = [];
+  const dragged: string[][] = [];
   const log: Logger = {
     info: (message) => logs.push(`info ${message}`),
     warn: (message) => logs.push(`warn ${message}`),
@@ -73,6 +81,14 @@ export async function startCoreHarness(
     revealFolder: async (path) => {
       revealed.push(path);
     },
+    openFolderDialog: async () =>
+      options.pickFolder === undefined ? join(dir, 'exports') : options.pickFolder,
+    revealItem: async (path) => {
+      revealedItems.push(path);
+    },
+    startDrag: async (files) => {
+      dragged.push(files);
+    },
     timeScale,
     rateLimit,
     log,
@@ -83,6 +99,8 @@ export async function startCoreHarness(
     dir,
     logs,
     revealed,
+    revealedItems,
+    dragged,
     async close() {
       await core.stop();
       if (!options.dir) await rm(dir, { recursive: true, force: true });

@@ -52,6 +52,11 @@ function create() {
     paths: new Map<string, string>(),
     /** Called as soon as the current task ends after the window starts loading its page: while core starts. */
     afterLoad: null as (() => void) | null,
+    /** What the OS open dialog answers, and the options of each call (with whether a window was its parent). */
+    openDialogAnswer: { canceled: true, filePaths: [] as string[] },
+    openDialogs: [] as Array<{ parent: boolean; options: Record<string, unknown> }>,
+    /** Paths shown selected in the file manager. */
+    shownItems: [] as string[],
   };
   const app = Object.assign(emitter(), {
     name: 'Adbatch',
@@ -109,7 +114,13 @@ function create() {
     app,
     BrowserWindow,
     dialog: {
-      showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
+      showOpenDialog: async (...args: unknown[]) => {
+        state.openDialogs.push({
+          parent: args.length === 2,
+          options: args.at(-1) as Record<string, unknown>,
+        });
+        return state.openDialogAnswer;
+      },
       showErrorBox: (title: string, message: string) => void state.errorBoxes.push({ title, message }),
     },
     ipcMain: {
@@ -134,7 +145,11 @@ function create() {
         setDevicePermissionHandler: (handler: Listener) => (state.session.device = handler),
       },
     },
-    shell: { openPath: async () => '' },
+    shell: { openPath: async () => '', showItemInFolder: (path: string) => void state.shownItems.push(path) },
+    nativeImage: {
+      createFromPath: () => ({ isEmpty: () => true }),
+      createFromDataURL: (url: string) => ({ isEmpty: () => false, url }),
+    },
   };
   return { state, electron };
 }

@@ -45,4 +45,10 @@ export interface CoreContext {
   openImageDialog(): Promise<string | null>;
   /** Shows a folder in the OS file manager. */
   revealFolder(path: string): Promise<void>;
+  /** The OS's dialog to choose a folder (an export's); null when cancelled. */
+  openFolderDialog(): Promise<string | null>;
+  /** Shows a file or folder selected in its folder, in the OS file manager. */
+  revealItem(path: string): Promise<void>;
+  /** Drags these files out of the window (Electron's `startDrag`), from a drag the page began. */
+  startDrag(files: string[]): Promise<void>;
 }

@@ -247,6 +247,25 @@ export const HANDLER_SCHEMAS = {
   'export:cancel': id,
   'export:list': none,
   'export:get': id,
+  'dialog:openFolder': none,
+  'export:discard': id,
+  'export:reveal': id,
+  'export:drag': z
+    .object({
+      scope: z
+        .object({
+          batchIds: z.array(batchId).length(1),
+          product,
+          itemIds: z.array(itemId).min(1).max(10_000),
+        })
+        .partial({ batchIds: true, product: true })
+        .strict()
+        .refine((scope) => (scope.batchIds === undefined) !== (scope.product === undefined), {
+          message: 'names a batch or a product, not both',
+        }),
+      recipe: z.string().trim().min(1).max(100).optional(),
+    })
+    .strict(),
   'settings:get': none,
   'settings:set': z
     .object({ libraryDir: z.string().min(1).max(4096), budgetMarginPercent: z.number().int().min(0).max(50) })

@@ -10,6 +10,7 @@ import { Notice } from '../components/Notice.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
+import { BatchExportButton } from '../export/ExportButtons.tsx';
 import { credits, duration, megabytes } from '../format.ts';
 import { useNavigation } from '../stores/navigation.ts';
 
@@ -312,6 +313,7 @@ export function BatchScreen({ id }: { id: string }) {
               Review
             </button>
           )}
+          {detail.done > 0 && <BatchExportButton batchId={id} />}
           {detail.status === 'running' && (
             <button type="button" onClick={() => void act(() => api.call('batches:pause', { id }))}>
               Pause

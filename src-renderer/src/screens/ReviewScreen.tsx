@@ -4,6 +4,8 @@ import type { ReviewFilter, ReviewItemView, ReviewScope } from '../../../src-mai
 import { EmptyState } from '../components/EmptyState.tsx';
 import { ModalSheet } from '../components/ModalSheet.tsx';
 import { Notice } from '../components/Notice.tsx';
+import { dragResults } from '../export/drag-out.ts';
+import { DragOutChoice, ReviewExportButton } from '../export/ExportButtons.tsx';
 import { bindingOf, keyLabel, REASON_KEYS, REVIEW_KEYMAP, type ReviewAction } from '../review/keymap.ts';
 import { LoupeVideo } from '../review/LoupeVideo.tsx';
 import { MakeVideosDialog } from '../review/MakeVideosDialog.tsx';
@@ -90,6 +92,9 @@ const Tile = memo(function Tile({
       onClick={(event) => onPick(event, item)}
       onDoubleClick={() => useReview.getState().setMode('loupe')}
       tabIndex={-1}
+      // Dragged out of the window: the selection when this tile is in it (main drags every file).
+      draggable
+      onDragStart={(event) => dragResults(event, item)}
     >
       {skimming ? (
         <span className="tile-image tile-skimmed" />
@@ -104,6 +109,7 @@ const Tile = memo(function Tile({
           decoding="async"
           width={180}
           height={180}
+          draggable={false}
         />
       )}
       <span className="tile-caption">{itemName(item)}</span>
@@ -692,6 +698,8 @@ export function ReviewScreen({
                 Make videos…
               </button>
             )}
+            <ReviewExportButton active={active} />
+            <DragOutChoice />
             <button type="button" disabled={!active} onClick={toggleProductScope}>
               {product === undefined ? 'This product in all batches' : "This result's batch"}
             </button>

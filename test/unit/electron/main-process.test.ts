@@ -98,6 +98,22 @@ describe('the main process, started', () => {
     contents.mainFrame.url = 'app://adbatch/index.html';
   });
 
+  it("asks the OS for an export's folder over the window, and refuses a drag naming no results", async () => {
+    const contents = state.windows[0]!.contents as unknown as { mainFrame: { url: string } };
+    const call = (channel: string, args: unknown) =>
+      state.ipc.get(channel)!({ sender: contents, senderFrame: contents.mainFrame }, args);
+    state.openDialogAnswer = { canceled: false, filePaths: ['/Users/ana/Exports'] };
+    expect(await call('dialog:openFolder', undefined)).toEqual({ ok: true, value: '/Users/ana/Exports' });
+    expect(state.openDialogs.at(-1)).toEqual({
+      parent: true,
+      options: expect.objectContaining({ properties: ['openDirectory', 'createDirectory'] }),
+    });
+    expect(await call('export:drag', { scope: { batchIds: ['b1'] }, files: ['/etc/passwd'] })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request' },
+    });
+  });
+
   it('holds the quit until core has stopped (its database closed), then quits', async () => {
     const wal = `${databaseFile()}-wal`;
     expect(existsSync(wal)).toBe(true);

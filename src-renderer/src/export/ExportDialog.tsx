@@ -1,0 +1,480 @@
+import { useEffect, useState } from 'react';
+import type {
+  ExportPlanView,
+  ExportRecipe,
+  ExportRequest,
+  ExportScope,
+} from '../../../src-main/shared/models.ts';
+import { api, messageOf } from '../api/index.ts';
+import { ModalSheet } from '../components/ModalSheet.tsx';
+import { Notice } from '../components/Notice.tsx';
+import { type ExportChoices, type Recipe, useExports } from '../stores/exports.ts';
+import { ExportRun } from './ExportRun.tsx';
+import { RecipeEditor, TOKENS } from './RecipeEditor.tsx';
+import { recipeWords } from './recipe-words.ts';
+
+// The export dialog (issue 13): whose results (the batch, the product in view, Review's selection), which
+// recipes (several in one run; the built-ins and the designer's own, made, edited and deleted here), what goes
+// out, the names, the folder (the OS's folder dialog, through main), zips and manifests; the first planned
+// names and the plan's warnings per file, asked of core a moment after each change; then Start, the progress
+// with Cancel, and how it ended with Reveal. A ModalSheet: Review's keys do not reach the results behind it.
+
+/** How long the choices rest before the plan is asked again: typing a template asks once, not per key. */
+const PLAN_DEBOUNCE_MS = 250;
+
+export interface ScopeChoice {
+  key: string;
+  label: string;
+  scope: ExportScope;
+}
+
+function requestOf(choices: ExportChoices, scope: ExportScope, destination: string): ExportRequest {
+  return {
+    scope,
+    recipes: choices.recipes,
+    selection: {
+      rule: choices.rule,
+      minStars: choices.minStars,
+      videos: choices.videos,
+      sources: choices.sources,
+    },
+    ...(choices.fileTemplate.trim() ? { fileTemplate: choices.fileTemplate.trim() } : {}),
+    ...(choices.folderTemplate.trim() ? { folderTemplate: choices.folderTemplate.trim() } : {}),
+    destination,
+    zip: choices.zip,
+    manifest: choices.manifest,
+  };
+}
+
+/** The plan of `request`, asked PLAN_DEBOUNCE_MS after it last changed; an older answer never replaces a newer. */
+function usePlan(request: ExportRequest | null) {
+  const [plan, setPlan] = useState<ExportPlanView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [planning, setPlanning] = useState(false);
+  const key = request ? JSON.stringify(request) : null;
+  useEffect(() => {
+    if (key === null) {
+      setPlan(null);
+      return;
+    }
+    let current = true;
+    setPlanning(true);
+    const timer = setTimeout(() => {
+      api.call('export:plan', JSON.parse(key) as ExportRequest).then(
+        (answer) => {
+          if (!current) return;
+          setPlan(answer);
+          setError(null);
+          setPlanning(false);
+        },
+        (failure: unknown) => {
+          if (!current) return;
+          setError(messageOf(failure));
+          setPlanning(false);
+        },
+      );
+    }, PLAN_DEBOUNCE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [key]);
+  return { plan, error, planning };
+}
+
+function RecipeList({
+  recipes,
+  chosen,
+  onToggle,
+  onEdit,
+}: {
+  recipes: Recipe[];
+  chosen: string[];
+  onToggle: (id: string, on: boolean) => void;
+  onEdit: (recipe: ExportRecipe | null) => void;
+}) {
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const remove = async (recipe: Recipe) => {
+    if (!window.confirm(`Delete the recipe ${recipe.name}? Exports made with it stay as they are.`)) return;
+    setDeleting(recipe.id);
+    try {
+      await useExports.getState().deleteRecipe(recipe.id);
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+    setDeleting(null);
+  };
+  return (
+    <fieldset className="export-recipes">
+      <legend>Recipes</legend>
+      <ul>
+        {recipes.map((recipe) => (
+          <li key={recipe.id}>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={chosen.includes(recipe.id)}
+                onChange={(event) => onToggle(recipe.id, event.target.checked)}
+              />
+              <span>
+                <strong>{recipe.name}</strong>
+                {!recipe.builtIn && <span className="badge">yours</span>}
+                <br />
+                <small className="muted">{recipeWords(recipe)}</small>
+              </span>
+            </label>
+            {!recipe.builtIn && (
+              <span className="recipe-actions">
+                <button type="button" className="link" onClick={() => onEdit(recipe)}>
+                  Edit<span className="visually-hidden"> {recipe.name}</span>
+                </button>
+                <button
+                  type="button"
+                  className="link"
+                  disabled={deleting === recipe.id}
+                  onClick={() => void remove(recipe)}
+                >
+                  Delete<span className="visually-hidden"> {recipe.name}</span>
+                </button>
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {error && <Notice kind="error">{error}</Notice>}
+      <button type="button" onClick={() => onEdit(null)}>
+        New recipe…
+      </button>
+    </fieldset>
+  );
+}
+
+function PlanPreview({
+  plan,
+  error,
+  planning,
+  destinationChosen,
+}: {
+  plan: ExportPlanView | null;
+  error: string | null;
+  planning: boolean;
+  destinationChosen: boolean;
+}) {
+  if (error) return <Notice kind="error">{error}</Notice>;
+  if (!plan) return <p className="muted">Choose at least one recipe to see the names.</p>;
+  return (
+    <section className="export-preview" aria-labelledby="export-preview-title" aria-busy={planning}>
+      <h3 id="export-preview-title">
+        {plan.total === 0
+          ? 'Nothing to export with these choices'
+          : `${plan.total.toLocaleString('en')} file${plan.total === 1 ? '' : 's'}`}
+        {plan.warned > 0 && <span className="export-warned"> · {plan.warned} with warnings</span>}
+        {destinationChosen && plan.collisions > 0 && (
+          <span className="muted">
+            {' '}
+            · {plan.collisions} name(s) taken in the folder: those go beside, or are skipped when identical
+          </span>
+        )}
+      </h3>
+      {plan.files.length > 0 && (
+        // Scrolled by keyboard too: focusable, named for what it holds.
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus to scroll by keys.
+        <section className="export-names" tabIndex={0} aria-label="The first names">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">First names</th>
+                <th scope="col">Size</th>
+                <th scope="col">Before it is written</th>
+              </tr>
+            </thead>
+            <tbody data-testid="export-names">
+              {plan.files.map((file) => (
+                <tr key={`${file.recipe}:${file.path}`}>
+                  <td>
+                    <code>{file.path}</code>
+                  </td>
+                  <td className="number">{file.width > 0 ? `${file.width} × ${file.height}` : 'as is'}</td>
+                  <td className={file.warnings.length > 0 ? 'export-warned' : 'muted'}>
+                    {[
+                      ...file.warnings,
+                      ...(destinationChosen && file.exists
+                        ? ['name taken: goes beside it, or skipped if identical']
+                        : []),
+                    ].join(' ') || 'ok'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {plan.total > plan.files.length && (
+            <p className="muted small">and {(plan.total - plan.files.length).toLocaleString('en')} more</p>
+          )}
+        </section>
+      )}
+      {plan.notices.length > 0 && (
+        <ul className="export-notices">
+          {plan.notices.map((notice) => (
+            <li key={notice}>{notice}</li>
+          ))}
+        </ul>
+      )}
+      {plan.zips.length > 0 && <p className="muted small">Zips: {plan.zips.join(', ')}</p>}
+    </section>
+  );
+}
+
+export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClose: () => void }) {
+  const { recipes, choices, libraryDir, setChoices } = useExports();
+  const [scopeKey, setScopeKey] = useState(scopes[0]!.key);
+  const [editing, setEditing] = useState<ExportRecipe | null | false>(false);
+  const [error, setError] = useState<string | null>(null);
+  const [runId, setRunId] = useState<string | null>(null);
+  const [starting, setStarting] = useState(false);
+  const scope = (scopes.find((one) => one.key === scopeKey) ?? scopes[0]!).scope;
+
+  useEffect(() => {
+    useExports
+      .getState()
+      .load()
+      .catch((failure: unknown) => setError(messageOf(failure)));
+  }, []);
+
+  // Before a folder is chosen the names are planned against the library: the same names, nothing said taken.
+  const planned = choices.destination ?? libraryDir;
+  const request =
+    planned && choices.recipes.length > 0 && recipes.length > 0 ? requestOf(choices, scope, planned) : null;
+  const { plan, error: planError, planning } = usePlan(runId ? null : request);
+
+  const chooseFolder = async () => {
+    try {
+      const folder = await api.call('dialog:openFolder');
+      if (folder) setChoices({ destination: folder });
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  };
+
+  const start = async () => {
+    if (!choices.destination) return;
+    setStarting(true);
+    try {
+      const started = await api.call('export:start', requestOf(choices, scope, choices.destination));
+      setRunId(started.id);
+      setError(null);
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+    setStarting(false);
+  };
+
+  const toggle = (id: string, on: boolean) =>
+    setChoices({ recipes: on ? [...choices.recipes, id] : choices.recipes.filter((one) => one !== id) });
+  const firstRecipe = recipes.find((recipe) => recipe.id === choices.recipes[0]);
+  const running = runId !== null;
+
+  return (
+    <ModalSheet
+      className="export-dialog"
+      labelledBy="export-title"
+      // An export under way is cancelled with its own button, never by a stray Esc.
+      onClose={() => {
+        if (!running || useExports.getState().ended[runId] !== undefined) onClose();
+      }}
+    >
+      <h2 id="export-title">Export</h2>
+      {running ? (
+        <ExportRun id={runId} onClose={onClose} />
+      ) : (
+        <>
+          <div className="export-columns">
+            <div>
+              {scopes.length > 1 && (
+                <fieldset className="export-scope">
+                  <legend>Whose results</legend>
+                  {scopes.map((one) => (
+                    <label key={one.key} className="check">
+                      <input
+                        type="radio"
+                        name="export-scope"
+                        checked={one.key === scopeKey}
+                        onChange={() => setScopeKey(one.key)}
+                      />
+                      {one.label}
+                    </label>
+                  ))}
+                </fieldset>
+              )}
+              {scopes.length === 1 && <p className="muted">{scopes[0]!.label}</p>}
+              <fieldset className="export-what">
+                <legend>What goes out</legend>
+                <label>
+                  Results
+                  <select
+                    value={choices.rule}
+                    onChange={(event) => setChoices({ rule: event.target.value as ExportChoices['rule'] })}
+                  >
+                    <option value="picked">Picked</option>
+                    <option value="picked-or-stars">Picked, or with stars</option>
+                    <option value="not-rejected">Everything not rejected</option>
+                  </select>
+                </label>
+                {choices.rule === 'picked-or-stars' && (
+                  <label>
+                    At least
+                    <select
+                      value={choices.minStars}
+                      onChange={(event) => setChoices({ minStars: Number(event.target.value) })}
+                    >
+                      {[1, 2, 3, 4, 5].map((stars) => (
+                        <option key={stars} value={stars}>
+                          {stars} star{stars === 1 ? '' : 's'}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                )}
+                <label className="check">
+                  <input
+                    type="checkbox"
+                    checked={choices.videos}
+                    onChange={(event) => setChoices({ videos: event.target.checked })}
+                  />
+                  Videos
+                </label>
+                <label className="check">
+                  <input
+                    type="checkbox"
+                    checked={choices.sources}
+                    onChange={(event) => setChoices({ sources: event.target.checked })}
+                  />
+                  Source photos
+                </label>
+              </fieldset>
+              {editing === false ? (
+                <RecipeList
+                  recipes={recipes}
+                  chosen={choices.recipes}
+                  onToggle={toggle}
+                  onEdit={setEditing}
+                />
+              ) : (
+                <RecipeEditor
+                  recipe={editing}
+                  onDone={(saved) => {
+                    setEditing(false);
+                    if (saved && !choices.recipes.includes(saved.id)) toggle(saved.id, true);
+                  }}
+                />
+              )}
+            </div>
+            <div>
+              <fieldset className="export-names-choice">
+                <legend>Names</legend>
+                <label>
+                  File names
+                  <input
+                    type="text"
+                    value={choices.fileTemplate}
+                    placeholder={firstRecipe ? `${firstRecipe.fileTemplate} (each recipe's own)` : ''}
+                    onChange={(event) => setChoices({ fileTemplate: event.target.value })}
+                    aria-describedby="export-tokens"
+                  />
+                </label>
+                <label>
+                  Folders
+                  <input
+                    type="text"
+                    value={choices.folderTemplate}
+                    placeholder={firstRecipe ? `${firstRecipe.folderTemplate} (each recipe's own)` : ''}
+                    onChange={(event) => setChoices({ folderTemplate: event.target.value })}
+                    aria-describedby="export-tokens"
+                  />
+                </label>
+                <p id="export-tokens" className="muted small">
+                  Empty keeps each recipe's own. Tokens: {TOKENS}.
+                </p>
+              </fieldset>
+              <fieldset className="export-where">
+                <legend>Where</legend>
+                <p className="export-destination" data-testid="export-destination">
+                  {choices.destination ?? 'No folder chosen yet'}
+                </p>
+                <button type="button" onClick={() => void chooseFolder()}>
+                  Choose folder…
+                </button>
+                <div className="row">
+                  <label>
+                    Zips
+                    <select
+                      value={choices.zip ?? ''}
+                      onChange={(event) =>
+                        setChoices({ zip: (event.target.value || null) as ExportChoices['zip'] })
+                      }
+                    >
+                      <option value="">None</option>
+                      <option value="per-product">One per product</option>
+                      <option value="per-recipe">One per recipe</option>
+                    </select>
+                  </label>
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={choices.manifest.csv}
+                      onChange={(event) =>
+                        setChoices({ manifest: { ...choices.manifest, csv: event.target.checked } })
+                      }
+                    />
+                    Manifest CSV
+                  </label>
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={choices.manifest.json}
+                      onChange={(event) =>
+                        setChoices({ manifest: { ...choices.manifest, json: event.target.checked } })
+                      }
+                    />
+                    Manifest JSON
+                  </label>
+                </div>
+              </fieldset>
+              <PlanPreview
+                plan={request ? plan : null}
+                error={request ? planError : null}
+                planning={planning}
+                destinationChosen={choices.destination !== null}
+              />
+            </div>
+          </div>
+          {error && <Notice kind="error">{error}</Notice>}
+          <div className="actions">
+            <button type="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="primary"
+              disabled={
+                starting ||
+                editing !== false ||
+                !choices.destination ||
+                !request ||
+                planning ||
+                planError !== null ||
+                !plan ||
+                plan.total === 0
+              }
+              onClick={() => void start()}
+            >
+              {plan && plan.total > 0 && choices.destination
+                ? `Export ${plan.total.toLocaleString('en')} file${plan.total === 1 ? '' : 's'}`
+                : 'Export'}
+            </button>
+          </div>
+        </>
+      )}
+    </ModalSheet>
+  );
+}

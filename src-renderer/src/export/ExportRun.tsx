@@ -1,0 +1,141 @@
+import { useEffect, useState } from 'react';
+import type { ExportDetail } from '../../../src-main/shared/models.ts';
+import { revealInFolderLabel } from '../../../src-main/shared/reveal-label.ts';
+import { api, messageOf } from '../api/index.ts';
+import { Notice } from '../components/Notice.tsx';
+import { ProgressBar } from '../components/ProgressBar.tsx';
+import { duration } from '../format.ts';
+import { useExports } from '../stores/exports.ts';
+
+// An export running and how it ended: its progress with the time left and Cancel, from core's events; then
+// what it wrote, what was already there, what failed, the warnings per file, and Reveal in Finder / Show in
+// Explorer / Show in Folder.
+
+/** Files with warnings listed by name (the rest counted). */
+const WARNINGS_LISTED = 50;
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
+}
+
+export function ExportRun({ id, onClose }: { id: string; onClose?: () => void }) {
+  const progress = useExports((state) => state.progress[id]);
+  const ended = useExports((state) => state.ended[id]);
+  const platform = useExports((state) => state.platform);
+  const [detail, setDetail] = useState<ExportDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [cancelling, setCancelling] = useState(false);
+
+  // Once at first (it may have ended before this was shown), and again when it ends.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `ended` is when to ask again, not what is asked.
+  useEffect(() => {
+    let current = true;
+    api.call('export:get', { id }).then(
+      (answer) => {
+        if (current) setDetail(answer);
+      },
+      (failure: unknown) => {
+        if (current) setError(messageOf(failure));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [id, ended]);
+
+  const cancel = async () => {
+    setCancelling(true);
+    try {
+      await api.call('export:cancel', { id });
+      setDetail(await api.call('export:get', { id }));
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  };
+
+  const reveal = () =>
+    api.call('export:reveal', { id }).catch((failure: unknown) => setError(messageOf(failure)));
+
+  const running = detail === null || detail.state === 'running';
+  const warned = detail?.files.filter((file) => file.warnings.length > 0 || file.error) ?? [];
+  return (
+    <div className="export-run" data-testid="export-run">
+      {running ? (
+        <>
+          <ProgressBar
+            value={progress?.done ?? 0}
+            max={progress?.total ?? detail?.total ?? 0}
+            label="Export progress"
+          />
+          <p role="status" data-testid="export-progress">
+            {progress
+              ? `${progress.phase === 'zips' ? 'Zip' : 'File'} ${progress.done} of ${progress.total}${
+                  progress.etaMs !== null && progress.done < progress.total
+                    ? ` · about ${duration(progress.etaMs)} left`
+                    : ''
+                }`
+              : 'Starting…'}
+          </p>
+          {progress?.path && <p className="muted small export-current">{progress.path}</p>}
+          <div className="actions">
+            <button type="button" disabled={cancelling} onClick={() => void cancel()}>
+              {cancelling ? 'Cancelling…' : 'Cancel export'}
+            </button>
+          </div>
+        </>
+      ) : (
+        <>
+          <p role="status" data-testid="export-result">
+            <strong>
+              {detail.state === 'done'
+                ? 'Exported.'
+                : detail.state === 'cancelled'
+                  ? 'Cancelled: the files it finished stay, the one it was writing was removed.'
+                  : detail.state === 'interrupted'
+                    ? 'Interrupted.'
+                    : 'Stopped.'}
+            </strong>{' '}
+            {plural(detail.written, 'file')} written, {plural(detail.identical, 'file')} already there
+            (skipped)
+            {detail.failed > 0 ? `, ${plural(detail.failed, 'file')} failed` : ''}
+            {`, ${plural(warned.length, 'file')} with warnings`}.
+          </p>
+          {detail.message && detail.state !== 'cancelled' && <Notice kind="error">{detail.message}</Notice>}
+          {(detail.manifests.length > 0 || detail.zips.length > 0) && (
+            <p className="muted small">
+              In {detail.destination}: {[...detail.manifests, ...detail.zips].join(', ')}
+            </p>
+          )}
+          {warned.length > 0 && (
+            <details className="export-warnings" open={warned.length <= 5}>
+              <summary>Warnings per file</summary>
+              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling list must take the focus to scroll by keys. */}
+              <ul tabIndex={0} aria-label="Files with warnings">
+                {warned.slice(0, WARNINGS_LISTED).map((file) => (
+                  <li key={file.path}>
+                    <code>{file.path}</code>:{' '}
+                    {[...(file.error ? [file.error] : []), ...file.warnings].join(' ')}
+                  </li>
+                ))}
+              </ul>
+              {warned.length > WARNINGS_LISTED && (
+                <p className="muted small">and {plural(warned.length - WARNINGS_LISTED, 'more file')}</p>
+              )}
+            </details>
+          )}
+          <div className="actions">
+            {onClose && (
+              <button type="button" onClick={onClose}>
+                Close
+              </button>
+            )}
+            <button type="button" className="primary" onClick={() => void reveal()}>
+              {revealInFolderLabel(platform)}
+            </button>
+          </div>
+        </>
+      )}
+      {error && <Notice kind="error">{error}</Notice>}
+    </div>
+  );
+}

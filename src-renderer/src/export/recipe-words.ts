@@ -1,0 +1,45 @@
+import type { ExportRecipe } from '../../../src-main/shared/models.ts';
+
+// A recipe in a few words for the export dialog's list, and the id a new recipe of the designer's is saved
+// under.
+
+const FORMATS: Record<ExportRecipe['format']['type'], string> = {
+  original: 'Same format',
+  jpeg: 'JPEG',
+  png: 'PNG',
+  webp: 'WebP',
+  avif: 'AVIF',
+};
+
+const FITS = { pad: 'padded', crop: 'cropped', inside: 'fitted inside' } as const;
+
+/** "JPEG 90 · 2048 × 2048, padded · at least 2048 px": format, size, and the first check. */
+export function recipeWords(recipe: ExportRecipe): string {
+  const format =
+    'quality' in recipe.format
+      ? `${FORMATS[recipe.format.type]} ${recipe.format.quality}`
+      : FORMATS[recipe.format.type];
+  const size =
+    recipe.size.kind === 'original'
+      ? 'original size'
+      : recipe.size.kind === 'long-edge'
+        ? `long edge ${recipe.size.px} px`
+        : `${recipe.size.width} × ${recipe.size.height}, ${FITS[recipe.size.fit]}`;
+  const minimum = recipe.preflight.minLongEdge ? ` · at least ${recipe.preflight.minLongEdge} px` : '';
+  return `${format} · ${size}${minimum}`;
+}
+
+/** A recipe id from its name (lower case, digits, dashes), not one of `taken`. */
+export function recipeIdFor(name: string, taken: readonly string[]): string {
+  const base =
+    name
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 48) || 'recipe';
+  let id = base;
+  for (let n = 2; taken.includes(id); n++) id = `${base}-${n}`;
+  return id;
+}

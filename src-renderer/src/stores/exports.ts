@@ -1,0 +1,159 @@
+import { create } from 'zustand';
+import type {
+  ExportProgressView,
+  ExportRecipe,
+  ExportRecipeInput,
+  ExportRecipesView,
+  ExportState,
+  ExportView,
+} from '../../../src-main/shared/models.ts';
+import { api } from '../api/index.ts';
+
+// Exports in the renderer: the recipes (built-in and the designer's own), each export's latest progress and
+// how it ended (from core's `export:progress` and `export:changed` events, at most ten a second per export),
+// the exports a quit or a kill interrupted (offered again at start), what the export dialog was last set to,
+// and the recipe Review's results are dragged out through.
+
+export type Recipe = ExportRecipesView['recipes'][number];
+
+/** What the export dialog was last set to: it opens the same way again within the session. */
+export interface ExportChoices {
+  /** Recipe ids, in the order they run. */
+  recipes: string[];
+  rule: 'picked' | 'picked-or-stars' | 'not-rejected';
+  minStars: number;
+  videos: boolean;
+  sources: boolean;
+  /** '' keeps each recipe's own template. */
+  fileTemplate: string;
+  folderTemplate: string;
+  destination: string | null;
+  zip: 'per-product' | 'per-recipe' | null;
+  manifest: { csv: boolean; json: boolean };
+}
+
+export const DEFAULT_CHOICES: ExportChoices = {
+  recipes: ['original'],
+  rule: 'picked',
+  minStars: 3,
+  videos: true,
+  sources: false,
+  fileTemplate: '',
+  folderTemplate: '',
+  destination: null,
+  zip: null,
+  manifest: { csv: true, json: true },
+};
+
+interface ExportsState {
+  recipes: Recipe[];
+  /** Saved recipes that no longer read, with why. */
+  unreadable: string[];
+  /** The platform main runs on (app:info): what "reveal" is called. */
+  platform: string;
+  /** The library folder: where a plan is asked about before an export folder is chosen. */
+  libraryDir: string | null;
+  choices: ExportChoices;
+  progress: Record<string, ExportProgressView>;
+  ended: Record<string, ExportState>;
+  /** Exports a quit or a kill interrupted, offered again (and those resumed from the offer, until closed). */
+  offered: ExportView[];
+  /** Through which recipe (id) Review's results are dragged out; null: the files as they are. */
+  dragRecipe: string | null;
+  load(): Promise<void>;
+  setChoices(change: Partial<ExportChoices>): void;
+  saveRecipe(recipe: ExportRecipeInput): Promise<ExportRecipe>;
+  deleteRecipe(id: string): Promise<void>;
+  loadOffered(): Promise<void>;
+  resume(id: string): Promise<void>;
+  discard(id: string): Promise<void>;
+  dismiss(id: string): void;
+  setDragRecipe(id: string | null): void;
+  /** Follows core's export events; answers the unsubscribe. */
+  listen(): () => void;
+}
+
+export const useExports = create<ExportsState>((set, get) => ({
+  recipes: [],
+  unreadable: [],
+  platform: '',
+  libraryDir: null,
+  choices: DEFAULT_CHOICES,
+  progress: {},
+  ended: {},
+  offered: [],
+  dragRecipe: null,
+  async load() {
+    const [view, info, recent] = await Promise.all([
+      api.call('export:recipes'),
+      api.call('app:info'),
+      api.call('export:list'),
+    ]);
+    const known = new Set(view.recipes.map((recipe) => recipe.id));
+    const { choices } = get();
+    set({
+      recipes: view.recipes,
+      unreadable: view.unreadable.map((entry) => entry.reason),
+      platform: info.platform,
+      libraryDir: info.libraryDir,
+      choices: {
+        ...choices,
+        recipes: choices.recipes.filter((id) => known.has(id)),
+        // The folder the last export went into, until another is chosen.
+        destination: choices.destination ?? recent[0]?.destination ?? null,
+      },
+    });
+  },
+  setChoices(change) {
+    set({ choices: { ...get().choices, ...change } });
+  },
+  async saveRecipe(recipe) {
+    const saved = await api.call('export:saveRecipe', recipe);
+    const view = await api.call('export:recipes');
+    set({ recipes: view.recipes });
+    return saved;
+  },
+  async deleteRecipe(id) {
+    await api.call('export:deleteRecipe', { id });
+    const view = await api.call('export:recipes');
+    const { choices, dragRecipe } = get();
+    set({
+      recipes: view.recipes,
+      choices: { ...choices, recipes: choices.recipes.filter((one) => one !== id) },
+      dragRecipe: dragRecipe === id ? null : dragRecipe,
+    });
+  },
+  async loadOffered() {
+    const recent = await api.call('export:list');
+    set({ offered: recent.filter((view) => view.resumable) });
+  },
+  async resume(id) {
+    // Its earlier ending forgotten before it runs again: the next one is this run's.
+    const { [id]: _ended, ...ended } = get().ended;
+    set({ ended });
+    const view = await api.call('export:resume', { id });
+    set({ offered: get().offered.map((one) => (one.id === id ? view : one)) });
+  },
+  async discard(id) {
+    await api.call('export:discard', { id });
+    get().dismiss(id);
+  },
+  dismiss(id) {
+    set({ offered: get().offered.filter((one) => one.id !== id) });
+  },
+  setDragRecipe(id) {
+    set({ dragRecipe: id });
+  },
+  listen() {
+    const offProgress = api.on('export:progress', (view) =>
+      set({ progress: { ...get().progress, [view.id]: view } }),
+    );
+    const offChanged = api.on('export:changed', ({ id, state }) =>
+      set({ ended: { ...get().ended, [id]: state } }),
+    );
+    return () => {
+      offProgress();
+      offChanged();
+    };
+  },
+}));

@@ -1,0 +1,167 @@
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partPath } from '../../../src-main/core/export/place-file.ts';
+import { EXAMPLES_DIR } from '../../harness/app-server.ts';
+import {
+  type CoreHarness,
+  callCore,
+  refusalOf,
+  startCoreHarness,
+  untilFinished,
+} from '../../support/core-harness.ts';
+import { QUICK_SHOOT } from '../../support/job-settings.ts';
+
+// The desktop side of an export through the handler map (issue 13, point 9), on a batch the embedded sandbox
+// made: the folder dialog, Review's results dragged out (the files as they are, or made through a recipe into
+// the data folder's cache, once), and a finished export shown in the file manager. Electron's own calls
+// (startDrag, showItemInFolder) are the harness's stand-ins here; test/unit/electron covers them.
+
+let h: CoreHarness;
+let out: string;
+let batchId: string;
+let itemIds: number[];
+let files: string[];
+let finishedId: string;
+
+beforeAll(async () => {
+  out = await mkdtemp(join(tmpdir(), 'adbatch-export-out-'));
+  h = await startCoreHarness({ pickFolder: out });
+  const scan = await callCore(h.core, 'ingest:scan', {
+    inputs: ['bottles', 'cap-black', 'hat'].map((name) => join(EXAMPLES_DIR, name)),
+  });
+  const batch = await callCore(h.core, 'batches:create', {
+    scanId: scan.scanId,
+    accountId: 'sandbox',
+    shoot: QUICK_SHOOT,
+    video: null,
+    includeDone: true,
+    name: 'Drag out',
+  });
+  batchId = batch.id;
+  await untilFinished(h.core, batchId);
+  const review = await callCore(h.core, 'review:get', { batchId });
+  itemIds = review.items.map((item) => item.id);
+  files = review.items.map((item) => item.file);
+}, 90_000);
+
+afterAll(async () => {
+  await h?.close();
+  await rm(out, { recursive: true, force: true });
+});
+
+describe('the export dialog’s desktop calls', () => {
+  it('answers the folder the OS dialog chose', async () => {
+    expect(await callCore(h.core, 'dialog:openFolder')).toBe(out);
+  });
+
+  it('drags every selected result out as its own file, in Review’s order', async () => {
+    expect(itemIds.length).toBe(3);
+    const answer = await callCore(h.core, 'export:drag', { scope: { batchIds: [batchId], itemIds } });
+    expect(answer).toEqual({ files: 3 });
+    const dragged = h.dragged.at(-1)!;
+    // The library's own files (Review names them under the batch's folder), nothing copied.
+    expect(dragged).toHaveLength(3);
+    dragged.forEach((file, at) => {
+      expect(file.startsWith(join(h.dir, 'library'))).toBe(true);
+      expect(file.endsWith(files[at]!)).toBe(true);
+    });
+    for (const file of dragged) expect((await stat(file)).isFile()).toBe(true);
+  });
+
+  it('drags them made through a recipe, each once, and a second drag finds them made', async () => {
+    const chosen = itemIds.slice(1);
+    expect(
+      await callCore(h.core, 'export:drag', {
+        scope: { batchIds: [batchId], itemIds: chosen },
+        recipe: 'Web',
+      }),
+    ).toEqual({
+      files: 2,
+    });
+    const made = h.dragged.at(-1)!;
+    expect(made).toHaveLength(2);
+    for (const file of made) {
+      expect(file.startsWith(join(h.dir, 'data', 'cache', 'drag'))).toBe(true);
+      const info = await sharp(file).metadata();
+      expect(info.format).toBe('webp');
+      expect(Math.max(info.width ?? 0, info.height ?? 0)).toBeLessThanOrEqual(1600);
+    }
+    const before = await Promise.all(made.map(async (file) => (await stat(file)).mtimeMs));
+    await callCore(h.core, 'export:drag', { scope: { batchIds: [batchId], itemIds: chosen }, recipe: 'web' });
+    expect(h.dragged.at(-1)).toEqual(made);
+    expect(await Promise.all(made.map(async (file) => (await stat(file)).mtimeMs))).toEqual(before);
+  }, 60_000);
+
+  it('refuses a drag without a selection, an unknown recipe and a result of another batch', async () => {
+    const count = h.dragged.length;
+    expect((await refusalOf(h.core, 'export:drag', { scope: { batchIds: [batchId] } })).code).toBe(
+      'bad_request',
+    );
+    expect(
+      (await refusalOf(h.core, 'export:drag', { scope: { batchIds: [batchId], itemIds }, recipe: 'Shopfy' }))
+        .message,
+    ).toMatch(/^There is no recipe "Shopfy": the recipes are Original, Shopify/);
+    expect(
+      (await refusalOf(h.core, 'export:drag', { scope: { batchIds: [batchId], itemIds: [999_999] } })).code,
+    ).toBe('not_found');
+    expect(
+      (
+        await refusalOf(h.core, 'export:drag', {
+          scope: { batchIds: [batchId], itemIds: [1] },
+          files: ['/etc'],
+        })
+      ).code,
+    ).toBe('bad_request');
+    expect(h.dragged.length).toBe(count);
+  });
+
+  it('shows a finished export with its manifest selected', async () => {
+    await callCore(h.core, 'review:decide', {
+      batchId,
+      itemIds: itemIds.slice(0, 2),
+      change: { flag: 'picked' },
+    });
+    const { id } = await callCore(h.core, 'export:start', {
+      scope: { batchIds: [batchId] },
+      recipes: ['Web'],
+      destination: out,
+    });
+    const deadline = Date.now() + 60_000;
+    while ((await callCore(h.core, 'export:get', { id })).state === 'running') {
+      if (Date.now() > deadline) throw new Error('the export did not end');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await callCore(h.core, 'export:reveal', { id })).toBeNull();
+    expect(h.revealedItems.at(-1)).toBe(join(out, 'manifest.csv'));
+    expect((await stat(join(out, 'manifest.csv'))).isFile()).toBe(true);
+    expect((await refusalOf(h.core, 'export:reveal', { id: 'nope' })).code).toBe('not_found');
+    finishedId = id;
+  }, 90_000);
+
+  it('discards an interrupted export: no longer offered, its finished files kept, its half-written gone', async () => {
+    // As a kill leaves it: still `running`, owned by no process that runs it.
+    const db = new Database(join(h.dir, 'data', 'adbatch.db'));
+    db.prepare("UPDATE exports SET state = 'running', owner_pid = ? WHERE id = ?").run(
+      process.pid,
+      finishedId,
+    );
+    db.close();
+    const detail = await callCore(h.core, 'export:get', { id: finishedId });
+    const first = detail.files[0]!.path;
+    const half = partPath(out, first);
+    await writeFile(half, 'half a file');
+    const offered = (await callCore(h.core, 'export:list')).find((one) => one.id === finishedId);
+    expect(offered).toMatchObject({ state: 'interrupted', resumable: true });
+
+    expect(await callCore(h.core, 'export:discard', { id: finishedId })).toBeNull();
+    const after = (await callCore(h.core, 'export:list')).find((one) => one.id === finishedId);
+    expect(after).toMatchObject({ state: 'cancelled', resumable: false });
+    await expect(stat(half)).rejects.toThrow(/ENOENT/);
+    expect((await stat(join(out, ...first.split('/')))).isFile()).toBe(true);
+    expect((await refusalOf(h.core, 'export:discard', { id: finishedId })).code).toBe('conflict');
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { BUILT_IN_RECIPES, parseRecipe } from '../../../src-main/core/export/recipes.ts';
+import { recipeIdFor, recipeWords } from '../../../src-renderer/src/export/recipe-words.ts';
+
+// The export dialog's words for a recipe, from the built-ins themselves, and the id a new recipe of the
+// designer's is saved under: one the recipe schema takes, never one already taken.
+
+const named = (name: string) => BUILT_IN_RECIPES.find((recipe) => recipe.name === name)!;
+
+describe('recipeWords', () => {
+  it('says format, size and the first check of each kind of recipe', () => {
+    expect(recipeWords(named('Shopify'))).toBe('JPEG 90 · 2048 × 2048, padded · at least 2048 px');
+    expect(recipeWords(named('Instagram feed'))).toBe('JPEG 90 · 1080 × 1350, cropped · at least 1080 px');
+    expect(recipeWords(named('Web'))).toBe('WebP 82 · long edge 1600 px');
+    expect(recipeWords(named('Original'))).toBe('Same format · original size');
+  });
+});
+
+describe('recipeIdFor', () => {
+  it('makes an id the recipe schema takes, and another when it is taken', () => {
+    const ids = BUILT_IN_RECIPES.map((recipe) => recipe.id);
+    expect(recipeIdFor('Amazon main', ids)).toBe('amazon-main-2');
+    expect(recipeIdFor('Prînt / Große Poster!', ids)).toBe('print-gro-e-poster');
+    expect(recipeIdFor('***', [])).toBe('recipe');
+    expect(recipeIdFor('Print', ['print', 'print-2'])).toBe('print-3');
+    for (const name of ['Amazon main', 'Prînt / Große Poster!', '***', 'x'.repeat(120)]) {
+      const id = recipeIdFor(name, ids);
+      expect(() => parseRecipe({ ...named('Web'), id, name: 'Mine' })).not.toThrow();
+    }
+  });
+});
