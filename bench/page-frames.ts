@@ -33,7 +33,11 @@ const SCROLL_SCRIPT = `(async ({ testId, duration }) => {
       frameStart = performance.now();
       channel.port2.postMessage(0);
       if (now - start < duration) requestAnimationFrame(step);
-      else setTimeout(() => resolve({ work, intervals: intervals.slice(1) }), 50);
+      else
+        setTimeout(
+          () => resolve({ work, intervals: intervals.slice(1), travel: list.scrollHeight - list.clientHeight }),
+          50,
+        );
     };
     requestAnimationFrame(step);
   });
@@ -44,8 +48,17 @@ export async function scrollFrames(
   testId: string,
   duration: number,
 ): Promise<{ work: number[]; intervals: number[] }> {
-  return (await page.evaluate(`${SCROLL_SCRIPT}(${JSON.stringify({ testId, duration })})`)) as {
+  const frames = (await page.evaluate(`${SCROLL_SCRIPT}(${JSON.stringify({ testId, duration })})`)) as {
     work: number[];
     intervals: number[];
+    travel: number;
   };
+  // A list laid out as tall as its rows has nothing to scroll, and its frames cost nothing: such a figure
+  // would read as met (the Batch screen's list did so once, unnoticed).
+  if (frames.travel < 10_000) {
+    throw new Error(
+      `${testId} scrolls only ${frames.travel} px: it is not the scrolling box the bench measures`,
+    );
+  }
+  return { work: frames.work, intervals: frames.intervals };
 }
