@@ -1,5 +1,6 @@
-export const credits = (value: number) =>
-  `${value.toLocaleString('en')} ${value === 1 ? 'credit' : 'credits'}`;
+import { noun } from '../../src-main/shared/counted.ts';
+
+export const credits = (value: number) => `${value.toLocaleString('en')} ${noun(value, 'credit')}`;
 
 export function duration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));

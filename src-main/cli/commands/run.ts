@@ -18,8 +18,8 @@ import {
 } from '../../core/app/public-api.ts';
 import { sessionAccountId } from '../../core/app/service-access.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
+import { counted } from '../../shared/counted.ts';
 import type { CatalogView, QuoteView, ShootSettingsView, VideoSettingsView } from '../../shared/models.ts';
-import { counted } from '../counted.ts';
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { checkedByCommand } from '../help.ts';

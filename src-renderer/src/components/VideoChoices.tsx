@@ -1,3 +1,4 @@
+import { counted } from '../../../src-main/shared/counted.ts';
 import type { CatalogView, VideoSettingsView } from '../../../src-main/shared/models.ts';
 import { credits } from '../format.ts';
 import { ChoiceSelect } from './ChoiceSelect.tsx';
@@ -24,7 +25,7 @@ export function VideoChoices({
         value={video.duration}
         options={catalog.videoDurations.map((choice) => ({
           value: choice.seconds,
-          text: `${choice.seconds} s, from ${choice.sourceImages} ${madeFrom}${choice.sourceImages === 1 ? '' : 's'}`,
+          text: `${choice.seconds} s, from ${counted(choice.sourceImages, madeFrom)}`,
         }))}
         onChange={(duration) => onChange({ ...video, duration })}
       />

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { noun } from '../../../src-main/shared/counted.ts';
 import type { ReviewItemView, ReviewScope } from '../../../src-main/shared/models.ts';
 import { useExports } from '../stores/exports.ts';
 import { useReview } from '../stores/review.ts';
@@ -41,7 +42,7 @@ export function reviewScopes(
     if (selectedIds.length > 0) {
       choices.push({
         key: 'selection',
-        label: `The ${selectedIds.length} selected result${selectedIds.length === 1 ? '' : 's'}`,
+        label: `The ${selectedIds.length} selected ${noun(selectedIds.length, 'result')}`,
         scope: { batchIds, itemIds: selectedIds },
       });
     }
@@ -60,7 +61,7 @@ export function reviewScopes(
     if (selectedIds.length > 0) {
       choices.push({
         key: 'selection',
-        label: `The ${selectedIds.length} selected result${selectedIds.length === 1 ? '' : 's'}`,
+        label: `The ${selectedIds.length} selected ${noun(selectedIds.length, 'result')}`,
         scope: { product: scope.product, itemIds: selectedIds },
       });
     }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { counted, noun } from '../../../src-main/shared/counted.ts';
 import type {
   ExportPlanView,
   ExportRecipe,
@@ -168,7 +169,7 @@ function PlanPreview({
       <h3 id="export-preview-title">
         {plan.total === 0
           ? 'Nothing to export with these choices'
-          : `${plan.total.toLocaleString('en')} file${plan.total === 1 ? '' : 's'}`}
+          : `${plan.total.toLocaleString('en')} ${noun(plan.total, 'file')}`}
         {plan.warned > 0 && <span className="export-warned"> · {plan.warned} with warnings</span>}
         {destinationChosen && plan.collisions > 0 && (
           <span className="muted">
@@ -329,7 +330,7 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
                     >
                       {[1, 2, 3, 4, 5].map((stars) => (
                         <option key={stars} value={stars}>
-                          {stars} star{stars === 1 ? '' : 's'}
+                          {counted(stars, 'star')}
                         </option>
                       ))}
                     </select>
@@ -469,7 +470,7 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
               onClick={() => void start()}
             >
               {plan && plan.total > 0 && choices.destination
-                ? `Export ${plan.total.toLocaleString('en')} file${plan.total === 1 ? '' : 's'}`
+                ? `Export ${plan.total.toLocaleString('en')} ${noun(plan.total, 'file')}`
                 : 'Export'}
             </button>
           </div>

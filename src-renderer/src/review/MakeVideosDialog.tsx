@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { counted } from '../../../src-main/shared/counted.ts';
 import type { PickedVideoQuote, PickedVideosRequest } from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
 import { VideoChoices } from '../components/VideoChoices.tsx';
@@ -216,7 +217,7 @@ export function MakeVideosDialog({
       action={{
         label:
           quote && count > 0
-            ? `Make ${count} video${count === 1 ? '' : 's'} for ${credits(quote.credits)}`
+            ? `Make ${counted(count, 'video')} for ${credits(quote.credits)}`
             : 'Make videos',
         disabled: !quote || count === 0 || quote.shortfall > 0 || busy,
         onClick: () => void make(),

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { counted } from '../../../src-main/shared/counted.ts';
 import type { CatalogView, ReviewItemView, ShootSettingsView } from '../../../src-main/shared/models.ts';
 import { allRejectedProducts } from '../../../src-main/shared/reshoot.ts';
 import { api, messageOf } from '../api/index.ts';
@@ -32,7 +33,7 @@ export function ReshootButton({
   return (
     <>
       <button type="button" onClick={() => setOpen(true)}>
-        Reshoot {count} product{count === 1 ? '' : 's'}…
+        Reshoot {counted(count, 'product')}…
       </button>
       {open && <ReshootDialog batchId={batchId} onClose={() => setOpen(false)} onMade={onMade} />}
     </>
@@ -94,7 +95,7 @@ export function ReshootDialog({
       action={{
         label:
           quote && count > 0
-            ? `Reshoot ${count} product${count === 1 ? '' : 's'} for ${credits(quote.credits)}`
+            ? `Reshoot ${counted(count, 'product')} for ${credits(quote.credits)}`
             : 'Reshoot',
         disabled: !quote || needsModel || count === 0 || quote.shortfall > 0 || busy,
         onClick: () => void make(),

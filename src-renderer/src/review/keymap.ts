@@ -1,3 +1,4 @@
+import { counted } from '../../../src-main/shared/counted.ts';
 import type { RejectReason, ReviewChange } from '../../../src-main/shared/models.ts';
 import type { VideoCommand } from './video-transport.ts';
 
@@ -48,7 +49,7 @@ export const REVIEW_KEYMAP: KeyBinding[] = [
   { keys: ['u'], label: 'Remove the flag', action: { type: 'decide', change: { flag: null } } },
   ...[0, 1, 2, 3, 4, 5].map((stars) => ({
     keys: [String(stars)],
-    label: stars === 0 ? 'No stars' : `${stars} star${stars === 1 ? '' : 's'}`,
+    label: stars === 0 ? 'No stars' : counted(stars, 'star'),
     action: { type: 'decide', change: { stars } } as ReviewAction,
   })),
   ...REASON_KEYS.map(({ key, reason, label }) => ({

@@ -1,4 +1,5 @@
 import { type DragEvent, useEffect, useState } from 'react';
+import { counted } from '../../../src-main/shared/counted.ts';
 import type {
   CatalogView,
   PhotoReach,
@@ -147,8 +148,7 @@ function Plan() {
               <div className="plan-product-text">
                 <strong>{product.name}</strong>
                 <small>
-                  {product.photos.length} photo{product.photos.length === 1 ? '' : 's'} · hero{' '}
-                  {fileName(product.photos[0]?.file ?? '')}
+                  {counted(product.photos.length, 'photo')} · hero {fileName(product.photos[0]?.file ?? '')}
                   {product.photos.some((photo) => photo.converted) ? ' · some converted' : ''}
                 </small>
               </div>
@@ -325,7 +325,7 @@ function Quote({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsV
               <div className="quote-row">
                 <span>{row.product}</span>
                 <span>
-                  {row.shots} shot{row.shots === 1 ? '' : 's'}
+                  {counted(row.shots, 'shot')}
                   {row.clamped ? '*' : ''}
                 </span>
                 <span className="number">{credits(row.credits)}</span>

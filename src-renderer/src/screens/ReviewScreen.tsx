@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Fragment, memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { counted } from '../../../src-main/shared/counted.ts';
 import type { ReviewFilter, ReviewItemView, ReviewScope } from '../../../src-main/shared/models.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { ModalSheet } from '../components/ModalSheet.tsx';
@@ -36,7 +37,7 @@ const REASON_LABELS = Object.fromEntries(
 function Stars({ count }: { count: number }) {
   if (count === 0) return null;
   return (
-    <span className="stars" role="img" aria-label={`${count} star${count === 1 ? '' : 's'}`}>
+    <span className="stars" role="img" aria-label={counted(count, 'star')}>
       {'★'.repeat(count)}
     </span>
   );
