@@ -85,6 +85,7 @@ interface CachedItems {
 export class ReviewStore {
   private readonly cached = new Map<BatchId, CachedItems>();
   private readonly changes: () => number;
+  private readonly dataVersion: () => number;
 
   constructor(
     private readonly db: Db,
@@ -92,6 +93,8 @@ export class ReviewStore {
   ) {
     const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
     this.changes = () => totalChanges.get()!;
+    const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.dataVersion = () => dataVersion.get()!;
   }
 
   /**
@@ -100,7 +103,7 @@ export class ReviewStore {
    * results with their joins takes 40 ms or more, which the first answer of the Review view waited for.
    */
   private version(): string {
-    return `${this.changes()}:${this.db.pragma('data_version', { simple: true })}`;
+    return `${this.changes()}:${this.dataVersion()}`;
   }
 
   /**
