@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { access, constants, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
+import { access, constants, lstat, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type {
   ExportDetail,
@@ -14,6 +14,7 @@ import type { Db } from '../db/open.ts';
 import { localFaultOf } from '../downloads/local-fault.ts';
 import { describeExportFault } from '../export/export-fault.ts';
 import { parseTemplate, TemplateError } from '../export/names.ts';
+import { makeFolders } from '../export/place-file.ts';
 import { placedBeforeOf } from '../export/placed-before.ts';
 import { type ExportPlan, type PlannedFile, planExport } from '../export/plan.ts';
 import { longEdgeWarning } from '../export/preflight.ts';
@@ -200,7 +201,7 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
   /** A folder that cannot be made or written is refused before anything starts, in the run's own words. */
   const checkDestination = async (destination: string) => {
     try {
-      await mkdir(destination, { recursive: true });
+      await makeFolders(destination);
       await access(destination, constants.W_OK);
       const probe = join(destination, `.adbatch-probe-${randomUUID()}`);
       await writeFile(probe, '');

@@ -18,6 +18,7 @@ import {
 } from '../../support/core-harness.ts';
 import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
+import { canMount } from '../../support/small-disk.ts';
 import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
 
 // Issue 13 through the handler map and the CLI, on a real sandbox batch: recipes, the plan and its names,
@@ -169,6 +170,23 @@ describe('an export planned', () => {
     expect(await refusalOf(h.core, 'export:plan', request({ destination: 'relative/dir' }))).toMatchObject({
       code: 'bad_request',
     });
+  });
+});
+
+describe.runIf(canMount)('an export into a folder to be made on a read-only disk', () => {
+  it('is refused with the disk’s reason, not as a folder gone', async () => {
+    const mount = join(h.dir, 'read-only');
+    await mkdir(mount, { recursive: true });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', mount]);
+    try {
+      const destination = join(mount, 'exports', 'today');
+      expect(await refusalOf(h.core, 'export:start', request({ destination }))).toEqual({
+        code: 'conflict',
+        message: `The export folder (${destination}) is on a read-only disk: choose another folder.`,
+      });
+    } finally {
+      execFileSync('umount', ['-l', mount]);
+    }
   });
 });
 
