@@ -105,6 +105,19 @@ function fileView(outcome: FileOutcome): ExportFileView {
   };
 }
 
+/** The recipe asked for by id or name (any case), or a refusal that lists the recipes there are. */
+export function recipeNamed(known: readonly Recipe[], asked: string): Recipe {
+  const wanted = asked.trim().toLowerCase();
+  const recipe = known.find((one) => one.id === wanted || one.name.toLowerCase() === wanted);
+  if (!recipe) {
+    throw new AppError(
+      'bad_request',
+      `There is no recipe "${asked}": the recipes are ${known.map((one) => one.name).join(', ')}.`,
+    );
+  }
+  return recipe;
+}
+
 export interface ExportService {
   handlers: Pick<HandlerMap, ExportChannels>;
   /** Cancels the runs of this process and waits for them (what they finished stays). */
@@ -138,17 +151,7 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
   /** The recipes asked for, by id or name, with the request's templates in place of their own. */
   const recipesOf = async (request: ExportRequest): Promise<Recipe[]> => {
     const known = await recipes.all();
-    const chosen = request.recipes.map((asked) => {
-      const wanted = asked.trim().toLowerCase();
-      const recipe = known.find((one) => one.id === wanted || one.name.toLowerCase() === wanted);
-      if (!recipe) {
-        throw new AppError(
-          'bad_request',
-          `There is no recipe "${asked}": the recipes are ${known.map((one) => one.name).join(', ')}.`,
-        );
-      }
-      return recipe;
-    });
+    const chosen = request.recipes.map((asked) => recipeNamed(known, asked));
     try {
       if (request.fileTemplate !== undefined) parseTemplate(request.fileTemplate);
       if (request.folderTemplate !== undefined) parseTemplate(request.folderTemplate);
