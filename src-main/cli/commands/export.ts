@@ -76,8 +76,10 @@ export function registerExportCommand(program: Command): void {
     .option('--dry-run', 'print the planned names, write nothing')
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .action(async (batchIds: string[], options: ExportOptions) => {
-      if (batchIds.length > 0 === (options.all === true)) {
-        throw new Error('name the batches to export, or --all, not both');
+      if (batchIds.length > 0 && options.all)
+        throw new Error('name the batches to export or --all, not both');
+      if (batchIds.length === 0 && !options.all) {
+        throw new Error('name the batches to export (their ids, as adbatch status lists them), or --all');
       }
       const cli = openCliCore({ dataDir: options.dataDir, holderName: 'adbatch export', leaseMode: 'none' });
       let cancel: (() => void) | null = null;

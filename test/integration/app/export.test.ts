@@ -428,6 +428,18 @@ describe('adbatch export', () => {
     }
   }, 60_000);
 
+  it('asks for the batches or --all when given neither, and refuses both', async () => {
+    const to = ['--to', join(out, 'cli-which'), '--data-dir', join(h.dir, 'data')];
+    const neither = startChild([ADBATCH_BIN, 'export', ...to]);
+    expect(await neither.exited).toBe(1);
+    expect(neither.output().trim()).toBe(
+      'adbatch: name the batches to export (their ids, as adbatch status lists them), or --all',
+    );
+    const both = startChild([ADBATCH_BIN, 'export', batchId, '--all', ...to]);
+    expect(await both.exited).toBe(1);
+    expect(both.output().trim()).toBe('adbatch: name the batches to export or --all, not both');
+  }, 60_000);
+
   it('killed mid-export, then run again, ends with exactly the planned files and no .part', async () => {
     const to = join(out, 'cli-killed');
     const first = startChild(cliArgs(to));
