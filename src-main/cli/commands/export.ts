@@ -49,6 +49,21 @@ interface ExportOptions {
   dataDir: string;
 }
 
+/** Why a plan has no file, in the options' own words: a dry run and a run say the same. */
+function nothingToExport(selection: ExportRequest['selection']): string {
+  const kept =
+    selection?.rule === 'not-rejected'
+      ? 'not rejected'
+      : selection?.rule === 'picked-or-stars'
+        ? `picked or given ${selection.minStars} stars or more`
+        : 'picked';
+  const more =
+    selection?.rule === 'picked'
+      ? '; pick some in Review, or take more with --not-rejected or --min-stars N'
+      : '';
+  return `nothing to export: no result of these batches is ${kept} (of those the recipes take)${more}`;
+}
+
 function progressLine(progress: ExportProgressView): string {
   const what = progress.phase === 'zips' ? 'zip' : 'file';
   return `${what} ${progress.done}/${progress.total}  ${progress.path}`;
@@ -108,6 +123,7 @@ export function registerExportCommand(program: Command): void {
         };
         const plan = await cli.call('export:plan', request);
         for (const notice of plan.notices) process.stderr.write(`note: ${notice}\n`);
+        if (plan.total === 0) throw new Error(nothingToExport(request.selection));
         if (options.dryRun) {
           const lines = plan.files.map(
             (file) =>
@@ -119,8 +135,6 @@ export function registerExportCommand(program: Command): void {
           );
           return;
         }
-        if (plan.total === 0)
-          throw new Error('nothing to export: no result is picked (or kept by the choice made)');
         let id: string | null = null;
         const early: ExportProgressView[] = [];
         const offProgress = cli.core.events.on('export:progress', (progress) => {

@@ -440,6 +440,42 @@ describe('adbatch export', () => {
     expect(both.output().trim()).toBe('adbatch: name the batches to export or --all, not both');
   }, 60_000);
 
+  it('says why nothing would go out, on a dry run as on a run, and how to take more, exit 1', async () => {
+    // A recipe of the designer's that takes videos only: the batch's picks are shots, so nothing is kept.
+    await callCore(h.core, 'export:saveRecipe', {
+      id: 'clips',
+      name: 'Clips',
+      format: { type: 'original' },
+      size: { kind: 'original' },
+      fileTemplate: '{product}-{n:02}',
+      kinds: ['video'],
+    });
+    try {
+      const to = join(out, 'cli-nothing');
+      const args = [
+        ADBATCH_BIN,
+        'export',
+        batchId,
+        '--to',
+        to,
+        '--recipe',
+        'clips',
+        '--data-dir',
+        join(h.dir, 'data'),
+      ];
+      for (const extra of [['--dry-run'], []]) {
+        const child = startChild([...args, ...extra]);
+        expect(await child.exited, child.output()).toBe(1);
+        expect(child.output().trim()).toBe(
+          'adbatch: nothing to export: no result of these batches is picked (of those the recipes take); pick some in Review, or take more with --not-rejected or --min-stars N',
+        );
+      }
+      expect(await listFiles(to).catch(() => [])).toEqual([]);
+    } finally {
+      await callCore(h.core, 'export:deleteRecipe', { id: 'clips' });
+    }
+  }, 60_000);
+
   it('killed mid-export, then run again, ends with exactly the planned files and no .part', async () => {
     const to = join(out, 'cli-killed');
     const first = startChild(cliArgs(to));
