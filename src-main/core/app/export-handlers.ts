@@ -245,11 +245,12 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
     let message: string | null = null;
     try {
       const plan = planned ?? (await planOf(snapshot));
+      const placedBefore = records.placedIn(snapshot.destination);
       const report = await runExportInWorker({
         plan,
         destination: snapshot.destination,
         manifest: snapshot.manifest,
-        placedBefore: records.placedIn(snapshot.destination),
+        placedBefore,
         signal,
         onProgress: (step) => emitProgress({ id, phase: 'files', ...step }),
         onFile: (outcome) => {
@@ -265,7 +266,22 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
         const planned = planZips(report.files, snapshot.zip, taken);
         for (const [index, zip] of planned.entries()) {
           try {
-            const placed = await writeZip(snapshot.destination, zip, { date: snapshot.date, signal });
+            const placed = await writeZip(snapshot.destination, zip, {
+              date: snapshot.date,
+              signal,
+              placedBefore: placedBefore.find((before) => before.plannedPath === zip.path),
+            });
+            const { relativePath, sha256, bytes, renderKey } = placed;
+            records.rememberPlaced(snapshot.destination, {
+              plannedPath: zip.path,
+              renderKey,
+              relativePath,
+              sha256,
+              bytes,
+              width: 0,
+              height: 0,
+              warnings: [],
+            });
             zips.push(placed.relativePath);
             emitProgress({
               id,
@@ -389,6 +405,7 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
               relativePath: planned.relativePath,
               status: 'written',
               bytes: 0,
+              sha256: '',
             })),
             snapshot.zip,
             plan.files.map((file) => file.relativePath),
