@@ -50,6 +50,7 @@ const PROGRESS_INTERVAL_MS = 100;
 const PLANNED_NAMES = 20;
 /** Files a finished export keeps with their warnings in its record. */
 const FILES_KEPT = 2000;
+/** Exports listed, and kept: older ended ones are forgotten (export-records.ts `prune`). */
 const RECENT_EXPORTS = 50;
 
 type ExportChannels =
@@ -320,6 +321,7 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
       }
       progress.flush();
       records.finish(id, state, summary, message);
+      records.prune(RECENT_EXPORTS);
       running.delete(id);
       events.emit('export:changed', { id, state });
     }
