@@ -49,6 +49,21 @@ interface ExportOptions {
   dataDir: string;
 }
 
+/** Why a plan has no file, in the options' own words: a dry run and a run say the same. */
+function nothingToExport(selection: ExportRequest['selection']): string {
+  const kept =
+    selection?.rule === 'not-rejected'
+      ? 'not rejected'
+      : selection?.rule === 'picked-or-stars'
+        ? `picked or given ${selection.minStars} stars or more`
+        : 'picked';
+  const more =
+    selection?.rule === 'picked'
+      ? '; pick some in Review, or take more with --not-rejected or --min-stars N'
+      : '';
+  return `nothing to export: no result of these batches is ${kept} (of those the recipes take)${more}`;
+}
+
 function progressLine(progress: ExportProgressView): string {
   const what = progress.phase === 'zips' ? 'zip' : 'file';
   return `${what} ${progress.done}/${progress.total}  ${progress.path}`;
@@ -76,8 +91,10 @@ export function registerExportCommand(program: Command): void {
     .option('--dry-run', 'print the planned names, write nothing')
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .action(async (batchIds: string[], options: ExportOptions) => {
-      if (batchIds.length > 0 === (options.all === true)) {
-        throw new Error('name the batches to export, or --all, not both');
+      if (batchIds.length > 0 && options.all)
+        throw new Error('name the batches to export or --all, not both');
+      if (batchIds.length === 0 && !options.all) {
+        throw new Error('name the batches to export (their ids, as adbatch status lists them), or --all');
       }
       const cli = openCliCore({ dataDir: options.dataDir, holderName: 'adbatch export', leaseMode: 'none' });
       let cancel: (() => void) | null = null;
@@ -106,6 +123,7 @@ export function registerExportCommand(program: Command): void {
         };
         const plan = await cli.call('export:plan', request);
         for (const notice of plan.notices) process.stderr.write(`note: ${notice}\n`);
+        if (plan.total === 0) throw new Error(nothingToExport(request.selection));
         if (options.dryRun) {
           const lines = plan.files.map(
             (file) =>
@@ -117,8 +135,6 @@ export function registerExportCommand(program: Command): void {
           );
           return;
         }
-        if (plan.total === 0)
-          throw new Error('nothing to export: no result is picked (or kept by the choice made)');
         let id: string | null = null;
         const early: ExportProgressView[] = [];
         const offProgress = cli.core.events.on('export:progress', (progress) => {

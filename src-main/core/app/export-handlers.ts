@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { access, constants, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
+import { access, constants, lstat, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type {
   ExportDetail,
@@ -14,6 +14,7 @@ import type { Db } from '../db/open.ts';
 import { localFaultOf } from '../downloads/local-fault.ts';
 import { describeExportFault } from '../export/export-fault.ts';
 import { parseTemplate, TemplateError } from '../export/names.ts';
+import { makeFolders } from '../export/place-file.ts';
 import { placedBeforeOf } from '../export/placed-before.ts';
 import { type ExportPlan, type PlannedFile, planExport } from '../export/plan.ts';
 import { longEdgeWarning } from '../export/preflight.ts';
@@ -49,6 +50,7 @@ const PROGRESS_INTERVAL_MS = 100;
 const PLANNED_NAMES = 20;
 /** Files a finished export keeps with their warnings in its record. */
 const FILES_KEPT = 2000;
+/** Exports listed, and kept: older ended ones are forgotten (export-records.ts `prune`). */
 const RECENT_EXPORTS = 50;
 
 type ExportChannels =
@@ -104,6 +106,19 @@ function fileView(outcome: FileOutcome): ExportFileView {
   };
 }
 
+/** The recipe asked for by id or name (any case), or a refusal that lists the recipes there are. */
+export function recipeNamed(known: readonly Recipe[], asked: string): Recipe {
+  const wanted = asked.trim().toLowerCase();
+  const recipe = known.find((one) => one.id === wanted || one.name.toLowerCase() === wanted);
+  if (!recipe) {
+    throw new AppError(
+      'bad_request',
+      `There is no recipe "${asked}": the recipes are ${known.map((one) => one.name).join(', ')}.`,
+    );
+  }
+  return recipe;
+}
+
 export interface ExportService {
   handlers: Pick<HandlerMap, ExportChannels>;
   /** Cancels the runs of this process and waits for them (what they finished stays). */
@@ -137,17 +152,7 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
   /** The recipes asked for, by id or name, with the request's templates in place of their own. */
   const recipesOf = async (request: ExportRequest): Promise<Recipe[]> => {
     const known = await recipes.all();
-    const chosen = request.recipes.map((asked) => {
-      const wanted = asked.trim().toLowerCase();
-      const recipe = known.find((one) => one.id === wanted || one.name.toLowerCase() === wanted);
-      if (!recipe) {
-        throw new AppError(
-          'bad_request',
-          `There is no recipe "${asked}": the recipes are ${known.map((one) => one.name).join(', ')}.`,
-        );
-      }
-      return recipe;
-    });
+    const chosen = request.recipes.map((asked) => recipeNamed(known, asked));
     try {
       if (request.fileTemplate !== undefined) parseTemplate(request.fileTemplate);
       if (request.folderTemplate !== undefined) parseTemplate(request.folderTemplate);
@@ -200,7 +205,7 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
   /** A folder that cannot be made or written is refused before anything starts, in the run's own words. */
   const checkDestination = async (destination: string) => {
     try {
-      await mkdir(destination, { recursive: true });
+      await makeFolders(destination);
       await access(destination, constants.W_OK);
       const probe = join(destination, `.adbatch-probe-${randomUUID()}`);
       await writeFile(probe, '');
@@ -241,11 +246,12 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
     let message: string | null = null;
     try {
       const plan = planned ?? (await planOf(snapshot));
+      const placedBefore = records.placedIn(snapshot.destination);
       const report = await runExportInWorker({
         plan,
         destination: snapshot.destination,
         manifest: snapshot.manifest,
-        placedBefore: records.placedIn(snapshot.destination),
+        placedBefore,
         signal,
         onProgress: (step) => emitProgress({ id, phase: 'files', ...step }),
         onFile: (outcome) => {
@@ -261,7 +267,22 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
         const planned = planZips(report.files, snapshot.zip, taken);
         for (const [index, zip] of planned.entries()) {
           try {
-            const placed = await writeZip(snapshot.destination, zip, { date: snapshot.date, signal });
+            const placed = await writeZip(snapshot.destination, zip, {
+              date: snapshot.date,
+              signal,
+              placedBefore: placedBefore.find((before) => before.plannedPath === zip.path),
+            });
+            const { relativePath, sha256, bytes, renderKey } = placed;
+            records.rememberPlaced(snapshot.destination, {
+              plannedPath: zip.path,
+              renderKey,
+              relativePath,
+              sha256,
+              bytes,
+              width: 0,
+              height: 0,
+              warnings: [],
+            });
             zips.push(placed.relativePath);
             emitProgress({
               id,
@@ -300,6 +321,7 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
       }
       progress.flush();
       records.finish(id, state, summary, message);
+      records.prune(RECENT_EXPORTS);
       running.delete(id);
       events.emit('export:changed', { id, state });
     }
@@ -385,6 +407,7 @@ export function exportHandlers(ctx: CoreContext & { review: ReviewStore; db: Db 
               relativePath: planned.relativePath,
               status: 'written',
               bytes: 0,
+              sha256: '',
             })),
             snapshot.zip,
             plan.files.map((file) => file.relativePath),

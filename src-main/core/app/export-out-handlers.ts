@@ -13,6 +13,7 @@ import type { ReviewStore } from '../review/review-store.ts';
 import type { CoreContext } from './context.ts';
 import type { HandlerMap } from './dispatch.ts';
 import { AppError } from './errors.ts';
+import { recipeNamed } from './export-handlers.ts';
 import { exportItemsOf } from './export-items.ts';
 import { ExportRecords } from './export-records.ts';
 
@@ -57,19 +58,6 @@ export function exportOutHandlers(
 ): Pick<HandlerMap, OutChannels> {
   const recipes = new RecipeStore(ctx.dataDir);
   const records = new ExportRecords(ctx.db, ctx.now);
-
-  const recipeNamed = async (asked: string): Promise<Recipe> => {
-    const wanted = asked.trim().toLowerCase();
-    const known = await recipes.all();
-    const recipe = known.find((one) => one.id === wanted || one.name.toLowerCase() === wanted);
-    if (!recipe) {
-      throw new AppError(
-        'bad_request',
-        `There is no recipe "${asked}": the recipes are ${known.map((one) => one.name).join(', ')}.`,
-      );
-    }
-    return recipe;
-  };
 
   /**
    * The dragged results through a recipe, into a folder of the data folder's cache named by what went in,
@@ -148,7 +136,7 @@ export function exportOutHandlers(
       const { items } = exportItemsOf(ctx, scope as ExportScope, false);
       if (items.length === 0) throw new AppError('not_found', 'None of those results is on disk.');
       const files = recipe
-        ? await rendered(items, await recipeNamed(recipe))
+        ? await rendered(items, recipeNamed(await recipes.all(), recipe))
         : items.map((item) => item.file);
       const missing = (await Promise.all(files.map(exists))).findIndex((found) => !found);
       if (missing >= 0) throw new AppError('not_found', `${files[missing]} is no longer on disk.`);

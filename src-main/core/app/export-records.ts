@@ -139,6 +139,25 @@ export class ExportRecords {
       .run(state, this.now(), report ? JSON.stringify(report) : null, message, id);
   }
 
+  /**
+   * Forgets the ended exports past the newest `keep` (a large export's snapshot holds every item: about
+   * 600 bytes each), never a running or interrupted one, and what the folders no export left names were
+   * placed with: a re-run there then renders again and finds its files by their bytes, as before migration 009.
+   */
+  prune(keep: number): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `DELETE FROM exports WHERE state NOT IN ('running', 'interrupted') AND id NOT IN
+           (SELECT id FROM exports ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
+        )
+        .run(keep);
+      this.db
+        .prepare('DELETE FROM export_files WHERE destination NOT IN (SELECT destination FROM exports)')
+        .run();
+    })();
+  }
+
   get(id: string): ExportRecord | null {
     const row = this.db.prepare<[string], Row>('SELECT * FROM exports WHERE id = ?').get(id);
     return row ? toRecord(row) : null;

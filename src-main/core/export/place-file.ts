@@ -52,18 +52,18 @@ export async function sameBytes(path: string, size: number, sha256: string): Pro
 
 /**
  * `mkdir -p`, with the real reason when it fails: Node's recursive mkdir answers ENOENT where the disk
- * answered EROFS, so the folders are then made one at a time to hear the disk's own answer.
+ * answered EROFS, so the folders are then made one at a time, from the top, to hear the disk's own answer.
  */
-async function makeFolders(root: string, folder: string): Promise<void> {
-  const target = join(root, folder);
+export async function makeFolders(target: string): Promise<void> {
   try {
     await mkdir(target, { recursive: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    const levels = [root, ...folder.split('/').filter(Boolean)];
-    for (let depth = 1; depth <= levels.length; depth++) {
+    const levels: string[] = [];
+    for (let level = target; dirname(level) !== level; level = dirname(level)) levels.unshift(level);
+    for (const level of levels) {
       try {
-        await mkdir(join(...levels.slice(0, depth)));
+        await mkdir(level);
       } catch (inner) {
         if ((inner as NodeJS.ErrnoException).code !== 'EEXIST') throw inner;
       }
@@ -93,7 +93,7 @@ export async function placeFile(options: {
   const slash = plannedPath.lastIndexOf('/');
   const folder = slash < 0 ? '' : plannedPath.slice(0, slash);
   const fileName = plannedPath.slice(slash + 1);
-  await makeFolders(root, folder);
+  await makeFolders(join(root, folder));
   const part = partPath(root, plannedPath);
   // Set before the first byte: a write cut short (a full disk, a cancel) leaves a .part to remove too.
   let partWritten = 'partReady' in options.content;

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
-import { partPath, placeFile } from './place-file.ts';
+import { partPath, placeFile, sameBytes } from './place-file.ts';
+import type { PlacedBefore } from './placed-before.ts';
 import type { FileOutcome } from './run.ts';
 import { NameClaims, safeComponent } from './safe-names.ts';
 
@@ -14,6 +15,13 @@ import { NameClaims, safeComponent } from './safe-names.ts';
 // at a time, never held whole), hashed on the way, then linked into place like any file (place-file.ts):
 // never over a stranger's file, skipped when the same bytes are already there. Its bytes depend only on the
 // files and the export's date (every entry's time), so the same export zipped again gives the same zip.
+//
+//
+// A re-run whose files were all found unchanged finds its zips so too without zipping them again: what an
+// earlier run placed under the zip's name is kept with the zip's key (its entries' names and sha256, the day,
+// ZIP64 forced or not), and a zip whose key is the same and whose bytes are still those is left as it is.
+// yazl's own version is not in the key: another yazl would lay the same entries out differently, but the
+// zip already there holds exactly these files (a guess that this is what matters).
 //
 // ZIP64: yazl switches to it by itself where a size or an offset passes 0xfffffffe bytes (its README,
 // "Regarding ZIP64 Support"; `Entry.prototype.useZip64Format` and the end-of-central-directory code in its
@@ -25,7 +33,7 @@ export interface ZipPlan {
   /** The zip's name at the top of the export folder. */
   path: string;
   /** Paths relative to the export folder, in plan order: each is also its name in the zip. */
-  entries: Array<{ path: string; bytes: number }>;
+  entries: Array<{ path: string; bytes: number; sha256: string }>;
 }
 
 /** Already compressed: stored, not deflated again (deflating a JPEG costs time and gains nothing). */
@@ -33,7 +41,7 @@ const STORED = /\.(jpe?g|png|webp|avif|gif|mp4|mov|m4v|webm|zip)$/i;
 
 /** The zips of these files (failed ones left out), named after their product or recipe, never after a file's name. */
 export function planZips(
-  files: ReadonlyArray<Pick<FileOutcome, 'planned' | 'relativePath' | 'status' | 'bytes'>>,
+  files: ReadonlyArray<Pick<FileOutcome, 'planned' | 'relativePath' | 'status' | 'bytes' | 'sha256'>>,
   by: ZipBy,
   taken: readonly string[],
 ): ZipPlan[] {
@@ -46,7 +54,7 @@ export function planZips(
     const key = by === 'per-product' ? item.productKey : recipe.id;
     const name = by === 'per-product' ? item.product : recipe.name;
     const group = groups.get(key) ?? { name, entries: [] };
-    group.entries.push({ path: file.relativePath, bytes: file.bytes });
+    group.entries.push({ path: file.relativePath, bytes: file.bytes, sha256: file.sha256 });
     groups.set(key, group);
   }
   return [...groups.entries()].map(([key, group]) => ({
@@ -55,12 +63,43 @@ export function planZips(
   }));
 }
 
-/** Writes one zip into `root` (or finds it there already); answers where it is and whether it was written. */
-export async function writeZip(
-  root: string,
-  zip: ZipPlan,
-  options: { date: string; signal?: AbortSignal; forceZip64?: boolean },
-): Promise<{ relativePath: string; status: 'written' | 'identical'; bytes: number }> {
+export interface PlacedZip {
+  relativePath: string;
+  status: 'written' | 'identical';
+  bytes: number;
+  sha256: string;
+  /** What its bytes follow from, for the next run's `placedBefore`. */
+  renderKey: string;
+}
+
+interface ZipOptions {
+  date: string;
+  signal?: AbortSignal;
+  forceZip64?: boolean;
+  /** What an earlier run placed under this zip's name, if any. */
+  placedBefore?: PlacedBefore;
+}
+
+function zipKey(zip: ZipPlan, options: ZipOptions): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ entries: zip.entries, date: options.date, zip64: options.forceZip64 === true }))
+    .digest('hex');
+}
+
+/**
+ * One zip in `root`: left as it is when an earlier run placed it from the same entries and it is unchanged,
+ * else written (or found there already, byte for byte); answers where it is and whether it was written.
+ */
+export async function writeZip(root: string, zip: ZipPlan, options: ZipOptions): Promise<PlacedZip> {
+  const renderKey = zipKey(zip, options);
+  const before = options.placedBefore;
+  if (
+    before?.renderKey === renderKey &&
+    (await sameBytes(join(root, before.relativePath), before.bytes, before.sha256).catch(() => false))
+  ) {
+    const { relativePath, bytes, sha256 } = before;
+    return { relativePath, status: 'identical', bytes, sha256, renderKey };
+  }
   const part = partPath(root, zip.path);
   await rm(part, { force: true });
   // Local midnight of the export's day: zip times are local (MS-DOS) times.
@@ -100,16 +139,16 @@ export async function writeZip(
     await rm(part, { force: true });
     throw error;
   }
-  const claims = new NameClaims();
+  const sha256 = hash.digest('hex');
   const placed = await placeFile({
     root,
     plannedPath: zip.path,
     content: { partReady: true },
     size: bytes,
-    sha256: hash.digest('hex'),
-    claims,
+    sha256,
+    claims: new NameClaims(),
     owner: zip.path,
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  return { ...placed, bytes };
+  return { ...placed, bytes, sha256, renderKey };
 }

@@ -9,11 +9,10 @@ import { EXAMPLES_DIR } from '../../harness/app-server.ts';
 import {
   type CoreHarness,
   callCore,
+  finishedBatch,
   refusalOf,
   startCoreHarness,
-  untilFinished,
 } from '../../support/core-harness.ts';
-import { QUICK_SHOOT } from '../../support/job-settings.ts';
 
 // The desktop side of an export through the handler map (issue 13, point 9), on a batch the embedded sandbox
 // made: the folder dialog, Review's results dragged out (the files as they are, or made through a recipe into
@@ -30,19 +29,10 @@ let finishedId: string;
 beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), 'adbatch-export-out-'));
   h = await startCoreHarness({ pickFolder: out });
-  const scan = await callCore(h.core, 'ingest:scan', {
+  batchId = await finishedBatch(h.core, {
     inputs: ['bottles', 'cap-black', 'hat'].map((name) => join(EXAMPLES_DIR, name)),
-  });
-  const batch = await callCore(h.core, 'batches:create', {
-    scanId: scan.scanId,
-    accountId: 'sandbox',
-    shoot: QUICK_SHOOT,
-    video: null,
-    includeDone: true,
     name: 'Drag out',
   });
-  batchId = batch.id;
-  await untilFinished(h.core, batchId);
   const review = await callCore(h.core, 'review:get', { batchId });
   itemIds = review.items.map((item) => item.id);
   files = review.items.map((item) => item.file);

@@ -18,6 +18,7 @@ import {
 } from '../../support/core-harness.ts';
 import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
+import { canMount } from '../../support/small-disk.ts';
 import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
 
 // Issue 13 through the handler map and the CLI, on a real sandbox batch: recipes, the plan and its names,
@@ -169,6 +170,23 @@ describe('an export planned', () => {
     expect(await refusalOf(h.core, 'export:plan', request({ destination: 'relative/dir' }))).toMatchObject({
       code: 'bad_request',
     });
+  });
+});
+
+describe.runIf(canMount)('an export into a folder to be made on a read-only disk', () => {
+  it('is refused with the disk’s reason, not as a folder gone', async () => {
+    const mount = join(h.dir, 'read-only');
+    await mkdir(mount, { recursive: true });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', mount]);
+    try {
+      const destination = join(mount, 'exports', 'today');
+      expect(await refusalOf(h.core, 'export:start', request({ destination }))).toEqual({
+        code: 'conflict',
+        message: `The export folder (${destination}) is on a read-only disk: choose another folder.`,
+      });
+    } finally {
+      execFileSync('umount', ['-l', mount]);
+    }
   });
 });
 
@@ -407,6 +425,54 @@ describe('adbatch export', () => {
       const lines = child.output().trim().split('\n');
       expect(lines, child.output()).toHaveLength(1);
       expect(lines[0]).toMatch(message);
+    }
+  }, 60_000);
+
+  it('asks for the batches or --all when given neither, and refuses both', async () => {
+    const to = ['--to', join(out, 'cli-which'), '--data-dir', join(h.dir, 'data')];
+    const neither = startChild([ADBATCH_BIN, 'export', ...to]);
+    expect(await neither.exited).toBe(1);
+    expect(neither.output().trim()).toBe(
+      'adbatch: name the batches to export (their ids, as adbatch status lists them), or --all',
+    );
+    const both = startChild([ADBATCH_BIN, 'export', batchId, '--all', ...to]);
+    expect(await both.exited).toBe(1);
+    expect(both.output().trim()).toBe('adbatch: name the batches to export or --all, not both');
+  }, 60_000);
+
+  it('says why nothing would go out, on a dry run as on a run, and how to take more, exit 1', async () => {
+    // A recipe of the designer's that takes videos only: the batch's picks are shots, so nothing is kept.
+    await callCore(h.core, 'export:saveRecipe', {
+      id: 'clips',
+      name: 'Clips',
+      format: { type: 'original' },
+      size: { kind: 'original' },
+      fileTemplate: '{product}-{n:02}',
+      kinds: ['video'],
+    });
+    try {
+      const to = join(out, 'cli-nothing');
+      const args = [
+        ADBATCH_BIN,
+        'export',
+        batchId,
+        '--to',
+        to,
+        '--recipe',
+        'clips',
+        '--data-dir',
+        join(h.dir, 'data'),
+      ];
+      for (const extra of [['--dry-run'], []]) {
+        const child = startChild([...args, ...extra]);
+        expect(await child.exited, child.output()).toBe(1);
+        expect(child.output().trim()).toBe(
+          'adbatch: nothing to export: no result of these batches is picked (of those the recipes take); pick some in Review, or take more with --not-rejected or --min-stars N',
+        );
+      }
+      expect(await listFiles(to).catch(() => [])).toEqual([]);
+    } finally {
+      await callCore(h.core, 'export:deleteRecipe', { id: 'clips' });
     }
   }, 60_000);
 

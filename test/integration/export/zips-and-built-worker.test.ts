@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +15,7 @@ import { planZips, writeZip } from '../../../src-main/core/export/zips.ts';
 import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
 import { exportItem } from '../../support/export-item.ts';
 import { makeSources } from '../../support/export-sources.ts';
+import { canMount } from '../../support/small-disk.ts';
 
 // Zips of a finished export (yazl, streamed into a .part, linked into place) and the worker as the built
 // app runs it: out/main/export-worker.js loaded by plain Node, without tsx.
@@ -100,6 +101,64 @@ describe('zips of an export', () => {
     // The ZIP64 end of central directory record's signature, 0x06064b50.
     expect(bytes.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).toBe(true);
     expect(unzipTest(join(out, 'Cap (2).zip'))).toMatch(/No errors detected/);
+  }, 60_000);
+
+  it.runIf(canMount)(
+    'finds a zip it placed before unchanged without zipping again, on a disk now read-only',
+    async () => {
+      const mount = join(root, 'zip-read-only');
+      await mkdir(mount, { recursive: true });
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', mount]);
+      try {
+        const plan = await planExport({
+          items: items.slice(0, 2),
+          recipes: [builtInRecipe('web')],
+          date: '2026-11-23',
+        });
+        const report = await runExport({ plan, destination: mount });
+        const [zip] = planZips(report.files, 'per-product', []);
+        const first = await writeZip(mount, zip!, { date: '2026-11-23' });
+        expect(first).toMatchObject({ relativePath: 'Cap.zip', status: 'written' });
+        // A full or write-protected disk: a zip written again would need room for its .part.
+        execFileSync('mount', ['-o', 'remount,ro', mount]);
+        const placedBefore = { ...first, plannedPath: zip!.path, width: 0, height: 0, warnings: [] };
+        expect(await writeZip(mount, zip!, { date: '2026-11-23', placedBefore })).toEqual({
+          ...first,
+          status: 'identical',
+        });
+      } finally {
+        execFileSync('umount', ['-l', mount]);
+      }
+    },
+    60_000,
+  );
+
+  it('zips again, beside the old zip, when an entry is no longer what the earlier run zipped', async () => {
+    const out = join(root, 'zip-changed');
+    const plan = await planExport({
+      items: items.slice(0, 2),
+      recipes: [builtInRecipe('web')],
+      date: '2026-11-23',
+    });
+    const report = await runExport({ plan, destination: out });
+    const [zip] = planZips(report.files, 'per-product', []);
+    const first = await writeZip(out, zip!, { date: '2026-11-23' });
+    const changed = zip!.entries[0]!;
+    const bytes = Buffer.from('made again');
+    await writeFile(join(out, changed.path), bytes);
+    const again = {
+      ...zip!,
+      entries: [
+        { ...changed, bytes: bytes.length, sha256: await sha256Of(join(out, changed.path)) },
+        ...zip!.entries.slice(1),
+      ],
+    };
+    const placedBefore = { ...first, plannedPath: zip!.path, width: 0, height: 0, warnings: [] };
+    expect(await writeZip(out, again, { date: '2026-11-23', placedBefore })).toMatchObject({
+      relativePath: 'Cap (2).zip',
+      status: 'written',
+    });
+    expect(execFileSync('unzip', ['-p', join(out, 'Cap (2).zip'), changed.path]).equals(bytes)).toBe(true);
   }, 60_000);
 
   it('removes its .part when cancelled, and leaves the name free', async () => {
