@@ -12,6 +12,7 @@ import { Notice } from '../components/Notice.tsx';
 import { type ExportChoices, type Recipe, useExports } from '../stores/exports.ts';
 import { ExportRun } from './ExportRun.tsx';
 import { CheckField, TextField } from './FormFields.tsx';
+import { folderName } from './folder-name.ts';
 import { RecipeEditor, TOKENS } from './RecipeEditor.tsx';
 import { recipeWords } from './recipe-words.ts';
 
@@ -384,12 +385,17 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
               </fieldset>
               <fieldset className="export-where">
                 <legend>Where</legend>
-                <p className="export-destination" data-testid="export-destination">
-                  {choices.destination ?? 'No folder chosen yet'}
-                </p>
-                <button type="button" onClick={() => void chooseFolder()}>
-                  Choose folder…
-                </button>
+                <div className="export-destination">
+                  <p>
+                    {choices.destination && <strong>{folderName(choices.destination)}</strong>}
+                    <small data-testid="export-destination">
+                      {choices.destination ?? 'No folder chosen yet'}
+                    </small>
+                  </p>
+                  <button type="button" onClick={() => void chooseFolder()}>
+                    {choices.destination ? 'Change folder…' : 'Choose folder…'}
+                  </button>
+                </div>
                 <div className="row">
                   <ChoiceSelect
                     label="Zips"
