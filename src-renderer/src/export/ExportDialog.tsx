@@ -309,7 +309,7 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
                 <fieldset className="export-scope">
                   <legend>Whose results</legend>
                   {scopes.map((one) => (
-                    <label key={one.key} className="check">
+                    <label key={one.key} className="checkbox">
                       <input
                         type="radio"
                         name="export-scope"
@@ -324,26 +324,30 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
               {scopes.length === 1 && <p className="muted">{scopes[0]!.label}</p>}
               <fieldset className="export-what">
                 <legend>What goes out</legend>
-                <ChoiceSelect
-                  label="Results"
-                  value={choices.rule}
-                  options={RULES}
-                  onChange={(rule) => setChoices({ rule })}
-                />
-                {choices.rule === 'picked-or-stars' && (
+                <div className="row">
                   <ChoiceSelect
-                    label="At least"
-                    value={choices.minStars}
-                    options={STARS}
-                    onChange={(minStars) => setChoices({ minStars })}
+                    label="Results"
+                    value={choices.rule}
+                    options={RULES}
+                    onChange={(rule) => setChoices({ rule })}
                   />
-                )}
-                <CheckField checked={choices.videos} onChange={(videos) => setChoices({ videos })}>
-                  Videos
-                </CheckField>
-                <CheckField checked={choices.sources} onChange={(sources) => setChoices({ sources })}>
-                  Source photos
-                </CheckField>
+                  {choices.rule === 'picked-or-stars' && (
+                    <ChoiceSelect
+                      label="At least"
+                      value={choices.minStars}
+                      options={STARS}
+                      onChange={(minStars) => setChoices({ minStars })}
+                    />
+                  )}
+                </div>
+                <div className="export-checks">
+                  <CheckField checked={choices.videos} onChange={(videos) => setChoices({ videos })}>
+                    Videos
+                  </CheckField>
+                  <CheckField checked={choices.sources} onChange={(sources) => setChoices({ sources })}>
+                    Source photos
+                  </CheckField>
+                </div>
               </fieldset>
               {editing === false ? (
                 <RecipeList

@@ -17,7 +17,7 @@ export function CheckField({
   children: ReactNode;
 }) {
   return (
-    <label className="check">
+    <label className="checkbox">
       <input
         type="checkbox"
         checked={checked}

@@ -167,13 +167,13 @@ export function RecipeEditor({
   return (
     <fieldset className="recipe-editor">
       <legend>{recipe ? `Edit ${recipe.name}` : 'New recipe'}</legend>
+      <TextField
+        label="Recipe name"
+        value={draft.name}
+        maxLength={80}
+        onChange={(name) => change({ name })}
+      />
       <div className="row">
-        <TextField
-          label="Recipe name"
-          value={draft.name}
-          maxLength={80}
-          onChange={(name) => change({ name })}
-        />
         <ChoiceSelect
           label="Format"
           value={draft.format}
@@ -228,7 +228,7 @@ export function RecipeEditor({
           </>
         )}
       </div>
-      <fieldset className="row recipe-metadata">
+      <fieldset className="recipe-metadata">
         <legend>Metadata</legend>
         <CheckField
           checked={canKeepSource && draft.keepSource}
