@@ -93,7 +93,7 @@ export function DragOutChoice() {
   const recipes = useExports((state) => state.recipes);
   const dragRecipe = useExports((state) => state.dragRecipe);
   return (
-    <label className="review-filter">
+    <label className="drag-out-choice">
       Drag out as
       <select
         value={dragRecipe ?? ''}
