@@ -9,10 +9,10 @@ import { api, messageOf } from '../api/index.ts';
 import { ChoiceSelect, type SelectOption } from '../components/ChoiceSelect.tsx';
 import { ModalSheet } from '../components/ModalSheet.tsx';
 import { Notice } from '../components/Notice.tsx';
+import { fileName } from '../format.ts';
 import { type ExportChoices, type Recipe, useExports } from '../stores/exports.ts';
 import { ExportRun } from './ExportRun.tsx';
 import { CheckField, TextField } from './FormFields.tsx';
-import { folderName } from './folder-name.ts';
 import { RecipeEditor, TOKENS } from './RecipeEditor.tsx';
 import { recipeWords } from './recipe-words.ts';
 
@@ -391,7 +391,7 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
                 <legend>Where</legend>
                 <div className="export-destination">
                   <p>
-                    {choices.destination && <strong>{folderName(choices.destination)}</strong>}
+                    {choices.destination && <strong>{fileName(choices.destination)}</strong>}
                     <small data-testid="export-destination">
                       {choices.destination ?? 'No folder chosen yet'}
                     </small>
