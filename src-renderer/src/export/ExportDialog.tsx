@@ -195,13 +195,15 @@ function PlanPreview({
       {plan.files.length > 0 && (
         // Scrolled by keyboard too: focusable, named for what it holds.
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus to scroll by keys.
-        <section className="export-names" tabIndex={0} aria-label="The first names">
+        <section className="export-names" tabIndex={0} aria-label="The names planned">
           <table>
             <thead>
               <tr>
-                <th scope="col">First names</th>
+                <th scope="col">
+                  {plan.total > plan.files.length ? `The first ${plan.files.length} names` : 'Names'}
+                </th>
                 <th scope="col">Size</th>
-                <th scope="col">Before it is written</th>
+                <th scope="col">Checks before writing</th>
               </tr>
             </thead>
             <tbody data-testid="export-names">
