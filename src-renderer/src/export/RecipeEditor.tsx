@@ -283,8 +283,9 @@ export function RecipeEditor({
       </div>
       {error && <Notice kind="error">{error}</Notice>}
       <div className="actions">
+        {/* Not "Cancel": the dialog's own Cancel, just below, closes the whole export. */}
         <button type="button" onClick={() => onDone(null)}>
-          Cancel
+          Close without saving
         </button>
         <button
           type="button"
