@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { noun } from '../../../src-main/shared/counted.ts';
-import type { ReviewItemView, ReviewScope } from '../../../src-main/shared/models.ts';
+import type { ReviewItemView } from '../../../src-main/shared/models.ts';
 import { useExports } from '../stores/exports.ts';
 import { useReview } from '../stores/review.ts';
 import { ExportDialog, type ScopeChoice } from './ExportDialog.tsx';
+import { reviewScopes } from './review-scopes.ts';
 
 // Where the export dialog opens from: the Batch screen (its batch) and Review (the batch, the product in
 // view, or the selection); and Review's choice of what its results are dragged out as.
@@ -27,53 +27,6 @@ export function BatchExportButton({ batchId }: { batchId: string }) {
   );
 }
 
-/** Review's choices, the selection first when there is one: what the designer is looking at is what goes. */
-export function reviewScopes(
-  scope: ReviewScope,
-  items: readonly ReviewItemView[],
-  selected: ReadonlySet<number>,
-  active: ReviewItemView | null,
-  productLabel: string | null,
-): ScopeChoice[] {
-  const choices: ScopeChoice[] = [];
-  const selectedIds = items.filter((item) => selected.has(item.id)).map((item) => item.id);
-  if (scope.batchId !== undefined) {
-    const batchIds = [scope.batchId];
-    if (selectedIds.length > 0) {
-      choices.push({
-        key: 'selection',
-        label: `The ${selectedIds.length} selected ${noun(selectedIds.length, 'result')}`,
-        scope: { batchIds, itemIds: selectedIds },
-      });
-    }
-    choices.push({ key: 'batch', label: 'This batch', scope: { batchIds } });
-    if (active) {
-      choices.push({
-        key: 'product',
-        label: `${active.productName}, in this batch`,
-        scope: {
-          batchIds,
-          itemIds: items.filter((item) => item.productId === active.productId).map((item) => item.id),
-        },
-      });
-    }
-  } else {
-    if (selectedIds.length > 0) {
-      choices.push({
-        key: 'selection',
-        label: `The ${selectedIds.length} selected ${noun(selectedIds.length, 'result')}`,
-        scope: { product: scope.product, itemIds: selectedIds },
-      });
-    }
-    choices.push({
-      key: 'product',
-      label: `${productLabel ?? 'This product'}, in all batches`,
-      scope: { product: scope.product },
-    });
-  }
-  return choices;
-}
-
 export function ReviewExportButton({ active }: { active: ReviewItemView | null }) {
   const total = useReview((state) => state.counts?.total ?? 0);
   return (
@@ -94,7 +47,7 @@ export function DragOutChoice() {
   const recipes = useExports((state) => state.recipes);
   const dragRecipe = useExports((state) => state.dragRecipe);
   return (
-    <label className="review-filter">
+    <label className="drag-out-choice">
       Drag out as
       <select
         value={dragRecipe ?? ''}

@@ -7,10 +7,13 @@ import type {
   ExportScope,
 } from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
+import { ChoiceSelect, type SelectOption } from '../components/ChoiceSelect.tsx';
 import { ModalSheet } from '../components/ModalSheet.tsx';
 import { Notice } from '../components/Notice.tsx';
+import { fileName } from '../format.ts';
 import { type ExportChoices, type Recipe, useExports } from '../stores/exports.ts';
 import { ExportRun } from './ExportRun.tsx';
+import { CheckField, TextField } from './FormFields.tsx';
 import { RecipeEditor, TOKENS } from './RecipeEditor.tsx';
 import { recipeWords } from './recipe-words.ts';
 
@@ -22,6 +25,23 @@ import { recipeWords } from './recipe-words.ts';
 
 /** How long the choices rest before the plan is asked again: typing a template asks once, not per key. */
 const PLAN_DEBOUNCE_MS = 250;
+
+const RULES: ReadonlyArray<SelectOption<ExportChoices['rule']>> = [
+  { value: 'picked', text: 'Picked' },
+  { value: 'picked-or-stars', text: 'Picked, or with stars' },
+  { value: 'not-rejected', text: 'Everything not rejected' },
+];
+
+const STARS: ReadonlyArray<SelectOption<number>> = [1, 2, 3, 4, 5].map((stars) => ({
+  value: stars,
+  text: counted(stars, 'star'),
+}));
+
+const ZIPS: ReadonlyArray<SelectOption<ExportChoices['zip']>> = [
+  { value: null, text: 'None' },
+  { value: 'per-product', text: 'One per product' },
+  { value: 'per-recipe', text: 'One per recipe' },
+];
 
 export interface ScopeChoice {
   key: string;
@@ -112,19 +132,14 @@ function RecipeList({
       <ul>
         {recipes.map((recipe) => (
           <li key={recipe.id}>
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={chosen.includes(recipe.id)}
-                onChange={(event) => onToggle(recipe.id, event.target.checked)}
-              />
+            <CheckField checked={chosen.includes(recipe.id)} onChange={(on) => onToggle(recipe.id, on)}>
               <span>
                 <strong>{recipe.name}</strong>
                 {!recipe.builtIn && <span className="badge">yours</span>}
                 <br />
                 <small className="muted">{recipeWords(recipe)}</small>
               </span>
-            </label>
+            </CheckField>
             {!recipe.builtIn && (
               <span className="recipe-actions">
                 <button type="button" className="link" onClick={() => onEdit(recipe)}>
@@ -181,13 +196,15 @@ function PlanPreview({
       {plan.files.length > 0 && (
         // Scrolled by keyboard too: focusable, named for what it holds.
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus to scroll by keys.
-        <section className="export-names" tabIndex={0} aria-label="The first names">
+        <section className="export-names" tabIndex={0} aria-label="The names planned">
           <table>
             <thead>
               <tr>
-                <th scope="col">First names</th>
+                <th scope="col">
+                  {plan.total > plan.files.length ? `The first ${plan.files.length} names` : 'Names'}
+                </th>
                 <th scope="col">Size</th>
-                <th scope="col">Before it is written</th>
+                <th scope="col">Checks before writing</th>
               </tr>
             </thead>
             <tbody data-testid="export-names">
@@ -295,7 +312,7 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
                 <fieldset className="export-scope">
                   <legend>Whose results</legend>
                   {scopes.map((one) => (
-                    <label key={one.key} className="check">
+                    <label key={one.key} className="checkbox">
                       <input
                         type="radio"
                         name="export-scope"
@@ -310,48 +327,30 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
               {scopes.length === 1 && <p className="muted">{scopes[0]!.label}</p>}
               <fieldset className="export-what">
                 <legend>What goes out</legend>
-                <label>
-                  Results
-                  <select
+                <div className="row">
+                  <ChoiceSelect
+                    label="Results"
                     value={choices.rule}
-                    onChange={(event) => setChoices({ rule: event.target.value as ExportChoices['rule'] })}
-                  >
-                    <option value="picked">Picked</option>
-                    <option value="picked-or-stars">Picked, or with stars</option>
-                    <option value="not-rejected">Everything not rejected</option>
-                  </select>
-                </label>
-                {choices.rule === 'picked-or-stars' && (
-                  <label>
-                    At least
-                    <select
+                    options={RULES}
+                    onChange={(rule) => setChoices({ rule })}
+                  />
+                  {choices.rule === 'picked-or-stars' && (
+                    <ChoiceSelect
+                      label="At least"
                       value={choices.minStars}
-                      onChange={(event) => setChoices({ minStars: Number(event.target.value) })}
-                    >
-                      {[1, 2, 3, 4, 5].map((stars) => (
-                        <option key={stars} value={stars}>
-                          {counted(stars, 'star')}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
-                )}
-                <label className="check">
-                  <input
-                    type="checkbox"
-                    checked={choices.videos}
-                    onChange={(event) => setChoices({ videos: event.target.checked })}
-                  />
-                  Videos
-                </label>
-                <label className="check">
-                  <input
-                    type="checkbox"
-                    checked={choices.sources}
-                    onChange={(event) => setChoices({ sources: event.target.checked })}
-                  />
-                  Source photos
-                </label>
+                      options={STARS}
+                      onChange={(minStars) => setChoices({ minStars })}
+                    />
+                  )}
+                </div>
+                <div className="export-checks">
+                  <CheckField checked={choices.videos} onChange={(videos) => setChoices({ videos })}>
+                    Videos
+                  </CheckField>
+                  <CheckField checked={choices.sources} onChange={(sources) => setChoices({ sources })}>
+                    Source photos
+                  </CheckField>
+                </div>
               </fieldset>
               {editing === false ? (
                 <RecipeList
@@ -373,72 +372,56 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
             <div>
               <fieldset className="export-names-choice">
                 <legend>Names</legend>
-                <label>
-                  File names
-                  <input
-                    type="text"
-                    value={choices.fileTemplate}
-                    placeholder={firstRecipe ? `${firstRecipe.fileTemplate} (each recipe's own)` : ''}
-                    onChange={(event) => setChoices({ fileTemplate: event.target.value })}
-                    aria-describedby="export-tokens"
-                  />
-                </label>
-                <label>
-                  Folders
-                  <input
-                    type="text"
-                    value={choices.folderTemplate}
-                    placeholder={firstRecipe ? `${firstRecipe.folderTemplate} (each recipe's own)` : ''}
-                    onChange={(event) => setChoices({ folderTemplate: event.target.value })}
-                    aria-describedby="export-tokens"
-                  />
-                </label>
+                <TextField
+                  label="File names"
+                  value={choices.fileTemplate}
+                  placeholder={firstRecipe ? `${firstRecipe.fileTemplate} (each recipe's own)` : ''}
+                  describedBy="export-tokens"
+                  onChange={(fileTemplate) => setChoices({ fileTemplate })}
+                />
+                <TextField
+                  label="Folders"
+                  value={choices.folderTemplate}
+                  placeholder={firstRecipe ? `${firstRecipe.folderTemplate} (each recipe's own)` : ''}
+                  describedBy="export-tokens"
+                  onChange={(folderTemplate) => setChoices({ folderTemplate })}
+                />
                 <p id="export-tokens" className="muted small">
                   Empty keeps each recipe's own. Tokens: {TOKENS}.
                 </p>
               </fieldset>
               <fieldset className="export-where">
                 <legend>Where</legend>
-                <p className="export-destination" data-testid="export-destination">
-                  {choices.destination ?? 'No folder chosen yet'}
-                </p>
-                <button type="button" onClick={() => void chooseFolder()}>
-                  Choose folder…
-                </button>
+                <div className="export-destination">
+                  <p>
+                    {choices.destination && <strong>{fileName(choices.destination)}</strong>}
+                    <small data-testid="export-destination">
+                      {choices.destination ?? 'No folder chosen yet'}
+                    </small>
+                  </p>
+                  <button type="button" onClick={() => void chooseFolder()}>
+                    {choices.destination ? 'Change folder…' : 'Choose folder…'}
+                  </button>
+                </div>
                 <div className="row">
-                  <label>
-                    Zips
-                    <select
-                      value={choices.zip ?? ''}
-                      onChange={(event) =>
-                        setChoices({ zip: (event.target.value || null) as ExportChoices['zip'] })
-                      }
-                    >
-                      <option value="">None</option>
-                      <option value="per-product">One per product</option>
-                      <option value="per-recipe">One per recipe</option>
-                    </select>
-                  </label>
-                  <label className="check">
-                    <input
-                      type="checkbox"
-                      checked={choices.manifest.csv}
-                      onChange={(event) =>
-                        setChoices({ manifest: { ...choices.manifest, csv: event.target.checked } })
-                      }
-                    />
+                  <ChoiceSelect
+                    label="Zips"
+                    value={choices.zip}
+                    options={ZIPS}
+                    onChange={(zip) => setChoices({ zip })}
+                  />
+                  <CheckField
+                    checked={choices.manifest.csv}
+                    onChange={(csv) => setChoices({ manifest: { ...choices.manifest, csv } })}
+                  >
                     Manifest CSV
-                  </label>
-                  <label className="check">
-                    <input
-                      type="checkbox"
-                      checked={choices.manifest.json}
-                      onChange={(event) =>
-                        setChoices({ manifest: { ...choices.manifest, json: event.target.checked } })
-                      }
-                    />
+                  </CheckField>
+                  <CheckField
+                    checked={choices.manifest.json}
+                    onChange={(json) => setChoices({ manifest: { ...choices.manifest, json } })}
+                  >
                     Manifest JSON
-                  </label>
+                  </CheckField>
                 </div>
               </fieldset>
               <PlanPreview

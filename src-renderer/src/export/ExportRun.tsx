@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { noun } from '../../../src-main/shared/counted.ts';
 import type { ExportDetail } from '../../../src-main/shared/models.ts';
 import { revealInFolderLabel } from '../../../src-main/shared/reveal-label.ts';
 import { api, messageOf } from '../api/index.ts';
@@ -14,8 +15,9 @@ import { useExports } from '../stores/exports.ts';
 /** Files with warnings listed by name (the rest counted). */
 const WARNINGS_LISTED = 50;
 
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
+/** A count with its noun, the count grouped by thousands (`1,204 files`). */
+function plural(count: number, singular: string): string {
+  return `${count.toLocaleString('en')} ${noun(count, singular)}`;
 }
 
 export function ExportRun({ id, onClose }: { id: string; onClose?: () => void }) {

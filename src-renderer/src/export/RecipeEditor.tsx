@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import type { ExportRecipe, ExportRecipeInput } from '../../../src-main/shared/models.ts';
 import { messageOf } from '../api/index.ts';
+import { ChoiceSelect, type SelectOption } from '../components/ChoiceSelect.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { useExports } from '../stores/exports.ts';
+import { CheckField, NumberField, TextField } from './FormFields.tsx';
 import { recipeIdFor } from './recipe-words.ts';
 
 // One of the designer's own recipes, new or edited: format and quality, size, metadata, the file-name and
@@ -34,6 +36,29 @@ interface Draft {
 }
 
 const DEFAULT_QUALITY: Record<FormatType, number> = { original: 90, jpeg: 90, png: 90, webp: 82, avif: 55 };
+
+const FORMATS: ReadonlyArray<SelectOption<FormatType>> = [
+  { value: 'original', text: 'Same as the result' },
+  { value: 'jpeg', text: 'JPEG' },
+  { value: 'png', text: 'PNG' },
+  { value: 'webp', text: 'WebP' },
+  { value: 'avif', text: 'AVIF' },
+];
+
+const SIZES: ReadonlyArray<SelectOption<SizeKind>> = [
+  { value: 'original', text: 'Original size' },
+  { value: 'long-edge', text: 'Long edge' },
+  { value: 'exact', text: 'Exact width × height' },
+];
+
+const FITS: ReadonlyArray<SelectOption<Fit>> = [
+  { value: 'pad', text: 'Whole image, padded' },
+  { value: 'crop', text: 'Fill the frame, cropped' },
+  { value: 'inside', text: 'Whole image, no padding' },
+];
+
+/** The bounds of a size in pixels, as the recipe schema has them (core/export/recipes.ts). */
+const PIXELS = { min: 16, max: 20000 };
 
 export const TOKENS =
   '{brand} {product} {sku} {handle} {style} {shot} {n} {n:03} {stars} {w} {h} {recipe} {date} {batch} {ext}';
@@ -142,96 +167,54 @@ export function RecipeEditor({
   return (
     <fieldset className="recipe-editor">
       <legend>{recipe ? `Edit ${recipe.name}` : 'New recipe'}</legend>
+      <TextField
+        label="Recipe name"
+        value={draft.name}
+        maxLength={80}
+        onChange={(name) => change({ name })}
+      />
       <div className="row">
-        <label>
-          Recipe name
-          <input
-            type="text"
-            value={draft.name}
-            maxLength={80}
-            onChange={(event) => change({ name: event.target.value })}
-          />
-        </label>
-        <label>
-          Format
-          <select
-            value={draft.format}
-            onChange={(event) => {
-              const format = event.target.value as FormatType;
-              change({ format, quality: DEFAULT_QUALITY[format] });
-            }}
-          >
-            <option value="original">Same as the result</option>
-            <option value="jpeg">JPEG</option>
-            <option value="png">PNG</option>
-            <option value="webp">WebP</option>
-            <option value="avif">AVIF</option>
-          </select>
-        </label>
+        <ChoiceSelect
+          label="Format"
+          value={draft.format}
+          options={FORMATS}
+          onChange={(format) => change({ format, quality: DEFAULT_QUALITY[format] })}
+        />
         {hasQuality && (
-          <label>
-            Quality
-            <input
-              type="number"
-              min={1}
-              max={100}
-              value={draft.quality}
-              onChange={(event) => change({ quality: Number(event.target.value) })}
-            />
-          </label>
+          <NumberField
+            label="Quality"
+            min={1}
+            max={100}
+            value={draft.quality}
+            onChange={(text) => change({ quality: Number(text) })}
+          />
         )}
       </div>
       <div className="row">
-        <label>
-          Size
-          <select value={draft.size} onChange={(event) => change({ size: event.target.value as SizeKind })}>
-            <option value="original">Original size</option>
-            <option value="long-edge">Long edge</option>
-            <option value="exact">Exact width × height</option>
-          </select>
-        </label>
+        <ChoiceSelect label="Size" value={draft.size} options={SIZES} onChange={(size) => change({ size })} />
         {draft.size === 'long-edge' && (
-          <label>
-            Long edge (px)
-            <input
-              type="number"
-              min={16}
-              max={20000}
-              value={draft.longEdge}
-              onChange={(event) => change({ longEdge: Number(event.target.value) })}
-            />
-          </label>
+          <NumberField
+            label="Long edge (px)"
+            {...PIXELS}
+            value={draft.longEdge}
+            onChange={(text) => change({ longEdge: Number(text) })}
+          />
         )}
         {draft.size === 'exact' && (
           <>
-            <label>
-              Width (px)
-              <input
-                type="number"
-                min={16}
-                max={20000}
-                value={draft.width}
-                onChange={(event) => change({ width: Number(event.target.value) })}
-              />
-            </label>
-            <label>
-              Height (px)
-              <input
-                type="number"
-                min={16}
-                max={20000}
-                value={draft.height}
-                onChange={(event) => change({ height: Number(event.target.value) })}
-              />
-            </label>
-            <label>
-              Fit
-              <select value={draft.fit} onChange={(event) => change({ fit: event.target.value as Fit })}>
-                <option value="pad">Whole image, padded</option>
-                <option value="crop">Fill the frame, cropped</option>
-                <option value="inside">Whole image, no padding</option>
-              </select>
-            </label>
+            <NumberField
+              label="Width (px)"
+              {...PIXELS}
+              value={draft.width}
+              onChange={(text) => change({ width: Number(text) })}
+            />
+            <NumberField
+              label="Height (px)"
+              {...PIXELS}
+              value={draft.height}
+              onChange={(text) => change({ height: Number(text) })}
+            />
+            <ChoiceSelect label="Fit" value={draft.fit} options={FITS} onChange={(fit) => change({ fit })} />
             {draft.fit === 'pad' && (
               <label>
                 Padding
@@ -245,90 +228,64 @@ export function RecipeEditor({
           </>
         )}
       </div>
-      <fieldset className="row recipe-metadata">
+      <fieldset className="recipe-metadata">
         <legend>Metadata</legend>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={canKeepSource && draft.keepSource}
-            disabled={!canKeepSource}
-            onChange={(event) => change({ keepSource: event.target.checked })}
-          />
+        <CheckField
+          checked={canKeepSource && draft.keepSource}
+          disabled={!canKeepSource}
+          onChange={(keepSource) => change({ keepSource })}
+        >
           Keep the source file as it is, EXIF and GPS included (same format, original size only)
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={draft.rating}
-            onChange={(event) => change({ rating: event.target.checked })}
-          />
+        </CheckField>
+        <CheckField checked={draft.rating} onChange={(rating) => change({ rating })}>
           Stars as XMP rating
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={draft.title}
-            onChange={(event) => change({ title: event.target.checked })}
-          />
+        </CheckField>
+        <CheckField checked={draft.title} onChange={(title) => change({ title })}>
           Product as title
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={draft.aiSource}
-            onChange={(event) => change({ aiSource: event.target.checked })}
-          />
+        </CheckField>
+        <CheckField checked={draft.aiSource} onChange={(aiSource) => change({ aiSource })}>
           Mark AI-made results (IPTC digital source type)
-        </label>
+        </CheckField>
       </fieldset>
       <div className="row">
-        <label className="wide">
-          File name template
-          <input
-            type="text"
-            value={draft.fileTemplate}
-            onChange={(event) => change({ fileTemplate: event.target.value })}
-            aria-describedby="recipe-tokens"
-          />
-        </label>
-        <label className="wide">
-          Folder template
-          <input
-            type="text"
-            value={draft.folderTemplate}
-            onChange={(event) => change({ folderTemplate: event.target.value })}
-            aria-describedby="recipe-tokens"
-          />
-        </label>
+        <TextField
+          label="File name template"
+          className="wide"
+          value={draft.fileTemplate}
+          describedBy="recipe-tokens"
+          onChange={(fileTemplate) => change({ fileTemplate })}
+        />
+        <TextField
+          label="Folder template"
+          className="wide"
+          value={draft.folderTemplate}
+          describedBy="recipe-tokens"
+          onChange={(folderTemplate) => change({ folderTemplate })}
+        />
       </div>
       <p id="recipe-tokens" className="muted small">
         Tokens: {TOKENS}. A / in the folder makes a folder inside.
       </p>
       <div className="row">
-        <label>
-          Warn below (px, long edge)
-          <input
-            type="number"
-            min={1}
-            value={draft.minLongEdge}
-            onChange={(event) => change({ minLongEdge: event.target.value })}
-          />
-        </label>
-        <label>
-          Warn above (MB)
-          <input
-            type="number"
-            min={0}
-            step="0.1"
-            value={draft.maxMegabytes}
-            onChange={(event) => change({ maxMegabytes: event.target.value })}
-          />
-        </label>
+        <NumberField
+          label="Warn below (px, long edge)"
+          min={1}
+          value={draft.minLongEdge}
+          onChange={(minLongEdge) => change({ minLongEdge })}
+        />
+        <NumberField
+          label="Warn above (MB)"
+          min={0}
+          step="0.1"
+          value={draft.maxMegabytes}
+          onChange={(maxMegabytes) => change({ maxMegabytes })}
+        />
       </div>
       {error && <Notice kind="error">{error}</Notice>}
       <div className="actions">
+        {/* Not "Cancel": the dialog's own Cancel, just below, closes the whole export. */}
         <button type="button" onClick={() => onDone(null)}>
-          Cancel
+          Close without saving
         </button>
         <button
           type="button"

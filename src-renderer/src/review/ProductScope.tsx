@@ -1,3 +1,4 @@
+import { counted } from '../../../src-main/shared/counted.ts';
 import type { ReviewItemView, ReviewProductView } from '../../../src-main/shared/models.ts';
 import { dateTime, listed } from '../format.ts';
 import { useNavigation } from '../stores/navigation.ts';
@@ -42,8 +43,7 @@ export function ProductSummary({ product }: { product: ReviewProductView }) {
           <strong>{product.name}</strong> <span className="muted">{product.label}</span>
         </p>
         <p className="muted">
-          In {product.batches.length} batch{product.batches.length === 1 ? '' : 'es'}, newest first:{' '}
-          {listed(batches)}
+          In {counted(product.batches.length, 'batch', 'batches')}, newest first: {listed(batches)}
         </p>
       </div>
       <ul className="review-sources" aria-label="Source photos">
