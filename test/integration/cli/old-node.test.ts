@@ -1,10 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adbatch, type CliResult, sandboxRunArgs } from '../../support/cli.ts';
+import { adbatch, collected, sandboxRunArgs } from '../../support/cli.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 
 // The README's commands on a machine whose Node is older than package.json's engines (many designers'
@@ -76,19 +76,6 @@ const oldFirst = (): NodeJS.ProcessEnv => ({
   PATH: `${dirname(oldNode!.file)}${delimiter}${process.env.PATH}`,
 });
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CliResult> {
-  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((done) => child.once('exit', (code) => done({ code, stdout, stderr })));
-}
-
 describe('the command line on a Node older than package.json asks for', () => {
   it('runs `adbatch --version` under a newer Node, saying so in one line', async ({ skip }) => {
     if (!oldNode) return skip();
@@ -137,11 +124,10 @@ describe('the command line on a Node older than package.json asks for', () => {
         .join(delimiter),
     };
     const launch = () =>
-      run(
+      collected(
         oldNode!.file,
         [join(project, 'bin', 'with-project-node.mjs'), 'node', '-p', 'process.versions.node'],
-        env,
-        project,
+        { env, cwd: project },
       );
 
     const first = await launch();
