@@ -94,6 +94,18 @@ function npm(args, options) {
   return spawnSync('npm', args, { ...options, shell: WINDOWS });
 }
 
+/**
+ * The line of npm's error output that says why (`404 Not Found - GET …`, `FetchError: request to … failed`),
+ * not its code, errno, stack or log path.
+ */
+function npmReason(stderr) {
+  const said = stderr
+    .split('\n')
+    .map((line) => line.replace(/^npm (error|ERR!)\s?/, '').trim())
+    .filter((line) => line && !/^(code|errno|syscall|path) |^at |^A complete log of this run/.test(line));
+  return said[0];
+}
+
 function fetchNode(minimum, why) {
   const spec = `node@${minimum[0]}`;
   say(`${why}, and none is on PATH: fetching ${spec} from the npm registry into ${shown(PREFIX)} (once)`);
@@ -105,13 +117,9 @@ function fetchNode(minimum, why) {
   );
   const found = result.status === 0 ? findNewer(minimum) : null;
   if (found) return found;
-  const npmSaid = `${result.stderr || ''}${result.error ? result.error.message : ''}`
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .pop();
+  const npmSaid = result.error ? result.error.message : npmReason(result.stderr || '');
   return fail(
-    `fetching ${spec} failed${npmSaid ? ` (npm: ${npmSaid.replace(/^npm (error|ERR!) /, '')})` : ''}; ` +
+    `fetching ${spec} failed${npmSaid ? ` (npm: ${npmSaid})` : ''}; ` +
       `install Node ${minimum[0]} from https://nodejs.org or run: npm install --prefix ${shown(PREFIX)} ${spec}`,
   );
 }
