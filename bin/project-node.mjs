@@ -7,7 +7,7 @@
 // Guess: a Node found on PATH or fetched is named `node` (`node.exe` on Windows); Windows is untried.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -95,6 +95,18 @@ function npm(args, options) {
 }
 
 /**
+ * The prefix's own package.json, which allows the `node` package's install script: that script is what puts
+ * the binary in place, and npm is making dependencies' install scripts opt-in (`--strict-allow-scripts`
+ * today, the default from npm 12), so without it the fetch would install a `node` with no Node in it.
+ */
+function allowNodeInstallScript() {
+  const manifest = join(PREFIX, 'package.json');
+  if (existsSync(manifest)) return;
+  mkdirSync(PREFIX, { recursive: true });
+  writeFileSync(manifest, `${JSON.stringify({ private: true, allowScripts: { node: true } }, null, 2)}\n`);
+}
+
+/**
  * The line of npm's error output that says why (`404 Not Found - GET …`, `FetchError: request to … failed`),
  * not its code, errno, stack or log path.
  */
@@ -109,6 +121,7 @@ function npmReason(stderr) {
 function fetchNode(minimum, why) {
   const spec = `node@${minimum[0]}`;
   say(`${why}, and none is on PATH: fetching ${spec} from the npm registry into ${shown(PREFIX)} (once)`);
+  allowNodeInstallScript();
   const result = npm(
     ['install', '--prefix', PREFIX, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', spec],
     {

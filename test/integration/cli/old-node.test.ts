@@ -108,7 +108,9 @@ describe('the command line on a Node older than package.json asks for', () => {
   it('fetches a newer Node from the npm registry when none is on PATH, once', async ({ skip }) => {
     if (!oldNode) return skip();
     const project = await launcherProject('project');
-    const env = withoutNewerNode();
+    // As npm 12 will by default: a dependency's install script runs only where allowScripts lets it, and the
+    // `node` package's puts the binary in place.
+    const env = { ...withoutNewerNode(), npm_config_strict_allow_scripts: 'true' };
     const launch = () => printNodeVersion(project, env);
 
     const first = await launch();
