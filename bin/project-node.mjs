@@ -7,7 +7,7 @@
 // Guess: a Node found on PATH or fetched is named `node` (`node.exe` on Windows); Windows is untried.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -94,9 +94,34 @@ function npm(args, options) {
   return spawnSync('npm', args, { ...options, shell: WINDOWS });
 }
 
+/**
+ * The prefix's own package.json, which allows the `node` package's install script: that script is what puts
+ * the binary in place, and npm is making dependencies' install scripts opt-in (`--strict-allow-scripts`
+ * today, the default from npm 12), so without it the fetch would install a `node` with no Node in it.
+ */
+function allowNodeInstallScript() {
+  const manifest = join(PREFIX, 'package.json');
+  if (existsSync(manifest)) return;
+  mkdirSync(PREFIX, { recursive: true });
+  writeFileSync(manifest, `${JSON.stringify({ private: true, allowScripts: { node: true } }, null, 2)}\n`);
+}
+
+/**
+ * The line of npm's error output that says why (`404 Not Found - GET …`, `FetchError: request to … failed`),
+ * not its code, errno, stack or log path.
+ */
+function npmReason(stderr) {
+  const said = stderr
+    .split('\n')
+    .map((line) => line.replace(/^npm (error|ERR!)\s?/, '').trim())
+    .filter((line) => line && !/^(code|errno|syscall|path) |^at |^A complete log of this run/.test(line));
+  return said[0];
+}
+
 function fetchNode(minimum, why) {
   const spec = `node@${minimum[0]}`;
   say(`${why}, and none is on PATH: fetching ${spec} from the npm registry into ${shown(PREFIX)} (once)`);
+  allowNodeInstallScript();
   const result = npm(
     ['install', '--prefix', PREFIX, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', spec],
     {
@@ -105,13 +130,9 @@ function fetchNode(minimum, why) {
   );
   const found = result.status === 0 ? findNewer(minimum) : null;
   if (found) return found;
-  const npmSaid = `${result.stderr || ''}${result.error ? result.error.message : ''}`
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .pop();
+  const npmSaid = result.error ? result.error.message : npmReason(result.stderr || '');
   return fail(
-    `fetching ${spec} failed${npmSaid ? ` (npm: ${npmSaid.replace(/^npm (error|ERR!) /, '')})` : ''}; ` +
+    `fetching ${spec} failed${npmSaid ? ` (npm: ${npmSaid})` : ''}; ` +
       `install Node ${minimum[0]} from https://nodejs.org or run: npm install --prefix ${shown(PREFIX)} ${spec}`,
   );
 }

@@ -14,6 +14,9 @@ export interface HostingFlags {
   s3UrlTtl?: string;
 }
 
+/** The settings the core fills in when only a bucket is named: the defaults the help shows. */
+const S3_DEFAULTS = parseS3Config({ bucket: 'any' });
+
 export function addHostingOptions(command: Command): Command {
   return command
     .addOption(
@@ -27,7 +30,9 @@ export function addHostingOptions(command: Command): Command {
       ),
     )
     .addOption(new Option('--s3-region <region>', 'the bucket region').env('ADBATCH_S3_REGION'))
-    .addOption(new Option('--s3-prefix <prefix>', 'key prefix (default adbatch/)').env('ADBATCH_S3_PREFIX'))
+    .addOption(
+      new Option('--s3-prefix <prefix>', 'key prefix').default(S3_DEFAULTS.prefix).env('ADBATCH_S3_PREFIX'),
+    )
     .addOption(
       new Option(
         '--s3-public-url <url>',
@@ -35,9 +40,9 @@ export function addHostingOptions(command: Command): Command {
       ).env('ADBATCH_S3_PUBLIC_URL'),
     )
     .addOption(
-      new Option('--s3-url-ttl <seconds>', 'how long presigned URLs stay valid (default 86400)').env(
-        'ADBATCH_S3_URL_TTL',
-      ),
+      new Option('--s3-url-ttl <seconds>', 'how long presigned URLs stay valid')
+        .default(String(S3_DEFAULTS.urlTtlSeconds))
+        .env('ADBATCH_S3_URL_TTL'),
     );
 }
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 
 // The `adbatch` command as a user runs it: a child process of the same Node (or the one named), its output
-// collected.
+// collected; `collected` does the same for any other command.
 
 export const ADBATCH_BIN = resolve(__dirname, '../../bin/adbatch.mjs');
 
@@ -16,7 +16,16 @@ export function adbatch(
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv; node?: string } = {},
 ): Promise<CliResult> {
-  const child = spawn(options.node ?? process.execPath, [ADBATCH_BIN, ...args], {
+  return collected(options.node ?? process.execPath, [ADBATCH_BIN, ...args], options);
+}
+
+/** Any command run to its exit, its output collected (the launcher's own entry points, npm). */
+export function collected(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
+  const child = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: options.cwd,
     env: options.env ?? process.env,

@@ -129,8 +129,9 @@ export function registerRunCommand(program: Command): void {
     .option('--base-url <url>', 'the service address; the key comes from ADBATCH_API_KEY')
     .option(
       '--time-scale <factor>',
-      `sandbox speed (default ${DEFAULT_SANDBOX_TIME_SCALE}: ten times faster)`,
+      'sandbox speed: a factor on its delays, 0.1 being ten times faster',
       positiveNumber,
+      DEFAULT_SANDBOX_TIME_SCALE,
     );
   addHostingOptions(command).action(async (folders: string[], options) => {
     process.exitCode = await runCommand(folders, options);
@@ -156,7 +157,7 @@ interface RunOptions extends HostingFlags {
   yes?: boolean;
   sandbox?: boolean;
   baseUrl?: string;
-  timeScale?: number;
+  timeScale: number;
 }
 
 async function runCommand(folders: string[], options: RunOptions): Promise<number> {
@@ -179,7 +180,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
     sessionKeys: sessionKey ? [sessionKey] : [],
     storage: hostingFrom(options),
     rateLimit: options.rateLimit,
-    timeScale: options.sandbox ? (options.timeScale ?? DEFAULT_SANDBOX_TIME_SCALE) : 1,
+    timeScale: options.sandbox ? options.timeScale : 1,
   });
   try {
     // The queue is taken first: a run beside another owner would be refused only after the user said yes.

@@ -29,6 +29,18 @@ describe('adbatch --help', () => {
     expect(help.stdout).not.toMatch(/"/);
   });
 
+  it('run prints every default one way, beside its environment variable, from the value the command uses', async () => {
+    const help = await adbatch(['run', '--help']);
+    expect(help.code).toBe(0);
+    const words = help.stdout.replace(/\s+/g, ' ');
+    expect(words).toContain('--s3-prefix <prefix> key prefix (default: adbatch/; env: ADBATCH_S3_PREFIX)');
+    expect(words).toContain(
+      '--s3-url-ttl <seconds> how long presigned URLs stay valid (default: 86400; env: ADBATCH_S3_URL_TTL)',
+    );
+    expect(words).toMatch(/--time-scale <factor> [^-]*\(default: 0\.1\)/);
+    expect(words).not.toMatch(/\(default [^:]/);
+  });
+
   it('marks an option commander requires as required too (reshoot --style)', async () => {
     const help = await adbatch(['reshoot', '--help']);
     expect(help.code).toBe(0);

@@ -1,10 +1,12 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adbatch, type CliResult, sandboxRunArgs } from '../../support/cli.ts';
+import { adbatch, type CliResult, collected, sandboxRunArgs } from '../../support/cli.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 
 // The README's commands on a machine whose Node is older than package.json's engines (many designers'
@@ -76,19 +78,6 @@ const oldFirst = (): NodeJS.ProcessEnv => ({
   PATH: `${dirname(oldNode!.file)}${delimiter}${process.env.PATH}`,
 });
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CliResult> {
-  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((done) => child.once('exit', (code) => done({ code, stdout, stderr })));
-}
-
 describe('the command line on a Node older than package.json asks for', () => {
   it('runs `adbatch --version` under a newer Node, saying so in one line', async ({ skip }) => {
     if (!oldNode) return skip();
@@ -118,31 +107,11 @@ describe('the command line on a Node older than package.json asks for', () => {
 
   it('fetches a newer Node from the npm registry when none is on PATH, once', async ({ skip }) => {
     if (!oldNode) return skip();
-    // A project of its own, so the Node is fetched into its .ci/.node, not the repository's.
-    const project = join(dir, 'project');
-    await mkdir(join(project, 'bin'), { recursive: true });
-    for (const file of ['project-node.mjs', 'with-project-node.mjs']) {
-      await copyFile(join(ROOT, 'bin', file), join(project, 'bin', file));
-    }
-    await copyFile(join(ROOT, 'package.json'), join(project, 'package.json'));
-    // Dependencies count as installed (npm writes this file last), so only the Node is fetched.
-    await mkdir(join(project, 'node_modules'));
-    await writeFile(join(project, 'node_modules', '.package-lock.json'), '{}');
-    const newer = nodesOnPath().filter((node) => atLeast(parse(node.version), minimum));
-    const env = {
-      ...process.env,
-      PATH: (process.env.PATH ?? '')
-        .split(delimiter)
-        .filter((entry) => !newer.some((node) => dirname(node.file) === entry))
-        .join(delimiter),
-    };
-    const launch = () =>
-      run(
-        oldNode!.file,
-        [join(project, 'bin', 'with-project-node.mjs'), 'node', '-p', 'process.versions.node'],
-        env,
-        project,
-      );
+    const project = await launcherProject('project');
+    // As npm 12 will by default: a dependency's install script runs only where allowScripts lets it, and the
+    // `node` package's puts the binary in place.
+    const env = { ...withoutNewerNode(), npm_config_strict_allow_scripts: 'true' };
+    const launch = () => printNodeVersion(project, env);
 
     const first = await launch();
     expect(first.code, first.stderr).toBe(0);
@@ -160,4 +129,65 @@ describe('the command line on a Node older than package.json asks for', () => {
     expect(second.stderr).toContain('(.ci/.node/node_modules/.bin/node)');
     expect(second.stdout.trim()).toBe(first.stdout.trim());
   }, 180_000);
+
+  it("says in one line why a fetch failed, in npm's words, and what to run", async ({ skip }) => {
+    if (!oldNode) return skip();
+    const project = await launcherProject('unreachable-registry');
+    // A registry that has no package at all.
+    const registry = createServer((_request, response) => {
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
+    });
+    await new Promise<void>((listening) => registry.listen(0, '127.0.0.1', listening));
+    const { port } = registry.address() as AddressInfo;
+    try {
+      const result = await printNodeVersion(project, {
+        ...withoutNewerNode(),
+        npm_config_registry: `http://127.0.0.1:${port}/`,
+      });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toBe(
+        `adbatch: fetching node@${minimum[0]} failed (npm: 404 Not Found - GET http://127.0.0.1:${port}/node - Not found); install Node ${minimum[0]} from https://nodejs.org or run: npm install --prefix .ci/.node node@${minimum[0]}`,
+      );
+    } finally {
+      await new Promise((closed) => registry.close(closed));
+    }
+  }, 60_000);
 });
+
+/** A project of its own with the launcher, so a Node is fetched into its .ci/.node, not the repository's. */
+async function launcherProject(name: string): Promise<string> {
+  const project = join(dir, name);
+  await mkdir(join(project, 'bin'), { recursive: true });
+  for (const file of ['project-node.mjs', 'with-project-node.mjs']) {
+    await copyFile(join(ROOT, 'bin', file), join(project, 'bin', file));
+  }
+  await copyFile(join(ROOT, 'package.json'), join(project, 'package.json'));
+  // Dependencies count as installed (npm writes this file last), so only the Node is fetched.
+  await mkdir(join(project, 'node_modules'));
+  await writeFile(join(project, 'node_modules', '.package-lock.json'), '{}');
+  return project;
+}
+
+/** This environment without the folders of the Nodes new enough on PATH: only an older one is left. */
+function withoutNewerNode(): NodeJS.ProcessEnv {
+  const newer = nodesOnPath().filter((node) => atLeast(parse(node.version), minimum));
+  return {
+    ...process.env,
+    PATH: (process.env.PATH ?? '')
+      .split(delimiter)
+      .filter((entry) => !newer.some((node) => dirname(node.file) === entry))
+      .join(delimiter),
+  };
+}
+
+/** `node -p process.versions.node` through the project's launcher, started by the old Node. */
+function printNodeVersion(project: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return collected(
+    oldNode!.file,
+    [join(project, 'bin', 'with-project-node.mjs'), 'node', '-p', 'process.versions.node'],
+    { env, cwd: project },
+  );
+}
