@@ -44,6 +44,19 @@ function unzipTest(zip: string): string {
   return execFileSync('unzip', ['-t', zip], { encoding: 'utf8' });
 }
 
+/** The first product's (Cap's) two results exported for the web into `destination`, and their zip planned. */
+async function capZip(destination: string) {
+  const plan = await planExport({
+    items: items.slice(0, 2),
+    recipes: [builtInRecipe('web')],
+    date: '2026-11-23',
+  });
+  const report = await runExport({ plan, destination });
+  const [zip] = planZips(report.files, 'per-product', []);
+  if (!zip) throw new Error('the export planned no zip for Cap');
+  return zip;
+}
+
 describe('zips of an export', () => {
   it('per product and per recipe pass unzip -t, hold the files byte for byte, and are not written twice', async () => {
     const out = join(root, 'zips');
@@ -86,15 +99,9 @@ describe('zips of an export', () => {
 
   it('goes beside a stranger’s file of its name, and writes ZIP64 records that unzip reads', async () => {
     const out = join(root, 'zip64');
-    const plan = await planExport({
-      items: items.slice(0, 2),
-      recipes: [builtInRecipe('web')],
-      date: '2026-11-23',
-    });
-    const report = await runExport({ plan, destination: out });
-    const [zip] = planZips(report.files, 'per-product', []);
+    const zip = await capZip(out);
     await writeFile(join(out, 'Cap.zip'), 'not ours');
-    const placed = await writeZip(out, zip!, { date: '2026-11-23', forceZip64: true });
+    const placed = await writeZip(out, zip, { date: '2026-11-23', forceZip64: true });
     expect(placed).toMatchObject({ relativePath: 'Cap (2).zip', status: 'written' });
     expect(await readFile(join(out, 'Cap.zip'), 'utf8')).toBe('not ours');
     const bytes = await readFile(join(out, 'Cap (2).zip'));
@@ -110,19 +117,13 @@ describe('zips of an export', () => {
       await mkdir(mount, { recursive: true });
       execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', mount]);
       try {
-        const plan = await planExport({
-          items: items.slice(0, 2),
-          recipes: [builtInRecipe('web')],
-          date: '2026-11-23',
-        });
-        const report = await runExport({ plan, destination: mount });
-        const [zip] = planZips(report.files, 'per-product', []);
-        const first = await writeZip(mount, zip!, { date: '2026-11-23' });
+        const zip = await capZip(mount);
+        const first = await writeZip(mount, zip, { date: '2026-11-23' });
         expect(first).toMatchObject({ relativePath: 'Cap.zip', status: 'written' });
         // A full or write-protected disk: a zip written again would need room for its .part.
         execFileSync('mount', ['-o', 'remount,ro', mount]);
-        const placedBefore = { ...first, plannedPath: zip!.path, width: 0, height: 0, warnings: [] };
-        expect(await writeZip(mount, zip!, { date: '2026-11-23', placedBefore })).toEqual({
+        const placedBefore = { ...first, plannedPath: zip.path, width: 0, height: 0, warnings: [] };
+        expect(await writeZip(mount, zip, { date: '2026-11-23', placedBefore })).toEqual({
           ...first,
           status: 'identical',
         });
@@ -135,25 +136,19 @@ describe('zips of an export', () => {
 
   it('zips again, beside the old zip, when an entry is no longer what the earlier run zipped', async () => {
     const out = join(root, 'zip-changed');
-    const plan = await planExport({
-      items: items.slice(0, 2),
-      recipes: [builtInRecipe('web')],
-      date: '2026-11-23',
-    });
-    const report = await runExport({ plan, destination: out });
-    const [zip] = planZips(report.files, 'per-product', []);
-    const first = await writeZip(out, zip!, { date: '2026-11-23' });
-    const changed = zip!.entries[0]!;
+    const zip = await capZip(out);
+    const first = await writeZip(out, zip, { date: '2026-11-23' });
+    const changed = zip.entries[0]!;
     const bytes = Buffer.from('made again');
     await writeFile(join(out, changed.path), bytes);
     const again = {
-      ...zip!,
+      ...zip,
       entries: [
         { ...changed, bytes: bytes.length, sha256: await sha256Of(join(out, changed.path)) },
-        ...zip!.entries.slice(1),
+        ...zip.entries.slice(1),
       ],
     };
-    const placedBefore = { ...first, plannedPath: zip!.path, width: 0, height: 0, warnings: [] };
+    const placedBefore = { ...first, plannedPath: zip.path, width: 0, height: 0, warnings: [] };
     expect(await writeZip(out, again, { date: '2026-11-23', placedBefore })).toMatchObject({
       relativePath: 'Cap (2).zip',
       status: 'written',
