@@ -6,7 +6,7 @@ import type { LocalFault } from '../downloads/local-fault.ts';
 export function describeExportFault(fault: LocalFault, folder: string, kept: number): string {
   const keptSentence =
     kept > 0
-      ? ` The ${kept} file${kept === 1 ? '' : 's'} finished so far are kept; export again to finish: they are not written twice.`
+      ? ` ${kept === 1 ? 'The file' : `The ${kept} files`} finished so far ${kept === 1 ? 'is' : 'are'} kept; export again to finish: ${kept === 1 ? 'it is' : 'they are'} not written twice.`
       : '';
   switch (fault.kind) {
     case 'disk_full':
