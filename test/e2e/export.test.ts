@@ -292,4 +292,65 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     expect(app.harness.dragged.at(-1)).toHaveLength(1);
     expect(app.harness.dragged.at(-1)![0]).toMatch(/cap-black\/shot-4\.\w+$/);
   }, 120_000);
+
+  it('puts a running export aside, keeps the app free, and brings it back from the sidebar to cancel it', async () => {
+    // AVIF at 2048 px: seconds a file, so the export is still running while the test works around it.
+    await callCore(app.core, 'export:saveRecipe', {
+      id: 'slow-avif',
+      name: 'Slow AVIF',
+      format: { type: 'avif', quality: 90 },
+      size: { kind: 'exact', width: 2048, height: 2048, fit: 'pad', padColour: '#ffffff' },
+      fileTemplate: '{product}-{n:02}.{ext}',
+    });
+    await startPage();
+    await page
+      .getByRole('button', { name: /Export from Review/ })
+      .first()
+      .click();
+    await page.getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export' });
+    await dialog.getByLabel('Zips').selectOption({ label: 'None' });
+    const recipes = dialog.getByRole('group', { name: 'Recipes' });
+    const chosen = recipes.getByRole('checkbox', { checked: true });
+    while ((await chosen.count()) > 0) await chosen.first().uncheck();
+    await recipes.getByRole('checkbox', { name: /^Slow AVIF/ }).check();
+    await dialog.getByRole('button', { name: /(Choose|Change) folder…/ }).click();
+    const start = dialog.getByRole('button', { name: `Export ${RESULTS} files` });
+    await expect.poll(() => start.isEnabled(), PATIENT).toBe(true);
+    await start.click();
+    await expect
+      .poll(() => dialog.getByTestId('export-progress').textContent(), { timeout: 60_000, interval: 20 })
+      .toMatch(new RegExp(`^File \\d+ of ${RESULTS}`));
+
+    // Esc puts it aside (Keep working does the same): the dialog goes, the export runs on in the sidebar.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count(), PATIENT).toBe(0);
+    const aside = page.getByRole('region', { name: 'Exports' });
+    await expect
+      .poll(() => aside.getByText(`To ${out.split('/').at(-1)}`, { exact: true }).isVisible(), PATIENT)
+      .toBe(true);
+    await expect
+      .poll(() => aside.getByTestId('export-aside-status').textContent(), PATIENT)
+      .toMatch(new RegExp(`^File \\d+ of ${RESULTS}$`));
+    const [running] = await callCore(app.core, 'export:list');
+    expect(running!.state).toBe('running');
+    // The app is free meanwhile: another screen opens and the export goes on.
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Settings' }).isVisible(), PATIENT).toBe(true);
+    await checkLooks(page, '28-export-aside', 'Export put aside');
+
+    // Shown again: its progress and Cancel; cancelled, it reports and leaves the sidebar once closed.
+    await aside.getByRole('button', { name: /^Show/ }).click();
+    const sheet = page.getByRole('dialog', { name: 'Export' });
+    await expect.poll(() => sheet.getByTestId('export-progress').isVisible(), PATIENT).toBe(true);
+    await sheet.getByRole('button', { name: 'Cancel export' }).click();
+    await expect
+      .poll(() => sheet.getByTestId('export-result').textContent(), { timeout: 60_000 })
+      .toMatch(/^Cancelled: /);
+    expect((await callCore(app.core, 'export:list'))[0]!.state).toBe('cancelled');
+    expect(await aside.getByTestId('export-aside-status').textContent()).toBe('Cancelled');
+    await sheet.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => aside.count(), PATIENT).toBe(0);
+    expect((await listFiles(out)).some((file) => file.endsWith('.part'))).toBe(false);
+  }, 180_000);
 });

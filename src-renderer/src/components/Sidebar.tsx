@@ -1,3 +1,4 @@
+import { ExportsAside } from '../export/ExportsAside.tsx';
 import { type Screen, useNavigation } from '../stores/navigation.ts';
 
 const ITEMS: Array<{ label: string; screen: Screen }> = [
@@ -26,6 +27,7 @@ export function Sidebar() {
           </li>
         ))}
       </ul>
+      <ExportsAside />
     </nav>
   );
 }

@@ -291,19 +291,22 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
     setChoices({ recipes: on ? [...choices.recipes, id] : choices.recipes.filter((one) => one !== id) });
   const firstRecipe = recipes.find((recipe) => recipe.id === choices.recipes[0]);
   const running = runId !== null;
+  const putAside = () => {
+    const { ended, choices: started } = useExports.getState();
+    if (runId && ended[runId] === undefined) useExports.getState().putAside(runId, started.destination ?? '');
+    onClose();
+  };
 
   return (
     <ModalSheet
       className="export-dialog"
       labelledBy="export-title"
-      // An export under way is cancelled with its own button, never by a stray Esc.
-      onClose={() => {
-        if (!running || useExports.getState().ended[runId] !== undefined) onClose();
-      }}
+      // Esc on an export under way puts it aside, never cancels it: that takes its own button.
+      onClose={running ? putAside : onClose}
     >
       <h2 id="export-title">Export</h2>
       {running ? (
-        <ExportRun id={runId} onClose={onClose} />
+        <ExportRun id={runId} onClose={onClose} onPutAside={putAside} />
       ) : (
         <>
           <div className="export-columns">

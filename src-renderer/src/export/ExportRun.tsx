@@ -20,7 +20,16 @@ function plural(count: number, singular: string): string {
   return `${count.toLocaleString('en')} ${noun(count, singular)}`;
 }
 
-export function ExportRun({ id, onClose }: { id: string; onClose?: () => void }) {
+export function ExportRun({
+  id,
+  onClose,
+  onPutAside,
+}: {
+  id: string;
+  onClose?: () => void;
+  /** Closes the sheet while the export goes on (its progress then in the sidebar). */
+  onPutAside?: () => void;
+}) {
   const progress = useExports((state) => state.progress[id]);
   const ended = useExports((state) => state.ended[id]);
   const platform = useExports((state) => state.platform);
@@ -83,7 +92,17 @@ export function ExportRun({ id, onClose }: { id: string; onClose?: () => void })
             <button type="button" disabled={cancelling} onClick={() => void cancel()}>
               {cancelling ? 'Cancelling…' : 'Cancel export'}
             </button>
+            {onPutAside && (
+              <button type="button" onClick={onPutAside}>
+                Keep working
+              </button>
+            )}
           </div>
+          {onPutAside && (
+            <p className="muted small">
+              Keep working closes this while the export goes on; its progress stays in the sidebar.
+            </p>
+          )}
         </>
       ) : (
         <>

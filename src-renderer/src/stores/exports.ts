@@ -12,7 +12,8 @@ import { api } from '../api/index.ts';
 // Exports in the renderer: the recipes (built-in and the designer's own), each export's latest progress and
 // how it ended (from core's `export:progress` and `export:changed` events, at most ten a second per export),
 // the exports a quit or a kill interrupted (offered again at start), what the export dialog was last set to,
-// and the recipe Review's results are dragged out through.
+// the recipe Review's results are dragged out through, and the exports put aside to run while the designer
+// works on (as Lightroom's exports run behind its window, their progress in a corner).
 
 export type Recipe = ExportRecipesView['recipes'][number];
 
@@ -60,6 +61,10 @@ interface ExportsState {
   offered: ExportView[];
   /** Through which recipe (id) Review's results are dragged out; null: the files as they are. */
   dragRecipe: string | null;
+  /** Exports started in the dialog and put aside while they run (the sidebar follows them), oldest first. */
+  aside: Array<{ id: string; destination: string }>;
+  /** The export put aside that is shown again in a sheet, if any. */
+  shownAside: string | null;
   load(): Promise<void>;
   setChoices(change: Partial<ExportChoices>): void;
   saveRecipe(recipe: ExportRecipeInput): Promise<ExportRecipe>;
@@ -69,6 +74,10 @@ interface ExportsState {
   discard(id: string): Promise<void>;
   dismiss(id: string): void;
   setDragRecipe(id: string | null): void;
+  putAside(id: string, destination: string): void;
+  showAside(id: string | null): void;
+  /** An export put aside, seen to its end and closed: no longer followed in the sidebar. */
+  forgetAside(id: string): void;
   /** Follows core's export events; answers the unsubscribe. */
   listen(): () => void;
 }
@@ -83,6 +92,8 @@ export const useExports = create<ExportsState>((set, get) => ({
   ended: {},
   offered: [],
   dragRecipe: null,
+  aside: [],
+  shownAside: null,
   async load() {
     const [view, info, recent] = await Promise.all([
       api.call('export:recipes'),
@@ -143,6 +154,17 @@ export const useExports = create<ExportsState>((set, get) => ({
   },
   setDragRecipe(id) {
     set({ dragRecipe: id });
+  },
+  putAside(id, destination) {
+    const { aside } = get();
+    if (!aside.some((one) => one.id === id)) set({ aside: [...aside, { id, destination }] });
+  },
+  showAside(id) {
+    set({ shownAside: id });
+  },
+  forgetAside(id) {
+    const { aside, shownAside } = get();
+    set({ aside: aside.filter((one) => one.id !== id), shownAside: shownAside === id ? null : shownAside });
   },
   listen() {
     const offProgress = api.on('export:progress', (view) =>
