@@ -122,21 +122,23 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     expect(await total.textContent()).toBe(`${expected} credits`);
 
     await page.getByLabel('Quality').selectOption('pro');
-    await page.getByText('Luxury', { exact: true }).click();
     await page.getByLabel(/^Shots/).selectOption('6');
-    await expect
-      .poll(() =>
-        page
-          .getByText(/6 shots are made only in the Classic and Minimal styles/)
-          .first()
-          .isVisible(),
-      )
-      .toBe(true);
-    const clamped = quoteBatch(names, { style: 'luxury', shots: 6, quality: 'pro' }, null, null).credits;
-    await expect.poll(() => total.textContent()).toBe(`${clamped} credits`);
-    expect(await page.getByText('* This style makes 4 shots, not 6.').isVisible()).toBe(true);
+    const six = quoteBatch(names, { style: 'classic', shots: 6, quality: 'pro' }, null, null).credits;
+    await expect.poll(() => total.textContent()).toBe(`${six} credits`);
+    // Luxury makes 4: Shots comes down to 4, and 6 stays in the list as unavailable, saying why.
+    await page.getByText('Luxury', { exact: true }).click();
+    await expect.poll(() => selectLabelled('Shots').inputValue()).toBe('4');
+    const sixOption = selectLabelled('Shots').locator('option[value="6"]');
+    expect(await sixOption.textContent()).toBe('6 (Classic and Minimal only)');
+    expect(await sixOption.isDisabled()).toBe(true);
+    expect(await page.getByTestId('six-shot-rule').textContent()).toBe(
+      '6 shots are made only in the Classic and Minimal styles: Luxury makes at most 4.',
+    );
+    const luxury = quoteBatch(names, { style: 'luxury', shots: 4, quality: 'pro' }, null, null).credits;
+    await expect.poll(() => total.textContent()).toBe(`${luxury} credits`);
     await page.getByText('Classic', { exact: true }).click();
-    await page.getByLabel(/^Shots/).selectOption('4');
+    expect(await sixOption.isDisabled()).toBe(false);
+    expect(await page.getByTestId('six-shot-rule').count()).toBe(0);
     await page.getByLabel('Quality').selectOption('standard');
     await expect.poll(() => total.textContent()).toBe(`${expected} credits`);
 
@@ -214,7 +216,13 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     // With a model but none picked yet there is no price, and the Cost panel says why.
     await page.getByRole('radio', { name: 'With a model' }).check();
     await expect.poll(() => page.getByText('Choose a model to see the cost.').isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Start', exact: true }).isDisabled()).toBe(true);
+    const startButton = page.getByRole('button', { name: 'Start', exact: true });
+    expect(await startButton.isDisabled()).toBe(true);
+    // The disabled Start says why, and is described by it.
+    expect(await page.locator('#start-blocker').textContent()).toBe(
+      'Pick a model for “With a model” to see the cost and start.',
+    );
+    expect(await startButton.getAttribute('aria-describedby')).toBe('start-blocker');
     await page.getByRole('radio', { name: 'Product only' }).check();
     await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
   });

@@ -160,6 +160,77 @@ export async function checkLooks(page: Page, name: string, screen: string): Prom
   }
 }
 
+/** The four looks a screen of the first hour is checked in: both sizes, light and dark. */
+const ALL_LOOKS = [
+  { suffix: '', colorScheme: 'light', viewport: { width: 1280, height: 800 } },
+  { suffix: '-dark', colorScheme: 'dark', viewport: { width: 1280, height: 800 } },
+  { suffix: '-1920', colorScheme: 'light', viewport: { width: 1920, height: 1080 } },
+  { suffix: '-dark-1920', colorScheme: 'dark', viewport: { width: 1920, height: 1080 } },
+] as const;
+
+/**
+ * A screen saved and checked with axe at 1280x800 and 1920x1080, light and dark (`name`, `name-dark`,
+ * `name-1920`, `name-dark-1920`), with `check` run in each look; then put back as the test had it.
+ */
+export async function checkAllLooks(
+  page: Page,
+  name: string,
+  screen: string,
+  check?: (look: string) => Promise<void>,
+): Promise<void> {
+  const viewport = page.viewportSize();
+  try {
+    for (const look of ALL_LOOKS) {
+      await page.emulateMedia({ colorScheme: look.colorScheme });
+      await page.setViewportSize(look.viewport);
+      await settled(page);
+      await check?.(`${name}${look.suffix}`);
+      await screenshot(page, `${name}${look.suffix}`);
+      await expectAccessible(page, `${screen} (${look.suffix || 'light-1280'})`);
+    }
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+    if (viewport) await page.setViewportSize(viewport);
+    await settled(page);
+  }
+}
+
+/**
+ * The form controls under `scope` whose content does not fit their box, by label: a select's chosen option,
+ * an input's value or (when empty) its placeholder, measured in the control's own font against its content
+ * box (a select's arrow takes about 20 px of it).
+ */
+export function clippedControls(page: Page, scope: string): Promise<string[]> {
+  return page.evaluate((selector) => {
+    const canvas = document.createElement('canvas').getContext('2d')!;
+    const clipped: string[] = [];
+    for (const control of document.querySelectorAll<HTMLSelectElement | HTMLInputElement>(
+      `${selector} select, ${selector} input:not([type="checkbox"]):not([type="radio"])`,
+    )) {
+      if (control.offsetParent === null) continue;
+      const style = getComputedStyle(control);
+      canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const text =
+        control instanceof HTMLSelectElement
+          ? (control.selectedOptions[0]?.text ?? '')
+          : control.value || control.placeholder;
+      const arrow = control instanceof HTMLSelectElement ? 20 : 0;
+      const room =
+        control.clientWidth -
+        Number.parseFloat(style.paddingLeft) -
+        Number.parseFloat(style.paddingRight) -
+        arrow;
+      if (canvas.measureText(text).width > room + 0.5) {
+        const label = control.labels?.[0]?.childNodes[0]?.textContent?.trim() ?? control.name;
+        clipped.push(
+          `${label}: "${text}" (${Math.ceil(canvas.measureText(text).width)} px in ${Math.floor(room)})`,
+        );
+      }
+    }
+    return clipped;
+  }, scope);
+}
+
 /** Two frames: one for the resize observers (the virtual lists measure again), one for what they render. */
 function settled(page: Page): Promise<void> {
   return page.evaluate(

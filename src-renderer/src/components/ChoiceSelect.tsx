@@ -4,6 +4,8 @@
 export interface SelectOption<T extends string | number | null> {
   value: T;
   text: string;
+  /** Offered but not choosable (its text says why). */
+  disabled?: boolean;
 }
 
 const encode = (value: string | number | null) => (value === null ? '' : String(value));
@@ -30,7 +32,7 @@ export function ChoiceSelect<T extends string | number | null>({
         }}
       >
         {options.map((option) => (
-          <option key={encode(option.value)} value={encode(option.value)}>
+          <option key={encode(option.value)} value={encode(option.value)} disabled={option.disabled}>
             {option.text}
           </option>
         ))}

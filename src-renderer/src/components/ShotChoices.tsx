@@ -1,5 +1,5 @@
 import type { CatalogView, ShootSettingsView } from '../../../src-main/shared/models.ts';
-import { credits } from '../format.ts';
+import { credits, listed } from '../format.ts';
 import { ChoiceSelect } from './ChoiceSelect.tsx';
 
 // A shoot's shots, aspect ratio and quality, and its background colour, from the catalog: the same choices
@@ -19,12 +19,21 @@ export function ShotChoices({
   shoot: ShootSettingsView;
   onChange: (change: ShootChange) => void;
 }) {
+  const sixShotStyle = catalog.styles.find((style) => style.id === shoot.style)?.sixShots ?? true;
+  const sixShotStyles = listed(catalog.styles.filter((style) => style.sixShots).map((style) => style.label));
   return (
     <>
       <ChoiceSelect
         label="Shots"
         value={shoot.shots}
-        options={catalog.shotCounts.map((count) => ({ value: count, text: String(count) }))}
+        options={catalog.shotCounts.map((count) => {
+          const unavailable = count > catalog.clampedShots && !sixShotStyle;
+          return {
+            value: count,
+            text: unavailable ? `${count} (${sixShotStyles} only)` : String(count),
+            disabled: unavailable,
+          };
+        })}
         onChange={(shots) => onChange({ shots })}
       />
       <ChoiceSelect

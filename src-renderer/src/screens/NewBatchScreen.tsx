@@ -20,6 +20,7 @@ import { useAccounts } from '../stores/accounts.ts';
 import { useCatalog } from '../stores/catalog.ts';
 import { useNavigation } from '../stores/navigation.ts';
 import { useNewBatch, type VideoStep } from '../stores/new-batch.ts';
+import { startBlocker } from './new-batch/start-blocker.ts';
 
 const VIDEO_STEPS: Array<{ id: VideoStep; label: string }> = [
   { id: 'after_review', label: 'After review, from my picks' },
@@ -229,11 +230,10 @@ function SettingsForm({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSe
       <div className="row">
         <ShotChoices catalog={catalog} shoot={shoot} onChange={setShoot} />
       </div>
-      {shoot.shots > catalog.clampedShots && style && !style.sixShots && (
-        <Notice kind="info">
-          {sixShotRule(catalog)}: this style makes {catalog.clampedShots}, and is charged for{' '}
-          {catalog.clampedShots}.
-        </Notice>
+      {style && !style.sixShots && (
+        <p className="muted small" data-testid="six-shot-rule">
+          {sixShotRule(catalog)}: {style.label} makes at most {catalog.clampedShots}.
+        </p>
       )}
       <BackgroundChoice value={shoot.backgroundColor} onChange={setShoot} />
       <fieldset className="video-step">
@@ -299,22 +299,37 @@ function PhotoReachNote({ reach, onSettings }: { reach: PhotoReach; onSettings: 
 }
 
 function Quote({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsView }) {
-  const { quote, quoting, name, setName, start, starting, scan, video } = useNewBatch();
+  const { quote, quoting, scan, video, error } = useNewBatch();
   const go = useNavigation((state) => state.go);
   if (!scan || scan.products.length === 0) return null;
-  const begin = async () => {
-    const id = await start();
-    if (id) go({ name: 'batch', id });
-  };
+  const modelMissing = shoot.mode === 'with_model' && !shoot.modelUrl;
+  const withVideo = quote?.products.some((row) => row.videoCredits > 0) ?? false;
   return (
     <section className="quote" aria-labelledby="quote-title" aria-busy={quoting}>
       <h2 id="quote-title">Cost</h2>
       {!quote && quoting && <p className="muted">Pricing…</p>}
-      {!quote && !quoting && shoot.mode === 'with_model' && !shoot.modelUrl && (
-        <p className="muted">Choose a model to see the cost.</p>
+      {!quote && !quoting && modelMissing && <p className="muted">Choose a model to see the cost.</p>}
+      {!quote && !quoting && !modelMissing && error && (
+        <p className="muted">No cost to show: the last pricing failed (above).</p>
       )}
-      {quote && (
+      {quote && quote.products.length === 0 && (
+        <p className="muted" data-testid="all-set-aside">
+          Nothing to shoot: every product was already shot with these photos and settings. Tick “Also shoot
+          products already shot” to shoot them again.
+        </p>
+      )}
+      {quote && quote.products.length > 0 && (
         <>
+          <div
+            className={withVideo ? 'quote-row quote-head with-video' : 'quote-row quote-head'}
+            aria-hidden="true"
+          >
+            <span>Product</span>
+            <span>Shots</span>
+            <span className="number">Shoot</span>
+            {withVideo && <span className="number">Video</span>}
+            <span className="number">Total</span>
+          </div>
           <VirtualList
             items={quote.products}
             rowHeight={32}
@@ -322,20 +337,26 @@ function Quote({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsV
             testId="quote-rows"
             className="quote-rows"
             render={(row) => (
-              <div className="quote-row">
-                <span>{row.product}</span>
+              <div className={withVideo ? 'quote-row with-video' : 'quote-row'}>
+                <span className="quote-product">{row.product}</span>
                 <span>
                   {counted(row.shots, 'shot')}
                   {row.clamped ? '*' : ''}
                 </span>
+                <span className="number">
+                  <span className="visually-hidden">shoot </span>
+                  {row.shootCredits}
+                </span>
+                {withVideo && (
+                  <span className="number">
+                    <span className="visually-hidden">video </span>
+                    {row.videoCredits}
+                  </span>
+                )}
                 <span className="number">{credits(row.credits)}</span>
               </div>
             )}
           />
-          <p className="total">
-            Total <strong data-testid="quote-total">{credits(quote.credits)}</strong>
-            {quote.balance !== null && <span> of a balance of {credits(quote.balance)}</span>}
-          </p>
           {quote.videoLaterCredits !== null && video && (
             <p className="muted" data-testid="videos-later">
               The shoots are charged now; the videos later, from your picks: about{' '}
@@ -348,39 +369,73 @@ function Quote({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsV
               * This style makes {catalog.clampedShots} shots, not {shoot.shots}.
             </p>
           )}
-          {quote.shortfall > 0 && (
-            <Notice kind="warning">
-              This batch is {credits(quote.shortfall)} over the balance: top up or choose fewer products.
-            </Notice>
-          )}
           <PhotoReachNote reach={quote.photos} onSettings={() => go({ name: 'settings' })} />
-          {quote.setAside.length > 0 && (
-            <Notice kind="info">
-              {quote.setAside.length} product{quote.setAside.length === 1 ? ' was' : 's were'} already shot
-              with these photos and settings and will be skipped.
-            </Notice>
-          )}
         </>
       )}
-      <label>
+      {quote && quote.setAside.length > 0 && quote.products.length > 0 && (
+        <Notice kind="info">
+          {counted(quote.setAside.length, 'product')} {quote.setAside.length === 1 ? 'was' : 'were'} already
+          shot with these photos and settings and will be skipped.
+        </Notice>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The batch's name, its total and Start, stuck to the bottom of the window while the settings above it
+ * change; when Start cannot be pressed, the reason is beside it.
+ */
+function StartBar({ shoot }: { shoot: ShootSettingsView }) {
+  const { quote, quoting, name, setName, start, starting, error } = useNewBatch();
+  const go = useNavigation((state) => state.go);
+  const blocker = startBlocker({
+    quote,
+    quoting,
+    starting,
+    error,
+    modelMissing: shoot.mode === 'with_model' && !shoot.modelUrl,
+  });
+  const begin = async () => {
+    const id = await start();
+    if (id) go({ name: 'batch', id });
+  };
+  return (
+    <section className="start-bar" aria-label="Start the batch">
+      <label className="start-bar-name">
         Batch name
         <input value={name} onChange={(event) => setName(event.target.value)} />
       </label>
-      <button
-        type="button"
-        className="primary"
-        disabled={
-          !quote ||
-          quote.products.length === 0 ||
-          quote.shortfall > 0 ||
-          quote.photos.kind === 'missing' ||
-          starting ||
-          quoting
-        }
-        onClick={() => void begin()}
-      >
-        {starting ? 'Starting…' : quote ? `Start for ${credits(quote.credits)}` : 'Start'}
-      </button>
+      <p className="total">
+        {quote ? (
+          <>
+            Total <strong data-testid="quote-total">{credits(quote.credits)}</strong>
+            {quote.balance !== null && (
+              <span className="muted"> of a balance of {credits(quote.balance)}</span>
+            )}
+          </>
+        ) : (
+          <span className="muted">Total: not priced yet</span>
+        )}
+      </p>
+      <div className="start-bar-action">
+        <button
+          type="button"
+          className="primary"
+          disabled={blocker !== null || starting}
+          aria-describedby={blocker ? 'start-blocker' : undefined}
+          onClick={() => void begin()}
+        >
+          {starting
+            ? 'Starting…'
+            : quote && quote.products.length > 0
+              ? `Start for ${credits(quote.credits)}`
+              : 'Start'}
+        </button>
+        <p id="start-blocker" className="start-blocker muted small" role="status">
+          {blocker ?? ''}
+        </p>
+      </div>
     </section>
   );
 }
@@ -421,6 +476,7 @@ export function NewBatchScreen() {
           </div>
         )}
       </div>
+      {catalog && shoot && scan && scan.products.length > 0 && <StartBar shoot={shoot} />}
     </section>
   );
 }

@@ -104,6 +104,12 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
     if (!current) return;
     const shoot = { ...current, ...patch };
     if (shoot.mode === 'product_only') shoot.modelUrl = null;
+    // A style that makes fewer shots takes the shots down with it: its Shots offers no more (ShotChoices).
+    const catalog = useCatalog.getState().catalog;
+    const style = catalog?.styles.find((one) => one.id === shoot.style);
+    if (catalog && style && !style.sixShots && shoot.shots > catalog.clampedShots) {
+      shoot.shots = catalog.shotCounts.filter((count) => count <= catalog.clampedShots).at(-1) ?? shoot.shots;
+    }
     set({ shoot });
     void get().requestQuote();
   },

@@ -1,0 +1,119 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quoteBatch, quoteVideo } from '../../src-main/core/pricing.ts';
+import { callCore } from '../support/core-harness.ts';
+import {
+  type AppInChromium,
+  browserMissing,
+  checkAllLooks,
+  clippedControls,
+  startAppInChromium,
+} from './browser.ts';
+
+// New batch as a first-time designer meets it, at 1280x800 and 1920x1080, light and dark (issue 14, points
+// 6 to 8): the total and Start stay in view while the settings change, no control is cut off, the product
+// and cost lists grow with the window, each product's cost shows shoot and video apart, a disabled Start
+// says why, and a drop whose every product was already shot leaves no empty box.
+
+const missing = browserMissing();
+const PATIENT = { timeout: 30_000 };
+let ui: AppInChromium;
+let page: Page;
+
+beforeAll(async () => {
+  if (missing) return;
+  ui = await startAppInChromium('new-batch');
+  page = ui.page;
+  await page.goto(ui.app.url);
+}, 60_000);
+
+afterAll(() => ui?.close());
+
+/** Whether the element is wholly inside the window. */
+async function inView(page: Page, selector: string): Promise<boolean> {
+  return page.evaluate((query) => {
+    const box = document.querySelector(query)?.getBoundingClientRect();
+    return !!box && box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0;
+  }, selector);
+}
+
+async function listHeight(testId: string): Promise<number> {
+  return (await page.getByTestId(testId).boundingBox())?.height ?? 0;
+}
+
+describe.skipIf(missing)(`New batch${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  it('keeps the total and Start in view while the settings change, and cuts no control off', async () => {
+    await page.getByRole('button', { name: 'New batch' }).first().click();
+    await page.getByRole('button', { name: 'Open Folder…' }).click();
+    await page.getByTestId('quote-total').waitFor(PATIENT);
+    const start = '.start-bar button.primary';
+    // Scrolled to the top, the middle and the end of the settings: Start is always in the window.
+    for (const to of [0, 0.5, 1]) {
+      await page.evaluate((at) => {
+        const content = document.querySelector('.content')!;
+        content.scrollTo({ top: (content.scrollHeight - content.clientHeight) * at });
+      }, to);
+      expect(await inView(page, start), `Start in view scrolled to ${to * 100} %`).toBe(true);
+    }
+    // A setting far down the column changed, and the total beside Start follows it.
+    await page.getByRole('radio', { name: 'At once, from the first shots' }).check();
+    const { video } = (await callCore(ui.app.core, 'catalog:get')).defaults;
+    await expect
+      .poll(() => page.getByTestId('quote-total').textContent())
+      .toBe(`${52 + 13 * quoteVideo(video)} credits`);
+    expect(await inView(page, start)).toBe(true);
+    expect(await clippedControls(page, '.new-batch')).toEqual([]);
+  });
+
+  it('shows each product’s shoot and video apart, in lists that grow with the window', async () => {
+    const row = page.getByTestId('quote-rows').getByRole('listitem').filter({ hasText: 'cap-black' });
+    const perVideo = quoteVideo((await callCore(ui.app.core, 'catalog:get')).defaults.video);
+    const shoot = quoteBatch(
+      ['cap-black'],
+      { style: 'classic', shots: 4, quality: 'standard' },
+      null,
+      null,
+    ).credits;
+    expect((await row.textContent())?.replace(/\s+/g, ' ')).toBe(
+      `cap-black4 shotsshoot ${shoot}video ${perVideo}${shoot + perVideo} credits`.replace(/\s+/g, ' '),
+    );
+    const small = { plan: await listHeight('plan-products'), quote: await listHeight('quote-rows') };
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await expect.poll(() => listHeight('plan-products')).toBeGreaterThan(small.plan + 200);
+    // The 13 products' costs: cut by the window at 800 px, every row shown without an inner scroll at 1080.
+    expect(await listHeight('quote-rows')).toBeGreaterThan(small.quote);
+    expect(
+      await page.getByTestId('quote-rows').evaluate((list) => list.scrollHeight <= list.clientHeight),
+    ).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await checkAllLooks(page, '29-new-batch-start-bar', 'New batch (start bar)', async (look) => {
+      expect(await inView(page, '.start-bar button.primary'), `Start in view (${look})`).toBe(true);
+      expect(await clippedControls(page, '.new-batch'), `clipped controls (${look})`).toEqual([]);
+    });
+  });
+
+  it('says why Start is disabled, and leaves no empty box when every product was already shot', async () => {
+    await page.getByRole('radio', { name: 'No video' }).check();
+    await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
+    await page.getByRole('button', { name: 'Start for 52 credits' }).click();
+    await page.getByTestId('batch-progress').waitFor(PATIENT);
+
+    // The same photos again, with the same settings: the products are being shot, so each is set aside.
+    await page.getByRole('button', { name: 'New batch' }).first().click();
+    await page.getByRole('button', { name: 'Open Folder…' }).click();
+    const note = page.getByTestId('all-set-aside');
+    await expect.poll(() => note.isVisible(), PATIENT).toBe(true);
+    expect(await page.getByTestId('quote-rows').count()).toBe(0);
+    expect(await page.getByTestId('photo-reach').count()).toBe(0);
+    const startButton = page.getByRole('button', { name: 'Start', exact: true });
+    expect(await startButton.isDisabled()).toBe(true);
+    expect(await page.locator('#start-blocker').textContent()).toMatch(
+      /^Every product was already shot with these photos and settings: tick “Also shoot products already shot”/,
+    );
+    await checkAllLooks(page, '30-new-batch-all-shot', 'New batch (every product already shot)');
+    await page.getByText('Also shoot products already shot with these photos and settings').click();
+    await expect.poll(() => page.getByTestId('quote-total').textContent(), PATIENT).toBe('52 credits');
+    expect(await startButton.count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Start for 52 credits' }).isEnabled()).toBe(true);
+  });
+});
