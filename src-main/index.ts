@@ -167,6 +167,7 @@ async function start(): Promise<void> {
     revealFolder: async (path) => {
       const failure = await shell.openPath(path);
       if (failure) logger.warn(`could not show ${path}: ${failure}`);
+      return failure || null;
     },
     ...exportDesktop({ dialog, shell, nativeImage }, () => mainWindow),
     log: logger,

@@ -55,8 +55,8 @@ export interface CoreOptions {
   openDialog?: () => Promise<string[]>;
   /** The OS's open dialog for one image file (a logo); null when cancelled or where there is none. */
   openImageDialog?: () => Promise<string | null>;
-  /** Shows a folder in the OS file manager. */
-  revealFolder?: (path: string) => Promise<void>;
+  /** Shows a folder in the OS file manager; answers why it could not (the OS's words), or null. */
+  revealFolder?: (path: string) => Promise<string | null>;
   /** The OS's dialog to choose a folder (an export's); the browser harness answers with one of its choosing. */
   openFolderDialog?: () => Promise<string | null>;
   /** Shows a file or folder selected in its folder, in the OS file manager. */
@@ -162,7 +162,7 @@ export function createCore(options: CoreOptions): Core {
     writeSettings: (next) => options.preferences.write(next),
     openDialog: options.openDialog ?? (async () => []),
     openImageDialog: options.openImageDialog ?? (async () => null),
-    revealFolder: options.revealFolder ?? (async () => {}),
+    revealFolder: options.revealFolder ?? (async () => 'there is no file manager to open it in here'),
     openFolderDialog: options.openFolderDialog ?? (async () => null),
     revealItem: options.revealItem ?? (async () => {}),
     startDrag: options.startDrag ?? (async () => {}),

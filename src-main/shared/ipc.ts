@@ -56,7 +56,8 @@ export interface Handlers {
   /** The OS dialog to choose folders, photos or catalogs; [] when cancelled. */
   'dialog:open': { args: undefined; result: string[] };
   /** Shows the library (or a batch's folder) in Finder / Explorer / the file manager. */
-  'library:reveal': { args: { batchId?: string }; result: null };
+  /** The folder shown, and why the file manager could not show it (null when it did). */
+  'library:reveal': { args: { batchId?: string }; result: { folder: string; failure: string | null } };
   'ingest:scan': { args: { inputs: string[]; pattern?: string }; result: ScanView };
   /** Makes another of a scanned product's photos its hero (sent first); the others keep their order. */
   'ingest:hero': {

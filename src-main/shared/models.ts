@@ -207,8 +207,9 @@ export interface JobView {
   creditsRefunded: number;
   failureCode: string | null;
   failureMessage: string | null;
-  /** Result thumbnails (images) and the video, as they land. */
-  results: Array<{ kind: 'image' | 'thumbnail' | 'video'; url: string }>;
+  /** Result thumbnails (images) and the video, as they land; `reviewId` is the result's item in Review (a
+   * thumbnail's image), null where none is known. */
+  results: Array<{ kind: 'image' | 'thumbnail' | 'video'; url: string; reviewId: number | null }>;
 }
 
 export interface ProductProgressView {

@@ -234,19 +234,48 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     await progress.waitFor();
     await expect
       .poll(() => progress.textContent(), { timeout: 90_000, interval: 500 })
-      .toMatch(/^13 of 13 jobs done/);
+      .toMatch(/^13 of 13 products shot/);
     await expect.poll(() => page.locator('.badge').first().textContent()).toBe('finished');
-    const results = page.getByRole('img', { name: 'shoot result' });
+    const results = page.getByRole('button', { name: /^[\w-]+, shot \d: open in Review$/ });
     await expect.poll(() => results.count()).toBeGreaterThan(0);
-    const loaded = await results
+    const shown = await results
       .first()
-      .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0);
-    expect(loaded).toBe(true);
+      .locator('img')
+      .evaluate((image: HTMLImageElement) => {
+        const box = image.getBoundingClientRect();
+        return {
+          loaded: image.complete && image.naturalWidth > 0,
+          height: box.height,
+          // Its own aspect ratio, not a cropped square.
+          ratioKept: Math.abs(box.width / box.height - image.naturalWidth / image.naturalHeight) < 0.02,
+        };
+      });
+    expect(shown).toEqual({ loaded: true, height: 96, ratioKept: true });
+    // The settings it ran with, and what the service charged, said as such.
+    expect(await page.getByTestId('batch-shoot-settings').textContent()).toBe(
+      'Classic · 4 shots · 1:1 · Standard',
+    );
+    expect(await page.getByTestId('batch-charged').textContent()).toBe(
+      '52 credits charged by the service, of 52 credits quoted',
+    );
+    expect(await page.getByText(/\bjobs?\b/).count()).toBe(0);
+    // "Show files" says where the folder is, once the file manager was asked.
+    await page.getByRole('button', { name: 'Show files' }).click();
+    await expect
+      .poll(() => page.getByTestId('show-files').textContent())
+      .toMatch(/^Opened in your file manager: .+Examples/);
     // Made with the video after review: no video job, and the batch says when they will be made.
     expect(await page.getByTestId('videos-after-review').textContent()).toBe(
       'After review, from the picks (10 s / 720p): Review, then Make videos…',
     );
     await checkLooks(page, '03-batch-done', 'Batch');
+    // A result opens in Review, on that result.
+    await page.getByRole('button', { name: 'cap-red, shot 2: open in Review' }).click();
+    await expect
+      .poll(() => page.locator('.tile[aria-current="true"]').textContent())
+      .toContain('cap-red, shot 2');
+    await page.getByRole('button', { name: '← Examples' }).click();
+    await page.getByTestId('batch-progress').waitFor();
 
     await page.getByRole('button', { name: 'Batches' }).first().click();
     await expect.poll(() => page.getByRole('button', { name: /Examples/ }).isVisible()).toBe(true);
@@ -261,13 +290,19 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
     await page.getByLabel('Batch name').fill('Again');
     await page.getByRole('button', { name: /^Start for/ }).click();
+    // Before pausing, the page says what a pause can still hold back.
+    await expect
+      .poll(() => page.getByTestId('pause-words').textContent())
+      .toMatch(
+        /^(Pausing now holds the \d+ shoots? not sent yet|Every shoot has been sent|Everything has been sent)/,
+      );
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => page.locator('.badge').first().textContent()).toBe('paused');
     await checkLooks(page, '05-batch-paused', 'Batch (paused)');
     await page.getByRole('button', { name: 'Resume' }).click();
     await expect
       .poll(() => page.getByTestId('batch-progress').textContent(), { timeout: 90_000, interval: 500 })
-      .toMatch(/^13 of 13 jobs done/);
+      .toMatch(/^13 of 13 products shot/);
   }, 120_000);
 
   it('opens a screen at its top, wherever the screen before was scrolled to', async () => {
@@ -346,8 +381,8 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     await page.getByRole('button', { name: /^Start for 52 credits$/ }).click();
     await expect
       .poll(() => page.getByTestId('batch-progress').textContent(), { timeout: 90_000, interval: 500 })
-      .toMatch(/^13 of 13 jobs done/);
-    const results = page.getByRole('img', { name: 'shoot result' });
+      .toMatch(/^13 of 13 products shot/);
+    const results = page.getByRole('button', { name: /^[\w-]+, shot \d: open in Review$/ });
     await expect.poll(() => results.count()).toBeGreaterThan(0);
     await screenshot(page, '10-batch-from-storage');
 

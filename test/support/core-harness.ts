@@ -38,6 +38,8 @@ export async function startCoreHarness(
     pickImage?: string | null;
     /** What the stand-in for the OS dialog that chooses a folder (an export's) answers; `<dir>/exports` by default. */
     pickFolder?: string | null;
+    /** Why the stand-in for the OS file manager cannot show a folder (a desktop without one); it can by default. */
+    revealFailure?: string;
     /**
      * A sandbox already running elsewhere (another process), used as the Sandbox account instead of the
      * embedded one; it is not this harness's to close.
@@ -80,6 +82,7 @@ export async function startCoreHarness(
     openImageDialog: async () => options.pickImage ?? null,
     revealFolder: async (path) => {
       revealed.push(path);
+      return options.revealFailure ?? null;
     },
     openFolderDialog: async () =>
       options.pickFolder === undefined ? join(dir, 'exports') : options.pickFolder,

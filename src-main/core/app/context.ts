@@ -43,8 +43,8 @@ export interface CoreContext {
   openDialog(): Promise<string[]>;
   /** The OS's open dialog for one image file (a logo); null when cancelled. */
   openImageDialog(): Promise<string | null>;
-  /** Shows a folder in the OS file manager. */
-  revealFolder(path: string): Promise<void>;
+  /** Shows a folder in the OS file manager; answers why it could not (the OS's words), or null. */
+  revealFolder(path: string): Promise<string | null>;
   /** The OS's dialog to choose a folder (an export's); null when cancelled. */
   openFolderDialog(): Promise<string | null>;
   /** Shows a file or folder selected in its folder, in the OS file manager. */

@@ -29,8 +29,7 @@ export function settingsHandlers(
       const batch = batchId ? requireBatch(ctx.store, batchId) : null;
       const folder = batch ? join(batch.libraryDir, batchFolder(batch)) : ctx.settings().libraryDir;
       await mkdir(folder, { recursive: true });
-      await ctx.revealFolder(folder);
-      return null;
+      return { folder, failure: await ctx.revealFolder(folder) };
     },
   };
 }

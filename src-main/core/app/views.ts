@@ -151,11 +151,20 @@ export function batchDetail(
   now: number,
 ): BatchDetail {
   const jobs = store.jobs.ofBatch(batch.id);
+  const assets = store.assets.ofBatch(batch.id);
+  // A shot is shown by its thumbnail and reviewed as its image (the same job and index).
+  const imageIds = new Map(
+    assets.filter((asset) => asset.kind === 'image').map((asset) => [`${asset.jobId}/${asset.idx}`, asset.id]),
+  );
   const resultsByJob = new Map<string, JobView['results']>();
-  for (const asset of store.assets.ofBatch(batch.id)) {
+  for (const asset of assets) {
     if (asset.state !== 'done' || asset.kind === 'image') continue;
     const results = resultsByJob.get(asset.jobId) ?? [];
-    results.push({ kind: asset.kind, url: files.url(join(batch.libraryDir, asset.path)) });
+    results.push({
+      kind: asset.kind,
+      url: files.url(join(batch.libraryDir, asset.path)),
+      reviewId: asset.kind === 'video' ? asset.id : (imageIds.get(`${asset.jobId}/${asset.idx}`) ?? null),
+    });
     resultsByJob.set(asset.jobId, results);
   }
   const jobsByProduct = new Map<string, JobView[]>();

@@ -12,63 +12,69 @@ import { StatusBadge } from '../components/StatusBadge.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
 import { BatchExportButton } from '../export/ExportButtons.tsx';
 import { credits, duration, megabytes } from '../format.ts';
+import { useCatalog } from '../stores/catalog.ts';
 import { useNavigation } from '../stores/navigation.ts';
-
-const STATE_LABELS: Record<string, string> = {
-  waiting: 'waiting',
-  submitting: 'sending',
-  running: 'generating',
-  downloading: 'downloading',
-  owed: 'paid, not downloaded',
-  done: 'done',
-  failed: 'failed (refunded)',
-  cancelled: 'cancelled',
-  outcome_unknown: 'outcome unknown',
-  stale: 'no answer',
-  abandoned: 'abandoned',
-};
+import {
+  chargedWords,
+  jobStateWords,
+  pauseWords,
+  progressWords,
+  shootWords,
+  videoWords,
+} from './batch/batch-words.ts';
 
 /** A batch's detail is fetched again at most this often while progress events arrive. */
 const REFRESH_MS = 1000;
 
 function JobLine({
   job,
+  product,
   onDecide,
+  onOpen,
+  paused,
   savingBlocked,
 }: {
   job: JobView;
+  product: string;
   onDecide: Decide;
+  onOpen: Open;
+  paused: boolean;
   /** The batch is paused because its results cannot be written: a downloading job waits for that. */
   savingBlocked: boolean;
 }) {
   const attention = job.state === 'outcome_unknown' || job.state === 'stale';
-  const label =
-    job.state === 'downloading' && savingBlocked
-      ? 'paid, waiting to be saved'
-      : (STATE_LABELS[job.state] ?? job.state);
   return (
     <div className={`job job-${job.state}`}>
       <span className="job-kind">{job.kind}</span>
-      <span className="job-state">
-        {label}
-        {job.state === 'running' && job.remoteStatus && job.remoteStatus !== STATE_LABELS.running
-          ? ` · ${job.remoteStatus}`
-          : ''}
-      </span>
+      <span className="job-state">{jobStateWords(job, { paused, savingBlocked })}</span>
       <span className="job-results">
         {job.results
           .filter((result) => result.kind === 'thumbnail')
+          .map((result, index) => (
+            <button
+              key={result.url}
+              type="button"
+              className="result-open"
+              disabled={result.reviewId === null}
+              onClick={() => onOpen(result.reviewId)}
+              aria-label={`${product}, shot ${index + 1}: open in Review`}
+            >
+              <img src={result.url} alt="" height={RESULT_HEIGHT} decoding="async" />
+            </button>
+          ))}
+        {job.results
+          .filter((result) => result.kind === 'video')
           .map((result) => (
-            <img
+            // biome-ignore lint/a11y/useMediaCaption: the sandbox's and the service's ad videos have no speech to caption.
+            <video
               key={result.url}
               src={result.url}
-              alt={`${job.kind} result`}
-              width={40}
-              height={40}
-              decoding="async"
+              controls
+              preload="metadata"
+              height={RESULT_HEIGHT}
+              aria-label={`${product}, video`}
             />
           ))}
-        {job.results.some((result) => result.kind === 'video') && <span className="tag">video</span>}
       </span>
       {(attention || job.state === 'failed' || job.state === 'owed') && job.failureMessage && (
         <small className="job-reason">{job.failureMessage}</small>
@@ -106,14 +112,23 @@ function JobLine({
 }
 
 type Decide = (action: JobDecision, job: JobView) => void;
+/** Opens the batch's Review on this result (null: Review's first). */
+type Open = (reviewId: number | null) => void;
+
+/** How tall a result shows on the batch page, in its own aspect ratio. */
+const RESULT_HEIGHT = 96;
 
 function ProductRowView({
   item,
   onDecide,
+  onOpen,
+  paused,
   savingBlocked,
 }: {
   item: ProductProgressView;
   onDecide: Decide;
+  onOpen: Open;
+  paused: boolean;
   savingBlocked: boolean;
 }) {
   return (
@@ -126,7 +141,15 @@ function ProductRowView({
       <div className="product-jobs">
         <strong>{item.name}</strong>
         {item.jobs.map((job) => (
-          <JobLine key={job.id} job={job} onDecide={onDecide} savingBlocked={savingBlocked} />
+          <JobLine
+            key={job.id}
+            job={job}
+            product={item.name}
+            onDecide={onDecide}
+            onOpen={onOpen}
+            paused={paused}
+            savingBlocked={savingBlocked}
+          />
         ))}
       </div>
     </div>
@@ -138,6 +161,8 @@ const ProductRow = memo(
   ProductRowView,
   (before, after) =>
     before.onDecide === after.onDecide &&
+    before.onOpen === after.onOpen &&
+    before.paused === after.paused &&
     before.savingBlocked === after.savingBlocked &&
     JSON.stringify(before.item) === JSON.stringify(after.item),
 );
@@ -146,6 +171,13 @@ export function BatchScreen({ id }: { id: string }) {
   const [detail, setDetail] = useState<BatchDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const go = useNavigation((state) => state.go);
+  const catalog = useCatalog((state) => state.catalog);
+  useEffect(() => {
+    void useCatalog
+      .getState()
+      .ready()
+      .catch(() => undefined);
+  }, []);
 
   const load = useCallback(async () => {
     try {
@@ -188,6 +220,14 @@ export function BatchScreen({ id }: { id: string }) {
     const [chosen] = await api.call('dialog:open');
     if (chosen) await api.call('batches:relocate', { id, libraryDir: chosen });
   };
+  const batchName = detail?.name ?? '';
+  const open = useCallback<Open>(
+    (reviewId) =>
+      go({ name: 'review', batchId: id, batchName, ...(reviewId !== null ? { focus: reviewId } : {}) }),
+    [go, id, batchName],
+  );
+  const [shown, setShown] = useState<{ folder: string; failure: string | null } | null>(null);
+  const showFiles = () => act(async () => setShown(await api.call('library:reveal', { batchId: id })));
   const decide = (action: JobDecision, job: JobView) => {
     if (
       action === 'retry' &&
@@ -205,6 +245,7 @@ export function BatchScreen({ id }: { id: string }) {
     );
   }
   const settled = detail.done + detail.failed;
+  const paused = detail.status === 'paused';
   return (
     <section className="screen batch" aria-labelledby="batch-title">
       <header className="screen-header">
@@ -239,8 +280,8 @@ export function BatchScreen({ id }: { id: string }) {
       )}
       {(detail.states.owed ?? 0) > 0 && (
         <Notice kind="warning">
-          {detail.states.owed === 1 ? '1 job was' : `${detail.states.owed} jobs were`} paid for, but the
-          results could not be downloaded.{' '}
+          {detail.states.owed === 1 ? '1 shoot or video was' : `${detail.states.owed} shoots or videos were`}{' '}
+          paid for, but the results could not be downloaded.{' '}
           <button type="button" onClick={() => void act(() => api.call('batches:redownload', { id }))}>
             Download again (free)
           </button>
@@ -261,7 +302,8 @@ export function BatchScreen({ id }: { id: string }) {
           <ProgressBar value={detail.upload.done} max={detail.upload.total} label="Photo upload" />
           <p>
             Uploading photos: {detail.upload.done} of {detail.upload.total} (
-            {megabytes(detail.upload.bytesSent)} sent). Jobs are sent once every photo is in the storage.
+            {megabytes(detail.upload.bytesSent)} sent). The shoots are sent once every photo is in the
+            storage.
           </p>
         </div>
       )}
@@ -269,9 +311,9 @@ export function BatchScreen({ id }: { id: string }) {
         <div>
           <ProgressBar value={settled} max={detail.jobs} label="Batch progress" />
           <p data-testid="batch-progress">
-            {detail.done} of {detail.jobs} jobs done
-            {detail.failed > 0 ? `, ${detail.failed} failed` : ''}
-            {detail.attention > 0 ? `, ${detail.attention} need a decision` : ''}
+            {progressWords(detail)}
+            {detail.failed > 0 ? `, ${detail.failed} failed (refunded)` : ''}
+            {detail.attention > 0 ? `, ${detail.attention} waiting for your decision` : ''}
             {detail.etaMs !== null && detail.status === 'running' && detail.etaMs > 0
               ? ` · about ${duration(detail.etaMs)} left`
               : ''}
@@ -283,10 +325,16 @@ export function BatchScreen({ id }: { id: string }) {
             {detail.accountName}
             {detail.sandbox ? ' (simulated)' : ''}
           </dd>
-          <dt>Spent</dt>
-          <dd>
-            {credits(detail.creditsSpent)} of {credits(detail.quotedCredits)} quoted
-          </dd>
+          <dt>Shoot</dt>
+          <dd data-testid="batch-shoot-settings">{shootWords(detail.shoot, catalog)}</dd>
+          {detail.video && !detail.videosAfterReview && (
+            <>
+              <dt>Video</dt>
+              <dd>{videoWords(detail.video)}</dd>
+            </>
+          )}
+          <dt>Charged</dt>
+          <dd data-testid="batch-charged">{chargedWords(detail)}</dd>
           {detail.creditsRefunded > 0 && (
             <>
               <dt>Refunded</dt>
@@ -343,14 +391,26 @@ export function BatchScreen({ id }: { id: string }) {
               Cancel
             </button>
           )}
-          <button type="button" onClick={() => void act(() => api.call('library:reveal', { batchId: id }))}>
+          <button type="button" onClick={() => void showFiles()}>
             Show files
           </button>
         </div>
       </div>
+      {detail.status === 'running' && (
+        <p className="muted small" data-testid="pause-words">
+          {pauseWords(detail)}
+        </p>
+      )}
+      {shown && (
+        <p className="muted small" role="status" data-testid="show-files">
+          {shown.failure
+            ? `The folder could not be opened (${shown.failure}). The files are in ${shown.folder}`
+            : `Opened in your file manager: ${shown.folder}`}
+        </p>
+      )}
       <VirtualList
         items={detail.items}
-        rowHeight={detail.video ? 132 : 84}
+        rowHeight={(RESULT_HEIGHT + 16) * (detail.video ? 2 : 1) + 40}
         label="Products"
         testId="batch-products"
         className="batch-products"
@@ -358,7 +418,9 @@ export function BatchScreen({ id }: { id: string }) {
           <ProductRow
             item={item}
             onDecide={decide}
-            savingBlocked={detail.status === 'paused' && detail.statusReason === 'library'}
+            onOpen={open}
+            paused={paused}
+            savingBlocked={paused && detail.statusReason === 'library'}
           />
         )}
       />

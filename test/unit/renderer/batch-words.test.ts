@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { JobView, ProductProgressView } from '../../../src-main/shared/models.ts';
+import {
+  chargedWords,
+  jobStateWords,
+  pauseWords,
+  progressWords,
+} from '../../../src-renderer/src/screens/batch/batch-words.ts';
+
+// The batch page's sentences from a batch's products and jobs: products shot and videos made, a job's state,
+// what was charged, and what Pause can still hold back.
+
+function job(kind: JobView['kind'], state: string, price = 4): JobView {
+  return {
+    id: `${kind}-${state}-${Math.random()}`,
+    kind,
+    state,
+    remoteStatus: null,
+    price,
+    creditsCharged: 0,
+    creditsRefunded: 0,
+    failureCode: null,
+    failureMessage: null,
+    results: [],
+  };
+}
+
+function product(name: string, jobs: JobView[]): ProductProgressView {
+  return { id: name, name, heroUrl: null, jobs };
+}
+
+describe('the batch page in a designer’s words', () => {
+  it('counts products shot and videos made, not jobs', () => {
+    const items = [
+      product('hat', [job('shoot', 'done'), job('video', 'done', 40)]),
+      product('cap', [job('shoot', 'done'), job('video', 'running', 40)]),
+      product('mug', [job('shoot', 'running'), job('video', 'waiting', 40)]),
+    ];
+    expect(progressWords({ items })).toBe('2 of 3 products shot, 1 of 3 videos made');
+    expect(progressWords({ items: [product('hat', [job('shoot', 'done')])] })).toBe('1 of 1 product shot');
+  });
+
+  it('says what is happening to a job, a pause included', () => {
+    const running = { paused: false, savingBlocked: false };
+    expect(jobStateWords(job('video', 'waiting'), { paused: true, savingBlocked: false })).toBe(
+      'video waiting for the pause to end',
+    );
+    expect(jobStateWords(job('shoot', 'waiting'), running)).toBe('waiting its turn');
+    expect(jobStateWords({ ...job('shoot', 'running'), remoteStatus: 'pending' }, running)).toBe(
+      'queued at the service',
+    );
+    expect(jobStateWords({ ...job('shoot', 'running'), remoteStatus: 'generating' }, running)).toBe(
+      'being made',
+    );
+    expect(jobStateWords(job('shoot', 'downloading'), { paused: true, savingBlocked: true })).toBe(
+      'paid, waiting to be saved',
+    );
+  });
+
+  it('says the credits are what the service charged, and why before anything is finished', () => {
+    expect(chargedWords({ creditsSpent: 52, quotedCredits: 52, done: 0 })).toBe(
+      '52 credits charged by the service, of 52 credits quoted (each shoot and video is charged when it is sent, before it is finished)',
+    );
+    expect(chargedWords({ creditsSpent: 52, quotedCredits: 52, done: 13 })).toBe(
+      '52 credits charged by the service, of 52 credits quoted',
+    );
+  });
+
+  it('tells what Pause can still hold back', () => {
+    const allShootsSent = [
+      product('hat', [job('shoot', 'done'), job('video', 'waiting', 40)]),
+      product('cap', [job('shoot', 'running'), job('video', 'waiting', 40)]),
+    ];
+    expect(pauseWords({ items: allShootsSent })).toBe(
+      'Every shoot has been sent: their 8 credits are spent. Pausing now holds only the 2 videos not sent yet (80 credits).',
+    );
+    const someWaiting = [product('hat', [job('shoot', 'waiting')]), product('cap', [job('shoot', 'done')])];
+    expect(pauseWords({ items: someWaiting })).toBe(
+      'Pausing now holds the 1 shoot not sent yet (4 credits); what was sent is charged.',
+    );
+    expect(pauseWords({ items: [product('hat', [job('shoot', 'done')])] })).toBe(
+      'Everything has been sent and charged: pausing now holds nothing back.',
+    );
+  });
+});
