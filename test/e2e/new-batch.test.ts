@@ -92,6 +92,28 @@ describe.skipIf(missing)(`New batch${missing ? ` (skipped: ${missing})` : ''}`, 
     });
   });
 
+  it('shows the chosen style and the focused one differently', async () => {
+    // The keyboard's focus on a style that is not the chosen one.
+    await page.keyboard.press('Shift');
+    await page.getByRole('radio', { name: 'Luxury', exact: true }).focus();
+    const look = (locator: ReturnType<Page['locator']>) =>
+      locator.evaluate((element) => ({
+        outline: getComputedStyle(element).outlineStyle,
+        check: getComputedStyle(element, '::after').content,
+        ground: getComputedStyle(element).backgroundColor,
+      }));
+    const focused = page
+      .locator('.picture-choice')
+      .filter({ has: page.getByRole('radio', { name: 'Luxury', exact: true }) });
+    const selected = page.locator('.picture-choice.selected');
+    expect(await focused.evaluate((element) => element.classList.contains('selected'))).toBe(false);
+    const [focusLook, chosenLook] = [await look(focused), await look(selected)];
+    expect(focusLook.check).toBe('none');
+    expect(chosenLook.check).toBe('"✓"');
+    expect(chosenLook.ground).not.toBe(focusLook.ground);
+    await page.getByText('Classic', { exact: true }).click();
+  });
+
   it('says why Start is disabled, and leaves no empty box when every product was already shot', async () => {
     await page.getByRole('radio', { name: 'No video' }).check();
     await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');

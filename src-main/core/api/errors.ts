@@ -99,10 +99,14 @@ export class NetworkError extends ApiError {
   readonly kind = 'network';
   /** True when the client gave up waiting (its own timeout). */
   readonly timedOut: boolean;
+  /** What went wrong with the connection, without the call it broke ("Could not read the balance."): where the
+   * call is plain from the context (adding an account), this alone says it once. */
+  readonly reason: string;
 
-  constructor(message: string, details: ApiErrorDetails & { timedOut?: boolean }) {
+  constructor(message: string, details: ApiErrorDetails & { timedOut?: boolean; reason?: string }) {
     super(message, details);
     this.timedOut = details.timedOut ?? false;
+    this.reason = details.reason ?? message;
   }
 }
 

@@ -61,20 +61,35 @@ export function networkError(
   const prefix = `Could not ${call.action}.`;
   if (timeout.timedOut) {
     const seconds = Math.round(timeout.ms / 100) / 10;
-    return new NetworkError(
-      `${prefix} The service at ${host} did not answer within ${seconds} s.${maybeCreatedHint(call)}`,
-      { status: null, maybeSent: true, operation, cause: error, timedOut: true },
-    );
+    const reason = `The service at ${host} did not answer within ${seconds} s.${maybeCreatedHint(call)}`;
+    return new NetworkError(`${prefix} ${reason}`, {
+      status: null,
+      maybeSent: true,
+      operation,
+      cause: error,
+      timedOut: true,
+      reason,
+    });
   }
   if (failedBeforeSending(error)) {
     const code = failureCodes(error)[0] ?? '';
-    return new NetworkError(
-      `${prefix} Could not connect to the service at ${host}: ${DESCRIPTIONS[code] ?? 'no connection'}. Check the address and the network connection.`,
-      { status: null, code, maybeSent: false, operation, cause: error },
-    );
+    const reason = `Could not connect to the service at ${host}: ${DESCRIPTIONS[code] ?? 'no connection'}. Check the address and the network connection.`;
+    return new NetworkError(`${prefix} ${reason}`, {
+      status: null,
+      code,
+      maybeSent: false,
+      operation,
+      cause: error,
+      reason,
+    });
   }
-  return new NetworkError(
-    `${prefix} The connection to the service at ${host} broke before its answer arrived.${maybeCreatedHint(call)}`,
-    { status: null, code: failureCodes(error)[0] ?? null, maybeSent: true, operation, cause: error },
-  );
+  const reason = `The connection to the service at ${host} broke before its answer arrived.${maybeCreatedHint(call)}`;
+  return new NetworkError(`${prefix} ${reason}`, {
+    status: null,
+    code: failureCodes(error)[0] ?? null,
+    maybeSent: true,
+    operation,
+    cause: error,
+    reason,
+  });
 }

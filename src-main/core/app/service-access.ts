@@ -1,5 +1,12 @@
 import type { AccountView } from '../../shared/models.ts';
-import { ApiError, apiKeyId, maskApiKey, ServiceClient, UnauthorizedError } from '../api/index.ts';
+import {
+  ApiError,
+  apiKeyId,
+  maskApiKey,
+  NetworkError,
+  ServiceClient,
+  UnauthorizedError,
+} from '../api/index.ts';
 import type { AccountId } from '../queue/ids.ts';
 import type { Batch } from '../queue/types.ts';
 import { type AccountStore, describeBalance, SANDBOX_ACCOUNT_ID } from './accounts.ts';
@@ -49,6 +56,8 @@ export async function serviceCall<T>(call: () => Promise<T>): Promise<T> {
     if (error instanceof ApiError && error.status !== null) {
       throw new AppError('unreachable', `The service answered ${error.status}: ${error.message}`);
     }
+    // Said once: the connection's own sentence, not under "could not be reached" and the call it broke.
+    if (error instanceof NetworkError) throw new AppError('unreachable', error.reason);
     throw new AppError('unreachable', `The service could not be reached: ${(error as Error).message}`);
   }
 }

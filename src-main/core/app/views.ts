@@ -154,7 +154,9 @@ export function batchDetail(
   const assets = store.assets.ofBatch(batch.id);
   // A shot is shown by its thumbnail and reviewed as its image (the same job and index).
   const imageIds = new Map(
-    assets.filter((asset) => asset.kind === 'image').map((asset) => [`${asset.jobId}/${asset.idx}`, asset.id]),
+    assets
+      .filter((asset) => asset.kind === 'image')
+      .map((asset) => [`${asset.jobId}/${asset.idx}`, asset.id]),
   );
   const resultsByJob = new Map<string, JobView['results']>();
   for (const asset of assets) {

@@ -79,14 +79,28 @@ function StorageForm({ saved, onDone }: { saved: PhotoStorageView | null; onDone
         <input
           type="url"
           spellCheck={false}
-          placeholder="Empty for AWS S3; https://<account>.r2.cloudflarestorage.com for R2"
+          placeholder="https://<account>.r2.cloudflarestorage.com"
+          aria-describedby="endpoint-hint"
           {...field('endpoint')}
         />
       </label>
+      <small id="endpoint-hint" className="muted">
+        Empty for AWS S3; the S3 address of Cloudflare R2, Backblaze B2 or MinIO otherwise.
+      </small>
       <label>
         Region
-        <input spellCheck={false} placeholder="Automatic" {...field('region')} />
+        <input
+          spellCheck={false}
+          placeholder="eu-west-1"
+          aria-describedby="region-hint"
+          {...field('region')}
+        />
       </label>
+      {/* Not "Automatic": AWS S3 needs the bucket's region (the SDK finds none by itself), and the others
+          take theirs from the endpoint (s3.ts regionForEndpoint). */}
+      <small id="region-hint" className="muted">
+        AWS S3: the bucket's region. R2, B2 and MinIO: empty (taken from the endpoint).
+      </small>
       <label>
         Access key ID
         <input spellCheck={false} autoComplete="off" {...field('accessKeyId')} />
@@ -112,10 +126,14 @@ function StorageForm({ saved, onDone }: { saved: PhotoStorageView | null; onDone
           <input
             type="url"
             spellCheck={false}
-            placeholder="Empty: signed links. Or a CDN / r2.dev address serving the bucket"
+            placeholder="https://cdn.example.com"
+            aria-describedby="public-hint"
             {...field('publicBaseUrl')}
           />
         </label>
+        <small id="public-hint" className="muted">
+          Empty: the service gets signed links. Or a CDN or r2.dev address that serves the bucket.
+        </small>
         <label>
           Link lifetime (hours)
           <input type="number" min={1} max={MAX_TTL_HOURS} required {...field('urlTtlHours')} />

@@ -91,12 +91,15 @@ function Accounts() {
               {account.kind === 'sandbox' && (
                 <span className="tag">simulated: no key, no network, no real credits</span>
               )}
-              <small>
+              <small data-testid="account-line">
                 {account.type === 'agency'
                   ? `Agency${account.agencyName ? `: ${account.agencyName}` : ''}`
-                  : 'Personal'}{' '}
-                · key {account.keyHint}
-                {account.balance !== null ? ` · ${credits(account.balance)}` : ''}
+                  : 'Personal'}
+                {/* The Sandbox runs inside Adbatch on a key of its own making: no key of the user's to hint at. */}
+                {account.kind === 'sandbox' ? '' : ` · key ${account.keyHint}`}
+                {account.balance !== null
+                  ? ` · ${credits(account.balance)}${account.kind === 'sandbox' ? ' (simulated)' : ''}`
+                  : ''}
                 {account.checkedAt ? ` · checked ${dateTime(account.checkedAt)}` : ''}
               </small>
               {account.refusedAt && (

@@ -153,7 +153,12 @@ describe('accounts', () => {
         baseUrl: 'http://127.0.0.1:1',
         apiKey: `adsk_${'1'.repeat(64)}`,
       }),
-    ).toMatchObject({ code: 'unreachable' });
+    ).toEqual({
+      code: 'unreachable',
+      // Said once, in one sentence and what to do: not "could not be reached: could not read… could not connect…".
+      message:
+        'Could not connect to the service at 127.0.0.1:1: the connection was refused. Check the address and the network connection.',
+    });
   });
 
   it('refuses to keep a key where the computer cannot seal it, storing nothing', async () => {

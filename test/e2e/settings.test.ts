@@ -1,0 +1,60 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AppInChromium,
+  browserMissing,
+  checkAllLooks,
+  clippedControls,
+  startAppInChromium,
+} from './browser.ts';
+
+// Settings as a first-time designer reads it (issue 14, point 15), at 1280x800 and 1920x1080, light and dark:
+// the Sandbox shows no key it does not have, the storage form's fields show their examples whole with the
+// rules beside them (no "Automatic" region that AWS would refuse), and a service that cannot be reached is
+// described once.
+
+const missing = browserMissing();
+const PATIENT = { timeout: 30_000 };
+let ui: AppInChromium;
+let page: Page;
+
+beforeAll(async () => {
+  if (missing) return;
+  ui = await startAppInChromium('settings');
+  page = ui.page;
+  await page.goto(ui.app.url);
+}, 60_000);
+
+afterAll(() => ui?.close());
+
+describe.skipIf(missing)(`Settings${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  it('shows the Sandbox without a key line, and the storage fields whole with their rules', async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const sandbox = page.getByRole('listitem').filter({ hasText: 'simulated: no key' });
+    await expect
+      .poll(() => sandbox.getByTestId('account-line').textContent(), PATIENT)
+      .toMatch(/^Personal · 5,000 credits \(simulated\) · checked .+$/);
+    expect(await page.getByPlaceholder('Automatic').count()).toBe(0);
+    expect(await page.getByText('AWS S3: the bucket’s region.').count()).toBe(0);
+    expect(await page.locator('#region-hint').textContent()).toBe(
+      "AWS S3: the bucket's region. R2, B2 and MinIO: empty (taken from the endpoint).",
+    );
+    expect(await page.getByLabel('Region').getAttribute('aria-describedby')).toBe('region-hint');
+    await page.getByText('More options').click();
+    await checkAllLooks(page, '31-settings', 'Settings', async (look) => {
+      expect(await clippedControls(page, '.settings'), `clipped controls (${look})`).toEqual([]);
+    });
+  }, 90_000);
+
+  it('describes a service that cannot be reached in one sentence', async () => {
+    await page.getByLabel('Name').fill('Studio');
+    await page.getByLabel('Service address').fill('http://127.0.0.1:1');
+    await page.getByLabel('API key').fill(`adsk_${'1'.repeat(64)}`);
+    await page.getByRole('button', { name: 'Check and add' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent(), PATIENT)
+      .toBe(
+        'Could not connect to the service at 127.0.0.1:1: the connection was refused. Check the address and the network connection.',
+      );
+  });
+});
