@@ -17,6 +17,7 @@ import type {
   ExportView,
   JobDecision,
   JobView,
+  LastBatchSettings,
   ModelView,
   NewAccount,
   NewBatchRequest,
@@ -64,9 +65,13 @@ export interface Handlers {
     args: { scanId: string; product: string; photo: number };
     result: ScannedProductView;
   };
+  /** Leaves a scanned product out of the batch, or takes it back in: for this scan and the next ones. */
+  'ingest:leaveOut': { args: { scanId: string; product: string; out: boolean }; result: null };
   'batches:quote': { args: QuoteRequest; result: QuoteView };
   'batches:create': { args: NewBatchRequest; result: BatchSummary };
   'batches:list': { args: undefined; result: BatchSummary[] };
+  /** What the last batch started with, if it still holds (New batch starts from it); null: the defaults. */
+  'batches:lastSettings': { args: undefined; result: LastBatchSettings | null };
   'batches:get': { args: { id: string }; result: BatchDetail };
   'batches:pause': { args: { id: string }; result: BatchSummary };
   'batches:resume': { args: { id: string }; result: BatchSummary };

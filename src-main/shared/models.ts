@@ -118,6 +118,8 @@ export interface PhotoView {
 export interface ScannedProductView {
   name: string;
   path: string;
+  /** Left out of the batch by the designer: not quoted, not shot. */
+  leftOut: boolean;
   /** Hero first. */
   photos: PhotoView[];
 }
@@ -271,6 +273,17 @@ export interface Settings {
   libraryDir: string;
   /** Share of the service's rate limit kept free for other apps using the same key, in percent. */
   budgetMarginPercent: number;
+  /** What the last batch started with; set by `batches:create`, read through `batches:lastSettings`. */
+  lastBatch?: LastBatchSettings;
+}
+
+/** The settings the last batch started with: the next New batch starts from them (issue 14, point 10). */
+export interface LastBatchSettings {
+  accountId: string;
+  shoot: ShootSettingsView;
+  video: VideoSettingsView | null;
+  /** When its video was made: at once, after review, or null for none. */
+  videoWhen: 'at_once' | 'after_review' | null;
 }
 
 /**

@@ -114,15 +114,35 @@ describe.skipIf(missing)(`New batch${missing ? ` (skipped: ${missing})` : ''}`, 
     await page.getByText('Classic', { exact: true }).click();
   });
 
+  it('leaves a product out of the batch and takes it back', async () => {
+    const tote = page.getByTestId('plan-products').getByRole('listitem').filter({ hasText: 'tote' });
+    const total = page.getByTestId('quote-total');
+    const before = await total.textContent();
+    await tote.getByLabel('tote: In the batch').uncheck();
+    await expect
+      .poll(() => total.textContent())
+      .toBe(
+        `${Number.parseInt(before!, 10) - 4 - quoteVideo((await callCore(ui.app.core, 'catalog:get')).defaults.video)} credits`,
+      );
+    expect(await page.locator('#plan-title').textContent()).toBe('13 products, 22 photos · 1 left out');
+    expect(
+      await page.getByTestId('quote-rows').getByRole('listitem').filter({ hasText: 'tote' }).count(),
+    ).toBe(0);
+    await tote.getByLabel('tote: In the batch').check();
+    await expect.poll(() => total.textContent()).toBe(before);
+  });
+
   it('says why Start is disabled, and leaves no empty box when every product was already shot', async () => {
     await page.getByRole('radio', { name: 'No video' }).check();
     await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
     await page.getByRole('button', { name: 'Start for 52 credits' }).click();
     await page.getByTestId('batch-progress').waitFor(PATIENT);
 
-    // The same photos again, with the same settings: the products are being shot, so each is set aside.
+    // The same photos again, with the same settings: the products are being shot, so each is set aside. The
+    // screen starts from the last batch's settings: no video.
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByRole('button', { name: 'Open Folder…' }).click();
+    await expect.poll(() => page.getByRole('radio', { name: 'No video' }).isChecked(), PATIENT).toBe(true);
     const note = page.getByTestId('all-set-aside');
     await expect.poll(() => note.isVisible(), PATIENT).toBe(true);
     expect(await page.getByTestId('quote-rows').count()).toBe(0);

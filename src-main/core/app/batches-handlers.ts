@@ -9,6 +9,7 @@ import type { HandlerMap } from './dispatch.ts';
 import { AppError } from './errors.ts';
 import { NO_STORAGE } from './photo-reach.ts';
 import { relocateBatch } from './relocate.ts';
+import { lastBatchSettings } from './schemas.ts';
 import { batchDetail, batchSummaries, batchSummary } from './views.ts';
 
 // Batches: the quote (what a batch will cost, against the balance), its creation, and the user's pause,
@@ -21,6 +22,7 @@ export function batchesHandlers(
   | 'batches:quote'
   | 'batches:create'
   | 'batches:list'
+  | 'batches:lastSettings'
   | 'batches:get'
   | 'batches:pause'
   | 'batches:resume'
@@ -100,12 +102,30 @@ export function batchesHandlers(
         products: fresh,
       });
       services.forgetBalance(request.accountId);
+      ctx.writeSettings({
+        ...ctx.settings(),
+        lastBatch: {
+          accountId: request.accountId,
+          shoot: request.shoot,
+          video: request.video,
+          videoWhen: request.video ? (request.videoWhen ?? 'at_once') : null,
+        },
+      });
       log.info(`batch ${batch.id} created: ${fresh.length} products, ${quote.credits} credits`);
       await queue.drive(batch);
       events.emit('batches:changed', { id: batch.id });
       return batchSummary(store, batch, queue.facts);
     },
     'batches:list': async () => batchSummaries(store, queue.facts),
+    // Read back only while they still hold: a catalog or an account that changed since gives New batch's defaults.
+    'batches:lastSettings': async () => {
+      const kept = lastBatchSettings.safeParse(ctx.settings().lastBatch);
+      if (!kept.success) return null;
+      const known =
+        kept.data.accountId === SANDBOX_ACCOUNT_ID ||
+        services.accountsList().some((account) => account.id === kept.data.accountId);
+      return known ? kept.data : { ...kept.data, accountId: SANDBOX_ACCOUNT_ID };
+    },
     'batches:get': async ({ id }) =>
       batchDetail(store, requireBatch(store, id), queue.facts, ctx.files, ctx.now()),
     'batches:pause': async ({ id }) => {

@@ -1,8 +1,7 @@
-import { scanInputs, withHero } from '../ingest/scan.ts';
+import { scanInputs } from '../ingest/scan.ts';
 import { ingestCacheDir } from '../library.ts';
 import type { CoreContext } from './context.ts';
 import type { HandlerMap } from './dispatch.ts';
-import { AppError } from './errors.ts';
 import { throttlePerKey } from './events.ts';
 import { scannedProductView, scanView } from './views.ts';
 
@@ -12,7 +11,7 @@ const PROGRESS_INTERVAL_MS = 100;
 
 export function ingestHandlers(
   ctx: CoreContext,
-): Pick<HandlerMap, 'dialog:open' | 'ingest:scan' | 'ingest:hero'> {
+): Pick<HandlerMap, 'dialog:open' | 'ingest:scan' | 'ingest:hero' | 'ingest:leaveOut'> {
   const { events, files, scans } = ctx;
   return {
     'dialog:open': async () => ctx.openDialog(),
@@ -28,17 +27,14 @@ export function ingestHandlers(
         },
       });
       tick.flush();
-      return scanView(scans.hold(plan), plan, files);
+      const scanId = scans.hold(plan);
+      return scanView(scanId, plan, files, (product) => scans.isLeftOut(product));
     },
-    'ingest:hero': async ({ scanId, product: name, photo }) => {
-      const plan = scans.get(scanId);
-      const index = plan.products.findIndex((product) => product.name === name);
-      const product = plan.products[index];
-      if (!product) throw new AppError('not_found', `This scan has no product "${name}".`);
-      if (!product.photos[photo])
-        throw new AppError('bad_request', `${name} has ${product.photos.length} photos, not ${photo + 1}.`);
-      plan.products[index] = withHero(product, photo);
-      return scannedProductView(plan.products[index]!, files);
+    'ingest:hero': async ({ scanId, product: name, photo }) =>
+      scannedProductView(scans.chooseHero(scanId, name, photo), files, false),
+    'ingest:leaveOut': async ({ scanId, product: name, out }) => {
+      scans.leaveOut(scanId, name, out);
+      return null;
     },
   };
 }

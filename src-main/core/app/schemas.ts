@@ -69,6 +69,16 @@ const quote = z
   })
   .strict();
 
+/** The last batch's settings as kept in the preferences file: read back only if they still hold. */
+export const lastBatchSettings = z
+  .object({
+    accountId: z.string().min(1).max(100),
+    shoot,
+    video: video.nullable(),
+    videoWhen: z.enum(['at_once', 'after_review']).nullable(),
+  })
+  .strict();
+
 const pickedVideos = z
   .object({
     batchId,
@@ -162,9 +172,17 @@ export const HANDLER_SCHEMAS = {
       photo: z.number().int().min(0).max(100),
     })
     .strict(),
+  'ingest:leaveOut': z
+    .object({
+      scanId: z.string().min(1).max(100),
+      product: z.string().min(1).max(1000),
+      out: z.boolean(),
+    })
+    .strict(),
   'batches:quote': quote,
   'batches:create': quote.extend({ name: z.string().trim().min(1).max(200) }).strict(),
   'batches:list': none,
+  'batches:lastSettings': none,
   'batches:get': id,
   'batches:pause': id,
   'batches:resume': id,

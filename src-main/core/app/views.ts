@@ -19,10 +19,15 @@ import type { FileGateway } from './files.ts';
 
 // Scans and batches as the renderer sees them: local files as gateway URLs, never as paths to open.
 
-export function scannedProductView(product: PlannedProduct, files: FileGateway): ScannedProductView {
+export function scannedProductView(
+  product: PlannedProduct,
+  files: FileGateway,
+  leftOut: boolean,
+): ScannedProductView {
   return {
     name: product.name,
     path: product.path,
+    leftOut,
     photos: product.photos.map((photo) => ({
       file: photo.file,
       width: photo.width,
@@ -35,10 +40,15 @@ export function scannedProductView(product: PlannedProduct, files: FileGateway):
   };
 }
 
-export function scanView(scanId: string, plan: IngestPlan, files: FileGateway): ScanView {
+export function scanView(
+  scanId: string,
+  plan: IngestPlan,
+  files: FileGateway,
+  leftOut: (product: PlannedProduct) => boolean,
+): ScanView {
   return {
     scanId,
-    products: plan.products.map((product) => scannedProductView(product, files)),
+    products: plan.products.map((product) => scannedProductView(product, files, leftOut(product))),
     problems: plan.problems,
     skipped: plan.skipped.length,
     skippedFiles: plan.skipped.map((skipped) => ({ file: skipped.file, reason: skipped.reason })),

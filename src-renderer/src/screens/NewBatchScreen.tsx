@@ -102,6 +102,21 @@ function HeroChoice({ product }: { product: ScannedProductView }) {
   );
 }
 
+/** Whether the product goes into the batch: left out, it is not quoted and not shot. */
+function InBatch({ product }: { product: ScannedProductView }) {
+  const leaveOut = useNewBatch((state) => state.leaveOut);
+  return (
+    <label className="checkbox in-batch">
+      <input
+        type="checkbox"
+        checked={!product.leftOut}
+        onChange={(event) => void leaveOut(product.name, !event.target.checked)}
+      />
+      <span className="visually-hidden">{product.name}: </span>In the batch
+    </label>
+  );
+}
+
 function Plan() {
   const { scan, scanning } = useNewBatch();
   if (scanning) {
@@ -116,12 +131,14 @@ function Plan() {
   }
   if (!scan) return null;
   const photos = scan.products.reduce((sum, product) => sum + product.photos.length, 0);
+  const leftOut = scan.products.filter((product) => product.leftOut).length;
   const errors = scan.problems.filter((problem) => problem.severity === 'error');
   const warnings = scan.problems.filter((problem) => problem.severity === 'warning');
   return (
     <section className="plan" aria-labelledby="plan-title">
       <h2 id="plan-title">
         {scan.products.length} products, {photos} photos
+        {leftOut > 0 && <span className="muted small"> · {leftOut} left out</span>}
       </h2>
       {scan.products.length === 0 ? (
         <EmptyState title="No usable photos">
@@ -135,9 +152,10 @@ function Plan() {
           testId="plan-products"
           className="plan-products"
           render={(product) => (
-            <div className="plan-product">
+            <div className={product.leftOut ? 'plan-product left-out' : 'plan-product'}>
               {product.photos[0]?.thumbnailUrl ? (
                 <img
+                  className="plan-hero"
                   src={product.photos[0].thumbnailUrl}
                   alt={`${product.name}, hero`}
                   width={56}
@@ -154,6 +172,7 @@ function Plan() {
                 </small>
               </div>
               {product.photos.length > 1 && <HeroChoice product={product} />}
+              <InBatch product={product} />
             </div>
           )}
         />

@@ -40,6 +40,8 @@ interface NewBatchState {
   setName(name: string): void;
   /** Makes the product's photo at this position its hero. */
   setHero(product: string, photo: number): Promise<void>;
+  /** Leaves the product out of the batch, or takes it back in. */
+  leaveOut(product: string, out: boolean): Promise<void>;
   requestQuote(): Promise<void>;
   /** Resolves to the new batch's id, or null when it could not start (the error says why). */
   start(): Promise<string | null>;
@@ -77,16 +79,19 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
   async scanInputs(inputs) {
     set({ inputs, scan: null, quote: null, scanning: { checked: 0, total: 0 }, error: null });
     try {
-      const [scan, catalog] = await Promise.all([
+      const [scan, catalog, last] = await Promise.all([
         api.call('ingest:scan', { inputs }),
         useCatalog.getState().ready(),
+        // Settings chosen on this screen are kept for the next drop; a fresh screen starts from the last batch's.
+        get().shoot ? null : api.call('batches:lastSettings'),
       ]);
       const folder = inputs[0]?.split(/[\\/]/).filter(Boolean).pop() ?? 'Batch';
       set({
         scan,
         name: get().name || folder,
-        shoot: get().shoot ?? catalog.defaults.shoot,
-        video: get().video ?? catalog.defaults.video,
+        shoot: get().shoot ?? last?.shoot ?? catalog.defaults.shoot,
+        video: get().video ?? last?.video ?? catalog.defaults.video,
+        ...(last ? { accountId: last.accountId, videoStep: last.videoWhen ?? 'none' } : {}),
       });
       await get().requestQuote();
     } catch (error) {
@@ -140,6 +145,29 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
         },
       });
     } catch (error) {
+      set({ error: messageOf(error) });
+    }
+  },
+  async leaveOut(product, out) {
+    const scan = get().scan;
+    if (!scan) return;
+    // Shown at once (the box follows the click), put back if core refuses.
+    const mark = (leftOut: boolean) => {
+      const current = get().scan;
+      if (current?.scanId !== scan.scanId) return;
+      set({
+        scan: {
+          ...current,
+          products: current.products.map((item) => (item.name === product ? { ...item, leftOut } : item)),
+        },
+      });
+    };
+    mark(out);
+    try {
+      await api.call('ingest:leaveOut', { scanId: scan.scanId, product, out });
+      await get().requestQuote();
+    } catch (error) {
+      mark(!out);
       set({ error: messageOf(error) });
     }
   },
