@@ -2,6 +2,7 @@ import type {
   AccountView,
   AppInfo,
   BatchDetail,
+  BatchListItem,
   BatchProgress,
   BatchSummary,
   CatalogView,
@@ -69,7 +70,7 @@ export interface Handlers {
   'ingest:leaveOut': { args: { scanId: string; product: string; out: boolean }; result: null };
   'batches:quote': { args: QuoteRequest; result: QuoteView };
   'batches:create': { args: NewBatchRequest; result: BatchSummary };
-  'batches:list': { args: undefined; result: BatchSummary[] };
+  'batches:list': { args: undefined; result: BatchListItem[] };
   /** What the last batch started with, if it still holds (New batch starts from it); null: the defaults. */
   'batches:lastSettings': { args: undefined; result: LastBatchSettings | null };
   'batches:get': { args: { id: string }; result: BatchDetail };

@@ -221,6 +221,11 @@ export interface ProductProgressView {
   jobs: JobView[];
 }
 
+/** A batch as the batch list shows it: with its cover, the first shot's thumbnail (null before one lands). */
+export interface BatchListItem extends BatchSummary {
+  coverUrl: string | null;
+}
+
 export interface BatchDetail extends BatchSummary {
   /** The batch's folder in the library: its results and manifest.json. */
   resultsFolder: string;

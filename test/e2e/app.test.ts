@@ -279,6 +279,11 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
 
     await page.getByRole('button', { name: 'Batches' }).first().click();
     await expect.poll(() => page.getByRole('button', { name: /Examples/ }).isVisible()).toBe(true);
+    // Each batch shows its cover: its first shot, loaded.
+    const cover = page.getByRole('button', { name: /Examples/ }).locator('img.batch-cover');
+    await expect
+      .poll(() => cover.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0))
+      .toBe(true);
     await checkLooks(page, '04-batches', 'Batches');
   }, 120_000);
 

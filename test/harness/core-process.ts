@@ -46,7 +46,7 @@ process.once('SIGTERM', () => {
   );
 });
 
-let [batch] = await callCore(core, 'batches:list');
+let [batch]: Array<{ id: string }> = await callCore(core, 'batches:list');
 if (!batch && values.products) {
   const scan = await callCore(core, 'ingest:scan', { inputs: [values.products] });
   batch = await callCore(core, 'batches:create', {

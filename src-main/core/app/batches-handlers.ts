@@ -116,7 +116,7 @@ export function batchesHandlers(
       events.emit('batches:changed', { id: batch.id });
       return batchSummary(store, batch, queue.facts);
     },
-    'batches:list': async () => batchSummaries(store, queue.facts),
+    'batches:list': async () => batchSummaries(store, queue.facts, ctx.files),
     // Read back only while they still hold: a catalog or an account that changed since gives New batch's defaults.
     'batches:lastSettings': async () => {
       const kept = lastBatchSettings.safeParse(ctx.settings().lastBatch);

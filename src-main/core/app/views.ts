@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   BatchDetail,
+  BatchListItem,
   BatchProgress,
   BatchSummary,
   JobView,
@@ -107,16 +108,21 @@ export function batchSummary(store: QueueStore, batch: Batch, facts: BatchFacts)
   return summaryOf(batch, store.totals(batch.id), store.batches.productCount(batch.id), facts);
 }
 
-/** Every batch, newest first, from one pass over the totals. */
-export function batchSummaries(store: QueueStore, facts: BatchFacts): BatchSummary[] {
+/** Every batch, newest first, with its cover, from one pass over the totals and one over the thumbnails. */
+export function batchSummaries(store: QueueStore, facts: BatchFacts, files: FileGateway): BatchListItem[] {
   const all = store.allTotals();
+  const covers = store.assets.covers();
   const empty = { jobs: 0, byState: {}, charged: 0, refunded: 0, atStake: 0, created: 0, products: 0 };
   return store.batches
     .all()
     .sort((a, b) => b.createdAt - a.createdAt)
     .map((batch) => {
       const totals = all.get(batch.id) ?? empty;
-      return summaryOf(batch, totals, totals.products, facts);
+      const cover = covers.get(batch.id);
+      return {
+        ...summaryOf(batch, totals, totals.products, facts),
+        coverUrl: cover ? files.url(join(batch.libraryDir, cover)) : null,
+      };
     });
 }
 

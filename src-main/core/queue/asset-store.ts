@@ -34,6 +34,18 @@ export class AssetStore {
       .map(toAsset);
   }
 
+  /** Each batch's cover: its first shot's thumbnail on disk (the path relative to its library), by batch. */
+  covers(): Map<string, string> {
+    const rows = this.db
+      .prepare<[], { batch_id: string; path: string }>(
+        `SELECT jobs.batch_id, assets.path FROM assets JOIN jobs ON jobs.id = assets.job_id
+         WHERE assets.id IN (SELECT MIN(a.id) FROM assets a JOIN jobs j ON j.id = a.job_id
+                             WHERE a.kind = 'thumbnail' AND a.state = 'done' GROUP BY j.batch_id)`,
+      )
+      .all();
+    return new Map(rows.map((row) => [row.batch_id, row.path]));
+  }
+
   /**
    * Results still to download, of these batches' jobs in `downloading`; not those of a batch paused for
    * its library (they wait for the library to be writable again).

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { counted } from '../../../src-main/shared/counted.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
@@ -63,10 +64,15 @@ export function BatchesScreen() {
             className="table-body"
             render={(batch) => (
               <button type="button" className="table-row" onClick={() => go({ name: 'batch', id: batch.id })}>
-                <span className="cell-main">
+                <span className="cell-main with-cover">
+                  {batch.coverUrl ? (
+                    <img className="batch-cover" src={batch.coverUrl} alt="" decoding="async" />
+                  ) : (
+                    <span className="batch-cover" aria-hidden="true" />
+                  )}
                   <strong>{batch.name}</strong>
                   <small>
-                    {dateTime(batch.createdAt)} · {batch.products} products
+                    {dateTime(batch.createdAt)} · {counted(batch.products, 'product')}
                   </small>
                 </span>
                 <span>

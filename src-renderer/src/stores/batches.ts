@@ -1,9 +1,9 @@
 import { create } from 'zustand';
-import type { BatchProgress, BatchSummary } from '../../../src-main/shared/models.ts';
+import type { BatchListItem, BatchProgress } from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
 
 interface BatchesState {
-  batches: BatchSummary[];
+  batches: BatchListItem[];
   loaded: boolean;
   error: string | null;
   load(): Promise<void>;
