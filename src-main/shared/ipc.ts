@@ -60,7 +60,11 @@ export interface Handlers {
   /** Shows the library (or a batch's folder) in Finder / Explorer / the file manager. */
   /** The folder shown, and why the file manager could not show it (null when it did). */
   'library:reveal': { args: { batchId?: string }; result: { folder: string; failure: string | null } };
-  'ingest:scan': { args: { inputs: string[]; pattern?: string }; result: ScanView };
+  /** `subfolders`: a folder of photos inside another, a product of its own (default) or part of the one above. */
+  'ingest:scan': {
+    args: { inputs: string[]; pattern?: string; subfolders?: 'own' | 'parent' };
+    result: ScanView;
+  };
   /** Makes another of a scanned product's photos its hero (sent first); the others keep their order. */
   'ingest:hero': {
     args: { scanId: string; product: string; photo: number };

@@ -130,6 +130,10 @@ export interface ScanView {
   problems: ProblemView[];
   /** System junk passed over without a word (.DS_Store, Thumbs.db), listed apart from the problems. */
   skipped: number;
+  /** Folders of photos inside another (`linen-shirt/detail`), and whether each went into the one above. */
+  nested: Array<{ folder: string; parent: string; merged: boolean }>;
+  /** Products whose every photo was turned away, with the reasons. */
+  dropped: Array<{ name: string; folder: string; reasons: string[] }>;
   skippedFiles: Array<{ file: string; reason: string }>;
 }
 

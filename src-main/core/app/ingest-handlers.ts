@@ -15,12 +15,13 @@ export function ingestHandlers(
   const { events, files, scans } = ctx;
   return {
     'dialog:open': async () => ctx.openDialog(),
-    'ingest:scan': async ({ inputs, pattern }) => {
+    'ingest:scan': async ({ inputs, pattern, subfolders }) => {
       let latest = { checked: 0, total: 0 };
       const tick = throttlePerKey(PROGRESS_INTERVAL_MS, () => events.emit('ingest:progress', latest));
       const plan = await scanInputs(inputs, {
         cacheDir: ingestCacheDir(ctx.settings().libraryDir),
         pattern,
+        subfolders,
         onProgress: (progress) => {
           latest = progress;
           tick.touch('scan');

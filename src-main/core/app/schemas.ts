@@ -163,6 +163,7 @@ export const HANDLER_SCHEMAS = {
     .object({
       inputs: z.array(z.string().min(1).max(4096)).min(1).max(10_000),
       pattern: z.string().max(500).optional(),
+      subfolders: z.enum(['own', 'parent']).optional(),
     })
     .strict(),
   'ingest:hero': z

@@ -52,6 +52,8 @@ export function scanView(
     products: plan.products.map((product) => scannedProductView(product, files, leftOut(product))),
     problems: plan.problems,
     skipped: plan.skipped.length,
+    nested: plan.nested,
+    dropped: plan.dropped,
     skippedFiles: plan.skipped.map((skipped) => ({ file: skipped.file, reason: skipped.reason })),
   };
 }

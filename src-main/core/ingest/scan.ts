@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import type { NewProduct } from '../queue/types.ts';
 import { mapLimit } from '../util/map-limit.ts';
 import { type CatalogProduct, isCatalogFile, readCatalog } from './catalog-file.ts';
@@ -14,7 +14,14 @@ import {
 import { compareNatural, DEFAULT_GROUP_PATTERN, groupBySku, parseGroupPattern, skuOf } from './group.ts';
 import { MAX_PHOTOS_PER_PRODUCT } from './limits.ts';
 import { checkRemotePhoto } from './remote-photo.ts';
-import type { IngestPlan, PlannedPhoto, PlannedProduct, Problem } from './types.ts';
+import type {
+  DroppedProduct,
+  IngestPlan,
+  NestedFolder,
+  PlannedPhoto,
+  PlannedProduct,
+  Problem,
+} from './types.ts';
 import { fileRef, junkReason, walkFolder } from './walk.ts';
 
 // Whatever was dropped (folders nested to any depth, loose files, catalogs) becomes the ingest plan: the
@@ -28,6 +35,11 @@ export interface ScanOptions {
   pattern?: RegExp | string;
   /** Photos checked at once (default: twice the cores, since reads and decodes overlap). */
   concurrency?: number;
+  /**
+   * A folder of photos inside another folder of photos (`linen-shirt/detail/`): a product of its own (the
+   * default, as every folder of photos is) or part of the folder above's product.
+   */
+  subfolders?: 'own' | 'parent';
   onProgress?: (progress: { checked: number; total: number }) => void;
 }
 
@@ -97,6 +109,45 @@ function problemOf(file: FileRef, result: CheckResult & { ok: false }): Problem 
   const claimsImage = /\.(jpe?g|png|webp|gif|tiff?|hei[cf]|avif|bmp|svg)$/i.test(file.display);
   const severity = result.code === 'not_an_image' && !claimsImage ? 'warning' : 'error';
   return { file: file.display, reason: result.reason, severity, code: result.code };
+}
+
+/**
+ * Records each folder of photos that sits inside another (its nearest such ancestor) and, with `parent`,
+ * moves its files into that ancestor's source: deepest first, so a chain ends in its topmost folder.
+ */
+function placeSubfolders(sources: Source[], subfolders: 'own' | 'parent', nested: NestedFolder[]): void {
+  const depth = (source: Source) => source.sourceDir.split(sep).length;
+  const byDepth = [...sources].sort((a, b) => depth(b) - depth(a));
+  for (const source of byDepth) {
+    const parent = byDepth
+      .filter((other) => other !== source && source.sourceDir.startsWith(other.sourceDir + sep))
+      .sort((a, b) => depth(b) - depth(a))[0];
+    if (!parent) continue;
+    const folder = source.path || basename(source.sourceDir);
+    nested.push({
+      folder,
+      parent: parent.path || basename(parent.sourceDir),
+      merged: subfolders === 'parent',
+    });
+    if (subfolders === 'parent') {
+      parent.files.push(...source.files);
+      sources.splice(sources.indexOf(source), 1);
+    }
+  }
+  nested.sort((a, b) => compareNatural(a.folder, b.folder));
+}
+
+/** A folder none of whose photos could be used, and why. */
+function droppedOf(source: Source, results: ReadonlyMap<FileRef, CheckResult>): DroppedProduct {
+  const reasons = source.files.map((file) => {
+    const result = results.get(file);
+    return result && !result.ok ? result.reason : 'not usable';
+  });
+  return {
+    name: basename(source.sourceDir),
+    folder: source.path || basename(source.sourceDir),
+    reasons: [...new Set(reasons)],
+  };
 }
 
 /** Products of one folder: one, or several when the file names carry several SKUs. */
@@ -200,7 +251,7 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
       : parseGroupPattern(options.pattern ?? DEFAULT_GROUP_PATTERN);
   const concurrency = options.concurrency ?? Math.max(2, availableParallelism() * 2);
   const cache: IngestCache = { dir: options.cacheDir };
-  const plan: IngestPlan = { products: [], problems: [], skipped: [] };
+  const plan: IngestPlan = { products: [], problems: [], skipped: [], nested: [], dropped: [] };
   const sources: Source[] = [];
   const looseByFolder = new Map<string, FileRef[]>();
   const catalogs: string[] = [];
@@ -244,6 +295,7 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
     }
   }
 
+  placeSubfolders(sources, options.subfolders ?? 'own', plan.nested);
   const files = [...sources.flatMap((source) => source.files), ...[...looseByFolder.values()].flat()];
   const memo: ContentMemo = new Map();
   let checked = 0;
@@ -263,6 +315,7 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
   const grouped: Source[] = [
     ...sources.flatMap((source) => {
       const ok = accepted(source.files);
+      if (ok.length === 0) plan.dropped.push(droppedOf(source, results));
       return ok.length > 0 ? folderSources(source.sourceDir, source.path, ok, pattern, false) : [];
     }),
     ...[...looseByFolder].flatMap(([folder, list]) => {

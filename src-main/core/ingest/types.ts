@@ -68,4 +68,24 @@ export interface IngestPlan {
   products: PlannedProduct[];
   problems: Problem[];
   skipped: SkippedFile[];
+  /** Folders of photos inside another folder of photos (`linen-shirt/detail`), and what the scan made of them. */
+  nested: NestedFolder[];
+  /** Products whose every photo was turned away, with the reasons (each file's is among the problems too). */
+  dropped: DroppedProduct[];
+}
+
+export interface NestedFolder {
+  /** Relative to the dropped folder, as products' paths are. */
+  folder: string;
+  /** The folder above it that holds photos too. */
+  parent: string;
+  /** Its photos went into the parent's product (`subfolders: 'parent'`), or it is a product of its own. */
+  merged: boolean;
+}
+
+export interface DroppedProduct {
+  name: string;
+  folder: string;
+  /** The distinct reasons its photos were turned away. */
+  reasons: string[];
 }

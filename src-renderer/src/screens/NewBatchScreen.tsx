@@ -4,6 +4,7 @@ import type {
   CatalogView,
   PhotoReach,
   ScannedProductView,
+  ScanView,
   ShootSettingsView,
 } from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
@@ -117,6 +118,41 @@ function InBatch({ product }: { product: ScannedProductView }) {
   );
 }
 
+/** Folders of photos inside another: the choice of what they are, and what the scan made of each. */
+function Subfolders({ nested }: { nested: ScanView['nested'] }) {
+  const { subfolders, setSubfolders } = useNewBatch();
+  return (
+    <fieldset className="subfolders" data-testid="subfolders">
+      <legend>Folders inside a product’s folder</legend>
+      <label>
+        <input
+          type="radio"
+          name="subfolders"
+          checked={subfolders === 'own'}
+          onChange={() => void setSubfolders('own')}
+        />
+        Each is a product of its own
+      </label>
+      <label>
+        <input
+          type="radio"
+          name="subfolders"
+          checked={subfolders === 'parent'}
+          onChange={() => void setSubfolders('parent')}
+        />
+        Each is part of the product above it
+      </label>
+      <ul className="muted small">
+        {nested.map((one) => (
+          <li key={one.folder}>
+            {one.folder}: {one.merged ? `part of ${one.parent}` : 'a product of its own'}
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}
+
 function Plan() {
   const { scan, scanning } = useNewBatch();
   if (scanning) {
@@ -137,7 +173,7 @@ function Plan() {
   return (
     <section className="plan" aria-labelledby="plan-title">
       <h2 id="plan-title">
-        {scan.products.length} products, {photos} photos
+        {counted(scan.products.length, 'product')}, {counted(photos, 'photo')}
         {leftOut > 0 && <span className="muted small"> · {leftOut} left out</span>}
       </h2>
       {scan.products.length === 0 ? (
@@ -176,6 +212,22 @@ function Plan() {
             </div>
           )}
         />
+      )}
+      {scan.nested.length > 0 && <Subfolders nested={scan.nested} />}
+      {scan.dropped.length > 0 && (
+        <div className="dropped" data-testid="dropped">
+          <h3>
+            {counted(scan.dropped.length, 'product')} dropped: none of{' '}
+            {scan.dropped.length === 1 ? 'its' : 'their'} photos can be used
+          </h3>
+          <ul>
+            {scan.dropped.map((product) => (
+              <li key={product.folder}>
+                <strong>{product.folder}</strong>: {product.reasons.join('; ')}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {scan.problems.length > 0 && (
         <details className="problems" open={errors.length > 0}>

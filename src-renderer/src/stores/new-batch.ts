@@ -31,7 +31,11 @@ interface NewBatchState {
   quoting: boolean;
   starting: boolean;
   error: string | null;
+  /** A folder of photos inside another: a product of its own, or part of the one above. */
+  subfolders: 'own' | 'parent';
   scanInputs(inputs: string[]): Promise<void>;
+  /** Scans the same inputs again with subfolders taken the other way. */
+  setSubfolders(subfolders: 'own' | 'parent'): Promise<void>;
   setAccount(accountId: string): void;
   setShoot(patch: Partial<ShootSettingsView>): void;
   setVideo(video: VideoSettingsView): void;
@@ -50,6 +54,7 @@ interface NewBatchState {
 
 const initial = {
   inputs: [],
+  subfolders: 'own' as const,
   scan: null,
   scanning: null,
   accountId: 'sandbox',
@@ -80,7 +85,7 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
     set({ inputs, scan: null, quote: null, scanning: { checked: 0, total: 0 }, error: null });
     try {
       const [scan, catalog, last] = await Promise.all([
-        api.call('ingest:scan', { inputs }),
+        api.call('ingest:scan', { inputs, subfolders: get().subfolders }),
         useCatalog.getState().ready(),
         // Settings chosen on this screen are kept for the next drop; a fresh screen starts from the last batch's.
         get().shoot ? null : api.call('batches:lastSettings'),
@@ -99,6 +104,11 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
     } finally {
       set({ scanning: null });
     }
+  },
+  async setSubfolders(subfolders) {
+    set({ subfolders });
+    const { inputs } = get();
+    if (inputs.length > 0) await get().scanInputs(inputs);
   },
   setAccount(accountId) {
     set({ accountId });

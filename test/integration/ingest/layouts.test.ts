@@ -32,6 +32,54 @@ afterAll(async () => {
 });
 
 describe('scanInputs: layouts', () => {
+  it('makes a folder of photos inside another its own product, or part of the one above, and says which', async () => {
+    const shirt = join(dir, 'subfolders', 'linen-shirt');
+    await put(join(shirt, 'front.jpg'), photos[0]!);
+    await put(join(shirt, 'back.jpg'), photos[1]!);
+    await put(join(shirt, 'detail', 'collar.jpg'), photos[2]!);
+    await put(join(shirt, 'detail', 'close', 'button.jpg'), photos[3]!);
+    const own = await scanInputs([join(dir, 'subfolders')], { cacheDir: cache });
+    expect(own.products.map((p) => [p.name, p.path, names(p.photos)]).sort()).toEqual([
+      ['close', join('linen-shirt', 'detail', 'close'), ['button.jpg']],
+      ['detail', join('linen-shirt', 'detail'), ['collar.jpg']],
+      ['linen-shirt', 'linen-shirt', ['back.jpg', 'front.jpg']],
+    ]);
+    expect(own.nested).toEqual([
+      { folder: join('linen-shirt', 'detail'), parent: 'linen-shirt', merged: false },
+      {
+        folder: join('linen-shirt', 'detail', 'close'),
+        parent: join('linen-shirt', 'detail'),
+        merged: false,
+      },
+    ]);
+    const merged = await scanInputs([join(dir, 'subfolders')], { cacheDir: cache, subfolders: 'parent' });
+    expect(merged.products.map((p) => [p.name, names(p.photos)])).toEqual([
+      ['linen-shirt', ['back.jpg', 'button.jpg', 'collar.jpg', 'front.jpg']],
+    ]);
+    expect(merged.nested.map((one) => [one.folder, one.merged])).toEqual([
+      [join('linen-shirt', 'detail'), true],
+      [join('linen-shirt', 'detail', 'close'), true],
+    ]);
+  });
+
+  it('lists a folder whose every photo was turned away as a dropped product, with the reasons', async () => {
+    const root = join(dir, 'dropped');
+    await put(join(root, 'good', 'a.jpg'), photos[0]!);
+    await put(join(root, 'broken', 'a.jpg'), Buffer.from('not a photo at all'));
+    await put(join(root, 'broken', 'b.png'), Buffer.from('nor this'));
+    const plan = await scanInputs([root], { cacheDir: cache });
+    expect(plan.products.map((p) => p.name)).toEqual(['good']);
+    expect(plan.dropped).toHaveLength(1);
+    expect(plan.dropped[0]!.name).toBe('broken');
+    expect(plan.dropped[0]!.folder).toBe('broken');
+    expect(plan.dropped[0]!.reasons.length).toBeGreaterThan(0);
+    // Each reason is the one its file's problem gives.
+    const fileReasons = plan.problems
+      .filter((problem) => problem.file.includes('broken'))
+      .map((p) => p.reason);
+    expect(new Set(plan.dropped[0]!.reasons)).toEqual(new Set(fileReasons));
+  });
+
   it('splits a flat folder of loose files into products by SKU', async () => {
     const flat = join(dir, 'flat');
     await put(join(flat, 'SKU123_1.jpg'), photos[0]!);

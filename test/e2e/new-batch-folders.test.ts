@@ -1,0 +1,62 @@
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRODUCT_FIXTURES_DIR } from '../support/static-server.ts';
+import { type AppInChromium, browserMissing, checkAllLooks, startAppInChromium } from './browser.ts';
+
+// New batch on a folder as designers keep them (issue 14, point 11): a product folder with a `detail`
+// folder inside, offered as a product of its own or as part of the product above and saying which it did,
+// and a folder whose every photo is turned away, listed as dropped with the reasons.
+
+const missing = browserMissing();
+const PATIENT = { timeout: 30_000 };
+let ui: AppInChromium;
+let page: Page;
+
+beforeAll(async () => {
+  if (missing) return;
+  ui = await startAppInChromium('new-batch-folders', async (dir) => {
+    const root = join(dir, 'shoot-folders');
+    const shirt = join(root, 'linen-shirt');
+    await mkdir(join(shirt, 'detail'), { recursive: true });
+    await mkdir(join(root, 'broken'), { recursive: true });
+    const photo = (n: number) => join(PRODUCT_FIXTURES_DIR, 'cap-red', `solidus_cap_red_${n}.png`);
+    await copyFile(photo(1), join(shirt, 'front.png'));
+    await copyFile(photo(2), join(shirt, 'back.png'));
+    await copyFile(photo(3), join(shirt, 'detail', 'collar.png'));
+    await writeFile(join(root, 'broken', 'front.png'), 'not a photo');
+    return { app: { pick: [root] } };
+  });
+  page = ui.page;
+  await page.goto(ui.app.url);
+}, 60_000);
+
+afterAll(() => ui?.close());
+
+describe.skipIf(missing)(`New batch on nested folders${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  it('offers a folder inside a product as its own product or as part of it, and lists the dropped', async () => {
+    await page.getByRole('button', { name: 'New batch' }).first().click();
+    await page.getByRole('button', { name: 'Open Folder…' }).click();
+    const heading = page.locator('#plan-title');
+    await expect.poll(() => heading.textContent(), PATIENT).toBe('2 products, 3 photos');
+    const subfolders = page.getByTestId('subfolders');
+    expect(await subfolders.locator('li').allTextContents()).toEqual([
+      'linen-shirt/detail: a product of its own',
+    ]);
+    const dropped = page.getByTestId('dropped');
+    expect(await dropped.locator('h3').textContent()).toBe(
+      '1 product dropped: none of its photos can be used',
+    );
+    expect(await dropped.locator('li').textContent()).toMatch(/^broken: .+/);
+    await checkAllLooks(page, '32-new-batch-folders', 'New batch (nested folders)');
+
+    await subfolders.getByLabel('Each is part of the product above it').check();
+    await expect.poll(() => heading.textContent(), PATIENT).toBe('1 product, 3 photos');
+    expect(await subfolders.locator('li').allTextContents()).toEqual([
+      'linen-shirt/detail: part of linen-shirt',
+    ]);
+    await page.getByTestId('quote-total').waitFor(PATIENT);
+    expect(await page.getByTestId('quote-rows').getByRole('listitem').allTextContents()).toHaveLength(1);
+  }, 90_000);
+});
