@@ -46,6 +46,19 @@ describe.skipIf(missing)(`New batch${missing ? ` (skipped: ${missing})` : ''}`, 
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByRole('button', { name: 'Open Folder…' }).click();
     await page.getByTestId('quote-total').waitFor(PATIENT);
+    // Each style shows a sample of itself, rendered by the sandbox's own renderer, loaded.
+    const samples = page.locator('img.style-sample');
+    expect(await samples.count()).toBe((await callCore(ui.app.core, 'catalog:get')).styles.length);
+    await expect
+      .poll(() =>
+        samples.evaluateAll((images) =>
+          images.every(
+            (image) =>
+              (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth === 160,
+          ),
+        ),
+      )
+      .toBe(true);
     const start = '.start-bar button.primary';
     // Scrolled to the top, the middle and the end of the settings: Start is always in the window.
     for (const to of [0, 0.5, 1]) {

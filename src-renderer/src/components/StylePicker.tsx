@@ -1,8 +1,10 @@
 import type { CatalogView, ShootStyle } from '../../../src-main/shared/models.ts';
 import { PictureChoices } from './PictureChoices.tsx';
+import { STYLE_SAMPLES } from './style-samples.ts';
 
-// The styles, their labels and their swatches (each backdrop's colours) come from core's catalog. React sets
-// a swatch through the element's style property (CSSOM), which no style-src CSP restricts.
+// The styles and their labels come from core's catalog; each shows a sample shot of the style (style-samples.ts),
+// or else its swatch of the backdrop's colours, which React sets through the element's style property (CSSOM),
+// which no style-src CSP restricts.
 
 export function StylePicker({
   styles,
@@ -21,7 +23,11 @@ export function StylePicker({
       choices={styles.map((style) => ({
         value: style.id,
         label: style.label,
-        picture: <span className="swatch" style={{ background: style.swatch }} aria-hidden="true" />,
+        picture: STYLE_SAMPLES[style.id] ? (
+          <img className="swatch style-sample" src={STYLE_SAMPLES[style.id]} alt="" width={80} height={48} />
+        ) : (
+          <span className="swatch" style={{ background: style.swatch }} aria-hidden="true" />
+        ),
       }))}
       value={value}
       onChange={onChange}
