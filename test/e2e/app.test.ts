@@ -10,7 +10,14 @@ import { type AppServer, EXAMPLES_DIR, RENDERER_DIR, startAppServer } from '../h
 import { callCore } from '../support/core-harness.ts';
 import { S3RVER_CREDENTIALS, type S3Server, startS3Server } from '../support/s3-server.ts';
 import { defaultKeys } from '../support/sandbox-harness.ts';
-import { browserMissing, checkLooks, expectAccessible, launchChromium, screenshot } from './browser.ts';
+import {
+  browserMissing,
+  checkAllLooks,
+  checkLooks,
+  expectAccessible,
+  launchChromium,
+  screenshot,
+} from './browser.ts';
 
 // The real UI, built by Vite, in Debian's Chromium, on the browser harness (the real core, the embedded
 // sandbox): as a designer would use it.
@@ -268,7 +275,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     expect(await page.getByTestId('videos-after-review').textContent()).toBe(
       'After review, from the picks (10 s / 720p): Review, then Make videos…',
     );
-    await checkLooks(page, '03-batch-done', 'Batch');
+    await checkAllLooks(page, '03-batch-done', 'Batch');
     // A result opens in Review, on that result.
     await page.getByRole('button', { name: 'cap-red, shot 2: open in Review' }).click();
     await expect
@@ -303,7 +310,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
       );
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => page.locator('.badge').first().textContent()).toBe('paused');
-    await checkLooks(page, '05-batch-paused', 'Batch (paused)');
+    await checkAllLooks(page, '05-batch-paused', 'Batch (paused)');
     await page.getByRole('button', { name: 'Resume' }).click();
     await expect
       .poll(() => page.getByTestId('batch-progress').textContent(), { timeout: 90_000, interval: 500 })
