@@ -310,6 +310,15 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
       );
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => page.locator('.badge').first().textContent()).toBe('paused');
+    // A paused batch in a designer's words: each shoot as what is happening to it, no jobs, no service states.
+    const states = await page.locator('.job-state').allTextContents();
+    expect(states.length).toBeGreaterThan(0);
+    for (const state of states) {
+      expect(state).toMatch(
+        /^(shoot waiting for the pause to end|being sent|queued at the service|being made|being downloaded|done)$/,
+      );
+    }
+    expect(await page.getByText(/\bjobs?\b|generating|pending/).count()).toBe(0);
     await checkAllLooks(page, '05-batch-paused', 'Batch (paused)');
     await page.getByRole('button', { name: 'Resume' }).click();
     await expect
