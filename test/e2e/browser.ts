@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type AppServer, startAppServer } from '../harness/app-server.ts';
 
 // Debian's Chromium driven by playwright-core: no browser download. Screenshots go to test-artifacts/.
@@ -93,6 +93,26 @@ export async function startAppInChromium(
     await close();
     throw error;
   }
+}
+
+/**
+ * The app in Chromium for one test file: started before its tests on a temp folder of its own (unless the
+ * browser is missing, when the file's tests are skipped), its page at the app, handed to `ready`; closed after
+ * them. `prepare` as `startAppInChromium`'s.
+ */
+export function openAppForFile(
+  name: string,
+  ready: (ui: AppInChromium) => void,
+  prepare?: Parameters<typeof startAppInChromium>[1],
+): void {
+  let started: AppInChromium | undefined;
+  beforeAll(async () => {
+    if (browserMissing()) return;
+    started = await startAppInChromium(name, prepare);
+    await started.page.goto(started.app.url);
+    ready(started);
+  }, 60_000);
+  afterAll(() => started?.close());
 }
 
 /**

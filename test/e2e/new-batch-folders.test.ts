@@ -1,9 +1,9 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PRODUCT_FIXTURES_DIR } from '../support/static-server.ts';
-import { type AppInChromium, browserMissing, checkAllLooks, startAppInChromium } from './browser.ts';
+import { browserMissing, checkAllLooks, openAppForFile } from './browser.ts';
 
 // New batch on a folder as designers keep them (issue 14, point 11): a product folder with a `detail`
 // folder inside, offered as a product of its own or as part of the product above and saying which it did,
@@ -11,12 +11,13 @@ import { type AppInChromium, browserMissing, checkAllLooks, startAppInChromium }
 
 const missing = browserMissing();
 const PATIENT = { timeout: 30_000 };
-let ui: AppInChromium;
 let page: Page;
-
-beforeAll(async () => {
-  if (missing) return;
-  ui = await startAppInChromium('new-batch-folders', async (dir) => {
+openAppForFile(
+  'new-batch-folders',
+  (app) => {
+    page = app.page;
+  },
+  async (dir) => {
     const root = join(dir, 'shoot-folders');
     const shirt = join(root, 'linen-shirt');
     await mkdir(join(shirt, 'detail'), { recursive: true });
@@ -27,12 +28,8 @@ beforeAll(async () => {
     await copyFile(photo(3), join(shirt, 'detail', 'collar.png'));
     await writeFile(join(root, 'broken', 'front.png'), 'not a photo');
     return { app: { pick: [root] } };
-  });
-  page = ui.page;
-  await page.goto(ui.app.url);
-}, 60_000);
-
-afterAll(() => ui?.close());
+  },
+);
 
 describe.skipIf(missing)(`New batch on nested folders${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('offers a folder inside a product as its own product or as part of it, and lists the dropped', async () => {

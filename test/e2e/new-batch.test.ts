@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { quoteBatch, quoteVideo } from '../../src-main/core/pricing.ts';
 import { callCore } from '../support/core-harness.ts';
 import {
@@ -7,7 +7,7 @@ import {
   browserMissing,
   checkAllLooks,
   clippedControls,
-  startAppInChromium,
+  openAppForFile,
 } from './browser.ts';
 
 // New batch as a first-time designer meets it, at 1280x800 and 1920x1080, light and dark (issue 14, points
@@ -19,15 +19,10 @@ const missing = browserMissing();
 const PATIENT = { timeout: 30_000 };
 let ui: AppInChromium;
 let page: Page;
-
-beforeAll(async () => {
-  if (missing) return;
-  ui = await startAppInChromium('new-batch');
-  page = ui.page;
-  await page.goto(ui.app.url);
-}, 60_000);
-
-afterAll(() => ui?.close());
+openAppForFile('new-batch', (app) => {
+  ui = app;
+  page = app.page;
+});
 
 /** Whether the element is wholly inside the window. */
 async function inView(page: Page, selector: string): Promise<boolean> {

@@ -1,12 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AppInChromium,
-  browserMissing,
-  checkAllLooks,
-  clippedControls,
-  startAppInChromium,
-} from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import { browserMissing, checkAllLooks, clippedControls, openAppForFile } from './browser.ts';
 
 // Settings as a first-time designer reads it (issue 14, point 15), at 1280x800 and 1920x1080, light and dark:
 // the Sandbox shows no key it does not have, the storage form's fields show their examples whole with the
@@ -15,17 +9,10 @@ import {
 
 const missing = browserMissing();
 const PATIENT = { timeout: 30_000 };
-let ui: AppInChromium;
 let page: Page;
-
-beforeAll(async () => {
-  if (missing) return;
-  ui = await startAppInChromium('settings');
-  page = ui.page;
-  await page.goto(ui.app.url);
-}, 60_000);
-
-afterAll(() => ui?.close());
+openAppForFile('settings', (app) => {
+  page = app.page;
+});
 
 describe.skipIf(missing)(`Settings${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('shows the Sandbox without a key line, and the storage fields whole with their rules', async () => {
