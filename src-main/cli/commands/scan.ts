@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../../core/app/public-api.ts';
 import { counted } from '../../shared/counted.ts';
 import type { ProblemView, ScanView } from '../../shared/models.ts';
@@ -46,6 +46,16 @@ function formatPlan(plan: ScanView): string {
       );
     });
   }
+  if (plan.nested.length > 0) {
+    lines.push('', 'Folders inside a product’s folder');
+    for (const one of plan.nested) {
+      lines.push(`  ${one.folder}: ${one.merged ? `part of ${one.parent}` : 'a product of its own'}`);
+    }
+  }
+  if (plan.dropped.length > 0) {
+    lines.push('', 'Dropped: none of their photos can be used');
+    for (const product of plan.dropped) lines.push(`  ${product.folder}: ${product.reasons.join('; ')}`);
+  }
   if (plan.problems.length > 0) lines.push('', 'Problems', formatProblems(plan.problems));
   return lines.join('\n');
 }
@@ -72,6 +82,8 @@ function planDocument(plan: ScanView) {
       code: problem.code,
     })),
     skipped: plan.skippedFiles,
+    nested: plan.nested,
+    dropped: plan.dropped,
   };
 }
 
@@ -81,13 +93,27 @@ export function registerScanCommand(program: Command): void {
     .description('Show what would be shot from these folders, files or catalogs, and what was turned away.')
     .argument('<input...>', 'folders (nested to any depth), photos, or catalogs (.csv, .json)')
     .option('--pattern <regex>', 'groups loose photos into products by SKU', DEFAULT_GROUP_PATTERN)
+    .addOption(
+      new Option(
+        '--subfolders <how>',
+        'a folder of photos inside a product’s folder: own product, or part of it',
+      )
+        .choices(['own', 'parent'])
+        .default('own'),
+    )
     .option('--json', 'print the plan as one JSON document')
     .option('--library <dir>', 'where the thumbnail cache lives', defaultLibraryDir())
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .action(
       async (
         inputs: string[],
-        options: { pattern: string; json?: boolean; library: string; dataDir: string },
+        options: {
+          pattern: string;
+          subfolders: 'own' | 'parent';
+          json?: boolean;
+          library: string;
+          dataDir: string;
+        },
       ) => {
         parseGroupPattern(options.pattern);
         // The queue tells which products were already shot; where none is, a throwaway one stands in, so
@@ -100,7 +126,11 @@ export function registerScanCommand(program: Command): void {
           library: options.library,
         });
         try {
-          const plan = await cli.call('ingest:scan', { inputs, pattern: options.pattern });
+          const plan = await cli.call('ingest:scan', {
+            inputs,
+            pattern: options.pattern,
+            subfolders: options.subfolders,
+          });
           process.stdout.write(
             options.json ? `${JSON.stringify(planDocument(plan), null, 2)}\n` : `${formatPlan(plan)}\n`,
           );

@@ -30,6 +30,34 @@ afterAll(async () => {
 const folders = () => ['--library', join(dir, 'library'), '--data-dir', join(dir, 'data')];
 
 describe('adbatch scan', () => {
+  it('says what it made of a folder of photos inside a product, either way, and lists a dropped product', async () => {
+    const root = join(dir, 'nested');
+    await mkdir(join(root, 'linen-shirt', 'detail'), { recursive: true });
+    await mkdir(join(root, 'broken'), { recursive: true });
+    await writeFile(join(root, 'linen-shirt', 'front.jpg'), await jpeg(600, 600, 4));
+    await writeFile(join(root, 'linen-shirt', 'detail', 'collar.jpg'), await jpeg(600, 600, 5));
+    await writeFile(join(root, 'broken', 'front.jpg'), 'not a photo');
+    const own = await adbatch(['scan', root, ...folders()]);
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.stdout).toContain(
+      `Folders inside a product’s folder\n  ${join('linen-shirt', 'detail')}: a product of its own\n`,
+    );
+    expect(own.stdout).toMatch(/\nDropped: none of their photos can be used\n {2}broken: .+\n/);
+    const merged = await adbatch(['scan', root, '--subfolders', 'parent', '--json', ...folders()]);
+    expect(merged.code, merged.stderr).toBe(0);
+    const plan = JSON.parse(merged.stdout);
+    expect(plan.products.map((p: { name: string; photos: unknown[] }) => [p.name, p.photos.length])).toEqual([
+      ['linen-shirt', 2],
+    ]);
+    expect(plan.nested).toEqual([
+      { folder: join('linen-shirt', 'detail'), parent: 'linen-shirt', merged: true },
+    ]);
+    expect(plan.dropped.map((p: { folder: string }) => p.folder)).toEqual(['broken']);
+    const wrong = await adbatch(['scan', root, '--subfolders', 'merge', ...folders()]);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toMatch(/--subfolders.*merge.*own, parent/s);
+  });
+
   it('prints the plan as one JSON document, problems with reasons, and exits 0', async () => {
     const result = await adbatch(['scan', dropped, '--json', ...folders()]);
     expect(result.code, result.stderr).toBe(0);
