@@ -30,6 +30,7 @@ import { denyAllPermissions } from './electron/permissions.ts';
 import { appPreferences } from './electron/preferences.ts';
 import { quitAfterStop } from './electron/quit.ts';
 import { safeStorageBox } from './electron/safe-storage-box.ts';
+import { statementPdf } from './electron/statement-pdf.ts';
 import { boundsToSave, lockDown, visibleBounds, windowOptions } from './electron/window.ts';
 import { startEmbeddedSandbox } from './sandbox/embedded.ts';
 import type { BatchSummary } from './shared/models.ts';
@@ -170,6 +171,7 @@ async function start(): Promise<void> {
       return failure || null;
     },
     ...exportDesktop({ dialog, shell, nativeImage }, () => mainWindow),
+    printStatement: statementPdf({ dialog }, () => mainWindow),
     log: logger,
   });
   registerMediaProtocol(protocol, net, core.files);

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import type { Settings } from '../shared/models.ts';
 import { AccountStore } from './app/accounts.ts';
 import { accountsHandlers } from './app/accounts-handlers.ts';
+import { agencyHandlers } from './app/agency-handlers.ts';
 import { batchesHandlers } from './app/batches-handlers.ts';
+import { BrandStore } from './app/brands.ts';
 import { catalogHandlers } from './app/catalog-handlers.ts';
 import type { CoreContext, Logger, Preferences } from './app/context.ts';
 import { createDispatch, type Dispatch, type HandlerMap } from './app/dispatch.ts';
@@ -22,6 +24,7 @@ import type { SecretBox } from './app/secrets.ts';
 import { type SandboxConnection, ServiceAccess, type SessionKey } from './app/service-access.ts';
 import { settingsHandlers } from './app/settings-handlers.ts';
 import { storageHandlers } from './app/storage-handlers.ts';
+import { usageHandlers } from './app/usage-handlers.ts';
 import { videosHandlers } from './app/videos-handlers.ts';
 import { asDataFolderError } from './db/data-folder-fault.ts';
 import { type Db, openDatabase } from './db/open.ts';
@@ -63,6 +66,8 @@ export interface CoreOptions {
   revealItem?: (path: string) => Promise<void>;
   /** Drags files out of the window (Electron's `startDrag`); the browser harness records them. */
   startDrag?: (files: string[]) => Promise<void>;
+  /** Prints the window, showing a client statement, to a PDF where the user chooses (Electron's printToPDF). */
+  printStatement?: (fileName: string) => Promise<{ path: string } | null>;
   /** Who this process is, named to another process refused the queue: "Adbatch", "adbatch run". */
   holderName?: string;
   /** How this process takes the data folder's queue (default `wait`: the app's). */
@@ -116,6 +121,7 @@ export function createCore(options: CoreOptions): Core {
   const db = openDataFolderDatabase(dataDir);
   const store = new QueueStore(db, now);
   const accounts = new AccountStore(db, options.secrets, now);
+  const brands = new BrandStore(db, store.caps, now);
   const storage = new PhotoStorage(db, options.secrets, now);
   const events = new CoreEvents();
   const settings = (): Settings => ({ ...options.defaults, ...options.preferences.read() });
@@ -151,6 +157,7 @@ export function createCore(options: CoreOptions): Core {
     log,
     store,
     accounts,
+    brands,
     storage,
     services,
     photos,
@@ -174,6 +181,11 @@ export function createCore(options: CoreOptions): Core {
     ...catalogHandlers,
     ...settingsHandlers(ctx),
     ...accountsHandlers(ctx),
+    ...agencyHandlers(ctx),
+    ...usageHandlers({
+      ...ctx,
+      ...(options.printStatement ? { printStatement: options.printStatement } : {}),
+    }),
     ...ingestHandlers(ctx),
     ...batchesHandlers(ctx),
     ...jobsHandlers(ctx),

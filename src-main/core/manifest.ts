@@ -67,7 +67,13 @@ export function buildManifest(store: QueueStore, batchId: string) {
           })),
         })),
     })),
-    ledger: store.jobs.ledger(batchId).map((entry) => ({ ...entry, at: new Date(entry.at).toISOString() })),
+    ledger: store.ledger.entries({ batchId }).map((entry) => ({
+      jobId: entry.jobId,
+      attempt: entry.attempt,
+      at: new Date(entry.at).toISOString(),
+      type: entry.type,
+      credits: entry.credits,
+    })),
   };
 }
 

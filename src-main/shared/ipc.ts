@@ -5,6 +5,7 @@ import type {
   BatchListItem,
   BatchProgress,
   BatchSummary,
+  BrandView,
   CatalogView,
   ExportDetail,
   ExportPlanView,
@@ -22,6 +23,7 @@ import type {
   ModelView,
   NewAccount,
   NewBatchRequest,
+  NewBrand,
   PhotoStorageInput,
   PhotoStorageView,
   PickedVideoQuote,
@@ -29,6 +31,7 @@ import type {
   QueueOwnerView,
   QuoteRequest,
   QuoteView,
+  ReconciliationView,
   ReshootQuote,
   ReshootRequest,
   ReviewChange,
@@ -40,6 +43,10 @@ import type {
   ScannedProductView,
   ScanView,
   Settings,
+  StatementView,
+  UsageOwner,
+  UsagePeriod,
+  UsageView,
 } from './models.ts';
 
 // The one contract between the renderer and main, whatever carries it (Electron IPC, the browser harness's
@@ -55,6 +62,24 @@ export interface Handlers {
   'accounts:remove': { args: { id: string }; result: null };
   'accounts:refresh': { args: { id: string }; result: AccountView };
   'models:list': { args: { accountId: string }; result: ModelView[] };
+  /** Says which client brand an agency key is pinned to (null: not pinned); the service does not say. */
+  'accounts:pin': { args: { id: string; brandId: string | null }; result: AccountView };
+  /** The client brands known here, every agency's, with their caps and what this month committed. */
+  'brands:list': { args: undefined; result: BrandView[] };
+  /** Lists the brands the account's key sees at the service (a pinned key sees its own only) and keeps them. */
+  'brands:refresh': { args: { accountId: string }; result: BrandView[] };
+  /** Creates a client brand at the service; the plan's quota refusal comes back in words. */
+  'brands:create': { args: NewBrand; result: BrandView };
+  /** Sets or clears a brand's monthly cap, in credits. */
+  'brands:setCap': { args: { id: string; monthlyCap: number | null }; result: BrandView };
+  /** The ledger's usage in a period: per brand (or account), per day, and each pool's runway. */
+  'usage:get': { args: UsagePeriod; result: UsageView };
+  /** The service's usage report for the period beside the ledger's, every difference named. */
+  'usage:reconcile': { args: UsagePeriod; result: ReconciliationView };
+  /** A client statement: one row per job of the owner in the period, and its CSV. */
+  'usage:statement': { args: UsagePeriod & { owner: UsageOwner }; result: StatementView };
+  /** Saves the window, showing a statement, as a PDF where the user chooses (the app only). */
+  'usage:printStatement': { args: { fileName: string }; result: { path: string } | null };
   /** The OS dialog to choose folders, photos or catalogs; [] when cancelled. */
   'dialog:open': { args: undefined; result: string[] };
   /** Shows the library (or a batch's folder) in Finder / Explorer / the file manager. */

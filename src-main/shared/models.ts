@@ -81,6 +81,12 @@ export interface AccountView {
   checkedAt: number | null;
   /** Set when the service refused the key (401): its batches are paused. */
   refusedAt: number | null;
+  /**
+   * Agency keys: the client brand the user says the key is pinned to (the service does not say), null when
+   * it is not pinned; always null for personal keys and the Sandbox.
+   */
+  brandId: string | null;
+  brandName: string | null;
 }
 
 export interface NewAccount {
@@ -146,6 +152,10 @@ export interface QuoteRequest {
    * picks, in Make videos, with these settings; the batch then has no video job. */
   videoWhen?: VideoWhen;
   includeDone: boolean;
+  /** Agency accounts: the client brand billed (its monthly cap holds); null or absent: none. */
+  brandId?: string | null;
+  /** The most this batch may spend, in credits; null or absent: no cap of its own. */
+  creditCap?: number | null;
 }
 
 export type VideoWhen = 'at_once' | 'after_review';
@@ -168,6 +178,13 @@ export interface QuoteView {
   /** With videos after review: what one product's video will cost, charged when it is made (not in
    * `credits`); null otherwise. */
   videoLaterCredits: number | null;
+  /** The brand's monthly cap and the batch's own, where set; the batch does not start if one `passes`. */
+  caps: CapPreview[];
+  /**
+   * Set when the batch is billed to a brand but sent with a key not pinned to it: the service will not
+   * attribute its spend to the brand (it reports it unassigned). The words to show.
+   */
+  attributionWarning: string | null;
 }
 
 /**
@@ -186,6 +203,22 @@ export interface NewBatchRequest extends QuoteRequest {
   name: string;
 }
 
+/** A cap the batch would run under, and what the quote would do to it. */
+export interface CapPreview {
+  scope: 'brand' | 'batch';
+  /** "Acme Outdoor's November budget of 2,000 credits", "This batch's cap of 300 credits". */
+  label: string;
+  cap: number;
+  /** Spent, at stake or being sent already (this month for a brand). */
+  committed: number;
+  /** What is left before this batch: cap - committed, never below 0. */
+  left: number;
+  /** The batch's quote would pass it: the batch does not start. */
+  passes: boolean;
+  /** The batch would take it past 80 %. */
+  warns: boolean;
+}
+
 export type BatchStatus = 'running' | 'paused' | 'cancelled' | 'finished';
 
 export interface BatchSummary extends BatchProgress {
@@ -198,6 +231,9 @@ export interface BatchSummary extends BatchProgress {
   createdAt: number;
   products: number;
   quotedCredits: number;
+  /** The client brand it is billed to; null for personal keys, the Sandbox, or none chosen. */
+  brandName: string | null;
+  creditCap: number | null;
 }
 
 /** What the user may decide about a job in its state. */
@@ -673,4 +709,145 @@ export interface ExportView {
 export interface ExportDetail extends ExportView {
   /** Every file of a finished run, with its warnings (the first 2,000). */
   files: ExportFileView[];
+}
+
+/** A client brand of an agency, as this computer knows it: listed by the service, with its cap kept here. */
+export interface BrandView {
+  id: string;
+  /** The service's id of the brand. */
+  remoteId: string;
+  name: string;
+  agencyName: string | null;
+  baseUrl: string;
+  active: boolean;
+  /** The most its batches may spend in a calendar month (UTC), in credits; null: no cap. */
+  monthlyCap: number | null;
+  /** This month: spent (net of refunds) plus at stake and being sent, from the ledger. */
+  committedThisMonth: number;
+  /** The stored keys the user pinned to it. */
+  accountIds: string[];
+}
+
+export interface NewBrand {
+  /** The agency account whose key creates it (an unpinned key: the service refuses a pinned one). */
+  accountId: string;
+  name: string;
+}
+
+/** A period of usage: [from, to) in epoch ms. */
+export interface UsagePeriod {
+  from: number;
+  to: number;
+}
+
+/** Who a line of usage is billed to: a client brand, an agency's spend on no brand, or a personal account. */
+export type UsageOwner =
+  | { kind: 'brand'; brandId: string; name: string; agencyName: string | null }
+  | { kind: 'unassigned'; agencyName: string | null; baseUrl: string }
+  | { kind: 'account'; accountId: string; name: string };
+
+/** What the ledger holds for one owner in a period. */
+export interface UsageLine {
+  owner: UsageOwner;
+  /** Result images of the shoots charged in the period that completed; videos likewise. */
+  images: number;
+  videos: number;
+  charged: number;
+  refunded: number;
+  /** At stake: creates whose outcome is unknown, not resolved yet. */
+  pending: number;
+  /** charged - refunded. */
+  net: number;
+  /** Brands: the monthly cap (for a one-month period) and what is left of it; null otherwise. */
+  cap: number | null;
+  left: number | null;
+}
+
+export interface UsageDay {
+  /** The day's start, UTC, epoch ms. */
+  day: number;
+  /** Net credits per line, in the order of `UsageView.lines`. */
+  net: number[];
+  refunded: number;
+}
+
+/** An account's pool or balance, and how long it lasts at the last 7 days' rate of this computer's spend. */
+export interface RunwayView {
+  accountId: string;
+  name: string;
+  balance: number | null;
+  /** Credits a day over the last 7 days (net, from the ledger of every key of the same account or agency). */
+  dailyRate: number;
+  /** Days left at that rate; null when nothing was spent in 7 days. */
+  days: number | null;
+  /** Fewer than 7 days left. */
+  low: boolean;
+}
+
+export interface UsageView {
+  period: UsagePeriod;
+  lines: UsageLine[];
+  days: UsageDay[];
+  totals: { images: number; videos: number; charged: number; refunded: number; pending: number; net: number };
+  runways: RunwayView[];
+}
+
+/** How one owner's figures compare with the service's usage report. */
+export type ReconciliationVerdict =
+  /** The same credits on both sides. */
+  | 'matched'
+  /** The service counts more: spent outside Adbatch (its own app shares the credits), or with another key. */
+  | 'outside_adbatch'
+  /** Adbatch counts more: a refund not reflected there yet, or spend the service attributed elsewhere. */
+  | 'not_at_service'
+  /** The owner's figures could not be read from the service (no key for it, the request failed). */
+  | 'unavailable';
+
+export interface ReconciliationLine {
+  owner: UsageOwner;
+  ledger: { images: number; videos: number; credits: number };
+  service: { images: number; videos: number; credits: number } | null;
+  /** service - ledger credits; 0 when matched; null when unavailable. */
+  difference: number | null;
+  verdict: ReconciliationVerdict;
+  /** The difference in words, naming the amount and, where known, the reason. */
+  explanation: string;
+  /** Jobs behind a `not_at_service` difference (refunded here, or sent with a key not pinned to the brand). */
+  jobs: Array<{
+    jobId: string;
+    batchName: string;
+    product: string;
+    kind: 'shoot' | 'video';
+    credits: number;
+  }>;
+}
+
+export interface ReconciliationView {
+  period: UsagePeriod;
+  checkedAt: number;
+  lines: ReconciliationLine[];
+  /** Creates whose outcome was unknown, resolved by this check (charged after all, or not). */
+  resolved: Array<{ jobId: string; credits: number; charged: boolean }>;
+}
+
+/** One row of a client statement: one job's charge and refund in the period. */
+export interface StatementRow {
+  date: string;
+  batch: string;
+  product: string;
+  kind: 'shoot' | 'video';
+  settings: string;
+  charged: number;
+  refunded: number;
+  jobId: string;
+}
+
+export interface StatementView {
+  owner: UsageOwner;
+  period: UsagePeriod;
+  rows: StatementRow[];
+  totals: { charged: number; refunded: number; net: number };
+  /** The same rows as CSV text (RFC 4180), and a file name for it. */
+  csv: string;
+  fileName: string;
 }

@@ -27,7 +27,13 @@ interface AccountRow {
   checked_at: number | null;
   refused_at: number | null;
   created_at: number;
+  brand_id: string | null;
+  brand_name: string | null;
 }
+
+/** Every read of an account names the brand its key is pinned to. */
+const SELECT_ACCOUNT = `SELECT accounts.*, brands.name AS brand_name FROM accounts
+  LEFT JOIN brands ON brands.id = accounts.brand_id`;
 
 function toView(row: AccountRow): AccountView {
   return {
@@ -41,6 +47,8 @@ function toView(row: AccountRow): AccountView {
     balance: row.balance,
     checkedAt: row.checked_at,
     refusedAt: row.refused_at,
+    brandId: row.brand_id,
+    brandName: row.brand_name,
   };
 }
 
@@ -60,7 +68,7 @@ export class AccountStore {
   /** The accounts whose keys are stored here. */
   list(): AccountView[] {
     return this.db
-      .prepare<[], AccountRow>('SELECT * FROM accounts WHERE sealed_key IS NOT NULL ORDER BY created_at')
+      .prepare<[], AccountRow>(`${SELECT_ACCOUNT} WHERE sealed_key IS NOT NULL ORDER BY accounts.created_at`)
       .all()
       .map(toView);
   }
@@ -70,7 +78,7 @@ export class AccountStore {
   }
 
   find(id: string): AccountView | null {
-    const row = this.db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?').get(id);
+    const row = this.db.prepare<[string], AccountRow>(`${SELECT_ACCOUNT} WHERE accounts.id = ?`).get(id);
     return row ? toView(row) : null;
   }
 
@@ -208,6 +216,19 @@ export class AccountStore {
     return this.get(id);
   }
 
+  /** The brand the user says the key is pinned to; null: not pinned. Agency keys only. */
+  pin(id: string, brandId: string | null): AccountView {
+    const row = this.row(id);
+    if (brandId !== null && row.type !== 'agency') {
+      throw new AppError(
+        'bad_request',
+        `"${row.name}" is not an agency key: only agency keys are pinned to a brand.`,
+      );
+    }
+    this.db.prepare('UPDATE accounts SET brand_id = ? WHERE id = ?').run(brandId, id);
+    return this.get(id);
+  }
+
   markRefused(id: string): AccountView {
     this.db.prepare('UPDATE accounts SET refused_at = ? WHERE id = ?').run(this.now(), id);
     return this.get(id);
@@ -215,12 +236,12 @@ export class AccountStore {
 
   private byKeyId(keyId: string): AccountRow | null {
     return (
-      this.db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE key_id = ?').get(keyId) ?? null
+      this.db.prepare<[string], AccountRow>(`${SELECT_ACCOUNT} WHERE accounts.key_id = ?`).get(keyId) ?? null
     );
   }
 
   private row(id: string): AccountRow {
-    const row = this.db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?').get(id);
+    const row = this.db.prepare<[string], AccountRow>(`${SELECT_ACCOUNT} WHERE accounts.id = ?`).get(id);
     if (!row) throw new AppError('not_found', `no account ${id}`);
     return row;
   }

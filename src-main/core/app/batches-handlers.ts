@@ -3,6 +3,7 @@ import { setAsideEarlierShots } from '../ingest/already-done.ts';
 import { quoteBatch, quoteVideo } from '../pricing.ts';
 import type { ShootSettings, VideoSettings } from '../queue/types.ts';
 import { SANDBOX_ACCOUNT_ID } from './accounts.ts';
+import { billingOf, capRefusal } from './batch-brand.ts';
 import type { CoreContext } from './context.ts';
 import { cancelBatch, pauseBatch, redownloadBatch, requireBatch, resumeBatch } from './decisions.ts';
 import type { HandlerMap } from './dispatch.ts';
@@ -30,7 +31,7 @@ export function batchesHandlers(
   | 'batches:redownload'
   | 'batches:relocate'
 > {
-  const { store, services, photos, queue, scans, log, events } = ctx;
+  const { store, services, photos, queue, scans, log, events, brands } = ctx;
   const summary = (id: string) => batchSummary(store, requireBatch(store, id), queue.facts);
 
   /** For `create`: the balance is asked again, and a batch whose photos cannot be reached is refused first. */
@@ -53,12 +54,13 @@ export function batchesHandlers(
       video,
       await services.balanceOf(request.accountId, purpose === 'create'),
     );
-    return { fresh, setAside, quote, shoot, video, later, reach, sandbox, baseUrl };
+    const billing = billingOf(request, quote.credits, { store, brands, services });
+    return { fresh, setAside, quote, shoot, video, later, reach, sandbox, baseUrl, billing };
   };
 
   return {
     'batches:quote': async (request) => {
-      const { quote, setAside, reach, later } = await quoteFor(request, 'preview');
+      const { quote, setAside, reach, later, billing } = await quoteFor(request, 'preview');
       return {
         products: quote.products.map((row) => ({
           product: row.product,
@@ -74,10 +76,15 @@ export function batchesHandlers(
         setAside,
         photos: reach,
         videoLaterCredits: later ? quoteVideo(later) : null,
+        caps: billing.caps,
+        attributionWarning: billing.attributionWarning,
       };
     },
     'batches:create': async (request) => {
-      const { fresh, quote, shoot, video, later, sandbox, baseUrl } = await quoteFor(request, 'create');
+      const { fresh, quote, shoot, video, later, sandbox, baseUrl, billing } = await quoteFor(
+        request,
+        'create',
+      );
       if (fresh.length === 0) {
         throw new AppError('conflict', 'Every product was already shot with these photos and settings.');
       }
@@ -87,6 +94,8 @@ export function batchesHandlers(
           `This batch costs ${quote.credits} credits; the balance is ${quote.balance}. Top up or choose fewer products.`,
         );
       }
+      const overCap = capRefusal(billing, quote.credits);
+      if (overCap) throw new AppError('refused', overCap);
       const { keyId, keyHint } = await services.keyedClient(request.accountId);
       const batch = store.createBatch({
         name: request.name,
@@ -99,6 +108,8 @@ export function batchesHandlers(
         shoot,
         video,
         videosAfterReview: later,
+        brandId: billing.brandId,
+        creditCap: billing.creditCap,
         products: fresh,
       });
       services.forgetBalance(request.accountId);

@@ -1,6 +1,7 @@
 import type { Settings } from '../../shared/models.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { AccountStore } from './accounts.ts';
+import type { BrandStore } from './brands.ts';
 import type { CoreEvents } from './events.ts';
 import type { FileGateway } from './files.ts';
 import type { PhotoReachService } from './photo-reach.ts';
@@ -30,6 +31,7 @@ export interface CoreContext {
   log: Logger;
   store: QueueStore;
   accounts: AccountStore;
+  brands: BrandStore;
   storage: PhotoStorage;
   services: ServiceAccess;
   photos: PhotoReachService;

@@ -10,6 +10,7 @@ export class AppError extends Error {
       | 'unreachable'
       | 'encryption_unavailable'
       | 'conflict'
+      | 'refused'
       | 'internal',
     message: string,
   ) {

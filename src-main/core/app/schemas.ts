@@ -66,8 +66,40 @@ const quote = z
     video: video.nullable(),
     videoWhen: z.enum(['at_once', 'after_review']).optional(),
     includeDone: z.boolean(),
+    brandId: z.string().min(1).max(100).nullable().optional(),
+    creditCap: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
   })
   .strict();
+
+/** Whole credits: caps and budgets are integers, as every amount of money here. */
+const creditAmount = z.number().int().min(0).max(1_000_000_000);
+/** A period in epoch ms, a day to ten years long. */
+const period = z
+  .object({ from: z.number().int().min(0), to: z.number().int().min(0) })
+  .strict()
+  .refine((value) => value.to > value.from && value.to - value.from <= 10 * 366 * 86_400_000, {
+    message: 'is not a period: its end must come after its start, at most ten years later',
+  });
+const usageOwner = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('brand'),
+      brandId: z.string().min(1).max(100),
+      name: z.string().max(500),
+      agencyName: z.string().max(500).nullable(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('unassigned'),
+      agencyName: z.string().max(500).nullable(),
+      baseUrl: z.string().max(2000),
+    })
+    .strict(),
+  z
+    .object({ kind: z.literal('account'), accountId: z.string().min(1).max(100), name: z.string().max(500) })
+    .strict(),
+]);
 
 /** The last batch's settings as kept in the preferences file: read back only if they still hold. */
 export const lastBatchSettings = z
@@ -285,6 +317,24 @@ export const HANDLER_SCHEMAS = {
       recipe: z.string().trim().min(1).max(100).optional(),
     })
     .strict(),
+  'accounts:pin': z
+    .object({ id: z.string().min(1).max(100), brandId: z.string().min(1).max(100).nullable() })
+    .strict(),
+  'brands:list': none,
+  'brands:refresh': z.object({ accountId: z.string().min(1).max(100) }).strict(),
+  'brands:create': z
+    .object({ accountId: z.string().min(1).max(100), name: z.string().trim().min(1).max(200) })
+    .strict(),
+  'brands:setCap': z.object({ id: z.string().min(1).max(100), monthlyCap: creditAmount.nullable() }).strict(),
+  'usage:get': period,
+  'usage:reconcile': period,
+  'usage:statement': z
+    .object({ from: z.number().int().min(0), to: z.number().int().min(0), owner: usageOwner })
+    .strict()
+    .refine((value) => value.to > value.from, {
+      message: 'is not a period: its end must come after its start',
+    }),
+  'usage:printStatement': z.object({ fileName: z.string().trim().min(1).max(255) }).strict(),
   'settings:get': none,
   'settings:set': z
     .object({ libraryDir: z.string().min(1).max(4096), budgetMarginPercent: z.number().int().min(0).max(50) })

@@ -47,6 +47,7 @@ export async function serviceCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
+    if (error instanceof AppError) throw error;
     if (error instanceof UnauthorizedError) {
       throw new AppError(
         'key_refused',
@@ -107,6 +108,8 @@ export class ServiceAccess {
           balance: null,
           checkedAt: null,
           refusedAt: null,
+          brandId: null,
+          brandName: null,
         },
       });
     }
@@ -275,6 +278,8 @@ export class ServiceAccess {
       ...describeBalance(balance),
       checkedAt: this.options.now(),
       refusedAt: null,
+      brandId: null,
+      brandName: null,
     };
   }
 

@@ -92,7 +92,13 @@ export function batchProgress(store: QueueStore, batch: Batch, facts: BatchFacts
   return progressOf(batch, store.totals(batch.id), facts);
 }
 
-function summaryOf(batch: Batch, totals: BatchTotals, products: number, facts: BatchFacts): BatchSummary {
+function summaryOf(
+  store: QueueStore,
+  batch: Batch,
+  totals: BatchTotals,
+  products: number,
+  facts: BatchFacts,
+): BatchSummary {
   const key = facts.key(batch);
   return {
     ...progressOf(batch, totals, facts),
@@ -103,11 +109,13 @@ function summaryOf(batch: Batch, totals: BatchTotals, products: number, facts: B
     createdAt: batch.createdAt,
     products,
     quotedCredits: batch.quotedCredits,
+    brandName: store.batches.brandName(batch.id),
+    creditCap: batch.creditCap,
   };
 }
 
 export function batchSummary(store: QueueStore, batch: Batch, facts: BatchFacts): BatchSummary {
-  return summaryOf(batch, store.totals(batch.id), store.batches.productCount(batch.id), facts);
+  return summaryOf(store, batch, store.totals(batch.id), store.batches.productCount(batch.id), facts);
 }
 
 /** Every batch, newest first, with its cover, from one pass over the totals and one over the thumbnails. */
@@ -122,7 +130,7 @@ export function batchSummaries(store: QueueStore, facts: BatchFacts, files: File
       const totals = all.get(batch.id) ?? empty;
       const cover = covers.get(batch.id);
       return {
-        ...summaryOf(batch, totals, totals.products, facts),
+        ...summaryOf(store, batch, totals, totals.products, facts),
         coverUrl: cover ? files.url(join(batch.libraryDir, cover)) : null,
       };
     });
@@ -195,7 +203,7 @@ export function batchDetail(
   const products = store.batches.products(batch.id);
   const totals = store.totals(batch.id);
   return {
-    ...summaryOf(batch, totals, products.length, facts),
+    ...summaryOf(store, batch, totals, products.length, facts),
     resultsFolder: join(batch.libraryDir, batchFolder(batch)),
     resultsFolderMissing:
       store.assets.anySaved(batch.id) && !existsSync(join(batch.libraryDir, batchFolder(batch))),

@@ -20,8 +20,9 @@ export class BatchStore {
     this.db
       .prepare(
         `INSERT INTO batches (id, name, created_at, account_id, base_url, key_id, key_hint, sandbox, library_dir,
-           shoot_settings, video_settings, videos_after_review, quoted_credits, status, status_reason, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', NULL, ?)`,
+           shoot_settings, video_settings, videos_after_review, quoted_credits, status, status_reason, updated_at,
+           brand_id, credit_cap)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', NULL, ?, ?, ?)`,
       )
       .run(
         id,
@@ -38,6 +39,8 @@ export class BatchStore {
         input.videosAfterReview ? JSON.stringify(input.videosAfterReview) : null,
         quotedCredits,
         now,
+        input.brandId ?? null,
+        input.creditCap ?? null,
       );
     return id;
   }
@@ -96,6 +99,17 @@ export class BatchStore {
         'UPDATE batches SET status = ?, status_reason = ?, status_message = ?, updated_at = ? WHERE id = ?',
       )
       .run(status, reason, message, this.now(), id);
+  }
+
+  /** The name of the client brand the batch is billed to; null when none. */
+  brandName(id: BatchId): string | null {
+    return (
+      this.db
+        .prepare<[string], { name: string }>(
+          'SELECT brands.name FROM batches JOIN brands ON brands.id = batches.brand_id WHERE batches.id = ?',
+        )
+        .get(id)?.name ?? null
+    );
   }
 
   /** The user's pause: nothing new is created; what was created is still followed and downloaded. */

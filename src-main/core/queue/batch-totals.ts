@@ -1,16 +1,17 @@
 import type { Db } from '../db/open.ts';
 import type { BatchId } from './ids.ts';
+import { LEDGER_SUMS } from './ledger-store.ts';
 import type { JobState } from './states.ts';
 
 // What a batch's jobs add up to: how many in each state, the credits charged and refunded (from the
-// ledger), the credits at stake, and its products. Read for every batch at once by the Batches screen.
+// ledger), the credits at stake (the ledger's too), and its products. Read for every batch at once by the Batches screen.
 
 export interface BatchTotals {
   jobs: number;
   byState: Partial<Record<JobState, number>>;
   charged: number;
   refunded: number;
-  /** Credits that outcome-unknown jobs may have cost. */
+  /** Credits that jobs whose create's outcome is unknown may have cost (the ledger's unresolved stakes). */
   atStake: number;
   /** Jobs the service accepted (a remote id recorded), whatever became of them since. */
   created: number;
@@ -43,25 +44,25 @@ export function collectTotals(db: Db, batchId: string | null): Map<BatchId, Tota
   const where = batchId === null ? '' : 'WHERE batch_id = @batchId';
   const params = batchId === null ? {} : { batchId };
   for (const row of db
-    .prepare<object, { batch_id: BatchId; state: JobState; n: number; stake: number; created: number }>(
-      `SELECT batch_id, state, COUNT(*) AS n, SUM(CASE WHEN state = 'outcome_unknown' THEN price ELSE 0 END) AS stake,
-         SUM(accepted_at IS NOT NULL) AS created
+    .prepare<object, { batch_id: BatchId; state: JobState; n: number; created: number }>(
+      `SELECT batch_id, state, COUNT(*) AS n, SUM(accepted_at IS NOT NULL) AS created
        FROM jobs ${where} GROUP BY batch_id, state`,
     )
     .all(params)) {
     const totals = of(row.batch_id);
     totals.byState[row.state] = row.n;
     totals.jobs += row.n;
-    totals.atStake += row.stake;
     totals.created += row.created;
   }
   for (const row of db
-    .prepare<object, { batch_id: BatchId; type: 'charge' | 'refund'; credits: number }>(
-      `SELECT batch_id, type, SUM(credits) AS credits FROM ledger ${where} GROUP BY batch_id, type`,
+    .prepare<object, { batch_id: BatchId; charged: number; refunded: number; pending: number }>(
+      `SELECT batch_id, ${LEDGER_SUMS} FROM ledger ${where} GROUP BY batch_id`,
     )
     .all(params)) {
-    if (row.type === 'charge') of(row.batch_id).charged = row.credits;
-    else of(row.batch_id).refunded = row.credits;
+    const totals = of(row.batch_id);
+    totals.charged = row.charged;
+    totals.refunded = row.refunded;
+    totals.atStake = row.pending;
   }
   for (const row of db
     .prepare<object, { batch_id: BatchId; n: number }>(

@@ -22,3 +22,5 @@ export const newBatchId = (): BatchId => newId<BatchId>('b');
 export const newProductId = (): ProductId => newId<ProductId>('p');
 export const newJobId = (): JobId => newId<JobId>('j');
 export const newAccountId = (): AccountId => newId<AccountId>('a');
+/** A client brand as this computer knows it (its id at the service is kept beside). */
+export const newBrandId = (): string => newId<string>('br');

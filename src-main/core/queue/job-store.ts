@@ -1,6 +1,7 @@
 import type { Db } from '../db/open.ts';
 import type { BatchStore } from './batch-store.ts';
 import { type AssetId, type BatchId, type JobId, newJobId, type ProductId } from './ids.ts';
+import type { LedgerStore } from './ledger-store.ts';
 import { type JobRow, toJob } from './rows.ts';
 import { canMove, type JobState } from './states.ts';
 import type { Asset, Failure, Job, ShootSettings, VideoSettings } from './types.ts';
@@ -57,13 +58,6 @@ export interface RemoteAcceptance {
   nextPollAt: number;
 }
 
-export interface LedgerEntry {
-  jobId: JobId;
-  at: number;
-  type: 'charge' | 'refund';
-  credits: number;
-}
-
 export interface JobEvent {
   at: number;
   type: string;
@@ -85,6 +79,7 @@ export class JobStore {
   constructor(
     private readonly db: Db,
     private readonly batches: BatchStore,
+    private readonly ledger: LedgerStore,
     private readonly now: () => number,
   ) {}
 
@@ -235,7 +230,7 @@ export class JobStore {
         deadline_at: accepted.deadlineAt,
         next_poll_at: accepted.nextPollAt,
       });
-      this.addLedger(job, 'charge', accepted.credits, accepted.balanceAfter);
+      this.ledger.record(job.id, 'charge', accepted.credits, { balanceAfter: accepted.balanceAfter });
       this.event(jobId, 'remote_status', accepted.remoteStatus);
       return job;
     })();
@@ -321,7 +316,7 @@ export class JobStore {
         failure,
       );
       if (before.remoteStatus !== remoteStatus) this.event(jobId, 'remote_status', remoteStatus);
-      if (before.creditsCharged > 0) this.addLedger(job, 'refund', before.creditsCharged, null);
+      if (before.creditsCharged > 0) this.ledger.record(job.id, 'refund', before.creditsCharged);
       this.skipDependants(jobId, `Its shoot did not succeed: ${failure.message}`);
       return job;
     })();
@@ -332,7 +327,10 @@ export class JobStore {
     return this.db.transaction(() => this.failInTransaction(jobId, failure))();
   }
 
-  /** The POST may have created the job: it waits for the user's decision, and so do its videos. */
+  /**
+   * The POST may have created the job: its price is at stake in the ledger, and it waits for the user's
+   * decision, and so do its videos.
+   */
   markOutcomeUnknown(jobId: JobId, failure: Failure): Job {
     return this.db.transaction(() => {
       const job = this.moveInTransaction(
@@ -341,6 +339,7 @@ export class JobStore {
         { failure_code: failure.code, failure_message: failure.message },
         failure,
       );
+      this.ledger.record(job.id, 'at_stake', job.price, { note: failure.message });
       this.skipDependants(
         jobId,
         'Its shoot may or may not have been created: it waits for your decision on the shoot.',
@@ -478,14 +477,6 @@ export class JobStore {
     })();
   }
 
-  ledger(batchId: string): LedgerEntry[] {
-    return this.db
-      .prepare<[string], LedgerEntry>(
-        'SELECT job_id AS jobId, at, type, credits FROM ledger WHERE batch_id = ? ORDER BY id',
-      )
-      .all(batchId);
-  }
-
   events(jobId: string): JobEvent[] {
     return this.db
       .prepare<[string], { at: number; type: string; value: string; detail: string | null }>(
@@ -538,14 +529,6 @@ export class JobStore {
     return this.db
       .prepare<[JobId, JobState], { id: JobId }>('SELECT id FROM jobs WHERE after_job_id = ? AND state = ?')
       .all(jobId, state);
-  }
-
-  private addLedger(job: Job, type: 'charge' | 'refund', credits: number, balanceAfter: number | null): void {
-    this.db
-      .prepare(
-        'INSERT INTO ledger (batch_id, job_id, at, type, credits, balance_after) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(job.batchId, job.id, this.now(), type, credits, balanceAfter);
   }
 
   private event(jobId: JobId, type: string, value: string, detail?: unknown): void {

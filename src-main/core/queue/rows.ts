@@ -24,6 +24,8 @@ export interface BatchRow {
   status_reason: PauseReason | null;
   status_message: string | null;
   updated_at: number;
+  brand_id: string | null;
+  credit_cap: number | null;
 }
 
 export interface ProductRow {
@@ -98,6 +100,8 @@ export function toBatch(row: BatchRow): Batch {
     statusReason: row.status_reason,
     statusMessage: row.status_message,
     updatedAt: row.updated_at,
+    brandId: row.brand_id,
+    creditCap: row.credit_cap,
   };
 }
 

@@ -75,9 +75,10 @@ export const BATCH_TRANSITIONS = {
 
 /**
  * Why a batch is paused; `hosting`: its photos could not be made reachable (storage missing or failing);
- * `library`: its results could not be written on this computer (disk full, folder not writable or gone).
+ * `library`: its results could not be written on this computer (disk full, folder not writable or gone);
+ * `budget`: the next job would pass its brand's monthly cap or the batch's own (the message names which).
  */
-export type PauseReason = 'user' | 'insufficient_credits' | 'unauthorized' | 'hosting' | 'library';
+export type PauseReason = 'user' | 'insufficient_credits' | 'unauthorized' | 'hosting' | 'library' | 'budget';
 
 export function canMoveBatch(from: BatchStatus, to: BatchStatus): boolean {
   return (BATCH_TRANSITIONS[from] as readonly BatchStatus[]).includes(to);

@@ -3,9 +3,11 @@ import { quoteShoot, quoteVideo } from '../pricing.ts';
 import { AssetStore } from './asset-store.ts';
 import { BatchStore } from './batch-store.ts';
 import { type BatchTotals, collectTotals, type TotalsWithProducts, totalsOf } from './batch-totals.ts';
+import { Caps } from './caps.ts';
 import { productFingerprint } from './fingerprint.ts';
 import type { BatchId } from './ids.ts';
 import { JobStore, type NewJob } from './job-store.ts';
+import { LedgerStore } from './ledger-store.ts';
 import type { Batch, NewBatch } from './types.ts';
 
 // The durable queue over one SQLite file: batches (and their products), jobs (with their history and the
@@ -14,19 +16,24 @@ import type { Batch, NewBatch } from './types.ts';
 
 export type { PendingAsset } from './asset-store.ts';
 export type { BatchTotals } from './batch-totals.ts';
-export type { JobEvent, LedgerEntry, RemoteAcceptance } from './job-store.ts';
+export type { JobEvent, RemoteAcceptance } from './job-store.ts';
+export type { LedgerEntry, LedgerTotals, LedgerType } from './ledger-store.ts';
 
 export class QueueStore {
   readonly batches: BatchStore;
   readonly jobs: JobStore;
   readonly assets: AssetStore;
+  readonly ledger: LedgerStore;
+  readonly caps: Caps;
 
   constructor(
     readonly db: Db,
     now: () => number,
   ) {
     this.batches = new BatchStore(db, now);
-    this.jobs = new JobStore(db, this.batches, now);
+    this.ledger = new LedgerStore(db, now);
+    this.caps = new Caps(db, now);
+    this.jobs = new JobStore(db, this.batches, this.ledger, now);
     this.assets = new AssetStore(db, this.jobs);
   }
 

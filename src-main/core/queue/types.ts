@@ -73,6 +73,10 @@ export interface NewBatch {
   video: VideoSettings | null;
   /** Videos made after review from the picks: their settings, for the Make videos dialog; no video job yet. */
   videosAfterReview?: VideoSettings | null;
+  /** The client brand it is billed to (agency keys); its monthly cap holds for it. */
+  brandId?: string | null;
+  /** The most the batch may spend, in credits, whatever its brand's cap; null or absent: no cap of its own. */
+  creditCap?: number | null;
   products: NewProduct[];
 }
 
@@ -97,6 +101,8 @@ export interface Batch {
   /** The reason in words, where it needs more than its code (a storage failure's cause). */
   statusMessage: string | null;
   updatedAt: number;
+  brandId: string | null;
+  creditCap: number | null;
 }
 
 export interface Product {

@@ -12,6 +12,7 @@ import {
 import { resultFiles } from '../downloads/result-files.ts';
 import { type PhotoPreparation, PhotoUnreachable } from '../hosting/prepare-photos.ts';
 import { NoWorkingLink, type ServedCopy } from '../hosting/served-copies.ts';
+import { CAP_WARNING_SHARE, type CapStanding, capReachedMessage } from '../queue/caps.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch, Job } from '../queue/types.ts';
 import type { RateLimit, RequestBudget, Slot } from './budget.ts';
@@ -89,7 +90,17 @@ export class JobRunner {
     }
     // The body committed here is the one that leaves, served copies and all; a POST that may have reached
     // the service is never sent again by itself (no idempotency key in the contract, see docs/review.md).
-    store.jobs.beginSubmit(job.id, body, servedCopies.length > 0 ? { servedCopies } : undefined);
+    // The caps are read in the same transaction: no other create can take the credits in between.
+    const passed = store.db.transaction(() => {
+      const current = store.batches.get(batch.id)!;
+      const cap = store.caps.wouldPass(current, job.price);
+      if (!cap) store.jobs.beginSubmit(job.id, body, servedCopies.length > 0 ? { servedCopies } : undefined);
+      return cap;
+    })();
+    if (passed) {
+      this.stopAtCap(batch, passed);
+      return;
+    }
     this.options.onChange(job.batchId);
     try {
       const remote = await slot.send<RemoteShoot | RemoteVideo>(() =>
@@ -104,6 +115,13 @@ export class JobRunner {
         deadlineAt: now + planner.deadlineMs(job),
         nextPollAt: now + planner.firstPollDelayMs(job),
       });
+      const warning = store.caps.crossedWarning(store.batches.get(batch.id)!, accepted.creditsCharged);
+      if (warning) {
+        this.notice(
+          job.batchId,
+          `${warning.label} is ${Math.round(CAP_WARNING_SHARE * 100)} % used: ${warning.committed} credits spent or at stake.`,
+        );
+      }
       if (remote.creditsUsed !== null && remote.creditsUsed !== job.price) {
         this.notice(
           job.batchId,
@@ -116,6 +134,14 @@ export class JobRunner {
     } finally {
       this.options.onChange(job.batchId);
     }
+  }
+
+  /** The next create would pass a cap: the batch pauses with the cap's words, and sends nothing more. */
+  private stopAtCap(batch: Batch, cap: CapStanding): void {
+    const message = capReachedMessage(cap);
+    this.options.store.batches.setStatus(batch.id, 'paused', 'budget', message);
+    this.notice(batch.id, `Paused: ${message}`);
+    this.options.onChange(batch.id);
   }
 
   private submitFailed(job: Job, batch: Batch, budget: RequestBudget, error: unknown): void {

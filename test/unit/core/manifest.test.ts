@@ -155,12 +155,13 @@ describe('buildManifest', () => {
     expect(skipped).toMatchObject({ kind: 'video', state: 'skipped', failure: { code: 'shoot_failed' } });
 
     expect(manifest.ledger).toEqual([
-      { jobId: shoot!.id, at: expect.any(String), type: 'charge', credits: SHOOT_PRICE },
-      { jobId: video!.id, at: expect.any(String), type: 'charge', credits: VIDEO_PRICE },
-      { jobId: video!.id, at: expect.any(String), type: 'refund', credits: VIDEO_PRICE },
+      { jobId: shoot!.id, attempt: 1, at: expect.any(String), type: 'charge', credits: SHOOT_PRICE },
+      { jobId: video!.id, attempt: 1, at: expect.any(String), type: 'charge', credits: VIDEO_PRICE },
+      { jobId: video!.id, attempt: 1, at: expect.any(String), type: 'refund', credits: VIDEO_PRICE },
+      { jobId: unknown!.id, attempt: 1, at: expect.any(String), type: 'at_stake', credits: SHOOT_PRICE },
     ]);
     expect(manifest.ledger.map((entry) => Date.parse(entry.at))).toEqual(
-      ctx.store.jobs.ledger(batch.id).map((entry) => entry.at),
+      ctx.store.ledger.entries({ batchId: batch.id }).map((entry) => entry.at),
     );
 
     // Files are listed relative to the manifest (the batch folder), and are there with the recorded hashes.

@@ -12,6 +12,8 @@ const quote: QuoteView = {
   setAside: [],
   photos: { kind: 'this-computer' },
   videoLaterCredits: null,
+  caps: [],
+  attributionWarning: null,
 };
 const ready: StartState = { quote, quoting: false, starting: false, error: null, modelMissing: false };
 

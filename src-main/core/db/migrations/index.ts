@@ -8,6 +8,7 @@ import { review } from './006-review.ts';
 import { videosAfterReview } from './007-videos-after-review.ts';
 import { exportsTable } from './008-exports.ts';
 import { exportFiles } from './009-export-files.ts';
+import { ledgerBrands } from './010-ledger-brands.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   videosAfterReview,
   exportsTable,
   exportFiles,
+  ledgerBrands,
 ];

@@ -315,3 +315,94 @@ describe('migration 008-exports', () => {
     db.close();
   });
 });
+
+describe('migration 010-ledger-brands', () => {
+  it('keeps every ledger row with who it belongs to, numbers retried charges, and refuses edits and replays', () => {
+    const db = new Database(join(dir, 'x.db'));
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 9));
+    db.exec(`
+      INSERT INTO batches (id, name, created_at, base_url, key_id, key_hint, sandbox, library_dir, shoot_settings,
+        quoted_credits, status, updated_at, account_id)
+        VALUES ('b1','B',0,'https://svc','k_1','…k',0,'/lib','{}',16,'finished',0,'a_1');
+      INSERT INTO products VALUES ('p1','b1',0,'cap','/in/cap','[]','',NULL);
+      INSERT INTO jobs (id, batch_id, product_id, kind, settings, price, state, remote_id, created_at)
+        VALUES ('j1', 'b1', 'p1', 'shoot', '{}', 8, 'done', 'shoot_2', 0);
+      INSERT INTO ledger (batch_id, job_id, at, type, credits, balance_after) VALUES
+        ('b1', 'j1', 10, 'charge', 8, 92), ('b1', 'j1', 20, 'refund', 8, NULL),
+        ('b1', 'j1', 30, 'charge', 8, 92);
+    `);
+    migrate(db, MIGRATIONS.slice(0, 10));
+    expect(db.pragma('user_version', { simple: true })).toBe(10);
+    expect(
+      db
+        .prepare(
+          'SELECT at, type, credits, attempt, job_kind, product_id, account_id, key_id, balance_after FROM ledger ORDER BY id',
+        )
+        .all(),
+    ).toEqual([
+      {
+        at: 10,
+        type: 'charge',
+        credits: 8,
+        attempt: 1,
+        job_kind: 'shoot',
+        product_id: 'p1',
+        account_id: 'a_1',
+        key_id: 'k_1',
+        balance_after: 92,
+      },
+      {
+        at: 20,
+        type: 'refund',
+        credits: 8,
+        attempt: 1,
+        job_kind: 'shoot',
+        product_id: 'p1',
+        account_id: 'a_1',
+        key_id: 'k_1',
+        balance_after: null,
+      },
+      {
+        at: 30,
+        type: 'charge',
+        credits: 8,
+        attempt: 2,
+        job_kind: 'shoot',
+        product_id: 'p1',
+        account_id: 'a_1',
+        key_id: 'k_1',
+        balance_after: 92,
+      },
+    ]);
+    expect(() => db.exec("UPDATE ledger SET credits = 0 WHERE type = 'refund'")).toThrow(/never edited/);
+    expect(() => db.exec('DELETE FROM ledger')).toThrow(/never deleted/);
+    const replay = db.prepare(
+      `INSERT INTO ledger (at, type, credits, job_id, attempt, job_kind, product_id, batch_id, account_id, key_id)
+       VALUES (40, ?, 8, 'j1', ?, 'shoot', 'p1', 'b1', 'a_1', 'k_1') ON CONFLICT (job_id, attempt, type) DO NOTHING`,
+    );
+    expect(replay.run('charge', 2).changes).toBe(0);
+    expect(replay.run('at_stake', 3).changes).toBe(1);
+    expect(() => replay.run('spent', 4)).toThrow(/CHECK/);
+
+    // Brands, the brand a key is pinned to, a batch's brand and cap.
+    db.exec(`INSERT INTO brands (id, base_url, remote_id, name, monthly_cap, created_at)
+      VALUES ('br1', 'https://svc', 'brand_acme', 'Acme Outdoor', 2000, 0)`);
+    expect(() =>
+      db.exec(
+        `INSERT INTO brands (id, base_url, remote_id, name, created_at) VALUES ('br2', 'https://svc', 'brand_acme', 'Acme', 0)`,
+      ),
+    ).toThrow(/UNIQUE/);
+    expect(() => db.exec("UPDATE brands SET monthly_cap = -1 WHERE id = 'br1'")).toThrow(/CHECK/);
+    db.exec("UPDATE batches SET brand_id = 'br1', credit_cap = 100 WHERE id = 'b1'");
+    expect(() => db.exec("UPDATE batches SET brand_id = 'br_missing'")).toThrow(/FOREIGN KEY/);
+    expect(db.prepare('SELECT brand_id, credit_cap FROM batches').get()).toEqual({
+      brand_id: 'br1',
+      credit_cap: 100,
+    });
+    // The money record outlives the job it describes.
+    db.exec("DELETE FROM batches WHERE id = 'b1'");
+    expect(db.prepare('SELECT COUNT(*) AS n FROM ledger').get()).toEqual({ n: 4 });
+    db.close();
+  });
+});

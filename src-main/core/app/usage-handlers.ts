@@ -1,0 +1,47 @@
+import type { AccountView } from '../../shared/models.ts';
+import type { CoreContext } from './context.ts';
+import type { HandlerMap } from './dispatch.ts';
+import { AppError } from './errors.ts';
+import { reconcile } from './reconcile.ts';
+import { statement } from './statement.ts';
+import { runways, usageView } from './usage.ts';
+
+// Usage: what the ledger says was spent in a period, per brand and per day; the same beside the service's
+// usage report; a client's statement; and its PDF, where the front end can print one.
+
+export interface UsageDeps extends CoreContext {
+  /** Prints the window showing a statement to a PDF the user places (the app); absent elsewhere. */
+  printStatement?: (fileName: string) => Promise<{ path: string } | null>;
+}
+
+export function usageHandlers(
+  ctx: UsageDeps,
+): Pick<HandlerMap, 'usage:get' | 'usage:reconcile' | 'usage:statement' | 'usage:printStatement'> {
+  const { store, brands, services, now } = ctx;
+  const db = store.db;
+
+  /** Every account whose key this process holds, the Sandbox's included once it runs. */
+  const knownAccounts = async (): Promise<AccountView[]> => {
+    const sandbox = await services.sandboxView().catch(() => null);
+    return [...(sandbox ? [sandbox] : []), ...services.accountsList()];
+  };
+
+  return {
+    'usage:get': async (period) =>
+      usageView({ db, store, brands, now }, period, runways(db, services.accountsList(), now())),
+    'usage:reconcile': async (period) => {
+      const accounts = await knownAccounts();
+      return reconcile({ db, store, brands, services, accounts: () => accounts, now }, period);
+    },
+    'usage:statement': async ({ owner, from, to }) => statement(db, owner, { from, to }),
+    'usage:printStatement': async ({ fileName }) => {
+      if (!ctx.printStatement) {
+        throw new AppError(
+          'bad_request',
+          'Saving a PDF needs the Adbatch app: here, print the statement with the browser (Print, then Save as PDF).',
+        );
+      }
+      return ctx.printStatement(fileName);
+    },
+  };
+}
