@@ -17,6 +17,11 @@ export const EXIT = {
    * or gone): what was paid for is still owed; mend it, then `adbatch resume` goes on without paying again.
    */
   pausedLocally: 6,
+  /**
+   * Stopped before passing a cap: the brand's monthly budget or the batch's own (--budget). Raise it
+   * (`adbatch brands cap`), then `adbatch resume` goes on.
+   */
+  stoppedAtCap: 7,
   /** Interrupted (Ctrl+C); `adbatch resume` continues where it stopped. */
   interrupted: 130,
 } as const;

@@ -103,6 +103,7 @@ export function outcome(batches: readonly BatchSummary[]): number {
     if (paused && batch.statusReason === 'hosting') return EXIT.failed;
     if (paused && batch.statusReason === 'insufficient_credits') return EXIT.stoppedOnCredits;
     if (paused && batch.statusReason === 'library') return EXIT.pausedLocally;
+    if (paused && batch.statusReason === 'budget') return EXIT.stoppedAtCap;
     // Owed results were made and paid for: `adbatch redownload` fetches them, so they count as made.
     anyDone ||= batch.done > 0 || (batch.states.owed ?? 0) > 0;
     if (batch.done + (batch.states.cancelled ?? 0) !== batch.jobs) partial = true;

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { LeaseHeldError } from '../core/app/public-api.ts';
+import { registerAgencyCommands } from './commands/agency.ts';
 import { registerDecisionCommands } from './commands/decide.ts';
 import { registerExportCommand } from './commands/export.ts';
 import { registerRedownloadCommand } from './commands/redownload.ts';
@@ -34,6 +35,7 @@ registerVideosCommand(program);
 registerReshootCommand(program);
 registerExportCommand(program);
 registerDecisionCommands(program);
+registerAgencyCommands(program);
 registerSandboxCommand(program);
 
 try {

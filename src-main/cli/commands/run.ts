@@ -24,9 +24,10 @@ import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { checkedByCommand } from '../help.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
-import { openCliCore } from '../open-core.ts';
+import { type CliCore, openCliCore } from '../open-core.ts';
 import { formatRateLimit, positiveNumber, rateLimitOption, wholeNumber } from '../options.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
+import { brandNamed } from './agency.ts';
 import { formatProblems, shown } from './scan.ts';
 import { sessionKeyFromEnv } from './session-key.ts';
 
@@ -118,7 +119,12 @@ export function registerRunCommand(program: Command): void {
     .option('--name <name>', 'a name for the batch')
     .option('--library <dir>', 'where results are saved', defaultLibraryDir())
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
-    .option('--budget <credits>', 'refuse to start a batch that costs more', wholeNumber)
+    .option(
+      '--budget <credits>',
+      'refuse to start a batch that costs more, and never let it spend more (its own cap)',
+      wholeNumber,
+    )
+    .option('--brand <name>', "the agency's client brand the batch is billed to (its monthly cap holds)")
     .addOption(
       new Option('--rate-limit <N/Ws>', 'requests per key in any rolling window')
         .argParser(rateLimitOption)
@@ -153,11 +159,28 @@ interface RunOptions extends HostingFlags {
   library: string;
   dataDir: string;
   budget?: number;
+  brand?: string;
   rateLimit: { limit: number; windowMs: number };
   yes?: boolean;
   sandbox?: boolean;
   baseUrl?: string;
   timeScale: number;
+}
+
+/**
+ * The brand a batch is billed to, by name among those the key sees. GUESS: a key that sees exactly that one
+ * brand is pinned to it (a pinned key sees only its own; the CLI cannot ask, so it takes what Settings would
+ * propose). An agency with a single brand and an unpinned key is then counted as pinned: the reconciliation
+ * shows it.
+ */
+async function brandFor(cli: CliCore, accountId: string, name: string): Promise<string> {
+  if (accountId === SANDBOX_ACCOUNT_ID) {
+    throw new Error('--brand is for agency keys: the Sandbox is a personal account');
+  }
+  const seen = await cli.call('brands:refresh', { accountId });
+  const brand = brandNamed(seen, name);
+  if (seen.length === 1) await cli.call('accounts:pin', { id: accountId, brandId: brand.id });
+  return brand.id;
 }
 
 async function runCommand(folders: string[], options: RunOptions): Promise<number> {
@@ -189,9 +212,13 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
     if (scan.problems.length > 0) process.stderr.write(`${formatProblems(scan.problems)}\n`);
     if (scan.products.length === 0)
       throw new Error(`no usable product photos in ${folders.map(shown).join(', ')}`);
+    const accountId = sessionKey ? sessionAccountId(sessionKey.apiKey) : SANDBOX_ACCOUNT_ID;
+    const brandId = options.brand ? await brandFor(cli, accountId, options.brand) : null;
     const request = {
       scanId: scan.scanId,
-      accountId: sessionKey ? sessionAccountId(sessionKey.apiKey) : SANDBOX_ACCOUNT_ID,
+      accountId,
+      brandId,
+      creditCap: options.budget ?? null,
       shoot: {
         style: options.style,
         shots: Number(options.shots) as ShootSettingsView['shots'],
@@ -215,6 +242,12 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
       return EXIT.ok;
     }
     process.stdout.write(`${formatQuote(quote, request.video !== null, await cli.call('catalog:get'))}\n`);
+    for (const cap of quote.caps) {
+      process.stdout.write(
+        `${cap.label}: ${counted(cap.left, 'credit')} left${cap.passes ? ', not enough for this batch' : cap.warns ? ', past 80 % with this batch' : ''}\n`,
+      );
+    }
+    if (quote.attributionWarning) process.stderr.write(`${quote.attributionWarning}\n`);
     if (options.budget !== undefined && quote.credits > options.budget) {
       process.stderr.write(
         `This batch costs ${counted(quote.credits, 'credit')}, over the --budget of ${options.budget}. Nothing was started.\n`,

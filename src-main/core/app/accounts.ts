@@ -216,6 +216,18 @@ export class AccountStore {
     return this.get(id);
   }
 
+  /** What a session learned of a key known only by its hash: an agency's, which brand it is pinned to. */
+  describeKnown(
+    id: string,
+    facts: { type: AccountView['type']; agencyName: string | null; brandId: string | null },
+  ): void {
+    this.db
+      .prepare(
+        'UPDATE accounts SET type = ?, agency_name = ?, brand_id = ? WHERE id = ? AND sealed_key IS NULL',
+      )
+      .run(facts.type, facts.agencyName, facts.brandId, id);
+  }
+
   /** The brand the user says the key is pinned to; null: not pinned. Agency keys only. */
   pin(id: string, brandId: string | null): AccountView {
     const row = this.row(id);

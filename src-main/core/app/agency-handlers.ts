@@ -14,8 +14,12 @@ export function agencyHandlers(
 ): Pick<HandlerMap, 'accounts:pin' | 'brands:list' | 'brands:refresh' | 'brands:create' | 'brands:setCap'> {
   const { accounts, brands, services, events, log } = ctx;
 
-  const agencyAccount = (accountId: string) => {
-    const account = services.account(accountId);
+  /** The account, known to be an agency's (a session key's kind is asked of the service once). */
+  const agencyAccount = async (accountId: string) => {
+    const account =
+      services.isSession(accountId) && services.account(accountId).type === null
+        ? await services.sessionView(accountId)
+        : services.account(accountId);
     if (account.type !== 'agency') {
       throw new AppError(
         'bad_request',
@@ -27,7 +31,7 @@ export function agencyHandlers(
 
   return {
     'accounts:pin': async ({ id, brandId }) => {
-      const account = agencyAccount(id);
+      const account = await agencyAccount(id);
       if (brandId !== null) {
         const brand = brands.get(brandId);
         if (
@@ -40,18 +44,21 @@ export function agencyHandlers(
           );
         }
       }
+      if (services.isSession(id)) {
+        return services.pinSession(id, brandId === null ? null : brands.get(brandId));
+      }
       const pinned = accounts.pin(id, brandId);
       events.emit('accounts:changed', { id });
       return pinned;
     },
     'brands:list': async () => brands.list(),
     'brands:refresh': async ({ accountId }) => {
-      const account = agencyAccount(accountId);
+      const account = await agencyAccount(accountId);
       const seen = await services.withKey(accountId, (client) => client.listBrands());
       return brands.remember(account.baseUrl, account.agencyName, seen);
     },
     'brands:create': async ({ accountId, name }) => {
-      const account = agencyAccount(accountId);
+      const account = await agencyAccount(accountId);
       if (account.brandId !== null) {
         throw new AppError(
           'bad_request',

@@ -211,12 +211,22 @@ export class ServiceAccess {
     if (accountId === SANDBOX_ACCOUNT_ID) return SANDBOX_ACCOUNT_ID;
     const session = this.sessions.get(accountId);
     if (!session) return this.options.accounts.idOf(accountId);
-    return this.options.accounts.known({
+    const id = this.options.accounts.known({
       name: `${SESSION_ACCOUNT_NAME} ${session.view.keyHint}`,
       baseUrl: session.view.baseUrl,
       keyId: session.keyId,
       keyHint: session.view.keyHint,
     });
+    // What this session learned of the key (an agency's, pinned to a brand) stays with its row: the usage
+    // and the reconciliation group its spend as the service does, long after the session ended.
+    if (session.view.type !== null) {
+      this.options.accounts.describeKnown(id, {
+        type: session.view.type,
+        agencyName: session.view.agencyName,
+        brandId: session.view.brandId,
+      });
+    }
+    return id;
   }
 
   /** A call with an account's key outside the engine (balance, models), in that key's request budget. */
@@ -288,7 +298,16 @@ export class ServiceAccess {
     const session = this.sessions.get(accountId)!;
     const balance = await this.withKey(accountId, (client) => client.getCredits());
     this.rememberBalance(accountId, balance.credits);
-    return { ...session.view, ...describeBalance(balance), checkedAt: this.options.now() };
+    // Kept: whether the key is an agency's decides what may be asked of it next (its brands).
+    session.view = { ...session.view, ...describeBalance(balance), checkedAt: this.options.now() };
+    return session.view;
+  }
+
+  /** The brand a session key is pinned to, for this session only (the CLI's key is never stored). */
+  pinSession(accountId: string, brand: { id: string; name: string } | null): AccountView {
+    const session = this.sessions.get(accountId)!;
+    session.view = { ...session.view, brandId: brand?.id ?? null, brandName: brand?.name ?? null };
+    return session.view;
   }
 
   async close(): Promise<void> {

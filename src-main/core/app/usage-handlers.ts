@@ -1,4 +1,5 @@
-import type { AccountView } from '../../shared/models.ts';
+import type { AccountView, UsagePeriod } from '../../shared/models.ts';
+import { SANDBOX_ACCOUNT_ID } from './accounts.ts';
 import type { CoreContext } from './context.ts';
 import type { HandlerMap } from './dispatch.ts';
 import { AppError } from './errors.ts';
@@ -20,17 +21,28 @@ export function usageHandlers(
   const { store, brands, services, now } = ctx;
   const db = store.db;
 
-  /** Every account whose key this process holds, the Sandbox's included once it runs. */
-  const knownAccounts = async (): Promise<AccountView[]> => {
-    const sandbox = await services.sandboxView().catch(() => null);
-    return [...(sandbox ? [sandbox] : []), ...services.accountsList()];
+  /** Every account whose key this process holds; the Sandbox's when it spent in the period (it starts on demand). */
+  const knownAccounts = async (period: UsagePeriod): Promise<AccountView[]> => {
+    const sandboxSpent = store.ledger.entries({ accountIds: [SANDBOX_ACCOUNT_ID], ...period }).length > 0;
+    const sandbox = sandboxSpent ? await services.sandboxView().catch(() => null) : null;
+    // A session key's kind (an agency's?) is known once asked: its report is read per brand then.
+    const accounts = await Promise.all(
+      services
+        .accountsList()
+        .map((account) =>
+          services.isSession(account.id) && account.type === null
+            ? services.sessionView(account.id)
+            : account,
+        ),
+    );
+    return [...(sandbox ? [sandbox] : []), ...accounts];
   };
 
   return {
     'usage:get': async (period) =>
       usageView({ db, store, brands, now }, period, runways(db, services.accountsList(), now())),
     'usage:reconcile': async (period) => {
-      const accounts = await knownAccounts();
+      const accounts = await knownAccounts(period);
       return reconcile({ db, store, brands, services, accounts: () => accounts, now }, period);
     },
     'usage:statement': async ({ owner, from, to }) => statement(db, owner, { from, to }),
