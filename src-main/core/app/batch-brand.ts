@@ -35,7 +35,7 @@ export function billingOf(
         'not_found',
         'That client brand is not known here: list the brands again in Settings.',
       );
-    if (!account || account.type !== 'agency' || account.baseUrl !== brand.baseUrl) {
+    if (account?.type !== 'agency' || account.baseUrl !== brand.baseUrl) {
       throw new AppError(
         'bad_request',
         `${brand.name} is a client brand of ${brand.agencyName ?? 'an agency'}: choose one of its agency keys.`,
