@@ -132,7 +132,7 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
       );
       const common = {
         productKey: `${batch.id}/${product.id}`,
-        brand: '',
+        brand: store.batches.brandName(batch.id) ?? '',
         product: product.name,
         sku: skuOf(product),
         handle: handleOfProduct(product),

@@ -147,6 +147,24 @@ describe('a batch billed to a brand', () => {
       refunded: 0,
       net: 3,
     });
+    // The brand names the exported files where a recipe asks for {brand}.
+    await call('export:saveRecipe', {
+      id: 'by-brand',
+      name: 'By brand',
+      format: { type: 'png' },
+      size: { kind: 'long-edge', px: 256 },
+      fileTemplate: '{brand}-{n:02}',
+    });
+    const plan = await call('export:plan', {
+      scope: { batchIds: [batch.id] },
+      recipes: ['by-brand'],
+      destination: join(products, 'export'),
+      zip: null,
+      selection: { rule: 'not-rejected' },
+    });
+    expect(plan.files).toHaveLength(3);
+    for (const file of plan.files)
+      expect(file.path.split('/').at(-1)).toMatch(/^Acme Outdoor-01( \(\d\))?\.png$/);
     const report = await call('usage:reconcile', thisMonth());
     const line = report.lines.find(
       (entry) => entry.owner.kind === 'brand' && entry.owner.brandId === acme.id,
