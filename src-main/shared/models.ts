@@ -474,6 +474,8 @@ export interface ReviewCounts {
 export interface ReviewView {
   /** The batch reviewed; null in one product's view across batches. */
   batchId: string | null;
+  /** The client brand the batch is billed to; null when none, and in a product's view across batches. */
+  brandName: string | null;
   /** The product reviewed across batches; absent in a batch's view. */
   product?: ReviewProductView;
   /**

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { api } from './api/index.ts';
 import { QueueOwnerNotice } from './components/QueueOwnerNotice.tsx';
 import { Sidebar } from './components/Sidebar.tsx';
@@ -8,9 +8,15 @@ import { BatchScreen } from './screens/BatchScreen.tsx';
 import { NewBatchScreen } from './screens/NewBatchScreen.tsx';
 import { ReviewScreen } from './screens/ReviewScreen.tsx';
 import { SettingsScreen } from './screens/SettingsScreen.tsx';
+import { StatementScreen } from './screens/StatementScreen.tsx';
 import { useExports } from './stores/exports.ts';
 import { useNavigation } from './stores/navigation.ts';
 import { useNewBatch } from './stores/new-batch.ts';
+
+// Usage draws its chart with recharts, a third of the renderer's code: loaded when Usage is first opened.
+const UsageScreen = lazy(() =>
+  import('./screens/UsageScreen.tsx').then((module) => ({ default: module.UsageScreen })),
+);
 
 export function App() {
   const { screen, go } = useNavigation();
@@ -46,6 +52,12 @@ export function App() {
           />
         )}
         {screen.name === 'settings' && <SettingsScreen />}
+        {screen.name === 'usage' && (
+          <Suspense fallback={<p className="muted screen">Opening Usage…</p>}>
+            <UsageScreen />
+          </Suspense>
+        )}
+        {screen.name === 'statement' && <StatementScreen owner={screen.owner} period={screen.period} />}
       </main>
     </div>
   );

@@ -173,7 +173,7 @@ export function reviewHandlers(
     /** The rows as Review shows them; `whole` when they are all of the scope's (looked up in one go). */
     views(rows: readonly ReviewRow[], whole: boolean): ReviewItemView[];
     /** What the answer to `review:get` says about the scope. */
-    about(): Pick<ReviewView, 'batchId' | 'product'>;
+    about(): Pick<ReviewView, 'batchId' | 'product' | 'brandName'>;
   }
 
   const batchScope = (batch: Batch): Scope => ({
@@ -186,7 +186,7 @@ export function reviewHandlers(
       const seen = lookup(batch, rows, whole);
       return rows.map((row) => view(batch.libraryDir, row, seen));
     },
-    about: () => ({ batchId: batch.id }),
+    about: () => ({ batchId: batch.id, brandName: store.batches.brandName(batch.id) }),
   });
 
   /** The key these words name, refused when they name no product or several. */
@@ -235,7 +235,11 @@ export function reviewHandlers(
           batch: refs.get(row.batchId)!,
         }));
       },
-      about: () => ({ batchId: null, product: productView(key, products, [...refs.values()]) }),
+      about: () => ({
+        batchId: null,
+        brandName: null,
+        product: productView(key, products, [...refs.values()]),
+      }),
     };
   };
 

@@ -190,7 +190,8 @@ function dailySeries(
   }
   const rows = deps.db
     .prepare<UsagePeriod & { dayMs: number }, GroupRow & { day: number }>(
-      `SELECT (ledger.at / @dayMs) * @dayMs AS day, ledger.brand_id, ledger.account_id,
+      // The day's start by remainder: a JS number is bound as REAL, and REAL division would keep the hours.
+      `SELECT ledger.at - ledger.at % @dayMs AS day, ledger.brand_id, ledger.account_id,
          accounts.name AS account_name, accounts.type AS account_type, accounts.agency_name, accounts.base_url,
          ${SUMS}, 0 AS images, 0 AS videos
        ${FROM_LEDGER} WHERE ledger.at >= @from AND ledger.at < @to
@@ -209,7 +210,9 @@ function dailySeries(
 
 /**
  * Each stored account's balance (an agency's pool) and how long it lasts at the rate this computer spent
- * from it over the last 7 days: every key of the same agency counts toward its pool.
+ * from it over the last 7 days: every key of the same agency counts toward its pool. The balance is the one
+ * the service reported last: with a charge's 201 (`credits_remaining`, kept in the ledger) when that came
+ * after the key was last checked.
  */
 export function runways(
   db: Db,
@@ -220,6 +223,7 @@ export function runways(
     type: 'personal' | 'agency' | null;
     agencyName: string | null;
     balance: number | null;
+    checkedAt: number | null;
   }>,
   now: number,
 ): RunwayView[] {
@@ -251,12 +255,23 @@ export function runways(
          FROM ledger WHERE account_id IN (SELECT value FROM json_each(@ids)) AND at >= @since`,
       )
       .get({ ids: JSON.stringify(sharing), since })!.net;
+    const reported = db
+      .prepare<{ ids: string }, { balance: number; at: number }>(
+        `SELECT balance_after AS balance, at FROM ledger
+         WHERE account_id IN (SELECT value FROM json_each(@ids)) AND balance_after IS NOT NULL
+         ORDER BY at DESC, id DESC LIMIT 1`,
+      )
+      .get({ ids: JSON.stringify(sharing) });
+    const balance =
+      reported && (account.checkedAt === null || reported.at > account.checkedAt)
+        ? reported.balance
+        : account.balance;
     const dailyRate = Math.max(0, spent) / RUNWAY_DAYS;
-    const days = dailyRate > 0 && account.balance !== null ? Math.floor(account.balance / dailyRate) : null;
+    const days = dailyRate > 0 && balance !== null ? Math.floor(balance / dailyRate) : null;
     return {
       accountId: account.id,
       name: account.type === 'agency' ? (account.agencyName ?? account.name) : account.name,
-      balance: account.balance,
+      balance,
       dailyRate: Math.round(dailyRate),
       days,
       low: days !== null && days < RUNWAY_DAYS,

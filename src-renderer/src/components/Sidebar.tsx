@@ -4,12 +4,13 @@ import { type Screen, useNavigation } from '../stores/navigation.ts';
 const ITEMS: Array<{ label: string; screen: Screen }> = [
   { label: 'Batches', screen: { name: 'batches' } },
   { label: 'New batch', screen: { name: 'new' } },
+  { label: 'Usage', screen: { name: 'usage' } },
   { label: 'Settings', screen: { name: 'settings' } },
 ];
 
 export function Sidebar() {
   const { screen, go } = useNavigation();
-  const current = screen.name === 'batch' ? 'batches' : screen.name;
+  const current = screen.name === 'batch' ? 'batches' : screen.name === 'statement' ? 'usage' : screen.name;
   return (
     <nav className="sidebar" aria-label="Main">
       <div className="brand">Adbatch</div>

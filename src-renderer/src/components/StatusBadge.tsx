@@ -6,6 +6,7 @@ const REASONS: Record<string, string> = {
   unauthorized: 'key refused',
   hosting: 'photos not uploaded',
   library: 'cannot save results',
+  budget: 'stopped at its cap',
 };
 
 export function StatusBadge({ status, reason }: { status: BatchStatus; reason: string | null }) {

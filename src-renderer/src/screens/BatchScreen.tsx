@@ -259,6 +259,16 @@ export function BatchScreen({ id }: { id: string }) {
       {detail.statusReason === 'insufficient_credits' && (
         <Notice kind="warning">The account ran out of credits. Top up, then resume.</Notice>
       )}
+      {detail.statusReason === 'budget' && (
+        <Notice kind="warning">
+          {detail.statusMessage ?? 'The batch reached a cap on its spending.'} Nothing past it was sent. Raise
+          the cap{detail.brandName ? ` of ${detail.brandName} in ` : ' in '}
+          <button type="button" className="link" onClick={() => go({ name: 'settings' })}>
+            Settings
+          </button>
+          , then resume; or leave the rest unshot.
+        </Notice>
+      )}
       {detail.statusReason === 'unauthorized' && (
         <Notice kind="error">
           The service refused this account's key. Check it in Settings, then resume.
@@ -325,6 +335,18 @@ export function BatchScreen({ id }: { id: string }) {
             {detail.accountName}
             {detail.sandbox ? ' (simulated)' : ''}
           </dd>
+          {detail.brandName && (
+            <>
+              <dt>Client brand</dt>
+              <dd data-testid="batch-brand">{detail.brandName}</dd>
+            </>
+          )}
+          {detail.creditCap !== null && (
+            <>
+              <dt>Cap</dt>
+              <dd>{credits(detail.creditCap)} for this batch</dd>
+            </>
+          )}
           <dt>Shoot</dt>
           <dd data-testid="batch-shoot-settings">{shootWords(detail.shoot, catalog)}</dd>
           {detail.video && !detail.videosAfterReview && (

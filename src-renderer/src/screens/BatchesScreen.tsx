@@ -78,6 +78,7 @@ export function BatchesScreen() {
                 <span>
                   {batch.accountName}
                   {batch.sandbox && <small className="tag">simulated</small>}
+                  {batch.brandName && <small data-testid="batch-brand">for {batch.brandName}</small>}
                 </span>
                 <span>
                   <StatusBadge status={batch.status} reason={batch.statusReason} />

@@ -21,6 +21,7 @@ import { useAccounts } from '../stores/accounts.ts';
 import { useCatalog } from '../stores/catalog.ts';
 import { useNavigation } from '../stores/navigation.ts';
 import { useNewBatch, type VideoStep } from '../stores/new-batch.ts';
+import { BatchCap, BrandChoice, CapsPreview } from './new-batch/Billing.tsx';
 import { startBlocker } from './new-batch/start-blocker.ts';
 
 const VIDEO_STEPS: Array<{ id: VideoStep; label: string }> = [
@@ -264,6 +265,7 @@ function SettingsForm({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSe
   const set = <K extends keyof ShootSettingsView>(key: K, value: ShootSettingsView[K]) =>
     setShoot({ [key]: value });
   const style = catalog.styles.find((choice) => choice.id === shoot.style);
+  const account = accounts.find((one) => one.id === accountId);
   return (
     <section className="settings-form" aria-labelledby="settings-title">
       <h2 id="settings-title">Settings</h2>
@@ -279,6 +281,8 @@ function SettingsForm({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSe
           ))}
         </select>
       </label>
+      {account?.type === 'agency' && <BrandChoice account={account} />}
+      <BatchCap />
       <StylePicker styles={catalog.styles} value={shoot.style} onChange={(id) => set('style', id)} />
       <fieldset className="inline">
         <legend>Mode</legend>
@@ -441,6 +445,7 @@ function Quote({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsV
             </p>
           )}
           <PhotoReachNote reach={quote.photos} onSettings={() => go({ name: 'settings' })} />
+          <CapsPreview quote={quote} />
         </>
       )}
       {quote && quote.setAside.length > 0 && quote.products.length > 0 && (
@@ -458,7 +463,8 @@ function Quote({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsV
  * change; when Start cannot be pressed, the reason is beside it.
  */
 function StartBar({ shoot }: { shoot: ShootSettingsView }) {
-  const { quote, quoting, name, setName, start, starting, error } = useNewBatch();
+  const { quote, quoting, name, setName, start, starting, error, accountId, brandId } = useNewBatch();
+  const account = useAccounts((state) => state.accounts.find((one) => one.id === accountId));
   const go = useNavigation((state) => state.go);
   const blocker = startBlocker({
     quote,
@@ -466,6 +472,7 @@ function StartBar({ shoot }: { shoot: ShootSettingsView }) {
     starting,
     error,
     modelMissing: shoot.mode === 'with_model' && !shoot.modelUrl,
+    brandMissing: account?.type === 'agency' && account.brandId === null && brandId === undefined,
   });
   const begin = async () => {
     const id = await start();

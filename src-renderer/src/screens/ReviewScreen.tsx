@@ -658,6 +658,11 @@ export function ReviewScreen({
           </button>
         )}
         <h1 id="review-title">{product === undefined ? 'Review' : 'Review of a product in all batches'}</h1>
+        {product === undefined && review.brandName && (
+          <span className="tag" data-testid="review-brand">
+            for {review.brandName}
+          </span>
+        )}
         {counts && (
           <p className="review-progress" role="status">
             {counts.reviewed} of {counts.total} reviewed · {counts.picked} picked · {counts.rejected} rejected

@@ -2,11 +2,15 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { Notice } from '../components/Notice.tsx';
 import { credits, dateTime } from '../format.ts';
 import { useAccounts } from '../stores/accounts.ts';
+import { useBrands } from '../stores/brands.ts';
 import { useSettings } from '../stores/settings.ts';
 import { PhotoStorageSection } from './PhotoStorageSection.tsx';
+import { BrandsSection } from './settings/BrandsSection.tsx';
+import { KeyPin } from './settings/KeyPin.tsx';
 
 function AddAccount() {
   const add = useAccounts((state) => state.add);
+  const added = useBrands((state) => state.added);
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -16,13 +20,14 @@ function AddAccount() {
     event.preventDefault();
     setBusy(true);
     setError(null);
-    const failure = await add({ name: name.trim(), baseUrl: baseUrl.trim(), apiKey: apiKey.trim() });
+    const outcome = await add({ name: name.trim(), baseUrl: baseUrl.trim(), apiKey: apiKey.trim() });
     setBusy(false);
-    if (failure) setError(failure);
+    if ('error' in outcome) setError(outcome.error);
     else {
       setName('');
       setBaseUrl('');
       setApiKey('');
+      await added(outcome.account);
     }
   };
   return (
@@ -105,6 +110,7 @@ function Accounts() {
               {account.refusedAt && (
                 <Notice kind="error">The service refused this key; its batches are paused.</Notice>
               )}
+              {account.type === 'agency' && <KeyPin account={account} />}
             </div>
             <div className="actions">
               <button type="button" onClick={() => void refresh(account.id)}>
@@ -168,6 +174,7 @@ export function SettingsScreen() {
         <h1 id="settings-screen-title">Settings</h1>
       </header>
       <Accounts />
+      <BrandsSection />
       <PhotoStorageSection />
       <General />
     </section>

@@ -7,8 +7,8 @@ interface AccountsState {
   loading: boolean;
   error: string | null;
   load(): Promise<void>;
-  /** Resolves to the error message, or null when the account was added. */
-  add(input: NewAccount): Promise<string | null>;
+  /** Resolves to the account added, or to the error message. */
+  add(input: NewAccount): Promise<{ account: AccountView } | { error: string }>;
   remove(id: string): Promise<void>;
   refresh(id: string): Promise<void>;
 }
@@ -29,11 +29,11 @@ export const useAccounts = create<AccountsState>((set, get) => ({
   },
   async add(input) {
     try {
-      await api.call('accounts:add', input);
+      const account = await api.call('accounts:add', input);
       await get().load();
-      return null;
+      return { account };
     } catch (error) {
-      return messageOf(error);
+      return { error: messageOf(error) };
     }
   },
   async remove(id) {

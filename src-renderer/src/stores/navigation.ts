@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ReviewScope } from '../../../src-main/shared/models.ts';
+import type { ReviewScope, UsageOwner, UsagePeriod } from '../../../src-main/shared/models.ts';
 
 export type Screen =
   | { name: 'batches' }
@@ -10,7 +10,10 @@ export type Screen =
    * from the batch's review (where its back link returns) on the result `focus`.
    */
   | { name: 'review'; batchId: string; batchName: string; scope?: ReviewScope; focus?: number }
-  | { name: 'settings' };
+  | { name: 'settings' }
+  | { name: 'usage' }
+  /** A client's statement for a period, opened from Usage (where its back link returns). */
+  | { name: 'statement'; owner: UsageOwner; period: UsagePeriod };
 
 interface NavigationState {
   screen: Screen;

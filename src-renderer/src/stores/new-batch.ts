@@ -7,6 +7,7 @@ import type {
   VideoSettingsView,
 } from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
+import { useAccounts } from './accounts.ts';
 import { useCatalog } from './catalog.ts';
 
 // The New batch screen: what was dropped, the settings chosen, and the live cost preview. The settings start
@@ -20,6 +21,13 @@ interface NewBatchState {
   scan: ScanView | null;
   scanning: { checked: number; total: number } | null;
   accountId: string;
+  /**
+   * Agency keys: the client brand billed; null when the user chose none (the agency's own work); undefined
+   * while not chosen yet (Start waits for the choice). A key pinned to a brand starts on that brand.
+   */
+  brandId: string | null | undefined;
+  /** The most this batch may spend, in credits; null: no cap of its own. */
+  creditCap: number | null;
   /** null until photos are chosen: then the catalog's defaults. */
   shoot: ShootSettingsView | null;
   /** The video's settings, null until photos are chosen; whether and when it is made is `videoStep`. */
@@ -37,6 +45,8 @@ interface NewBatchState {
   /** Scans the same inputs again with subfolders taken the other way. */
   setSubfolders(subfolders: 'own' | 'parent'): Promise<void>;
   setAccount(accountId: string): void;
+  setBrand(brandId: string | null): void;
+  setCreditCap(creditCap: number | null): void;
   setShoot(patch: Partial<ShootSettingsView>): void;
   setVideo(video: VideoSettingsView): void;
   setVideoStep(step: VideoStep): void;
@@ -58,6 +68,8 @@ const initial = {
   scan: null,
   scanning: null,
   accountId: 'sandbox',
+  brandId: undefined,
+  creditCap: null,
   shoot: null,
   video: null,
   videoStep: 'after_review' as VideoStep,
@@ -70,10 +82,17 @@ const initial = {
 };
 
 function quoteRequestOf(state: NewBatchState, scan: ScanView, shoot: ShootSettingsView): QuoteRequest {
-  const { accountId, video, videoStep, includeDone } = state;
+  const { accountId, video, videoStep, includeDone, brandId, creditCap } = state;
+  const billing = { brandId: brandId ?? null, creditCap };
   if (videoStep === 'none' || !video)
-    return { scanId: scan.scanId, accountId, shoot, video: null, includeDone };
-  return { scanId: scan.scanId, accountId, shoot, video, videoWhen: videoStep, includeDone };
+    return { scanId: scan.scanId, accountId, shoot, video: null, includeDone, ...billing };
+  return { scanId: scan.scanId, accountId, shoot, video, videoWhen: videoStep, includeDone, ...billing };
+}
+
+/** The brand a batch on this account starts on: the one its key is pinned to, else not chosen yet. */
+function brandOf(accountId: string): string | undefined {
+  const account = useAccounts.getState().accounts.find((one) => one.id === accountId);
+  return account?.brandId ?? undefined;
 }
 
 /** Quotes are asked for in order; only the answer to the latest request is kept. */
@@ -96,7 +115,13 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
         name: get().name || folder,
         shoot: get().shoot ?? last?.shoot ?? catalog.defaults.shoot,
         video: get().video ?? last?.video ?? catalog.defaults.video,
-        ...(last ? { accountId: last.accountId, videoStep: last.videoWhen ?? 'none' } : {}),
+        ...(last
+          ? {
+              accountId: last.accountId,
+              brandId: brandOf(last.accountId),
+              videoStep: last.videoWhen ?? 'none',
+            }
+          : {}),
       });
       await get().requestQuote();
     } catch (error) {
@@ -111,7 +136,15 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
     if (inputs.length > 0) await get().scanInputs(inputs);
   },
   setAccount(accountId) {
-    set({ accountId });
+    set({ accountId, brandId: brandOf(accountId) });
+    void get().requestQuote();
+  },
+  setBrand(brandId) {
+    set({ brandId });
+    void get().requestQuote();
+  },
+  setCreditCap(creditCap) {
+    set({ creditCap });
     void get().requestQuote();
   },
   setShoot(patch) {

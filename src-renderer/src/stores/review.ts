@@ -36,6 +36,8 @@ interface ReviewState {
   /** Whose results: a batch's, or one product's across batches (then `product` says which). */
   scope: ReviewScope | null;
   product: ReviewProductView | null;
+  /** The client brand the batch reviewed is billed to; null when none or across batches. */
+  brandName: string | null;
   items: ReviewItemView[];
   counts: ReviewCounts | null;
   filter: ReviewFilter;
@@ -212,6 +214,7 @@ export const useReview = create<ReviewState>((set, get) => {
   return {
     scope: null,
     product: null,
+    brandName: null,
     items: [],
     counts: null,
     filter: {},
@@ -250,6 +253,7 @@ export const useReview = create<ReviewState>((set, get) => {
         set({
           scope,
           product: view.product ?? null,
+          brandName: view.brandName,
           items,
           counts: view.counts,
           canUndo: view.canUndo,

@@ -39,5 +39,38 @@ describe('startBlocker', () => {
     expect(startBlocker({ ...ready, quote: { ...quote, shortfall: 12 } })).toBe(
       'The batch costs 12 credits more than the balance: top up, or choose fewer products or shots.',
     );
+    expect(startBlocker({ ...ready, brandMissing: true })).toBe(
+      'Choose the client brand this batch is billed to.',
+    );
+  });
+
+  it('holds back a batch that would pass a cap, naming the cap and what is left of it', () => {
+    const brandCap = {
+      scope: 'brand' as const,
+      label: "Acme Outdoor's November budget of 2,000 credits",
+      cap: 2000,
+      committed: 1998,
+      left: 2,
+      passes: true,
+      warns: true,
+    };
+    expect(startBlocker({ ...ready, quote: { ...quote, caps: [brandCap] } })).toBe(
+      "The batch costs 4 credits, more than the 2 credits left of Acme Outdoor's November budget of 2,000 credits: raise the cap or choose fewer products or shots.",
+    );
+    const batchCap = {
+      ...brandCap,
+      scope: 'batch' as const,
+      label: "This batch's cap of 3 credits",
+      cap: 3,
+      committed: 0,
+      left: 3,
+    };
+    expect(startBlocker({ ...ready, quote: { ...quote, caps: [batchCap] } })).toBe(
+      "The batch costs 4 credits, more than the 3 credits left of this batch's cap of 3 credits: raise the cap or choose fewer products or shots.",
+    );
+    // Near a cap, not past it: a warning beside the quote, and the batch starts.
+    expect(
+      startBlocker({ ...ready, quote: { ...quote, caps: [{ ...brandCap, left: 4, passes: false }] } }),
+    ).toBeNull();
   });
 });

@@ -12,11 +12,21 @@ export interface StartState {
   error: string | null;
   /** A model is asked for (With a model) and none is chosen yet. */
   modelMissing: boolean;
+  /** An agency key whose batch is not yet billed to a client brand (nor, by choice, to none). */
+  brandMissing?: boolean;
 }
 
-export function startBlocker({ quote, quoting, starting, error, modelMissing }: StartState): string | null {
+export function startBlocker({
+  quote,
+  quoting,
+  starting,
+  error,
+  modelMissing,
+  brandMissing = false,
+}: StartState): string | null {
   if (starting) return null;
   if (modelMissing) return 'Pick a model for “With a model” to see the cost and start.';
+  if (brandMissing) return 'Choose the client brand this batch is billed to.';
   if (quoting) return 'Pricing the batch…';
   if (!quote) return error ? `The cost could not be worked out: ${error}` : 'Pricing the batch…';
   if (quote.products.length === 0) {
@@ -27,6 +37,12 @@ export function startBlocker({ quote, quoting, starting, error, modelMissing }: 
   }
   if (quote.shortfall > 0) {
     return `The batch costs ${credits(quote.shortfall)} more than the balance: top up, or choose fewer products or shots.`;
+  }
+  const passed = quote.caps.find((cap) => cap.passes);
+  if (passed) {
+    // "This batch's cap of 300 credits" reads inside the sentence with a small letter.
+    const label = passed.scope === 'batch' ? passed.label.replace(/^This/, 'this') : passed.label;
+    return `The batch costs ${credits(quote.credits)}, more than the ${credits(passed.left)} left of ${label}: raise the cap or choose fewer products or shots.`;
   }
   return null;
 }
