@@ -3,6 +3,7 @@ import type { Settings } from '../shared/models.ts';
 import { AccountStore } from './app/accounts.ts';
 import { accountsHandlers } from './app/accounts-handlers.ts';
 import { agencyHandlers } from './app/agency-handlers.ts';
+import { type BatchCheck, batchCheck } from './app/batch-check.ts';
 import { batchesHandlers } from './app/batches-handlers.ts';
 import { BrandStore } from './app/brands.ts';
 import { catalogHandlers } from './app/catalog-handlers.ts';
@@ -135,6 +136,8 @@ export function createCore(options: CoreOptions): Core {
   });
   const photos = new PhotoReachService(dataDir, storage, options.sessionStorage ?? null);
   const previews = new ResultPreviews(previewsDir(dataDir), log);
+  // Made once the context exists, which needs the queue first; no batch finishes before then.
+  let checkBatch: BatchCheck = async () => {};
   queue = new QueueDriver({
     dataDir,
     holderName: options.holderName ?? 'Adbatch',
@@ -148,6 +151,7 @@ export function createCore(options: CoreOptions): Core {
     rateLimit: () => withMargin(options.rateLimit ?? SERVICE_RATE_LIMIT, settings().budgetMarginPercent),
     timeScale: options.timeScale ?? 0.1,
     previews,
+    afterBatch: (batchId) => checkBatch(batchId),
   });
 
   const ctx: CoreContext = {
@@ -174,6 +178,7 @@ export function createCore(options: CoreOptions): Core {
     revealItem: options.revealItem ?? (async () => {}),
     startDrag: options.startDrag ?? (async () => {}),
   };
+  checkBatch = batchCheck(ctx);
 
   const review = new ReviewStore(db, now);
   const exports = exportHandlers({ ...ctx, review, db });

@@ -185,6 +185,15 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
         { timeout: 90_000 },
       )
       .toBe('finished');
+    // The check against the service after the batch, in the batch's notes: the service files it under Acme.
+    await expect
+      .poll(() => page.getByTestId('run-notes').textContent(), PATIENT)
+      .toContain(
+        `Checked with the service’s usage report for Acme Outdoor this month. Matched: ${EXAMPLES_CREDITS} credits on both sides.`,
+      );
+    await page.getByRole('button', { name: 'Review', exact: true }).click();
+    await expect.poll(() => page.getByTestId('review-brand').textContent(), PATIENT).toBe('for Acme Outdoor');
+    await page.getByRole('button', { name: '← Acme autumn' }).click();
     await page.getByRole('button', { name: '← Batches' }).click();
     await expect
       .poll(() =>

@@ -50,6 +50,8 @@ export interface QueueDriverOptions {
   timeScale: number;
   /** Makes each downloaded shot's previews for Review. */
   previews?: ResultPreviews;
+  /** Run when a batch finished: the check against the service's usage report (batch-check.ts). */
+  afterBatch?: (batchId: string) => Promise<void>;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
@@ -66,6 +68,7 @@ export class QueueDriver {
   private readonly lastStatus = new Map<string, string>();
   private readonly uploads = new Map<string, UploadProgress>();
   private readonly manifestWrites = new Map<string, Promise<void>>();
+  private readonly afterBatchRuns = new Set<Promise<void>>();
   private readonly idleBudgets = new Map<string, RequestBudget>();
   private readonly libraryCheckedAt = new Map<string, number>();
   private dataFolderCheckedAt = 0;
@@ -162,6 +165,7 @@ export class QueueDriver {
     await this.engineRun;
     this.progress.flush();
     for (const batchId of this.driven) await this.writeManifestOf(batchId);
+    await Promise.all(this.afterBatchRuns);
     this.lease?.release();
     this.lease = null;
   }
@@ -277,7 +281,10 @@ export class QueueDriver {
         log.warn(`${batchId}: ${message}`);
         this.options.events.emit('batches:notice', { id: batchId, message });
       },
-      onBatchSettled: (batchId) => void this.writeManifestOf(batchId),
+      onBatchSettled: (batchId) => {
+        void this.writeManifestOf(batchId);
+        this.runAfterBatch(batchId);
+      },
       dataDir: this.options.dataDir,
       ...(this.options.previews ? { previews: this.options.previews } : {}),
       onHalt: (message) => {
@@ -315,6 +322,16 @@ export class QueueDriver {
    * manifest.json beside the results, when a driven batch finishes and when this process stops driving it.
    * Writes of one batch are chained: two at once would race on the same `.part` file.
    */
+  /** The check after a finished batch, awaited by stop() so that a closing process does not cut it off. */
+  private runAfterBatch(batchId: string): void {
+    const { afterBatch, log } = this.options;
+    if (!afterBatch || this.stopped) return;
+    const run = afterBatch(batchId)
+      .catch((error) => log.error(`the check after ${batchId} failed`, error))
+      .finally(() => this.afterBatchRuns.delete(run));
+    this.afterBatchRuns.add(run);
+  }
+
   private writeManifestOf(batchId: string): Promise<void> {
     const previous = this.manifestWrites.get(batchId) ?? Promise.resolve();
     const next = previous.then(() =>

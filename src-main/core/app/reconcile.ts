@@ -1,3 +1,4 @@
+import { noun } from '../../shared/counted.ts';
 import type {
   AccountView,
   ReconciliationLine,
@@ -24,6 +25,13 @@ import { ownerKey, ownerOf } from './usage.ts';
 // GUESS: a usage row whose brand id is unknown and not a brand listed by the agency ("unassigned" in the
 // sandbox, or none) is the agency's spend on no brand.
 
+/** "The create whose outcome was unknown was", "The 2 creates whose outcome was unknown were". */
+function unknown(count: number): string {
+  return count === 1
+    ? 'The create whose outcome was unknown was'
+    : `The ${count} creates whose outcome was unknown were`;
+}
+
 interface Side {
   images: number;
   videos: number;
@@ -36,7 +44,9 @@ interface LedgerGroup {
   pending: Array<{ jobId: string; attempt: number; credits: number }>;
 }
 
-const credits = new Intl.NumberFormat('en-US');
+const figures = new Intl.NumberFormat('en-US');
+/** `1 credit`, `1,250 credits`. */
+const credits = (count: number) => `${figures.format(count)} ${noun(count, 'credit')}`;
 
 export interface ReconcileDeps {
   db: Db;
@@ -93,8 +103,8 @@ export async function reconcile(deps: ReconcileDeps, period: UsagePeriod): Promi
         difference = 0;
       }
       resolvedNote = charged
-        ? ` The ${mine!.pending.length} create(s) whose outcome was unknown were charged (${credits.format(stake)} credits): now recorded.`
-        : ` The ${mine!.pending.length} create(s) whose outcome was unknown were not charged: released.`;
+        ? ` ${unknown(mine!.pending.length)} charged after all (${credits(stake)}): now recorded.`
+        : ` ${unknown(mine!.pending.length)} not charged: released.`;
     }
     const line: ReconciliationLine = {
       owner,
@@ -106,12 +116,12 @@ export async function reconcile(deps: ReconcileDeps, period: UsagePeriod): Promi
       jobs: [],
     };
     if (difference === 0)
-      line.explanation = `Matched: ${credits.format(here.credits)} credits on both sides.${resolvedNote}`;
+      line.explanation = `Matched: ${credits(here.credits)} on both sides.${resolvedNote}`;
     else if (difference > 0) {
-      line.explanation = `${credits.format(difference)} credits spent outside Adbatch: the service counts ${credits.format(theirs.side.credits)}, Adbatch recorded ${credits.format(here.credits)} (the service's own app and other keys share these credits).${resolvedNote}`;
+      line.explanation = `${credits(difference)} spent outside Adbatch: the service counts ${figures.format(theirs.side.credits)}, Adbatch recorded ${figures.format(here.credits)} (the service's own app and other keys share these credits).${resolvedNote}`;
     } else {
       line.jobs = refundedJobs(deps, owner, period);
-      line.explanation = `${credits.format(-difference)} credits recorded here but not at the service: Adbatch recorded ${credits.format(here.credits)}, the service counts ${credits.format(theirs.side.credits)}. A refund it has not reflected yet, or spend it attributed elsewhere (a key pinned to another brand).${resolvedNote}`;
+      line.explanation = `${credits(-difference)} recorded here but not at the service: Adbatch recorded ${figures.format(here.credits)}, the service counts ${figures.format(theirs.side.credits)}. A refund it has not reflected yet, or spend it attributed elsewhere (a key pinned to another brand).${resolvedNote}`;
     }
     lines.push(line);
   }

@@ -14,6 +14,7 @@ import { BatchExportButton } from '../export/ExportButtons.tsx';
 import { credits, duration, megabytes } from '../format.ts';
 import { useCatalog } from '../stores/catalog.ts';
 import { useNavigation } from '../stores/navigation.ts';
+import { useNotices } from '../stores/notices.ts';
 import {
   chargedWords,
   jobStateWords,
@@ -167,6 +168,30 @@ const ProductRow = memo(
     JSON.stringify(before.item) === JSON.stringify(after.item),
 );
 
+/** What the engine said about the batch while it ran, newest first, until dismissed. */
+function RunNotes({ batchId }: { batchId: string }) {
+  const notes = useNotices((state) => state.byBatch[batchId]);
+  const dismiss = useNotices((state) => state.dismiss);
+  if (!notes || notes.length === 0) return null;
+  return (
+    <section className="run-notes notice notice-info" aria-label="Notes from the run" data-testid="run-notes">
+      <ul>
+        {notes.map((note) => (
+          <li key={`${note.at}-${note.message}`}>
+            <time className="muted small">
+              {new Date(note.at).toLocaleTimeString(undefined, { timeStyle: 'short' })}
+            </time>{' '}
+            {note.message}
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={() => dismiss(batchId)}>
+        Dismiss
+      </button>
+    </section>
+  );
+}
+
 export function BatchScreen({ id }: { id: string }) {
   const [detail, setDetail] = useState<BatchDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -256,6 +281,7 @@ export function BatchScreen({ id }: { id: string }) {
         <StatusBadge status={detail.status} reason={detail.statusReason} />
       </header>
       {error && <Notice kind="error">{error}</Notice>}
+      <RunNotes batchId={id} />
       {detail.statusReason === 'insufficient_credits' && (
         <Notice kind="warning">The account ran out of credits. Top up, then resume.</Notice>
       )}

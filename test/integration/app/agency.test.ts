@@ -195,39 +195,50 @@ describe('a batch billed to a brand', () => {
     expect(line.explanation).toContain(`${outside} credits spent outside Adbatch`);
   });
 
-  it('holds an unknown outcome at stake until the service report resolves it, charged or not', async () => {
+  it('holds an unknown outcome at stake until the check after the batch resolves it, charged or not', async () => {
     const bloom = (await call('brands:list')).find((brand) => brand.name === 'Bloom Cosmetics')!;
-    // A 500 answered before the service handled anything: nothing was created. A reset after handling it:
-    // created and charged, the answer lost. Either way Adbatch cannot know, and holds the price at stake.
-    await service.client.addFault({
-      method: 'POST',
-      path: '/v1/shoots',
-      action: 'status',
-      status: 500,
-      times: 1,
-    });
-    const notMade = await startBatch('bloom-500', 1, { accountId: unpinned.id, brandId: bloom.id });
-    await untilSettled([notMade.id]);
-    expect(await call('batches:get', { id: notMade.id })).toMatchObject({
-      creditsAtStake: 1,
-      creditsSpent: 0,
-    });
-    const first = await call('usage:reconcile', thisMonth());
-    expect(first.resolved).toEqual([expect.objectContaining({ credits: 1, charged: false })]);
-    expect((await call('batches:get', { id: notMade.id })).creditsAtStake).toBe(0);
+    const notices: Array<{ id: string; message: string }> = [];
+    const off = h.core.events.on('batches:notice', (notice) => notices.push(notice));
+    const resolvedBy = async (id: string) => {
+      await untilSettled([id]);
+      // The check against the service's report that follows each batch resolves what was at stake.
+      await expect
+        .poll(async () => (await call('batches:get', { id })).creditsAtStake, { timeout: 10_000 })
+        .toBe(0);
+      return notices.find((notice) => notice.id === id && notice.message.startsWith('Checked'))?.message;
+    };
+    try {
+      // A 500 answered before the service handled anything: nothing was created. A reset after handling
+      // it: created and charged, the answer lost. Either way Adbatch cannot know, and holds the price at
+      // stake until the service's usage report says which.
+      await service.client.addFault({
+        method: 'POST',
+        path: '/v1/shoots',
+        action: 'status',
+        status: 500,
+        times: 1,
+      });
+      const notMade = await startBatch('bloom-500', 1, { accountId: unpinned.id, brandId: bloom.id });
+      expect(await resolvedBy(notMade.id)).toBe(
+        'Checked with the service’s usage report for the agency’s spend on no brand this month. Matched: 0 credits on both sides. The create whose outcome was unknown was not charged: released.',
+      );
+      expect((await call('batches:get', { id: notMade.id })).creditsSpent).toBe(0);
 
-    await service.client.addFault({ method: 'POST', path: '/v1/shoots', action: 'reset', times: 1 });
-    const made = await startBatch('bloom-reset', 1, { accountId: unpinned.id, brandId: bloom.id });
-    await untilSettled([made.id]);
-    expect(await call('batches:get', { id: made.id })).toMatchObject({ creditsAtStake: 1, creditsSpent: 0 });
-    const second = await call('usage:reconcile', thisMonth());
-    expect(second.resolved).toEqual([expect.objectContaining({ credits: 1, charged: true })]);
-    // Unpinned keys are the agency's unassigned spend at the service: now the same on both sides.
-    const unassigned = second.lines.find((entry) => entry.owner.kind === 'unassigned')!;
-    expect(unassigned).toMatchObject({ verdict: 'matched', difference: 0, ledger: { credits: 1 } });
-    expect(await call('batches:get', { id: made.id })).toMatchObject({ creditsAtStake: 0, creditsSpent: 1 });
-    // Resolved once: a second check writes nothing more.
-    expect((await call('usage:reconcile', thisMonth())).resolved).toEqual([]);
+      await service.client.addFault({ method: 'POST', path: '/v1/shoots', action: 'reset', times: 1 });
+      const made = await startBatch('bloom-reset', 1, { accountId: unpinned.id, brandId: bloom.id });
+      expect(await resolvedBy(made.id)).toBe(
+        'Checked with the service’s usage report for the agency’s spend on no brand this month. Matched: 1 credit on both sides. The create whose outcome was unknown was charged after all (1 credit): now recorded.',
+      );
+      expect((await call('batches:get', { id: made.id })).creditsSpent).toBe(1);
+      // Unpinned keys are the agency's unassigned spend at the service: the same on both sides, and a check
+      // on demand finds nothing more to resolve.
+      const again = await call('usage:reconcile', thisMonth());
+      expect(again.resolved).toEqual([]);
+      const unassigned = again.lines.find((entry) => entry.owner.kind === 'unassigned')!;
+      expect(unassigned).toMatchObject({ verdict: 'matched', difference: 0, ledger: { credits: 1 } });
+    } finally {
+      off();
+    }
   }, 60_000);
 });
 
