@@ -3,6 +3,8 @@ import type { Settings } from '../shared/models.ts';
 import { AccountStore } from './app/accounts.ts';
 import { accountsHandlers } from './app/accounts-handlers.ts';
 import { agencyHandlers } from './app/agency-handlers.ts';
+import { AgentRequestStore } from './app/agent-requests.ts';
+import { agentsHandlers } from './app/agents-handlers.ts';
 import { type BatchCheck, batchCheck } from './app/batch-check.ts';
 import { batchesHandlers } from './app/batches-handlers.ts';
 import { BrandStore } from './app/brands.ts';
@@ -187,6 +189,7 @@ export function createCore(options: CoreOptions): Core {
     ...settingsHandlers(ctx),
     ...accountsHandlers(ctx),
     ...agencyHandlers(ctx),
+    ...agentsHandlers({ ...ctx, agentRequests: new AgentRequestStore(db, now) }),
     ...usageHandlers({
       ...ctx,
       ...(options.printStatement ? { printStatement: options.printStatement } : {}),

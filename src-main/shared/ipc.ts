@@ -1,5 +1,9 @@
 import type {
   AccountView,
+  AgentAllowanceView,
+  AgentQuoteView,
+  AgentRequestState,
+  AgentRequestView,
   AppInfo,
   BatchDetail,
   BatchListItem,
@@ -80,6 +84,28 @@ export interface Handlers {
   'usage:statement': { args: UsagePeriod & { owner: UsageOwner }; result: StatementView };
   /** Saves the window, showing a statement, as a PDF where the user chooses (the app only). */
   'usage:printStatement': { args: { fileName: string }; result: { path: string } | null };
+  /** An agent's quote: kept by id in this process for `agents:submit`; `client` is the agent's name. */
+  'agents:quote': { args: { client: string; request: NewBatchRequest }; result: AgentQuoteView };
+  /**
+   * An agent's request to run a quoted batch: created at once when the allowance covers it, else pending a
+   * person's yes. The same client request id twice answers the first request: never a second batch.
+   */
+  'agents:submit': {
+    args: { client: string; quoteId: string; clientRequestId: string };
+    result: AgentRequestView;
+  };
+  /** Agents' requests, newest first. */
+  'agents:requests': { args: undefined; result: AgentRequestView[] };
+  /** A person's yes: the batch is made, unless the balance or the prices changed since the quote. */
+  'agents:approve': { args: { id: string; by?: string }; result: AgentRequestView };
+  /** A person's no. */
+  'agents:decline': { args: { id: string; by?: string; reason?: string }; result: AgentRequestView };
+  'agents:allowance': { args: undefined; result: AgentAllowanceView };
+  /** Sets what agents may spend a UTC day without asking: in all, or for one brand; null removes it. */
+  'agents:setAllowance': {
+    args: { brandId: string | null; credits: number | null };
+    result: AgentAllowanceView;
+  };
   /** The OS dialog to choose folders, photos or catalogs; [] when cancelled. */
   'dialog:open': { args: undefined; result: string[] };
   /** Shows the library (or a batch's folder) in Finder / Explorer / the file manager. */
@@ -214,6 +240,8 @@ export interface Events {
   'export:changed': { id: string; state: ExportState };
   /** A menu command for the renderer: go to a screen, or scan what the OS dialog returned. */
   'app:command': { command: 'new-batch' | 'settings' } | { command: 'scan'; inputs: string[] };
+  /** An agent's request was made or decided. */
+  'agents:changed': { id: string; state: AgentRequestState };
 }
 
 export type EventName = keyof Events;

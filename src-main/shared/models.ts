@@ -853,3 +853,49 @@ export interface StatementView {
   csv: string;
   fileName: string;
 }
+
+/** An agent's quote (issue 16): the batch's cost as New batch shows it, kept by id for `agents:submit`. */
+export interface AgentQuoteView extends QuoteView {
+  quoteId: string;
+  /** After this, submitting it is refused: quote again. */
+  expiresAt: number;
+}
+
+/**
+ * Where an agent's request to spend stands: waiting for a person, turned into a batch (by a person's yes or
+ * within the allowance), declined, or expired (the balance or the prices it was quoted on changed).
+ */
+export type AgentRequestState = 'pending' | 'created' | 'declined' | 'expired';
+
+export interface AgentRequestView {
+  id: string;
+  /** The MCP client's name, as it gave it ("Claude Desktop"). */
+  client: string;
+  clientRequestId: string;
+  createdAt: number;
+  /** The batch's name. */
+  name: string;
+  accountName: string;
+  brandName: string | null;
+  products: number;
+  /** The shoot (and video) settings in words. */
+  settings: string;
+  credits: number;
+  /** The balance it was quoted against. */
+  balance: number | null;
+  state: AgentRequestState;
+  decidedAt: number | null;
+  /** "the allowance", "Adbatch", "adbatch approve". */
+  decidedBy: string | null;
+  /** Why it was declined or expired, in words. */
+  reason: string | null;
+  batchId: string | null;
+}
+
+/** What agents may spend without asking, in credits a UTC day; null: nothing (every request waits). */
+export interface AgentAllowanceView {
+  perDay: number | null;
+  perBrand: Array<{ brandId: string; brandName: string; credits: number }>;
+  /** Credits of the batches agents' requests made today, asked or not. */
+  usedToday: number;
+}

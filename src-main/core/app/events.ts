@@ -11,6 +11,7 @@ const EVENT_NAMES: Record<EventName, true> = {
   'export:progress': true,
   'export:changed': true,
   'app:command': true,
+  'agents:changed': true,
 };
 
 type Listener<E extends EventName> = (payload: Events[E]) => void;

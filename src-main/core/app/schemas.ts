@@ -73,6 +73,10 @@ const quote = z
 
 /** Whole credits: caps and budgets are integers, as every amount of money here. */
 const creditAmount = z.number().int().min(0).max(1_000_000_000);
+/** An agent's name as its MCP client gives it, shown to the person who approves. */
+const agentClient = z.string().trim().min(1).max(100);
+/** Who decided an agent's request: "Adbatch" (the app), "adbatch approve". */
+const decider = z.string().trim().min(1).max(100);
 /** A period in epoch ms, a day to ten years long. */
 const period = z
   .object({ from: z.number().int().min(0), to: z.number().int().min(0) })
@@ -335,6 +339,32 @@ export const HANDLER_SCHEMAS = {
       message: 'is not a period: its end must come after its start',
     }),
   'usage:printStatement': z.object({ fileName: z.string().trim().min(1).max(255) }).strict(),
+  'agents:quote': z
+    .object({
+      client: agentClient,
+      request: quote.extend({ name: z.string().trim().min(1).max(200) }).strict(),
+    })
+    .strict(),
+  'agents:submit': z
+    .object({
+      client: agentClient,
+      quoteId: z.string().min(1).max(100),
+      clientRequestId: z.string().trim().min(1).max(200),
+    })
+    .strict(),
+  'agents:requests': none,
+  'agents:approve': z.object({ id: z.string().min(1).max(100), by: decider.optional() }).strict(),
+  'agents:decline': z
+    .object({
+      id: z.string().min(1).max(100),
+      by: decider.optional(),
+      reason: z.string().trim().max(500).optional(),
+    })
+    .strict(),
+  'agents:allowance': none,
+  'agents:setAllowance': z
+    .object({ brandId: z.string().min(1).max(100).nullable(), credits: creditAmount.nullable() })
+    .strict(),
   'settings:get': none,
   'settings:set': z
     .object({ libraryDir: z.string().min(1).max(4096), budgetMarginPercent: z.number().int().min(0).max(50) })

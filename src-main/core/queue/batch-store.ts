@@ -21,8 +21,8 @@ export class BatchStore {
       .prepare(
         `INSERT INTO batches (id, name, created_at, account_id, base_url, key_id, key_hint, sandbox, library_dir,
            shoot_settings, video_settings, videos_after_review, quoted_credits, status, status_reason, updated_at,
-           brand_id, credit_cap)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', NULL, ?, ?, ?)`,
+           brand_id, credit_cap, agent_client)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', NULL, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -41,6 +41,7 @@ export class BatchStore {
         now,
         input.brandId ?? null,
         input.creditCap ?? null,
+        input.agentClient ?? null,
       );
     return id;
   }

@@ -77,6 +77,8 @@ export interface NewBatch {
   brandId?: string | null;
   /** The most the batch may spend, in credits, whatever its brand's cap; null or absent: no cap of its own. */
   creditCap?: number | null;
+  /** The agent whose request made it (its MCP client's name), once a person approved it; null: a person's. */
+  agentClient?: string | null;
   products: NewProduct[];
 }
 

@@ -9,6 +9,7 @@ import { videosAfterReview } from './007-videos-after-review.ts';
 import { exportsTable } from './008-exports.ts';
 import { exportFiles } from './009-export-files.ts';
 import { ledgerBrands } from './010-ledger-brands.ts';
+import { agentRequests } from './011-agent-requests.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   exportsTable,
   exportFiles,
   ledgerBrands,
+  agentRequests,
 ];

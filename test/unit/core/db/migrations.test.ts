@@ -406,3 +406,31 @@ describe('migration 010-ledger-brands', () => {
     db.close();
   });
 });
+
+describe('migration 011-agent-requests', () => {
+  it('keeps agents’ requests, one per client request id, in a known state, and allowances by scope', () => {
+    const db = new Database(join(dir, 'x.db'));
+    migrate(db, MIGRATIONS.slice(0, 10));
+    migrate(db, MIGRATIONS.slice(0, 11));
+    expect(db.pragma('user_version', { simple: true })).toBe(11);
+    const insert = db.prepare(
+      `INSERT INTO agent_requests (id, client, client_request_id, created_at, account_id, name, request, credits, state)
+       VALUES (?, ?, ?, 0, 'sandbox', 'Batch', '{}', ?, ?)`,
+    );
+    insert.run('ar_1', 'Claude', 'r1', 4, 'pending');
+    // The same request id from another client is another request; from the same client, refused.
+    insert.run('ar_2', 'Cursor', 'r1', 4, 'pending');
+    expect(() => insert.run('ar_3', 'Claude', 'r1', 4, 'pending')).toThrow(/UNIQUE/);
+    expect(() => insert.run('ar_4', 'Claude', 'r2', 4, 'approved')).toThrow(/CHECK/);
+    expect(() => insert.run('ar_5', 'Claude', 'r3', -1, 'pending')).toThrow(/CHECK/);
+    const allowance = db.prepare('INSERT INTO agent_allowances (scope, credits) VALUES (?, ?)');
+    allowance.run('day', 100);
+    allowance.run('brand:br_1', 20);
+    expect(() => allowance.run('week', 5)).toThrow(/CHECK/);
+    expect(() => allowance.run('brand:br_2', -5)).toThrow(/CHECK/);
+    expect(
+      db.prepare("SELECT name FROM pragma_table_info('batches') WHERE name = 'agent_client'").get(),
+    ).toEqual({ name: 'agent_client' });
+    db.close();
+  });
+});

@@ -1,0 +1,250 @@
+import { randomBytes } from 'node:crypto';
+import type { AgentAllowanceView, AgentRequestView, NewBatchRequest } from '../../shared/models.ts';
+import type { NewProduct } from '../queue/types.ts';
+import { SANDBOX_ACCOUNT_ID } from './accounts.ts';
+import type { AgentRequest, AgentRequestStore } from './agent-requests.ts';
+import { batchMaker } from './batch-maker.ts';
+import type { CoreContext } from './context.ts';
+import type { HandlerMap } from './dispatch.ts';
+import { AppError } from './errors.ts';
+import { SANDBOX_ACCOUNT_NAME } from './service-access.ts';
+
+// Agents spend only with a person's yes (issue 16, docs/agents.md). An agent quotes a batch and submits the
+// quote with a request id of its own; the batch is made at once only when the allowance the user set for
+// agents covers it, else the request waits in the app's "Requests from agents" (or for `adbatch approve`).
+// The check is here, in the handlers that make the batch, whatever carries the call: MCP over stdio or HTTP,
+// or the app. A retried submit (same client, same request id) answers the first request. A quote that no
+// longer holds when it is submitted or approved (the balance or the prices changed) expires: nothing is made.
+//
+// GUESS: a quote is kept 30 minutes, in the process that made it (it names a scan held in that process).
+
+const QUOTE_TTL_MS = 30 * 60_000;
+/** Who decides when nobody is asked. */
+const BY_ALLOWANCE = 'the allowance';
+const BY_APP = 'Adbatch';
+
+interface HeldQuote {
+  id: string;
+  client: string;
+  request: NewBatchRequest;
+  products: NewProduct[];
+  credits: number;
+  balance: number | null;
+  expiresAt: number;
+}
+
+export interface AgentsDeps extends CoreContext {
+  agentRequests: AgentRequestStore;
+}
+
+const figures = new Intl.NumberFormat('en-US');
+
+export function agentsHandlers(
+  ctx: AgentsDeps,
+): Pick<
+  HandlerMap,
+  | 'agents:quote'
+  | 'agents:submit'
+  | 'agents:requests'
+  | 'agents:approve'
+  | 'agents:decline'
+  | 'agents:allowance'
+  | 'agents:setAllowance'
+> {
+  const { agentRequests: requests, store, services, brands, scans, events, log, now } = ctx;
+  const maker = batchMaker(ctx);
+  const quotes = new Map<string, HeldQuote>();
+
+  const accountName = (accountId: string) => {
+    if (accountId === SANDBOX_ACCOUNT_ID) return SANDBOX_ACCOUNT_NAME;
+    try {
+      return services.account(accountId).name;
+    } catch {
+      return accountId;
+    }
+  };
+
+  /** The brand a key is pinned to: a batch on it is billed there unless another is chosen. */
+  const pinnedBrand = (accountId: string): string | null =>
+    accountId === SANDBOX_ACCOUNT_ID ? null : services.account(accountId).brandId;
+
+  const view = (request: AgentRequest): AgentRequestView => {
+    const { shoot, video } = request.plan.request;
+    const settings = [`${shoot.shots} shots`, shoot.style, shoot.quality, shoot.aspectRatio];
+    if (video) settings.push(`video ${video.duration} s ${video.resolution}`);
+    return {
+      id: request.id,
+      client: request.client,
+      clientRequestId: request.clientRequestId,
+      createdAt: request.createdAt,
+      name: request.name,
+      accountName: accountName(request.accountId),
+      brandName: request.brandId ? (brands.find(request.brandId)?.name ?? null) : null,
+      products: request.plan.products.length,
+      settings: settings.join(' · '),
+      credits: request.credits,
+      balance: request.balance,
+      state: request.state,
+      decidedAt: request.decidedAt,
+      decidedBy: request.decidedBy,
+      reason: request.reason,
+      batchId: request.batchId,
+    };
+  };
+
+  const changed = (id: string): AgentRequestView => {
+    const request = requests.get(id)!;
+    events.emit('agents:changed', { id, state: request.state });
+    return view(request);
+  };
+
+  /** Whether the allowance covers these credits today: the day's, and the brand's where one is set. */
+  const allowanceCovers = (credits: number, brandId: string | null): boolean => {
+    const { perDay, perBrand } = requests.allowances();
+    const limits: boolean[] = [];
+    if (perDay !== null) limits.push(requests.usedToday() + credits <= perDay);
+    const brandAllowance = brandId ? perBrand.get(brandId) : undefined;
+    if (brandId && brandAllowance !== undefined) {
+      limits.push(requests.usedToday(brandId) + credits <= brandAllowance);
+    }
+    return limits.length > 0 && limits.every(Boolean);
+  };
+
+  /**
+   * Makes the request's batch, if its quote still holds: the batch's rows and the request's move to
+   * `created` are one transaction, so two deciders (two windows, the app and the CLI) never make two batches.
+   */
+  const make = async (request: AgentRequest, by: string): Promise<AgentRequestView> => {
+    let prepared: Awaited<ReturnType<typeof maker.prepare>>;
+    try {
+      prepared = await maker.prepare({
+        request: { ...request.plan.request, scanId: 'agent-request' },
+        products: request.plan.products,
+      });
+    } catch (error) {
+      // The service refused the batch as it is now (the balance is short, a cap would be passed, every
+      // product was shot since): the quote no longer holds. A network failure leaves it pending.
+      if (error instanceof AppError && ['conflict', 'refused', 'bad_request'].includes(error.code)) {
+        requests.decide(request.id, 'expired', by, { reason: error.message });
+        return changed(request.id);
+      }
+      throw error;
+    }
+    const drift: string[] = [];
+    if (prepared.credits !== request.credits) {
+      drift.push(
+        `it now costs ${figures.format(prepared.credits)} credits, not ${figures.format(request.credits)}`,
+      );
+    }
+    if (prepared.balance !== request.balance) {
+      drift.push(
+        `the balance is now ${prepared.balance === null ? 'unknown' : figures.format(prepared.balance)} credits, not ${request.balance === null ? 'unknown' : figures.format(request.balance)}`,
+      );
+    }
+    if (drift.length > 0) {
+      requests.decide(request.id, 'expired', by, {
+        reason: `The quote no longer holds: ${drift.join('; ')}. Ask the agent to quote again.`,
+      });
+      return changed(request.id);
+    }
+    const batch = store.db.transaction(() => {
+      const made = maker.commit(prepared, { agentClient: request.client });
+      if (!requests.decide(request.id, 'created', by, { batchId: made.id })) {
+        throw new AppError('conflict', 'This request was decided already.');
+      }
+      return made;
+    })();
+    log.info(`agent request ${request.id} of ${request.client}: batch ${batch.id} made (${by})`);
+    await maker.start(batch);
+    return changed(request.id);
+  };
+
+  const pending = (id: string): AgentRequest => {
+    const request = requests.get(id);
+    if (!request) throw new AppError('not_found', `There is no request from an agent with the id ${id}.`);
+    if (request.state !== 'pending') {
+      throw new AppError(
+        'conflict',
+        `This request from ${request.client} was ${request.state === 'created' ? 'approved' : request.state} already.`,
+      );
+    }
+    return request;
+  };
+
+  const allowanceView = (): AgentAllowanceView => {
+    const { perDay, perBrand } = requests.allowances();
+    return {
+      perDay,
+      perBrand: [...perBrand].map(([brandId, credits]) => ({
+        brandId,
+        brandName: brands.find(brandId)?.name ?? brandId,
+        credits,
+      })),
+      usedToday: requests.usedToday(),
+    };
+  };
+
+  return {
+    'agents:quote': async ({ client, request }) => {
+      const products = scans.products(request.scanId);
+      const quote = await maker.quote(request, products, true);
+      for (const [id, held] of quotes) if (held.expiresAt < now()) quotes.delete(id);
+      const held: HeldQuote = {
+        id: `q_${randomBytes(8).toString('hex')}`,
+        client,
+        request,
+        products,
+        credits: quote.credits,
+        balance: quote.balance,
+        expiresAt: now() + QUOTE_TTL_MS,
+      };
+      quotes.set(held.id, held);
+      return { ...quote, quoteId: held.id, expiresAt: held.expiresAt };
+    },
+    'agents:submit': async ({ client, quoteId, clientRequestId }) => {
+      const known = requests.byClientRequest(client, clientRequestId);
+      if (known) return view(known);
+      const quote = quotes.get(quoteId);
+      if (!quote || quote.client !== client) {
+        throw new AppError(
+          'not_found',
+          `There is no quote ${quoteId} for ${client} here: quote the batch again.`,
+        );
+      }
+      if (quote.expiresAt < now()) {
+        quotes.delete(quoteId);
+        throw new AppError('conflict', `The quote ${quoteId} expired: quote the batch again.`);
+      }
+      const { scanId: _scan, ...plan } = quote.request;
+      const { request, fresh } = requests.insert({
+        client,
+        clientRequestId,
+        accountId: quote.request.accountId,
+        brandId: quote.request.brandId ?? pinnedBrand(quote.request.accountId),
+        name: quote.request.name,
+        plan: { request: plan, products: quote.products },
+        credits: quote.credits,
+        balance: quote.balance,
+      });
+      if (!fresh) return view(request);
+      log.info(`agent request ${request.id} of ${client}: ${quote.credits} credits`);
+      if (allowanceCovers(request.credits, request.brandId)) return make(request, BY_ALLOWANCE);
+      return changed(request.id);
+    },
+    'agents:requests': async () => requests.list().map(view),
+    'agents:approve': async ({ id, by }) => make(pending(id), by ?? BY_APP),
+    'agents:decline': async ({ id, by, reason }) => {
+      pending(id);
+      if (!requests.decide(id, 'declined', by ?? BY_APP, { reason: reason || null })) {
+        throw new AppError('conflict', 'This request was decided already.');
+      }
+      return changed(id);
+    },
+    'agents:allowance': async () => allowanceView(),
+    'agents:setAllowance': async ({ brandId, credits }) => {
+      if (brandId !== null) brands.get(brandId);
+      requests.setAllowance(brandId, credits);
+      return allowanceView();
+    },
+  };
+}
