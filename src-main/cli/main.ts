@@ -1,8 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { LeaseHeldError } from '../core/app/public-api.ts';
 import { registerAgencyCommands } from './commands/agency.ts';
+import { registerAgentCommands } from './commands/agents.ts';
 import { registerDecisionCommands } from './commands/decide.ts';
 import { registerExportCommand } from './commands/export.ts';
+import { registerMcpCommand } from './commands/mcp.ts';
 import { registerRedownloadCommand } from './commands/redownload.ts';
 import { registerReshootCommand } from './commands/reshoot.ts';
 import { registerResumeCommand } from './commands/resume.ts';
@@ -36,6 +38,8 @@ registerReshootCommand(program);
 registerExportCommand(program);
 registerDecisionCommands(program);
 registerAgencyCommands(program);
+registerMcpCommand(program);
+registerAgentCommands(program);
 registerSandboxCommand(program);
 
 try {

@@ -1,0 +1,59 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Command } from 'commander';
+import { SANDBOX_ACCOUNT_ID } from '../../core/app/accounts.ts';
+import { sessionAccountId } from '../../core/app/service-access.ts';
+import { createMcpServer } from '../../mcp/server.ts';
+import { openCliCore } from '../open-core.ts';
+import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
+import { VERSION } from '../version.ts';
+import { sessionKeyFromEnv } from './session-key.ts';
+
+// `adbatch mcp`: Adbatch's tools for an agent (Claude Desktop, an IDE assistant, a team's automation) over
+// stdio, on the data folder the app uses. Beside a running app that holds the folder, the batches it makes
+// are driven by the app; with the app closed it drives them itself, and hands over when the app opens (the
+// queue's lease, mode `wait`): two processes never drive one queue. Spending waits for a person's yes (in
+// the app, or `adbatch approve`) unless it fits the allowance the user set. Stdout is the protocol's:
+// anything else this process has to say goes to stderr.
+
+interface McpCommandOptions {
+  dataDir: string;
+  library: string;
+  baseUrl?: string;
+}
+
+export function registerMcpCommand(program: Command): void {
+  program
+    .command('mcp')
+    .description(
+      "Serve Adbatch's tools to an agent over MCP on stdio: scan, quote, submit (a person approves), follow, review.",
+    )
+    .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .option('--library <dir>', 'where results are saved', defaultLibraryDir())
+    .option('--base-url <url>', "the service's address, its key in ADBATCH_API_KEY (else the Sandbox)")
+    .action(async (options: McpCommandOptions) => {
+      const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl) : null;
+      const cli = openCliCore({
+        dataDir: options.dataDir,
+        holderName: 'adbatch mcp',
+        leaseMode: 'wait',
+        driveUnfinished: true,
+        library: options.library,
+        sessionKeys: sessionKey ? [sessionKey] : [],
+      });
+      await cli.core.start();
+      const server = await createMcpServer({
+        call: cli.call,
+        defaultAccountId: sessionKey ? sessionAccountId(sessionKey.apiKey) : SANDBOX_ACCOUNT_ID,
+        version: VERSION,
+      });
+      const transport = new StdioServerTransport();
+      const closed = new Promise<void>((resolve) => {
+        transport.onclose = () => resolve();
+        process.stdin.once('end', () => resolve());
+      });
+      await server.connect(transport);
+      await closed;
+      await server.close();
+      await cli.core.stop();
+    });
+}

@@ -1,0 +1,179 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADBATCH_BIN, adbatch } from '../../support/cli.ts';
+import { makeProductFolders } from '../../support/product-folders.ts';
+import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
+
+// `adbatch mcp` driven end to end by the MCP SDK's own client over stdio, as Claude Desktop runs it, against
+// a real sandbox (the key in ADBATCH_API_KEY): scan, quote, submit (pending: the sandbox's log shows no
+// create), the same client request id again (one request), `adbatch approve` from another process, the
+// batch followed to its end; a declined request makes nothing; bad arguments get a schema error in words.
+
+let service: DefaultHarness;
+let dir: string;
+let where: { dataDir: string; library: string };
+let client: Client;
+let stderr = '';
+
+beforeAll(async () => {
+  service = await startDefaultHarness({ timeScale: 0.002 });
+  dir = await mkdtemp(join(tmpdir(), 'adbatch-mcp-'));
+  where = { dataDir: join(dir, 'data'), library: join(dir, 'library') };
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      ADBATCH_BIN,
+      'mcp',
+      '--data-dir',
+      where.dataDir,
+      '--library',
+      where.library,
+      '--base-url',
+      service.sandbox.url,
+    ],
+    env: { ...(process.env as Record<string, string>), ADBATCH_API_KEY: service.keys.personal },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  client = new Client({ name: 'Test Desktop', version: '1.0.0' });
+  await client.connect(transport);
+}, 60_000);
+afterAll(async () => {
+  await client?.close();
+  await service?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const withKey = () => ({ env: { ...process.env, ADBATCH_API_KEY: service.keys.personal } });
+
+async function tool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+  return result.structuredContent as Record<string, unknown>;
+}
+
+const creates = async () =>
+  (await service.client.requestLog()).filter(
+    (entry) => entry.method === 'POST' && entry.path === '/v1/shoots',
+  ).length;
+
+async function quoted(name: string, count: number): Promise<Record<string, unknown>> {
+  const folders = await makeProductFolders(join(dir, name), count);
+  const scan = await tool('scan_inputs', { paths: folders });
+  expect(scan.products).toHaveLength(count);
+  return tool('quote_batch', {
+    scanId: scan.scanId,
+    name,
+    style: 'classic',
+    shots: 1,
+    quality: 'standard',
+  });
+}
+
+describe('adbatch mcp', () => {
+  it('offers its tools with schemas and honest annotations, and no tool that approves', async () => {
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((one) => [one.name, one]));
+    expect([...byName.keys()].sort()).toEqual([
+      'balance',
+      'batch_status',
+      'quote_batch',
+      'request_status',
+      'scan_inputs',
+      'submit_batch',
+    ]);
+    expect(byName.get('quote_batch')!.annotations).toMatchObject({ readOnlyHint: true });
+    expect(byName.get('submit_batch')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      idempotentHint: true,
+    });
+    expect(byName.get('submit_batch')!.outputSchema).toBeDefined();
+  });
+
+  it('quotes and submits, spends nothing until a person approves, then runs the batch', async () => {
+    const quote = await quoted('agent-autumn', 2);
+    expect(quote).toMatchObject({ credits: 2, shortfall: 0, balance: 500 });
+    const before = await creates();
+    const submitted = await tool('submit_batch', { quoteId: quote.quoteId, clientRequestId: 'autumn-1' });
+    expect(submitted).toMatchObject({ state: 'pending_approval', batchId: null, credits: 2 });
+    const retried = await tool('submit_batch', { quoteId: quote.quoteId, clientRequestId: 'autumn-1' });
+    expect(retried.requestId).toBe(submitted.requestId);
+    expect(await creates()).toBe(before);
+
+    // The person's yes, from another process on the same data folder; the agent's client is on the record.
+    const listed = await adbatch(['requests', '--data-dir', where.dataDir]);
+    expect(listed.stdout).toContain(`${submitted.requestId}  Test Desktop: "agent-autumn"`);
+    expect(listed.stdout).toContain('waiting for you');
+    const approved = await adbatch(
+      [
+        'approve',
+        String(submitted.requestId),
+        '--data-dir',
+        where.dataDir,
+        '--base-url',
+        service.sandbox.url,
+      ],
+      withKey(),
+    );
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toMatch(/^Approved: batch b_[0-9a-f]+ for Test Desktop, 2 credits\.\n$/);
+    const request = await tool('request_status', { requestId: submitted.requestId });
+    expect(request).toMatchObject({ state: 'created' });
+    // The MCP server holds the queue: it drives the batch the approval made.
+    let status: Record<string, unknown> = {};
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+      status = await tool('batch_status', { batchId: request.batchId });
+      if (status.status === 'finished') break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(status).toMatchObject({ status: 'finished', done: 2, creditsSpent: 2 });
+    expect(await creates()).toBe(before + 2);
+  }, 90_000);
+
+  it('makes nothing when a person declines', async () => {
+    const quote = await quoted('agent-declined', 1);
+    const submitted = await tool('submit_batch', { quoteId: quote.quoteId, clientRequestId: 'declined-1' });
+    const before = await creates();
+    const declined = await adbatch([
+      'decline',
+      String(submitted.requestId),
+      '--data-dir',
+      where.dataDir,
+      '--reason',
+      'Not for this client',
+    ]);
+    expect(declined.code, declined.stderr).toBe(0);
+    expect(await tool('request_status', { requestId: submitted.requestId })).toMatchObject({
+      state: 'declined',
+      batchId: null,
+      reason: 'Not for this client',
+    });
+    expect(await creates()).toBe(before);
+  });
+
+  it('answers bad arguments with a schema error, and a refusal in the core’s words', async () => {
+    const bad = (await client
+      .callTool({ name: 'quote_batch', arguments: { scanId: 42, name: 'x' } })
+      .catch((error: Error) => ({
+        isError: true,
+        content: [{ type: 'text', text: error.message }],
+      }))) as CallToolResult;
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.content)).toMatch(/scanId/);
+    expect(JSON.stringify(bad.content)).toMatch(/expected string/i);
+    const unknown = (await client.callTool({
+      name: 'submit_batch',
+      arguments: { quoteId: 'q_none', clientRequestId: 'nothing' },
+    })) as CallToolResult;
+    expect(unknown.isError).toBe(true);
+    expect(JSON.stringify(unknown.content)).toContain('There is no quote q_none for Test Desktop here');
+    expect(stderr).toBe('');
+  });
+});
