@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -264,7 +266,142 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       })),
   );
 
+  server.registerTool(
+    'list_results',
+    {
+      title: 'List a batch’s results',
+      description:
+        'The shots and videos a batch made, each with its file on this computer (also as a resource link), its product and style, and the decision on it (picked, rejected, stars 0 to 5).',
+      inputSchema: { batchId: z.string().min(1) },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ batchId }) => {
+      try {
+        const [batch, review] = await Promise.all([
+          call('batches:get', { id: batchId }),
+          call('review:get', { batchId }),
+        ]);
+        const results = review.items.map((item) => ({
+          resultId: item.id,
+          product: item.productName,
+          kind: item.kind,
+          style: item.style,
+          index: item.index,
+          path: join(batch.resultsFolder, item.file),
+          flag: item.flag,
+          stars: item.stars,
+        }));
+        return {
+          content: [
+            { type: 'text', text: JSON.stringify({ batchId, results }, null, 2) },
+            ...results.map((result) => ({
+              type: 'resource_link' as const,
+              uri: pathToFileURL(result.path).href,
+              name: `${result.product} ${result.kind} ${result.index}`,
+              mimeType: result.kind === 'video' ? 'video/mp4' : undefined,
+            })),
+          ],
+          structuredContent: { batchId, results },
+        };
+      } catch (error) {
+        return refused(error);
+      }
+    },
+  );
+
+  server.registerTool(
+    'review_decide',
+    {
+      title: 'Pick, reject or rate results',
+      description:
+        'Records a decision on results of a batch, as a designer does in Review: pick or reject (null clears it), and stars 0 to 5. Picks are what videos are made from and what is exported.',
+      inputSchema: {
+        batchId: z.string().min(1),
+        resultIds: z.array(z.number().int()).min(1),
+        flag: z.enum(['picked', 'rejected']).nullable().optional(),
+        stars: z.number().int().min(0).max(5).optional(),
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    ({ batchId, resultIds, flag, stars }) =>
+      tool(async () => {
+        if (flag === undefined && stars === undefined) {
+          throw new Refusal(
+            'bad_request',
+            'Say what to record: a flag (picked, rejected or null), stars, or both.',
+          );
+        }
+        const decided = await call('review:decide', {
+          batchId,
+          itemIds: resultIds,
+          change: { ...(flag !== undefined ? { flag } : {}), ...(stars !== undefined ? { stars } : {}) },
+        });
+        return {
+          results: decided.items.map((item) => ({ resultId: item.id, flag: item.flag, stars: item.stars })),
+        };
+      }),
+  );
+
+  server.registerTool(
+    'usage',
+    {
+      title: 'Usage',
+      description:
+        'Credits charged, refunded and net per client brand (or account) in a period, from Adbatch’s ledger; this calendar month (UTC) when no period is given.',
+      inputSchema: {
+        from: z.string().optional().describe('First day, YYYY-MM-DD (UTC).'),
+        to: z.string().optional().describe('Last day, YYYY-MM-DD (UTC), included.'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ from, to }) =>
+      tool(async () => {
+        const view = await call('usage:get', periodOf(from, to));
+        return {
+          from: new Date(view.period.from).toISOString(),
+          to: new Date(view.period.to).toISOString(),
+          lines: view.lines.map((line) => ({
+            billedTo: line.owner.kind === 'unassigned' ? 'no client brand' : line.owner.name,
+            images: line.images,
+            videos: line.videos,
+            charged: line.charged,
+            refunded: line.refunded,
+            net: line.net,
+            cap: line.cap,
+            left: line.left,
+          })),
+          totals: view.totals,
+        };
+      }),
+  );
+
   return server;
+}
+
+const DAY_MS = 86_400_000;
+
+/** [from, to) in epoch ms from days given as YYYY-MM-DD (UTC); this month by default. */
+function periodOf(from?: string, to?: string): { from: number; to: number } {
+  const day = (text: string, what: string) => {
+    const at = Date.parse(`${text}T00:00:00Z`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(at)) {
+      throw new Refusal('bad_request', `${what} is not a day: give it as YYYY-MM-DD.`);
+    }
+    return at;
+  };
+  const now = new Date();
+  const start = from ? day(from, 'from') : Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+  const end = to
+    ? day(to, 'to') + DAY_MS
+    : from
+      ? start + DAY_MS * 31
+      : Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  return { from: start, to: end };
 }
 
 function requestAnswer(request: ResultOf<'agents:submit'>): Record<string, unknown> {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,11 +85,18 @@ describe('adbatch mcp', () => {
     expect([...byName.keys()].sort()).toEqual([
       'balance',
       'batch_status',
+      'list_results',
       'quote_batch',
       'request_status',
+      'review_decide',
       'scan_inputs',
       'submit_batch',
+      'usage',
     ]);
+    expect(byName.get('review_decide')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+    });
     expect(byName.get('quote_batch')!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.get('submit_batch')!.annotations).toMatchObject({
       readOnlyHint: false,
@@ -135,6 +143,27 @@ describe('adbatch mcp', () => {
     }
     expect(status).toMatchObject({ status: 'finished', done: 2, creditsSpent: 2 });
     expect(await creates()).toBe(before + 2);
+
+    // Its results, each a file on this computer and a resource link; a pick with stars, recorded.
+    const listing = (await client.callTool({
+      name: 'list_results',
+      arguments: { batchId: request.batchId },
+    })) as CallToolResult;
+    const { results } = listing.structuredContent as {
+      results: Array<{ resultId: number; path: string; kind: string; flag: string | null }>;
+    };
+    expect(results).toHaveLength(2);
+    for (const result of results) expect(existsSync(result.path), result.path).toBe(true);
+    expect(listing.content.filter((item) => item.type === 'resource_link')).toHaveLength(2);
+    const decided = await tool('review_decide', {
+      batchId: request.batchId,
+      resultIds: [results[0]!.resultId],
+      flag: 'picked',
+      stars: 4,
+    });
+    expect(decided.results).toEqual([{ resultId: results[0]!.resultId, flag: 'picked', stars: 4 }]);
+    const usage = await tool('usage', {});
+    expect(usage.totals).toMatchObject({ charged: 2, net: 2 });
   }, 90_000);
 
   it('makes nothing when a person declines', async () => {
@@ -174,6 +203,12 @@ describe('adbatch mcp', () => {
     })) as CallToolResult;
     expect(unknown.isError).toBe(true);
     expect(JSON.stringify(unknown.content)).toContain('There is no quote q_none for Test Desktop here');
+    const badDay = (await client.callTool({
+      name: 'usage',
+      arguments: { from: '26/11/2026' },
+    })) as CallToolResult;
+    expect(badDay.isError).toBe(true);
+    expect(JSON.stringify(badDay.content)).toContain('from is not a day: give it as YYYY-MM-DD.');
     expect(stderr).toBe('');
   });
 });
