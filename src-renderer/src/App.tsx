@@ -6,9 +6,11 @@ import { InterruptedExports } from './export/InterruptedExports.tsx';
 import { BatchesScreen } from './screens/BatchesScreen.tsx';
 import { BatchScreen } from './screens/BatchScreen.tsx';
 import { NewBatchScreen } from './screens/NewBatchScreen.tsx';
+import { AgentRequestBanner, RequestsScreen } from './screens/RequestsScreen.tsx';
 import { ReviewScreen } from './screens/ReviewScreen.tsx';
 import { SettingsScreen } from './screens/SettingsScreen.tsx';
 import { StatementScreen } from './screens/StatementScreen.tsx';
+import { useAgentRequests } from './stores/agent-requests.ts';
 import { useExports } from './stores/exports.ts';
 import { useNavigation } from './stores/navigation.ts';
 import { useNewBatch } from './stores/new-batch.ts';
@@ -24,6 +26,9 @@ export function App() {
   // The screens share one scrolling area: a new screen starts at its top, not where the last one was left.
   useEffect(() => useNavigation.subscribe(() => content.current?.scrollTo({ top: 0 })), []);
   useEffect(() => useExports.getState().listen(), []);
+  useEffect(() => {
+    void useAgentRequests.getState().load();
+  }, []);
   useEffect(
     () =>
       api.on('app:command', (command) => {
@@ -39,6 +44,7 @@ export function App() {
       <Sidebar />
       <main className="content" ref={content}>
         <QueueOwnerNotice />
+        <AgentRequestBanner />
         <InterruptedExports />
         {screen.name === 'batches' && <BatchesScreen />}
         {screen.name === 'new' && <NewBatchScreen />}
@@ -52,6 +58,7 @@ export function App() {
           />
         )}
         {screen.name === 'settings' && <SettingsScreen />}
+        {screen.name === 'requests' && <RequestsScreen />}
         {screen.name === 'usage' && (
           <Suspense fallback={<p className="muted screen">Opening Usage…</p>}>
             <UsageScreen />

@@ -12,6 +12,7 @@ export type Screen =
   | { name: 'review'; batchId: string; batchName: string; scope?: ReviewScope; focus?: number }
   | { name: 'settings' }
   | { name: 'usage' }
+  | { name: 'requests' }
   /** A client's statement for a period, opened from Usage (where its back link returns). */
   | { name: 'statement'; owner: UsageOwner; period: UsagePeriod };
 
