@@ -16,7 +16,9 @@ import {
 } from 'electron';
 import log from 'electron-log/main';
 import Store from 'electron-store';
+import { SANDBOX_ACCOUNT_ID } from './core/app/accounts.ts';
 import { defaultDataDir } from './core/app/data-folder.ts';
+import { callHandler } from './core/app/dispatch.ts';
 import { type Core, createCore } from './core/create-core.ts';
 import { APP_ENTRY_URL, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './electron/app-protocol.ts';
 import { exportDesktop } from './electron/export-desktop.ts';
@@ -32,6 +34,7 @@ import { quitAfterStop } from './electron/quit.ts';
 import { safeStorageBox } from './electron/safe-storage-box.ts';
 import { statementPdf } from './electron/statement-pdf.ts';
 import { boundsToSave, lockDown, visibleBounds, windowOptions } from './electron/window.ts';
+import { startMcpHttp } from './mcp/http.ts';
 import { startEmbeddedSandbox } from './sandbox/embedded.ts';
 import type { BatchSummary } from './shared/models.ts';
 
@@ -172,6 +175,14 @@ async function start(): Promise<void> {
     },
     ...exportDesktop({ dialog, shell, nativeImage }, () => mainWindow),
     printStatement: statementPdf({ dialog }, () => mainWindow),
+    // The MCP tools over HTTP on 127.0.0.1 once turned on in Settings, on the same handler map as this window.
+    serveAgents: (server) =>
+      startMcpHttp({
+        ...server,
+        call: (channel, ...args) => callHandler(core!.dispatch, channel, args[0]),
+        defaultAccountId: SANDBOX_ACCOUNT_ID,
+        version: app.getVersion(),
+      }),
     log: logger,
   });
   registerMediaProtocol(protocol, net, core.files);

@@ -4,6 +4,7 @@ import { AccountStore } from './app/accounts.ts';
 import { accountsHandlers } from './app/accounts-handlers.ts';
 import { agencyHandlers } from './app/agency-handlers.ts';
 import { AgentRequestStore } from './app/agent-requests.ts';
+import { type AgentServerStarter, agentServer } from './app/agent-server.ts';
 import { agentsHandlers } from './app/agents-handlers.ts';
 import { type BatchCheck, batchCheck } from './app/batch-check.ts';
 import { batchesHandlers } from './app/batches-handlers.ts';
@@ -71,6 +72,8 @@ export interface CoreOptions {
   startDrag?: (files: string[]) => Promise<void>;
   /** Prints the window, showing a client statement, to a PDF where the user chooses (Electron's printToPDF). */
   printStatement?: (fileName: string) => Promise<{ path: string } | null>;
+  /** Serves the MCP tools over HTTP on this computer (the app, the harness): src-main/mcp/http.ts. */
+  serveAgents?: AgentServerStarter;
   /** Who this process is, named to another process refused the queue: "Adbatch", "adbatch run". */
   holderName?: string;
   /** How this process takes the data folder's queue (default `wait`: the app's). */
@@ -184,12 +187,14 @@ export function createCore(options: CoreOptions): Core {
 
   const review = new ReviewStore(db, now);
   const exports = exportHandlers({ ...ctx, review, db });
+  const agentsServer = agentServer(ctx, options.serveAgents);
   const handlers: HandlerMap = {
     ...catalogHandlers,
     ...settingsHandlers(ctx),
     ...accountsHandlers(ctx),
     ...agencyHandlers(ctx),
     ...agentsHandlers({ ...ctx, agentRequests: new AgentRequestStore(db, now) }),
+    ...agentsServer.handlers,
     ...usageHandlers({
       ...ctx,
       ...(options.printStatement ? { printStatement: options.printStatement } : {}),
@@ -213,6 +218,7 @@ export function createCore(options: CoreOptions): Core {
   let stopping: Promise<void> | null = null;
   const stopOnce = async () => {
     await starting.catch(() => {});
+    await agentsServer.stop();
     await exports.stop();
     await driver.stop();
     await previews.close();
@@ -227,7 +233,7 @@ export function createCore(options: CoreOptions): Core {
     events,
     files: ctx.files,
     start() {
-      starting = driver.start();
+      starting = driver.start().then(() => agentsServer.resume());
       return starting;
     },
     whenIdle: () => driver.whenIdle(),

@@ -320,6 +320,8 @@ export interface Settings {
   budgetMarginPercent: number;
   /** What the last batch started with; set by `batches:create`, read through `batches:lastSettings`. */
   lastBatch?: LastBatchSettings;
+  /** The MCP server inside the app (issue 16): on or off, the port clients were given, and its token. */
+  agentServer?: { enabled: boolean; port: number; token: string };
 }
 
 /** The settings the last batch started with: the next New batch starts from them (issue 14, point 10). */
@@ -898,4 +900,17 @@ export interface AgentAllowanceView {
   perBrand: Array<{ brandId: string; brandName: string; credits: number }>;
   /** Credits of the batches agents' requests made today, asked or not. */
   usedToday: number;
+}
+
+/** The app's MCP server for agents, as Settings shows it. */
+export interface AgentServerView {
+  /** This front end can serve agents over HTTP (the app; not the command line, which has `adbatch mcp`). */
+  available: boolean;
+  enabled: boolean;
+  /** http://127.0.0.1:<port>/mcp while it runs. */
+  url: string | null;
+  /** The bearer token a client sends; shown so the user can copy it into the client's settings. */
+  token: string | null;
+  /** Why it is not running though turned on (the port taken…), in words. */
+  error: string | null;
 }

@@ -1,4 +1,7 @@
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
@@ -75,7 +78,10 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
 
   it('declines another with the reason told to the agent, and keeps the allowance', async () => {
     const asked = await agentAsks('Summer test', ['tote'], 'summer-1');
-    await page.getByRole('button', { name: /^Requests/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: /^Requests/ })
+      .click();
     const request = page.getByTestId('agent-request').filter({ hasText: 'Summer test' });
     await request.getByRole('button', { name: 'Decline…' }).click();
     await request.getByLabel('Why (told to the agent, optional)').fill('Not this week');
@@ -92,5 +98,66 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
     await page.getByText('Saved.').waitFor(PATIENT);
     expect(await callCore(app.core, 'agents:allowance')).toMatchObject({ perDay: 40 });
     await checkAllLooks(page, '45-requests-decided', 'Requests from agents, decided');
+  }, 90_000);
+
+  it('serves agents over HTTP once turned on in Settings, with the token it shows', async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByLabel('Let agents on this computer connect over HTTP').check();
+    const url = await page.getByTestId('agent-server-url').textContent();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    await page.getByRole('button', { name: 'Show the token' }).click();
+    const token = await page.getByLabel('Token', { exact: true }).inputValue();
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await page.getByText('For a client’s MCP settings').click();
+    expect(await page.locator('.snippet').textContent()).toContain(`"Authorization": "Bearer ${token}"`);
+    await checkAllLooks(page, '46-settings-agents', 'Settings, Agents');
+
+    // An agent connects with what Settings shows, and its request reaches the person in the app.
+    const client = new Client({ name: 'Cursor', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url!), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    try {
+      const scan = (await client.callTool({
+        name: 'scan_inputs',
+        arguments: { paths: [join(EXAMPLES_DIR, 'sticker')] },
+      })) as CallToolResult;
+      const { scanId } = scan.structuredContent as { scanId: string };
+      const quote = (await client.callTool({
+        name: 'quote_batch',
+        arguments: { scanId, name: 'From Cursor' },
+      })) as CallToolResult;
+      const { quoteId } = quote.structuredContent as { quoteId: string };
+      await client.callTool({ name: 'submit_batch', arguments: { quoteId, clientRequestId: 'cursor-1' } });
+    } finally {
+      await client.close();
+    }
+    // 4 credits, within the 40 a day allowed above: it ran without asking, on the record as such.
+    const fromCursor = (await callCore(app.core, 'agents:requests')).find(
+      (one) => one.name === 'From Cursor',
+    );
+    expect(fromCursor).toMatchObject({ client: 'Cursor', state: 'created', decidedBy: 'the allowance' });
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: /^Requests/ })
+      .click();
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId('agent-request')
+            .filter({ hasText: 'From Cursor' })
+            .getByTestId('agent-request-state')
+            .textContent(),
+        PATIENT,
+      )
+      .toMatch(/^Approved by the allowance, /);
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    // Turned off: the address answers no more.
+    await page.getByLabel('Let agents on this computer connect over HTTP').uncheck();
+    await expect.poll(() => page.getByTestId('agent-server').count()).toBe(0);
+    await expect(fetch(url!, { method: 'POST' })).rejects.toThrow();
   }, 90_000);
 });

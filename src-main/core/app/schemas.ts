@@ -362,6 +362,8 @@ export const HANDLER_SCHEMAS = {
     })
     .strict(),
   'agents:allowance': none,
+  'agents:server': none,
+  'agents:setServer': z.object({ enabled: z.boolean(), newToken: z.boolean().optional() }).strict(),
   'agents:setAllowance': z
     .object({ brandId: z.string().min(1).max(100).nullable(), credits: creditAmount.nullable() })
     .strict(),

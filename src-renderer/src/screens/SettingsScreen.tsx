@@ -5,6 +5,7 @@ import { useAccounts } from '../stores/accounts.ts';
 import { useBrands } from '../stores/brands.ts';
 import { useSettings } from '../stores/settings.ts';
 import { PhotoStorageSection } from './PhotoStorageSection.tsx';
+import { AgentsSection } from './settings/AgentsSection.tsx';
 import { BrandsSection } from './settings/BrandsSection.tsx';
 import { KeyPin } from './settings/KeyPin.tsx';
 
@@ -176,6 +177,7 @@ export function SettingsScreen() {
       <Accounts />
       <BrandsSection />
       <PhotoStorageSection />
+      <AgentsSection />
       <General />
     </section>
   );

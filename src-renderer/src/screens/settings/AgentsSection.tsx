@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import type { AgentServerView } from '../../../../src-main/shared/models.ts';
+import { api, messageOf } from '../../api/index.ts';
+import { Notice } from '../../components/Notice.tsx';
+import { useNavigation } from '../../stores/navigation.ts';
+
+// Settings, Agents (issue 16): the app's MCP server over HTTP on this computer, on or off; its address and
+// the token a client sends, shown to be copied into the client's settings; a new token when one leaked.
+// What agents may spend without asking is set with their requests (Requests).
+
+function snippet(view: AgentServerView): string {
+  return JSON.stringify(
+    { mcpServers: { adbatch: { url: view.url, headers: { Authorization: `Bearer ${view.token}` } } } },
+    null,
+    2,
+  );
+}
+
+export function AgentsSection() {
+  const go = useNavigation((state) => state.go);
+  const [view, setView] = useState<AgentServerView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    api
+      .call('agents:server')
+      .then(setView)
+      .catch((failure: unknown) => setError(messageOf(failure)));
+  }, []);
+  if (!view?.available) return null;
+  const change = async (args: { enabled: boolean; newToken?: boolean }) => {
+    setBusy(true);
+    try {
+      setView(await api.call('agents:setServer', args));
+      setError(null);
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-labelledby="agents-title" className="agents-section">
+      <h2 id="agents-title">Agents</h2>
+      <p className="muted">
+        Agents (Claude Desktop, an IDE assistant) can quote and submit batches through Adbatch’s MCP server.
+        Nothing is spent without your yes in{' '}
+        <button type="button" className="link" onClick={() => go({ name: 'requests' })}>
+          Requests
+        </button>
+        , unless it fits the allowance you set there. Clients that start Adbatch themselves use{' '}
+        <code>adbatch mcp</code> instead.
+      </p>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={view.enabled}
+          disabled={busy}
+          onChange={(event) => void change({ enabled: event.target.checked })}
+        />
+        Let agents on this computer connect over HTTP
+      </label>
+      {view.error && <Notice kind="error">{view.error}</Notice>}
+      {error && <Notice kind="error">{error}</Notice>}
+      {view.enabled && view.url && view.token && (
+        <div className="agent-server" data-testid="agent-server">
+          <p>
+            Address: <code data-testid="agent-server-url">{view.url}</code> (this computer only)
+          </p>
+          <label>
+            Token
+            <input
+              readOnly
+              type={shown ? 'text' : 'password'}
+              value={view.token}
+              onFocus={(event) => event.target.select()}
+            />
+          </label>
+          <div className="actions">
+            <button type="button" onClick={() => setShown(!shown)}>
+              {shown ? 'Hide the token' : 'Show the token'}
+            </button>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => {
+                if (
+                  window.confirm(
+                    'Make a new token? Clients using the old one are refused until given the new one.',
+                  )
+                )
+                  void change({ enabled: true, newToken: true });
+              }}
+            >
+              New token
+            </button>
+          </div>
+          {shown && (
+            <details>
+              <summary>For a client’s MCP settings</summary>
+              <pre className="snippet">{snippet(view)}</pre>
+            </details>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
