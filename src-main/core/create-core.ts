@@ -5,7 +5,7 @@ import { accountsHandlers } from './app/accounts-handlers.ts';
 import { agencyHandlers } from './app/agency-handlers.ts';
 import { AgentRequestStore } from './app/agent-requests.ts';
 import { type AgentServerStarter, agentServer } from './app/agent-server.ts';
-import { agentsHandlers } from './app/agents-handlers.ts';
+import { agentDesk } from './app/agents-handlers.ts';
 import { type BatchCheck, batchCheck } from './app/batch-check.ts';
 import { batchesHandlers } from './app/batches-handlers.ts';
 import { BrandStore } from './app/brands.ts';
@@ -188,12 +188,14 @@ export function createCore(options: CoreOptions): Core {
   const review = new ReviewStore(db, now);
   const exports = exportHandlers({ ...ctx, review, db });
   const agentsServer = agentServer(ctx, options.serveAgents);
+  const agents = agentDesk({ ...ctx, agentRequests: new AgentRequestStore(db, now) });
+  let stopWatching = () => {};
   const handlers: HandlerMap = {
     ...catalogHandlers,
     ...settingsHandlers(ctx),
     ...accountsHandlers(ctx),
     ...agencyHandlers(ctx),
-    ...agentsHandlers({ ...ctx, agentRequests: new AgentRequestStore(db, now) }),
+    ...agents.handlers,
     ...agentsServer.handlers,
     ...usageHandlers({
       ...ctx,
@@ -218,6 +220,7 @@ export function createCore(options: CoreOptions): Core {
   let stopping: Promise<void> | null = null;
   const stopOnce = async () => {
     await starting.catch(() => {});
+    stopWatching();
     await agentsServer.stop();
     await exports.stop();
     await driver.stop();
@@ -233,6 +236,7 @@ export function createCore(options: CoreOptions): Core {
     events,
     files: ctx.files,
     start() {
+      stopWatching = agents.watch();
       starting = driver.start().then(() => agentsServer.resume());
       return starting;
     },

@@ -2,7 +2,8 @@ import type { CoreEvents } from '../core/app/events.ts';
 import type { BatchProgress } from '../shared/models.ts';
 
 // Dock/taskbar progress for running batches, and a notification when a batch finishes or needs the user
-// (credits ran out, a key was refused, the photos could not be uploaded, an outcome is unknown).
+// (credits ran out, a key was refused, the photos could not be uploaded, an outcome is unknown), or when an
+// agent asks to spend.
 
 export interface OsSurface {
   /** 0..1, or -1 to clear. */
@@ -64,10 +65,21 @@ export function attachOsIntegration(
     surface.setProgress(jobs === 0 ? -1 : settled / jobs);
   };
   refresh();
-  return events.on('batches:progress', (progress) => {
+  const offProgress = events.on('batches:progress', (progress) => {
     const notice = noticeFor(latest.get(progress.id), progress);
     latest.set(progress.id, progress);
     if (notice) surface.notify(notice.title, notice.body);
     refresh();
   });
+  const offAgents = events.on('agents:changed', (request) => {
+    if (request.state !== 'pending') return;
+    surface.notify(
+      `${request.client} asks to spend ${request.credits} credits`,
+      `“${request.name}”: approve or decline it in Adbatch, Requests.`,
+    );
+  });
+  return () => {
+    offProgress();
+    offAgents();
+  };
 }

@@ -246,7 +246,7 @@ export interface Events {
   /** A menu command for the renderer: go to a screen, or scan what the OS dialog returned. */
   'app:command': { command: 'new-batch' | 'settings' } | { command: 'scan'; inputs: string[] };
   /** An agent's request was made or decided. */
-  'agents:changed': { id: string; state: AgentRequestState };
+  'agents:changed': { id: string; state: AgentRequestState; client: string; name: string; credits: number };
 }
 
 export type EventName = keyof Events;

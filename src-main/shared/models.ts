@@ -234,6 +234,8 @@ export interface BatchSummary extends BatchProgress {
   /** The client brand it is billed to; null for personal keys, the Sandbox, or none chosen. */
   brandName: string | null;
   creditCap: number | null;
+  /** The agent whose request made it, approved by a person or within the allowance; null: a person's. */
+  agentClient: string | null;
 }
 
 /** What the user may decide about a job in its state. */

@@ -117,6 +117,16 @@ export class AgentRequestStore {
     return row ? fromRow(row) : null;
   }
 
+  /** Every request's state, by id: what a process compares to notice requests made or decided elsewhere. */
+  states(): Map<string, AgentRequestState> {
+    return new Map(
+      this.db
+        .prepare<[], { id: string; state: AgentRequestState }>('SELECT id, state FROM agent_requests')
+        .all()
+        .map((row) => [row.id, row.state]),
+    );
+  }
+
   list(limit = 500): AgentRequest[] {
     return this.db
       .prepare<[number], Row>('SELECT * FROM agent_requests ORDER BY created_at DESC, id LIMIT ?')

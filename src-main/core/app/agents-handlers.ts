@@ -39,18 +39,28 @@ export interface AgentsDeps extends CoreContext {
 
 const figures = new Intl.NumberFormat('en-US');
 
-export function agentsHandlers(
-  ctx: AgentsDeps,
-): Pick<
-  HandlerMap,
-  | 'agents:quote'
-  | 'agents:submit'
-  | 'agents:requests'
-  | 'agents:approve'
-  | 'agents:decline'
-  | 'agents:allowance'
-  | 'agents:setAllowance'
-> {
+/** How often a process looks for requests made or decided by another (`adbatch mcp`, `adbatch approve`). */
+const LOOK_AGAIN_MS = 2000;
+
+export interface AgentDesk {
+  handlers: Pick<
+    HandlerMap,
+    | 'agents:quote'
+    | 'agents:submit'
+    | 'agents:requests'
+    | 'agents:approve'
+    | 'agents:decline'
+    | 'agents:allowance'
+    | 'agents:setAllowance'
+  >;
+  /**
+   * Announces (`agents:changed`) requests another process made or decided on the same data folder: an
+   * agent on `adbatch mcp` beside the open app, a yes from `adbatch approve`. Returns the way to stop.
+   */
+  watch(): () => void;
+}
+
+export function agentDesk(ctx: AgentsDeps): AgentDesk {
   const { agentRequests: requests, store, services, brands, scans, events, log, now } = ctx;
   const maker = batchMaker(ctx);
   const quotes = new Map<string, HeldQuote>();
@@ -92,10 +102,34 @@ export function agentsHandlers(
     };
   };
 
+  /** The states this process announced or found: a change elsewhere is one that differs. */
+  let seen = requests.states();
+
+  const announce = (request: AgentRequest) => {
+    seen.set(request.id, request.state);
+    events.emit('agents:changed', {
+      id: request.id,
+      state: request.state,
+      client: request.client,
+      name: request.name,
+      credits: request.credits,
+    });
+  };
+
   const changed = (id: string): AgentRequestView => {
     const request = requests.get(id)!;
-    events.emit('agents:changed', { id, state: request.state });
+    announce(request);
     return view(request);
+  };
+
+  const lookElsewhere = () => {
+    const now = requests.states();
+    for (const [id, state] of now) {
+      if (seen.get(id) === state) continue;
+      const request = requests.get(id);
+      if (request) announce(request);
+    }
+    seen = now;
   };
 
   /** Whether the allowance covers these credits today: the day's, and the brand's where one is set. */
@@ -184,7 +218,7 @@ export function agentsHandlers(
     };
   };
 
-  return {
+  const handlers: AgentDesk['handlers'] = {
     'agents:quote': async ({ client, request }) => {
       const products = scans.products(request.scanId);
       const quote = await maker.quote(request, products, true);
@@ -245,6 +279,21 @@ export function agentsHandlers(
       if (brandId !== null) brands.get(brandId);
       requests.setAllowance(brandId, credits);
       return allowanceView();
+    },
+  };
+
+  return {
+    handlers,
+    watch() {
+      const timer = setInterval(() => {
+        try {
+          lookElsewhere();
+        } catch (error) {
+          log.warn(`agents' requests could not be read: ${(error as Error).message}`);
+        }
+      }, LOOK_AGAIN_MS);
+      timer.unref();
+      return () => clearInterval(timer);
     },
   };
 }

@@ -111,6 +111,7 @@ function summaryOf(
     quotedCredits: batch.quotedCredits,
     brandName: store.batches.brandName(batch.id),
     creditCap: batch.creditCap,
+    agentClient: batch.agentClient,
   };
 }
 

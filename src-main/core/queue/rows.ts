@@ -26,6 +26,7 @@ export interface BatchRow {
   updated_at: number;
   brand_id: string | null;
   credit_cap: number | null;
+  agent_client: string | null;
 }
 
 export interface ProductRow {
@@ -102,6 +103,7 @@ export function toBatch(row: BatchRow): Batch {
     updatedAt: row.updated_at,
     brandId: row.brand_id,
     creditCap: row.credit_cap,
+    agentClient: row.agent_client,
   };
 }
 

@@ -105,6 +105,8 @@ export interface Batch {
   updatedAt: number;
   brandId: string | null;
   creditCap: number | null;
+  /** The agent whose request made it (its MCP client's name); null: a person's. */
+  agentClient: string | null;
 }
 
 export interface Product {

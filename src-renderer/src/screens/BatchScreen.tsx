@@ -361,6 +361,12 @@ export function BatchScreen({ id }: { id: string }) {
             {detail.accountName}
             {detail.sandbox ? ' (simulated)' : ''}
           </dd>
+          {detail.agentClient && (
+            <>
+              <dt>Asked by</dt>
+              <dd data-testid="batch-agent">{detail.agentClient} (an agent)</dd>
+            </>
+          )}
           {detail.brandName && (
             <>
               <dt>Client brand</dt>

@@ -79,6 +79,7 @@ export function BatchesScreen() {
                   {batch.accountName}
                   {batch.sandbox && <small className="tag">simulated</small>}
                   {batch.brandName && <small data-testid="batch-brand">for {batch.brandName}</small>}
+                  {batch.agentClient && <small data-testid="batch-agent">asked by {batch.agentClient}</small>}
                 </span>
                 <span>
                   <StatusBadge status={batch.status} reason={batch.statusReason} />

@@ -100,6 +100,8 @@ describe('an agent’s request to spend', () => {
     expect(approved).toMatchObject({ state: 'created', decidedBy: 'Adbatch' });
     const [batch] = await batchNamed('waits');
     expect(approved.batchId).toBe(batch!.id);
+    // The batch is on the record as the agent's.
+    expect(batch!.agentClient).toBe(CLIENT);
     await untilFinished(h.core, batch!.id, 30_000);
     expect(await creates()).toBe(before + 2);
     // Submitted again after the batch was made: still that request, no second batch.
@@ -189,6 +191,36 @@ describe('an agent’s request to spend', () => {
     expect(await call('agents:allowance')).toMatchObject({ perDay: used + 3, usedToday: used + 2 });
     await call('agents:setAllowance', { brandId: null, credits: null });
   });
+
+  it('is announced in another process on the same data folder (the app beside adbatch mcp), both ways', async () => {
+    const app = await startCoreHarness({ dir: h.dir });
+    try {
+      const heardByApp: string[] = [];
+      const heardHere: string[] = [];
+      const offApp = app.core.events.on('agents:changed', ({ name, state }) =>
+        heardByApp.push(`${name} ${state}`),
+      );
+      const offHere = h.core.events.on('agents:changed', ({ name, state }) =>
+        heardHere.push(`${name} ${state}`),
+      );
+      const quote = await agentQuote('elsewhere', 1);
+      const submitted = await call('agents:submit', {
+        client: CLIENT,
+        quoteId: quote.quoteId,
+        clientRequestId: 'req-8',
+      });
+      await expect.poll(() => heardByApp, { timeout: 10_000 }).toEqual(['elsewhere pending']);
+      // Declined in the other process: this one hears it too, and only once.
+      await callCore(app.core, 'agents:decline', { id: submitted.id });
+      await expect
+        .poll(() => heardHere, { timeout: 10_000 })
+        .toEqual(['elsewhere pending', 'elsewhere declined']);
+      offApp();
+      offHere();
+    } finally {
+      await app.close();
+    }
+  }, 30_000);
 
   it('refuses a quote of another client, or one never made', async () => {
     const quote = await agentQuote('foreign', 1);

@@ -68,3 +68,24 @@ describe('attachOsIntegration', () => {
     expect(notes).toEqual(['Spring is done', 'Autumn is done']);
   });
 });
+
+describe('an agent’s request', () => {
+  it('is announced once, when it starts waiting; decided, it is not', () => {
+    const events = new CoreEvents();
+    const notes: string[] = [];
+    const off = attachOsIntegration(
+      events,
+      { setProgress: () => {}, notify: (title, body) => notes.push(`${title} | ${body}`) },
+      [],
+    );
+    const request = { id: 'ar_1', client: 'Claude Desktop', name: 'Spring drop', credits: 8 };
+    events.emit('agents:changed', { ...request, state: 'pending' });
+    events.emit('agents:changed', { ...request, state: 'created' });
+    expect(notes).toEqual([
+      'Claude Desktop asks to spend 8 credits | “Spring drop”: approve or decline it in Adbatch, Requests.',
+    ]);
+    off();
+    events.emit('agents:changed', { ...request, id: 'ar_2', state: 'pending' });
+    expect(notes).toHaveLength(1);
+  });
+});
