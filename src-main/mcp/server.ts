@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -23,6 +23,11 @@ export type CoreCall = <C extends Channel>(
 
 export interface McpOptions {
   call: CoreCall;
+  /**
+   * The folders the user allowed agents to export into (an export folder must be one of them or inside
+   * one); none: `export_batch` refuses, saying how to allow one.
+   */
+  exportFolders: string[];
   /** The account an agent's batches use when it names none: the CLI's key, or the Sandbox. */
   defaultAccountId: string;
   version: string;
@@ -348,6 +353,60 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
   );
 
   server.registerTool(
+    'export_batch',
+    {
+      title: 'Export a batch',
+      description: `Writes a batch's picked results (or more) as the files a channel wants, with export recipes (built in: Original, Shopify, Amazon main, Amazon additional, Instagram feed, Story/Reels, Web; or the designer's own), and a manifest, into a folder the user allowed for agents${options.exportFolders.length > 0 ? ` (${options.exportFolders.join(', ')}, or a folder inside one)` : ' (none is allowed yet)'}. A second identical export writes nothing. Waits until the files are written.`,
+      inputSchema: {
+        batchId: z.string().min(1),
+        folder: z.string().min(1).describe('Absolute; one of the allowed folders or inside one.'),
+        recipes: z.array(z.string().min(1)).min(1).optional().describe('Recipe names; Original when absent.'),
+        rule: z.enum(['picked', 'picked-or-stars', 'not-rejected']).optional(),
+        minStars: z.number().int().min(0).max(5).optional(),
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    ({ batchId, folder, recipes, rule, minStars }) =>
+      tool(async () => {
+        const destination = allowedFolder(folder, options.exportFolders);
+        const started = await call('export:start', {
+          scope: { batchIds: [batchId] },
+          recipes: recipes ?? ['Original'],
+          destination,
+          selection: { rule: rule ?? 'picked', minStars: minStars ?? 0 },
+          manifest: { csv: true, json: true },
+        });
+        let view = await call('export:get', { id: started.id });
+        for (
+          const deadline = Date.now() + EXPORT_WAIT_MS;
+          view.state === 'running' && Date.now() < deadline;
+        ) {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          view = await call('export:get', { id: started.id });
+        }
+        return {
+          exportId: view.id,
+          state: view.state,
+          folder: view.destination,
+          written: view.written,
+          identical: view.identical,
+          failed: view.failed,
+          message: view.message,
+          files: view.files.slice(0, 200).map((file) => ({
+            path: join(view.destination, file.path),
+            warnings: file.warnings,
+          })),
+          manifests: view.manifests.map((manifest) => join(view.destination, manifest)),
+        };
+      }),
+  );
+
+  server.registerTool(
     'usage',
     {
       title: 'Usage',
@@ -384,6 +443,31 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
 }
 
 const DAY_MS = 86_400_000;
+/** How long export_batch waits for the files; past it, it answers with the export still running. */
+const EXPORT_WAIT_MS = 10 * 60_000;
+
+/** The folder, if it is one the user allowed for agents or inside one; refused in words otherwise. */
+function allowedFolder(folder: string, allowed: string[]): string {
+  if (allowed.length === 0) {
+    throw new Refusal(
+      'refused',
+      'No export folder is allowed for agents: the user allows one with adbatch mcp --export-folder DIR (or, in the app, agents export into the library’s "Agent exports" folder).',
+    );
+  }
+  if (!isAbsolute(folder)) throw new Refusal('bad_request', `${folder} is not an absolute path.`);
+  const wanted = resolve(folder);
+  const inside = allowed.some((root) => {
+    const rest = relative(resolve(root), wanted);
+    return rest === '' || (!rest.startsWith('..') && !isAbsolute(rest));
+  });
+  if (!inside) {
+    throw new Refusal(
+      'refused',
+      `${wanted} is not a folder the user allowed for agents: ${allowed.join(', ')}.`,
+    );
+  }
+  return wanted;
+}
 
 /** [from, to) in epoch ms from days given as YYYY-MM-DD (UTC); this month by default. */
 function periodOf(from?: string, to?: string): { from: number; to: number } {

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Command } from 'commander';
 import { SANDBOX_ACCOUNT_ID } from '../../core/app/accounts.ts';
@@ -19,6 +20,7 @@ interface McpCommandOptions {
   dataDir: string;
   library: string;
   baseUrl?: string;
+  exportFolder: string[];
 }
 
 export function registerMcpCommand(program: Command): void {
@@ -30,6 +32,12 @@ export function registerMcpCommand(program: Command): void {
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .option('--library <dir>', 'where results are saved', defaultLibraryDir())
     .option('--base-url <url>', "the service's address, its key in ADBATCH_API_KEY (else the Sandbox)")
+    .option(
+      '--export-folder <dir>',
+      'a folder agents may export into (again for more); none: export_batch refuses',
+      (dir: string, dirs: string[]) => [...dirs, resolve(dir)],
+      [] as string[],
+    )
     .action(async (options: McpCommandOptions) => {
       const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl) : null;
       const cli = openCliCore({
@@ -45,6 +53,7 @@ export function registerMcpCommand(program: Command): void {
         call: cli.call,
         defaultAccountId: sessionKey ? sessionAccountId(sessionKey.apiKey) : SANDBOX_ACCOUNT_ID,
         version: VERSION,
+        exportFolders: options.exportFolder,
       });
       const transport = new StdioServerTransport();
       const closed = new Promise<void>((resolve) => {

@@ -36,6 +36,8 @@ beforeAll(async () => {
       where.library,
       '--base-url',
       service.sandbox.url,
+      '--export-folder',
+      join(dir, 'exports'),
     ],
     env: { ...(process.env as Record<string, string>), ADBATCH_API_KEY: service.keys.personal },
     stderr: 'pipe',
@@ -85,6 +87,7 @@ describe('adbatch mcp', () => {
     expect([...byName.keys()].sort()).toEqual([
       'balance',
       'batch_status',
+      'export_batch',
       'list_results',
       'quote_batch',
       'request_status',
@@ -162,6 +165,29 @@ describe('adbatch mcp', () => {
       stars: 4,
     });
     expect(decided.results).toEqual([{ resultId: results[0]!.resultId, flag: 'picked', stars: 4 }]);
+    // The pick exported into a folder the user allowed: written once, identical the second time.
+    const folder = join(dir, 'exports', 'autumn');
+    const exported = await tool('export_batch', { batchId: request.batchId, folder, recipes: ['Shopify'] });
+    expect(exported).toMatchObject({ state: 'done', written: 1, identical: 0, failed: 0, folder });
+    const files = exported.files as Array<{ path: string }>;
+    expect(files).toHaveLength(1);
+    expect(existsSync(files[0]!.path)).toBe(true);
+    for (const manifest of exported.manifests as string[]) expect(existsSync(manifest), manifest).toBe(true);
+    expect(
+      await tool('export_batch', { batchId: request.batchId, folder, recipes: ['Shopify'] }),
+    ).toMatchObject({
+      state: 'done',
+      written: 0,
+      identical: 1,
+    });
+    const elsewhere = (await client.callTool({
+      name: 'export_batch',
+      arguments: { batchId: request.batchId, folder: join(dir, 'not-allowed') },
+    })) as CallToolResult;
+    expect(elsewhere.isError).toBe(true);
+    expect(JSON.stringify(elsewhere.content)).toContain('is not a folder the user allowed for agents');
+    expect(existsSync(join(dir, 'not-allowed'))).toBe(false);
+
     const usage = await tool('usage', {});
     expect(usage.totals).toMatchObject({ charged: 2, net: 2 });
   }, 90_000);

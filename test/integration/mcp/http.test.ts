@@ -22,7 +22,14 @@ const token = randomBytes(32).toString('base64url');
 beforeAll(async () => {
   h = await startCoreHarness();
   const call: CoreCall = (channel, ...args) => callHandler(h.core.dispatch, channel, args[0]);
-  http = await startMcpHttp({ call, defaultAccountId: 'sandbox', version: 'test', token, port: 0 });
+  http = await startMcpHttp({
+    call,
+    defaultAccountId: 'sandbox',
+    version: 'test',
+    token,
+    port: 0,
+    exportFolders: [],
+  });
 }, 30_000);
 afterAll(async () => {
   await http?.close();
