@@ -188,7 +188,11 @@ export function createCore(options: CoreOptions): Core {
   const review = new ReviewStore(db, now);
   const exports = exportHandlers({ ...ctx, review, db });
   const agentsServer = agentServer(ctx, options.serveAgents);
-  const agents = agentDesk({ ...ctx, agentRequests: new AgentRequestStore(db, now) });
+  const agents = agentDesk({
+    ...ctx,
+    agentRequests: new AgentRequestStore(db, now),
+    handlers: () => handlers,
+  });
   let stopWatching = () => {};
   const handlers: HandlerMap = {
     ...catalogHandlers,

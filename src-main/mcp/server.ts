@@ -185,7 +185,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     {
       title: 'Submit a quoted batch',
       description:
-        'Asks to run a quoted batch. It runs at once only when it fits the allowance the user set for agents; otherwise it waits for a person to approve it in Adbatch ("pending_approval"): tell the user, and follow it with request_status. Retrying with the same clientRequestId never makes a second batch.',
+        'Asks to run a quoted batch (or the videos make_videos quoted). It runs at once only when it fits the allowance the user set for agents; otherwise it waits for a person to approve it in Adbatch ("pending_approval"): tell the user, and follow it with request_status. Retrying with the same clientRequestId never makes a second batch.',
       inputSchema: {
         quoteId: z.string().min(1),
         clientRequestId: z
@@ -348,6 +348,61 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         });
         return {
           results: decided.items.map((item) => ({ resultId: item.id, flag: item.flag, stars: item.stars })),
+        };
+      }),
+  );
+
+  server.registerTool(
+    'make_videos',
+    {
+      title: 'Quote videos from the picks',
+      description:
+        'What a video ad of each product of a batch, made from its picked shots, would cost: a new quote, nothing spent. Submit its quote id with submit_batch, like a batch: a person approves it unless it fits the allowance.',
+      inputSchema: {
+        batchId: z.string().min(1),
+        duration: z
+          .number()
+          .int()
+          .optional()
+          .describe('Seconds; the batch’s video settings or the catalog default when absent.'),
+        resolution: z.string().optional(),
+      },
+      outputSchema: {
+        quoteId: z.string(),
+        credits: z.number(),
+        balance: z.number(),
+        shortfall: z.number(),
+        expiresAt: z.string(),
+        products: z.array(z.object({ product: z.string(), picks: z.number(), credits: z.number() })),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    ({ batchId, duration, resolution }) =>
+      tool(async () => {
+        const batch = await call('batches:get', { id: batchId });
+        const base = batch.videosAfterReview?.video ?? batch.video ?? catalog.defaults.video;
+        const quote = await call('agents:quoteVideos', {
+          client: client(),
+          request: {
+            batchId,
+            video: {
+              ...base,
+              ...(duration ? { duration } : {}),
+              ...(resolution ? { resolution } : {}),
+            } as ArgsOf<'agents:quoteVideos'>['request']['video'],
+          },
+        });
+        return {
+          quoteId: quote.quoteId,
+          credits: quote.credits,
+          balance: quote.balance,
+          shortfall: quote.shortfall,
+          expiresAt: new Date(quote.expiresAt).toISOString(),
+          products: quote.products.map((row) => ({
+            product: row.productName,
+            picks: row.picks.length,
+            credits: row.credits,
+          })),
         };
       }),
   );

@@ -5,6 +5,7 @@ import type {
   AgentRequestState,
   AgentRequestView,
   AgentServerView,
+  AgentVideoQuoteView,
   AppInfo,
   BatchDetail,
   BatchListItem,
@@ -87,8 +88,13 @@ export interface Handlers {
   'usage:printStatement': { args: { fileName: string }; result: { path: string } | null };
   /** An agent's quote: kept by id in this process for `agents:submit`; `client` is the agent's name. */
   'agents:quote': { args: { client: string; request: NewBatchRequest }; result: AgentQuoteView };
+  /** An agent's quote of videos from a batch's picks (what Make videos would add), kept for `agents:submit`. */
+  'agents:quoteVideos': {
+    args: { client: string; request: PickedVideosRequest };
+    result: AgentVideoQuoteView;
+  };
   /**
-   * An agent's request to run a quoted batch: created at once when the allowance covers it, else pending a
+   * An agent's request to run a quoted batch (or videos): created at once when the allowance covers it, else pending a
    * person's yes. The same client request id twice answers the first request: never a second batch.
    */
   'agents:submit': {

@@ -858,6 +858,12 @@ export interface StatementView {
   fileName: string;
 }
 
+/** An agent's quote of videos from a batch's picks: Make videos' quote, kept by id for `agents:submit`. */
+export interface AgentVideoQuoteView extends PickedVideoQuote {
+  quoteId: string;
+  expiresAt: number;
+}
+
 /** An agent's quote (issue 16): the batch's cost as New batch shows it, kept by id for `agents:submit`. */
 export interface AgentQuoteView extends QuoteView {
   quoteId: string;
@@ -873,6 +879,8 @@ export type AgentRequestState = 'pending' | 'created' | 'declined' | 'expired';
 
 export interface AgentRequestView {
   id: string;
+  /** A new batch, or videos added to a batch from its picks. */
+  kind: 'batch' | 'videos';
   /** The MCP client's name, as it gave it ("Claude Desktop"). */
   client: string;
   clientRequestId: string;

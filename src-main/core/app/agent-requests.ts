@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AgentRequestState, NewBatchRequest } from '../../shared/models.ts';
+import type { AgentRequestState, NewBatchRequest, PickedVideosRequest } from '../../shared/models.ts';
 import type { Db } from '../db/open.ts';
 import type { NewProduct } from '../queue/types.ts';
 
@@ -15,8 +15,13 @@ export interface AgentRequest {
   accountId: string;
   brandId: string | null;
   name: string;
-  /** The batch as quoted: its settings, and its products as they were scanned. */
-  plan: { request: Omit<NewBatchRequest, 'scanId'>; products: NewProduct[] };
+  /**
+   * What it makes, as quoted: a new batch (its settings, and its products as they were scanned), or videos
+   * added to a batch from its picks (Make videos' request, and how many products get one).
+   */
+  plan:
+    | { kind?: 'batch'; request: Omit<NewBatchRequest, 'scanId'>; products: NewProduct[] }
+    | { kind: 'videos'; videos: PickedVideosRequest; products: number };
   credits: number;
   balance: number | null;
   state: AgentRequestState;
@@ -152,6 +157,15 @@ export class AgentRequestStore {
         )
         .run(state, this.now(), by, detail.reason ?? null, detail.batchId ?? null, id).changes === 1
     );
+  }
+
+  /** A request claimed as created whose making then failed: it expires, saying why. */
+  failMaking(id: string, reason: string): void {
+    this.db
+      .prepare(
+        "UPDATE agent_requests SET state = 'expired', reason = ?, batch_id = NULL WHERE id = ? AND state = 'created'",
+      )
+      .run(reason, id);
   }
 
   /** Credits of the batches agents' requests made since the start of this UTC day, in all or for a brand. */

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { AgentAllowanceView, AgentRequestView, NewBatchRequest } from '../../shared/models.ts';
-import type { NewProduct } from '../queue/types.ts';
+import type {
+  AgentAllowanceView,
+  AgentRequestView,
+  PickedVideoQuote,
+  PickedVideosRequest,
+} from '../../shared/models.ts';
 import { SANDBOX_ACCOUNT_ID } from './accounts.ts';
 import type { AgentRequest, AgentRequestStore } from './agent-requests.ts';
 import { batchMaker } from './batch-maker.ts';
@@ -26,8 +30,10 @@ const BY_APP = 'Adbatch';
 interface HeldQuote {
   id: string;
   client: string;
-  request: NewBatchRequest;
-  products: NewProduct[];
+  accountId: string;
+  brandId: string | null;
+  name: string;
+  plan: AgentRequest['plan'];
   credits: number;
   balance: number | null;
   expiresAt: number;
@@ -35,6 +41,8 @@ interface HeldQuote {
 
 export interface AgentsDeps extends CoreContext {
   agentRequests: AgentRequestStore;
+  /** The handler map itself (made after this): videos are quoted and added by Make videos' own handlers. */
+  handlers: () => HandlerMap;
 }
 
 const figures = new Intl.NumberFormat('en-US');
@@ -46,6 +54,7 @@ export interface AgentDesk {
   handlers: Pick<
     HandlerMap,
     | 'agents:quote'
+    | 'agents:quoteVideos'
     | 'agents:submit'
     | 'agents:requests'
     | 'agents:approve'
@@ -78,20 +87,30 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
   const pinnedBrand = (accountId: string): string | null =>
     accountId === SANDBOX_ACCOUNT_ID ? null : services.account(accountId).brandId;
 
-  const view = (request: AgentRequest): AgentRequestView => {
-    const { shoot, video } = request.plan.request;
+  const settingsOf = (plan: AgentRequest['plan']): string => {
+    if (plan.kind === 'videos') {
+      const { duration, resolution } = plan.videos.video;
+      return `videos ${duration} s ${resolution} from the picks`;
+    }
+    const { shoot, video } = plan.request;
     const settings = [`${shoot.shots} shots`, shoot.style, shoot.quality, shoot.aspectRatio];
     if (video) settings.push(`video ${video.duration} s ${video.resolution}`);
+    return settings.join(' · ');
+  };
+
+  const view = (request: AgentRequest): AgentRequestView => {
+    const { plan } = request;
     return {
       id: request.id,
+      kind: plan.kind === 'videos' ? 'videos' : 'batch',
       client: request.client,
       clientRequestId: request.clientRequestId,
       createdAt: request.createdAt,
       name: request.name,
       accountName: accountName(request.accountId),
       brandName: request.brandId ? (brands.find(request.brandId)?.name ?? null) : null,
-      products: request.plan.products.length,
-      settings: settings.join(' · '),
+      products: plan.kind === 'videos' ? plan.products : plan.products.length,
+      settings: settingsOf(plan),
       credits: request.credits,
       balance: request.balance,
       state: request.state,
@@ -149,11 +168,13 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
    * `created` are one transaction, so two deciders (two windows, the app and the CLI) never make two batches.
    */
   const make = async (request: AgentRequest, by: string): Promise<AgentRequestView> => {
+    const { plan } = request;
+    if (plan.kind === 'videos') return makeVideos(request, plan.videos, by);
     let prepared: Awaited<ReturnType<typeof maker.prepare>>;
     try {
       prepared = await maker.prepare({
-        request: { ...request.plan.request, scanId: 'agent-request' },
-        products: request.plan.products,
+        request: { ...plan.request, scanId: 'agent-request' },
+        products: plan.products,
       });
     } catch (error) {
       // The service refused the batch as it is now (the balance is short, a cap would be passed, every
@@ -164,23 +185,7 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
       }
       throw error;
     }
-    const drift: string[] = [];
-    if (prepared.credits !== request.credits) {
-      drift.push(
-        `it now costs ${figures.format(prepared.credits)} credits, not ${figures.format(request.credits)}`,
-      );
-    }
-    if (prepared.balance !== request.balance) {
-      drift.push(
-        `the balance is now ${prepared.balance === null ? 'unknown' : figures.format(prepared.balance)} credits, not ${request.balance === null ? 'unknown' : figures.format(request.balance)}`,
-      );
-    }
-    if (drift.length > 0) {
-      requests.decide(request.id, 'expired', by, {
-        reason: `The quote no longer holds: ${drift.join('; ')}. Ask the agent to quote again.`,
-      });
-      return changed(request.id);
-    }
+    if (expiredBy(request, prepared.credits, prepared.balance, by)) return changed(request.id);
     const batch = store.db.transaction(() => {
       const made = maker.commit(prepared, { agentClient: request.client });
       if (!requests.decide(request.id, 'created', by, { batchId: made.id })) {
@@ -190,6 +195,60 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
     })();
     log.info(`agent request ${request.id} of ${request.client}: batch ${batch.id} made (${by})`);
     await maker.start(batch);
+    return changed(request.id);
+  };
+
+  /** Expires the request, saying why, when the price or the balance moved since its quote. */
+  const expiredBy = (request: AgentRequest, credits: number, balance: number | null, by: string): boolean => {
+    const drift: string[] = [];
+    if (credits !== request.credits) {
+      drift.push(`it now costs ${figures.format(credits)} credits, not ${figures.format(request.credits)}`);
+    }
+    if (balance !== request.balance) {
+      const shown = (value: number | null) =>
+        value === null ? 'unknown' : `${figures.format(value)} credits`;
+      const before = request.balance === null ? 'unknown' : figures.format(request.balance);
+      drift.push(`the balance is now ${shown(balance)}, not ${before}`);
+    }
+    if (drift.length === 0) return false;
+    requests.decide(request.id, 'expired', by, {
+      reason: `The quote no longer holds: ${drift.join('; ')}. Ask the agent to quote again.`,
+    });
+    return true;
+  };
+
+  /**
+   * Adds the request's videos to its batch through Make videos' own handler. The request is claimed first
+   * (pending to created), so two deciders never add them twice; if adding them then fails, it expires with why.
+   */
+  const makeVideos = async (request: AgentRequest, videos: PickedVideosRequest, by: string) => {
+    const { handlers } = ctx;
+    let quote: PickedVideoQuote;
+    try {
+      const batch = store.batches.get(videos.batchId as never);
+      if (batch) services.forgetBatchBalance(batch);
+      quote = await handlers()['videos:quote'](videos);
+    } catch (error) {
+      if (
+        error instanceof AppError &&
+        ['conflict', 'refused', 'bad_request', 'not_found'].includes(error.code)
+      ) {
+        requests.decide(request.id, 'expired', by, { reason: error.message });
+        return changed(request.id);
+      }
+      throw error;
+    }
+    if (expiredBy(request, quote.credits, quote.balance, by)) return changed(request.id);
+    if (!requests.decide(request.id, 'created', by, { batchId: videos.batchId })) {
+      throw new AppError('conflict', 'This request was decided already.');
+    }
+    try {
+      await handlers()['videos:create'](videos);
+    } catch (error) {
+      requests.failMaking(request.id, (error as Error).message);
+      throw error;
+    }
+    log.info(`agent request ${request.id} of ${request.client}: videos added to ${videos.batchId} (${by})`);
     return changed(request.id);
   };
 
@@ -218,21 +277,49 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
     };
   };
 
+  /** Keeps a quote for `agents:submit` (and lets go of the expired ones). */
+  const hold = (quote: Omit<HeldQuote, 'id' | 'expiresAt'>): HeldQuote => {
+    for (const [id, held] of quotes) if (held.expiresAt < now()) quotes.delete(id);
+    const held = { ...quote, id: `q_${randomBytes(8).toString('hex')}`, expiresAt: now() + QUOTE_TTL_MS };
+    quotes.set(held.id, held);
+    return held;
+  };
+
   const handlers: AgentDesk['handlers'] = {
     'agents:quote': async ({ client, request }) => {
       const products = scans.products(request.scanId);
       const quote = await maker.quote(request, products, true);
-      for (const [id, held] of quotes) if (held.expiresAt < now()) quotes.delete(id);
-      const held: HeldQuote = {
-        id: `q_${randomBytes(8).toString('hex')}`,
+      const { scanId: _scan, ...settings } = request;
+      const held = hold({
         client,
-        request,
-        products,
+        accountId: request.accountId,
+        brandId: request.brandId ?? pinnedBrand(request.accountId),
+        name: request.name,
+        plan: { request: settings, products },
         credits: quote.credits,
         balance: quote.balance,
-        expiresAt: now() + QUOTE_TTL_MS,
-      };
-      quotes.set(held.id, held);
+      });
+      return { ...quote, quoteId: held.id, expiresAt: held.expiresAt };
+    },
+    'agents:quoteVideos': async ({ client, request }) => {
+      const batch = store.batches.get(request.batchId as never);
+      if (!batch) throw new AppError('not_found', `There is no batch ${request.batchId}.`);
+      // Quoted on the balance as it is now, as a batch's quote is: a cached one would expire it at once.
+      services.forgetBatchBalance(batch);
+      const quote = await ctx.handlers()['videos:quote'](request);
+      const held = hold({
+        client,
+        accountId: batch.accountId,
+        brandId: batch.brandId,
+        name: `Videos of ${batch.name}`,
+        plan: {
+          kind: 'videos',
+          videos: request,
+          products: quote.products.filter((product) => product.credits > 0).length,
+        },
+        credits: quote.credits,
+        balance: quote.balance,
+      });
       return { ...quote, quoteId: held.id, expiresAt: held.expiresAt };
     },
     'agents:submit': async ({ client, quoteId, clientRequestId }) => {
@@ -249,14 +336,13 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
         quotes.delete(quoteId);
         throw new AppError('conflict', `The quote ${quoteId} expired: quote the batch again.`);
       }
-      const { scanId: _scan, ...plan } = quote.request;
       const { request, fresh } = requests.insert({
         client,
         clientRequestId,
-        accountId: quote.request.accountId,
-        brandId: quote.request.brandId ?? pinnedBrand(quote.request.accountId),
-        name: quote.request.name,
-        plan: { request: plan, products: quote.products },
+        accountId: quote.accountId,
+        brandId: quote.brandId,
+        name: quote.name,
+        plan: quote.plan,
         credits: quote.credits,
         balance: quote.balance,
       });

@@ -345,6 +345,7 @@ export const HANDLER_SCHEMAS = {
       request: quote.extend({ name: z.string().trim().min(1).max(200) }).strict(),
     })
     .strict(),
+  'agents:quoteVideos': z.object({ client: agentClient, request: pickedVideos }).strict(),
   'agents:submit': z
     .object({
       client: agentClient,

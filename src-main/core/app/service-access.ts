@@ -180,10 +180,18 @@ export class ServiceAccess {
    * The balance of the key a batch is sent with, at the batch's service (a session key's batch included),
    * cached like balanceOf.
    */
+  /** The account whose balance a batch's key draws on, as the balance cache files it. */
+  private balanceAccountOf(batch: Batch): string {
+    return batch.sandbox ? SANDBOX_ACCOUNT_ID : (this.sessionOfKey(batch.keyId)?.view.id ?? batch.accountId);
+  }
+
+  /** The next balance asked for the batch's key is asked of the service, not taken from the cache. */
+  forgetBatchBalance(batch: Batch): void {
+    this.forgetBalance(this.balanceAccountOf(batch));
+  }
+
   balanceOfBatch(batch: Batch, fresh = false): Promise<number> {
-    const accountId = batch.sandbox
-      ? SANDBOX_ACCOUNT_ID
-      : (this.sessionOfKey(batch.keyId)?.view.id ?? batch.accountId);
+    const accountId = this.balanceAccountOf(batch);
     return this.cachedBalance(accountId, fresh, async () => {
       if (batch.sandbox) await this.ensureSandbox();
       const client = this.clientForBatch(batch);

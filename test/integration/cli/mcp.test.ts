@@ -89,6 +89,7 @@ describe('adbatch mcp', () => {
       'batch_status',
       'export_batch',
       'list_results',
+      'make_videos',
       'quote_batch',
       'request_status',
       'review_decide',
@@ -188,8 +189,50 @@ describe('adbatch mcp', () => {
     expect(JSON.stringify(elsewhere.content)).toContain('is not a folder the user allowed for agents');
     expect(existsSync(join(dir, 'not-allowed'))).toBe(false);
 
+    // Videos from the pick: a new quote, a request, nothing sent before the yes.
+    const videoPosts = async () =>
+      (await service.client.requestLog()).filter(
+        (entry) => entry.method === 'POST' && entry.path === '/v1/videos',
+      ).length;
+    const videoQuote = await tool('make_videos', {
+      batchId: request.batchId,
+      duration: 5,
+      resolution: '480p',
+    });
+    expect(videoQuote.products).toEqual([
+      expect.objectContaining({ picks: 1 }),
+      expect.objectContaining({ picks: 0, credits: 0 }),
+    ]);
+    const videoCredits = videoQuote.credits as number;
+    expect(videoCredits).toBeGreaterThan(0);
+    const videoRequest = await tool('submit_batch', {
+      quoteId: videoQuote.quoteId,
+      clientRequestId: 'autumn-videos',
+    });
+    expect(videoRequest).toMatchObject({ state: 'pending_approval', credits: videoCredits });
+    expect(await videoPosts()).toBe(0);
+    const yes = await adbatch(
+      [
+        'approve',
+        String(videoRequest.requestId),
+        '--data-dir',
+        where.dataDir,
+        '--base-url',
+        service.sandbox.url,
+      ],
+      withKey(),
+    );
+    expect(yes.code, yes.stderr).toBe(0);
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+      status = await tool('batch_status', { batchId: request.batchId });
+      if (status.status === 'finished' && status.jobs === 3) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(status).toMatchObject({ status: 'finished', jobs: 3, done: 3, creditsSpent: 2 + videoCredits });
+    expect(await videoPosts()).toBe(1);
+
     const usage = await tool('usage', {});
-    expect(usage.totals).toMatchObject({ charged: 2, net: 2 });
+    expect(usage.totals).toMatchObject({ charged: 2 + videoCredits, net: 2 + videoCredits });
   }, 90_000);
 
   it('makes nothing when a person declines', async () => {
