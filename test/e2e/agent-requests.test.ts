@@ -103,7 +103,7 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
   it('serves agents over HTTP once turned on in Settings, with the token it shows', async () => {
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByLabel('Let agents on this computer connect over HTTP').check();
-    const url = await page.getByTestId('agent-server-url').textContent();
+    const url = await page.getByTestId('agent-server-url').textContent(PATIENT);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     await page.getByRole('button', { name: 'Show the token' }).click();
     const token = await page.getByLabel('Token', { exact: true }).inputValue();

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { counted } from '../../shared/counted.ts';
 import type { AgentRequestView } from '../../shared/models.ts';
 import { type CliCore, hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
@@ -22,7 +23,7 @@ function line(request: AgentRequestView): string {
   const brand = request.brandName ? ` for ${request.brandName}` : '';
   const decided = request.decidedBy ? ` (${request.decidedBy})` : '';
   const reason = request.reason ? `: ${request.reason}` : '';
-  return `${request.id}  ${request.client}: "${request.name}"${brand}, ${request.products} products, ${credits.format(request.credits)} credits on ${request.accountName}, ${state}${decided}${reason}`;
+  return `${request.id}  ${request.client}: "${request.name}"${brand}, ${counted(request.products, 'product')}, ${credits.format(request.credits)} credits on ${request.accountName}, ${state}${decided}${reason}`;
 }
 
 function decidingCore(options: AgentsOptions): CliCore {

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
+import { counted } from '../../../src-main/shared/counted.ts';
 import type { AgentRequestView } from '../../../src-main/shared/models.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
@@ -41,7 +42,7 @@ function RequestRow({ request }: { request: AgentRequestView }) {
           {request.client}: “{request.name}”
         </strong>
         <small>
-          {request.products} products · {request.settings} · {request.accountName}
+          {counted(request.products, 'product')} · {request.settings} · {request.accountName}
           {request.brandName ? ` for ${request.brandName}` : ''}
         </small>
         <small>

@@ -22,6 +22,8 @@ export function AgentsSection() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [shown, setShown] = useState(false);
+  // The box follows the click at once; the server's answer (started, or why not) follows it.
+  const [intent, setIntent] = useState<boolean | null>(null);
   useEffect(() => {
     api
       .call('agents:server')
@@ -31,6 +33,7 @@ export function AgentsSection() {
   if (!view?.available) return null;
   const change = async (args: { enabled: boolean; newToken?: boolean }) => {
     setBusy(true);
+    setIntent(args.enabled);
     try {
       setView(await api.call('agents:setServer', args));
       setError(null);
@@ -38,6 +41,7 @@ export function AgentsSection() {
       setError(messageOf(failure));
     } finally {
       setBusy(false);
+      setIntent(null);
     }
   };
   return (
@@ -55,7 +59,7 @@ export function AgentsSection() {
       <label className="checkbox">
         <input
           type="checkbox"
-          checked={view.enabled}
+          checked={intent ?? view.enabled}
           disabled={busy}
           onChange={(event) => void change({ enabled: event.target.checked })}
         />
