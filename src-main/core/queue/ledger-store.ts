@@ -41,6 +41,8 @@ export interface LedgerEntry {
   /** The balance the service reported with the entry (`credits_remaining` of a 201); null otherwise. */
   balanceAfter: number | null;
   note: string | null;
+  /** The agent whose request made the batch (its MCP client's name); null: a person's batch. */
+  agentClient: string | null;
 }
 
 /** What a set of entries adds up to. `net` is what was spent for certain; `pending` may yet be. */
@@ -77,6 +79,7 @@ interface EntryRow {
   key_id: string;
   balance_after: number | null;
   note: string | null;
+  agent_client: string | null;
 }
 
 function toEntry(row: EntryRow): LedgerEntry {
@@ -96,6 +99,7 @@ function toEntry(row: EntryRow): LedgerEntry {
     keyId: row.key_id,
     balanceAfter: row.balance_after,
     note: row.note,
+    agentClient: row.agent_client,
   };
 }
 
@@ -157,10 +161,10 @@ export class LedgerStore {
     const result = this.db
       .prepare(
         `INSERT INTO ledger (at, type, credits, job_id, attempt, job_kind, remote_id, product_id,
-           batch_id, brand_id, account_id, key_id, balance_after, note)
+           batch_id, brand_id, account_id, key_id, balance_after, note, agent_client)
          SELECT @at, @type, @credits, jobs.id, COALESCE(@attempt, MAX(jobs.posts, 1)), jobs.kind,
            CASE WHEN @type IN ('charge', 'refund') THEN jobs.remote_id END, jobs.product_id, jobs.batch_id, batches.brand_id, batches.account_id,
-           batches.key_id, @balanceAfter, @note
+           batches.key_id, @balanceAfter, @note, batches.agent_client
          FROM jobs JOIN batches ON batches.id = jobs.batch_id WHERE jobs.id = @jobId
          ON CONFLICT (job_id, attempt, type) DO NOTHING`,
       )

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArgsOf, Channel } from '../../../src-main/shared/ipc.ts';
 import type { AccountView, AgentRequestView } from '../../../src-main/shared/models.ts';
@@ -104,6 +105,18 @@ describe('an agent’s request to spend', () => {
     expect(batch!.agentClient).toBe(CLIENT);
     await untilFinished(h.core, batch!.id, 30_000);
     expect(await creates()).toBe(before + 2);
+    // Its charges in the ledger name the agent too.
+    const ledger = new Database(join(h.dir, 'data', 'adbatch.db'), { readonly: true });
+    try {
+      expect(
+        ledger.prepare('SELECT type, agent_client FROM ledger WHERE batch_id = ?').all(batch!.id),
+      ).toEqual([
+        { type: 'charge', agent_client: CLIENT },
+        { type: 'charge', agent_client: CLIENT },
+      ]);
+    } finally {
+      ledger.close();
+    }
     // Submitted again after the batch was made: still that request, no second batch.
     expect(
       await call('agents:submit', { client: CLIENT, quoteId: quote.quoteId, clientRequestId: 'req-1' }),

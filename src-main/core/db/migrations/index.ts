@@ -10,6 +10,7 @@ import { exportsTable } from './008-exports.ts';
 import { exportFiles } from './009-export-files.ts';
 import { ledgerBrands } from './010-ledger-brands.ts';
 import { agentRequests } from './011-agent-requests.ts';
+import { ledgerAgent } from './012-ledger-agent.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   exportFiles,
   ledgerBrands,
   agentRequests,
+  ledgerAgent,
 ];

@@ -434,3 +434,19 @@ describe('migration 011-agent-requests', () => {
     db.close();
   });
 });
+
+describe('migration 012-ledger-agent', () => {
+  it('adds the agent to ledger entries, none for the entries already there, and still refuses edits', () => {
+    const db = new Database(join(dir, 'x.db'));
+    migrate(db, MIGRATIONS.slice(0, 11));
+    db.prepare(
+      `INSERT INTO ledger (at, type, credits, job_id, attempt, job_kind, product_id, batch_id, account_id, key_id)
+       VALUES (0, 'charge', 4, 'j1', 1, 'shoot', 'p1', 'b1', 'a1', 'k1')`,
+    ).run();
+    migrate(db, MIGRATIONS.slice(0, 12));
+    expect(db.pragma('user_version', { simple: true })).toBe(12);
+    expect(db.prepare('SELECT agent_client FROM ledger').all()).toEqual([{ agent_client: null }]);
+    expect(() => db.prepare("UPDATE ledger SET agent_client = 'Claude'").run()).toThrow(/never edited/);
+    db.close();
+  });
+});
