@@ -321,5 +321,17 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
     });
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     await page.emulateMedia({ media: 'screen' });
+
+    // What agents may spend for Acme a day without asking (issue 16), set with their requests.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: /^Requests/ })
+      .click();
+    await page.getByLabel('Acme Outdoor: credits a day').fill('100');
+    await page.getByRole('button', { name: 'Save the allowance of Acme Outdoor' }).click();
+    await expect
+      .poll(async () => (await callCore(ui.app.core, 'agents:allowance')).perBrand, PATIENT)
+      .toEqual([expect.objectContaining({ brandName: 'Acme Outdoor', credits: 100 })]);
+    await checkAllLooks(page, '47-requests-brand-allowance', 'Requests, with client brands');
   }, 120_000);
 });

@@ -5,6 +5,7 @@ import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { credits, dateTime } from '../format.ts';
 import { useAgentRequests } from '../stores/agent-requests.ts';
+import { useBrands } from '../stores/brands.ts';
 import { useNavigation } from '../stores/navigation.ts';
 
 // Requests from agents (issue 16): what each agent asked to run, at what cost against which balance, for
@@ -144,16 +145,88 @@ function Allowance() {
         A request that fits what is left of today’s allowance (UTC) runs without asking;{' '}
         {credits(allowance.usedToday)} used today. With none, every request waits for you.
       </p>
-      {allowance.perBrand.length > 0 && (
-        <ul className="muted small">
-          {allowance.perBrand.map((brand) => (
-            <li key={brand.brandId}>
-              {brand.brandName}: {credits(brand.credits)} a day
-            </li>
-          ))}
-        </ul>
-      )}
       {error && <Notice kind="error">{error}</Notice>}
+      <BrandAllowances />
+    </section>
+  );
+}
+
+/** A client brand's own daily allowance: its batches run within it (and within the day's, if one is set). */
+function BrandAllowance({
+  brandId,
+  name,
+  current,
+}: {
+  brandId: string;
+  name: string;
+  current: number | null;
+}) {
+  const setAllowance = useAgentRequests((state) => state.setAllowance);
+  const [text, setText] = useState(current === null ? '' : String(current));
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => setText(current === null ? '' : String(current)), [current]);
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = text.trim();
+    const value = trimmed === '' ? null : Number(trimmed);
+    if (value !== null && (!Number.isInteger(value) || value < 0)) {
+      setError('An allowance is a whole number of credits; leave it empty for none.');
+      return;
+    }
+    const failure = await setAllowance(brandId, value);
+    setError(failure);
+    setSaved(failure === null);
+  };
+  return (
+    <li>
+      <form onSubmit={(event) => void save(event)} className="allowance-form">
+        <label>
+          {name}: credits a day
+          <input
+            inputMode="numeric"
+            value={text}
+            placeholder="None"
+            onChange={(event) => {
+              setText(event.target.value);
+              setSaved(false);
+            }}
+          />
+        </label>
+        <button type="submit" aria-label={`Save the allowance of ${name}`}>
+          Save
+        </button>
+        {saved && (
+          <small role="status" className="muted">
+            Saved.
+          </small>
+        )}
+      </form>
+      {error && <Notice kind="error">{error}</Notice>}
+    </li>
+  );
+}
+
+function BrandAllowances() {
+  const allowance = useAgentRequests((state) => state.allowance);
+  const { brands, load } = useBrands();
+  useEffect(() => {
+    void load();
+  }, [load]);
+  if (!allowance || brands.length === 0) return null;
+  return (
+    <section aria-labelledby="brand-allowances-title">
+      <h3 id="brand-allowances-title">Per client brand</h3>
+      <ul className="brand-allowances">
+        {brands.map((brand) => (
+          <BrandAllowance
+            key={brand.id}
+            brandId={brand.id}
+            name={brand.name}
+            current={allowance.perBrand.find((one) => one.brandId === brand.id)?.credits ?? null}
+          />
+        ))}
+      </ul>
     </section>
   );
 }
