@@ -34,8 +34,7 @@ import { quitAfterStop } from './electron/quit.ts';
 import { safeStorageBox } from './electron/safe-storage-box.ts';
 import { statementPdf } from './electron/statement-pdf.ts';
 import { boundsToSave, lockDown, visibleBounds, windowOptions } from './electron/window.ts';
-import { AGENT_EXPORTS, startMcpHttp } from './mcp/http.ts';
-import type { CoreCall } from './mcp/server.ts';
+import { startMcpHttp } from './mcp/http.ts';
 import { startEmbeddedSandbox } from './sandbox/embedded.ts';
 import type { BatchSummary } from './shared/models.ts';
 
@@ -177,19 +176,13 @@ async function start(): Promise<void> {
     ...exportDesktop({ dialog, shell, nativeImage }, () => mainWindow),
     printStatement: statementPdf({ dialog }, () => mainWindow),
     // The MCP tools over HTTP on 127.0.0.1 once turned on in Settings, on the same handler map as this window.
-    // GUESS: agents export into the library's "Agent exports" folder, the one the user allowed by turning
-    // the server on (docs/agents.md).
-    serveAgents: async (server) => {
-      const call: CoreCall = (channel, ...args) => callHandler(core!.dispatch, channel, args[0]);
-      const { libraryDir } = await call('settings:get');
-      return startMcpHttp({
+    serveAgents: (server) =>
+      startMcpHttp({
         ...server,
-        call,
+        call: (channel, ...args) => callHandler(core!.dispatch, channel, args[0]),
         defaultAccountId: SANDBOX_ACCOUNT_ID,
         version: app.getVersion(),
-        exportFolders: [join(libraryDir, AGENT_EXPORTS)],
-      });
-    },
+      }),
     log: logger,
   });
   registerMediaProtocol(protocol, net, core.files);

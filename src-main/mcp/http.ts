@@ -12,9 +12,6 @@ import { createMcpServer, type McpOptions } from './server.ts';
 // or localhost at our port), carry no Origin or one of ours, and the bearer token the user copied from
 // Settings. Each MCP session has its own server over the one handler map, under its client's name.
 
-/** The folder in the library agents of the app's HTTP server export into (docs/agents.md). */
-export const AGENT_EXPORTS = 'Agent exports';
-
 export interface McpHttpOptions extends McpOptions {
   token: string;
   /** 0: any free port (tests); the app keeps one so that clients' configs keep working. */

@@ -27,7 +27,7 @@ export interface McpOptions {
    * The folders the user allowed agents to export into (an export folder must be one of them or inside
    * one); none: `export_batch` refuses, saying how to allow one.
    */
-  exportFolders: string[];
+  exportFolders: () => string[];
   /** The account an agent's batches use when it names none: the CLI's key, or the Sandbox. */
   defaultAccountId: string;
   version: string;
@@ -411,7 +411,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     'export_batch',
     {
       title: 'Export a batch',
-      description: `Writes a batch's picked results (or more) as the files a channel wants, with export recipes (built in: Original, Shopify, Amazon main, Amazon additional, Instagram feed, Story/Reels, Web; or the designer's own), and a manifest, into a folder the user allowed for agents${options.exportFolders.length > 0 ? ` (${options.exportFolders.join(', ')}, or a folder inside one)` : ' (none is allowed yet)'}. A second identical export writes nothing. Waits until the files are written.`,
+      description: `Writes a batch's picked results (or more) as the files a channel wants, with export recipes (built in: Original, Shopify, Amazon main, Amazon additional, Instagram feed, Story/Reels, Web; or the designer's own), and a manifest, into a folder the user allowed for agents${options.exportFolders().length > 0 ? ` (${options.exportFolders().join(', ')}, or a folder inside one)` : ' (none is allowed yet)'}. A second identical export writes nothing. Waits until the files are written.`,
       inputSchema: {
         batchId: z.string().min(1),
         folder: z.string().min(1).describe('Absolute; one of the allowed folders or inside one.'),
@@ -428,7 +428,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     },
     ({ batchId, folder, recipes, rule, minStars }) =>
       tool(async () => {
-        const destination = allowedFolder(folder, options.exportFolders);
+        const destination = allowedFolder(folder, options.exportFolders());
         const started = await call('export:start', {
           scope: { batchIds: [batchId] },
           recipes: recipes ?? ['Original'],

@@ -111,7 +111,10 @@ export interface Handlers {
   /** The app's MCP server over HTTP on this computer: on or off, its address and token. */
   'agents:server': { args: undefined; result: AgentServerView };
   /** Turns the app's MCP server on or off; `newToken` replaces the token (clients must be given the new one). */
-  'agents:setServer': { args: { enabled: boolean; newToken?: boolean }; result: AgentServerView };
+  'agents:setServer': {
+    args: { enabled: boolean; newToken?: boolean; exportFolder?: string };
+    result: AgentServerView;
+  };
   /** Sets what agents may spend a UTC day without asking: in all, or for one brand; null removes it. */
   'agents:setAllowance': {
     args: { brandId: string | null; credits: number | null };

@@ -323,7 +323,7 @@ export interface Settings {
   /** What the last batch started with; set by `batches:create`, read through `batches:lastSettings`. */
   lastBatch?: LastBatchSettings;
   /** The MCP server inside the app (issue 16): on or off, the port clients were given, and its token. */
-  agentServer?: { enabled: boolean; port: number; token: string };
+  agentServer?: { enabled: boolean; port: number; token: string; exportFolder?: string };
 }
 
 /** The settings the last batch started with: the next New batch starts from them (issue 14, point 10). */
@@ -923,4 +923,6 @@ export interface AgentServerView {
   token: string | null;
   /** Why it is not running though turned on (the port taken…), in words. */
   error: string | null;
+  /** The folder agents may export into (and folders inside it). */
+  exportFolder: string;
 }

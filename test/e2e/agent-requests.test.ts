@@ -110,6 +110,15 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     await page.getByText('For a client’s MCP settings').click();
     expect(await page.locator('.snippet').textContent()).toContain(`"Authorization": "Bearer ${token}"`);
+    // The folder agents export into: the library's "Agent exports", then one the user chooses (the harness's
+    // stand-in for the OS dialog answers <dir>/exports).
+    expect(await page.getByTestId('agent-export-folder').textContent()).toMatch(/Agent exports$/);
+    await page.getByRole('button', { name: 'Choose another folder…' }).click();
+    await expect
+      .poll(() => page.getByTestId('agent-export-folder').textContent(), PATIENT)
+      .toMatch(/exports$/);
+    expect((await callCore(app.core, 'agents:server')).exportFolder).toMatch(/[\\/]exports$/);
+    expect(await page.getByTestId('agent-server-url').textContent()).toBe(url);
     await checkAllLooks(page, '46-settings-agents', 'Settings, Agents');
 
     // An agent connects with what Settings shows, and its request reaches the person in the app.

@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { callHandler } from '../../src-main/core/app/dispatch.ts';
 import type { SecretBox } from '../../src-main/core/app/secrets.ts';
 import { type Core, createCore, type Logger } from '../../src-main/core/create-core.ts';
-import { AGENT_EXPORTS, startMcpHttp } from '../../src-main/mcp/http.ts';
+import { startMcpHttp } from '../../src-main/mcp/http.ts';
 import { startEmbeddedSandbox } from '../../src-main/sandbox/embedded.ts';
 import type { ArgsOf, Channel, ResultOf } from '../../src-main/shared/ipc.ts';
 import type { NewBatchRequest, Settings } from '../../src-main/shared/models.ts';
@@ -94,16 +94,13 @@ export async function startCoreHarness(
       dragged.push(files);
     },
     // As the app serves them: the MCP tools over HTTP once turned on in Settings.
-    serveAgents: async (server) => {
-      const { libraryDir } = await callCore(core, 'settings:get');
-      return startMcpHttp({
+    serveAgents: (server) =>
+      startMcpHttp({
         ...server,
         call: (channel, ...args) => callHandler(core.dispatch, channel, args[0]),
         defaultAccountId: 'sandbox',
         version: '0.0.0-test',
-        exportFolders: [join(libraryDir, AGENT_EXPORTS)],
-      });
-    },
+      }),
     timeScale,
     rateLimit,
     log,

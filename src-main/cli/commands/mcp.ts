@@ -53,7 +53,7 @@ export function registerMcpCommand(program: Command): void {
         call: cli.call,
         defaultAccountId: sessionKey ? sessionAccountId(sessionKey.apiKey) : SANDBOX_ACCOUNT_ID,
         version: VERSION,
-        exportFolders: options.exportFolder,
+        exportFolders: () => options.exportFolder,
       });
       const transport = new StdioServerTransport();
       const closed = new Promise<void>((resolve) => {

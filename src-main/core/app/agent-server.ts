@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import type { AgentServerView } from '../../shared/models.ts';
 import type { CoreContext } from './context.ts';
 import type { HandlerMap } from './dispatch.ts';
@@ -15,7 +16,12 @@ import type { HandlerMap } from './dispatch.ts';
 export type AgentServerStarter = (options: {
   token: string;
   port: number;
+  /** The folders agents may export into, read at each export: a change in Settings holds at once. */
+  exportFolders: () => string[];
 }) => Promise<{ url: string; port: number; close(): Promise<void> }>;
+
+/** Where agents export unless the user chose another folder: in the library. GUESS (docs/agents.md). */
+export const AGENT_EXPORTS = 'Agent exports';
 
 export interface AgentServer {
   handlers: Pick<HandlerMap, 'agents:server' | 'agents:setServer'>;
@@ -31,8 +37,9 @@ export function agentServer(ctx: CoreContext, starter: AgentServerStarter | unde
   let error: string | null = null;
 
   const saved = () => ctx.settings().agentServer;
-  const save = (next: { enabled: boolean; port: number; token: string }) =>
+  const save = (next: NonNullable<ReturnType<typeof saved>>) =>
     ctx.writeSettings({ ...ctx.settings(), agentServer: next });
+  const exportFolder = () => saved()?.exportFolder ?? join(ctx.settings().libraryDir, AGENT_EXPORTS);
 
   const view = (): AgentServerView => ({
     available: starter !== undefined,
@@ -40,12 +47,13 @@ export function agentServer(ctx: CoreContext, starter: AgentServerStarter | unde
     url: running?.url ?? null,
     token: saved()?.token ?? null,
     error,
+    exportFolder: exportFolder(),
   });
 
   const start = async (port: number) => {
     const current = saved()!;
     try {
-      const started = await starter!({ token: current.token, port });
+      const started = await starter!({ token: current.token, port, exportFolders: () => [exportFolder()] });
       running = started;
       error = null;
       save({ ...current, port: started.port });
@@ -67,15 +75,21 @@ export function agentServer(ctx: CoreContext, starter: AgentServerStarter | unde
   return {
     handlers: {
       'agents:server': async () => view(),
-      'agents:setServer': async ({ enabled, newToken: replace }) => {
+      'agents:setServer': async ({ enabled, newToken: replace, exportFolder: folder }) => {
         if (!starter) return view();
         const current = saved();
+        const kept = folder ?? current?.exportFolder;
+        // Only the folder changed: read at each export, so the server runs on, its sessions kept.
+        if (current && folder && !replace && enabled === current.enabled) {
+          save({ ...current, exportFolder: folder });
+          return view();
+        }
         const token = !current || replace ? newToken() : current.token;
         // Turned on again after a failed start: any free port (the one kept was taken).
         const failedBefore = error !== null;
         await stopRunning();
         error = null;
-        save({ enabled, port: current?.port ?? 0, token });
+        save({ enabled, port: current?.port ?? 0, token, ...(kept ? { exportFolder: kept } : {}) });
         if (enabled) await start(failedBefore ? 0 : (current?.port ?? 0));
         return view();
       },

@@ -364,7 +364,18 @@ export const HANDLER_SCHEMAS = {
     .strict(),
   'agents:allowance': none,
   'agents:server': none,
-  'agents:setServer': z.object({ enabled: z.boolean(), newToken: z.boolean().optional() }).strict(),
+  'agents:setServer': z
+    .object({
+      enabled: z.boolean(),
+      newToken: z.boolean().optional(),
+      exportFolder: z
+        .string()
+        .min(1)
+        .max(4096)
+        .refine((folder) => isAbsolute(folder), { message: 'must be an absolute path' })
+        .optional(),
+    })
+    .strict(),
   'agents:setAllowance': z
     .object({ brandId: z.string().min(1).max(100).nullable(), credits: creditAmount.nullable() })
     .strict(),

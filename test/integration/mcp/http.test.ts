@@ -28,7 +28,7 @@ beforeAll(async () => {
     version: 'test',
     token,
     port: 0,
-    exportFolders: [],
+    exportFolders: () => [],
   });
 }, 30_000);
 afterAll(async () => {

@@ -31,7 +31,7 @@ export function AgentsSection() {
       .catch((failure: unknown) => setError(messageOf(failure)));
   }, []);
   if (!view?.available) return null;
-  const change = async (args: { enabled: boolean; newToken?: boolean }) => {
+  const change = async (args: { enabled: boolean; newToken?: boolean; exportFolder?: string }) => {
     setBusy(true);
     setIntent(args.enabled);
     try {
@@ -67,6 +67,24 @@ export function AgentsSection() {
       </label>
       {view.error && <Notice kind="error">{view.error}</Notice>}
       {error && <Notice kind="error">{error}</Notice>}
+      <p className="agent-export-folder">
+        Agents export into <code data-testid="agent-export-folder">{view.exportFolder}</code> (and folders
+        inside it).{' '}
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() =>
+            void api
+              .call('dialog:openFolder')
+              .then((folder) =>
+                folder ? change({ enabled: view.enabled, exportFolder: folder }) : undefined,
+              )
+              .catch((failure: unknown) => setError(messageOf(failure)))
+          }
+        >
+          Choose another folder…
+        </button>
+      </p>
       {view.enabled && view.url && view.token && (
         <div className="agent-server" data-testid="agent-server">
           <p>
