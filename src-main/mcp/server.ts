@@ -65,6 +65,15 @@ function choices(catalog: CatalogView): string {
   ].join('; ');
 }
 
+/** What submit_batch and request_status answer about a request. */
+const requestShape = {
+  requestId: z.string(),
+  state: z.enum(['pending_approval', 'created', 'declined', 'expired']),
+  batchId: z.string().nullable(),
+  credits: z.number(),
+  reason: z.string().nullable(),
+};
+
 const batchSettings = {
   style: z.string().optional().describe('The shoot style; the catalog default when absent.'),
   shots: z.number().int().optional().describe('Shots per product.'),
@@ -194,13 +203,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           .max(200)
           .describe('Your own id for this request: the same id again answers the first request.'),
       },
-      outputSchema: {
-        requestId: z.string(),
-        state: z.enum(['pending_approval', 'created', 'declined', 'expired']),
-        batchId: z.string().nullable(),
-        credits: z.number(),
-        reason: z.string().nullable(),
-      },
+      outputSchema: requestShape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     ({ quoteId, clientRequestId }) =>
@@ -216,6 +219,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       description:
         'Where a submitted request stands: pending approval, created (with its batch), declined or expired.',
       inputSchema: { requestId: z.string().min(1) },
+      outputSchema: requestShape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ requestId }) =>
@@ -232,6 +236,18 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       title: 'Follow a batch',
       description: 'A batch’s progress: its status, jobs done and failed, credits charged and refunded.',
       inputSchema: { batchId: z.string().min(1) },
+      outputSchema: {
+        batchId: z.string(),
+        name: z.string(),
+        status: z.string(),
+        statusReason: z.string().nullable(),
+        jobs: z.number(),
+        done: z.number(),
+        failed: z.number(),
+        creditsSpent: z.number(),
+        creditsRefunded: z.number(),
+        resultsFolder: z.string(),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ batchId }) =>
@@ -258,6 +274,16 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       title: 'Balances',
       description: 'The credits each account has, as the service last reported them.',
       inputSchema: {},
+      outputSchema: {
+        accounts: z.array(
+          z.object({
+            accountId: z.string(),
+            name: z.string(),
+            balance: z.number().nullable(),
+            brand: z.string().nullable(),
+          }),
+        ),
+      },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     () =>
@@ -278,6 +304,21 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       description:
         'The shots and videos a batch made, each with its file on this computer (also as a resource link), its product and style, and the decision on it (picked, rejected, stars 0 to 5).',
       inputSchema: { batchId: z.string().min(1) },
+      outputSchema: {
+        batchId: z.string(),
+        results: z.array(
+          z.object({
+            resultId: z.number(),
+            product: z.string(),
+            kind: z.string(),
+            style: z.string(),
+            index: z.number(),
+            path: z.string(),
+            flag: z.string().nullable(),
+            stars: z.number(),
+          }),
+        ),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ batchId }) => {
@@ -325,6 +366,9 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         resultIds: z.array(z.number().int()).min(1),
         flag: z.enum(['picked', 'rejected']).nullable().optional(),
         stars: z.number().int().min(0).max(5).optional(),
+      },
+      outputSchema: {
+        results: z.array(z.object({ resultId: z.number(), flag: z.string().nullable(), stars: z.number() })),
       },
       annotations: {
         readOnlyHint: false,
@@ -419,6 +463,17 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         rule: z.enum(['picked', 'picked-or-stars', 'not-rejected']).optional(),
         minStars: z.number().int().min(0).max(5).optional(),
       },
+      outputSchema: {
+        exportId: z.string(),
+        state: z.string(),
+        folder: z.string(),
+        written: z.number(),
+        identical: z.number(),
+        failed: z.number(),
+        message: z.string().nullable(),
+        files: z.array(z.object({ path: z.string(), warnings: z.array(z.string()) })),
+        manifests: z.array(z.string()),
+      },
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -470,6 +525,30 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       inputSchema: {
         from: z.string().optional().describe('First day, YYYY-MM-DD (UTC).'),
         to: z.string().optional().describe('Last day, YYYY-MM-DD (UTC), included.'),
+      },
+      outputSchema: {
+        from: z.string(),
+        to: z.string(),
+        lines: z.array(
+          z.object({
+            billedTo: z.string(),
+            images: z.number(),
+            videos: z.number(),
+            charged: z.number(),
+            refunded: z.number(),
+            net: z.number(),
+            cap: z.number().nullable(),
+            left: z.number().nullable(),
+          }),
+        ),
+        totals: z.object({
+          images: z.number(),
+          videos: z.number(),
+          charged: z.number(),
+          refunded: z.number(),
+          pending: z.number(),
+          net: z.number(),
+        }),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

@@ -106,7 +106,12 @@ describe('adbatch mcp', () => {
       readOnlyHint: false,
       idempotentHint: true,
     });
-    expect(byName.get('submit_batch')!.outputSchema).toBeDefined();
+    // Every tool says what it takes and what it answers.
+    for (const one of tools) {
+      expect(one.inputSchema.type, one.name).toBe('object');
+      expect(one.outputSchema?.type, one.name).toBe('object');
+      expect(one.description, one.name).toBeTruthy();
+    }
   });
 
   it('quotes and submits, spends nothing until a person approves, then runs the batch', async () => {
