@@ -57,7 +57,9 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
     await expect.poll(() => page.getByTestId('requests-count').textContent()).toBe(', waiting for you: 1');
     await banner.getByRole('button', { name: 'See the request' }).click();
     const request = page.getByTestId('agent-request').filter({ hasText: 'Spring drop' });
-    await expect.poll(() => request.textContent(), PATIENT).toContain('2 products');
+    await expect
+      .poll(() => request.textContent(), PATIENT)
+      .toContain('2 products · 4 shots · Classic · Standard · 1:1 · Product only · Sandbox');
     expect(await request.getByTestId('agent-request-state').textContent()).toBe('Waiting for you');
     await checkAllLooks(page, '44-requests', 'Requests from agents');
 
@@ -116,7 +118,7 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
     await page.getByRole('button', { name: 'Choose another folder…' }).click();
     await expect
       .poll(() => page.getByTestId('agent-export-folder').textContent(), PATIENT)
-      .toMatch(/exports$/);
+      .toMatch(/[\\/]exports$/);
     expect((await callCore(app.core, 'agents:server')).exportFolder).toMatch(/[\\/]exports$/);
     expect(await page.getByTestId('agent-server-url').textContent()).toBe(url);
     await checkAllLooks(page, '46-settings-agents', 'Settings, Agents');

@@ -12,6 +12,7 @@ import type { CoreContext } from './context.ts';
 import type { HandlerMap } from './dispatch.ts';
 import { AppError } from './errors.ts';
 import { SANDBOX_ACCOUNT_NAME } from './service-access.ts';
+import { shootInWords, videoInWords } from './settings-words.ts';
 
 // Agents spend only with a person's yes (issue 16, docs/agents.md). An agent quotes a batch and submits the
 // quote with a request id of its own; the batch is made at once only when the allowance the user set for
@@ -88,14 +89,9 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
     accountId === SANDBOX_ACCOUNT_ID ? null : services.account(accountId).brandId;
 
   const settingsOf = (plan: AgentRequest['plan']): string => {
-    if (plan.kind === 'videos') {
-      const { duration, resolution } = plan.videos.video;
-      return `videos ${duration} s ${resolution} from the picks`;
-    }
+    if (plan.kind === 'videos') return `videos of ${videoInWords(plan.videos.video)}, from the picks`;
     const { shoot, video } = plan.request;
-    const settings = [`${shoot.shots} shots`, shoot.style, shoot.quality, shoot.aspectRatio];
-    if (video) settings.push(`video ${video.duration} s ${video.resolution}`);
-    return settings.join(' · ');
+    return video ? `${shootInWords(shoot)}; video ${videoInWords(video)}` : shootInWords(shoot);
   };
 
   const view = (request: AgentRequest): AgentRequestView => {

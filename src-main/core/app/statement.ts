@@ -2,6 +2,7 @@ import type { StatementRow, StatementView, UsageOwner, UsagePeriod } from '../..
 import type { Db } from '../db/open.ts';
 import { csvField } from '../export/manifest.ts';
 import type { ShootSettings, VideoSettings } from '../queue/types.ts';
+import { shootInWords, videoInWords } from './settings-words.ts';
 import { ownerFilter } from './usage.ts';
 
 // A client statement: one row per job attempt billed to the owner in the period (what was charged, what was
@@ -20,13 +21,9 @@ const COLUMNS = [
 ];
 
 function settingsInWords(kind: 'shoot' | 'video', json: string): string {
-  const settings = JSON.parse(json) as Partial<ShootSettings & VideoSettings>;
-  if (kind === 'shoot') {
-    return [`${settings.shots} shots`, settings.style, settings.quality, settings.aspectRatio, settings.mode]
-      .filter(Boolean)
-      .join(' · ');
-  }
-  return [`${settings.duration} s`, settings.resolution, settings.mode].filter(Boolean).join(' · ');
+  return kind === 'shoot'
+    ? shootInWords(JSON.parse(json) as ShootSettings)
+    : videoInWords(JSON.parse(json) as VideoSettings);
 }
 
 /** A spreadsheet would run a text that starts like a formula: it is kept as text. */

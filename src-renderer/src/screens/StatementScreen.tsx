@@ -107,8 +107,12 @@ export function StatementScreen({ owner, period }: { owner: UsageOwner; period: 
                   <th scope="col">Product</th>
                   <th scope="col">Kind</th>
                   <th scope="col">Settings</th>
-                  <th scope="col">Charged</th>
-                  <th scope="col">Refunded</th>
+                  <th scope="col" className="number">
+                    Charged
+                  </th>
+                  <th scope="col" className="number">
+                    Refunded
+                  </th>
                 </tr>
               </thead>
               <tbody>

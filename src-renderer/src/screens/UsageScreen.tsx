@@ -104,14 +104,34 @@ function LinesTable({ view }: { view: UsageView }) {
       <thead>
         <tr>
           <th scope="col">Billed to</th>
-          <th scope="col">Images</th>
-          <th scope="col">Videos</th>
-          <th scope="col">Charged</th>
-          <th scope="col">Refunded</th>
-          <th scope="col">At stake</th>
-          <th scope="col">Net</th>
-          {capped && <th scope="col">Cap</th>}
-          {capped && <th scope="col">Left</th>}
+          <th scope="col" className="number">
+            Images
+          </th>
+          <th scope="col" className="number">
+            Videos
+          </th>
+          <th scope="col" className="number">
+            Charged
+          </th>
+          <th scope="col" className="number">
+            Refunded
+          </th>
+          <th scope="col" className="number">
+            At stake
+          </th>
+          <th scope="col" className="number">
+            Net
+          </th>
+          {capped && (
+            <th scope="col" className="number">
+              Cap
+            </th>
+          )}
+          {capped && (
+            <th scope="col" className="number">
+              Left
+            </th>
+          )}
           <th scope="col">
             <span className="visually-hidden">Statement</span>
           </th>
@@ -172,11 +192,13 @@ function DailyTable({ view }: { view: UsageView }) {
         <tr>
           <th scope="col">Day (UTC)</th>
           {view.lines.map((line) => (
-            <th key={ownerKey(line.owner)} scope="col">
+            <th key={ownerKey(line.owner)} scope="col" className="number">
               {ownerName(line.owner)}
             </th>
           ))}
-          <th scope="col">Refunds</th>
+          <th scope="col" className="number">
+            Refunds
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -228,9 +250,15 @@ function Reconciliation() {
             <thead>
               <tr>
                 <th scope="col">Billed to</th>
-                <th scope="col">Here</th>
-                <th scope="col">At the service</th>
-                <th scope="col">Difference</th>
+                <th scope="col" className="number">
+                  Here
+                </th>
+                <th scope="col" className="number">
+                  At the service
+                </th>
+                <th scope="col" className="number">
+                  Difference
+                </th>
                 <th scope="col">What it is</th>
               </tr>
             </thead>

@@ -403,6 +403,10 @@ describe('client statements', () => {
     const [header, ...rows] = view.csv.trimEnd().split('\r\n');
     expect(header).toBe('date,batch,product,kind,settings,credits_charged,credits_refunded,job_id');
     expect(rows).toHaveLength(view.rows.length);
+    // The settings in the catalog's words, as a client reads them.
+    expect(new Set(view.rows.map((row) => row.settings))).toEqual(
+      new Set(['1 shot · Classic · Standard · 1:1 · Product only']),
+    );
     const csvNet = rows.reduce((sum, row) => {
       const fields = row.split(',');
       return sum + Number(fields[5]) - Number(fields[6]);

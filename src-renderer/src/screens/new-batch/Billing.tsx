@@ -71,7 +71,7 @@ export function BatchCap() {
     if (cap !== creditCap) setCreditCap(cap);
   };
   return (
-    <label>
+    <label className="batch-cap">
       Cap for this batch (credits)
       <input
         inputMode="numeric"
