@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { counted } from '../../../src-main/shared/counted.ts';
 import type { AgentRequestView } from '../../../src-main/shared/models.ts';
+import { CreditsForm } from '../components/CreditsForm.tsx';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { credits, dateTime } from '../format.ts';
@@ -97,118 +98,35 @@ function RequestRow({ request }: { request: AgentRequestView }) {
   );
 }
 
+const ALLOWANCE_RULE = { what: 'An allowance', min: 0, empty: 'none' };
+
 function Allowance() {
   const { allowance, setAllowance } = useAgentRequests();
-  const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
   const hint = useId();
-  useEffect(() => setText(allowance?.perDay == null ? '' : String(allowance.perDay)), [allowance?.perDay]);
   if (!allowance) return null;
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = text.trim();
-    const value = trimmed === '' ? null : Number(trimmed);
-    if (value !== null && (!Number.isInteger(value) || value < 0)) {
-      setError('An allowance is a whole number of credits; leave it empty for none.');
-      return;
-    }
-    const failure = await setAllowance(null, value);
-    setError(failure);
-    setSaved(failure === null);
-  };
   return (
     <section aria-labelledby="allowance-title" className="allowance">
       <h2 id="allowance-title">What agents may spend without asking</h2>
-      <form onSubmit={(event) => void save(event)} className="allowance-form">
-        <label>
-          Credits a day, all agents together
-          <input
-            inputMode="numeric"
-            value={text}
-            placeholder="None: every request waits"
-            aria-describedby={hint}
-            onChange={(event) => {
-              setText(event.target.value);
-              setSaved(false);
-            }}
-          />
-        </label>
-        <button type="submit">Save</button>
-        {saved && (
-          <small role="status" className="muted">
-            Saved.
-          </small>
-        )}
-      </form>
+      <CreditsForm
+        className="allowance-form"
+        label="Credits a day, all agents together"
+        current={allowance.perDay}
+        rule={ALLOWANCE_RULE}
+        placeholder="None: every request waits"
+        describedBy={hint}
+        save={(credits) => setAllowance(null, credits)}
+      />
       <p id={hint} className="muted small">
         A request that fits what is left of today’s allowance (UTC) runs without asking;{' '}
         {credits(allowance.usedToday)} used today. With none, every request waits for you.
       </p>
-      {error && <Notice kind="error">{error}</Notice>}
       <BrandAllowances />
     </section>
   );
 }
 
-/** A client brand's own daily allowance: its batches run within it (and within the day's, if one is set). */
-function BrandAllowance({
-  brandId,
-  name,
-  current,
-}: {
-  brandId: string;
-  name: string;
-  current: number | null;
-}) {
-  const setAllowance = useAgentRequests((state) => state.setAllowance);
-  const [text, setText] = useState(current === null ? '' : String(current));
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-  useEffect(() => setText(current === null ? '' : String(current)), [current]);
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = text.trim();
-    const value = trimmed === '' ? null : Number(trimmed);
-    if (value !== null && (!Number.isInteger(value) || value < 0)) {
-      setError('An allowance is a whole number of credits; leave it empty for none.');
-      return;
-    }
-    const failure = await setAllowance(brandId, value);
-    setError(failure);
-    setSaved(failure === null);
-  };
-  return (
-    <li>
-      <form onSubmit={(event) => void save(event)} className="allowance-form">
-        <label>
-          {name}: credits a day
-          <input
-            inputMode="numeric"
-            value={text}
-            placeholder="None"
-            onChange={(event) => {
-              setText(event.target.value);
-              setSaved(false);
-            }}
-          />
-        </label>
-        <button type="submit" aria-label={`Save the allowance of ${name}`}>
-          Save
-        </button>
-        {saved && (
-          <small role="status" className="muted">
-            Saved.
-          </small>
-        )}
-      </form>
-      {error && <Notice kind="error">{error}</Notice>}
-    </li>
-  );
-}
-
 function BrandAllowances() {
-  const allowance = useAgentRequests((state) => state.allowance);
+  const { allowance, setAllowance } = useAgentRequests();
   const { brands, load } = useBrands();
   useEffect(() => {
     void load();
@@ -219,12 +137,17 @@ function BrandAllowances() {
       <h3 id="brand-allowances-title">Per client brand</h3>
       <ul className="brand-allowances">
         {brands.map((brand) => (
-          <BrandAllowance
-            key={brand.id}
-            brandId={brand.id}
-            name={brand.name}
-            current={allowance.perBrand.find((one) => one.brandId === brand.id)?.credits ?? null}
-          />
+          <li key={brand.id}>
+            <CreditsForm
+              className="allowance-form"
+              label={`${brand.name}: credits a day`}
+              current={allowance.perBrand.find((one) => one.brandId === brand.id)?.credits ?? null}
+              rule={ALLOWANCE_RULE}
+              placeholder="None"
+              saveName={`Save the allowance of ${brand.name}`}
+              save={(credits) => setAllowance(brand.id, credits)}
+            />
+          </li>
         ))}
       </ul>
     </section>

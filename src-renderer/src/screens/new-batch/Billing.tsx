@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { AccountView, CapPreview, QuoteView } from '../../../../src-main/shared/models.ts';
 import { brandsOf } from '../../agency.ts';
+import { typedCredits } from '../../components/CreditsForm.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { credits } from '../../format.ts';
 import { useBrands } from '../../stores/brands.ts';
@@ -61,14 +62,9 @@ export function BatchCap() {
   const hint = useId();
   useEffect(() => setText(creditCap === null ? '' : String(creditCap)), [creditCap]);
   const commit = () => {
-    const trimmed = text.trim();
-    const cap = trimmed === '' ? null : Number(trimmed);
-    if (cap !== null && (!Number.isInteger(cap) || cap < 1)) {
-      setError('A cap is a whole number of credits, 1 or more; leave it empty for none.');
-      return;
-    }
-    setError(null);
-    if (cap !== creditCap) setCreditCap(cap);
+    const typed = typedCredits(text, { what: 'A cap', min: 1, empty: 'none' });
+    setError('error' in typed ? typed.error : null);
+    if ('value' in typed && typed.value !== creditCap) setCreditCap(typed.value);
   };
   return (
     <label className="batch-cap">

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { AccountView, BrandView } from '../../../../src-main/shared/models.ts';
 import { capShare, sameAgency } from '../../agency.ts';
+import { CreditsForm } from '../../components/CreditsForm.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { credits } from '../../format.ts';
 import { useAccounts } from '../../stores/accounts.ts';
@@ -13,48 +14,21 @@ import { useBrands } from '../../stores/brands.ts';
 /** What a monthly cap is, said once for every brand's cap field. */
 const CAP_HINT = 'monthly-cap-hint';
 
+const CAP_RULE = { what: 'A cap', min: 1, empty: 'no cap' };
+
 function CapEditor({ brand }: { brand: BrandView }) {
   const setCap = useBrands((state) => state.setCap);
-  const [value, setValue] = useState(brand.monthlyCap === null ? '' : String(brand.monthlyCap));
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-  useEffect(() => setValue(brand.monthlyCap === null ? '' : String(brand.monthlyCap)), [brand.monthlyCap]);
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    const text = value.trim();
-    const cap = text === '' ? null : Number(text);
-    if (cap !== null && (!Number.isInteger(cap) || cap < 1)) {
-      setError('A cap is a whole number of credits, 1 or more; leave it empty for no cap.');
-      return;
-    }
-    setSaved(false);
-    const failure = await setCap(brand.id, cap);
-    setError(failure);
-    setSaved(failure === null);
-  };
   return (
-    <form className="cap-editor" onSubmit={(event) => void save(event)}>
-      <label>
-        Monthly cap of {brand.name} (credits)
-        <input
-          inputMode="numeric"
-          value={value}
-          placeholder="No cap"
-          aria-describedby={CAP_HINT}
-          onChange={(event) => {
-            setValue(event.target.value);
-            setSaved(false);
-          }}
-        />
-      </label>
-      <button type="submit">Save cap</button>
-      {saved && (
-        <small role="status" className="muted">
-          Saved.
-        </small>
-      )}
-      {error && <Notice kind="error">{error}</Notice>}
-    </form>
+    <CreditsForm
+      className="cap-editor"
+      label={`Monthly cap of ${brand.name} (credits)`}
+      current={brand.monthlyCap}
+      rule={CAP_RULE}
+      placeholder="No cap"
+      describedBy={CAP_HINT}
+      saveLabel="Save cap"
+      save={(cap) => setCap(brand.id, cap)}
+    />
   );
 }
 
