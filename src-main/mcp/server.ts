@@ -5,7 +5,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { Refusal } from '../core/app/dispatch.ts';
 import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';
-import type { CatalogView } from '../shared/models.ts';
+import type { CatalogView, UsagePeriod } from '../shared/models.ts';
+import { daysPeriod, ownerName, utcDay } from '../shared/usage-period.ts';
 
 // Adbatch's tools for agents (issue 16, docs/agents.md), over the one handler map every front end calls: an
 // agent scans, quotes and submits batches, follows them, reads and decides results, and reads the balance
@@ -559,7 +560,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           from: new Date(view.period.from).toISOString(),
           to: new Date(view.period.to).toISOString(),
           lines: view.lines.map((line) => ({
-            billedTo: line.owner.kind === 'unassigned' ? 'no client brand' : line.owner.name,
+            billedTo: ownerName(line.owner),
             images: line.images,
             videos: line.videos,
             charged: line.charged,
@@ -576,7 +577,6 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
   return server;
 }
 
-const DAY_MS = 86_400_000;
 /** How long export_batch waits for the files; past it, it answers with the export still running. */
 const EXPORT_WAIT_MS = 10 * 60_000;
 
@@ -603,23 +603,19 @@ function allowedFolder(folder: string, allowed: string[]): string {
   return wanted;
 }
 
-/** [from, to) in epoch ms from days given as YYYY-MM-DD (UTC); this month by default. */
-function periodOf(from?: string, to?: string): { from: number; to: number } {
+/** [from, to) from days given as YYYY-MM-DD (UTC), either left out: this month by default. */
+function periodOf(from?: string, to?: string): UsagePeriod {
   const day = (text: string, what: string) => {
-    const at = Date.parse(`${text}T00:00:00Z`);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(at)) {
-      throw new Refusal('bad_request', `${what} is not a day: give it as YYYY-MM-DD.`);
-    }
+    const at = utcDay(text);
+    if (at === null) throw new Refusal('bad_request', `${what} is not a day: give it as YYYY-MM-DD.`);
     return at;
   };
-  const now = new Date();
-  const start = from ? day(from, 'from') : Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-  const end = to
-    ? day(to, 'to') + DAY_MS
-    : from
-      ? start + DAY_MS * 31
-      : Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
-  return { from: start, to: end };
+  const period = daysPeriod(
+    { ...(from ? { from: day(from, 'from') } : {}), ...(to ? { to: day(to, 'to') } : {}) },
+    Date.now(),
+  );
+  if (typeof period === 'string') throw new Refusal('bad_request', period);
+  return period;
 }
 
 function requestAnswer(request: ResultOf<'agents:submit'>): Record<string, unknown> {

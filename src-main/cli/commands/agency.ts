@@ -1,12 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { sessionAccountId } from '../../core/app/service-access.ts';
-import type {
-  BrandView,
-  ReconciliationView,
-  UsageOwner,
-  UsagePeriod,
-  UsageView,
-} from '../../shared/models.ts';
+import type { BrandView, ReconciliationView, UsageOwner, UsageView } from '../../shared/models.ts';
+import { daysPeriod, ownerName, utcDay } from '../../shared/usage-period.ts';
 import { type CliCore, hasQueue, openCliCore } from '../open-core.ts';
 import { wholeNumber } from '../options.ts';
 import { defaultDataDir } from '../paths.ts';
@@ -17,7 +12,6 @@ import { sessionKeyFromEnv } from './session-key.ts';
 // live in the data folder the app uses too; the key (ADBATCH_API_KEY) is never stored.
 
 const credits = new Intl.NumberFormat('en-US');
-const DAY_MS = 86_400_000;
 
 interface KeyOptions {
   dataDir: string;
@@ -148,7 +142,8 @@ export function registerAgencyCommands(program: Command): void {
   ).action(async (options: KeyOptions & UsageOptions) => {
     if (options.json && options.csv) throw new Error('choose --json or --csv, not both');
     if (!hasQueue(options.dataDir)) throw new Error(`nothing has run with ${options.dataDir} yet`);
-    const period = periodOf(options, Date.now());
+    const period = daysPeriod(options, Date.now());
+    if (typeof period === 'string') throw new Error(period);
     const { cli, accountId } = agencyCore(options, 'adbatch usage');
     try {
       const usage = await cli.call('usage:get', period);
@@ -182,25 +177,9 @@ interface UsageOptions {
 }
 
 function day(text: string): number {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  const at = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : Number.NaN;
-  if (Number.isNaN(at) || new Date(at).toISOString().slice(0, 10) !== text) {
-    throw new InvalidArgumentError('a day is written YYYY-MM-DD, e.g. 2026-11-01');
-  }
+  const at = utcDay(text);
+  if (at === null) throw new InvalidArgumentError('a day is written YYYY-MM-DD, e.g. 2026-11-01');
   return at;
-}
-
-/** [from, to) from the days given; a month by default, this one. */
-export function periodOf(options: { from?: number; to?: number }, now: number): UsagePeriod {
-  const today = new Date(now);
-  const from = options.from ?? Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1);
-  const start = new Date(from);
-  const to =
-    options.to !== undefined
-      ? options.to + DAY_MS
-      : Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1);
-  if (to <= from) throw new Error('--to comes before --from');
-  return { from, to };
 }
 
 function ownerOfBrand(brand: BrandView): UsageOwner {
@@ -218,12 +197,6 @@ function onlyOwner(usage: UsageView): UsageOwner {
     );
   }
   return spent[0]!.owner;
-}
-
-function ownerName(owner: UsageOwner): string {
-  if (owner.kind === 'brand') return owner.name;
-  if (owner.kind === 'unassigned') return `${owner.agencyName ?? 'agency'}, no brand`;
-  return owner.name;
 }
 
 export function formatUsage(

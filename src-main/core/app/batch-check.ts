@@ -1,5 +1,5 @@
 import type { AccountView, ReconciliationLine } from '../../shared/models.ts';
-import { monthOf } from '../queue/caps.ts';
+import { monthOf } from '../../shared/usage-period.ts';
 import type { Batch } from '../queue/types.ts';
 import { SANDBOX_ACCOUNT_ID } from './accounts.ts';
 import type { CoreContext } from './context.ts';

@@ -6,12 +6,13 @@ import type {
   UsageOwner,
   UsagePeriod,
 } from '../../shared/models.ts';
+import { ownerKey } from '../../shared/usage-period.ts';
 import type { UsageReport } from '../api/types.ts';
 import type { Db } from '../db/open.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { BrandStore } from './brands.ts';
 import type { ServiceAccess } from './service-access.ts';
-import { ownerKey, ownerOf } from './usage.ts';
+import { ownerOf } from './usage.ts';
 
 // The ledger beside the service's usage report, for a period: per client brand, an agency's unassigned
 // spend, and each personal account. The service attributes an agency job to the brand its key is pinned

@@ -6,8 +6,8 @@ import type {
   UsagePeriod,
   UsageView,
 } from '../../shared/models.ts';
+import { DAY_MS, monthOf, ownerKey } from '../../shared/usage-period.ts';
 import type { Db } from '../db/open.ts';
-import { monthOf } from '../queue/caps.ts';
 import type { QueueStore } from '../queue/store.ts';
 import { SANDBOX_ACCOUNT_ID } from './accounts.ts';
 import type { BrandStore } from './brands.ts';
@@ -17,7 +17,6 @@ import { SANDBOX_ACCOUNT_NAME } from './service-access.ts';
 // an agency's spend on no brand, or a personal account (and the Sandbox). Images and videos are those of
 // the jobs charged in the period that completed; credits are the ledger's, to the credit.
 
-const DAY_MS = 86_400_000;
 const RUNWAY_DAYS = 7;
 
 /** One ledger group: a batch brand (or none) and an account, with its sums. */
@@ -51,12 +50,6 @@ export function ownerOf(
   const name =
     row.account_id === SANDBOX_ACCOUNT_ID ? SANDBOX_ACCOUNT_NAME : (row.account_name ?? row.account_id);
   return { kind: 'account', accountId: row.account_id, name };
-}
-
-export function ownerKey(owner: UsageOwner): string {
-  if (owner.kind === 'brand') return `brand:${owner.brandId}`;
-  if (owner.kind === 'unassigned') return `unassigned:${owner.baseUrl}:${owner.agencyName ?? ''}`;
-  return `account:${owner.accountId}`;
 }
 
 /** Whether a ledger group (its batch's brand and its account) is billed to this owner. */

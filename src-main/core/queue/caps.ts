@@ -1,3 +1,4 @@
+import { monthOf } from '../../shared/usage-period.ts';
 import type { Db } from '../db/open.ts';
 import { LEDGER_SUMS } from './ledger-store.ts';
 import type { Batch } from './types.ts';
@@ -27,15 +28,6 @@ export const CAP_WARNING_SHARE = 0.8;
 
 const credits = new Intl.NumberFormat('en-US');
 const monthName = new Intl.DateTimeFormat('en-US', { month: 'long', timeZone: 'UTC' });
-
-/** The UTC calendar month `at` falls in: [from, to). */
-export function monthOf(at: number): { from: number; to: number } {
-  const date = new Date(at);
-  return {
-    from: Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1),
-    to: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1),
-  };
-}
 
 export function brandCapLabel(brandName: string, cap: number, at: number): string {
   return `${brandName}'s ${monthName.format(at)} budget of ${credits.format(cap)} credits`;

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { monthOf } from '../../../src-main/core/queue/caps.ts';
 import type { ArgsOf, Channel } from '../../../src-main/shared/ipc.ts';
 import type { AccountView, BrandView, UsageLine, UsageOwner } from '../../../src-main/shared/models.ts';
+import { monthOf } from '../../../src-main/shared/usage-period.ts';
 import {
   type CoreHarness,
   callCore,

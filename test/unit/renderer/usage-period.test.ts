@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  dayStart,
-  ownerName,
-  periodOf,
-  periodWords,
-} from '../../../src-renderer/src/screens/usage/period.ts';
+import { utcDay as dayStart } from '../../../src-main/shared/usage-period.ts';
+import { ownerName, periodOf, periodWords } from '../../../src-renderer/src/screens/usage/period.ts';
 
 // The Usage view's periods are UTC months and days, as the service's usage report and the caps count them.
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BrandStore } from '../../../../src-main/core/app/brands.ts';
 import { usageView } from '../../../../src-main/core/app/usage.ts';
-import { monthOf } from '../../../../src-main/core/queue/caps.ts';
+import { monthOf } from '../../../../src-main/shared/usage-period.ts';
 import {
   newBatch,
   openStore,
