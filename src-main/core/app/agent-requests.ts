@@ -72,10 +72,28 @@ function fromRow(row: Row): AgentRequest {
 const DAY_MS = 86_400_000;
 
 export class AgentRequestStore {
+  private readonly dataVersion: () => number;
+  private seenVersion: number;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
-  ) {}
+  ) {
+    const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.dataVersion = () => dataVersion.get()!;
+    this.seenVersion = this.dataVersion();
+  }
+
+  /**
+   * Whether another connection (another process) committed anything since the last call: SQLite's
+   * data_version, read in microseconds, so a process alone on its data folder never reads the requests.
+   */
+  writtenElsewhere(): boolean {
+    const version = this.dataVersion();
+    const changed = version !== this.seenVersion;
+    this.seenVersion = version;
+    return changed;
+  }
 
   /** Writes a new pending request; when the client sent this request id before, returns that one instead. */
   insert(

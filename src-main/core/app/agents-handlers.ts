@@ -138,6 +138,7 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
   };
 
   const lookElsewhere = () => {
+    if (!requests.writtenElsewhere()) return;
     const now = requests.states();
     for (const [id, state] of now) {
       if (seen.get(id) === state) continue;
