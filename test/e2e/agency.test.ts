@@ -333,5 +333,36 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
       .poll(async () => (await callCore(ui.app.core, 'agents:allowance')).perBrand, PATIENT)
       .toEqual([expect.objectContaining({ brandName: 'Acme Outdoor', credits: 100 })]);
     await checkAllLooks(page, '47-requests-brand-allowance', 'Requests, with client brands');
+
+    // Usage for days the user chooses: from the first of the month to today, UTC.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Usage' }).click();
+    await page.getByRole('button', { name: 'Custom' }).click();
+    const isoToday = new Date().toISOString().slice(0, 10);
+    await page.getByLabel('From').fill(`${isoToday.slice(0, 8)}01`);
+    await page.getByLabel('To (included)').fill(isoToday);
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    const words = (at: string) =>
+      new Date(at).toLocaleDateString('en-GB', {
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        timeZone: 'UTC',
+      });
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent(), PATIENT)
+      .toBe(`Usage: ${words(`${isoToday.slice(0, 8)}01`)} – ${words(isoToday)}`);
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('usage-lines')
+          .getByRole('row')
+          .filter({ hasText: 'Acme Outdoor' })
+          .getByRole('cell')
+          .nth(5)
+          .textContent(),
+      )
+      .toBe(String(EXAMPLES_CREDITS));
+    await toTop();
+    await checkAllLooks(page, '48-usage-custom', 'Usage, custom days');
   }, 120_000);
 });
