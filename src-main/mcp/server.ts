@@ -223,12 +223,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       outputSchema: requestShape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ requestId }) =>
-      tool(async () => {
-        const request = (await call('agents:requests')).find((one) => one.id === requestId);
-        if (!request) throw new Refusal('not_found', `There is no request ${requestId}.`);
-        return requestAnswer(request);
-      }),
+    ({ requestId }) => tool(async () => requestAnswer(await call('agents:request', { id: requestId }))),
   );
 
   server.registerTool(

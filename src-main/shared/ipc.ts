@@ -103,6 +103,8 @@ export interface Handlers {
   };
   /** Agents' requests, newest first. */
   'agents:requests': { args: undefined; result: AgentRequestView[] };
+  /** One request, as an agent follows it. */
+  'agents:request': { args: { id: string }; result: AgentRequestView };
   /** A person's yes: the batch is made, unless the balance or the prices changed since the quote. */
   'agents:approve': { args: { id: string; by?: string }; result: AgentRequestView };
   /** A person's no. */

@@ -58,6 +58,7 @@ export interface AgentDesk {
     | 'agents:quoteVideos'
     | 'agents:submit'
     | 'agents:requests'
+    | 'agents:request'
     | 'agents:approve'
     | 'agents:decline'
     | 'agents:allowance'
@@ -249,9 +250,14 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
     return changed(request.id);
   };
 
-  const pending = (id: string): AgentRequest => {
+  const known = (id: string): AgentRequest => {
     const request = requests.get(id);
     if (!request) throw new AppError('not_found', `There is no request from an agent with the id ${id}.`);
+    return request;
+  };
+
+  const pending = (id: string): AgentRequest => {
+    const request = known(id);
     if (request.state !== 'pending') {
       throw new AppError(
         'conflict',
@@ -349,6 +355,7 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
       return changed(request.id);
     },
     'agents:requests': async () => requests.list().map(view),
+    'agents:request': async ({ id }) => view(known(id)),
     'agents:approve': async ({ id, by }) => make(pending(id), by ?? BY_APP),
     'agents:decline': async ({ id, by, reason }) => {
       pending(id);

@@ -354,6 +354,7 @@ export const HANDLER_SCHEMAS = {
     })
     .strict(),
   'agents:requests': none,
+  'agents:request': z.object({ id: z.string().min(1).max(100) }).strict(),
   'agents:approve': z.object({ id: z.string().min(1).max(100), by: decider.optional() }).strict(),
   'agents:decline': z
     .object({

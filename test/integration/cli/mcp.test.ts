@@ -277,6 +277,14 @@ describe('adbatch mcp', () => {
     })) as CallToolResult;
     expect(unknown.isError).toBe(true);
     expect(JSON.stringify(unknown.content)).toContain('There is no quote q_none for Test Desktop here');
+    const noRequest = (await client.callTool({
+      name: 'request_status',
+      arguments: { requestId: 'ar_none' },
+    })) as CallToolResult;
+    expect(noRequest.isError).toBe(true);
+    expect(JSON.stringify(noRequest.content)).toContain(
+      'There is no request from an agent with the id ar_none.',
+    );
     const badDay = (await client.callTool({
       name: 'usage',
       arguments: { from: '26/11/2026' },
