@@ -45,3 +45,13 @@ export const api = {
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** For a form's action: resolves to the refusal in words, or null when it went through. */
+export async function failureOf(run: () => Promise<unknown>): Promise<string | null> {
+  try {
+    await run();
+    return null;
+  } catch (error) {
+    return messageOf(error);
+  }
+}

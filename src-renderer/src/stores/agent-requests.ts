@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { AgentAllowanceView, AgentRequestView } from '../../../src-main/shared/models.ts';
-import { api, messageOf } from '../api/index.ts';
+import { api, failureOf, messageOf } from '../api/index.ts';
 
 // Agents' requests to spend (issue 16): what they asked, a person's yes or no, and the allowance under which
 // agents need not ask. Reloaded whenever a request is made or decided, in this window or anywhere else.
@@ -37,34 +37,22 @@ export const useAgentRequests = create<AgentRequestsState>((set, get) => ({
       set({ error: messageOf(error), loaded: true });
     }
   },
+  // A decision is announced (`agents:changed`), which reloads the list; a refused one (decided elsewhere
+  // meanwhile) is not, so the list is read again to show how it was decided.
   async approve(id) {
-    try {
-      await api.call('agents:approve', { id });
-      await get().load();
-      return null;
-    } catch (error) {
-      await get().load();
-      return messageOf(error);
-    }
+    const failure = await failureOf(() => api.call('agents:approve', { id }));
+    if (failure) await get().load();
+    return failure;
   },
   async decline(id, reason) {
-    try {
-      await api.call('agents:decline', { id, ...(reason.trim() ? { reason: reason.trim() } : {}) });
-      await get().load();
-      return null;
-    } catch (error) {
-      await get().load();
-      return messageOf(error);
-    }
+    const failure = await failureOf(() =>
+      api.call('agents:decline', { id, ...(reason.trim() ? { reason: reason.trim() } : {}) }),
+    );
+    if (failure) await get().load();
+    return failure;
   },
-  async setAllowance(brandId, credits) {
-    try {
-      set({ allowance: await api.call('agents:setAllowance', { brandId, credits }) });
-      return null;
-    } catch (error) {
-      return messageOf(error);
-    }
-  },
+  setAllowance: (brandId, credits) =>
+    failureOf(async () => set({ allowance: await api.call('agents:setAllowance', { brandId, credits }) })),
   dismissAnnouncement: () => set({ announced: null }),
 }));
 

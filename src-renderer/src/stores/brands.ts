@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { AccountView, BrandView } from '../../../src-main/shared/models.ts';
-import { api, messageOf } from '../api/index.ts';
+import { api, failureOf, messageOf } from '../api/index.ts';
 import { useAccounts } from './accounts.ts';
 
 // The client brands of the agency keys stored here (issue 15, point 1): listed by the service, created from
@@ -51,24 +51,16 @@ export const useBrands = create<BrandsState>((set, get) => ({
       return null;
     }
   },
-  async create(accountId, name) {
-    try {
+  create: (accountId, name) =>
+    failureOf(async () => {
       await api.call('brands:create', { accountId, name });
       await get().load();
-      return null;
-    } catch (error) {
-      return messageOf(error);
-    }
-  },
-  async setCap(id, monthlyCap) {
-    try {
+    }),
+  setCap: (id, monthlyCap) =>
+    failureOf(async () => {
       await api.call('brands:setCap', { id, monthlyCap });
       await get().load();
-      return null;
-    } catch (error) {
-      return messageOf(error);
-    }
-  },
+    }),
   async pin(accountId, brandId) {
     try {
       await api.call('accounts:pin', { id: accountId, brandId });

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { PhotoStorageInput, PhotoStorageView } from '../../../src-main/shared/models.ts';
-import { api, messageOf } from '../api/index.ts';
+import { api, failureOf, messageOf } from '../api/index.ts';
 
 interface StorageState {
   storage: PhotoStorageView | null;
@@ -23,14 +23,7 @@ export const useStorage = create<StorageState>((set) => ({
       set({ error: messageOf(error), loaded: true });
     }
   },
-  async save(input) {
-    try {
-      set({ storage: await api.call('storage:set', input), error: null });
-      return null;
-    } catch (error) {
-      return messageOf(error);
-    }
-  },
+  save: (input) => failureOf(async () => set({ storage: await api.call('storage:set', input), error: null })),
   async clear() {
     try {
       await api.call('storage:clear');
