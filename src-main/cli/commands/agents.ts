@@ -52,14 +52,21 @@ export function registerAgentCommands(program: Command): void {
     .description("Agents' requests to spend, newest first.")
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .option('--json', 'as JSON')
-    .action((options: AgentsOptions & { json?: boolean }) =>
-      withCore(options, async (cli) => {
+    .action((options: AgentsOptions & { json?: boolean }) => {
+      // As `adbatch status`: looking at a folder nothing ran in is no error, and creates nothing.
+      if (!hasQueue(options.dataDir)) {
+        process.stdout.write(
+          options.json ? '[]\n' : `No agent has asked for anything in ${options.dataDir}.\n`,
+        );
+        return;
+      }
+      return withCore(options, async (cli) => {
         const requests = await cli.call('agents:requests');
         if (options.json) process.stdout.write(`${JSON.stringify(requests, null, 2)}\n`);
         else if (requests.length === 0) process.stdout.write('No agent has asked for anything.\n');
         else process.stdout.write(`${requests.map(line).join('\n')}\n`);
-      }),
-    );
+      });
+    });
 
   program
     .command('approve <request>')

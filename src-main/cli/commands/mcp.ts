@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { SANDBOX_ACCOUNT_ID } from '../../core/app/accounts.ts';
 import { sessionAccountId } from '../../core/app/service-access.ts';
 import { createMcpServer } from '../../mcp/server.ts';
@@ -32,11 +32,10 @@ export function registerMcpCommand(program: Command): void {
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .option('--library <dir>', 'where results are saved', defaultLibraryDir())
     .option('--base-url <url>', "the service's address, its key in ADBATCH_API_KEY (else the Sandbox)")
-    .option(
-      '--export-folder <dir>',
-      'a folder agents may export into (again for more); none: export_batch refuses',
-      (dir: string, dirs: string[]) => [...dirs, resolve(dir)],
-      [] as string[],
+    .addOption(
+      new Option('--export-folder <dir>', 'a folder agents may export into (again for more)')
+        .argParser((dir: string, dirs: string[]) => [...dirs, resolve(dir)])
+        .default([], 'none: export_batch refuses'),
     )
     .action(async (options: McpCommandOptions) => {
       const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl) : null;

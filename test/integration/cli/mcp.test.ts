@@ -240,6 +240,13 @@ describe('adbatch mcp', () => {
     expect(usage.totals).toMatchObject({ charged: 2 + videoCredits, net: 2 + videoCredits });
   }, 90_000);
 
+  it('lists no request where nothing ran, creating nothing', async () => {
+    const empty = join(dir, 'never-used');
+    const listed = await adbatch(['requests', '--data-dir', empty]);
+    expect(listed).toMatchObject({ code: 0, stdout: `No agent has asked for anything in ${empty}.\n` });
+    expect(existsSync(empty)).toBe(false);
+  });
+
   it('makes nothing when a person declines', async () => {
     const quote = await quoted('agent-declined', 1);
     const submitted = await tool('submit_batch', { quoteId: quote.quoteId, clientRequestId: 'declined-1' });
