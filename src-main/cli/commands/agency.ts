@@ -69,6 +69,11 @@ export function registerAgencyCommands(program: Command): void {
       .description('List the brands (those the key sees, with --base-url; else those known here)')
       .option('--json', 'print them as JSON'),
   ).action(async (options: KeyOptions & { json?: boolean }) => {
+    // Looking at a folder nothing ran in creates nothing (as `adbatch status`).
+    if (!options.baseUrl && !hasQueue(options.dataDir)) {
+      process.stdout.write(options.json ? '[]\n' : 'No client brands known here yet.\n');
+      return;
+    }
     const { cli, accountId } = agencyCore(options, 'adbatch brands');
     try {
       const list = accountId

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,13 @@ const withKey = (key: string) => ({ env: { ...process.env, ADBATCH_API_KEY: key 
 const url = () => service.sandbox.url;
 
 describe('adbatch brands', () => {
+  it('knows no brand in a folder nothing ran in, and creates nothing there', async () => {
+    const empty = join(dir, 'never-used');
+    const listed = await adbatch(['brands', '--data-dir', empty]);
+    expect(listed).toMatchObject({ code: 0, stdout: 'No client brands known here yet.\n' });
+    expect(existsSync(empty)).toBe(false);
+  });
+
   it('lists the brands the key sees, adds one, and refuses a fourth on the Partner plan in words', async () => {
     const listed = await adbatch(
       ['brands', '--base-url', url(), '--data-dir', where.dataDir, '--json'],
