@@ -5,6 +5,7 @@ import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { credits } from '../format.ts';
 import { useNavigation } from '../stores/navigation.ts';
+import { NumberHeads } from './usage/NumberHeads.tsx';
 import { ownerName, periodWords } from './usage/period.ts';
 
 // A client statement (issue 15, point 7): one row per shoot or video billed to the brand in the period, with
@@ -107,12 +108,7 @@ export function StatementScreen({ owner, period }: { owner: UsageOwner; period: 
                   <th scope="col">Product</th>
                   <th scope="col">Kind</th>
                   <th scope="col">Settings</th>
-                  <th scope="col" className="number">
-                    Charged
-                  </th>
-                  <th scope="col" className="number">
-                    Refunded
-                  </th>
+                  <NumberHeads names={['Charged', 'Refunded']} />
                 </tr>
               </thead>
               <tbody>

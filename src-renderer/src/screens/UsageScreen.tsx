@@ -5,6 +5,7 @@ import { Notice } from '../components/Notice.tsx';
 import { credits, dateTime } from '../format.ts';
 import { useNavigation } from '../stores/navigation.ts';
 import { useUsage } from '../stores/usage.ts';
+import { NumberHeads } from './usage/NumberHeads.tsx';
 import { dayOf, ownerKey, ownerName, type PeriodChoice, periodWords } from './usage/period.ts';
 import { dayLabel, UsageChart } from './usage/UsageChart.tsx';
 
@@ -104,24 +105,7 @@ function LinesTable({ view }: { view: UsageView }) {
       <thead>
         <tr>
           <th scope="col">Billed to</th>
-          <th scope="col" className="number">
-            Images
-          </th>
-          <th scope="col" className="number">
-            Videos
-          </th>
-          <th scope="col" className="number">
-            Charged
-          </th>
-          <th scope="col" className="number">
-            Refunded
-          </th>
-          <th scope="col" className="number">
-            At stake
-          </th>
-          <th scope="col" className="number">
-            Net
-          </th>
+          <NumberHeads names={['Images', 'Videos', 'Charged', 'Refunded', 'At stake', 'Net']} />
           {capped && (
             <th scope="col" className="number">
               Cap
@@ -250,15 +234,7 @@ function Reconciliation() {
             <thead>
               <tr>
                 <th scope="col">Billed to</th>
-                <th scope="col" className="number">
-                  Here
-                </th>
-                <th scope="col" className="number">
-                  At the service
-                </th>
-                <th scope="col" className="number">
-                  Difference
-                </th>
+                <NumberHeads names={['Here', 'At the service', 'Difference']} />
                 <th scope="col">What it is</th>
               </tr>
             </thead>
