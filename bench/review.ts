@@ -3,7 +3,7 @@ import { link, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
-import { SANDBOX_ACCOUNT_ID } from '../src-main/core/app/accounts.ts';
+import { SANDBOX_ACCOUNT_ID } from '../src-main/core/accounts/account-store.ts';
 import { openDatabase } from '../src-main/core/db/open.ts';
 import { batchFolder, productFolder } from '../src-main/core/library.ts';
 import { QueueStore } from '../src-main/core/queue/store.ts';

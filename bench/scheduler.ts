@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SANDBOX_ACCOUNT_ID } from '../src-main/core/accounts/account-store.ts';
 import {
   apiKeyId,
   RateLimitedError,
@@ -11,7 +12,6 @@ import {
   type RemoteVideo,
   ServiceClient,
 } from '../src-main/core/api/index.ts';
-import { SANDBOX_ACCOUNT_ID } from '../src-main/core/app/accounts.ts';
 import { openDatabase } from '../src-main/core/db/open.ts';
 import { downloadVerified } from '../src-main/core/downloads/download.ts';
 import { startLoopbackHost } from '../src-main/core/hosting/loopback.ts';

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SANDBOX_ACCOUNT_ID } from '../src-main/core/app/accounts.ts';
+import { SANDBOX_ACCOUNT_ID } from '../src-main/core/accounts/account-store.ts';
 import { openDatabase } from '../src-main/core/db/open.ts';
 import { QueueStore } from '../src-main/core/queue/store.ts';
 import { browserMissing, launchChromium, UNCAPPED_FRAMES } from '../test/e2e/browser.ts';

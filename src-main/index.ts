@@ -16,9 +16,9 @@ import {
 } from 'electron';
 import log from 'electron-log/main';
 import Store from 'electron-store';
-import { SANDBOX_ACCOUNT_ID } from './core/app/accounts.ts';
 import { defaultDataDir } from './core/app/data-folder.ts';
 import { callHandler } from './core/app/dispatch.ts';
+import { SANDBOX_ACCOUNT_ID } from './core/app/public-api.ts';
 import { type Core, createCore } from './core/create-core.ts';
 import { APP_ENTRY_URL, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './electron/app-protocol.ts';
 import { exportDesktop } from './electron/export-desktop.ts';

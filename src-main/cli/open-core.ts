@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { callHandler } from '../core/app/dispatch.ts';
-import type { RateLimit, S3HostingConfig } from '../core/app/public-api.ts';
-import type { SecretBox } from '../core/app/secrets.ts';
+import type { RateLimit, S3HostingConfig, SecretBox } from '../core/app/public-api.ts';
 import { type Core, createCore, type LeaseMode, type SessionKey } from '../core/create-core.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE, startEmbeddedSandbox } from '../sandbox/embedded.ts';
 import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';

@@ -1,43 +1,45 @@
 import { join } from 'node:path';
 import type { Settings } from '../shared/models.ts';
-import { AccountStore } from './app/accounts.ts';
-import { accountsHandlers } from './app/accounts-handlers.ts';
-import { agencyHandlers } from './app/agency-handlers.ts';
-import { AgentRequestStore } from './app/agent-requests.ts';
-import { type AgentServerStarter, agentServer } from './app/agent-server.ts';
-import { agentDesk } from './app/agents-handlers.ts';
-import { type BatchCheck, batchCheck } from './app/batch-check.ts';
-import { batchesHandlers } from './app/batches-handlers.ts';
-import { BrandStore } from './app/brands.ts';
-import { catalogHandlers } from './app/catalog-handlers.ts';
-import type { CoreContext, Logger, Preferences } from './app/context.ts';
+import { AccountStore } from './accounts/account-store.ts';
+import { accountsHandlers } from './accounts/handlers.ts';
+import type { SecretBox } from './accounts/secrets.ts';
+import { type SandboxConnection, ServiceAccess, type SessionKey } from './accounts/service-access.ts';
+import { type AgentServerStarter, agentServer } from './agents/agent-server.ts';
+import { agentDesk } from './agents/handlers.ts';
+import { AgentRequestStore } from './agents/request-store.ts';
+import type { AppContext, Logger, Preferences } from './app/context.ts';
 import { createDispatch, type Dispatch, type HandlerMap } from './app/dispatch.ts';
 import { CoreEvents } from './app/events.ts';
-import { exportHandlers } from './app/export-handlers.ts';
-import { exportOutHandlers } from './app/export-out-handlers.ts';
 import { FileGateway } from './app/files.ts';
-import { ingestHandlers } from './app/ingest-handlers.ts';
-import { jobsHandlers } from './app/jobs-handlers.ts';
-import { PhotoReachService } from './app/photo-reach.ts';
-import { PhotoStorage } from './app/photo-storage.ts';
-import { type LeaseMode, QueueDriver } from './app/queue-driver.ts';
-import { reshootHandlers } from './app/reshoot-handlers.ts';
-import { reviewHandlers } from './app/review-handlers.ts';
-import { ScanHolder } from './app/scan-holder.ts';
-import type { SecretBox } from './app/secrets.ts';
-import { type SandboxConnection, ServiceAccess, type SessionKey } from './app/service-access.ts';
-import { settingsHandlers } from './app/settings-handlers.ts';
-import { storageHandlers } from './app/storage-handlers.ts';
-import { usageHandlers } from './app/usage-handlers.ts';
-import { videosHandlers } from './app/videos-handlers.ts';
 import { asDataFolderError } from './db/data-folder-fault.ts';
 import { type Db, openDatabase } from './db/open.ts';
+import { ExportRecords } from './export/export-records.ts';
+import { exportHandlers } from './export/handlers.ts';
+import { exportOutHandlers } from './export/out-handlers.ts';
+import { RecipeStore } from './export/recipe-store.ts';
+import { PhotoReachService } from './hosting/photo-reach.ts';
+import { PhotoStorage } from './hosting/photo-storage.ts';
 import type { S3HostingConfig } from './hosting/s3.ts';
+import { storageHandlers } from './hosting/storage-handlers.ts';
+import { ingestHandlers } from './ingest/handlers.ts';
+import { ScanHolder } from './ingest/scan-holder.ts';
+import { type BatchCheck, batchCheck } from './ledger/batch-check.ts';
+import { BrandStore } from './ledger/brand-store.ts';
+import { agencyHandlers } from './ledger/brands-handlers.ts';
+import { usageHandlers } from './ledger/usage-handlers.ts';
+import { batchesHandlers } from './queue/batches-handlers.ts';
+import { jobsHandlers } from './queue/jobs-handlers.ts';
+import { type LeaseMode, QueueDriver } from './queue/queue-driver.ts';
 import { QueueStore } from './queue/store.ts';
+import { reviewHandlers } from './review/handlers.ts';
 import { previewsDir, ResultPreviews } from './review/previews.ts';
+import { reshootHandlers } from './review/reshoot-handlers.ts';
 import { ReviewHistory } from './review/review-history.ts';
 import { ReviewStore } from './review/review-store.ts';
+import { videosHandlers } from './review/videos-handlers.ts';
 import { type RateLimit, SERVICE_RATE_LIMIT } from './scheduler/budget.ts';
+import { catalogHandlers } from './settings/catalog-handlers.ts';
+import { settingsHandlers } from './settings/handlers.ts';
 
 // The one composition root. Every service is built here once (the store, the accounts, the way to the
 // service, photo hosting, the queue's owner and its engine, the event bus) and handed to small per-domain
@@ -45,9 +47,9 @@ import { type RateLimit, SERVICE_RATE_LIMIT } from './scheduler/budget.ts';
 // ipcMain, the browser harness on a WebSocket, the CLI calls it directly: what only one front end has (the
 // OS dialog, safeStorage, the CLI's key and flags) comes in as options.
 
+export type { SandboxConnection, SessionKey } from './accounts/service-access.ts';
 export type { Logger, Preferences } from './app/context.ts';
-export type { LeaseMode } from './app/queue-driver.ts';
-export type { SandboxConnection, SessionKey } from './app/service-access.ts';
+export type { LeaseMode } from './queue/queue-driver.ts';
 
 export interface CoreOptions {
   dataDir: string;
@@ -159,21 +161,14 @@ export function createCore(options: CoreOptions): Core {
     afterBatch: (batchId) => checkBatch(batchId),
   });
 
-  const ctx: CoreContext = {
+  // Every service once, in one object every domain's handlers take their part of (each names what it needs).
+  const base: AppContext = {
     dataDir,
     version: options.version,
     now,
     log,
-    store,
-    accounts,
-    brands,
-    storage,
-    services,
-    photos,
-    queue,
     events,
     files: new FileGateway(options.fileUrl),
-    scans: new ScanHolder(),
     settings,
     writeSettings: (next) => options.preferences.write(next),
     openDialog: options.openDialog ?? (async () => []),
@@ -183,10 +178,25 @@ export function createCore(options: CoreOptions): Core {
     revealItem: options.revealItem ?? (async () => {}),
     startDrag: options.startDrag ?? (async () => {}),
   };
+  const review = new ReviewStore(db, now);
+  const ctx = {
+    ...base,
+    db,
+    store,
+    accounts,
+    brands,
+    storage,
+    services,
+    photos,
+    queue,
+    scans: new ScanHolder(),
+    review,
+    recipes: new RecipeStore(dataDir),
+    exportRecords: new ExportRecords(db, now),
+  };
   checkBatch = batchCheck(ctx);
 
-  const review = new ReviewStore(db, now);
-  const exports = exportHandlers({ ...ctx, review, db });
+  const exports = exportHandlers(ctx);
   const agentsServer = agentServer(ctx, options.serveAgents);
   const agents = agentDesk({
     ...ctx,
@@ -208,12 +218,12 @@ export function createCore(options: CoreOptions): Core {
     ...ingestHandlers(ctx),
     ...batchesHandlers(ctx),
     ...jobsHandlers(ctx),
-    ...reviewHandlers({ ...ctx, review, reviewHistory: new ReviewHistory(), previews }),
-    ...videosHandlers({ ...ctx, review }),
-    ...reshootHandlers({ ...ctx, review }),
+    ...reviewHandlers({ ...ctx, reviewHistory: new ReviewHistory(), previews }),
+    ...videosHandlers(ctx),
+    ...reshootHandlers(ctx),
     ...storageHandlers(ctx),
     ...exports.handlers,
-    ...exportOutHandlers({ ...ctx, review, db }),
+    ...exportOutHandlers(ctx),
   };
   const driver = queue;
   // A quit can come while the start is still taking the queue: stopping waits for it, so the database is

@@ -1,5 +1,5 @@
 import type { SafeStorage } from 'electron';
-import type { SecretBox } from '../core/app/secrets.ts';
+import type { SecretBox } from '../core/app/public-api.ts';
 
 /** API keys sealed by the OS keychain (Keychain, DPAPI, libsecret/kwallet). */
 export function safeStorageBox(

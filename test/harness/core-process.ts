@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { SANDBOX_ACCOUNT_ID } from '../../src-main/core/app/accounts.ts';
+import { SANDBOX_ACCOUNT_ID } from '../../src-main/core/app/public-api.ts';
 import { callCore, startCoreHarness } from '../support/core-harness.ts';
 import { QUICK_SHOOT, QUICK_VIDEO } from '../support/job-settings.ts';
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { SecretBox } from '../../src-main/core/app/secrets.ts';
+import type { SecretBox } from '../../src-main/core/accounts/secrets.ts';
 
 // What a proof of sealing checks: not that a box gives back what it was given (a box that reverses the bytes
 // does that too), but that what was stored is not the secret in any form anyone could undo.

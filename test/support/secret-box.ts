@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { SecretBox } from '../../src-main/core/app/secrets.ts';
+import type { SecretBox } from '../../src-main/core/accounts/secrets.ts';
 
 /**
  * Stands in for Electron's safeStorage outside Electron (tests, the browser harness): AES-256-GCM with a key

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { sessionAccountId } from '../../core/app/service-access.ts';
+import { sessionAccountId } from '../../core/app/public-api.ts';
 import type { BrandView, ReconciliationView, UsageOwner, UsageView } from '../../shared/models.ts';
 import { daysPeriod, ownerName, utcDay } from '../../shared/usage-period.ts';
 import { type CliCore, hasQueue, openCliCore } from '../open-core.ts';

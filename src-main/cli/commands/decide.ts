@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { RECHECK_MS } from '../../core/app/decisions.ts';
+import { RECHECK_MS } from '../../core/app/public-api.ts';
 import { counted, noun } from '../../shared/counted.ts';
 import { EXIT } from '../exit-codes.ts';
 import { type CliCore, openCliCore } from '../open-core.ts';

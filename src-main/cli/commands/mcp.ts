@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type Command, Option } from 'commander';
-import { SANDBOX_ACCOUNT_ID } from '../../core/app/accounts.ts';
-import { sessionAccountId } from '../../core/app/service-access.ts';
+import { SANDBOX_ACCOUNT_ID, sessionAccountId } from '../../core/app/public-api.ts';
 import { createMcpServer } from '../../mcp/server.ts';
 import { openCliCore } from '../open-core.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';

@@ -1,22 +1,22 @@
 import { basename, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { SANDBOX_ACCOUNT_ID } from '../../core/app/accounts.ts';
 import {
   DEFAULT_GROUP_PATTERN,
   MODES,
   parseGroupPattern,
   QUALITIES,
+  SANDBOX_ACCOUNT_ID,
   SERVICE_RATE_LIMIT,
   SHOOT_ASPECT_RATIOS,
   SHOOT_STYLES,
   SHOT_COUNTS,
+  sessionAccountId,
   VIDEO_ASPECT_RATIOS,
   VIDEO_DURATIONS,
   VIDEO_RESOLUTIONS,
   type VideoAspectRatio,
 } from '../../core/app/public-api.ts';
-import { sessionAccountId } from '../../core/app/service-access.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import { counted } from '../../shared/counted.ts';
 import type { CatalogView, QuoteView, ShootSettingsView, VideoSettingsView } from '../../shared/models.ts';

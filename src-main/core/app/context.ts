@@ -1,17 +1,12 @@
 import type { Settings } from '../../shared/models.ts';
-import type { QueueStore } from '../queue/store.ts';
-import type { AccountStore } from './accounts.ts';
-import type { BrandStore } from './brands.ts';
 import type { CoreEvents } from './events.ts';
 import type { FileGateway } from './files.ts';
-import type { PhotoReachService } from './photo-reach.ts';
-import type { PhotoStorage } from './photo-storage.ts';
-import type { QueueDriver } from './queue-driver.ts';
-import type { ScanHolder } from './scan-holder.ts';
-import type { ServiceAccess } from './service-access.ts';
 
-// What every domain's handlers are given: the services `createCore` built once. A handler module takes
-// this and returns its part of the typed map; none builds a service of its own.
+// What every domain's handlers are given beneath their own services: the data folder, the clock, the log,
+// events, the file gateway, the preferences and what only the front end can do (the OS's dialogs). It lies
+// below the domains (it names none of them), so a domain module may take it without an import running back
+// up; each domain's handler module declares the services it needs beside it (`AccountsDeps`, ...), and
+// `createCore` builds every service once and hands the same object to all of them.
 
 export interface Preferences {
   read(): Partial<Settings>;
@@ -24,21 +19,13 @@ export interface Logger {
   error(message: string, error?: unknown): void;
 }
 
-export interface CoreContext {
+export interface AppContext {
   dataDir: string;
   version: string;
   now: () => number;
   log: Logger;
-  store: QueueStore;
-  accounts: AccountStore;
-  brands: BrandStore;
-  storage: PhotoStorage;
-  services: ServiceAccess;
-  photos: PhotoReachService;
-  queue: QueueDriver;
   events: CoreEvents;
   files: FileGateway;
-  scans: ScanHolder;
   settings(): Settings;
   writeSettings(settings: Settings): void;
   /** The OS's open dialog (Electron); the browser harness answers with a folder of its choosing. */

@@ -1,6 +1,6 @@
 import type { Db } from '../db/open.ts';
+import { LEDGER_SUMS } from '../ledger/ledger-store.ts';
 import type { BatchId } from './ids.ts';
-import { LEDGER_SUMS } from './ledger-store.ts';
 import type { JobState } from './states.ts';
 
 // What a batch's jobs add up to: how many in each state, the credits charged and refunded (from the

@@ -1,7 +1,7 @@
 import type { Db } from '../db/open.ts';
+import type { LedgerStore } from '../ledger/ledger-store.ts';
 import type { BatchStore } from './batch-store.ts';
 import { type AssetId, type BatchId, type JobId, newJobId, type ProductId } from './ids.ts';
-import type { LedgerStore } from './ledger-store.ts';
 import { type JobRow, toJob } from './rows.ts';
 import { canMove, type JobState } from './states.ts';
 import type { Asset, Failure, Job, ShootSettings, VideoSettings } from './types.ts';

@@ -1,23 +1,23 @@
 import type { Db } from '../db/open.ts';
+import { Caps } from '../ledger/caps.ts';
+import { LedgerStore } from '../ledger/ledger-store.ts';
 import { quoteShoot, quoteVideo } from '../pricing.ts';
 import { AssetStore } from './asset-store.ts';
 import { BatchStore } from './batch-store.ts';
 import { type BatchTotals, collectTotals, type TotalsWithProducts, totalsOf } from './batch-totals.ts';
-import { Caps } from './caps.ts';
 import { productFingerprint } from './fingerprint.ts';
 import type { BatchId } from './ids.ts';
 import { JobStore, type NewJob } from './job-store.ts';
-import { LedgerStore } from './ledger-store.ts';
 import type { Batch, NewBatch } from './types.ts';
 
 // The durable queue over one SQLite file: batches (and their products), jobs (with their history and the
 // ledger) and the results they owe, each in a store of its own. What spans them lives here: a new batch
 // with its products and jobs in one transaction, and the totals read across them.
 
+export type { LedgerEntry, LedgerTotals, LedgerType } from '../ledger/ledger-store.ts';
 export type { PendingAsset } from './asset-store.ts';
 export type { BatchTotals } from './batch-totals.ts';
 export type { JobEvent, RemoteAcceptance } from './job-store.ts';
-export type { LedgerEntry, LedgerTotals, LedgerType } from './ledger-store.ts';
 
 export class QueueStore {
   readonly batches: BatchStore;

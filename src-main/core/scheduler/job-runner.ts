@@ -12,7 +12,7 @@ import {
 import { resultFiles } from '../downloads/result-files.ts';
 import { type PhotoPreparation, PhotoUnreachable } from '../hosting/prepare-photos.ts';
 import { NoWorkingLink, type ServedCopy } from '../hosting/served-copies.ts';
-import { CAP_WARNING_SHARE, type CapStanding, capReachedMessage } from '../queue/caps.ts';
+import { CAP_WARNING_SHARE, type CapStanding, capReachedMessage } from '../ledger/caps.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch, Job } from '../queue/types.ts';
 import type { RateLimit, RequestBudget, Slot } from './budget.ts';

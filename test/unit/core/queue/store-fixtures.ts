@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SANDBOX_ACCOUNT_ID } from '../../../../src-main/core/app/accounts.ts';
+import { SANDBOX_ACCOUNT_ID } from '../../../../src-main/core/accounts/account-store.ts';
 import type { Db } from '../../../../src-main/core/db/open.ts';
 import { openDatabase } from '../../../../src-main/core/db/open.ts';
 import type { JobId } from '../../../../src-main/core/queue/ids.ts';

@@ -1,0 +1,186 @@
+import { basename, join } from 'node:path';
+import type { ExportScope } from '../../shared/models.ts';
+import { AppError } from '../app/errors.ts';
+import { requireBatch } from '../queue/decisions.ts';
+import type { ProductId } from '../queue/ids.ts';
+import type { QueueStore } from '../queue/store.ts';
+import type { Batch, Job, Product } from '../queue/types.ts';
+import { type ProductKey, productKeyLabel, productKeyOf } from '../review/product-key.ts';
+import type { ReviewRow, ReviewStore } from '../review/review-store.ts';
+import { SameProducts } from '../review/same-product.ts';
+import type { ExportItem } from './export-item.ts';
+
+// What an export can take, read from the queue and the review decisions as ExportItems, in the order they
+// are numbered: each batch's products in batch order, a product's source photos, then its shots shoot by
+// shoot, then its videos (Review's order).
+//
+// What names say of a product (guesses, in docs/export.md): products have no SKU, brand or handle fields.
+// `{sku}` is what ingest knew: a catalog row's handle or product column, or the SKU a folder was split by
+// (`SKU123_1.jpg` → SKU123); a plain folder's product has none. `{handle}` is the catalog's handle, else a
+// Shopify-style handle made from the product's name (lower case, dashes): `Cap / Black` → `cap-black`. `{brand}` is empty until brands
+// exist (issue 15).
+
+/** A Shopify-style handle from a name: lower case, letters and digits, dashes between words. */
+export function handleOf(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** The SKU ingest knew of the product, '' when none: see above. */
+export function skuOf(product: Product): string {
+  const key = productKeyOf(product);
+  if (key.startsWith('handle:')) return key.slice('handle:'.length);
+  const own = product.path ? basename(product.path) : '';
+  // A folder split by the SKUs in its file names stores each SKU as its path's last part.
+  return own && own !== basename(product.sourceDir) ? own : '';
+}
+
+/**
+ * A catalog's key when it is a handle already (a Shopify export's `Handle`: lower case, digits, dashes); a
+ * simple catalog's product column ("Hat") and a folder's product get one made from the name.
+ */
+function handleOfProduct(product: Product): string {
+  const key = productKeyOf(product);
+  const catalogKey = key.startsWith('handle:') ? key.slice('handle:'.length) : null;
+  return catalogKey && /^[\p{Ll}\p{N}]+(?:-[\p{Ll}\p{N}]+)*$/u.test(catalogKey)
+    ? catalogKey
+    : handleOf(product.name);
+}
+
+export interface ExportItems {
+  items: ExportItem[];
+  /** Things the export cannot take, in words (a catalog's source photo that is only a URL). */
+  notices: string[];
+}
+
+interface Reader {
+  store: QueueStore;
+  review: ReviewStore;
+}
+
+export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: boolean): ExportItems {
+  const { store, review } = reader;
+  const notices: string[] = [];
+  const jobs = new Map<string, Job | null>();
+  const jobOf = (id: string) => {
+    if (!jobs.has(id)) jobs.set(id, store.jobs.get(id));
+    return jobs.get(id)!;
+  };
+  const countResults = store.db.prepare<[string], { n: number }>(
+    "SELECT COUNT(*) AS n FROM assets WHERE job_id = ? AND kind IN ('image', 'video')",
+  );
+  const resultsPerJob = new Map<string, number>();
+  const resultsOf = (jobId: string) => {
+    if (!resultsPerJob.has(jobId)) resultsPerJob.set(jobId, Math.max(1, countResults.get(jobId)?.n ?? 1));
+    return resultsPerJob.get(jobId)!;
+  };
+
+  let groups: Array<{ batch: Batch; products: Product[]; rows: readonly ReviewRow[] }>;
+  if (scope.product !== undefined) {
+    const same = new SameProducts(store.db);
+    const keys = same.keysNamedBy(scope.product);
+    if (keys.length !== 1) {
+      throw new AppError(
+        keys.length === 0 ? 'not_found' : 'bad_request',
+        keys.length === 0
+          ? `No batch shot a product named ${scope.product}.`
+          : `${scope.product} names ${keys.length} products: ${keys.map(productKeyLabel).join(', ')}. Name one by its folder.`,
+      );
+    }
+    const products = same.of(keys[0] as ProductKey);
+    const rows = review.acrossBatches(products, scope.itemIds);
+    const batchIds = [...new Set(rows.map((row) => row.batchId as string))];
+    for (const product of products) if (!batchIds.includes(product.batchId)) batchIds.push(product.batchId);
+    groups = batchIds.map((id) => ({
+      batch: requireBatch(store, id),
+      products: products.filter((product) => product.batchId === id),
+      rows: rows.filter((row) => row.batchId === id),
+    }));
+  } else {
+    const ids = scope.batchIds ?? [];
+    groups = ids.map((id) => {
+      const batch = requireBatch(store, id);
+      const rows = scope.itemIds ? review.itemsOf(batch.id, scope.itemIds) : review.items(batch.id);
+      if (scope.itemIds && rows.length !== new Set(scope.itemIds).size) {
+        const found = new Set(rows.map((row) => row.assetId as number));
+        throw new AppError(
+          'not_found',
+          `Batch ${batch.id} has no result with id ${scope.itemIds.filter((itemId) => !found.has(itemId)).join(', ')}.`,
+        );
+      }
+      return { batch, products: store.batches.products(batch.id), rows };
+    });
+  }
+  const items: ExportItem[] = [];
+  for (const { batch, products, rows } of groups) {
+    const byProduct = new Map<ProductId, ReviewRow[]>();
+    for (const row of rows) {
+      const productRows = byProduct.get(row.productId);
+      if (productRows) productRows.push(row);
+      else byProduct.set(row.productId, [row]);
+    }
+    for (const product of products) {
+      const productRows = byProduct.get(product.id) ?? [];
+      // A selection from Review exports its results; a product with none of them is not in it.
+      if (scope.itemIds && productRows.length === 0) continue;
+      const sourcePhotos = product.photos.map((photo) =>
+        basename(photo.source ?? photo.path ?? photo.url ?? ''),
+      );
+      const common = {
+        productKey: `${batch.id}/${product.id}`,
+        brand: store.batches.brandName(batch.id) ?? '',
+        product: product.name,
+        sku: skuOf(product),
+        handle: handleOfProduct(product),
+        batch: batch.name,
+        sourcePhotos,
+      };
+      if (withSources) {
+        product.photos.forEach((photo, index) => {
+          if (!photo.path) {
+            notices.push(
+              `${product.name}: source photo ${index + 1} is only a URL (${photo.url}), not a file on this computer; it is left out.`,
+            );
+            return;
+          }
+          items.push({
+            ...common,
+            key: `source:${product.id}:${index}`,
+            kind: 'source',
+            file: photo.path,
+            style: '',
+            shot: index + 1,
+            stars: 0,
+            flag: null,
+            jobId: null,
+            credits: null,
+            aiGenerated: false,
+          });
+        });
+      }
+      for (const row of productRows) {
+        const job = jobOf(row.jobId);
+        const net = job ? job.creditsCharged - job.creditsRefunded : null;
+        items.push({
+          ...common,
+          key: `asset:${row.assetId}`,
+          kind: row.kind,
+          file: join(batch.libraryDir, row.path),
+          style: row.style,
+          shot: row.index,
+          stars: row.stars,
+          flag: row.flag,
+          jobId: job?.remoteId ?? row.jobId,
+          // A job's credits shared by the results it made (a shoot of 4 at 8 credits: 2 each).
+          credits: net === null ? null : Math.round((net / resultsOf(row.jobId)) * 100) / 100,
+          aiGenerated: true,
+        });
+      }
+    }
+  }
+  return { items, notices };
+}

@@ -1,0 +1,243 @@
+import type { ExportFileView, ExportProgressView, ExportState } from '../../shared/models.ts';
+import type { Db } from '../db/open.ts';
+import type { ExportItem } from './export-item.ts';
+import type { PlacedBefore } from './placed-before.ts';
+import type { Recipe } from './recipes.ts';
+import type { Selection } from './selection.ts';
+
+// The exports started in this data folder (migration 008): what was asked, the snapshot the run works from
+// (results, recipes and date, fixed at the start, so a resumed export plans the same names), who runs it,
+// its progress and, once it ended, its report in short. A `running` export whose process is gone was
+// interrupted by a kill or a crash: it is offered again, and a re-run of the same request resumes it.
+
+export interface ExportSnapshot {
+  items: ExportItem[];
+  recipes: Recipe[];
+  selection: Selection;
+  date: string;
+  destination: string;
+  zip: 'per-product' | 'per-recipe' | null;
+  manifest: { csv: boolean; json: boolean };
+}
+
+export interface ExportSummary {
+  written: number;
+  identical: number;
+  failed: number;
+  manifests: string[];
+  zips: string[];
+  /** The first files of the run, with their warnings. */
+  files: ExportFileView[];
+}
+
+export interface ExportRecord {
+  id: string;
+  createdAt: number;
+  finishedAt: number | null;
+  state: ExportState;
+  destination: string;
+  /** The request as asked, canonical JSON: what tells a re-run of the same export. */
+  request: string;
+  snapshot: ExportSnapshot;
+  ownerPid: number | null;
+  progress: ExportProgressView | null;
+  report: ExportSummary | null;
+  message: string | null;
+}
+
+interface Row {
+  id: string;
+  created_at: number;
+  finished_at: number | null;
+  state: ExportState;
+  destination: string;
+  request: string;
+  snapshot: string;
+  owner_pid: number | null;
+  progress: string | null;
+  report: string | null;
+  message: string | null;
+}
+
+interface PlacedRow {
+  planned_path: string;
+  render_key: string;
+  path: string;
+  sha256: string;
+  bytes: number;
+  width: number;
+  height: number;
+  warnings: string;
+}
+
+function toRecord(row: Row): ExportRecord {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    finishedAt: row.finished_at,
+    state: row.state,
+    destination: row.destination,
+    request: row.request,
+    snapshot: JSON.parse(row.snapshot) as ExportSnapshot,
+    ownerPid: row.owner_pid,
+    progress: row.progress ? (JSON.parse(row.progress) as ExportProgressView) : null,
+    report: row.report ? (JSON.parse(row.report) as ExportSummary) : null,
+    message: row.message,
+  };
+}
+
+/** Whether a process of this id is running (a guess that pids are not reused within an export's life). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export class ExportRecords {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number,
+  ) {}
+
+  create(record: { id: string; request: string; snapshot: ExportSnapshot; ownerPid: number }): void {
+    this.db
+      .prepare(
+        `INSERT INTO exports (id, created_at, state, destination, request, snapshot, owner_pid)
+         VALUES (?, ?, 'running', ?, ?, ?, ?)`,
+      )
+      .run(
+        record.id,
+        this.now(),
+        record.snapshot.destination,
+        record.request,
+        JSON.stringify(record.snapshot),
+        record.ownerPid,
+      );
+  }
+
+  /** Takes an interrupted export over to run it again in this process. */
+  claim(id: string, ownerPid: number): void {
+    this.db
+      .prepare(
+        "UPDATE exports SET state = 'running', owner_pid = ?, finished_at = NULL, message = NULL WHERE id = ?",
+      )
+      .run(ownerPid, id);
+  }
+
+  setProgress(id: string, progress: ExportProgressView): void {
+    this.db.prepare('UPDATE exports SET progress = ? WHERE id = ?').run(JSON.stringify(progress), id);
+  }
+
+  finish(id: string, state: ExportState, report: ExportSummary | null, message: string | null): void {
+    this.db
+      .prepare(
+        'UPDATE exports SET state = ?, finished_at = ?, report = ?, message = ?, owner_pid = NULL WHERE id = ?',
+      )
+      .run(state, this.now(), report ? JSON.stringify(report) : null, message, id);
+  }
+
+  /**
+   * Forgets the ended exports past the newest `keep` (a large export's snapshot holds every item: about
+   * 600 bytes each), never a running or interrupted one, and what the folders no export left names were
+   * placed with: a re-run there then renders again and finds its files by their bytes, as before migration 009.
+   */
+  prune(keep: number): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `DELETE FROM exports WHERE state NOT IN ('running', 'interrupted') AND id NOT IN
+           (SELECT id FROM exports ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
+        )
+        .run(keep);
+      this.db
+        .prepare('DELETE FROM export_files WHERE destination NOT IN (SELECT destination FROM exports)')
+        .run();
+    })();
+  }
+
+  get(id: string): ExportRecord | null {
+    const row = this.db.prepare<[string], Row>('SELECT * FROM exports WHERE id = ?').get(id);
+    return row ? toRecord(row) : null;
+  }
+
+  /** The newest first. */
+  recent(limit: number): ExportRecord[] {
+    return this.db
+      .prepare<[number], Row>('SELECT * FROM exports ORDER BY created_at DESC, rowid DESC LIMIT ?')
+      .all(limit)
+      .map(toRecord);
+  }
+
+  /**
+   * `running` exports whose process is gone become `interrupted`; `runningHere` says which this process runs
+   * (its own pid may be a dead process's, reused).
+   */
+  markInterrupted(runningHere: (id: string) => boolean): void {
+    const rows = this.db
+      .prepare<[], Pick<Row, 'id' | 'owner_pid'>>("SELECT id, owner_pid FROM exports WHERE state = 'running'")
+      .all();
+    for (const row of rows) {
+      if (runningHere(row.id)) continue;
+      if (row.owner_pid !== null && row.owner_pid !== process.pid && processAlive(row.owner_pid)) continue;
+      this.db
+        .prepare(
+          "UPDATE exports SET state = 'interrupted', owner_pid = NULL, message = ? WHERE id = ? AND state = 'running'",
+        )
+        .run('The export was interrupted (Adbatch quit or was stopped): run it again to finish it.', row.id);
+    }
+  }
+
+  /** What exports placed in this folder (migration 009): what a re-run checks before rendering again. */
+  placedIn(destination: string): PlacedBefore[] {
+    return this.db
+      .prepare<[string], PlacedRow>(
+        `SELECT planned_path, render_key, path, sha256, bytes, width, height, warnings
+         FROM export_files WHERE destination = ?`,
+      )
+      .all(destination)
+      .map((row) => ({
+        plannedPath: row.planned_path,
+        renderKey: row.render_key,
+        relativePath: row.path,
+        sha256: row.sha256,
+        bytes: row.bytes,
+        width: row.width,
+        height: row.height,
+        warnings: JSON.parse(row.warnings) as string[],
+      }));
+  }
+
+  /** A file placed (written, or found identical) under its planned name in this folder. */
+  rememberPlaced(destination: string, placed: PlacedBefore): void {
+    this.db
+      .prepare(
+        `INSERT OR REPLACE INTO export_files
+         (destination, planned_path, render_key, path, sha256, bytes, width, height, warnings)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        destination,
+        placed.plannedPath,
+        placed.renderKey,
+        placed.relativePath,
+        placed.sha256,
+        placed.bytes,
+        placed.width,
+        placed.height,
+        JSON.stringify(placed.warnings),
+      );
+  }
+
+  /** The newest interrupted export of exactly this request, if any. */
+  interruptedOf(request: string): ExportRecord | null {
+    const row = this.db
+      .prepare<[string], Row>(
+        "SELECT * FROM exports WHERE state = 'interrupted' AND request = ? ORDER BY created_at DESC LIMIT 1",
+      )
+      .get(request);
+    return row ? toRecord(row) : null;
+  }
+}

@@ -1,0 +1,504 @@
+import { randomUUID } from 'node:crypto';
+import { access, constants, lstat, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type {
+  ExportDetail,
+  ExportFileView,
+  ExportPlanView,
+  ExportProgressView,
+  ExportRequest,
+  ExportState,
+  ExportView,
+} from '../../shared/models.ts';
+import type { AppContext } from '../app/context.ts';
+import type { HandlerMap } from '../app/dispatch.ts';
+import { AppError } from '../app/errors.ts';
+import { throttlePerKey } from '../app/events.ts';
+import { localFaultOf } from '../downloads/local-fault.ts';
+import type { QueueStore } from '../queue/store.ts';
+import type { ReviewStore } from '../review/review-store.ts';
+import { mapLimit } from '../util/map-limit.ts';
+import { describeExportFault } from './export-fault.ts';
+import { exportItemsOf } from './export-items.ts';
+import type { ExportRecord, ExportRecords, ExportSnapshot, ExportSummary } from './export-records.ts';
+import { parseTemplate, TemplateError } from './names.ts';
+import { makeFolders } from './place-file.ts';
+import { placedBeforeOf } from './placed-before.ts';
+import { type ExportPlan, type PlannedFile, planExport } from './plan.ts';
+import { longEdgeWarning } from './preflight.ts';
+import type { RecipeStore } from './recipe-store.ts';
+import { BUILT_IN_RECIPES, parseRecipe, type Recipe, RecipeError } from './recipes.ts';
+import type { ExportReport, FileOutcome } from './run.ts';
+import { runExportInWorker } from './run-in-worker.ts';
+import { DEFAULT_SELECTION, type Selection } from './selection.ts';
+import { planZips, writeZip } from './zips.ts';
+
+// Export (issue 13) through the map: recipes (the built-ins and the designer's), a plan that says what
+// would go out under which names before anything is written, and runs. A run works from a snapshot taken
+// when it starts (the results, the recipes as they were, the date its names use), kept in the database
+// (migration 008) so that an export a kill interrupted is offered again, and run again with the same names:
+// what was finished is found identical and not written twice (docs/export.md). The run itself is in a
+// worker thread (run-in-worker.ts); progress comes back as `export:progress` events, at most ten a second.
+
+const PROGRESS_INTERVAL_MS = 100;
+/** Files a plan's answer lists by name (the rest are counted). */
+const PLANNED_NAMES = 20;
+/** Files a finished export keeps with their warnings in its record. */
+const FILES_KEPT = 2000;
+/** Exports listed, and kept: older ended ones are forgotten (export-records.ts `prune`). */
+const RECENT_EXPORTS = 50;
+
+type ExportChannels =
+  | 'export:recipes'
+  | 'export:saveRecipe'
+  | 'export:deleteRecipe'
+  | 'export:plan'
+  | 'export:start'
+  | 'export:resume'
+  | 'export:cancel'
+  | 'export:list'
+  | 'export:get';
+
+interface Running {
+  controller: AbortController;
+  finished: Promise<void>;
+}
+
+/** The day as YYYY-MM-DD in local time: what `{date}` names. */
+function localDate(at: number): string {
+  const day = new Date(at);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+}
+
+/** The request in one canonical spelling, so that the same export asked twice is recognised. */
+function requestKey(request: ExportRequest): string {
+  const sorted = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(sorted);
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+          .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+      );
+    }
+    return value;
+  };
+  return JSON.stringify(sorted(request));
+}
+
+function fileView(outcome: FileOutcome): ExportFileView {
+  return {
+    path: outcome.relativePath,
+    recipe: outcome.planned.recipe.name,
+    product: outcome.planned.item.product,
+    status: outcome.status,
+    bytes: outcome.bytes,
+    sha256: outcome.sha256,
+    warnings: outcome.warnings,
+    ...(outcome.error ? { error: outcome.error } : {}),
+  };
+}
+
+/** The recipe asked for by id or name (any case), or a refusal that lists the recipes there are. */
+export function recipeNamed(known: readonly Recipe[], asked: string): Recipe {
+  const wanted = asked.trim().toLowerCase();
+  const recipe = known.find((one) => one.id === wanted || one.name.toLowerCase() === wanted);
+  if (!recipe) {
+    throw new AppError(
+      'bad_request',
+      `There is no recipe "${asked}": the recipes are ${known.map((one) => one.name).join(', ')}.`,
+    );
+  }
+  return recipe;
+}
+
+/** What exports take: the results and decisions to read, and the one recipe store and export records. */
+export interface ExportDeps extends AppContext {
+  store: QueueStore;
+  review: ReviewStore;
+  recipes: RecipeStore;
+  exportRecords: ExportRecords;
+}
+
+export interface ExportService {
+  handlers: Pick<HandlerMap, ExportChannels>;
+  /** Cancels the runs of this process and waits for them (what they finished stays). */
+  stop(): Promise<void>;
+}
+
+export function exportHandlers(ctx: ExportDeps): ExportService {
+  const { store, review, events, log } = ctx;
+  const { recipes, exportRecords: records } = ctx;
+  const running = new Map<string, Running>();
+  /** Set as core stops: a run cut short then was interrupted (offered again at the next start), not cancelled. */
+  let stopping = false;
+  const latest = new Map<string, ExportProgressView>();
+  const progress = throttlePerKey(PROGRESS_INTERVAL_MS, (id) => {
+    const view = latest.get(id);
+    if (!view) return;
+    records.setProgress(id, view);
+    events.emit('export:progress', view);
+  });
+
+  const refreshStates = () => records.markInterrupted((id) => running.has(id));
+
+  const asRequestError = (error: unknown): never => {
+    if (error instanceof TemplateError || error instanceof RecipeError) {
+      throw new AppError('bad_request', error.message);
+    }
+    throw error;
+  };
+
+  /** The recipes asked for, by id or name, with the request's templates in place of their own. */
+  const recipesOf = async (request: ExportRequest): Promise<Recipe[]> => {
+    const known = await recipes.all();
+    const chosen = request.recipes.map((asked) => recipeNamed(known, asked));
+    try {
+      if (request.fileTemplate !== undefined) parseTemplate(request.fileTemplate);
+      if (request.folderTemplate !== undefined) parseTemplate(request.folderTemplate);
+      if (request.fileTemplate && /[/\\]/.test(request.fileTemplate)) {
+        throw new TemplateError(
+          `The file-name template "${request.fileTemplate}" has a folder separator: folders belong in the folder template.`,
+        );
+      }
+      return chosen.map((recipe) =>
+        parseRecipe({
+          ...recipe,
+          ...(request.fileTemplate !== undefined ? { fileTemplate: request.fileTemplate } : {}),
+          ...(request.folderTemplate !== undefined ? { folderTemplate: request.folderTemplate } : {}),
+        }),
+      );
+    } catch (error) {
+      return asRequestError(error);
+    }
+  };
+
+  const snapshotOf = async (request: ExportRequest): Promise<ExportSnapshot & { notices: string[] }> => {
+    const selection: Selection = { ...DEFAULT_SELECTION, ...request.selection };
+    const chosen = await recipesOf(request);
+    const { items, notices } = exportItemsOf({ store, review }, request.scope, selection.sources);
+    return {
+      items,
+      recipes: chosen,
+      selection,
+      date: localDate(ctx.now()),
+      destination: request.destination,
+      zip: request.zip ?? null,
+      manifest: request.manifest ?? { csv: true, json: true },
+      notices,
+    };
+  };
+
+  const planOf = async (snapshot: ExportSnapshot): Promise<ExportPlan> => {
+    try {
+      return await planExport({
+        items: snapshot.items,
+        recipes: snapshot.recipes,
+        selection: snapshot.selection,
+        date: snapshot.date,
+      });
+    } catch (error) {
+      return asRequestError(error);
+    }
+  };
+
+  /** A folder that cannot be made or written is refused before anything starts, in the run's own words. */
+  const checkDestination = async (destination: string) => {
+    try {
+      await makeFolders(destination);
+      await access(destination, constants.W_OK);
+      const probe = join(destination, `.adbatch-probe-${randomUUID()}`);
+      await writeFile(probe, '');
+      await rm(probe, { force: true });
+    } catch (error) {
+      const fault = localFaultOf(error);
+      if (!fault) throw error;
+      throw new AppError('conflict', describeExportFault(fault, destination, 0));
+    }
+  };
+
+  const emitProgress = (view: ExportProgressView) => {
+    // A phase's last step still waiting for its turn would be overwritten by the next phase's first
+    // (the files' 8 of 8 never said, on a loaded machine): it goes out before the phase changes.
+    if (latest.get(view.id)?.phase !== view.phase) progress.flush();
+    latest.set(view.id, view);
+    progress.touch(view.id);
+  };
+
+  const summaryOf = (report: ExportReport, zips: string[]): ExportSummary => ({
+    written: report.written,
+    identical: report.identical,
+    failed: report.failed,
+    manifests: report.manifests,
+    zips,
+    files: report.files.slice(0, FILES_KEPT).map(fileView),
+  });
+
+  /** `planned`: the plan export:start already made of this snapshot (a resumed export plans it again). */
+  const run = async (
+    id: string,
+    snapshot: ExportSnapshot,
+    signal: AbortSignal,
+    planned: ExportPlan | null,
+  ): Promise<void> => {
+    let state: ExportState = 'failed';
+    let summary: ExportSummary | null = null;
+    let message: string | null = null;
+    try {
+      const plan = planned ?? (await planOf(snapshot));
+      const placedBefore = records.placedIn(snapshot.destination);
+      const report = await runExportInWorker({
+        plan,
+        destination: snapshot.destination,
+        manifest: snapshot.manifest,
+        placedBefore,
+        signal,
+        onProgress: (step) => emitProgress({ id, phase: 'files', ...step }),
+        onFile: (outcome) => {
+          const placed = placedBeforeOf(outcome);
+          if (placed) records.rememberPlaced(snapshot.destination, placed);
+        },
+      });
+      const zips: string[] = [];
+      state = report.status;
+      message = report.message ?? null;
+      if (report.status === 'done' && snapshot.zip) {
+        const taken = [...report.files.map((file) => file.relativePath), ...report.manifests];
+        const planned = planZips(report.files, snapshot.zip, taken);
+        for (const [index, zip] of planned.entries()) {
+          try {
+            const placed = await writeZip(snapshot.destination, zip, {
+              date: snapshot.date,
+              signal,
+              placedBefore: placedBefore.find((before) => before.plannedPath === zip.path),
+            });
+            const { relativePath, sha256, bytes, renderKey } = placed;
+            records.rememberPlaced(snapshot.destination, {
+              plannedPath: zip.path,
+              renderKey,
+              relativePath,
+              sha256,
+              bytes,
+              width: 0,
+              height: 0,
+              warnings: [],
+            });
+            zips.push(placed.relativePath);
+            emitProgress({
+              id,
+              phase: 'zips',
+              done: index + 1,
+              total: planned.length,
+              written: placed.status === 'written' ? 1 : 0,
+              identical: placed.status === 'identical' ? 1 : 0,
+              failed: 0,
+              bytesWritten: placed.status === 'written' ? placed.bytes : 0,
+              etaMs: null,
+              path: placed.relativePath,
+            });
+          } catch (error) {
+            if (signal.aborted) {
+              state = 'cancelled';
+              break;
+            }
+            const fault = localFaultOf(error);
+            if (!fault) throw error;
+            state = 'stopped';
+            message = describeExportFault(fault, snapshot.destination, report.written + report.identical);
+            break;
+          }
+        }
+      }
+      summary = summaryOf(report, zips);
+    } catch (error) {
+      state = 'failed';
+      message = `The export failed: ${(error as Error).message}`;
+      log.error(`export ${id} failed`, error);
+    } finally {
+      if (stopping && state === 'cancelled') {
+        state = 'interrupted';
+        message = 'The export was interrupted (Adbatch quit): run it again to finish it.';
+      }
+      progress.flush();
+      records.finish(id, state, summary, message);
+      records.prune(RECENT_EXPORTS);
+      running.delete(id);
+      events.emit('export:changed', { id, state });
+    }
+  };
+
+  const launch = (id: string, snapshot: ExportSnapshot, plan: ExportPlan | null = null) => {
+    const controller = new AbortController();
+    const entry: Running = { controller, finished: Promise.resolve() };
+    running.set(id, entry);
+    entry.finished = run(id, snapshot, controller.signal, plan);
+  };
+
+  const viewOf = (record: ExportRecord): ExportView => {
+    const summary = record.report;
+    return {
+      id: record.id,
+      state: record.state,
+      destination: record.destination,
+      createdAt: record.createdAt,
+      finishedAt: record.finishedAt,
+      recipes: record.snapshot.recipes.map((recipe) => recipe.name),
+      total: record.progress?.phase === 'files' ? record.progress.total : (summary?.files.length ?? 0),
+      progress: latest.get(record.id) ?? record.progress,
+      message: record.message,
+      manifests: summary?.manifests ?? [],
+      zips: summary?.zips ?? [],
+      written: summary?.written ?? 0,
+      identical: summary?.identical ?? 0,
+      failed: summary?.failed ?? 0,
+      resumable: record.state === 'interrupted',
+    };
+  };
+
+  const requireRecord = (id: string): ExportRecord => {
+    refreshStates();
+    const record = records.get(id);
+    if (!record) throw new AppError('not_found', `There is no export ${id}.`);
+    return record;
+  };
+
+  const handlers: Pick<HandlerMap, ExportChannels> = {
+    'export:recipes': async () => {
+      const saved = await recipes.saved();
+      return {
+        recipes: [
+          ...BUILT_IN_RECIPES.map((recipe) => ({ ...recipe, builtIn: true })),
+          ...saved.recipes.map((recipe) => ({ ...recipe, builtIn: false })),
+        ],
+        unreadable: saved.unreadable.map(({ reason }) => ({ reason })),
+      };
+    },
+    'export:saveRecipe': async (recipe) => {
+      try {
+        return await recipes.save(recipe);
+      } catch (error) {
+        return asRequestError(error);
+      }
+    },
+    'export:deleteRecipe': async ({ id }) => {
+      if (!(await recipes.remove(id))) throw new AppError('not_found', `There is no saved recipe ${id}.`);
+      return null;
+    },
+    'export:plan': async (request): Promise<ExportPlanView> => {
+      const snapshot = await snapshotOf(request);
+      const plan = await planOf(snapshot);
+      const exists = await mapLimit(plan.files, 16, async (file) => {
+        try {
+          await lstat(join(snapshot.destination, file.relativePath));
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      const warningsOf = (file: PlannedFile): string[] => {
+        const tooSmall = file.item.kind === 'video' ? null : longEdgeWarning(file.recipe, file);
+        return tooSmall ? [tooSmall] : [];
+      };
+      // Every planned file as if written: the zips' names are known before their sizes.
+      const zips = snapshot.zip
+        ? planZips(
+            plan.files.map((planned) => ({
+              planned,
+              relativePath: planned.relativePath,
+              status: 'written',
+              bytes: 0,
+              sha256: '',
+            })),
+            snapshot.zip,
+            plan.files.map((file) => file.relativePath),
+          ).map((zip) => zip.path)
+        : [];
+      const warnings = plan.files.map(warningsOf);
+      return {
+        total: plan.files.length,
+        files: plan.files.slice(0, PLANNED_NAMES).map((file, index) => ({
+          path: file.relativePath,
+          recipe: file.recipe.name,
+          product: file.item.product,
+          width: file.width,
+          height: file.height,
+          warnings: warnings[index]!,
+          exists: exists[index]!,
+        })),
+        collisions: exists.filter(Boolean).length,
+        warned: warnings.filter((some) => some.length > 0).length,
+        notices: [...snapshot.notices, ...plan.notices.map((notice) => notice.message)],
+        zips,
+      };
+    },
+    'export:start': async (request) => {
+      refreshStates();
+      const key = requestKey(request);
+      const interrupted = records.interruptedOf(key);
+      await checkDestination(request.destination);
+      if (interrupted) {
+        // The same export a kill interrupted: run again from its snapshot, so its names are the same.
+        records.claim(interrupted.id, process.pid);
+        launch(interrupted.id, interrupted.snapshot);
+        return { id: interrupted.id, resumed: true };
+      }
+      const { notices: _notices, ...snapshot } = await snapshotOf(request);
+      const plan = await planOf(snapshot);
+      if (plan.files.length === 0) {
+        throw new AppError(
+          'conflict',
+          'Nothing to export: no result is picked (or kept by the choice made).',
+        );
+      }
+      const id = randomUUID();
+      records.create({ id, request: key, snapshot, ownerPid: process.pid });
+      launch(id, snapshot, plan);
+      return { id, resumed: false };
+    },
+    'export:resume': async ({ id }) => {
+      const record = requireRecord(id);
+      if (record.state !== 'interrupted') {
+        throw new AppError(
+          'conflict',
+          `Export ${id} is ${record.state}: only an interrupted export is resumed.`,
+        );
+      }
+      await checkDestination(record.destination);
+      records.claim(id, process.pid);
+      launch(id, record.snapshot);
+      return viewOf(records.get(id)!);
+    },
+    'export:cancel': async ({ id }) => {
+      const entry = running.get(id);
+      if (!entry) {
+        const record = requireRecord(id);
+        if (record.state === 'running') {
+          throw new AppError('conflict', `Export ${id} runs in another Adbatch process: cancel it there.`);
+        }
+        return viewOf(record);
+      }
+      entry.controller.abort();
+      await entry.finished;
+      return viewOf(records.get(id)!);
+    },
+    'export:list': async () => {
+      refreshStates();
+      return records.recent(RECENT_EXPORTS).map(viewOf);
+    },
+    'export:get': async ({ id }): Promise<ExportDetail> => {
+      const record = requireRecord(id);
+      return { ...viewOf(record), files: record.report?.files ?? [] };
+    },
+  };
+
+  return {
+    handlers,
+    async stop() {
+      stopping = true;
+      for (const entry of running.values()) entry.controller.abort();
+      await Promise.all([...running.values()].map((entry) => entry.finished));
+    },
+  };
+}

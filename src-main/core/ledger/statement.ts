@@ -1,0 +1,104 @@
+import type { StatementRow, StatementView, UsageOwner, UsagePeriod } from '../../shared/models.ts';
+import type { Db } from '../db/open.ts';
+import { csvField } from '../export/manifest.ts';
+import type { ShootSettings, VideoSettings } from '../queue/types.ts';
+import { shootInWords, videoInWords } from '../settings/settings-words.ts';
+import { ownerFilter } from './usage.ts';
+
+// A client statement: one row per job attempt billed to the owner in the period (what was charged, what was
+// refunded), from the ledger alone, so its CSV sums to the ledger to the credit. The agency bills its client
+// from it. A create whose outcome is unknown is not on it until resolved (charged: a row; released: none).
+
+const COLUMNS = [
+  'date',
+  'batch',
+  'product',
+  'kind',
+  'settings',
+  'credits_charged',
+  'credits_refunded',
+  'job_id',
+];
+
+function settingsInWords(kind: 'shoot' | 'video', json: string): string {
+  return kind === 'shoot'
+    ? shootInWords(JSON.parse(json) as ShootSettings)
+    : videoInWords(JSON.parse(json) as VideoSettings);
+}
+
+/** A spreadsheet would run a text that starts like a formula: it is kept as text. */
+function safeText(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+function fileNameOf(owner: UsageOwner, period: UsagePeriod): string {
+  const name = owner.kind === 'unassigned' ? `${owner.agencyName ?? 'agency'} unassigned` : owner.name;
+  const day = (at: number) => new Date(at).toISOString().slice(0, 10);
+  const last = day(period.to - 1);
+  const slug = name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'statement';
+  return `${slug}-statement-${day(period.from)}-to-${last}.csv`;
+}
+
+export function statement(db: Db, owner: UsageOwner, period: UsagePeriod): StatementView {
+  const filter = ownerFilter(owner);
+  const rows = db
+    .prepare<
+      object,
+      {
+        at: number;
+        batch: string;
+        product: string;
+        kind: 'shoot' | 'video';
+        settings: string;
+        charged: number;
+        refunded: number;
+        job_id: string;
+      }
+    >(
+      `SELECT MIN(ledger.at) AS at, batches.name AS batch, products.name AS product, ledger.job_kind AS kind,
+         jobs.settings, ledger.job_id,
+         SUM(CASE ledger.type WHEN 'charge' THEN ledger.credits WHEN 'at_stake_charged' THEN ledger.credits ELSE 0 END) AS charged,
+         SUM(CASE ledger.type WHEN 'refund' THEN ledger.credits ELSE 0 END) AS refunded
+       FROM ledger LEFT JOIN accounts ON accounts.id = ledger.account_id
+         JOIN batches ON batches.id = ledger.batch_id JOIN products ON products.id = ledger.product_id
+         JOIN jobs ON jobs.id = ledger.job_id
+       WHERE ledger.at >= @from AND ledger.at < @to AND ${filter.sql}
+       GROUP BY ledger.job_id, ledger.attempt
+       HAVING charged > 0 OR refunded > 0
+       ORDER BY MIN(ledger.id)`,
+    )
+    .all({ ...period, ...filter.params });
+  const statementRows: StatementRow[] = rows.map((row) => ({
+    date: new Date(row.at).toISOString().slice(0, 10),
+    batch: row.batch,
+    product: row.product,
+    kind: row.kind,
+    settings: settingsInWords(row.kind, row.settings),
+    charged: row.charged,
+    refunded: row.refunded,
+    jobId: row.job_id,
+  }));
+  const charged = statementRows.reduce((sum, row) => sum + row.charged, 0);
+  const refunded = statementRows.reduce((sum, row) => sum + row.refunded, 0);
+  const lines = [
+    COLUMNS,
+    ...statementRows.map((row) => [
+      row.date,
+      safeText(row.batch),
+      safeText(row.product),
+      row.kind,
+      row.settings,
+      String(row.charged),
+      String(row.refunded),
+      row.jobId,
+    ]),
+  ];
+  return {
+    owner,
+    period,
+    rows: statementRows,
+    totals: { charged, refunded, net: charged - refunded },
+    csv: `${lines.map((fields) => fields.map(csvField).join(',')).join('\r\n')}\r\n`,
+    fileName: fileNameOf(owner, period),
+  };
+}

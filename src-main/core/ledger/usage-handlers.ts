@@ -1,0 +1,65 @@
+import type { AccountView, UsagePeriod } from '../../shared/models.ts';
+import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
+import type { ServiceAccess } from '../accounts/service-access.ts';
+import type { AppContext } from '../app/context.ts';
+import type { HandlerMap } from '../app/dispatch.ts';
+import { AppError } from '../app/errors.ts';
+import type { QueueStore } from '../queue/store.ts';
+import type { BrandStore } from './brand-store.ts';
+import { reconcile } from './reconcile.ts';
+import { statement } from './statement.ts';
+import { runways, usageView } from './usage.ts';
+
+// Usage: what the ledger says was spent in a period, per brand and per day; the same beside the service's
+// usage report; a client's statement; and its PDF, where the front end can print one.
+
+export interface UsageDeps extends AppContext {
+  store: QueueStore;
+  brands: BrandStore;
+  services: ServiceAccess;
+  /** Prints the window showing a statement to a PDF the user places (the app); absent elsewhere. */
+  printStatement?: (fileName: string) => Promise<{ path: string } | null>;
+}
+
+export function usageHandlers(
+  ctx: UsageDeps,
+): Pick<HandlerMap, 'usage:get' | 'usage:reconcile' | 'usage:statement' | 'usage:printStatement'> {
+  const { store, brands, services, now } = ctx;
+  const db = store.db;
+
+  /** Every account whose key this process holds; the Sandbox's when it spent in the period (it starts on demand). */
+  const knownAccounts = async (period: UsagePeriod): Promise<AccountView[]> => {
+    const sandboxSpent = store.ledger.entries({ accountIds: [SANDBOX_ACCOUNT_ID], ...period }).length > 0;
+    const sandbox = sandboxSpent ? await services.sandboxView().catch(() => null) : null;
+    // A session key's kind (an agency's?) is known once asked: its report is read per brand then.
+    const accounts = await Promise.all(
+      services
+        .accountsList()
+        .map((account) =>
+          services.isSession(account.id) && account.type === null
+            ? services.sessionView(account.id)
+            : account,
+        ),
+    );
+    return [...(sandbox ? [sandbox] : []), ...accounts];
+  };
+
+  return {
+    'usage:get': async (period) =>
+      usageView({ db, store, brands, now }, period, runways(db, services.accountsList(), now())),
+    'usage:reconcile': async (period) => {
+      const accounts = await knownAccounts(period);
+      return reconcile({ db, store, brands, services, accounts: () => accounts, now }, period);
+    },
+    'usage:statement': async ({ owner, from, to }) => statement(db, owner, { from, to }),
+    'usage:printStatement': async ({ fileName }) => {
+      if (!ctx.printStatement) {
+        throw new AppError(
+          'bad_request',
+          'Saving a PDF needs the Adbatch app: here, print the statement with the browser (Print, then Save as PDF).',
+        );
+      }
+      return ctx.printStatement(fileName);
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import type { PhotoReach, QuoteRequest, QuoteView } from '../../shared/models.ts';
+import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
+import type { ServiceAccess } from '../accounts/service-access.ts';
+import type { AppContext } from '../app/context.ts';
+import { AppError } from '../app/errors.ts';
+import type { PhotoReachService } from '../hosting/photo-reach.ts';
+import { NO_STORAGE } from '../hosting/photo-reach.ts';
+import { setAsideEarlierShots } from '../ingest/already-done.ts';
+import type { BrandStore } from '../ledger/brand-store.ts';
+import { quoteBatch, quoteVideo } from '../pricing.ts';
+import { billingOf, capRefusal } from './batch-brand.ts';
+import type { QueueDriver } from './queue-driver.ts';
+import type { QueueStore } from './store.ts';
+import type { Batch, NewBatch, NewProduct, ShootSettings, VideoSettings } from './types.ts';
+
+// How a batch is priced and made, from settings and scanned products, for every front end that makes one:
+// New batch and `adbatch run` (`batches:create`, the products of a scan held in memory), and an agent's
+// request once a person approved it (its products kept in the database). Making one is in three steps so a
+// caller can put the batch's rows in a transaction of its own: `prepare` asks the service (balance, key),
+// `commit` writes, `start` hands the batch to the queue.
+
+export interface BatchPlan {
+  request: QuoteRequest & { name: string };
+  products: NewProduct[];
+}
+
+/** What `prepare` checked and `commit` writes. */
+export interface PreparedBatch {
+  plan: BatchPlan;
+  credits: number;
+  balance: number | null;
+  batch: NewBatch;
+}
+
+/** What making a batch takes: the queue, the key's service, photo reach, the brands' caps. */
+export interface BatchMakerDeps extends AppContext {
+  store: QueueStore;
+  services: ServiceAccess;
+  photos: PhotoReachService;
+  brands: BrandStore;
+  queue: QueueDriver;
+}
+
+export function batchMaker(ctx: BatchMakerDeps) {
+  const { store, services, photos, brands, queue, events, log } = ctx;
+
+  /** For `create`, the balance is asked again and a batch whose photos cannot be reached is refused first. */
+  const quoteFor = async (
+    request: QuoteRequest,
+    products: NewProduct[],
+    purpose: 'preview' | 'fresh' | 'create',
+  ) => {
+    const shoot = request.shoot as ShootSettings;
+    // Videos after review are made later, from the picks: the batch itself has no video, and is quoted
+    // without one; their price per product is said apart.
+    const later = request.videoWhen === 'after_review' ? (request.video as VideoSettings | null) : null;
+    const video = later ? null : (request.video as VideoSettings | null);
+    const { fresh, setAside } = setAsideEarlierShots(store, products, shoot, video, request.includeDone);
+    const local = fresh.some((product) => product.photos.some((photo) => photo.path));
+    const sandbox = request.accountId === SANDBOX_ACCOUNT_ID;
+    const baseUrl = sandbox ? 'sandbox' : services.account(request.accountId).baseUrl;
+    const reach: PhotoReach = local ? photos.reachOf(sandbox, baseUrl) : { kind: 'urls' };
+    if (purpose === 'create' && reach.kind === 'missing') throw new AppError('bad_request', NO_STORAGE);
+    const quote = quoteBatch(
+      fresh.map((product) => product.name),
+      shoot,
+      video,
+      await services.balanceOf(request.accountId, purpose !== 'preview'),
+    );
+    const billing = billingOf(request, quote.credits, { store, brands, services });
+    return { fresh, setAside, quote, shoot, video, later, reach, sandbox, baseUrl, billing };
+  };
+
+  return {
+    /** What the batch will cost, as New batch shows it; `fresh` asks the balance again (an agent's quote). */
+    async quote(request: QuoteRequest, products: NewProduct[], fresh = false): Promise<QuoteView> {
+      const { quote, setAside, reach, later, billing } = await quoteFor(
+        request,
+        products,
+        fresh ? 'fresh' : 'preview',
+      );
+      return {
+        products: quote.products.map((row) => ({
+          product: row.product,
+          shots: row.shoot.shots,
+          clamped: row.shoot.clamped,
+          shootCredits: row.shoot.credits,
+          videoCredits: row.videoCredits ?? 0,
+          credits: row.credits,
+        })),
+        credits: quote.credits,
+        balance: quote.balance,
+        shortfall: quote.shortfall ?? 0,
+        setAside,
+        photos: reach,
+        videoLaterCredits: later ? quoteVideo(later) : null,
+        caps: billing.caps,
+        attributionWarning: billing.attributionWarning,
+      };
+    },
+
+    /** Everything that can refuse the batch, asked of the service now: nothing is written. */
+    async prepare(plan: BatchPlan): Promise<PreparedBatch> {
+      const { request } = plan;
+      const { fresh, quote, shoot, video, later, sandbox, baseUrl, billing } = await quoteFor(
+        request,
+        plan.products,
+        'create',
+      );
+      if (fresh.length === 0) {
+        throw new AppError('conflict', 'Every product was already shot with these photos and settings.');
+      }
+      if (quote.shortfall) {
+        throw new AppError(
+          'conflict',
+          `This batch costs ${quote.credits} credits; the balance is ${quote.balance}. Top up or choose fewer products.`,
+        );
+      }
+      const overCap = capRefusal(billing, quote.credits);
+      if (overCap) throw new AppError('refused', overCap);
+      const { keyId, keyHint } = await services.keyedClient(request.accountId);
+      return {
+        plan,
+        credits: quote.credits,
+        balance: quote.balance,
+        batch: {
+          name: request.name,
+          accountId: services.accountForBatch(request.accountId),
+          baseUrl,
+          keyId,
+          keyHint,
+          sandbox,
+          libraryDir: ctx.settings().libraryDir,
+          shoot,
+          video,
+          videosAfterReview: later,
+          brandId: billing.brandId,
+          creditCap: billing.creditCap,
+          products: fresh,
+        },
+      };
+    },
+
+    /** Writes the batch's rows (in the caller's transaction, if any). */
+    commit(prepared: PreparedBatch, origin: { agentClient?: string } = {}): Batch {
+      const batch = store.createBatch({ ...prepared.batch, agentClient: origin.agentClient ?? null });
+      services.forgetBalance(prepared.plan.request.accountId);
+      log.info(
+        `batch ${batch.id} created: ${prepared.batch.products.length} products, ${prepared.credits} credits${
+          origin.agentClient ? ` (for ${origin.agentClient})` : ''
+        }`,
+      );
+      return batch;
+    },
+
+    /** Hands a committed batch to the queue, and says so. */
+    async start(batch: Batch): Promise<void> {
+      await queue.drive(batch);
+      events.emit('batches:changed', { id: batch.id });
+    },
+  };
+}
+
+export type BatchMaker = ReturnType<typeof batchMaker>;

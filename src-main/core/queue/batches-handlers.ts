@@ -1,0 +1,91 @@
+import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
+import type { ServiceAccess } from '../accounts/service-access.ts';
+import type { AppContext } from '../app/context.ts';
+import type { HandlerMap } from '../app/dispatch.ts';
+import { lastBatchSettings } from '../app/schemas.ts';
+import type { ScanHolder } from '../ingest/scan-holder.ts';
+import { type BatchMakerDeps, batchMaker } from './batch-maker.ts';
+import { cancelBatch, pauseBatch, redownloadBatch, requireBatch, resumeBatch } from './decisions.ts';
+import type { QueueDriver } from './queue-driver.ts';
+import { relocateBatch } from './relocate.ts';
+import type { QueueStore } from './store.ts';
+import { batchDetail, batchSummaries, batchSummary } from './views.ts';
+
+// Batches: the quote (what a batch will cost, against the balance), its creation, and the user's pause,
+// resume and cancel.
+
+export function batchesHandlers(
+  ctx: BatchMakerDeps & { scans: ScanHolder },
+): Pick<
+  HandlerMap,
+  | 'batches:quote'
+  | 'batches:create'
+  | 'batches:list'
+  | 'batches:lastSettings'
+  | 'batches:get'
+  | 'batches:pause'
+  | 'batches:resume'
+  | 'batches:cancel'
+  | 'batches:redownload'
+  | 'batches:relocate'
+> {
+  const { store, services, queue, scans } = ctx;
+  const summary = (id: string) => batchSummary(store, requireBatch(store, id), queue.facts);
+
+  const maker = batchMaker(ctx);
+
+  return {
+    'batches:quote': (request) => maker.quote(request, scans.products(request.scanId)),
+    'batches:create': async (request) => {
+      const prepared = await maker.prepare({ request, products: scans.products(request.scanId) });
+      const batch = maker.commit(prepared);
+      ctx.writeSettings({
+        ...ctx.settings(),
+        lastBatch: {
+          accountId: request.accountId,
+          shoot: request.shoot,
+          video: request.video,
+          videoWhen: request.video ? (request.videoWhen ?? 'at_once') : null,
+        },
+      });
+      await maker.start(batch);
+      return batchSummary(store, batch, queue.facts);
+    },
+    'batches:list': async () => batchSummaries(store, queue.facts, ctx.files),
+    // Read back only while they still hold: a catalog or an account that changed since gives New batch's defaults.
+    'batches:lastSettings': async () => {
+      const kept = lastBatchSettings.safeParse(ctx.settings().lastBatch);
+      if (!kept.success) return null;
+      const known =
+        kept.data.accountId === SANDBOX_ACCOUNT_ID ||
+        services.accountsList().some((account) => account.id === kept.data.accountId);
+      return known ? kept.data : { ...kept.data, accountId: SANDBOX_ACCOUNT_ID };
+    },
+    'batches:get': async ({ id }) =>
+      batchDetail(store, requireBatch(store, id), queue.facts, ctx.files, ctx.now()),
+    'batches:pause': async ({ id }) => {
+      pauseBatch(store, id);
+      queue.nudge(id);
+      return summary(id);
+    },
+    'batches:resume': async ({ id }) => {
+      await queue.drive(resumeBatch(store, id));
+      return summary(id);
+    },
+    'batches:cancel': async ({ id }) => {
+      cancelBatch(store, id);
+      queue.nudge(id);
+      return summary(id);
+    },
+    'batches:relocate': async ({ id, libraryDir }) => {
+      const batch = await relocateBatch(store, id, libraryDir);
+      await queue.drive(batch);
+      return summary(id);
+    },
+    'batches:redownload': async ({ id }) => {
+      const { batch } = await redownloadBatch(store, id);
+      await queue.drive(batch);
+      return summary(id);
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppError } from '../app/errors.ts';
+import type { AssetId, JobId } from './ids.ts';
+import type { QueueStore } from './store.ts';
+import type { Batch, Job } from './types.ts';
+
+// The user's decisions on batches and jobs, with their preconditions, once for every front end: the app's
+// buttons, the CLI's commands and an agent's tools all refuse the same things in the same words.
+
+export function requireBatch(store: QueueStore, id: string): Batch {
+  const batch = store.batches.get(id);
+  if (!batch) throw new AppError('not_found', `There is no batch ${id}.`);
+  return batch;
+}
+
+export function requireJob(store: QueueStore, id: string): Job {
+  const job = store.jobs.get(id);
+  if (!job) throw new AppError('not_found', `There is no job ${id}.`);
+  return job;
+}
+
+/** The user's pause: nothing new is created; what was created is still followed and downloaded. */
+export function pauseBatch(store: QueueStore, id: string): Batch {
+  const batch = requireBatch(store, id);
+  if (batch.status !== 'running') {
+    throw new AppError('conflict', `Batch ${id} is ${batch.status}: there is nothing to pause.`);
+  }
+  store.batches.pause(batch.id);
+  return store.batches.get(batch.id)!;
+}
+
+/** Lets a paused batch create jobs again, whatever paused it (the user, credits, the key, the storage). */
+export function resumeBatch(store: QueueStore, id: string): Batch {
+  const batch = requireBatch(store, id);
+  if (batch.status !== 'paused') {
+    throw new AppError('conflict', `Batch ${id} is ${batch.status}: there is nothing to resume.`);
+  }
+  store.batches.resume(batch.id);
+  return store.batches.get(batch.id)!;
+}
+
+/** Never creates what is not created yet; created jobs are still followed and downloaded. */
+export function cancelBatch(store: QueueStore, id: string): { batch: Batch; cancelledJobs: number } {
+  const batch = requireBatch(store, id);
+  if (batch.status === 'finished' || batch.status === 'cancelled') {
+    throw new AppError('conflict', `Batch ${id} is ${batch.status}: there is nothing left to cancel.`);
+  }
+  const cancelledJobs = store.jobs.cancelBatch(batch.id);
+  return { batch: store.batches.get(batch.id)!, cancelledJobs };
+}
+
+import type { JobDecision } from '../../shared/models.ts';
+
+export type { JobDecision };
+
+/** The decisions a job in its state allows, for a front end to offer (buttons, hints). */
+export function decisionsFor(job: Job): JobDecision[] {
+  if (job.state === 'failed') return ['retry'];
+  if (job.state === 'outcome_unknown') return ['retry', 'abandon'];
+  if (job.state === 'stale') return ['recheck'];
+  if (job.state === 'owed') return ['redownload'];
+  return [];
+}
+
+/** Sends a failed or outcome-unknown job again: it costs credits again. */
+export function retryJob(store: QueueStore, id: string): Job {
+  const job = requireJob(store, id);
+  if (!decisionsFor(job).includes('retry')) {
+    throw new AppError(
+      'conflict',
+      `Job ${id} is ${job.state}: only failed and outcome-unknown jobs can be retried.`,
+    );
+  }
+  return store.jobs.retry(job.id);
+}
+
+/** Never sends an outcome-unknown job again. */
+export function abandonJob(store: QueueStore, id: string): Job {
+  const job = requireJob(store, id);
+  if (job.state !== 'outcome_unknown') {
+    throw new AppError(
+      'conflict',
+      `Job ${id} is ${job.state}: only an outcome-unknown job can be abandoned.`,
+    );
+  }
+  return store.jobs.abandon(job.id);
+}
+
+/** How long a rechecked stale job is followed again before it is stale once more. */
+export const RECHECK_MS = 30 * 60_000;
+
+/** Follows a stale job again, until a new deadline. */
+export function recheckJob(store: QueueStore, id: string, now: number): Job {
+  const job = requireJob(store, id);
+  if (!decisionsFor(job).includes('recheck')) {
+    throw new AppError('conflict', `Job ${id} is ${job.state}: only a stale job can be checked again.`);
+  }
+  return store.jobs.recheck(job.id, now + RECHECK_MS);
+}
+
+/** Downloads an owed job's results again: the service was paid, so nothing is sent and nothing charged. */
+export function redownloadJob(store: QueueStore, id: string): Job {
+  const job = requireJob(store, id);
+  if (!decisionsFor(job).includes('redownload')) {
+    throw new AppError(
+      'conflict',
+      `Job ${id} is ${job.state}: only a job whose results are owed can be downloaded again.`,
+    );
+  }
+  return store.jobs.redownload(job.id);
+}
+
+/** Downloads again every owed job of a batch; how many there were. */
+/**
+ * Downloads again every result of a batch that is not in its library: those owed, and those saved once but
+ * gone since (a library deleted, lost with its drive). The library is made again where it was; nothing is
+ * sent, nothing charged. How many jobs are downloaded again.
+ */
+export async function redownloadBatch(
+  store: QueueStore,
+  id: string,
+): Promise<{ batch: Batch; jobs: number }> {
+  const batch = requireBatch(store, id);
+  const lost = new Map<JobId, AssetId[]>();
+  for (const asset of store.assets.ofBatch(batch.id)) {
+    if (asset.state !== 'done') continue;
+    const found = await stat(join(batch.libraryDir, asset.path)).catch(() => null);
+    if (found?.size === asset.bytes) continue;
+    lost.set(asset.jobId, [...(lost.get(asset.jobId) ?? []), asset.id]);
+  }
+  for (const [jobId, assetIds] of lost) {
+    if (store.jobs.get(jobId)?.state === 'done') store.jobs.markResultsLost(jobId, assetIds);
+  }
+  const owed = store.jobs.ofBatchInState(batch.id, 'owed');
+  if (owed.length === 0) {
+    throw new AppError('conflict', `Batch ${id} owes no results: every paid result is on disk.`);
+  }
+  for (const job of owed) store.jobs.redownload(job.id);
+  if (batch.status === 'paused' && batch.statusReason === 'library') store.batches.resume(batch.id);
+  return { batch: store.batches.get(batch.id)!, jobs: owed.length };
+}

@@ -1,0 +1,37 @@
+import type { AppContext } from '../app/context.ts';
+import type { HandlerMap } from '../app/dispatch.ts';
+import {
+  abandonJob,
+  decisionsFor,
+  recheckJob,
+  redownloadJob,
+  requireBatch,
+  requireJob,
+  retryJob,
+} from './decisions.ts';
+import type { QueueDriver } from './queue-driver.ts';
+import type { QueueStore } from './store.ts';
+import { batchSummary, jobView } from './views.ts';
+
+// The user's decisions on jobs that need one: failed, outcome unknown, stale.
+
+export function jobsHandlers(
+  ctx: AppContext & { store: QueueStore; queue: QueueDriver },
+): Pick<HandlerMap, 'jobs:get' | 'jobs:retry' | 'jobs:abandon' | 'jobs:recheck' | 'jobs:redownload'> {
+  const { store, queue } = ctx;
+  const decided = async (batchId: string) => {
+    const batch = requireBatch(store, batchId);
+    await queue.drive(batch);
+    return batchSummary(store, batch, queue.facts);
+  };
+  return {
+    'jobs:get': async ({ id }) => {
+      const job = requireJob(store, id);
+      return { batchId: job.batchId, job: jobView(job, []), decisions: decisionsFor(job) };
+    },
+    'jobs:retry': async ({ id }) => decided(retryJob(store, id).batchId),
+    'jobs:abandon': async ({ id }) => decided(abandonJob(store, id).batchId),
+    'jobs:recheck': async ({ id }) => decided(recheckJob(store, id, ctx.now()).batchId),
+    'jobs:redownload': async ({ id }) => decided(redownloadJob(store, id).batchId),
+  };
+}

@@ -1,0 +1,225 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type {
+  BatchDetail,
+  BatchListItem,
+  BatchProgress,
+  BatchSummary,
+  JobView,
+  ScannedProductView,
+  ScanView,
+  UploadProgress,
+} from '../../shared/models.ts';
+import type { FileGateway } from '../app/files.ts';
+import { thumbnailPath } from '../ingest/check-photo.ts';
+import type { IngestPlan, PlannedProduct } from '../ingest/types.ts';
+import { batchFolder, ingestCacheDir } from '../library.ts';
+import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES } from './states.ts';
+import type { BatchTotals, QueueStore } from './store.ts';
+import type { Batch, Job, Product } from './types.ts';
+
+// Scans and batches as the renderer sees them: local files as gateway URLs, never as paths to open.
+
+export function scannedProductView(
+  product: PlannedProduct,
+  files: FileGateway,
+  leftOut: boolean,
+): ScannedProductView {
+  return {
+    name: product.name,
+    path: product.path,
+    leftOut,
+    photos: product.photos.map((photo) => ({
+      file: photo.file,
+      width: photo.width,
+      height: photo.height,
+      thumbnailUrl: photo.thumbnail ? files.url(photo.thumbnail) : photo.url,
+      converted: photo.converted,
+      hash: photo.hash,
+      url: photo.url,
+    })),
+  };
+}
+
+export function scanView(
+  scanId: string,
+  plan: IngestPlan,
+  files: FileGateway,
+  leftOut: (product: PlannedProduct) => boolean,
+): ScanView {
+  return {
+    scanId,
+    products: plan.products.map((product) => scannedProductView(product, files, leftOut(product))),
+    problems: plan.problems,
+    skipped: plan.skipped.length,
+    nested: plan.nested,
+    dropped: plan.dropped,
+    skippedFiles: plan.skipped.map((skipped) => ({ file: skipped.file, reason: skipped.reason })),
+  };
+}
+
+/** What a view needs beyond the store: facts that live in main's memory. */
+export interface BatchFacts {
+  /** Whose key the batch was made with, and whether this process holds it to send and follow its jobs. */
+  key(batch: Batch): { accountName: string; held: boolean };
+  /** The batch's upload to storage while it runs; null otherwise. */
+  upload(batchId: string): UploadProgress | null;
+}
+
+function progressOf(batch: Batch, totals: BatchTotals, facts: BatchFacts): BatchProgress {
+  const count = (state: string) => totals.byState[state as keyof typeof totals.byState] ?? 0;
+  return {
+    id: batch.id,
+    name: batch.name,
+    status: batch.status,
+    statusReason: batch.statusReason,
+    statusMessage: batch.statusMessage,
+    upload: facts.upload(batch.id),
+    jobs: totals.jobs,
+    done: count('done'),
+    failed: count('failed'),
+    attention: ATTENTION_JOB_STATES.reduce((sum, state) => sum + count(state), 0),
+    states: { ...totals.byState },
+    created: totals.created,
+    inFlight: ACTIVE_JOB_STATES.reduce((sum, state) => sum + (state === 'waiting' ? 0 : count(state)), 0),
+    creditsSpent: totals.charged - totals.refunded,
+    creditsRefunded: totals.refunded,
+    creditsAtStake: totals.atStake,
+  };
+}
+
+export function batchProgress(store: QueueStore, batch: Batch, facts: BatchFacts): BatchProgress {
+  return progressOf(batch, store.totals(batch.id), facts);
+}
+
+function summaryOf(
+  store: QueueStore,
+  batch: Batch,
+  totals: BatchTotals,
+  products: number,
+  facts: BatchFacts,
+): BatchSummary {
+  const key = facts.key(batch);
+  return {
+    ...progressOf(batch, totals, facts),
+    accountName: key.accountName,
+    keyHeld: key.held,
+    keyHint: batch.keyHint,
+    sandbox: batch.sandbox,
+    createdAt: batch.createdAt,
+    products,
+    quotedCredits: batch.quotedCredits,
+    brandName: store.batches.brandName(batch.id),
+    creditCap: batch.creditCap,
+    agentClient: batch.agentClient,
+  };
+}
+
+export function batchSummary(store: QueueStore, batch: Batch, facts: BatchFacts): BatchSummary {
+  return summaryOf(store, batch, store.totals(batch.id), store.batches.productCount(batch.id), facts);
+}
+
+/** Every batch, newest first, with its cover, from one pass over the totals and one over the thumbnails. */
+export function batchSummaries(store: QueueStore, facts: BatchFacts, files: FileGateway): BatchListItem[] {
+  const all = store.allTotals();
+  const covers = store.assets.covers();
+  const empty = { jobs: 0, byState: {}, charged: 0, refunded: 0, atStake: 0, created: 0, products: 0 };
+  return store.batches
+    .all()
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .map((batch) => {
+      const totals = all.get(batch.id) ?? empty;
+      const cover = covers.get(batch.id);
+      return {
+        ...summaryOf(store, batch, totals, totals.products, facts),
+        coverUrl: cover ? files.url(join(batch.libraryDir, cover)) : null,
+      };
+    });
+}
+
+/** Average time a finished job took in this batch, times what is left, spread over the jobs running at once. */
+function estimate(jobs: readonly Job[], batch: Batch, now: number): number | null {
+  const finished = jobs.filter((job) => job.state === 'done' && job.acceptedAt && job.finishedAt);
+  const left = jobs.filter((job) => ACTIVE_JOB_STATES.includes(job.state));
+  if (left.length === 0) return 0;
+  if (finished.length === 0 || batch.status !== 'running') return null;
+  const elapsed = now - batch.createdAt;
+  return Math.round((elapsed / finished.length) * left.length);
+}
+
+export function jobView(job: Job, results: JobView['results']): JobView {
+  return {
+    id: job.id,
+    kind: job.kind,
+    state: job.state,
+    remoteStatus: job.remoteStatus,
+    price: job.price,
+    creditsCharged: job.creditsCharged,
+    creditsRefunded: job.creditsRefunded,
+    failureCode: job.failureCode,
+    failureMessage: job.failureMessage,
+    results,
+  };
+}
+
+/** The product's hero as the renderer shows it: ingest's cached thumbnail, else the file, else its URL. */
+function heroUrl(product: Product, libraryDir: string, files: FileGateway): string | null {
+  const hero = product.photos[0];
+  if (hero?.hash) return files.url(thumbnailPath({ dir: ingestCacheDir(libraryDir) }, hero.hash));
+  if (hero?.path) return files.url(hero.path);
+  return hero?.url ?? null;
+}
+
+export function batchDetail(
+  store: QueueStore,
+  batch: Batch,
+  facts: BatchFacts,
+  files: FileGateway,
+  now: number,
+): BatchDetail {
+  const jobs = store.jobs.ofBatch(batch.id);
+  const assets = store.assets.ofBatch(batch.id);
+  // A shot is shown by its thumbnail and reviewed as its image (the same job and index).
+  const imageIds = new Map(
+    assets
+      .filter((asset) => asset.kind === 'image')
+      .map((asset) => [`${asset.jobId}/${asset.idx}`, asset.id]),
+  );
+  const resultsByJob = new Map<string, JobView['results']>();
+  for (const asset of assets) {
+    if (asset.state !== 'done' || asset.kind === 'image') continue;
+    const results = resultsByJob.get(asset.jobId) ?? [];
+    results.push({
+      kind: asset.kind,
+      url: files.url(join(batch.libraryDir, asset.path)),
+      reviewId: asset.kind === 'video' ? asset.id : (imageIds.get(`${asset.jobId}/${asset.idx}`) ?? null),
+    });
+    resultsByJob.set(asset.jobId, results);
+  }
+  const jobsByProduct = new Map<string, JobView[]>();
+  for (const job of jobs) {
+    const view = jobView(job, resultsByJob.get(job.id) ?? []);
+    jobsByProduct.set(job.productId, [...(jobsByProduct.get(job.productId) ?? []), view]);
+  }
+  const products = store.batches.products(batch.id);
+  const totals = store.totals(batch.id);
+  return {
+    ...summaryOf(store, batch, totals, products.length, facts),
+    resultsFolder: join(batch.libraryDir, batchFolder(batch)),
+    resultsFolderMissing:
+      store.assets.anySaved(batch.id) && !existsSync(join(batch.libraryDir, batchFolder(batch))),
+    shoot: batch.shoot,
+    video: batch.video,
+    videosAfterReview: batch.videosAfterReview && {
+      video: batch.videosAfterReview,
+      made: jobs.some((job) => job.kind === 'video'),
+    },
+    etaMs: estimate(jobs, batch, now),
+    items: products.map((product) => ({
+      id: product.id,
+      name: product.name,
+      heroUrl: heroUrl(product, batch.libraryDir, files),
+      jobs: jobsByProduct.get(product.id) ?? [],
+    })),
+  };
+}

@@ -1,0 +1,63 @@
+import type { BatchSummary } from '../../shared/models.ts';
+import type { ServiceAccess } from '../accounts/service-access.ts';
+import type { AppContext } from '../app/context.ts';
+import { AppError } from '../app/errors.ts';
+import { requireBatch } from '../queue/decisions.ts';
+import type { NewJob } from '../queue/job-store.ts';
+import type { QueueDriver } from '../queue/queue-driver.ts';
+import type { QueueStore } from '../queue/store.ts';
+import type { Batch } from '../queue/types.ts';
+import { batchSummary } from '../queue/views.ts';
+
+// Jobs added to a batch that already ran (videos from the picks, a reshoot), in one sequence for both: the
+// plan is quoted against the balance of the batch's key, to the credit; a cancelled batch, a plan with
+// nothing to make and a balance short of the quote are refused; then the jobs are added in one transaction
+// (`QueueStore.addJobs`) and the batch is driven again.
+
+/** What added jobs cost, against the balance of the batch's key. */
+export interface Priced {
+  credits: number;
+  balance: number;
+  shortfall: number;
+}
+
+/** `credits` against the balance of the batch's key: asked anew (`fresh`) before the jobs are added. */
+export async function againstBalance(
+  services: ServiceAccess,
+  batch: Batch,
+  credits: number,
+  fresh: boolean,
+): Promise<Priced> {
+  const balance = await services.balanceOfBatch(batch, fresh);
+  return { credits, balance, shortfall: Math.max(0, credits - balance) };
+}
+
+export interface Addition<Q extends Priced> {
+  quote: Q;
+  jobs: ReadonlyArray<Omit<NewJob, 'batchId'>>;
+  /** Why there is nothing to add (said when `jobs` is empty). */
+  nothing: string;
+  /** Throws if the plan no longer holds; run right before the insert, with no await between. */
+  recheck?: () => void;
+}
+
+export async function addToBatch<Q extends Priced>(
+  ctx: { store: QueueStore; queue: QueueDriver },
+  batchId: string,
+  plan: (batch: Batch) => Promise<Addition<Q>>,
+  tooDear: (quote: Q) => string,
+): Promise<BatchSummary> {
+  const { store, queue } = ctx;
+  const batch = requireBatch(store, batchId);
+  if (batch.status === 'cancelled') {
+    throw new AppError('conflict', `Batch ${batch.id} is cancelled: nothing new is made in it.`);
+  }
+  const { quote, jobs, nothing, recheck } = await plan(batch);
+  if (jobs.length === 0) throw new AppError('conflict', nothing);
+  if (quote.shortfall > 0) throw new AppError('conflict', tooDear(quote));
+  recheck?.();
+  store.addJobs(batch.id, jobs);
+  const reopened = store.batches.get(batch.id)!;
+  await queue.drive(reopened);
+  return batchSummary(store, reopened, queue.facts);
+}

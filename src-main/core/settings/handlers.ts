@@ -1,0 +1,37 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AppContext } from '../app/context.ts';
+import type { HandlerMap } from '../app/dispatch.ts';
+import { batchFolder } from '../library.ts';
+import { requireBatch } from '../queue/decisions.ts';
+import type { QueueDriver } from '../queue/queue-driver.ts';
+import type { QueueStore } from '../queue/store.ts';
+
+// The app itself: its facts, its settings, and the library shown in the file manager.
+
+export function settingsHandlers(
+  ctx: AppContext & { store: QueueStore; queue: QueueDriver },
+): Pick<HandlerMap, 'app:info' | 'settings:get' | 'settings:set' | 'library:reveal'> {
+  return {
+    'app:info': async () => ({
+      version: ctx.version,
+      platform: process.platform,
+      libraryDir: ctx.settings().libraryDir,
+      queue: ctx.queue.owner(),
+    }),
+    'settings:get': async () => ctx.settings(),
+    'settings:set': async (patch) => {
+      const before = ctx.settings();
+      const next = { ...before, ...patch };
+      ctx.writeSettings(next);
+      if (next.budgetMarginPercent !== before.budgetMarginPercent) await ctx.queue.restartEngine();
+      return next;
+    },
+    'library:reveal': async ({ batchId }) => {
+      const batch = batchId ? requireBatch(ctx.store, batchId) : null;
+      const folder = batch ? join(batch.libraryDir, batchFolder(batch)) : ctx.settings().libraryDir;
+      await mkdir(folder, { recursive: true });
+      return { folder, failure: await ctx.revealFolder(folder) };
+    },
+  };
+}

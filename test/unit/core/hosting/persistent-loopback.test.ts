@@ -1,0 +1,66 @@
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { LoopbackHost } from '../../../../src-main/core/hosting/loopback.ts';
+import { startPersistentLoopbackHost } from '../../../../src-main/core/hosting/photo-reach.ts';
+import { PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS } from '../../../support/static-server.ts';
+
+// A job created just before a crash may have its photos fetched only after the restart (the service gets
+// to them when it gets to the job): the data folder's loopback host must hand out the same URLs again.
+
+let dir: string;
+let photo: string;
+const hosts: LoopbackHost[] = [];
+
+async function start(dataDir: string): Promise<LoopbackHost> {
+  const host = await startPersistentLoopbackHost(dataDir);
+  hosts.push(host);
+  return host;
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adbatch-persistent-loopback-'));
+  photo = join(dir, 'hat.png');
+  await copyFile(join(PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS.hat), photo);
+});
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((host) => host.close()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+it('serves a photo under the same URL after a restart on the same data folder, and not on another', async () => {
+  const dataDir = join(dir, 'data');
+  const url = await (await start(dataDir)).urlFor(photo);
+  await hosts.pop()!.close();
+
+  const again = await start(dataDir);
+  await again.prepare([photo]);
+  const answer = await fetch(url);
+  expect(answer.status).toBe(200);
+  expect(Buffer.from(await answer.arrayBuffer()).length).toBe((await stat(photo)).size);
+  // The secret behind the URLs stays with its owner only.
+  expect((await stat(join(dataDir, 'photo-host.json'))).mode & 0o777).toBe(0o600);
+
+  const other = await start(join(dir, 'other-data'));
+  expect(new URL(await other.urlFor(photo)).pathname).not.toBe(new URL(url).pathname);
+});
+
+it('starts on another port when its own was taken meanwhile, and keeps that one', async () => {
+  const dataDir = join(dir, 'data');
+  const first = await start(dataDir);
+  await hosts.pop()!.close();
+  const squatter = createServer();
+  await new Promise<void>((resolveListen) =>
+    squatter.listen(Number(new URL(first.origin).port), '127.0.0.1', resolveListen),
+  );
+  try {
+    const moved = await start(dataDir);
+    expect(moved.origin).not.toBe(first.origin);
+    await hosts.pop()!.close();
+    expect((await start(dataDir)).origin).toBe(moved.origin);
+  } finally {
+    await new Promise((resolveClose) => squatter.close(resolveClose));
+  }
+});
