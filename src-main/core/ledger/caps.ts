@@ -115,7 +115,7 @@ export class Caps {
     const inPeriod = period ? 'AND at >= @from AND at < @to' : '';
     const ledger = this.db
       .prepare<object, { charged: number; refunded: number; pending: number }>(
-        `SELECT ${LEDGER_SUMS} FROM ledger WHERE ${column} = @id ${inPeriod}`,
+        `SELECT ${LEDGER_SUMS} FROM ledger_money AS ledger WHERE ${column} = @id ${inPeriod}`,
       )
       .get({ id, ...(period ?? {}) })!;
     const inFlight = this.db

@@ -132,12 +132,18 @@ export function ledgerWhere(filter: LedgerFilter, table = 'ledger'): { sql: stri
   return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
-/** Sums by type, in SQL: what the totals and the caps are computed from. */
+/**
+ * The money rule's sums over `ledger_money` (migration 013, which holds the rule itself), as `charged`,
+ * `refunded` and `pending`: what the totals, the caps and the usage are computed from. Select them
+ * `FROM ledger_money AS ledger`, so a query's other columns still read `ledger.`.
+ */
 export const LEDGER_SUMS = `
-  COALESCE(SUM(CASE type WHEN 'charge' THEN credits WHEN 'at_stake_charged' THEN credits ELSE 0 END), 0) AS charged,
-  COALESCE(SUM(CASE type WHEN 'refund' THEN credits ELSE 0 END), 0) AS refunded,
-  COALESCE(SUM(CASE type WHEN 'at_stake' THEN credits
-    WHEN 'at_stake_charged' THEN -credits WHEN 'at_stake_released' THEN -credits ELSE 0 END), 0) AS pending`;
+  COALESCE(SUM(ledger.charged), 0) AS charged,
+  COALESCE(SUM(ledger.refunded), 0) AS refunded,
+  COALESCE(SUM(ledger.at_stake), 0) AS pending`;
+
+/** Net spend (charged less refunded) over `ledger_money AS ledger`. */
+export const LEDGER_NET = 'COALESCE(SUM(ledger.charged - ledger.refunded), 0)';
 
 export class LedgerStore {
   constructor(
@@ -192,7 +198,7 @@ export class LedgerStore {
     const { sql, params } = ledgerWhere(filter);
     const row = this.db
       .prepare<object, { charged: number; refunded: number; pending: number }>(
-        `SELECT ${LEDGER_SUMS} FROM ledger ${sql}`,
+        `SELECT ${LEDGER_SUMS} FROM ledger_money AS ledger ${sql}`,
       )
       .get(params)!;
     return { ...row, net: row.charged - row.refunded };

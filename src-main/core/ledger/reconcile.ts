@@ -12,7 +12,8 @@ import type { UsageReport } from '../api/types.ts';
 import type { Db } from '../db/open.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { BrandStore } from './brand-store.ts';
-import { ownerOf } from './usage.ts';
+import { LEDGER_NET } from './ledger-store.ts';
+import { DELIVERED, ownerOf } from './usage.ts';
 
 // The ledger beside the service's usage report, for a period: per client brand, an agency's unassigned
 // spend, and each personal account. The service attributes an agency job to the brand its key is pinned
@@ -148,14 +149,8 @@ function ledgerSides(deps: ReconcileDeps, period: UsagePeriod): Map<string, Ledg
     >(
       `SELECT CASE WHEN accounts.type = 'agency' THEN accounts.brand_id END AS brand_id, ledger.account_id,
          accounts.name AS account_name, accounts.type AS account_type, accounts.agency_name, accounts.base_url,
-         COALESCE(SUM(CASE ledger.type WHEN 'charge' THEN ledger.credits WHEN 'at_stake_charged' THEN ledger.credits
-           WHEN 'refund' THEN -ledger.credits ELSE 0 END), 0) AS net,
-         COALESCE(SUM(CASE WHEN ledger.type = 'charge' AND ledger.job_kind = 'shoot' AND jobs.remote_id IS ledger.remote_id
-           AND jobs.state IN ('downloading', 'owed', 'done')
-           THEN (SELECT COUNT(*) FROM assets WHERE assets.job_id = jobs.id AND assets.kind = 'image') ELSE 0 END), 0) AS images,
-         COALESCE(SUM(CASE WHEN ledger.type = 'charge' AND ledger.job_kind = 'video' AND jobs.remote_id IS ledger.remote_id
-           AND jobs.state IN ('downloading', 'owed', 'done') THEN 1 ELSE 0 END), 0) AS videos
-       FROM ledger LEFT JOIN accounts ON accounts.id = ledger.account_id LEFT JOIN jobs ON jobs.id = ledger.job_id
+         ${LEDGER_NET} AS net, ${DELIVERED}
+       FROM ledger_money AS ledger LEFT JOIN accounts ON accounts.id = ledger.account_id LEFT JOIN jobs ON jobs.id = ledger.job_id
        WHERE ledger.at >= @from AND ledger.at < @to
        GROUP BY 1, ledger.account_id`,
     )

@@ -57,9 +57,8 @@ export function statement(db: Db, owner: UsageOwner, period: UsagePeriod): State
     >(
       `SELECT MIN(ledger.at) AS at, batches.name AS batch, products.name AS product, ledger.job_kind AS kind,
          jobs.settings, ledger.job_id,
-         SUM(CASE ledger.type WHEN 'charge' THEN ledger.credits WHEN 'at_stake_charged' THEN ledger.credits ELSE 0 END) AS charged,
-         SUM(CASE ledger.type WHEN 'refund' THEN ledger.credits ELSE 0 END) AS refunded
-       FROM ledger LEFT JOIN accounts ON accounts.id = ledger.account_id
+         SUM(ledger.charged) AS charged, SUM(ledger.refunded) AS refunded
+       FROM ledger_money AS ledger LEFT JOIN accounts ON accounts.id = ledger.account_id
          JOIN batches ON batches.id = ledger.batch_id JOIN products ON products.id = ledger.product_id
          JOIN jobs ON jobs.id = ledger.job_id
        WHERE ledger.at >= @from AND ledger.at < @to AND ${filter.sql}

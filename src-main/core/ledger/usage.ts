@@ -12,6 +12,7 @@ import { SANDBOX_ACCOUNT_NAME } from '../accounts/service-access.ts';
 import type { Db } from '../db/open.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { BrandStore } from './brand-store.ts';
+import { LEDGER_NET, LEDGER_SUMS } from './ledger-store.ts';
 
 // What the ledger says was spent in a period, by whom it is billed to: a client brand (the batch's brand),
 // an agency's spend on no brand, or a personal account (and the Sandbox). Images and videos are those of
@@ -70,20 +71,14 @@ export function ownerFilter(owner: UsageOwner): { sql: string; params: Record<st
 }
 
 /** Images and videos a completed job delivered, counted on its charge entry of the attempt that completed. */
-const DELIVERED = `
+export const DELIVERED = `
   COALESCE(SUM(CASE WHEN ledger.type = 'charge' AND ledger.job_kind = 'shoot' AND jobs.state IN ('downloading', 'owed', 'done')
     AND jobs.remote_id IS ledger.remote_id
     THEN (SELECT COUNT(*) FROM assets WHERE assets.job_id = jobs.id AND assets.kind = 'image') ELSE 0 END), 0) AS images,
   COALESCE(SUM(CASE WHEN ledger.type = 'charge' AND ledger.job_kind = 'video' AND jobs.state IN ('downloading', 'owed', 'done')
     AND jobs.remote_id IS ledger.remote_id THEN 1 ELSE 0 END), 0) AS videos`;
 
-const SUMS = `
-  COALESCE(SUM(CASE ledger.type WHEN 'charge' THEN ledger.credits WHEN 'at_stake_charged' THEN ledger.credits ELSE 0 END), 0) AS charged,
-  COALESCE(SUM(CASE ledger.type WHEN 'refund' THEN ledger.credits ELSE 0 END), 0) AS refunded,
-  COALESCE(SUM(CASE ledger.type WHEN 'at_stake' THEN ledger.credits WHEN 'at_stake_charged' THEN -ledger.credits
-    WHEN 'at_stake_released' THEN -ledger.credits ELSE 0 END), 0) AS pending`;
-
-const FROM_LEDGER = `FROM ledger LEFT JOIN accounts ON accounts.id = ledger.account_id
+const FROM_LEDGER = `FROM ledger_money AS ledger LEFT JOIN accounts ON accounts.id = ledger.account_id
   LEFT JOIN jobs ON jobs.id = ledger.job_id`;
 
 export function usageView(
@@ -95,7 +90,7 @@ export function usageView(
   const groups = db
     .prepare<UsagePeriod, GroupRow>(
       `SELECT ledger.brand_id, ledger.account_id, accounts.name AS account_name, accounts.type AS account_type,
-         accounts.agency_name, accounts.base_url, ${SUMS}, ${DELIVERED}
+         accounts.agency_name, accounts.base_url, ${LEDGER_SUMS}, ${DELIVERED}
        ${FROM_LEDGER} WHERE ledger.at >= @from AND ledger.at < @to
        GROUP BY ledger.brand_id, ledger.account_id`,
     )
@@ -186,7 +181,7 @@ function dailySeries(
       // The day's start by remainder: a JS number is bound as REAL, and REAL division would keep the hours.
       `SELECT ledger.at - ledger.at % @dayMs AS day, ledger.brand_id, ledger.account_id,
          accounts.name AS account_name, accounts.type AS account_type, accounts.agency_name, accounts.base_url,
-         ${SUMS}, 0 AS images, 0 AS videos
+         ${LEDGER_SUMS}, 0 AS images, 0 AS videos
        ${FROM_LEDGER} WHERE ledger.at >= @from AND ledger.at < @to
        GROUP BY day, ledger.brand_id, ledger.account_id`,
     )
@@ -243,9 +238,8 @@ export function runways(
         : [account.id];
     const spent = db
       .prepare<{ ids: string; since: number }, { net: number }>(
-        `SELECT COALESCE(SUM(CASE type WHEN 'charge' THEN credits WHEN 'at_stake_charged' THEN credits
-           WHEN 'refund' THEN -credits ELSE 0 END), 0) AS net
-         FROM ledger WHERE account_id IN (SELECT value FROM json_each(@ids)) AND at >= @since`,
+        `SELECT ${LEDGER_NET} AS net
+         FROM ledger_money AS ledger WHERE account_id IN (SELECT value FROM json_each(@ids)) AND at >= @since`,
       )
       .get({ ids: JSON.stringify(sharing), since })!.net;
     const reported = db

@@ -56,7 +56,7 @@ export function collectTotals(db: Db, batchId: string | null): Map<BatchId, Tota
   }
   for (const row of db
     .prepare<object, { batch_id: BatchId; charged: number; refunded: number; pending: number }>(
-      `SELECT batch_id, ${LEDGER_SUMS} FROM ledger ${where} GROUP BY batch_id`,
+      `SELECT batch_id, ${LEDGER_SUMS} FROM ledger_money AS ledger ${where} GROUP BY batch_id`,
     )
     .all(params)) {
     const totals = of(row.batch_id);

@@ -11,6 +11,7 @@ import { exportFiles } from './009-export-files.ts';
 import { ledgerBrands } from './010-ledger-brands.ts';
 import { agentRequests } from './011-agent-requests.ts';
 import { ledgerAgent } from './012-ledger-agent.ts';
+import { ledgerMoney } from './013-ledger-money.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   ledgerBrands,
   agentRequests,
   ledgerAgent,
+  ledgerMoney,
 ];

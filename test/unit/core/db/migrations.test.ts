@@ -450,3 +450,45 @@ describe('migration 012-ledger-agent', () => {
     db.close();
   });
 });
+
+describe('migration 013-ledger-money', () => {
+  it('counts each entry once as charged, refunded or at stake, the entries already there included', () => {
+    const db = new Database(join(dir, 'x.db'));
+    migrate(db, MIGRATIONS.slice(0, 12));
+    const entry = db.prepare(
+      `INSERT INTO ledger (at, type, credits, job_id, attempt, job_kind, product_id, batch_id, account_id, key_id)
+       VALUES (0, ?, ?, ?, 1, 'shoot', 'p1', 'b1', 'a1', 'k1')`,
+    );
+    // j1 charged 4 then refunded; j2's create lost its answer (8 at stake), then found charged; j3's 2 at stake
+    // were released (the service made nothing); j4's 6 are still at stake.
+    entry.run('charge', 4, 'j1');
+    entry.run('refund', 4, 'j1');
+    entry.run('at_stake', 8, 'j2');
+    entry.run('at_stake_charged', 8, 'j2');
+    entry.run('at_stake', 2, 'j3');
+    entry.run('at_stake_released', 2, 'j3');
+    entry.run('at_stake', 6, 'j4');
+    migrate(db, MIGRATIONS.slice(0, 13));
+    expect(db.pragma('user_version', { simple: true })).toBe(13);
+    const perJob = db
+      .prepare(
+        `SELECT job_id, SUM(charged) AS charged, SUM(refunded) AS refunded, SUM(at_stake) AS at_stake
+         FROM ledger_money GROUP BY job_id ORDER BY job_id`,
+      )
+      .all();
+    expect(perJob).toEqual([
+      { job_id: 'j1', charged: 4, refunded: 4, at_stake: 0 },
+      { job_id: 'j2', charged: 8, refunded: 0, at_stake: 0 },
+      { job_id: 'j3', charged: 0, refunded: 0, at_stake: 0 },
+      { job_id: 'j4', charged: 0, refunded: 0, at_stake: 6 },
+    ]);
+    // A view: the entries stay the one record, and a later entry is counted as it is written.
+    entry.run('charge', 1, 'j5');
+    expect(db.prepare("SELECT charged, credits, type FROM ledger_money WHERE job_id = 'j5'").get()).toEqual({
+      charged: 1,
+      credits: 1,
+      type: 'charge',
+    });
+    db.close();
+  });
+});
