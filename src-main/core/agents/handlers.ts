@@ -6,15 +6,11 @@ import type {
   PickedVideosRequest,
 } from '../../shared/models.ts';
 import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
-import type { ServiceAccess } from '../accounts/service-access.ts';
 import { SANDBOX_ACCOUNT_NAME } from '../accounts/service-access.ts';
-import type { AppContext } from '../app/context.ts';
 import type { HandlerMap } from '../app/dispatch.ts';
 import { AppError } from '../app/errors.ts';
 import type { ScanHolder } from '../ingest/scan-holder.ts';
-import type { BrandStore } from '../ledger/brand-store.ts';
 import { type BatchMakerDeps, batchMaker } from '../queue/batch-maker.ts';
-import type { QueueStore } from '../queue/store.ts';
 import { shootInWords, videoInWords } from '../settings/settings-words.ts';
 import type { AgentRequest, AgentRequestStore } from './request-store.ts';
 

@@ -2,9 +2,9 @@ import type { AppContext } from '../app/context.ts';
 import type { HandlerMap } from '../app/dispatch.ts';
 import { throttlePerKey } from '../app/events.ts';
 import { ingestCacheDir } from '../library.ts';
-import { scannedProductView, scanView } from '../queue/views.ts';
 import { scanInputs } from './scan.ts';
 import type { ScanHolder } from './scan-holder.ts';
+import { scannedProductView, scanView } from './views.ts';
 
 // Ingest: folders, photos and catalogs to products and problems, held for the quote and the batch.
 

@@ -1,14 +1,10 @@
 import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
-import type { ServiceAccess } from '../accounts/service-access.ts';
-import type { AppContext } from '../app/context.ts';
 import type { HandlerMap } from '../app/dispatch.ts';
 import { lastBatchSettings } from '../app/schemas.ts';
 import type { ScanHolder } from '../ingest/scan-holder.ts';
 import { type BatchMakerDeps, batchMaker } from './batch-maker.ts';
 import { cancelBatch, pauseBatch, redownloadBatch, requireBatch, resumeBatch } from './decisions.ts';
-import type { QueueDriver } from './queue-driver.ts';
 import { relocateBatch } from './relocate.ts';
-import type { QueueStore } from './store.ts';
 import { batchDetail, batchSummaries, batchSummary } from './views.ts';
 
 // Batches: the quote (what a batch will cost, against the balance), its creation, and the user's pause,

@@ -6,57 +6,16 @@ import type {
   BatchProgress,
   BatchSummary,
   JobView,
-  ScannedProductView,
-  ScanView,
   UploadProgress,
 } from '../../shared/models.ts';
 import type { FileGateway } from '../app/files.ts';
 import { thumbnailPath } from '../ingest/check-photo.ts';
-import type { IngestPlan, PlannedProduct } from '../ingest/types.ts';
 import { batchFolder, ingestCacheDir } from '../library.ts';
 import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES } from './states.ts';
 import type { BatchTotals, QueueStore } from './store.ts';
 import type { Batch, Job, Product } from './types.ts';
 
-// Scans and batches as the renderer sees them: local files as gateway URLs, never as paths to open.
-
-export function scannedProductView(
-  product: PlannedProduct,
-  files: FileGateway,
-  leftOut: boolean,
-): ScannedProductView {
-  return {
-    name: product.name,
-    path: product.path,
-    leftOut,
-    photos: product.photos.map((photo) => ({
-      file: photo.file,
-      width: photo.width,
-      height: photo.height,
-      thumbnailUrl: photo.thumbnail ? files.url(photo.thumbnail) : photo.url,
-      converted: photo.converted,
-      hash: photo.hash,
-      url: photo.url,
-    })),
-  };
-}
-
-export function scanView(
-  scanId: string,
-  plan: IngestPlan,
-  files: FileGateway,
-  leftOut: (product: PlannedProduct) => boolean,
-): ScanView {
-  return {
-    scanId,
-    products: plan.products.map((product) => scannedProductView(product, files, leftOut(product))),
-    problems: plan.problems,
-    skipped: plan.skipped.length,
-    nested: plan.nested,
-    dropped: plan.dropped,
-    skippedFiles: plan.skipped.map((skipped) => ({ file: skipped.file, reason: skipped.reason })),
-  };
-}
+// Batches as the renderer sees them: local files as gateway URLs, never as paths to open.
 
 /** What a view needs beyond the store: facts that live in main's memory. */
 export interface BatchFacts {

@@ -1,6 +1,5 @@
 import type { BatchSummary } from '../../shared/models.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
-import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
 import { requireBatch } from '../queue/decisions.ts';
 import type { NewJob } from '../queue/job-store.ts';
