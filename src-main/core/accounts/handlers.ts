@@ -1,6 +1,6 @@
 import type { AppContext } from '../app/context.ts';
-import type { HandlerMap } from '../app/dispatch.ts';
 import { AppError } from '../app/errors.ts';
+import type { HandlerMap } from '../app/handler-map.ts';
 import type { AccountStore } from './account-store.ts';
 import { SANDBOX_ACCOUNT_ID } from './account-store.ts';
 import type { ServiceAccess } from './service-access.ts';

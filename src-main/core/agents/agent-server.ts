@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { AgentServerView } from '../../shared/models.ts';
 import type { AppContext } from '../app/context.ts';
-import type { HandlerMap } from '../app/dispatch.ts';
+import type { HandlerMap } from '../app/handler-map.ts';
 
 // The app's MCP server over HTTP (issue 16), turned on and off in Settings and kept on across restarts. Core
 // keeps the switch, the port and the token in the settings; the front end that can serve (the app, the

@@ -7,8 +7,8 @@ import type {
 } from '../../shared/models.ts';
 import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
 import { SANDBOX_ACCOUNT_NAME } from '../accounts/service-access.ts';
-import type { HandlerMap } from '../app/dispatch.ts';
 import { AppError } from '../app/errors.ts';
+import type { HandlerMap } from '../app/handler-map.ts';
 import type { ScanHolder } from '../ingest/scan-holder.ts';
 import { type BatchMakerDeps, batchMaker } from '../queue/batch-maker.ts';
 import { shootInWords, videoInWords } from '../settings/settings-words.ts';

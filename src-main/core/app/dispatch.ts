@@ -1,8 +1,9 @@
 import type { ArgsOf, Channel, Reply, ResultOf } from '../../shared/ipc.ts';
 import { AppError } from './errors.ts';
+import type { HandlerMap } from './handler-map.ts';
 import { HANDLER_SCHEMAS } from './schemas.ts';
 
-export type HandlerMap = { [C in Channel]: (args: ArgsOf<C>) => Promise<ResultOf<C>> };
+export type { HandlerMap };
 
 export type Dispatch = (channel: string, args: unknown) => Promise<Reply<Channel>>;
 

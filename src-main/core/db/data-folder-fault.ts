@@ -1,4 +1,4 @@
-import { localFaultOf } from '../downloads/local-fault.ts';
+import { localFaultOf } from '../util/local-fault.ts';
 
 // The data folder (the queue's database, the lease) cannot be written: its disk is full, it is read-only or
 // not writable, or it is gone. Every job is recorded before it is sent, so nothing is sent while this

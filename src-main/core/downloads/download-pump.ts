@@ -4,9 +4,9 @@ import { sqliteFaultOf } from '../db/data-folder-fault.ts';
 import type { PendingAsset } from '../queue/asset-store.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { ResultPreviews } from '../review/previews.ts';
+import { type LocalFault, localFaultOf } from '../util/local-fault.ts';
 import { DownloadError, downloadVerified } from './download.ts';
 import { libraryFault } from './library-check.ts';
-import { type LocalFault, localFaultOf } from './local-fault.ts';
 
 // The last stage of the pipeline: every result of a completed job lands on disk, verified, a few at a time,
 // outside the request budget (result URLs need no key). A transient failure is tried again with a backoff,

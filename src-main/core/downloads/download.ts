@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
 import { type Dispatcher, request } from 'undici';
-import { localFaultOf } from './local-fault.ts';
+import { localFaultOf } from '../util/local-fault.ts';
 
 // One result to disk: streamed into `<file>.part`, resumed with a Range request when a previous attempt
 // left bytes behind, verified (declared length, the image decodes, an MP4 starts with `ftyp`), hashed,

@@ -1,6 +1,6 @@
 import { mkdir, stat, statfs, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { LocalFault } from './local-fault.ts';
+import type { LocalFault } from '../util/local-fault.ts';
 
 // Whether a batch's results can be written where they belong. Before a download: the library folder is
 // there (an empty one deleted is made again, a batch with nothing saved yet having nothing to lose; one on a

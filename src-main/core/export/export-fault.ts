@@ -1,4 +1,4 @@
-import type { LocalFault } from '../downloads/local-fault.ts';
+import type { LocalFault } from '../util/local-fault.ts';
 
 // An export stopped by this computer: the export folder's disk is full, it may not be written, or it
 // is gone. Said with what to do, and that what was finished is kept (an export run again skips it).

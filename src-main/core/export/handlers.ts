@@ -11,12 +11,12 @@ import type {
   ExportView,
 } from '../../shared/models.ts';
 import type { AppContext } from '../app/context.ts';
-import type { HandlerMap } from '../app/dispatch.ts';
 import { AppError } from '../app/errors.ts';
 import { throttlePerKey } from '../app/events.ts';
-import { localFaultOf } from '../downloads/local-fault.ts';
+import type { HandlerMap } from '../app/handler-map.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { ReviewStore } from '../review/review-store.ts';
+import { localFaultOf } from '../util/local-fault.ts';
 import { mapLimit } from '../util/map-limit.ts';
 import { describeExportFault } from './export-fault.ts';
 import { exportItemsOf } from './export-items.ts';

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { ExportCounts, ExportFileStatus } from '../../shared/models.ts';
-import { type LocalFault, localFaultOf } from '../downloads/local-fault.ts';
+import { type LocalFault, localFaultOf } from '../util/local-fault.ts';
 import { describeExportFault } from './export-fault.ts';
 import { type ManifestRow, manifestCsv, manifestJson } from './manifest.ts';
 import { type Content, partPath, placeFile, sameBytes, sha256OfFile } from './place-file.ts';

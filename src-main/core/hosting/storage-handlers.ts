@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { AppContext } from '../app/context.ts';
-import type { HandlerMap } from '../app/dispatch.ts';
+import type { HandlerMap } from '../app/handler-map.ts';
 import type { PhotoReachService } from './photo-reach.ts';
 import type { PhotoStorage } from './photo-storage.ts';
 import { checkPhotoStorage } from './photo-storage.ts';

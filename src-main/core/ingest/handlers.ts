@@ -1,6 +1,6 @@
 import type { AppContext } from '../app/context.ts';
-import type { HandlerMap } from '../app/dispatch.ts';
 import { throttlePerKey } from '../app/events.ts';
+import type { HandlerMap } from '../app/handler-map.ts';
 import { ingestCacheDir } from '../library.ts';
 import { scanInputs } from './scan.ts';
 import type { ScanHolder } from './scan-holder.ts';

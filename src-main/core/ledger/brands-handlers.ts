@@ -2,8 +2,8 @@ import type { AccountStore } from '../accounts/account-store.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
 import { ConflictError, ForbiddenError } from '../api/index.ts';
 import type { AppContext } from '../app/context.ts';
-import type { HandlerMap } from '../app/dispatch.ts';
 import { AppError } from '../app/errors.ts';
+import type { HandlerMap } from '../app/handler-map.ts';
 import type { BrandStore } from './brand-store.ts';
 
 // Agencies: the client brands their keys see, creating one, a brand's monthly cap, and which brand a stored

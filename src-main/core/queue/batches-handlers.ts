@@ -1,5 +1,5 @@
 import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
-import type { HandlerMap } from '../app/dispatch.ts';
+import type { HandlerMap } from '../app/handler-map.ts';
 import { lastBatchSettings } from '../app/schemas.ts';
 import type { ScanHolder } from '../ingest/scan-holder.ts';
 import { type BatchMakerDeps, batchMaker } from './batch-maker.ts';

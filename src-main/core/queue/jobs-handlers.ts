@@ -1,5 +1,5 @@
 import type { AppContext } from '../app/context.ts';
-import type { HandlerMap } from '../app/dispatch.ts';
+import type { HandlerMap } from '../app/handler-map.ts';
 import {
   abandonJob,
   decisionsFor,

@@ -4,7 +4,6 @@ import type { Logger } from '../app/context.ts';
 import type { CoreEvents } from '../app/events.ts';
 import { throttlePerKey } from '../app/events.ts';
 import { libraryFault, libraryWritable } from '../downloads/library-check.ts';
-import { describeLocalFault, localFaultOf } from '../downloads/local-fault.ts';
 import type { PhotoReachService } from '../hosting/photo-reach.ts';
 import {
   describeHolder,
@@ -19,6 +18,7 @@ import { writeManifest } from '../manifest.ts';
 import type { ResultPreviews } from '../review/previews.ts';
 import { type RateLimit, RequestBudget } from '../scheduler/budget.ts';
 import { Engine } from '../scheduler/engine.ts';
+import { describeLocalFault, localFaultOf } from '../util/local-fault.ts';
 import type { QueueStore } from './store.ts';
 import type { Batch } from './types.ts';
 import { type BatchFacts, batchProgress } from './views.ts';

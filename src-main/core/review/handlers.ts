@@ -12,8 +12,8 @@ import type {
 } from '../../shared/models.ts';
 import { isReviewed, matchesReviewFilter } from '../../shared/review-filter.ts';
 import type { AppContext } from '../app/context.ts';
-import type { HandlerMap } from '../app/dispatch.ts';
 import { AppError } from '../app/errors.ts';
+import type { HandlerMap } from '../app/handler-map.ts';
 import { requireBatch } from '../queue/decisions.ts';
 import type { AssetId, BatchId, ProductId } from '../queue/ids.ts';
 import type { QueueStore } from '../queue/store.ts';

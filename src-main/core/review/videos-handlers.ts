@@ -1,8 +1,8 @@
 import type { PickedVideoQuote, PickedVideosRequest } from '../../shared/models.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
 import type { AppContext } from '../app/context.ts';
-import type { HandlerMap } from '../app/dispatch.ts';
 import { AppError } from '../app/errors.ts';
+import type { HandlerMap } from '../app/handler-map.ts';
 import { VIDEO_MAX_IMAGES } from '../catalog.ts';
 import type { PhotoReachService } from '../hosting/photo-reach.ts';
 import { quoteVideo } from '../pricing.ts';

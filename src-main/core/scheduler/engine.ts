@@ -1,13 +1,13 @@
 import type { ServiceClient } from '../api/index.ts';
 import { describeDataFolderFault, sqliteFaultOf } from '../db/data-folder-fault.ts';
 import { DownloadPump } from '../downloads/download-pump.ts';
-import { describeLocalFault, type LocalFault } from '../downloads/local-fault.ts';
 import type { HostingProgress, PhotoHost } from '../hosting/photo-host.ts';
 import { PhotoPreparation } from '../hosting/prepare-photos.ts';
 import type { BatchId } from '../queue/ids.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch } from '../queue/types.ts';
 import type { ResultPreviews } from '../review/previews.ts';
+import { describeLocalFault, type LocalFault } from '../util/local-fault.ts';
 import type { RateLimit } from './budget.ts';
 import { JobRunner } from './job-runner.ts';
 import { PollPlanner } from './poll-planner.ts';

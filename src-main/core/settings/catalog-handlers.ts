@@ -1,5 +1,5 @@
 import type { CatalogView } from '../../shared/models.ts';
-import type { HandlerMap } from '../app/dispatch.ts';
+import type { HandlerMap } from '../app/handler-map.ts';
 import {
   CLAMPED_SHOTS,
   CREDITS_PER_IMAGE,

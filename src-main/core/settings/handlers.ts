@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../app/context.ts';
-import type { HandlerMap } from '../app/dispatch.ts';
+import type { HandlerMap } from '../app/handler-map.ts';
 import { batchFolder } from '../library.ts';
 import { requireBatch } from '../queue/decisions.ts';
 import type { QueueDriver } from '../queue/queue-driver.ts';

@@ -10,6 +10,7 @@ import { trustedSender } from '../../../src-main/electron/ipc.ts';
 import { sameOriginAs } from '../../../src-main/electron/own-origin.ts';
 import { denyAllPermissions } from '../../../src-main/electron/permissions.ts';
 import { lockDown, windowOptions } from '../../../src-main/electron/window.ts';
+import { type LintDiagnostic, lintInCopy, ROOT } from '../../support/lint-copy.ts';
 import { servedScheme } from '../../support/protocol-fake.ts';
 
 // Our equivalent of electronegativity (its last release cannot start under current Node and phones home for
@@ -18,7 +19,6 @@ import { servedScheme } from '../../support/protocol-fake.ts';
 // options object, lockDown, the trusted-sender check and the permission handlers with fake webContents, and
 // the built renderer and preload as they ship.
 
-const ROOT = resolve(import.meta.dirname, '../../..');
 const OWN = sameOriginAs(APP_ENTRY_URL);
 
 function built(path: string): string {
@@ -83,14 +83,10 @@ contextBridge.exposeInMainWorld('adbatch', {
 });
 `;
 
-  let dir: string;
-  let diagnostics: Array<{ category: string; location: { path: string; start: { line: number } } }>;
+  let diagnostics: LintDiagnostic[];
   const expected: string[] = [];
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'adbatch-lint-'));
-    cpSync(join(ROOT, 'biome.json'), join(dir, 'biome.json'));
-    cpSync(join(ROOT, 'lint'), join(dir, 'lint'), { recursive: true });
     const files = new Map<string, string[]>([
       ['src-main/electron/clean.ts', [clean]],
       ['src-preload/clean.ts', [cleanPreload]],
@@ -100,32 +96,12 @@ contextBridge.exposeInMainWorld('adbatch', {
       expected.push(`${path}:${before.join('\n').split('\n').length + (before.length ? 1 : 0)} ${rule}`);
       files.set(path, [...before, code]);
     }
-    for (const [path, codes] of files) {
-      await mkdir(join(dir, dirname(path)), { recursive: true });
-      await writeFile(join(dir, path), `${codes.join('\n')}\n`);
-    }
-    let output: string;
-    try {
-      output = execFileSync(
-        join(ROOT, 'node_modules', '.bin', 'biome'),
-        ['lint', '--vcs-enabled=false', '--reporter=json', '.'],
-        { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
-      );
-    } catch (error) {
-      // Biome exits non-zero when it reports errors, as it must here.
-      output = (error as { stdout: string }).stdout;
-    }
-    diagnostics = JSON.parse(output).diagnostics;
-  });
-
-  afterAll(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
+    diagnostics = await lintInCopy(new Map([...files].map(([path, codes]) => [path, codes.join('\n')])));
   });
 
   it('refuse every dangerous web preference, call, bridge and import where it would run, and nothing else', () => {
     const found = diagnostics.map(
-      (diagnostic) =>
-        `${diagnostic.location.path.replaceAll('\\', '/')}:${diagnostic.location.start.line} ${diagnostic.category}`,
+      (diagnostic) => `${diagnostic.path}:${diagnostic.line} ${diagnostic.category}`,
     );
     expect(found.sort()).toEqual(expected.sort());
   });
