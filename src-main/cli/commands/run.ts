@@ -2,12 +2,14 @@ import { basename, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { SANDBOX_ACCOUNT_ID } from '../../core/app/accounts.ts';
+import { DEFAULT_GROUP_PATTERN, parseGroupPattern, SERVICE_RATE_LIMIT } from '../../core/app/public-api.ts';
+import { sessionAccountId } from '../../core/app/service-access.ts';
+import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
+import { counted } from '../../shared/counted.ts';
+import type { CatalogView, QuoteView, ShootSettingsView, VideoSettingsView } from '../../shared/models.ts';
 import {
-  DEFAULT_GROUP_PATTERN,
   MODES,
-  parseGroupPattern,
   QUALITIES,
-  SERVICE_RATE_LIMIT,
   SHOOT_ASPECT_RATIOS,
   SHOOT_STYLES,
   SHOT_COUNTS,
@@ -15,11 +17,7 @@ import {
   VIDEO_DURATIONS,
   VIDEO_RESOLUTIONS,
   type VideoAspectRatio,
-} from '../../core/app/public-api.ts';
-import { sessionAccountId } from '../../core/app/service-access.ts';
-import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
-import { counted } from '../../shared/counted.ts';
-import type { CatalogView, QuoteView, ShootSettingsView, VideoSettingsView } from '../../shared/models.ts';
+} from '../../shared/vocabulary.ts';
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { checkedByCommand } from '../help.ts';

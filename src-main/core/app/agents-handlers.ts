@@ -5,6 +5,7 @@ import type {
   PickedVideoQuote,
   PickedVideosRequest,
 } from '../../shared/models.ts';
+import { shootWords, videoWords } from '../../shared/words.ts';
 import { SANDBOX_ACCOUNT_ID } from './accounts.ts';
 import type { AgentRequest, AgentRequestStore } from './agent-requests.ts';
 import { batchMaker } from './batch-maker.ts';
@@ -12,7 +13,6 @@ import type { CoreContext } from './context.ts';
 import type { HandlerMap } from './dispatch.ts';
 import { AppError } from './errors.ts';
 import { SANDBOX_ACCOUNT_NAME } from './service-access.ts';
-import { shootInWords, videoInWords } from './settings-words.ts';
 
 // Agents spend only with a person's yes (issue 16, docs/agents.md). An agent quotes a batch and submits the
 // quote with a request id of its own; the batch is made at once only when the allowance the user set for
@@ -90,9 +90,9 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
     accountId === SANDBOX_ACCOUNT_ID ? null : services.account(accountId).brandId;
 
   const settingsOf = (plan: AgentRequest['plan']): string => {
-    if (plan.kind === 'videos') return `videos of ${videoInWords(plan.videos.video)}, from the picks`;
+    if (plan.kind === 'videos') return `videos of ${videoWords(plan.videos.video)}, from the picks`;
     const { shoot, video } = plan.request;
-    return video ? `${shootInWords(shoot)}; video ${videoInWords(video)}` : shootInWords(shoot);
+    return video ? `${shootWords(shoot)}; video ${videoWords(video)}` : shootWords(shoot);
   };
 
   const view = (request: AgentRequest): AgentRequestView => {

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { access, constants, lstat, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Recipe } from '../../shared/export-recipe.ts';
 import type {
   ExportDetail,
   ExportFileView,
   ExportPlanView,
   ExportProgressView,
   ExportRequest,
-  ExportState,
   ExportView,
 } from '../../shared/models.ts';
+import type { ExportState } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import { localFaultOf } from '../downloads/local-fault.ts';
 import { describeExportFault } from '../export/export-fault.ts';
@@ -19,7 +20,7 @@ import { placedBeforeOf } from '../export/placed-before.ts';
 import { type ExportPlan, type PlannedFile, planExport } from '../export/plan.ts';
 import { longEdgeWarning } from '../export/preflight.ts';
 import { RecipeStore } from '../export/recipe-store.ts';
-import { BUILT_IN_RECIPES, parseRecipe, type Recipe, RecipeError } from '../export/recipes.ts';
+import { BUILT_IN_RECIPES, parseRecipe, RecipeError } from '../export/recipes.ts';
 import type { ExportReport, FileOutcome } from '../export/run.ts';
 import { runExportInWorker } from '../export/run-in-worker.ts';
 import { DEFAULT_SELECTION, type Selection } from '../export/selection.ts';

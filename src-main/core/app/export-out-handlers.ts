@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { lstat, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Recipe } from '../../shared/export-recipe.ts';
 import type { ExportScope } from '../../shared/models.ts';
 import type { Db } from '../db/open.ts';
 import type { ExportItem } from '../export/export-item.ts';
 import { partPath } from '../export/place-file.ts';
 import { planExport } from '../export/plan.ts';
 import { RecipeStore } from '../export/recipe-store.ts';
-import { parseRecipe, type Recipe } from '../export/recipes.ts';
+import { parseRecipe } from '../export/recipes.ts';
 import { runExportInWorker } from '../export/run-in-worker.ts';
 import type { ReviewStore } from '../review/review-store.ts';
 import type { CoreContext } from './context.ts';

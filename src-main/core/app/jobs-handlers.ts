@@ -1,15 +1,7 @@
 import type { CoreContext } from './context.ts';
-import {
-  abandonJob,
-  decisionsFor,
-  recheckJob,
-  redownloadJob,
-  requireBatch,
-  requireJob,
-  retryJob,
-} from './decisions.ts';
+import { abandonJob, recheckJob, redownloadJob, requireBatch, requireJob, retryJob } from './decisions.ts';
 import type { HandlerMap } from './dispatch.ts';
-import { batchSummary, jobView } from './views.ts';
+import { batchSummary, jobView, stakesOf } from './views.ts';
 
 // The user's decisions on jobs that need one: failed, outcome unknown, stale.
 
@@ -25,7 +17,7 @@ export function jobsHandlers(
   return {
     'jobs:get': async ({ id }) => {
       const job = requireJob(store, id);
-      return { batchId: job.batchId, job: jobView(job, []), decisions: decisionsFor(job) };
+      return { batchId: job.batchId, job: jobView(job, [], stakesOf(store, job.batchId)) };
     },
     'jobs:retry': async ({ id }) => decided(retryJob(store, id).batchId),
     'jobs:abandon': async ({ id }) => decided(abandonJob(store, id).batchId),

@@ -1,8 +1,8 @@
 import type { StatementRow, StatementView, UsageOwner, UsagePeriod } from '../../shared/models.ts';
+import { shootWords, videoWords } from '../../shared/words.ts';
 import type { Db } from '../db/open.ts';
 import { csvField } from '../export/manifest.ts';
 import type { ShootSettings, VideoSettings } from '../queue/types.ts';
-import { shootInWords, videoInWords } from './settings-words.ts';
 import { ownerFilter } from './usage.ts';
 
 // A client statement: one row per job attempt billed to the owner in the period (what was charged, what was
@@ -22,8 +22,8 @@ const COLUMNS = [
 
 function settingsInWords(kind: 'shoot' | 'video', json: string): string {
   return kind === 'shoot'
-    ? shootInWords(JSON.parse(json) as ShootSettings)
-    : videoInWords(JSON.parse(json) as VideoSettings);
+    ? shootWords(JSON.parse(json) as ShootSettings)
+    : videoWords(JSON.parse(json) as VideoSettings);
 }
 
 /** A spreadsheet would run a text that starts like a formula: it is kept as text. */

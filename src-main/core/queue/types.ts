@@ -1,14 +1,16 @@
 import type {
+  BatchStatus,
+  JobState,
   Mode,
+  PauseReason,
   Quality,
   ShootStyle,
   ShotCount,
   VideoAspectRatio,
   VideoDuration,
   VideoResolution,
-} from '../catalog.ts';
+} from '../../shared/vocabulary.ts';
 import type { AccountId, AssetId, BatchId, JobId, ProductId } from './ids.ts';
-import type { BatchStatus, JobState, PauseReason } from './states.ts';
 
 export interface ShootSettings {
   style: ShootStyle;
