@@ -1,9 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCliCore } from '../../../src-main/cli/open-core.ts';
 import type { BatchId } from '../../../src-main/core/queue/ids.ts';
+import { createMcpServer } from '../../../src-main/mcp/server.ts';
 import type { Channel } from '../../../src-main/shared/ipc.ts';
 import {
   BATCH_DECISIONS,
@@ -156,6 +159,68 @@ describe('the decisions a batch offers', () => {
         'finished, owing': ['redownload'],
       });
     } finally {
+      await cli.core.stop();
+    }
+  });
+});
+
+describe('the decisions an agent reads', () => {
+  it('are the same, each with its words, in batch_status: a person’s to make in Adbatch', async () => {
+    const jobs = withQueueStore(dataDir, (ctx) => {
+      const batch = ctx.store.createBatch(newBatch({ products: products(3), video: null }));
+      const [unknown, stale, done] = productJobs(ctx, batch.id);
+      const ids = {
+        batchId: batch.id,
+        unknown: INTO_STATE.outcome_unknown(ctx, unknown!.shoot, unknown!.video),
+        stale: INTO_STATE.stale(ctx, stale!.shoot, stale!.video),
+      };
+      INTO_STATE.done(ctx, done!.shoot, done!.video);
+      ctx.store.batches.setStatus(batch.id, 'finished');
+      return ids;
+    });
+    const cli = openCliCore({ dataDir, holderName: 'decisions test', leaseMode: 'none' });
+    const server = await createMcpServer({
+      call: cli.call,
+      exportFolders: () => [],
+      defaultAccountId: 'sandbox',
+      version: 'test',
+    });
+    const client = new Client({ name: 'Test agent', version: '1' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    try {
+      await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+      const status = await client.callTool({ name: 'batch_status', arguments: { batchId: jobs.batchId } });
+      expect(status.isError).toBeFalsy();
+      expect(status.structuredContent).toMatchObject({
+        status: 'finished',
+        statusReason: null,
+        statusWords: 'finished',
+        waitingForDecision: [
+          {
+            jobId: jobs.unknown,
+            product: 'Product 1',
+            kind: 'shoot',
+            state: 'outcome_unknown',
+            stateWords: 'outcome unknown',
+            creditsAtStake: SHOOT_PRICE,
+            decisions: [
+              { decision: 'retry', words: `Retry (costs ${SHOOT_PRICE} credits again)` },
+              { decision: 'abandon', words: 'Abandon' },
+            ],
+          },
+          {
+            jobId: jobs.stale,
+            product: 'Product 2',
+            state: 'stale',
+            stateWords: 'no answer from the service',
+            creditsAtStake: 0,
+            decisions: [{ decision: 'recheck', words: 'Check again' }],
+          },
+        ],
+      });
+    } finally {
+      await client.close();
+      await server.close();
       await cli.core.stop();
     }
   });
