@@ -1,4 +1,5 @@
 import type { StatementRow, StatementView, UsageOwner, UsagePeriod } from '../../shared/models.ts';
+import type { JobKind } from '../../shared/vocabulary.ts';
 import { shootWords, videoWords } from '../../shared/words.ts';
 import type { Db } from '../db/open.ts';
 import { csvField } from '../export/manifest.ts';
@@ -20,7 +21,7 @@ const COLUMNS = [
   'job_id',
 ];
 
-function settingsInWords(kind: 'shoot' | 'video', json: string): string {
+function settingsInWords(kind: JobKind, json: string): string {
   return kind === 'shoot'
     ? shootWords(JSON.parse(json) as ShootSettings)
     : videoWords(JSON.parse(json) as VideoSettings);
@@ -48,7 +49,7 @@ export function statement(db: Db, owner: UsageOwner, period: UsagePeriod): State
         at: number;
         batch: string;
         product: string;
-        kind: 'shoot' | 'video';
+        kind: JobKind;
         settings: string;
         charged: number;
         refunded: number;

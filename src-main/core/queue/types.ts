@@ -1,5 +1,6 @@
 import type {
   BatchStatus,
+  JobKind,
   JobState,
   Mode,
   PauseReason,
@@ -127,7 +128,7 @@ export interface Job {
   id: JobId;
   batchId: BatchId;
   productId: ProductId;
-  kind: 'shoot' | 'video';
+  kind: JobKind;
   afterJobId: JobId | null;
   settings: ShootSettings | VideoSettings;
   request: unknown;
