@@ -6,10 +6,11 @@ import sharp from 'sharp';
 import type { ExportItem } from '../src-main/core/export/export-item.ts';
 import { fitInside } from '../src-main/core/export/geometry.ts';
 import { type ExportPlan, planExport } from '../src-main/core/export/plan.ts';
-import { builtInRecipe, type Recipe } from '../src-main/core/export/recipes.ts';
+import { builtInRecipe } from '../src-main/core/export/recipes.ts';
 import { JPEG_ENCODING } from '../src-main/core/export/render.ts';
 import { runExportInWorker } from '../src-main/core/export/run-in-worker.ts';
 import { renderShots } from '../src-main/sandbox/render/shots.ts';
+import type { Recipe } from '../src-main/shared/export-recipe.ts';
 
 // npm run bench:export (writes bench/results/export.json): issue 13's figures. BENCH_EXPORT_PRODUCTS
 // (2,000) products x 4 picked shots, each a 2K result rendered by the sandbox (a few distinct renders,

@@ -242,7 +242,7 @@ try {
       const change = changes[n % changes.length]!;
       decisions.push(
         await time(() =>
-          callCore(h.core, 'review:decide', { batchId: batch.id, itemIds: [item.id], change }),
+          callCore(h.core, 'review:decide', { batchId: batch.id, resultIds: [item.id], change }),
         ),
       );
     }

@@ -1,4 +1,5 @@
 import type { BatchProgress } from '../shared/models.ts';
+import type { JobState } from '../shared/vocabulary.ts';
 
 // Live progress for a terminal, from the core's `batches:progress` events: one redrawn line per batch on a
 // TTY, a line per change (at most every 2 s) otherwise, so logs of CI runs stay readable.
@@ -15,7 +16,7 @@ function duration(ms: number): string {
 }
 
 export function formatProgress(progress: BatchProgress, startedAt: number, now: number): string {
-  const count = (state: string) => progress.states[state] ?? 0;
+  const count = (state: JobState) => progress.states[state] ?? 0;
   const failed = count('failed') + count('skipped');
   const finished = progress.done + failed + progress.attention;
   const elapsed = now - startedAt;

@@ -1,35 +1,20 @@
-// The service's vocabulary and prices as its description states them (../shared/api/ad-service-api.md).
-// What the description leaves open is guessed in core/api/guesses.ts, never here.
+import type {
+  Mode,
+  Quality,
+  ShootAspectRatio,
+  ShootStyle,
+  ShotCount,
+  VideoDuration,
+  VideoResolution,
+} from '../shared/vocabulary.ts';
 
-export const SHOOT_STYLES = [
-  'classic',
-  'minimal',
-  'luxury',
-  'loud_luxury',
-  'magazine',
-  'editorial',
-  'avant_garde',
-  'element',
-  'influencer',
-  'lifestyle',
-] as const;
-export type ShootStyle = (typeof SHOOT_STYLES)[number];
+// The service's prices and rules over its catalog, as its description states them
+// (../shared/api/ad-service-api.md). The catalog's sets themselves are declared in shared/vocabulary.ts and
+// their words in shared/words.ts; what the description leaves open is guessed in core/api/guesses.ts, never here.
+
 export const SIX_SHOT_STYLES: readonly ShootStyle[] = ['classic', 'minimal'];
 /** What a requested 6 becomes in the other styles (`shots_adjusted: true`). */
 export const CLAMPED_SHOTS = 4;
-/** How people read the styles; the description names them by id only. */
-export const STYLE_LABELS: Record<ShootStyle, string> = {
-  classic: 'Classic',
-  minimal: 'Minimal',
-  luxury: 'Luxury',
-  loud_luxury: 'Loud luxury',
-  magazine: 'Magazine',
-  editorial: 'Editorial',
-  avant_garde: 'Avant-garde',
-  element: 'Element',
-  influencer: 'Influencer',
-  lifestyle: 'Lifestyle',
-};
 
 /**
  * Each style's look in a picker: its backdrop's colours as a CSS background (our own rendering of the
@@ -48,34 +33,13 @@ export const STYLE_SWATCHES: Record<ShootStyle, string> = {
   lifestyle: 'linear-gradient(#f3e3c7, #a47551)',
 };
 
-export const MODES = ['product_only', 'with_model'] as const;
-export type Mode = (typeof MODES)[number];
-export const MODE_LABELS: Record<Mode, string> = { product_only: 'Product only', with_model: 'With a model' };
-
-export const SHOT_COUNTS = [1, 4, 6] as const;
-export type ShotCount = (typeof SHOT_COUNTS)[number];
-
-export const QUALITIES = ['standard', 'pro', '4k'] as const;
-export type Quality = (typeof QUALITIES)[number];
 export const CREDITS_PER_IMAGE: Record<Quality, number> = { standard: 1, pro: 2, '4k': 4 };
-export const QUALITY_LABELS: Record<Quality, string> = { standard: 'Standard', pro: 'Pro', '4k': '4K' };
 
-/** The description lists these as examples; the complete set is not shown. */
-export const SHOOT_ASPECT_RATIOS = ['1:1', '4:5', '9:16', '16:9'] as const;
-export type ShootAspectRatio = (typeof SHOOT_ASPECT_RATIOS)[number];
-
-export const VIDEO_DURATIONS = [5, 10, 15] as const;
-export type VideoDuration = (typeof VIDEO_DURATIONS)[number];
 export const VIDEO_MAX_IMAGES: Record<VideoDuration, number> = { 5: 1, 10: 3, 15: 4 };
 
-export const VIDEO_RESOLUTIONS = ['480p', '720p', '1080p'] as const;
-export type VideoResolution = (typeof VIDEO_RESOLUTIONS)[number];
 export const VIDEO_CREDITS_PER_SECOND: Record<VideoResolution, number> = { '480p': 2, '720p': 4, '1080p': 9 };
 /** The mode multiplier in percent, so that prices stay exact integer arithmetic. */
 export const VIDEO_MODE_PERCENT: Record<Mode, number> = { product_only: 85, with_model: 100 };
-
-export const VIDEO_ASPECT_RATIOS = ['21:9', '16:9', '4:3', '1:1', '3:4', '9:16'] as const;
-export type VideoAspectRatio = (typeof VIDEO_ASPECT_RATIOS)[number];
 
 /**
  * Where a new batch starts. Shots, quality and mode are the service's own defaults; the style and the

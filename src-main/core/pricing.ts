@@ -1,15 +1,17 @@
+import type {
+  Mode,
+  Quality,
+  ShootStyle,
+  ShotCount,
+  VideoDuration,
+  VideoResolution,
+} from '../shared/vocabulary.ts';
 import {
   CLAMPED_SHOTS,
   CREDITS_PER_IMAGE,
-  type Mode,
-  type Quality,
-  type ShootStyle,
-  type ShotCount,
   SIX_SHOT_STYLES,
   VIDEO_CREDITS_PER_SECOND,
   VIDEO_MODE_PERCENT,
-  type VideoDuration,
-  type VideoResolution,
 } from './catalog.ts';
 
 // Exact credits, from the service's published rules. A preview made here must equal, to the credit,

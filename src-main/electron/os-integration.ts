@@ -46,7 +46,8 @@ export function noticeFor(
   if (now.attention > (before?.attention ?? 0)) {
     return {
       title: `${now.name} needs a decision`,
-      body: `${now.attention} job${now.attention === 1 ? '' : 's'} may or may not have been created: check, retry or abandon.`,
+      // Which decisions each allows (an unknown outcome, a stale or an owed job) is core's to say, on the batch's page.
+      body: `${now.attention === 1 ? '1 shoot or video waits' : `${now.attention} shoots or videos wait`} for your decision: open the batch to see what each allows.`,
     };
   }
   return null;

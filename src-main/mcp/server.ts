@@ -5,8 +5,27 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { Refusal } from '../core/app/dispatch.ts';
 import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';
-import type { CatalogView, UsagePeriod } from '../shared/models.ts';
+import type { BatchDetail, CatalogView, UsagePeriod } from '../shared/models.ts';
 import { daysPeriod, ownerName, utcDay } from '../shared/usage-period.ts';
+import {
+  AGENT_REQUEST_STATES,
+  BATCH_STATUSES,
+  EXPORT_STATES,
+  JOB_DECISIONS,
+  JOB_KINDS,
+  JOB_STATES,
+  PAUSE_REASONS,
+  RESULT_KINDS,
+  REVIEW_FLAGS,
+  SHOOT_STYLES,
+} from '../shared/vocabulary.ts';
+import {
+  AGENT_REQUEST_STATE_WORDS,
+  batchStatusWords,
+  decisionWords,
+  EXPORT_STATE_WORDS,
+  JOB_STATE_WORDS,
+} from '../shared/words.ts';
 
 // Adbatch's tools for agents (issue 16, docs/agents.md), over the one handler map every front end calls: an
 // agent scans, quotes and submits batches, follows them, reads and decides results, and reads the balance
@@ -15,7 +34,9 @@ import { daysPeriod, ownerName, utcDay } from '../shared/usage-period.ts';
 // tool approves, declines or sets the allowance: those are a person's, in the app or with `adbatch approve`.
 //
 // Annotations are hints for clients (the MCP specification says a server must not rely on them): the rule
-// is in the handlers, not here.
+// is in the handlers, not here. Answers name states, reasons and kinds by the contract's ids
+// (shared/vocabulary.ts), each with its words for people beside it (shared/words.ts): an agent matches on
+// the one and tells the user the other.
 
 export type CoreCall = <C extends Channel>(
   channel: C,
@@ -69,7 +90,8 @@ function choices(catalog: CatalogView): string {
 /** What submit_batch and request_status answer about a request. */
 const requestShape = {
   requestId: z.string(),
-  state: z.enum(['pending_approval', 'created', 'declined', 'expired']),
+  state: z.enum(AGENT_REQUEST_STATES),
+  stateWords: z.string(),
   batchId: z.string().nullable(),
   credits: z.number(),
   reason: z.string().nullable(),
@@ -195,7 +217,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     {
       title: 'Submit a quoted batch',
       description:
-        'Asks to run a quoted batch (or the videos make_videos quoted). It runs at once only when it fits the allowance the user set for agents; otherwise it waits for a person to approve it in Adbatch ("pending_approval"): tell the user, and follow it with request_status. Retrying with the same clientRequestId never makes a second batch.',
+        'Asks to run a quoted batch (or the videos make_videos quoted). It runs at once only when it fits the allowance the user set for agents; otherwise it waits for a person to approve it in Adbatch ("pending"): tell the user, and follow it with request_status. Retrying with the same clientRequestId never makes a second batch.',
       inputSchema: {
         quoteId: z.string().min(1),
         clientRequestId: z
@@ -218,7 +240,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     {
       title: 'Follow a request',
       description:
-        'Where a submitted request stands: pending approval, created (with its batch), declined or expired.',
+        'Where a submitted request stands: pending (waiting for a person’s approval), created (with its batch), declined or expired.',
       inputSchema: { requestId: z.string().min(1) },
       outputSchema: requestShape,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -230,19 +252,32 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     'batch_status',
     {
       title: 'Follow a batch',
-      description: 'A batch’s progress: its status, jobs done and failed, credits charged and refunded.',
+      description:
+        'A batch’s progress: its status (and why it is paused), jobs done and failed, credits charged and refunded, and the shoots and videos that wait for a person’s decision in Adbatch (check again, retry, abandon, download again: a person’s, not a tool’s), with what each decision costs.',
       inputSchema: { batchId: z.string().min(1) },
       outputSchema: {
         batchId: z.string(),
         name: z.string(),
-        status: z.string(),
-        statusReason: z.string().nullable(),
+        status: z.enum(BATCH_STATUSES),
+        statusReason: z.enum(PAUSE_REASONS).nullable(),
+        statusWords: z.string(),
         jobs: z.number(),
         done: z.number(),
         failed: z.number(),
         creditsSpent: z.number(),
         creditsRefunded: z.number(),
         resultsFolder: z.string(),
+        waitingForDecision: z.array(
+          z.object({
+            jobId: z.string(),
+            product: z.string(),
+            kind: z.enum(JOB_KINDS),
+            state: z.enum(JOB_STATES),
+            stateWords: z.string(),
+            creditsAtStake: z.number(),
+            decisions: z.array(z.object({ decision: z.enum(JOB_DECISIONS), words: z.string() })),
+          }),
+        ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -254,12 +289,14 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           name: batch.name,
           status: batch.status,
           statusReason: batch.statusReason,
+          statusWords: batchStatusWords(batch),
           jobs: batch.jobs,
           done: batch.done,
           failed: batch.failed,
           creditsSpent: batch.creditsSpent,
           creditsRefunded: batch.creditsRefunded,
           resultsFolder: batch.resultsFolder,
+          waitingForDecision: waitingForDecision(batch),
         };
       }),
   );
@@ -306,11 +343,11 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           z.object({
             resultId: z.number(),
             product: z.string(),
-            kind: z.string(),
-            style: z.string(),
+            kind: z.enum(RESULT_KINDS),
+            style: z.enum(SHOOT_STYLES).nullable(),
             index: z.number(),
             path: z.string(),
-            flag: z.string().nullable(),
+            flag: z.enum(REVIEW_FLAGS).nullable(),
             stars: z.number(),
           }),
         ),
@@ -360,11 +397,13 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       inputSchema: {
         batchId: z.string().min(1),
         resultIds: z.array(z.number().int()).min(1),
-        flag: z.enum(['picked', 'rejected']).nullable().optional(),
+        flag: z.enum(REVIEW_FLAGS).nullable().optional(),
         stars: z.number().int().min(0).max(5).optional(),
       },
       outputSchema: {
-        results: z.array(z.object({ resultId: z.number(), flag: z.string().nullable(), stars: z.number() })),
+        results: z.array(
+          z.object({ resultId: z.number(), flag: z.enum(REVIEW_FLAGS).nullable(), stars: z.number() }),
+        ),
       },
       annotations: {
         readOnlyHint: false,
@@ -383,7 +422,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         }
         const decided = await call('review:decide', {
           batchId,
-          itemIds: resultIds,
+          resultIds,
           change: { ...(flag !== undefined ? { flag } : {}), ...(stars !== undefined ? { stars } : {}) },
         });
         return {
@@ -461,7 +500,8 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       },
       outputSchema: {
         exportId: z.string(),
-        state: z.string(),
+        state: z.enum(EXPORT_STATES),
+        stateWords: z.string(),
         folder: z.string(),
         written: z.number(),
         identical: z.number(),
@@ -498,6 +538,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         return {
           exportId: view.id,
           state: view.state,
+          stateWords: EXPORT_STATE_WORDS[view.state],
           folder: view.destination,
           written: view.written,
           identical: view.identical,
@@ -613,10 +654,28 @@ function periodOf(from?: string, to?: string): UsagePeriod {
   return period;
 }
 
+/** The jobs core offers decisions on, each with the decisions in words (a person's to make, in Adbatch). */
+function waitingForDecision(batch: BatchDetail): Array<Record<string, unknown>> {
+  return batch.items.flatMap((product) =>
+    product.jobs
+      .filter((job) => job.decisions.length > 0)
+      .map((job) => ({
+        jobId: job.id,
+        product: product.name,
+        kind: job.kind,
+        state: job.state,
+        stateWords: JOB_STATE_WORDS[job.state],
+        creditsAtStake: job.creditsAtStake,
+        decisions: job.decisions.map((decision) => ({ decision, words: decisionWords(decision, job) })),
+      })),
+  );
+}
+
 function requestAnswer(request: ResultOf<'agents:submit'>): Record<string, unknown> {
   return {
     requestId: request.id,
-    state: request.state === 'pending' ? 'pending_approval' : request.state,
+    state: request.state,
+    stateWords: AGENT_REQUEST_STATE_WORDS[request.state],
     batchId: request.batchId,
     credits: request.credits,
     reason: request.reason,

@@ -1,8 +1,8 @@
+import type { Recipe, RecipeInput } from './export-recipe.ts';
 import type {
   AccountView,
   AgentAllowanceView,
   AgentQuoteView,
-  AgentRequestState,
   AgentRequestView,
   AgentServerView,
   AgentVideoQuoteView,
@@ -16,14 +16,10 @@ import type {
   ExportDetail,
   ExportPlanView,
   ExportProgressView,
-  ExportRecipe,
-  ExportRecipeInput,
   ExportRecipesView,
   ExportRequest,
   ExportScope,
-  ExportState,
   ExportView,
-  JobDecision,
   JobView,
   LastBatchSettings,
   ModelView,
@@ -54,6 +50,7 @@ import type {
   UsagePeriod,
   UsageView,
 } from './models.ts';
+import type { AgentRequestState, ExportState } from './vocabulary.ts';
 
 // The one contract between the renderer and main, whatever carries it (Electron IPC, the browser harness's
 // WebSocket, a direct call in tests). Channels are `domain:verb`. Main validates every argument against
@@ -155,11 +152,8 @@ export interface Handlers {
   'batches:relocate': { args: { id: string; libraryDir: string }; result: BatchSummary };
   /** Downloads again every result the batch owes (paid for, not on disk): no POST, no credits. */
   'batches:redownload': { args: { id: string }; result: BatchSummary };
-  /** A job and the batch it belongs to, for a decision on it. */
-  'jobs:get': {
-    args: { id: string };
-    result: { batchId: string; job: JobView; decisions: JobDecision[] };
-  };
+  /** A job and the batch it belongs to, for a decision on it (the job says which it allows). */
+  'jobs:get': { args: { id: string }; result: { batchId: string; job: JobView } };
   'jobs:retry': { args: { id: string }; result: BatchSummary };
   'jobs:abandon': { args: { id: string }; result: BatchSummary };
   'jobs:recheck': { args: { id: string }; result: BatchSummary };
@@ -172,11 +166,11 @@ export interface Handlers {
   'review:get': { args: ReviewScope & { filter?: ReviewFilter; page?: ReviewPage }; result: ReviewView };
   /** A decision on one result or a selection, committed at once. */
   'review:decide': {
-    args: ReviewScope & { itemIds: number[]; change: ReviewChange };
+    args: ReviewScope & { resultIds: number[]; change: ReviewChange };
     result: ReviewDecided;
   };
   /** Picks this result and rejects the others of its product (shots, or videos) in the scope. */
-  'review:keep': { args: ReviewScope & { itemId: number }; result: ReviewDecided };
+  'review:keep': { args: ReviewScope & { resultId: number }; result: ReviewDecided };
   /** Undoes the scope's last decision of this session; nothing changed when there is none. */
   'review:undo': { args: ReviewScope; result: ReviewDecided };
   'review:redo': { args: ReviewScope; result: ReviewDecided };
@@ -201,7 +195,7 @@ export interface Handlers {
   /** The export recipes: the built-ins, then the designer's own. */
   'export:recipes': { args: undefined; result: ExportRecipesView };
   /** Saves one of the designer's recipes (a new one, or one of the same id replaced). */
-  'export:saveRecipe': { args: ExportRecipeInput; result: ExportRecipe };
+  'export:saveRecipe': { args: RecipeInput; result: Recipe };
   'export:deleteRecipe': { args: { id: string }; result: null };
   /** What an export would write, under which names, with what the plan can already warn about; nothing written. */
   'export:plan': { args: ExportRequest; result: ExportPlanView };
@@ -228,7 +222,7 @@ export interface Handlers {
    * files as they are, or made through a recipe first. Sent from the page's `dragstart`.
    */
   'export:drag': {
-    args: { scope: ExportScope & { itemIds: number[] }; recipe?: string };
+    args: { scope: ExportScope & { resultIds: number[] }; recipe?: string };
     result: { files: number };
   };
   'settings:get': { args: undefined; result: Settings };

@@ -1,18 +1,29 @@
 // What the renderer sees of the domain: plain data, no paths it could misuse, no secrets. Local images are
 // given as URLs that main (or the browser harness) serves from an allow-list, never as `file://`.
 
-// The service's vocabulary is defined once, in core/catalog.ts; only its types cross into the contract.
+// Types only: every closed set a view names (states, reasons, kinds, the catalog's choices) is declared once
+// in vocabulary.ts, and a view is typed by it, never by `string`.
+import type { Recipe } from './export-recipe.ts';
 import type {
+  AgentRequestState,
+  BatchDecision,
+  BatchStatus,
+  ExportState,
+  JobDecision,
+  JobKind,
+  JobState,
   Mode,
+  PauseReason,
   Quality,
+  RejectReason,
+  ResultKind,
+  ReviewFlag,
   ShootStyle,
   ShotCount,
   VideoAspectRatio,
   VideoDuration,
   VideoResolution,
-} from '../core/catalog.ts';
-
-export type { Mode, Quality, ShootStyle, ShotCount, VideoAspectRatio, VideoDuration, VideoResolution };
+} from './vocabulary.ts';
 
 export interface ShootSettingsView {
   style: ShootStyle;
@@ -219,8 +230,6 @@ export interface CapPreview {
   warns: boolean;
 }
 
-export type BatchStatus = 'running' | 'paused' | 'cancelled' | 'finished';
-
 export interface BatchSummary extends BatchProgress {
   accountName: string;
   /** Whether this process holds the batch's key; a batch whose key is gone waits for it. */
@@ -238,22 +247,29 @@ export interface BatchSummary extends BatchProgress {
   agentClient: string | null;
 }
 
-/** What the user may decide about a job in its state. */
-export type JobDecision = 'retry' | 'abandon' | 'recheck' | 'redownload';
-
 export interface JobView {
   id: string;
-  kind: 'shoot' | 'video';
-  state: string;
+  kind: JobKind;
+  state: JobState;
+  /** The service's own status word for it, as it last answered (an open set: the service may add words). */
   remoteStatus: string | null;
+  /** What sending it costs: a retry spends it again. */
   price: number;
   creditsCharged: number;
   creditsRefunded: number;
+  /**
+   * Credits the service may already have charged for it though Adbatch never heard: a create whose outcome is
+   * unknown holds its price at stake in the ledger until the service's usage report resolves it; 0 otherwise.
+   */
+  creditsAtStake: number;
+  /** What the user may decide about it now, as core allows it (core/app/decisions.ts); [] when nothing. */
+  decisions: JobDecision[];
+  /** The service's failure code, or Adbatch's (`stale`, `results_missing`): an open set; the message says it. */
   failureCode: string | null;
   failureMessage: string | null;
-  /** Result thumbnails (images) and the video, as they land; `reviewId` is the result's item in Review (a
+  /** Result thumbnails (images) and the video, as they land; `resultId` is the result Review shows (a
    * thumbnail's image), null where none is known. */
-  results: Array<{ kind: 'image' | 'thumbnail' | 'video'; url: string; reviewId: number | null }>;
+  results: Array<{ kind: 'image' | 'thumbnail' | 'video'; url: string; resultId: number | null }>;
 }
 
 export interface ProductProgressView {
@@ -281,6 +297,8 @@ export interface BatchDetail extends BatchSummary {
   videosAfterReview: { video: VideoSettingsView; made: boolean } | null;
   /** Estimated ms until done, or null when unknown. */
   etaMs: number | null;
+  /** What the user may decide about the batch now, as core allows it (core/app/decisions.ts). */
+  decisions: BatchDecision[];
   items: ProductProgressView[];
 }
 
@@ -295,7 +313,8 @@ export interface BatchProgress {
   id: string;
   name: string;
   status: BatchStatus;
-  statusReason: string | null;
+  /** Why it is paused; null unless it is. */
+  statusReason: PauseReason | null;
   /** The reason in words where the code is not enough (a storage failure names the bucket and cause). */
   statusMessage: string | null;
   /** While the batch's photos are being uploaded to storage, before its jobs are sent. */
@@ -305,7 +324,7 @@ export interface BatchProgress {
   failed: number;
   attention: number;
   /** Jobs by state, every state with at least one job. */
-  states: Partial<Record<string, number>>;
+  states: Partial<Record<JobState, number>>;
   /** Jobs the service accepted (a remote id recorded), whatever became of them since. */
   created: number;
   /** Jobs sent and not yet ended: being created, followed or downloaded. */
@@ -369,19 +388,6 @@ export interface PhotoStorageInput {
   secretAccessKey?: string;
 }
 
-/** A designer's flag on a result; no flag is `null`. */
-export type ReviewFlag = 'picked' | 'rejected';
-
-/** Why a result was rejected, one key each in Review. */
-export const REJECT_REASONS = [
-  'wrong_colour',
-  'garbled_text',
-  'deformed_product',
-  'wrong_background',
-  'other',
-] as const;
-export type RejectReason = (typeof REJECT_REASONS)[number];
-
 /** One result to review: a shot or a video, downloaded and verified. */
 export interface ReviewItemView {
   /** The result's id: what a decision names. */
@@ -390,9 +396,9 @@ export interface ReviewItemView {
   productName: string;
   /** The product's place in its batch, from 0. */
   position: number;
-  kind: 'shot' | 'video';
-  /** The shoot's style; a video's is its shoot's. */
-  style: string;
+  kind: ResultKind;
+  /** The shoot's style; a video's is its shoot's; null where that shoot is not known. */
+  style: ShootStyle | null;
   /** 1 for the first shot of its shoot. */
   index: number;
   /** The file itself, through the file gateway. */
@@ -455,8 +461,8 @@ export interface ReviewFilter {
   /** At least this many stars. */
   minStars?: number;
   reviewed?: boolean;
-  kind?: 'shot' | 'video';
-  style?: string;
+  kind?: ResultKind;
+  style?: ShootStyle;
   /** Part of the product's name, any case. */
   product?: string;
 }
@@ -472,7 +478,7 @@ export interface ReviewCounts {
   videos: number;
   /** `atLeastStars[n]`: results with at least n stars (n from 0 to 5). */
   atLeastStars: number[];
-  byStyle: Record<string, number>;
+  byStyle: Partial<Record<ShootStyle, number>>;
 }
 
 export interface ReviewView {
@@ -582,14 +588,9 @@ export interface ReshootQuote {
 
 // Export (issue 13): the results the designer picked, out as the files each channel wants.
 
-/** A recipe as the engine keeps it (core/export/recipes.ts): format, size, metadata, names, checks. */
-export type ExportRecipe = import('../core/export/recipes.ts').Recipe;
-/** A recipe as given to be saved: what is left out takes the recipe's defaults. */
-export type ExportRecipeInput = import('../core/export/recipes.ts').RecipeInput;
-
 export interface ExportRecipesView {
   /** The built-ins, then the designer's own. */
-  recipes: Array<ExportRecipe & { builtIn: boolean }>;
+  recipes: Array<Recipe & { builtIn: boolean }>;
   /** Saved entries that no longer read as recipes, with why (kept in the file, never dropped). */
   unreadable: Array<{ reason: string }>;
 }
@@ -604,7 +605,7 @@ export interface ExportScope {
   /** One product in every batch that shot it: an id, a key, a folder, a SKU or handle (as Review's scope). */
   product?: string;
   /** Only these results of the batch (a single one) or the product: Review's selection. */
-  itemIds?: number[];
+  resultIds?: number[];
 }
 
 export interface ExportSelection {
@@ -654,8 +655,6 @@ export interface ExportPlanView {
   /** The zips it will write, relative to the destination. */
   zips: string[];
 }
-
-export type ExportState = 'running' | 'done' | 'cancelled' | 'stopped' | 'failed' | 'interrupted';
 
 /** How far an export's files are: the engine's progress (core/export/run.ts) and the view's share it. */
 export interface ExportCounts {
@@ -823,7 +822,7 @@ export interface ReconciliationLine {
     jobId: string;
     batchName: string;
     product: string;
-    kind: 'shoot' | 'video';
+    kind: JobKind;
     credits: number;
   }>;
 }
@@ -841,7 +840,7 @@ export interface StatementRow {
   date: string;
   batch: string;
   product: string;
-  kind: 'shoot' | 'video';
+  kind: JobKind;
   settings: string;
   charged: number;
   refunded: number;
@@ -870,12 +869,6 @@ export interface AgentQuoteView extends QuoteView {
   /** After this, submitting it is refused: quote again. */
   expiresAt: number;
 }
-
-/**
- * Where an agent's request to spend stands: waiting for a person, turned into a batch (by a person's yes or
- * within the allowance), declined, or expired (the balance or the prices it was quoted on changed).
- */
-export type AgentRequestState = 'pending' | 'created' | 'declined' | 'expired';
 
 export interface AgentRequestView {
   id: string;

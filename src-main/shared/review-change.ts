@@ -1,4 +1,5 @@
-import type { RejectReason, ReviewChange, ReviewFlag } from './models.ts';
+import type { ReviewChange } from './models.ts';
+import type { RejectReason, ReviewFlag } from './vocabulary.ts';
 
 // The rule of a decision, once for core (which commits it) and the renderer (which shows it within the frame,
 // before core's answer comes back): a reason means rejected, a pick drops the reason, no flag drops it too;

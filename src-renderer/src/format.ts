@@ -1,6 +1,5 @@
-import { noun } from '../../src-main/shared/counted.ts';
-
-export const credits = (value: number) => `${value.toLocaleString('en')} ${noun(value, 'credit')}`;
+// Credits are said alike in every front end: the renderer's screens import them from here with the rest.
+export { credits } from '../../src-main/shared/words.ts';
 
 export function duration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));

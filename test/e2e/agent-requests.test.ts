@@ -54,13 +54,15 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
     await expect
       .poll(() => banner.textContent(), PATIENT)
       .toContain(`Claude Desktop asks to run “Spring drop” for ${asked.credits} credits.`);
-    await expect.poll(() => page.getByTestId('requests-count').textContent()).toBe(', waiting for you: 1');
+    await expect
+      .poll(() => page.getByTestId('requests-count').textContent())
+      .toBe(', waiting for approval: 1');
     await banner.getByRole('button', { name: 'See the request' }).click();
     const request = page.getByTestId('agent-request').filter({ hasText: 'Spring drop' });
     await expect
       .poll(() => request.textContent(), PATIENT)
       .toContain('2 products · 4 shots · Classic · Standard · 1:1 · Product only · Sandbox');
-    expect(await request.getByTestId('agent-request-state').textContent()).toBe('Waiting for you');
+    expect(await request.getByTestId('agent-request-state').textContent()).toBe('Waiting for approval');
     await checkAllLooks(page, '44-requests', 'Requests from agents');
 
     expect((await callCore(app.core, 'batches:list')).some((batch) => batch.name === 'Spring drop')).toBe(

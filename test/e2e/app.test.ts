@@ -260,7 +260,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     expect(shown).toEqual({ loaded: true, height: 96, ratioKept: true });
     // The settings it ran with, and what the service charged, said as such.
     expect(await page.getByTestId('batch-shoot-settings').textContent()).toBe(
-      'Classic · 4 shots · 1:1 · Standard',
+      '4 shots · Classic · Standard · 1:1 · Product only',
     );
     expect(await page.getByTestId('batch-charged').textContent()).toBe(
       '52 credits charged by the service, of 52 credits quoted',

@@ -171,6 +171,6 @@ export async function finishedBatch(
 }
 
 /** Picks these results of a batch, as Review's P does. */
-export async function pickResults(core: Core, batchId: string, itemIds: number[]): Promise<void> {
-  await callCore(core, 'review:decide', { batchId, itemIds, change: { flag: 'picked' } });
+export async function pickResults(core: Core, batchId: string, resultIds: number[]): Promise<void> {
+  await callCore(core, 'review:decide', { batchId, resultIds, change: { flag: 'picked' } });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { counted } from '../../shared/counted.ts';
 import type { AgentRequestView } from '../../shared/models.ts';
+import { AGENT_REQUEST_STATE_WORDS } from '../../shared/words.ts';
 import { type CliCore, hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
 import { sessionKeyFromEnv } from './session-key.ts';
@@ -19,7 +20,7 @@ interface AgentsOptions {
 }
 
 function line(request: AgentRequestView): string {
-  const state = request.state === 'pending' ? 'waiting for you' : request.state;
+  const state = AGENT_REQUEST_STATE_WORDS[request.state];
   const brand = request.brandName ? ` for ${request.brandName}` : '';
   const decided = request.decidedBy ? ` (${request.decidedBy})` : '';
   const reason = request.reason ? `: ${request.reason}` : '';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { RECHECK_MS } from '../../core/app/public-api.ts';
-import { counted, noun } from '../../shared/counted.ts';
+import { retryWarning } from '../../shared/words.ts';
 import { EXIT } from '../exit-codes.ts';
 import { type CliCore, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
@@ -58,13 +58,12 @@ export function registerDecisionCommands(program: Command): void {
     .option(...dataDir)
     .action((id: string, options: { dataDir: string; yes?: boolean }) =>
       decide(options.dataDir, async (cli) => {
-        const { job, decisions } = await cli.call('jobs:get', { id });
-        const warning =
-          job.state === 'outcome_unknown'
-            ? `The service may already have created and charged this ${job.kind}; sending it again costs up to ${job.price} more ${noun(job.price, 'credit')}.`
-            : `Sending this ${job.kind} again costs ${counted(job.price, 'credit')}.`;
+        const { job } = await cli.call('jobs:get', { id });
+        const warning = retryWarning(job);
         // A job that cannot be retried is refused by core, in its words, whether or not --yes was given.
-        if (decisions.includes('retry') && !options.yes) throw new Error(`${warning} Add --yes to retry it.`);
+        if (job.decisions.includes('retry') && !options.yes) {
+          throw new Error(`${warning} Add --yes to retry it.`);
+        }
         await cli.call('jobs:retry', { id });
         return `${warning}\nQueued ${id} again; adbatch resume sends it.`;
       }),

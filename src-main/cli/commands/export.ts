@@ -1,7 +1,9 @@
 import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { Refusal } from '../../core/app/dispatch.ts';
-import type { ExportProgressView, ExportRequest, ExportState } from '../../shared/models.ts';
+import type { ExportProgressView, ExportRequest } from '../../shared/models.ts';
+import type { ExportState } from '../../shared/vocabulary.ts';
+import { EXPORT_STATE_WORDS } from '../../shared/words.ts';
 import { EXIT } from '../exit-codes.ts';
 import { openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
@@ -163,7 +165,7 @@ export function registerExportCommand(program: Command): void {
         }
         const manifests = detail.manifests.map((manifest) => join(detail.destination, manifest));
         process.stdout.write(
-          `${state}: ${detail.written} written, ${detail.identical} already there, ${detail.failed} failed, into ${detail.destination}${manifests.length > 0 ? `; manifest: ${manifests.join(', ')}` : ''}${detail.zips.length > 0 ? `; zips: ${detail.zips.join(', ')}` : ''}\n`,
+          `${EXPORT_STATE_WORDS[state]}: ${detail.written} written, ${detail.identical} already there, ${detail.failed} failed, into ${detail.destination}${manifests.length > 0 ? `; manifest: ${manifests.join(', ')}` : ''}${detail.zips.length > 0 ? `; zips: ${detail.zips.join(', ')}` : ''}\n`,
         );
         if (detail.message) process.stderr.write(`adbatch: ${detail.message}\n`);
         process.exitCode =

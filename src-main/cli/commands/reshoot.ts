@@ -1,11 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import {
-  MODES,
-  QUALITIES,
-  SHOOT_ASPECT_RATIOS,
-  SHOOT_STYLES,
-  SHOT_COUNTS,
-} from '../../core/app/public-api.ts';
+
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import type {
   BatchDetail,
@@ -14,6 +8,7 @@ import type {
   ReshootRequest,
   ShootSettingsView,
 } from '../../shared/models.ts';
+import { MODES, QUALITIES, SHOOT_ASPECT_RATIOS, SHOOT_STYLES, SHOT_COUNTS } from '../../shared/vocabulary.ts';
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { openCliCore } from '../open-core.ts';

@@ -3,23 +3,25 @@ import { createInterface } from 'node:readline/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import {
   DEFAULT_GROUP_PATTERN,
-  MODES,
   parseGroupPattern,
-  QUALITIES,
   SANDBOX_ACCOUNT_ID,
   SERVICE_RATE_LIMIT,
-  SHOOT_ASPECT_RATIOS,
-  SHOOT_STYLES,
-  SHOT_COUNTS,
   sessionAccountId,
-  VIDEO_ASPECT_RATIOS,
-  VIDEO_DURATIONS,
-  VIDEO_RESOLUTIONS,
-  type VideoAspectRatio,
 } from '../../core/app/public-api.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import { counted } from '../../shared/counted.ts';
 import type { CatalogView, QuoteView, ShootSettingsView, VideoSettingsView } from '../../shared/models.ts';
+import {
+  MODES,
+  QUALITIES,
+  SHOOT_ASPECT_RATIOS,
+  SHOOT_STYLES,
+  SHOT_COUNTS,
+  VIDEO_ASPECT_RATIOS,
+  VIDEO_DURATIONS,
+  VIDEO_RESOLUTIONS,
+  type VideoAspectRatio,
+} from '../../shared/vocabulary.ts';
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { checkedByCommand } from '../help.ts';

@@ -1,27 +1,50 @@
 import type { Command } from 'commander';
-import type { BatchDetail, BatchSummary } from '../../shared/models.ts';
+import type { BatchDetail, BatchSummary, JobView } from '../../shared/models.ts';
+import { type BatchDecision, JOB_STATES, type JobDecision } from '../../shared/vocabulary.ts';
+import { batchStatusWords, decisionCostWords, JOB_STATE_WORDS } from '../../shared/words.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
 
 // `adbatch status`: reads the queue beside whatever drives it (the app, another `adbatch run`), never
 // taking it.
 
-/** What the user can do about a job that waits for a decision. */
-const DECISION_HINTS: Partial<Record<string, string>> = {
-  outcome_unknown: '\n      decide: adbatch retry <job> --yes (may pay twice) or adbatch abandon <job>',
-  stale: '\n      decide: adbatch recheck <job>',
-  owed: '\n      paid for, not on disk: adbatch redownload <job> (free)',
-  failed: '\n      to send it again (costs credits): adbatch retry <job> --yes',
+/** The command that makes each decision core offers on a job (`jobs:get`'s `decisions`), `<id>` its id. */
+const JOB_DECISION_COMMANDS: Record<JobDecision, string> = {
+  recheck: 'adbatch recheck <id>',
+  retry: 'adbatch retry <id> --yes',
+  abandon: 'adbatch abandon <id>',
+  redownload: 'adbatch redownload <id>',
 };
 
+/** The same for a batch's decisions. */
+const BATCH_DECISION_COMMANDS: Record<BatchDecision, string> = {
+  pause: 'adbatch pause <id>',
+  resume: 'adbatch resume',
+  cancel: 'adbatch cancel <id>',
+  redownload: 'adbatch redownload <id>',
+};
+
+/** The decisions core offers, as the commands that make them: "\n      decide: adbatch recheck j_1". */
+function decisionHint(commands: string[]): string {
+  return commands.length > 0 ? `\n      decide: ${commands.join(' or ')}` : '';
+}
+
+function jobHint(job: JobView): string {
+  return decisionHint(
+    job.decisions.map((decision) => {
+      const cost = decisionCostWords(decision, job);
+      return `${JOB_DECISION_COMMANDS[decision].replace('<id>', job.id)}${cost ? ` (${cost})` : ''}`;
+    }),
+  );
+}
+
 function batchLine(batch: BatchSummary): string {
-  const states = Object.entries(batch.states)
-    .map(([state, count]) => `${state} ${count}`)
+  const states = JOB_STATES.filter((state) => batch.states[state])
+    .map((state) => `${JOB_STATE_WORDS[state]} ${batch.states[state]}`)
     .join(', ');
-  const reason = batch.statusReason ? ` (${batch.statusReason.replace('_', ' ')})` : '';
   const stake = batch.creditsAtStake > 0 ? `, ${batch.creditsAtStake} at stake` : '';
   const charged = batch.creditsSpent + batch.creditsRefunded;
-  return `${batch.id}  ${batch.status}${reason}  ${batch.name}\n    ${states}; credits quoted ${batch.quotedCredits}, charged ${charged}, refunded ${batch.creditsRefunded}${stake}`;
+  return `${batch.id}  ${batchStatusWords(batch)}  ${batch.name}\n    ${states}; credits quoted ${batch.quotedCredits}, charged ${charged}, refunded ${batch.creditsRefunded}${stake}`;
 }
 
 function jobLines(detail: BatchDetail): string[] {
@@ -31,9 +54,8 @@ function jobLines(detail: BatchDetail): string[] {
       const shootsBefore = product.jobs.slice(0, index).filter((earlier) => earlier.kind === 'shoot').length;
       const kind = job.kind === 'shoot' && shootsBefore > 0 ? `reshoot ${shootsBefore}` : job.kind;
       const failure = job.failureMessage ? `  ${job.failureMessage}` : '';
-      const hint = DECISION_HINTS[job.state]?.replaceAll('<job>', job.id) ?? '';
       const remote = job.remoteStatus ? ` (${job.remoteStatus})` : '';
-      return `    ${product.name}  ${kind}  ${job.state}${remote}  ${job.creditsCharged - job.creditsRefunded}/${job.price} credits${failure}${hint}`;
+      return `    ${product.name}  ${kind}  ${JOB_STATE_WORDS[job.state]}${remote}  ${job.creditsCharged - job.creditsRefunded}/${job.price} credits${failure}${jobHint(job)}`;
     }),
   );
 }
@@ -57,11 +79,13 @@ export function registerStatusCommand(program: Command): void {
           const detail = await cli.call('batches:get', { id: batchId }).catch(() => {
             throw new Error(`no batch ${batchId} in ${options.dataDir}`);
           });
-          const { items, ...summary } = detail;
+          const batchHint = decisionHint(
+            detail.decisions.map((decision) => BATCH_DECISION_COMMANDS[decision].replace('<id>', detail.id)),
+          );
           process.stdout.write(
             options.json
               ? `${JSON.stringify(detail, null, 2)}\n`
-              : `${[batchLine(summary), ...jobLines({ ...detail, items })].join('\n')}\n`,
+              : `${[`${batchLine(detail)}${batchHint}`, ...jobLines(detail)].join('\n')}\n`,
           );
           return;
         }

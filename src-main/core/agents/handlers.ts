@@ -5,13 +5,13 @@ import type {
   PickedVideoQuote,
   PickedVideosRequest,
 } from '../../shared/models.ts';
+import { shootWords, videoWords } from '../../shared/words.ts';
 import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
 import { SANDBOX_ACCOUNT_NAME } from '../accounts/service-access.ts';
 import { AppError } from '../app/errors.ts';
 import type { HandlerMap } from '../app/handler-map.ts';
 import type { ScanHolder } from '../ingest/scan-holder.ts';
 import { type BatchMakerDeps, batchMaker } from '../queue/batch-maker.ts';
-import { shootInWords, videoInWords } from '../settings/settings-words.ts';
 import type { AgentRequest, AgentRequestStore } from './request-store.ts';
 
 // Agents spend only with a person's yes (issue 16, docs/agents.md). An agent quotes a batch and submits the
@@ -91,9 +91,9 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
     accountId === SANDBOX_ACCOUNT_ID ? null : services.account(accountId).brandId;
 
   const settingsOf = (plan: AgentRequest['plan']): string => {
-    if (plan.kind === 'videos') return `videos of ${videoInWords(plan.videos.video)}, from the picks`;
+    if (plan.kind === 'videos') return `videos of ${videoWords(plan.videos.video)}, from the picks`;
     const { shoot, video } = plan.request;
-    return video ? `${shootInWords(shoot)}; video ${videoInWords(video)}` : shootInWords(shoot);
+    return video ? `${shootWords(shoot)}; video ${videoWords(video)}` : shootWords(shoot);
   };
 
   const view = (request: AgentRequest): AgentRequestView => {

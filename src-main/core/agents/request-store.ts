@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { AgentRequestState, NewBatchRequest, PickedVideosRequest } from '../../shared/models.ts';
+import type { NewBatchRequest, PickedVideosRequest } from '../../shared/models.ts';
+import type { AgentRequestState } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import type { NewProduct } from '../queue/types.ts';
 

@@ -1,7 +1,7 @@
 // Domain types of the client: camelCase, with `null` wherever the service may leave a value out. These are
 // what the rest of the engine sees; the wire shapes (snake_case, loose) stay inside schemas.ts.
 
-import type { Mode, Quality, ShootStyle, VideoDuration, VideoResolution } from '../catalog.ts';
+import type { Mode, Quality, ShootStyle, VideoDuration, VideoResolution } from '../../shared/vocabulary.ts';
 
 export type { ShootStyle, VideoDuration, VideoResolution };
 export type GenerationMode = Mode;

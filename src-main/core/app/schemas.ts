@@ -1,24 +1,26 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
+import { recipeSchema } from '../../shared/export-recipe.ts';
 import type { Channel, Handlers } from '../../shared/ipc.ts';
-import { REJECT_REASONS } from '../../shared/models.ts';
 import {
   MODES,
   QUALITIES,
+  REJECT_REASONS,
+  RESULT_KINDS,
+  REVIEW_FLAGS,
   SHOOT_STYLES,
   SHOT_COUNTS,
   VIDEO_ASPECT_RATIOS,
   VIDEO_DURATIONS,
   VIDEO_RESOLUTIONS,
-} from '../catalog.ts';
-import { recipeSchema } from '../export/recipes.ts';
+} from '../../shared/vocabulary.ts';
 import { MAX_S3_URL_TTL_SECONDS } from '../hosting/s3.ts';
 
 // Every argument from the renderer, checked before a handler sees it: the renderer is treated as untrusted.
 
 const id = z.object({ id: z.string().min(1).max(200) }).strict();
 const batchId = z.string().min(1).max(200);
-const itemId = z.number().int().positive();
+const resultId = z.number().int().positive();
 const stars = z.number().int().min(0).max(5);
 const none = z.undefined();
 const url = z.url({ protocol: /^https?$/ }).max(2000);
@@ -129,7 +131,7 @@ const pickedVideos = z
         message: 'a logo is a URL or a file, not both',
         path: ['logoFile'],
       }),
-    order: z.record(z.string().min(1).max(200), z.array(itemId).max(100)).optional(),
+    order: z.record(z.string().min(1).max(200), z.array(resultId).max(100)).optional(),
   })
   .strict();
 
@@ -149,16 +151,16 @@ const exportRequest = z
       .object({
         batchIds: z.array(batchId).min(1).max(10_000).optional(),
         product,
-        itemIds: z.array(itemId).min(1).max(100_000).optional(),
+        resultIds: z.array(resultId).min(1).max(100_000).optional(),
       })
       .partial({ product: true })
       .strict()
       .refine((scope) => (scope.batchIds === undefined) !== (scope.product === undefined), {
         message: 'names batches or a product, not both',
       })
-      .refine((scope) => !scope.itemIds || scope.product !== undefined || scope.batchIds?.length === 1, {
+      .refine((scope) => !scope.resultIds || scope.product !== undefined || scope.batchIds?.length === 1, {
         message: 'a selection of results is of one batch or one product',
-        path: ['itemIds'],
+        path: ['resultIds'],
       }),
     recipes: z.array(z.string().trim().min(1).max(100)).min(1).max(50),
     selection: z
@@ -239,11 +241,11 @@ export const HANDLER_SCHEMAS = {
   'review:get': inScope({
     filter: z
       .object({
-        flag: z.enum(['picked', 'rejected', 'none']),
+        flag: z.enum([...REVIEW_FLAGS, 'none']),
         minStars: stars,
         reviewed: z.boolean(),
-        kind: z.enum(['shot', 'video']),
-        style: z.string().max(100),
+        kind: z.enum(RESULT_KINDS),
+        style: z.enum(SHOOT_STYLES),
         product: z.string().max(500),
       })
       .partial()
@@ -255,10 +257,10 @@ export const HANDLER_SCHEMAS = {
       .optional(),
   }),
   'review:decide': inScope({
-    itemIds: z.array(itemId).min(1).max(100_000),
+    resultIds: z.array(resultId).min(1).max(100_000),
     change: z
       .object({
-        flag: z.enum(['picked', 'rejected']).nullable(),
+        flag: z.enum(REVIEW_FLAGS).nullable(),
         stars,
         rejectReason: z.enum(REJECT_REASONS).nullable(),
       })
@@ -266,7 +268,7 @@ export const HANDLER_SCHEMAS = {
       .strict()
       .refine((change) => Object.keys(change).length > 0, 'says nothing to change'),
   }),
-  'review:keep': inScope({ itemId }),
+  'review:keep': inScope({ resultId }),
   'review:undo': inScope({}),
   'review:redo': inScope({}),
   'videos:quote': pickedVideos,
@@ -311,7 +313,7 @@ export const HANDLER_SCHEMAS = {
         .object({
           batchIds: z.array(batchId).length(1),
           product,
-          itemIds: z.array(itemId).min(1).max(10_000),
+          resultIds: z.array(resultId).min(1).max(10_000),
         })
         .partial({ batchIds: true, product: true })
         .strict()

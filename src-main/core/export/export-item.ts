@@ -1,4 +1,4 @@
-import type { ResultKind } from './recipes.ts';
+import type { ExportKind } from '../../shared/export-recipe.ts';
 
 /**
  * One result that may go out: a shot, a video or a source photo, with what names and the manifest say
@@ -8,7 +8,7 @@ import type { ResultKind } from './recipes.ts';
 export interface ExportItem {
   /** Stable and unique within an export (the asset's id): what keeps the plan deterministic. */
   key: string;
-  kind: ResultKind;
+  kind: ExportKind;
   /** Absolute path of the file on disk. */
   file: string;
   /** Groups a product's results for `{n}` and for a recipe's first or other shots. */

@@ -92,7 +92,7 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
       );
     }
     const products = same.of(keys[0] as ProductKey);
-    const rows = review.acrossBatches(products, scope.itemIds);
+    const rows = review.acrossBatches(products, scope.resultIds);
     const batchIds = [...new Set(rows.map((row) => row.batchId as string))];
     for (const product of products) if (!batchIds.includes(product.batchId)) batchIds.push(product.batchId);
     groups = batchIds.map((id) => ({
@@ -104,12 +104,12 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
     const ids = scope.batchIds ?? [];
     groups = ids.map((id) => {
       const batch = requireBatch(store, id);
-      const rows = scope.itemIds ? review.itemsOf(batch.id, scope.itemIds) : review.items(batch.id);
-      if (scope.itemIds && rows.length !== new Set(scope.itemIds).size) {
+      const rows = scope.resultIds ? review.itemsOf(batch.id, scope.resultIds) : review.items(batch.id);
+      if (scope.resultIds && rows.length !== new Set(scope.resultIds).size) {
         const found = new Set(rows.map((row) => row.assetId as number));
         throw new AppError(
           'not_found',
-          `Batch ${batch.id} has no result with id ${scope.itemIds.filter((itemId) => !found.has(itemId)).join(', ')}.`,
+          `Batch ${batch.id} has no result with id ${scope.resultIds.filter((resultId) => !found.has(resultId)).join(', ')}.`,
         );
       }
       return { batch, products: store.batches.products(batch.id), rows };
@@ -126,7 +126,7 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
     for (const product of products) {
       const productRows = byProduct.get(product.id) ?? [];
       // A selection from Review exports its results; a product with none of them is not in it.
-      if (scope.itemIds && productRows.length === 0) continue;
+      if (scope.resultIds && productRows.length === 0) continue;
       const sourcePhotos = product.photos.map((photo) =>
         basename(photo.source ?? photo.path ?? photo.url ?? ''),
       );
@@ -170,7 +170,7 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
           key: `asset:${row.assetId}`,
           kind: row.kind,
           file: join(batch.libraryDir, row.path),
-          style: row.style,
+          style: row.style ?? '',
           shot: row.index,
           stars: row.stars,
           flag: row.flag,

@@ -1,8 +1,9 @@
-import type { ExportFileView, ExportProgressView, ExportState } from '../../shared/models.ts';
+import type { Recipe } from '../../shared/export-recipe.ts';
+import type { ExportFileView, ExportProgressView } from '../../shared/models.ts';
+import type { ExportState } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import type { ExportItem } from './export-item.ts';
 import type { PlacedBefore } from './placed-before.ts';
-import type { Recipe } from './recipes.ts';
 import type { Selection } from './selection.ts';
 
 // The exports started in this data folder (migration 008): what was asked, the snapshot the run works from

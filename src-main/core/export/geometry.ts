@@ -1,4 +1,4 @@
-import type { RecipeSize } from './recipes.ts';
+import type { RecipeSize } from '../../shared/export-recipe.ts';
 
 // The pixel size of an output, worked out before rendering so that `{w}` and `{h}` in a name are the
 // size of the file, and render.ts resizes to exactly these (sharp's own rounding of a fitted size could

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { access, constants, lstat, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Recipe } from '../../shared/export-recipe.ts';
 import type {
   ExportDetail,
   ExportFileView,
   ExportPlanView,
   ExportProgressView,
   ExportRequest,
-  ExportState,
   ExportView,
 } from '../../shared/models.ts';
+import type { ExportState } from '../../shared/vocabulary.ts';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
 import { throttlePerKey } from '../app/events.ts';
@@ -27,7 +28,7 @@ import { placedBeforeOf } from './placed-before.ts';
 import { type ExportPlan, type PlannedFile, planExport } from './plan.ts';
 import { longEdgeWarning } from './preflight.ts';
 import type { RecipeStore } from './recipe-store.ts';
-import { BUILT_IN_RECIPES, parseRecipe, type Recipe, RecipeError } from './recipes.ts';
+import { BUILT_IN_RECIPES, parseRecipe, RecipeError } from './recipes.ts';
 import type { ExportReport, FileOutcome } from './run.ts';
 import { runExportInWorker } from './run-in-worker.ts';
 import { DEFAULT_SELECTION, type Selection } from './selection.ts';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Recipe } from '../../shared/export-recipe.ts';
 import type { ExportScope } from '../../shared/models.ts';
 import { AppError } from '../app/errors.ts';
 import type { HandlerMap } from '../app/handler-map.ts';
@@ -9,7 +10,7 @@ import { exportItemsOf } from './export-items.ts';
 import { type ExportDeps, recipeNamed } from './handlers.ts';
 import { partPath } from './place-file.ts';
 import { planExport } from './plan.ts';
-import { parseRecipe, type Recipe } from './recipes.ts';
+import { parseRecipe } from './recipes.ts';
 import { runExportInWorker } from './run-in-worker.ts';
 
 // What the export dialog needs of the desktop beside the export itself (issue 13, point 9): the folder to

@@ -1,4 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
+import type { Recipe } from '../../shared/export-recipe.ts';
 import { mapLimit } from '../util/map-limit.ts';
 import type { ExportItem } from './export-item.ts';
 import { outputDimensions } from './geometry.ts';
@@ -10,7 +11,7 @@ import {
   type TextToken,
   usesToken,
 } from './names.ts';
-import { parseRecipe, type Recipe } from './recipes.ts';
+import { parseRecipe } from './recipes.ts';
 import { NameClaims, safeComponent } from './safe-names.ts';
 import { DEFAULT_SELECTION, type Selection, selectItems } from './selection.ts';
 import { extensionOf, readSourceInfo, type SourceInfo } from './source-info.ts';

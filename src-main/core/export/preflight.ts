@@ -1,4 +1,4 @@
-import type { Recipe } from './recipes.ts';
+import type { Recipe } from '../../shared/export-recipe.ts';
 
 // The checks of a recipe on a file about to be written, as warnings: the file is still written (the
 // designer may know better), but the warning goes with it to the dialog, the CLI and the report. The

@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Recipe } from '../../shared/export-recipe.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
-import { BUILT_IN_RECIPES, parseRecipe, type Recipe, RecipeError } from './recipes.ts';
+import { BUILT_IN_RECIPES, parseRecipe, RecipeError } from './recipes.ts';
 
 // The designer's own recipes, kept in the data folder as one JSON file (`export-recipes.json`), written
 // whole and atomically. A JSON file rather than a table: recipes are settings, read whole, a handful of

@@ -1,9 +1,9 @@
 import sharp, { type Sharp } from 'sharp';
+import type { Recipe } from '../../shared/export-recipe.ts';
 import type { Dimensions } from './geometry.ts';
 import { fitInside } from './geometry.ts';
 import { embedIccInJpeg, embedIccInPng, srgbProfile } from './icc.ts';
 import type { PlannedFile } from './plan.ts';
-import type { Recipe } from './recipes.ts';
 import { buildXmp } from './xmp.ts';
 
 // One source decoded once, then each recipe's file made from its pixels. The decode makes the pixels

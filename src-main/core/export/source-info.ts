@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import sharp from 'sharp';
-import type { ResultKind } from './recipes.ts';
+import type { ExportKind } from '../../shared/export-recipe.ts';
 
 // What the plan needs to know of a source before anything is rendered: its upright size (for `{w}`,
 // `{h}` and the checks) and its format (for the Original recipe's extension). Only the header is read.
@@ -21,7 +21,7 @@ const EXTENSIONS: Record<string, string> = {
   gif: 'gif',
 };
 
-export async function readSourceInfo(file: string, kind: ResultKind): Promise<SourceInfo> {
+export async function readSourceInfo(file: string, kind: ExportKind): Promise<SourceInfo> {
   if (kind === 'video') return { width: 0, height: 0, ext: extname(file).slice(1).toLowerCase() || 'mp4' };
   const metadata = await sharp(file).metadata();
   const upright = metadata.autoOrient ?? { width: metadata.width, height: metadata.height };

@@ -1,4 +1,4 @@
-import type { Recipe } from './recipes.ts';
+import type { Recipe } from '../../shared/export-recipe.ts';
 import { type VideoChannelRules, videoChannelRules } from './video-channels.ts';
 import { readVideoFacts, type VideoFacts, VideoFileError } from './video-mp4.ts';
 

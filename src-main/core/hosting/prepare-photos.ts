@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import type { JobState } from '../../shared/vocabulary.ts';
 import type { VideoBody } from '../api/index.ts';
-import type { JobState } from '../queue/states.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Asset, Batch, Photo, VideoSettings } from '../queue/types.ts';
 import { checkLink, type LinkCheck } from './link-check.ts';

@@ -1,8 +1,9 @@
 import type { StatementRow, StatementView, UsageOwner, UsagePeriod } from '../../shared/models.ts';
+import type { JobKind } from '../../shared/vocabulary.ts';
+import { shootWords, videoWords } from '../../shared/words.ts';
 import type { Db } from '../db/open.ts';
 import { csvField } from '../export/manifest.ts';
 import type { ShootSettings, VideoSettings } from '../queue/types.ts';
-import { shootInWords, videoInWords } from '../settings/settings-words.ts';
 import { ownerFilter } from './usage.ts';
 
 // A client statement: one row per job attempt billed to the owner in the period (what was charged, what was
@@ -20,10 +21,10 @@ const COLUMNS = [
   'job_id',
 ];
 
-function settingsInWords(kind: 'shoot' | 'video', json: string): string {
+function settingsInWords(kind: JobKind, json: string): string {
   return kind === 'shoot'
-    ? shootInWords(JSON.parse(json) as ShootSettings)
-    : videoInWords(JSON.parse(json) as VideoSettings);
+    ? shootWords(JSON.parse(json) as ShootSettings)
+    : videoWords(JSON.parse(json) as VideoSettings);
 }
 
 /** A spreadsheet would run a text that starts like a formula: it is kept as text. */
@@ -48,7 +49,7 @@ export function statement(db: Db, owner: UsageOwner, period: UsagePeriod): State
         at: number;
         batch: string;
         product: string;
-        kind: 'shoot' | 'video';
+        kind: JobKind;
         settings: string;
         charged: number;
         refunded: number;

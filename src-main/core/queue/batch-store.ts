@@ -1,7 +1,8 @@
+import type { BatchStatus, PauseReason } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import { type BatchId, newBatchId, newProductId, type ProductId } from './ids.ts';
 import { type BatchRow, type ProductRow, toBatch, toProduct } from './rows.ts';
-import { ACTIVE_JOB_STATES, type BatchStatus, canMoveBatch, type PauseReason } from './states.ts';
+import { ACTIVE_JOB_STATES, canMoveBatch } from './states.ts';
 import type { Batch, EarlierShot, NewBatch, NewProduct, Product } from './types.ts';
 
 // Batches and their products: what the user asked for, and where each batch stands. A batch's status moves

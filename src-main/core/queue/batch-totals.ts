@@ -1,7 +1,7 @@
+import type { JobState } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import { LEDGER_SUMS } from '../ledger/ledger-store.ts';
 import type { BatchId } from './ids.ts';
-import type { JobState } from './states.ts';
 
 // What a batch's jobs add up to: how many in each state, the credits charged and refunded (from the
 // ledger), the credits at stake (the ledger's too), and its products. Read for every batch at once by the Batches screen.

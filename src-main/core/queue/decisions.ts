@@ -1,12 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { BatchDecision, JobDecision } from '../../shared/vocabulary.ts';
 import { AppError } from '../app/errors.ts';
 import type { AssetId, JobId } from './ids.ts';
 import type { QueueStore } from './store.ts';
 import type { Batch, Job } from './types.ts';
 
 // The user's decisions on batches and jobs, with their preconditions, once for every front end: the app's
-// buttons, the CLI's commands and an agent's tools all refuse the same things in the same words.
+// buttons, the CLI's commands and an agent's tools all refuse the same things in the same words. What a job
+// or a batch allows (decisionsFor, batchDecisionsFor) is what each decision's own check asks, so what the
+// views offer is what these accept; front ends offer the views' list and never work it out again.
 
 export function requireBatch(store: QueueStore, id: string): Batch {
   const batch = store.batches.get(id);
@@ -20,10 +23,28 @@ export function requireJob(store: QueueStore, id: string): Job {
   return job;
 }
 
+/**
+ * The decisions a batch allows: pause while it runs, resume while it is paused (whatever paused it), cancel
+ * until it is finished or cancelled, and download again what it owes (`owes`: results paid for and not on
+ * disk, or its results folder gone).
+ */
+export function batchDecisionsFor(batch: Pick<Batch, 'status'>, owes: boolean): BatchDecision[] {
+  const decisions: BatchDecision[] = [];
+  if (batch.status === 'running') decisions.push('pause');
+  if (batch.status === 'paused') decisions.push('resume');
+  if (batch.status === 'running' || batch.status === 'paused') decisions.push('cancel');
+  if (owes) decisions.push('redownload');
+  return decisions;
+}
+
+/** Whether the batch's state allows this decision (what it owes is the redownload's own question). */
+const batchAllows = (batch: Batch, decision: BatchDecision) =>
+  batchDecisionsFor(batch, false).includes(decision);
+
 /** The user's pause: nothing new is created; what was created is still followed and downloaded. */
 export function pauseBatch(store: QueueStore, id: string): Batch {
   const batch = requireBatch(store, id);
-  if (batch.status !== 'running') {
+  if (!batchAllows(batch, 'pause')) {
     throw new AppError('conflict', `Batch ${id} is ${batch.status}: there is nothing to pause.`);
   }
   store.batches.pause(batch.id);
@@ -33,7 +54,7 @@ export function pauseBatch(store: QueueStore, id: string): Batch {
 /** Lets a paused batch create jobs again, whatever paused it (the user, credits, the key, the storage). */
 export function resumeBatch(store: QueueStore, id: string): Batch {
   const batch = requireBatch(store, id);
-  if (batch.status !== 'paused') {
+  if (!batchAllows(batch, 'resume')) {
     throw new AppError('conflict', `Batch ${id} is ${batch.status}: there is nothing to resume.`);
   }
   store.batches.resume(batch.id);
@@ -43,16 +64,12 @@ export function resumeBatch(store: QueueStore, id: string): Batch {
 /** Never creates what is not created yet; created jobs are still followed and downloaded. */
 export function cancelBatch(store: QueueStore, id: string): { batch: Batch; cancelledJobs: number } {
   const batch = requireBatch(store, id);
-  if (batch.status === 'finished' || batch.status === 'cancelled') {
+  if (!batchAllows(batch, 'cancel')) {
     throw new AppError('conflict', `Batch ${id} is ${batch.status}: there is nothing left to cancel.`);
   }
   const cancelledJobs = store.jobs.cancelBatch(batch.id);
   return { batch: store.batches.get(batch.id)!, cancelledJobs };
 }
-
-import type { JobDecision } from '../../shared/models.ts';
-
-export type { JobDecision };
 
 /** The decisions a job in its state allows, for a front end to offer (buttons, hints). */
 export function decisionsFor(job: Job): JobDecision[] {
@@ -78,7 +95,7 @@ export function retryJob(store: QueueStore, id: string): Job {
 /** Never sends an outcome-unknown job again. */
 export function abandonJob(store: QueueStore, id: string): Job {
   const job = requireJob(store, id);
-  if (job.state !== 'outcome_unknown') {
+  if (!decisionsFor(job).includes('abandon')) {
     throw new AppError(
       'conflict',
       `Job ${id} is ${job.state}: only an outcome-unknown job can be abandoned.`,
@@ -111,7 +128,6 @@ export function redownloadJob(store: QueueStore, id: string): Job {
   return store.jobs.redownload(job.id);
 }
 
-/** Downloads again every owed job of a batch; how many there were. */
 /**
  * Downloads again every result of a batch that is not in its library: those owed, and those saved once but
  * gone since (a library deleted, lost with its drive). The library is made again where it was; nothing is

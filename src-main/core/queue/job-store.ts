@@ -1,9 +1,10 @@
+import type { JobState } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import type { LedgerStore } from '../ledger/ledger-store.ts';
 import type { BatchStore } from './batch-store.ts';
 import { type AssetId, type BatchId, type JobId, newJobId, type ProductId } from './ids.ts';
 import { type JobRow, toJob } from './rows.ts';
-import { canMove, type JobState } from './states.ts';
+import { canMove } from './states.ts';
 import type { Asset, Failure, Job, ShootSettings, VideoSettings } from './types.ts';
 
 // Jobs, their history and the credits they moved. Every state change goes through one private move, which

@@ -1,17 +1,9 @@
 import type { AppContext } from '../app/context.ts';
 import type { HandlerMap } from '../app/handler-map.ts';
-import {
-  abandonJob,
-  decisionsFor,
-  recheckJob,
-  redownloadJob,
-  requireBatch,
-  requireJob,
-  retryJob,
-} from './decisions.ts';
+import { abandonJob, recheckJob, redownloadJob, requireBatch, requireJob, retryJob } from './decisions.ts';
 import type { QueueDriver } from './queue-driver.ts';
 import type { QueueStore } from './store.ts';
-import { batchSummary, jobView } from './views.ts';
+import { batchSummary, jobView, stakesOf } from './views.ts';
 
 // The user's decisions on jobs that need one: failed, outcome unknown, stale.
 
@@ -27,7 +19,7 @@ export function jobsHandlers(
   return {
     'jobs:get': async ({ id }) => {
       const job = requireJob(store, id);
-      return { batchId: job.batchId, job: jobView(job, []), decisions: decisionsFor(job) };
+      return { batchId: job.batchId, job: jobView(job, [], stakesOf(store, job.batchId)) };
     },
     'jobs:retry': async ({ id }) => decided(retryJob(store, id).batchId),
     'jobs:abandon': async ({ id }) => decided(abandonJob(store, id).batchId),

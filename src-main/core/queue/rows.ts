@@ -1,5 +1,5 @@
+import type { BatchStatus, JobState, PauseReason } from '../../shared/vocabulary.ts';
 import type { AccountId, AssetId, BatchId, JobId, ProductId } from './ids.ts';
-import type { BatchStatus, JobState, PauseReason } from './states.ts';
 import type { Asset, Batch, Job, Photo, Product, ShootSettings, VideoSettings } from './types.ts';
 
 // The queue's tables as SQLite returns them, and their mapping to the types the rest of core uses. Each

@@ -1,20 +1,7 @@
-// Every state a job or a batch can be in, and every move between them: one table each, checked on every
-// write (the job store refuses a move that is not listed here).
+import type { BatchStatus, JobState } from '../../shared/vocabulary.ts';
 
-export const JOB_STATES = [
-  'waiting',
-  'submitting',
-  'running',
-  'downloading',
-  'owed',
-  'done',
-  'failed',
-  'outcome_unknown',
-  'stale',
-  'cancelled',
-  'skipped',
-] as const;
-export type JobState = (typeof JOB_STATES)[number];
+// Every move between the states a job or a batch can be in: one table each, checked on every write (the job
+// store refuses a move that is not listed here). The states themselves are named in shared/vocabulary.ts.
 
 /**
  * waiting          recorded, not sent: waits for its turn, its shoot (videos) or a running batch
@@ -55,9 +42,6 @@ export function canMove(from: JobState, to: JobState): boolean {
   return (JOB_TRANSITIONS[from] as readonly JobState[]).includes(to);
 }
 
-export const BATCH_STATUSES = ['running', 'paused', 'cancelled', 'finished'] as const;
-export type BatchStatus = (typeof BATCH_STATUSES)[number];
-
 /**
  * running    jobs are being created and followed
  * paused     no new job is created (the user paused, credits ran out, the key was refused, or the photos
@@ -72,13 +56,6 @@ export const BATCH_TRANSITIONS = {
   cancelled: ['finished'],
   finished: ['running'],
 } as const satisfies Record<BatchStatus, readonly BatchStatus[]>;
-
-/**
- * Why a batch is paused; `hosting`: its photos could not be made reachable (storage missing or failing);
- * `library`: its results could not be written on this computer (disk full, folder not writable or gone);
- * `budget`: the next job would pass its brand's monthly cap or the batch's own (the message names which).
- */
-export type PauseReason = 'user' | 'insufficient_credits' | 'unauthorized' | 'hosting' | 'library' | 'budget';
 
 export function canMoveBatch(from: BatchStatus, to: BatchStatus): boolean {
   return (BATCH_TRANSITIONS[from] as readonly BatchStatus[]).includes(to);

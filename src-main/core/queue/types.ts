@@ -1,14 +1,17 @@
 import type {
+  BatchStatus,
+  JobKind,
+  JobState,
   Mode,
+  PauseReason,
   Quality,
   ShootStyle,
   ShotCount,
   VideoAspectRatio,
   VideoDuration,
   VideoResolution,
-} from '../catalog.ts';
+} from '../../shared/vocabulary.ts';
 import type { AccountId, AssetId, BatchId, JobId, ProductId } from './ids.ts';
-import type { BatchStatus, JobState, PauseReason } from './states.ts';
 
 export interface ShootSettings {
   style: ShootStyle;
@@ -125,7 +128,7 @@ export interface Job {
   id: JobId;
   batchId: BatchId;
   productId: ProductId;
-  kind: 'shoot' | 'video';
+  kind: JobKind;
   afterJobId: JobId | null;
   settings: ShootSettings | VideoSettings;
   request: unknown;

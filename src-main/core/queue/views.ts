@@ -8,9 +8,11 @@ import type {
   JobView,
   UploadProgress,
 } from '../../shared/models.ts';
+import type { JobState } from '../../shared/vocabulary.ts';
 import type { FileGateway } from '../app/files.ts';
 import { thumbnailPath } from '../ingest/check-photo.ts';
 import { batchFolder, ingestCacheDir } from '../library.ts';
+import { batchDecisionsFor, decisionsFor } from './decisions.ts';
 import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES } from './states.ts';
 import type { BatchTotals, QueueStore } from './store.ts';
 import type { Batch, Job, Product } from './types.ts';
@@ -26,7 +28,7 @@ export interface BatchFacts {
 }
 
 function progressOf(batch: Batch, totals: BatchTotals, facts: BatchFacts): BatchProgress {
-  const count = (state: string) => totals.byState[state as keyof typeof totals.byState] ?? 0;
+  const count = (state: JobState) => totals.byState[state] ?? 0;
   return {
     id: batch.id,
     name: batch.name,
@@ -106,7 +108,16 @@ function estimate(jobs: readonly Job[], batch: Batch, now: number): number | nul
   return Math.round((elapsed / finished.length) * left.length);
 }
 
-export function jobView(job: Job, results: JobView['results']): JobView {
+/** Per job of a batch, the credits its creates whose outcome is unknown hold at stake, not resolved yet. */
+export function stakesOf(store: QueueStore, batchId: string): Map<string, number> {
+  const stakes = new Map<string, number>();
+  for (const entry of store.ledger.unresolved({ batchId })) {
+    stakes.set(entry.jobId, (stakes.get(entry.jobId) ?? 0) + entry.credits);
+  }
+  return stakes;
+}
+
+export function jobView(job: Job, results: JobView['results'], stakes: ReadonlyMap<string, number>): JobView {
   return {
     id: job.id,
     kind: job.kind,
@@ -115,6 +126,8 @@ export function jobView(job: Job, results: JobView['results']): JobView {
     price: job.price,
     creditsCharged: job.creditsCharged,
     creditsRefunded: job.creditsRefunded,
+    creditsAtStake: stakes.get(job.id) ?? 0,
+    decisions: decisionsFor(job),
     failureCode: job.failureCode,
     failureMessage: job.failureMessage,
     results,
@@ -151,22 +164,24 @@ export function batchDetail(
     results.push({
       kind: asset.kind,
       url: files.url(join(batch.libraryDir, asset.path)),
-      reviewId: asset.kind === 'video' ? asset.id : (imageIds.get(`${asset.jobId}/${asset.idx}`) ?? null),
+      resultId: asset.kind === 'video' ? asset.id : (imageIds.get(`${asset.jobId}/${asset.idx}`) ?? null),
     });
     resultsByJob.set(asset.jobId, results);
   }
+  const stakes = stakesOf(store, batch.id);
   const jobsByProduct = new Map<string, JobView[]>();
   for (const job of jobs) {
-    const view = jobView(job, resultsByJob.get(job.id) ?? []);
+    const view = jobView(job, resultsByJob.get(job.id) ?? [], stakes);
     jobsByProduct.set(job.productId, [...(jobsByProduct.get(job.productId) ?? []), view]);
   }
   const products = store.batches.products(batch.id);
   const totals = store.totals(batch.id);
+  const resultsFolderMissing =
+    store.assets.anySaved(batch.id) && !existsSync(join(batch.libraryDir, batchFolder(batch)));
   return {
     ...summaryOf(store, batch, totals, products.length, facts),
     resultsFolder: join(batch.libraryDir, batchFolder(batch)),
-    resultsFolderMissing:
-      store.assets.anySaved(batch.id) && !existsSync(join(batch.libraryDir, batchFolder(batch))),
+    resultsFolderMissing,
     shoot: batch.shoot,
     video: batch.video,
     videosAfterReview: batch.videosAfterReview && {
@@ -174,6 +189,7 @@ export function batchDetail(
       made: jobs.some((job) => job.kind === 'video'),
     },
     etaMs: estimate(jobs, batch, now),
+    decisions: batchDecisionsFor(batch, (totals.byState.owed ?? 0) > 0 || resultsFolderMissing),
     items: products.map((product) => ({
       id: product.id,
       name: product.name,

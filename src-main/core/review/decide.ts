@@ -31,7 +31,7 @@ export function countsOf(rows: readonly ReviewRow[]): ReviewCounts {
     if (row.kind === 'shot') counts.shots++;
     else counts.videos++;
     for (let stars = 0; stars <= row.stars; stars++) counts.atLeastStars[stars]!++;
-    counts.byStyle[row.style] = (counts.byStyle[row.style] ?? 0) + 1;
+    if (row.style) counts.byStyle[row.style] = (counts.byStyle[row.style] ?? 0) + 1;
   }
   return counts;
 }

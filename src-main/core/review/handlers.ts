@@ -327,9 +327,9 @@ export function reviewHandlers(
         matching: matching.length,
       };
     },
-    'review:decide': async ({ itemIds, change, ...asked }) => {
+    'review:decide': async ({ resultIds, change, ...asked }) => {
       const scope = scopeOf(asked);
-      const rows = rowsOf(scope, itemIds);
+      const rows = rowsOf(scope, resultIds);
       const before = review.decisions(rows.map((row) => row.assetId));
       return commit(
         scope,
@@ -337,9 +337,9 @@ export function reviewHandlers(
         before.map((decision) => changed(decision, change)),
       );
     },
-    'review:keep': async ({ itemId, ...asked }) => {
+    'review:keep': async ({ resultId, ...asked }) => {
       const scope = scopeOf(asked);
-      const kept = rowsOf(scope, [itemId])[0]!;
+      const kept = rowsOf(scope, [resultId])[0]!;
       // The others of its product and kind: "keep this shot, reject the rest of this product's shots" (in a
       // product's view, its shots of every batch).
       const others = scope

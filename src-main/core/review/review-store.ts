@@ -1,4 +1,4 @@
-import type { RejectReason, ReviewFlag } from '../../shared/models.ts';
+import type { RejectReason, ReviewFlag, ShootStyle } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import type { AssetId, BatchId, JobId, ProductId } from '../queue/ids.ts';
 
@@ -15,7 +15,8 @@ export interface ReviewRow {
   productName: string;
   position: number;
   kind: 'shot' | 'video';
-  style: string;
+  /** Its shoot's style (a video's is the shoot it was made from); null where that shoot is not known. */
+  style: ShootStyle | null;
   index: number;
   /** Relative to the batch's library. */
   path: string;
@@ -43,7 +44,7 @@ interface ItemRow {
   product_name: string;
   position: number;
   kind: 'image' | 'video';
-  style: string | null;
+  style: ShootStyle | null;
   idx: number;
   path: string;
   sha256: string | null;
@@ -258,7 +259,7 @@ function reviewRow(row: ItemRow): ReviewRow {
     productName: row.product_name,
     position: row.position,
     kind: row.kind === 'video' ? 'video' : 'shot',
-    style: row.style ?? '',
+    style: row.style,
     index: row.idx + 1,
     path: row.path,
     sha256: row.sha256,

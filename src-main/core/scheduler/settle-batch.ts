@@ -1,4 +1,5 @@
-import { ACTIVE_JOB_STATES, type JobState } from '../queue/states.ts';
+import type { JobState } from '../../shared/vocabulary.ts';
+import { ACTIVE_JOB_STATES } from '../queue/states.ts';
 import type { QueueStore } from '../queue/store.ts';
 
 /**

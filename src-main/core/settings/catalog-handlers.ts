@@ -1,24 +1,24 @@
 import type { CatalogView } from '../../shared/models.ts';
+import {
+  MODES,
+  QUALITIES,
+  SHOOT_ASPECT_RATIOS,
+  SHOOT_STYLES,
+  SHOT_COUNTS,
+  VIDEO_ASPECT_RATIOS,
+  VIDEO_DURATIONS,
+  VIDEO_RESOLUTIONS,
+} from '../../shared/vocabulary.ts';
+import { MODE_WORDS, QUALITY_WORDS, STYLE_WORDS } from '../../shared/words.ts';
 import type { HandlerMap } from '../app/handler-map.ts';
 import {
   CLAMPED_SHOTS,
   CREDITS_PER_IMAGE,
-  MODE_LABELS,
-  MODES,
   NEW_BATCH_DEFAULTS,
-  QUALITIES,
-  QUALITY_LABELS,
-  SHOOT_ASPECT_RATIOS,
-  SHOOT_STYLES,
-  SHOT_COUNTS,
   SIX_SHOT_STYLES,
-  STYLE_LABELS,
   STYLE_SWATCHES,
-  VIDEO_ASPECT_RATIOS,
   VIDEO_CREDITS_PER_SECOND,
-  VIDEO_DURATIONS,
   VIDEO_MAX_IMAGES,
-  VIDEO_RESOLUTIONS,
 } from '../catalog.ts';
 
 // The one vocabulary, handed to the front ends: the renderer lists these choices and lists nothing of its own.
@@ -27,19 +27,19 @@ function catalogView(): CatalogView {
   return {
     styles: SHOOT_STYLES.map((id) => ({
       id,
-      label: STYLE_LABELS[id],
+      label: STYLE_WORDS[id],
       swatch: STYLE_SWATCHES[id],
       sixShots: SIX_SHOT_STYLES.includes(id),
     })),
     clampedShots: CLAMPED_SHOTS,
     qualities: QUALITIES.map((id) => ({
       id,
-      label: QUALITY_LABELS[id],
+      label: QUALITY_WORDS[id],
       creditsPerImage: CREDITS_PER_IMAGE[id],
     })),
     shotCounts: [...SHOT_COUNTS],
     shootAspectRatios: [...SHOOT_ASPECT_RATIOS],
-    modes: MODES.map((id) => ({ id, label: MODE_LABELS[id] })),
+    modes: MODES.map((id) => ({ id, label: MODE_WORDS[id] })),
     videoDurations: VIDEO_DURATIONS.map((seconds) => ({ seconds, sourceImages: VIDEO_MAX_IMAGES[seconds] })),
     videoResolutions: VIDEO_RESOLUTIONS.map((id) => ({ id, creditsPerSecond: VIDEO_CREDITS_PER_SECOND[id] })),
     videoAspectRatios: [...VIDEO_ASPECT_RATIOS],

@@ -1,3 +1,4 @@
+import { AGENT_REQUEST_STATE_WORDS } from '../../../src-main/shared/words.ts';
 import { ExportsAside } from '../export/ExportsAside.tsx';
 import { pendingCount, useAgentRequests } from '../stores/agent-requests.ts';
 import { type Screen, useNavigation } from '../stores/navigation.ts';
@@ -29,7 +30,7 @@ export function Sidebar() {
               {item.label}
               {item.screen.name === 'requests' && waiting > 0 && (
                 <span className="count" data-testid="requests-count">
-                  <span className="visually-hidden">, waiting for you: </span>
+                  <span className="visually-hidden">, {AGENT_REQUEST_STATE_WORDS.pending}: </span>
                   {waiting}
                 </span>
               )}

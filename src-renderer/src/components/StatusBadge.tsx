@@ -1,15 +1,7 @@
-import type { BatchStatus } from '../../../src-main/shared/models.ts';
+import type { BatchProgress } from '../../../src-main/shared/models.ts';
+import { batchStatusWords } from '../../../src-main/shared/words.ts';
 
-const REASONS: Record<string, string> = {
-  user: 'paused',
-  insufficient_credits: 'out of credits',
-  unauthorized: 'key refused',
-  hosting: 'photos not uploaded',
-  library: 'cannot save results',
-  budget: 'stopped at its cap',
-};
-
-export function StatusBadge({ status, reason }: { status: BatchStatus; reason: string | null }) {
-  const text = status === 'paused' && reason ? (REASONS[reason] ?? 'paused') : status;
-  return <span className={`badge badge-${status}`}>{text}</span>;
+/** A batch's status in a badge, with why it is paused: "paused: out of credits". */
+export function StatusBadge({ batch }: { batch: Pick<BatchProgress, 'status' | 'statusReason'> }) {
+  return <span className={`badge badge-${batch.status}`}>{batchStatusWords(batch)}</span>;
 }

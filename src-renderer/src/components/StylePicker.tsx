@@ -1,4 +1,5 @@
-import type { CatalogView, ShootStyle } from '../../../src-main/shared/models.ts';
+import type { CatalogView } from '../../../src-main/shared/models.ts';
+import type { ShootStyle } from '../../../src-main/shared/vocabulary.ts';
 import { PictureChoices } from './PictureChoices.tsx';
 import { STYLE_SAMPLES } from './style-samples.ts';
 

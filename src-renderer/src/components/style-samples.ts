@@ -1,4 +1,4 @@
-import type { ShootStyle } from '../../../src-main/shared/models.ts';
+import type { ShootStyle } from '../../../src-main/shared/vocabulary.ts';
 import avantGarde from '../assets/styles/avant_garde.webp';
 import classic from '../assets/styles/classic.webp';
 import editorial from '../assets/styles/editorial.webp';

@@ -1,17 +1,13 @@
 import { useEffect, useState } from 'react';
 import { counted, noun } from '../../../src-main/shared/counted.ts';
-import type {
-  ExportPlanView,
-  ExportRecipe,
-  ExportRequest,
-  ExportScope,
-} from '../../../src-main/shared/models.ts';
+import type { Recipe } from '../../../src-main/shared/export-recipe.ts';
+import type { ExportPlanView, ExportRequest, ExportScope } from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
 import { ChoiceSelect, type SelectOption } from '../components/ChoiceSelect.tsx';
 import { ModalSheet } from '../components/ModalSheet.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { fileName } from '../format.ts';
-import { type ExportChoices, type Recipe, useExports } from '../stores/exports.ts';
+import { type ExportChoices, type ListedRecipe, useExports } from '../stores/exports.ts';
 import { ExportRun } from './ExportRun.tsx';
 import { CheckField, TextField } from './FormFields.tsx';
 import { RecipeEditor, TOKENS } from './RecipeEditor.tsx';
@@ -109,14 +105,14 @@ function RecipeList({
   onToggle,
   onEdit,
 }: {
-  recipes: Recipe[];
+  recipes: ListedRecipe[];
   chosen: string[];
   onToggle: (id: string, on: boolean) => void;
-  onEdit: (recipe: ExportRecipe | null) => void;
+  onEdit: (recipe: Recipe | null) => void;
 }) {
   const [deleting, setDeleting] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const remove = async (recipe: Recipe) => {
+  const remove = async (recipe: ListedRecipe) => {
     if (!window.confirm(`Delete the recipe ${recipe.name}? Exports made with it stay as they are.`)) return;
     setDeleting(recipe.id);
     try {
@@ -246,7 +242,7 @@ function PlanPreview({
 export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClose: () => void }) {
   const { recipes, choices, libraryDir, setChoices } = useExports();
   const [scopeKey, setScopeKey] = useState(scopes[0]!.key);
-  const [editing, setEditing] = useState<ExportRecipe | null | false>(false);
+  const [editing, setEditing] = useState<Recipe | null | false>(false);
   const [error, setError] = useState<string | null>(null);
   const [runId, setRunId] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);

@@ -1,4 +1,4 @@
-import type { ExportState } from '../../../src-main/shared/models.ts';
+import type { ExportState } from '../../../src-main/shared/vocabulary.ts';
 import { ModalSheet } from '../components/ModalSheet.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { fileName } from '../format.ts';

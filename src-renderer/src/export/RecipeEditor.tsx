@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ExportRecipe, ExportRecipeInput } from '../../../src-main/shared/models.ts';
+import type { Recipe, RecipeInput } from '../../../src-main/shared/export-recipe.ts';
 import { messageOf } from '../api/index.ts';
 import { ChoiceSelect, type SelectOption } from '../components/ChoiceSelect.tsx';
 import { Notice } from '../components/Notice.tsx';
@@ -11,8 +11,8 @@ import { recipeIdFor } from './recipe-words.ts';
 // folder templates, and the checks before a file is written. Core checks it with the recipe schema and says
 // what is wrong in words, shown here as it is.
 
-type FormatType = ExportRecipe['format']['type'];
-type SizeKind = ExportRecipe['size']['kind'];
+type FormatType = Recipe['format']['type'];
+type SizeKind = Recipe['size']['kind'];
 type Fit = 'pad' | 'crop' | 'inside';
 
 interface Draft {
@@ -63,7 +63,7 @@ const PIXELS = { min: 16, max: 20000 };
 export const TOKENS =
   '{brand} {product} {sku} {handle} {style} {shot} {n} {n:03} {stars} {w} {h} {recipe} {date} {batch} {ext}';
 
-function draftOf(recipe: ExportRecipe | null): Draft {
+function draftOf(recipe: Recipe | null): Draft {
   const size = recipe?.size;
   return {
     name: recipe?.name ?? '',
@@ -86,7 +86,7 @@ function draftOf(recipe: ExportRecipe | null): Draft {
   };
 }
 
-function recipeOf(draft: Draft, id: string, base: ExportRecipe | null): ExportRecipeInput {
+function recipeOf(draft: Draft, id: string, base: Recipe | null): RecipeInput {
   const format =
     draft.format === 'original' || draft.format === 'png'
       ? { type: draft.format }
@@ -109,7 +109,7 @@ function recipeOf(draft: Draft, id: string, base: ExportRecipe | null): ExportRe
     ...(base ?? {}),
     id,
     name: draft.name.trim(),
-    format: format as ExportRecipeInput['format'],
+    format: format as RecipeInput['format'],
     size,
     metadata: {
       keepSource: draft.keepSource,
@@ -132,9 +132,9 @@ export function RecipeEditor({
   onDone,
 }: {
   /** The recipe edited; null for a new one. */
-  recipe: ExportRecipe | null;
+  recipe: Recipe | null;
   /** The recipe saved, or null when the editor was closed without saving. */
-  onDone: (saved: ExportRecipe | null) => void;
+  onDone: (saved: Recipe | null) => void;
 }) {
   const recipes = useExports((state) => state.recipes);
   const [draft, setDraft] = useState(() => draftOf(recipe));

@@ -24,14 +24,14 @@ export function dragResults(event: React.DragEvent, item: ReviewItemView): void 
   if (!scope) return;
   // The page's own drag would carry a URL; the OS's drag of the files replaces it.
   event.preventDefault();
-  const itemIds = draggedIds(item, review.selected, review.items);
+  const resultIds = draggedIds(item, review.selected, review.items);
   const recipe = useExports.getState().dragRecipe;
   api
     .call('export:drag', {
       scope:
         scope.batchId !== undefined
-          ? { batchIds: [scope.batchId], itemIds }
-          : { product: scope.product, itemIds },
+          ? { batchIds: [scope.batchId], resultIds }
+          : { product: scope.product, resultIds },
       ...(recipe ? { recipe } : {}),
     })
     .catch((failure: unknown) => useReview.setState({ error: messageOf(failure) }));

@@ -1,9 +1,9 @@
-import type { ExportRecipe } from '../../../src-main/shared/models.ts';
+import type { Recipe } from '../../../src-main/shared/export-recipe.ts';
 
 // A recipe in a few words for the export dialog's list, and the id a new recipe of the designer's is saved
 // under.
 
-const FORMATS: Record<ExportRecipe['format']['type'], string> = {
+const FORMATS: Record<Recipe['format']['type'], string> = {
   original: 'Same format',
   jpeg: 'JPEG',
   png: 'PNG',
@@ -14,7 +14,7 @@ const FORMATS: Record<ExportRecipe['format']['type'], string> = {
 const FITS = { pad: 'padded', crop: 'cropped', inside: 'fitted inside' } as const;
 
 /** "JPEG 90 · 2048 × 2048, padded · at least 2048 px": format, size, and the first check. */
-export function recipeWords(recipe: ExportRecipe): string {
+export function recipeWords(recipe: Recipe): string {
   const format =
     'quality' in recipe.format
       ? `${FORMATS[recipe.format.type]} ${recipe.format.quality}`

@@ -21,7 +21,7 @@ export function reviewScopes(
     choices.push({
       key: 'selection',
       label: `The ${selectedIds.length} selected ${noun(selectedIds.length, 'result')}`,
-      scope: { ...whole, itemIds: selectedIds },
+      scope: { ...whole, resultIds: selectedIds },
     });
   }
   if (scope.batchId === undefined) {
@@ -39,7 +39,7 @@ export function reviewScopes(
       label: `${active.productName}, in this batch`,
       scope: {
         ...whole,
-        itemIds: items.filter((item) => item.productId === active.productId).map((item) => item.id),
+        resultIds: items.filter((item) => item.productId === active.productId).map((item) => item.id),
       },
     });
   }

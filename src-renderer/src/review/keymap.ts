@@ -1,5 +1,6 @@
 import { counted } from '../../../src-main/shared/counted.ts';
-import type { RejectReason, ReviewChange } from '../../../src-main/shared/models.ts';
+import type { ReviewChange } from '../../../src-main/shared/models.ts';
+import type { RejectReason } from '../../../src-main/shared/vocabulary.ts';
 import type { VideoCommand } from './video-transport.ts';
 
 // Review's keys, as data: the key handler looks its action up here, and the shortcut sheet (`?`) is drawn

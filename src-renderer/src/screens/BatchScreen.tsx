@@ -1,28 +1,25 @@
 import { memo, useCallback, useEffect, useState } from 'react';
-import type {
-  BatchDetail,
-  JobDecision,
-  JobView,
-  ProductProgressView,
-} from '../../../src-main/shared/models.ts';
+import type { BatchDetail, JobView, ProductProgressView } from '../../../src-main/shared/models.ts';
+import type { BatchDecision, JobDecision } from '../../../src-main/shared/vocabulary.ts';
+import {
+  BATCH_DECISION_WORDS,
+  credits,
+  decisionWords,
+  jobStateWords,
+  retryWarning,
+  shootWords,
+  videoWords,
+} from '../../../src-main/shared/words.ts';
 import { api, messageOf } from '../api/index.ts';
 import { Notice } from '../components/Notice.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
 import { BatchExportButton } from '../export/ExportButtons.tsx';
-import { credits, duration, megabytes } from '../format.ts';
-import { useCatalog } from '../stores/catalog.ts';
+import { duration, megabytes } from '../format.ts';
 import { useNavigation } from '../stores/navigation.ts';
 import { useNotices } from '../stores/notices.ts';
-import {
-  chargedWords,
-  jobStateWords,
-  pauseWords,
-  progressWords,
-  shootWords,
-  videoWords,
-} from './batch/batch-words.ts';
+import { chargedWords, pauseWords, progressWords } from './batch/batch-words.ts';
 
 /** A batch's detail is fetched again at most this often while progress events arrive. */
 const REFRESH_MS = 1000;
@@ -43,7 +40,6 @@ function JobLine({
   /** The batch is paused because its results cannot be written: a downloading job waits for that. */
   savingBlocked: boolean;
 }) {
-  const attention = job.state === 'outcome_unknown' || job.state === 'stale';
   return (
     <div className={`job job-${job.state}`}>
       <span className="job-kind">{job.kind}</span>
@@ -56,8 +52,8 @@ function JobLine({
               key={result.url}
               type="button"
               className="result-open"
-              disabled={result.reviewId === null}
-              onClick={() => onOpen(result.reviewId)}
+              disabled={result.resultId === null}
+              onClick={() => onOpen(result.resultId)}
               aria-label={`${product}, shot ${index + 1}: open in Review`}
             >
               <img src={result.url} alt="" height={RESULT_HEIGHT} decoding="async" />
@@ -77,35 +73,16 @@ function JobLine({
             />
           ))}
       </span>
-      {(attention || job.state === 'failed' || job.state === 'owed') && job.failureMessage && (
-        <small className="job-reason">{job.failureMessage}</small>
-      )}
-      {attention && (
+      {job.failureMessage && <small className="job-reason">{job.failureMessage}</small>}
+      {/* What core allows for this job, and nothing else: a button here is a decision core accepts. */}
+      {job.decisions.length > 0 && (
         <span className="job-actions">
-          <small>{credits(job.price)} at stake</small>
-          <button type="button" onClick={() => onDecide('recheck', job)}>
-            Check again
-          </button>
-          <button type="button" onClick={() => onDecide('retry', job)}>
-            Retry (costs {credits(job.price)} again)
-          </button>
-          <button type="button" onClick={() => onDecide('abandon', job)}>
-            Abandon
-          </button>
-        </span>
-      )}
-      {job.state === 'owed' && (
-        <span className="job-actions">
-          <button type="button" onClick={() => onDecide('redownload', job)}>
-            Download again (free)
-          </button>
-        </span>
-      )}
-      {job.state === 'failed' && (
-        <span className="job-actions">
-          <button type="button" onClick={() => onDecide('retry', job)}>
-            Retry (costs {credits(job.price)})
-          </button>
+          {job.creditsAtStake > 0 && <small>{credits(job.creditsAtStake)} may already be charged</small>}
+          {job.decisions.map((decision) => (
+            <button key={decision} type="button" onClick={() => onDecide(decision, job)}>
+              {decisionWords(decision, job)}
+            </button>
+          ))}
         </span>
       )}
     </div>
@@ -114,7 +91,7 @@ function JobLine({
 
 type Decide = (action: JobDecision, job: JobView) => void;
 /** Opens the batch's Review on this result (null: Review's first). */
-type Open = (reviewId: number | null) => void;
+type Open = (resultId: number | null) => void;
 
 /** How tall a result shows on the batch page, in its own aspect ratio. */
 const RESULT_HEIGHT = 96;
@@ -196,13 +173,6 @@ export function BatchScreen({ id }: { id: string }) {
   const [detail, setDetail] = useState<BatchDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const go = useNavigation((state) => state.go);
-  const catalog = useCatalog((state) => state.catalog);
-  useEffect(() => {
-    void useCatalog
-      .getState()
-      .ready()
-      .catch(() => undefined);
-  }, []);
 
   const load = useCallback(async () => {
     try {
@@ -247,18 +217,14 @@ export function BatchScreen({ id }: { id: string }) {
   };
   const batchName = detail?.name ?? '';
   const open = useCallback<Open>(
-    (reviewId) =>
-      go({ name: 'review', batchId: id, batchName, ...(reviewId !== null ? { focus: reviewId } : {}) }),
+    (resultId) =>
+      go({ name: 'review', batchId: id, batchName, ...(resultId !== null ? { focus: resultId } : {}) }),
     [go, id, batchName],
   );
   const [shown, setShown] = useState<{ folder: string; failure: string | null } | null>(null);
   const showFiles = () => act(async () => setShown(await api.call('library:reveal', { batchId: id })));
   const decide = (action: JobDecision, job: JobView) => {
-    if (
-      action === 'retry' &&
-      !window.confirm(`Send this ${job.kind} again? It costs ${credits(job.price)} again.`)
-    )
-      return;
+    if (action === 'retry' && !window.confirm(`${retryWarning(job)} Send it again?`)) return;
     void act(() => api.call(`jobs:${action}`, { id: job.id }));
   };
 
@@ -271,6 +237,8 @@ export function BatchScreen({ id }: { id: string }) {
   }
   const settled = detail.done + detail.failed;
   const paused = detail.status === 'paused';
+  /** Whether core allows this decision on the batch now: only those are offered. */
+  const allows = (decision: BatchDecision) => detail.decisions.includes(decision);
   return (
     <section className="screen batch" aria-labelledby="batch-title">
       <header className="screen-header">
@@ -278,7 +246,7 @@ export function BatchScreen({ id }: { id: string }) {
           ← Batches
         </button>
         <h1 id="batch-title">{detail.name}</h1>
-        <StatusBadge status={detail.status} reason={detail.statusReason} />
+        <StatusBadge batch={detail} />
       </header>
       {error && <Notice kind="error">{error}</Notice>}
       <RunNotes batchId={id} />
@@ -307,7 +275,7 @@ export function BatchScreen({ id }: { id: string }) {
           <button type="button" onClick={() => void act(relocate)}>
             Choose where it is now…
           </button>
-          {detail.resultsFolderMissing && (
+          {detail.resultsFolderMissing && allows('redownload') && (
             <button type="button" onClick={() => void act(() => api.call('batches:redownload', { id }))}>
               Download it all again here (free)
             </button>
@@ -318,9 +286,11 @@ export function BatchScreen({ id }: { id: string }) {
         <Notice kind="warning">
           {detail.states.owed === 1 ? '1 shoot or video was' : `${detail.states.owed} shoots or videos were`}{' '}
           paid for, but the results could not be downloaded.{' '}
-          <button type="button" onClick={() => void act(() => api.call('batches:redownload', { id }))}>
-            Download again (free)
-          </button>
+          {allows('redownload') && (
+            <button type="button" onClick={() => void act(() => api.call('batches:redownload', { id }))}>
+              {BATCH_DECISION_WORDS.redownload}
+            </button>
+          )}
         </Notice>
       )}
       {detail.statusReason === 'hosting' && (
@@ -380,7 +350,7 @@ export function BatchScreen({ id }: { id: string }) {
             </>
           )}
           <dt>Shoot</dt>
-          <dd data-testid="batch-shoot-settings">{shootWords(detail.shoot, catalog)}</dd>
+          <dd data-testid="batch-shoot-settings">{shootWords(detail.shoot)}</dd>
           {detail.video && !detail.videosAfterReview && (
             <>
               <dt>Video</dt>
@@ -416,21 +386,21 @@ export function BatchScreen({ id }: { id: string }) {
             </button>
           )}
           {detail.done > 0 && <BatchExportButton batchId={id} />}
-          {detail.status === 'running' && (
+          {allows('pause') && (
             <button type="button" onClick={() => void act(() => api.call('batches:pause', { id }))}>
-              Pause
+              {BATCH_DECISION_WORDS.pause}
             </button>
           )}
-          {detail.status === 'paused' && (
+          {allows('resume') && (
             <button
               type="button"
               className="primary"
               onClick={() => void act(() => api.call('batches:resume', { id }))}
             >
-              Resume
+              {BATCH_DECISION_WORDS.resume}
             </button>
           )}
-          {(detail.status === 'running' || detail.status === 'paused') && (
+          {allows('cancel') && (
             <button
               type="button"
               onClick={() => {
@@ -442,7 +412,7 @@ export function BatchScreen({ id }: { id: string }) {
                   void act(() => api.call('batches:cancel', { id }));
               }}
             >
-              Cancel
+              {BATCH_DECISION_WORDS.cancel}
             </button>
           )}
           <button type="button" onClick={() => void showFiles()}>
@@ -450,7 +420,7 @@ export function BatchScreen({ id }: { id: string }) {
           </button>
         </div>
       </div>
-      {detail.status === 'running' && (
+      {allows('pause') && (
         <p className="muted small" data-testid="pause-words">
           {pauseWords(detail)}
         </p>

@@ -82,7 +82,7 @@ export function BatchesScreen() {
                   {batch.agentClient && <small data-testid="batch-agent">asked by {batch.agentClient}</small>}
                 </span>
                 <span>
-                  <StatusBadge status={batch.status} reason={batch.statusReason} />
+                  <StatusBadge batch={batch} />
                   {batch.attention > 0 && <small className="warn">{batch.attention} need a decision</small>}
                 </span>
                 <span>

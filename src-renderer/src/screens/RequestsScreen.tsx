@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { counted } from '../../../src-main/shared/counted.ts';
 import type { AgentRequestView } from '../../../src-main/shared/models.ts';
+import { AGENT_REQUEST_STATE_WORDS, capitalized } from '../../../src-main/shared/words.ts';
 import { CreditsForm } from '../components/CreditsForm.tsx';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
@@ -12,13 +13,6 @@ import { useNavigation } from '../stores/navigation.ts';
 // Requests from agents (issue 16): what each agent asked to run, at what cost against which balance, for
 // whom; a person's Approve or Decline; and what agents may spend a day without asking. Approving prices the
 // batch again: when the balance or the prices moved since the quote, the request expires and says why.
-
-const STATES: Record<AgentRequestView['state'], string> = {
-  pending: 'Waiting for you',
-  created: 'Approved',
-  declined: 'Declined',
-  expired: 'Expired',
-};
 
 function RequestRow({ request }: { request: AgentRequestView }) {
   const { approve, decline } = useAgentRequests();
@@ -53,7 +47,7 @@ function RequestRow({ request }: { request: AgentRequestView }) {
           {dateTime(request.createdAt)}
         </small>
         <small className="agent-request-state" data-testid="agent-request-state">
-          {STATES[request.state]}
+          {capitalized(AGENT_REQUEST_STATE_WORDS[request.state])}
           {request.decidedBy ? ` by ${request.decidedBy}` : ''}
           {request.decidedAt ? `, ${dateTime(request.decidedAt)}` : ''}
           {request.reason ? `: ${request.reason}` : ''}

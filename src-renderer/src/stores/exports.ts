@@ -1,12 +1,7 @@
 import { create } from 'zustand';
-import type {
-  ExportProgressView,
-  ExportRecipe,
-  ExportRecipeInput,
-  ExportRecipesView,
-  ExportState,
-  ExportView,
-} from '../../../src-main/shared/models.ts';
+import type { Recipe, RecipeInput } from '../../../src-main/shared/export-recipe.ts';
+import type { ExportProgressView, ExportRecipesView, ExportView } from '../../../src-main/shared/models.ts';
+import type { ExportState } from '../../../src-main/shared/vocabulary.ts';
 import { api } from '../api/index.ts';
 
 // Exports in the renderer: the recipes (built-in and the designer's own), each export's latest progress and
@@ -15,7 +10,8 @@ import { api } from '../api/index.ts';
 // the recipe Review's results are dragged out through, and the exports put aside to run while the designer
 // works on (as Lightroom's exports run behind its window, their progress in a corner).
 
-export type Recipe = ExportRecipesView['recipes'][number];
+/** A recipe as the dialog lists it: the built-ins marked as such. */
+export type ListedRecipe = ExportRecipesView['recipes'][number];
 
 /** What the export dialog was last set to: it opens the same way again within the session. */
 export interface ExportChoices {
@@ -47,7 +43,7 @@ export const DEFAULT_CHOICES: ExportChoices = {
 };
 
 interface ExportsState {
-  recipes: Recipe[];
+  recipes: ListedRecipe[];
   /** Saved recipes that no longer read, with why. */
   unreadable: string[];
   /** The platform main runs on (app:info): what "reveal" is called. */
@@ -67,7 +63,7 @@ interface ExportsState {
   shownAside: string | null;
   load(): Promise<void>;
   setChoices(change: Partial<ExportChoices>): void;
-  saveRecipe(recipe: ExportRecipeInput): Promise<ExportRecipe>;
+  saveRecipe(recipe: RecipeInput): Promise<Recipe>;
   deleteRecipe(id: string): Promise<void>;
   loadOffered(): Promise<void>;
   resume(id: string): Promise<void>;

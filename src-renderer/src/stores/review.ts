@@ -335,19 +335,19 @@ export const useReview = create<ReviewState>((set, get) => {
       const { scope, mode, selected, activeId } = get();
       if (!scope || activeId === null) return;
       // In the loupe a key acts on the result on screen; in the grid on the selection, else the active one.
-      const itemIds = mode === 'grid' && selected.size > 0 ? [...selected] : [activeId];
+      const resultIds = mode === 'grid' && selected.size > 0 ? [...selected] : [activeId];
       // Shown at once, within the frame, and moved on from; core's answer, the truth, replaces it (and a
       // refusal puts the results back as they were).
-      const named = new Set(itemIds);
+      const named = new Set(resultIds);
       const before = get().items.filter((item) => named.has(item.id));
       replace(before.map((item) => decided(item, change)));
       if (!get().pinned.has(activeId)) set({ pinned: new Set([...get().pinned, activeId]) });
       // Auto-advance moves through the list; compare, survey and wipe keep their panes.
       const single = mode === 'loupe' || mode === 'grid';
-      if (get().autoAdvance && itemIds.length === 1 && single) advanceFrom(activeId);
+      if (get().autoAdvance && resultIds.length === 1 && single) advanceFrom(activeId);
       const saving = (by: 1 | -1) => {
         const next = new Map(get().saving);
-        for (const id of itemIds) {
+        for (const id of resultIds) {
           const count = (next.get(id) ?? 0) + by;
           if (count > 0) next.set(id, count);
           else next.delete(id);
@@ -357,7 +357,7 @@ export const useReview = create<ReviewState>((set, get) => {
       saving(1);
       await run(async () => {
         try {
-          merge(await api.call('review:decide', { ...scope, itemIds, change }), false);
+          merge(await api.call('review:decide', { ...scope, resultIds, change }), false);
         } catch (failure) {
           replace(before);
           throw failure;
@@ -371,7 +371,7 @@ export const useReview = create<ReviewState>((set, get) => {
       const { scope, activeId } = get();
       if (!scope || activeId === null) return;
       await run(async () => {
-        merge(await api.call('review:keep', { ...scope, itemId: activeId }), false);
+        merge(await api.call('review:keep', { ...scope, resultId: activeId }), false);
         set({ pinned: new Set([...get().pinned, activeId]) });
         if (get().autoAdvance) advanceFrom(activeId);
       });

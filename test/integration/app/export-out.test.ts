@@ -22,7 +22,7 @@ import {
 let h: CoreHarness;
 let out: string;
 let batchId: string;
-let itemIds: number[];
+let resultIds: number[];
 let files: string[];
 let finishedId: string;
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
     name: 'Drag out',
   });
   const review = await callCore(h.core, 'review:get', { batchId });
-  itemIds = review.items.map((item) => item.id);
+  resultIds = review.items.map((item) => item.id);
   files = review.items.map((item) => item.file);
 }, 90_000);
 
@@ -49,8 +49,8 @@ describe('the export dialog’s desktop calls', () => {
   });
 
   it('drags every selected result out as its own file, in Review’s order', async () => {
-    expect(itemIds.length).toBe(3);
-    const answer = await callCore(h.core, 'export:drag', { scope: { batchIds: [batchId], itemIds } });
+    expect(resultIds.length).toBe(3);
+    const answer = await callCore(h.core, 'export:drag', { scope: { batchIds: [batchId], resultIds } });
     expect(answer).toEqual({ files: 3 });
     const dragged = h.dragged.at(-1)!;
     // The library's own files (Review names them under the batch's folder), nothing copied.
@@ -63,10 +63,10 @@ describe('the export dialog’s desktop calls', () => {
   });
 
   it('drags them made through a recipe, each once, and a second drag finds them made', async () => {
-    const chosen = itemIds.slice(1);
+    const chosen = resultIds.slice(1);
     expect(
       await callCore(h.core, 'export:drag', {
-        scope: { batchIds: [batchId], itemIds: chosen },
+        scope: { batchIds: [batchId], resultIds: chosen },
         recipe: 'Web',
       }),
     ).toEqual({
@@ -81,7 +81,10 @@ describe('the export dialog’s desktop calls', () => {
       expect(Math.max(info.width ?? 0, info.height ?? 0)).toBeLessThanOrEqual(1600);
     }
     const before = await Promise.all(made.map(async (file) => (await stat(file)).mtimeMs));
-    await callCore(h.core, 'export:drag', { scope: { batchIds: [batchId], itemIds: chosen }, recipe: 'web' });
+    await callCore(h.core, 'export:drag', {
+      scope: { batchIds: [batchId], resultIds: chosen },
+      recipe: 'web',
+    });
     expect(h.dragged.at(-1)).toEqual(made);
     expect(await Promise.all(made.map(async (file) => (await stat(file)).mtimeMs))).toEqual(before);
   }, 60_000);
@@ -92,16 +95,20 @@ describe('the export dialog’s desktop calls', () => {
       'bad_request',
     );
     expect(
-      (await refusalOf(h.core, 'export:drag', { scope: { batchIds: [batchId], itemIds }, recipe: 'Shopfy' }))
-        .message,
+      (
+        await refusalOf(h.core, 'export:drag', {
+          scope: { batchIds: [batchId], resultIds },
+          recipe: 'Shopfy',
+        })
+      ).message,
     ).toMatch(/^There is no recipe "Shopfy": the recipes are Original, Shopify/);
     expect(
-      (await refusalOf(h.core, 'export:drag', { scope: { batchIds: [batchId], itemIds: [999_999] } })).code,
+      (await refusalOf(h.core, 'export:drag', { scope: { batchIds: [batchId], resultIds: [999_999] } })).code,
     ).toBe('not_found');
     expect(
       (
         await refusalOf(h.core, 'export:drag', {
-          scope: { batchIds: [batchId], itemIds: [1] },
+          scope: { batchIds: [batchId], resultIds: [1] },
           files: ['/etc'],
         })
       ).code,
@@ -112,7 +119,7 @@ describe('the export dialog’s desktop calls', () => {
   it('shows a finished export with its manifest selected', async () => {
     await callCore(h.core, 'review:decide', {
       batchId,
-      itemIds: itemIds.slice(0, 2),
+      resultIds: resultIds.slice(0, 2),
       change: { flag: 'picked' },
     });
     const { id } = await callCore(h.core, 'export:start', {

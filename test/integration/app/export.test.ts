@@ -64,8 +64,8 @@ beforeAll(async () => {
   const [hat1, hat2, hat3] = of('Hat');
   const [tote1, tote2] = of('Tote');
   await pickResults(h.core, batchId, [hat1!.id, hat2!.id, hat3!.id, tote1!.id]);
-  await callCore(h.core, 'review:decide', { batchId, itemIds: [hat1!.id], change: { stars: 5 } });
-  await callCore(h.core, 'review:decide', { batchId, itemIds: [tote2!.id], change: { stars: 4 } });
+  await callCore(h.core, 'review:decide', { batchId, resultIds: [hat1!.id], change: { stars: 5 } });
+  await callCore(h.core, 'review:decide', { batchId, resultIds: [tote2!.id], change: { stars: 4 } });
   out = join(h.dir, 'exports');
 }, 120_000);
 
@@ -277,7 +277,7 @@ describe('an export run through the map', () => {
     const items = (await callCore(h.core, 'review:get', { batchId })).items;
     const tote2 = items.filter((item) => item.productName === 'Tote')[1]!;
     const selection = request({
-      scope: { batchIds: [batchId], itemIds: [tote2.id] },
+      scope: { batchIds: [batchId], resultIds: [tote2.id] },
       recipes: ['instagram-feed'],
       selection: { rule: 'not-rejected' },
       destination: join(out, 'selection'),

@@ -144,7 +144,10 @@ describe('the app, results the CDN refuses', () => {
       const owed = await callCore(h.core, 'batches:get', { id: batch.id });
       expect(owed).toMatchObject({ status: 'finished', failed: 0, creditsSpent: 1 });
       const job = owed.items[0]!.jobs[0]!;
-      expect((await callCore(h.core, 'jobs:get', { id: job.id })).decisions).toEqual(['redownload']);
+      expect((await callCore(h.core, 'jobs:get', { id: job.id })).job.decisions).toEqual(['redownload']);
+      // The batch offers to download again what it owes, and the job in it the same.
+      expect(owed.decisions).toEqual(['redownload']);
+      expect(job.decisions).toEqual(['redownload']);
 
       await faults.clearFaults();
       const posts = service.requests().filter((entry) => entry.method === 'POST').length;

@@ -139,7 +139,7 @@ describe('videos from the picks', () => {
     expect(refused.message).toMatch(/names a shot that is not one of its picks/);
     await callCore(h.core, 'review:decide', {
       batchId,
-      itemIds: items.filter((item) => item.flag === 'picked').map((item) => item.id),
+      resultIds: items.filter((item) => item.flag === 'picked').map((item) => item.id),
       change: { flag: null },
     });
     expect((await refusalOf(h.core, 'videos:create', { batchId, video })).message).toBe(
@@ -155,7 +155,7 @@ describe('videos from the picks', () => {
     if (picked.length > 0) {
       await callCore(h.core, 'review:decide', {
         batchId,
-        itemIds: picked.map((item) => item.id),
+        resultIds: picked.map((item) => item.id),
         change: { flag: null },
       });
     }
@@ -206,7 +206,11 @@ describe('videos from the picks', () => {
     }
     await callCore(h.core, 'batches:cancel', { id });
     const [shot] = (await callCore(h.core, 'review:get', { batchId: id, filter: { kind: 'shot' } })).items;
-    await callCore(h.core, 'review:decide', { batchId: id, itemIds: [shot!.id], change: { flag: 'picked' } });
+    await callCore(h.core, 'review:decide', {
+      batchId: id,
+      resultIds: [shot!.id],
+      change: { flag: 'picked' },
+    });
     const before = await callCore(h.core, 'batches:get', { id });
     expect(before.status).toBe('cancelled');
 

@@ -90,7 +90,7 @@ describe('reshoot', () => {
     const [hat, tote, mug] = [await itemsOf('Hat'), await itemsOf('Tote'), await itemsOf('Mug')];
     await callCore(h.core, 'review:decide', {
       batchId,
-      itemIds: [...hat, ...tote, ...mug.slice(1)].map((item) => item.id),
+      resultIds: [...hat, ...tote, ...mug.slice(1)].map((item) => item.id),
       change: { flag: 'rejected', rejectReason: 'wrong_colour' },
     });
     const request: ReshootRequest = { batchId, shoot: LUXURY_PRO };
@@ -230,7 +230,7 @@ describe('reshoot', () => {
     const mug = await itemsOf('Mug');
     await callCore(h.core, 'review:decide', {
       batchId,
-      itemIds: [mug[0]!.id],
+      resultIds: [mug[0]!.id],
       change: { flag: 'rejected' },
     });
     // The app lets go of the queue, as when it is quit; the command then drives the batch with the key.

@@ -88,7 +88,7 @@ describe('one product across batches', () => {
     const [summer1, , , , , spring1, spring2] = (await ofHat()).items;
     await callCore(h.core, 'review:decide', {
       product: HAT,
-      itemIds: [spring1!.id, summer1!.id],
+      resultIds: [spring1!.id, summer1!.id],
       change: { flag: 'picked', stars: 4 },
     });
     expect((await hatInSpring())[0]).toMatchObject({ id: spring1!.id, flag: 'picked', stars: 4 });
@@ -96,7 +96,7 @@ describe('one product across batches', () => {
 
     await callCore(h.core, 'review:decide', {
       batchId: spring.id,
-      itemIds: [spring2!.id],
+      resultIds: [spring2!.id],
       change: { rejectReason: 'wrong_colour' },
     });
     const view = await ofHat();
@@ -113,7 +113,7 @@ describe('one product across batches', () => {
   it('keeps one and rejects the rest of the product in every batch', async () => {
     const items = (await ofHat()).items;
     const kept = items[6]!;
-    const answer = await callCore(h.core, 'review:keep', { product: HAT, itemId: kept.id });
+    const answer = await callCore(h.core, 'review:keep', { product: HAT, resultId: kept.id });
     // Its shots of both batches, not the video.
     expect(answer.items.map((item) => [item.id, item.flag])).toEqual(
       items
@@ -136,10 +136,10 @@ describe('one product across batches', () => {
     const cap = (await inBatch(spring.id)).items.find((item) => item.productName === 'cap-red')!;
 
     // The latest step is in the product's view; then one in Spring's view, on another product.
-    await callCore(h.core, 'review:decide', { product: HAT, itemIds: [video.id], change: { stars: 5 } });
+    await callCore(h.core, 'review:decide', { product: HAT, resultIds: [video.id], change: { stars: 5 } });
     await callCore(h.core, 'review:decide', {
       batchId: spring.id,
-      itemIds: [cap.id],
+      resultIds: [cap.id],
       change: { flag: 'picked' },
     });
 
@@ -181,7 +181,7 @@ describe('one product across batches', () => {
   it('refuses what is not the product, or names two scopes', async () => {
     const cap = (await inBatch(spring.id)).items.find((item) => item.productName === 'cap-red')!;
     expect(
-      (await refusalOf(h.core, 'review:decide', { product: HAT, itemIds: [cap.id], change: { stars: 1 } }))
+      (await refusalOf(h.core, 'review:decide', { product: HAT, resultIds: [cap.id], change: { stars: 1 } }))
         .code,
     ).toBe('not_found');
     expect((await refusalOf(h.core, 'review:get', { product: join(EXAMPLES_DIR, 'tote') })).code).toBe(
@@ -198,7 +198,7 @@ describe('one product across batches', () => {
     const summer2 = (await ofHat()).items[1]!;
     await callCore(h.core, 'review:decide', {
       product: HAT,
-      itemIds: [summer2.id],
+      resultIds: [summer2.id],
       change: { flag: 'picked', stars: 3 },
     });
     const view = await ofHat();

@@ -70,19 +70,19 @@ describe('review', () => {
     const [hat1, hat2, hat3, , tote1] = (await get()).items;
     await callCore(h.core, 'review:decide', {
       batchId,
-      itemIds: [hat1!.id],
+      resultIds: [hat1!.id],
       change: { flag: 'picked', stars: 4 },
     });
     const rejected = await callCore(h.core, 'review:decide', {
       batchId,
-      itemIds: [hat2!.id, tote1!.id],
+      resultIds: [hat2!.id, tote1!.id],
       change: { rejectReason: 'garbled_text' },
     });
     expect(rejected.items.map((item) => [item.id, item.flag, item.rejectReason])).toEqual([
       [hat2!.id, 'rejected', 'garbled_text'],
       [tote1!.id, 'rejected', 'garbled_text'],
     ]);
-    await callCore(h.core, 'review:decide', { batchId, itemIds: [hat3!.id], change: { stars: 2 } });
+    await callCore(h.core, 'review:decide', { batchId, resultIds: [hat3!.id], change: { stars: 2 } });
 
     // Committed: the database says so, read by another connection, before anything else happens.
     const db = new Database(join(h.dir, 'data', 'adbatch.db'), { readonly: true });
@@ -105,7 +105,7 @@ describe('review', () => {
     // A pick drops the reason; no flag drops it too.
     const picked = await callCore(h.core, 'review:decide', {
       batchId,
-      itemIds: [hat2!.id],
+      resultIds: [hat2!.id],
       change: { flag: 'picked' },
     });
     expect(picked.items[0]).toMatchObject({ flag: 'picked', rejectReason: null });
@@ -113,7 +113,7 @@ describe('review', () => {
 
   it('keeps one and rejects the rest of its product, and undoes and redoes whole steps', async () => {
     const tote = (await get({ product: 'tote' })).items;
-    const kept = await callCore(h.core, 'review:keep', { batchId, itemId: tote[2]!.id });
+    const kept = await callCore(h.core, 'review:keep', { batchId, resultId: tote[2]!.id });
     expect(kept.items.map((item) => item.flag)).toEqual(['rejected', 'rejected', 'picked', 'rejected']);
     expect(kept.items[0]!.rejectReason).toBe('garbled_text');
 
@@ -134,13 +134,14 @@ describe('review', () => {
 
   it('refuses what is not a result of the batch, and a change that says nothing', async () => {
     expect(
-      (await refusalOf(h.core, 'review:decide', { batchId, itemIds: [999_999], change: { stars: 1 } })).code,
+      (await refusalOf(h.core, 'review:decide', { batchId, resultIds: [999_999], change: { stars: 1 } }))
+        .code,
     ).toBe('not_found');
-    expect((await refusalOf(h.core, 'review:decide', { batchId, itemIds: [1], change: {} })).code).toBe(
+    expect((await refusalOf(h.core, 'review:decide', { batchId, resultIds: [1], change: {} })).code).toBe(
       'bad_request',
     );
     expect(
-      (await refusalOf(h.core, 'review:decide', { batchId, itemIds: [1], change: { stars: 6 } })).code,
+      (await refusalOf(h.core, 'review:decide', { batchId, resultIds: [1], change: { stars: 6 } })).code,
     ).toBe('bad_request');
     expect((await refusalOf(h.core, 'review:get', { batchId: 'b_nope' })).code).toBe('not_found');
   });
@@ -149,10 +150,14 @@ describe('review', () => {
     const [hat1, , , , tote1] = (await get()).items;
     await callCore(h.core, 'review:decide', {
       batchId,
-      itemIds: [hat1!.id],
+      resultIds: [hat1!.id],
       change: { flag: 'picked', stars: 3 },
     });
-    await callCore(h.core, 'review:decide', { batchId, itemIds: [tote1!.id], change: { flag: 'rejected' } });
+    await callCore(h.core, 'review:decide', {
+      batchId,
+      resultIds: [tote1!.id],
+      change: { flag: 'rejected' },
+    });
     const dataDir = join(h.dir, 'data');
     const text = await adbatch(['review', batchId, '--data-dir', dataDir]);
     expect(text.code, text.stderr).toBe(0);

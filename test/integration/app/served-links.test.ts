@@ -108,7 +108,7 @@ async function unpickAll(): Promise<void> {
   if (picked.length === 0) return;
   await callCore(h.core, 'review:decide', {
     batchId,
-    itemIds: picked.map((item) => item.id),
+    resultIds: picked.map((item) => item.id),
     change: { flag: null },
   });
 }

@@ -119,7 +119,12 @@ describe('adbatch mcp', () => {
     expect(quote).toMatchObject({ credits: 2, shortfall: 0, balance: 500 });
     const before = await creates();
     const submitted = await tool('submit_batch', { quoteId: quote.quoteId, clientRequestId: 'autumn-1' });
-    expect(submitted).toMatchObject({ state: 'pending_approval', batchId: null, credits: 2 });
+    expect(submitted).toMatchObject({
+      state: 'pending',
+      stateWords: 'waiting for approval',
+      batchId: null,
+      credits: 2,
+    });
     const retried = await tool('submit_batch', { quoteId: quote.quoteId, clientRequestId: 'autumn-1' });
     expect(retried.requestId).toBe(submitted.requestId);
     expect(await creates()).toBe(before);
@@ -127,7 +132,7 @@ describe('adbatch mcp', () => {
     // The person's yes, from another process on the same data folder; the agent's client is on the record.
     const listed = await adbatch(['requests', '--data-dir', where.dataDir]);
     expect(listed.stdout).toContain(`${submitted.requestId}  Test Desktop: "agent-autumn"`);
-    expect(listed.stdout).toContain('waiting for you');
+    expect(listed.stdout).toContain('waiting for approval');
     const approved = await adbatch(
       [
         'approve',
@@ -214,7 +219,7 @@ describe('adbatch mcp', () => {
       quoteId: videoQuote.quoteId,
       clientRequestId: 'autumn-videos',
     });
-    expect(videoRequest).toMatchObject({ state: 'pending_approval', credits: videoCredits });
+    expect(videoRequest).toMatchObject({ state: 'pending', credits: videoCredits });
     expect(await videoPosts()).toBe(0);
     const yes = await adbatch(
       [

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src-main/core/api/index.ts';
+import { quoteBatch, quoteShoot, quoteVideo } from '../../../src-main/core/pricing.ts';
+import { generateApiKey } from '../../../src-main/sandbox/accounts.ts';
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import {
   MODES,
   QUALITIES,
@@ -7,10 +10,7 @@ import {
   type ShootStyle,
   VIDEO_DURATIONS,
   VIDEO_RESOLUTIONS,
-} from '../../../src-main/core/catalog.ts';
-import { quoteBatch, quoteShoot, quoteVideo } from '../../../src-main/core/pricing.ts';
-import { generateApiKey } from '../../../src-main/sandbox/accounts.ts';
-import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
+} from '../../../src-main/shared/vocabulary.ts';
 
 // Money is exact: over a matrix of settings, the preview equals, to the credit, what the sandbox charges.
 // Inputs point at a closed port, so jobs never render (they fail later and are refunded); the charge is

@@ -105,7 +105,7 @@ describe('MCP over Streamable HTTP', () => {
         name: 'submit_batch',
         arguments: { quoteId, clientRequestId: 'http-1' },
       })) as CallToolResult;
-      expect(submitted.structuredContent).toMatchObject({ state: 'pending_approval', batchId: null });
+      expect(submitted.structuredContent).toMatchObject({ state: 'pending', batchId: null });
       const [request] = await callCore(h.core, 'agents:requests');
       expect(request).toMatchObject({ client: 'HTTP agent', name: 'Over HTTP', state: 'pending' });
       const bad = (await client

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SHOOT_STYLES } from '../../../src-main/core/catalog.ts';
 import { quoteBatch, quoteShoot, quoteVideo } from '../../../src-main/core/pricing.ts';
+import { SHOOT_STYLES } from '../../../src-main/shared/vocabulary.ts';
 
 describe('quoteShoot', () => {
   it('charges shots x 1, 2 or 4 credits by quality', () => {

@@ -42,7 +42,10 @@ describe('noticeFor', () => {
     expect(
       noticeFor(progress({}), progress({ status: 'paused', statusReason: 'library', statusMessage: full })),
     ).toEqual({ title: 'Spring is paused', body: full });
-    expect(noticeFor(progress({}), progress({ attention: 1 }))?.title).toBe('Spring needs a decision');
+    expect(noticeFor(progress({}), progress({ attention: 1 }))).toEqual({
+      title: 'Spring needs a decision',
+      body: '1 shoot or video waits for your decision: open the batch to see what each allows.',
+    });
     expect(noticeFor(progress({ done: 1 }), progress({ done: 2 }))).toBeNull();
     expect(
       noticeFor(

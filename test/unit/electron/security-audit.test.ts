@@ -1,10 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { APP_ENTRY_URL, APP_SCHEME, registerAppProtocol } from '../../../src-main/electron/app-protocol.ts';
 import { trustedSender } from '../../../src-main/electron/ipc.ts';
 import { sameOriginAs } from '../../../src-main/electron/own-origin.ts';

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { JobView, ProductProgressView } from '../../../src-main/shared/models.ts';
+import type { JobState } from '../../../src-main/shared/vocabulary.ts';
 import {
   chargedWords,
-  jobStateWords,
   pauseWords,
   progressWords,
 } from '../../../src-renderer/src/screens/batch/batch-words.ts';
 
-// The batch page's sentences from a batch's products and jobs: products shot and videos made, a job's state,
-// what was charged, and what Pause can still hold back.
+// The batch page's sentences from a batch's products and jobs: products shot and videos made, what was
+// charged, and what Pause can still hold back. (A job's state in words: test/unit/shared/words.test.ts.)
 
-function job(kind: JobView['kind'], state: string, price = 4): JobView {
+function job(kind: JobView['kind'], state: JobState, price = 4): JobView {
   return {
     id: `${kind}-${state}-${Math.random()}`,
     kind,
@@ -19,6 +19,8 @@ function job(kind: JobView['kind'], state: string, price = 4): JobView {
     price,
     creditsCharged: 0,
     creditsRefunded: 0,
+    creditsAtStake: 0,
+    decisions: [],
     failureCode: null,
     failureMessage: null,
     results: [],
@@ -38,23 +40,6 @@ describe('the batch page in a designer’s words', () => {
     ];
     expect(progressWords({ items })).toBe('2 of 3 products shot, 1 of 3 videos made');
     expect(progressWords({ items: [product('hat', [job('shoot', 'done')])] })).toBe('1 of 1 product shot');
-  });
-
-  it('says what is happening to a job, a pause included', () => {
-    const running = { paused: false, savingBlocked: false };
-    expect(jobStateWords(job('video', 'waiting'), { paused: true, savingBlocked: false })).toBe(
-      'video waiting for the pause to end',
-    );
-    expect(jobStateWords(job('shoot', 'waiting'), running)).toBe('waiting its turn');
-    expect(jobStateWords({ ...job('shoot', 'running'), remoteStatus: 'pending' }, running)).toBe(
-      'queued at the service',
-    );
-    expect(jobStateWords({ ...job('shoot', 'running'), remoteStatus: 'generating' }, running)).toBe(
-      'being made',
-    );
-    expect(jobStateWords(job('shoot', 'downloading'), { paused: true, savingBlocked: true })).toBe(
-      'paid, waiting to be saved',
-    );
   });
 
   it('says the credits are what the service charged, and why before anything is finished', () => {

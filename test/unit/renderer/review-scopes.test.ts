@@ -18,9 +18,9 @@ const items = [
 describe('reviewScopes', () => {
   it("offers a batch's selection, the batch, and the product in view within it", () => {
     expect(reviewScopes({ batchId: 'b1' }, items, new Set([3, 1]), items[1]!, null)).toEqual([
-      { key: 'selection', label: 'The 2 selected results', scope: { batchIds: ['b1'], itemIds: [1, 3] } },
+      { key: 'selection', label: 'The 2 selected results', scope: { batchIds: ['b1'], resultIds: [1, 3] } },
       { key: 'batch', label: 'This batch', scope: { batchIds: ['b1'] } },
-      { key: 'product', label: 'Hat, in this batch', scope: { batchIds: ['b1'], itemIds: [1, 2, 4] } },
+      { key: 'product', label: 'Hat, in this batch', scope: { batchIds: ['b1'], resultIds: [1, 2, 4] } },
     ]);
   });
 
@@ -32,7 +32,7 @@ describe('reviewScopes', () => {
 
   it("offers a product's selection and the product in every batch, by its name or in words without one", () => {
     expect(reviewScopes({ product: 'hat' }, items, new Set([2]), items[1]!, 'Hat')).toEqual([
-      { key: 'selection', label: 'The 1 selected result', scope: { product: 'hat', itemIds: [2] } },
+      { key: 'selection', label: 'The 1 selected result', scope: { product: 'hat', resultIds: [2] } },
       { key: 'product', label: 'Hat, in all batches', scope: { product: 'hat' } },
     ]);
     expect(reviewScopes({ product: 'hat' }, items, new Set(), null, null)).toEqual([

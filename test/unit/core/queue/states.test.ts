@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  BATCH_STATUSES,
   BATCH_TRANSITIONS,
-  type BatchStatus,
   canMove,
   canMoveBatch,
-  JOB_STATES,
   JOB_TRANSITIONS,
-  type JobState,
 } from '../../../../src-main/core/queue/states.ts';
+import {
+  BATCH_STATUSES,
+  type BatchStatus,
+  JOB_STATES,
+  type JobState,
+} from '../../../../src-main/shared/vocabulary.ts';
 
 // The documented tables, written out here by hand: the code's tables must match them move for move, so an
 // accidental edit of either side fails this test.

@@ -1,0 +1,131 @@
+// The domain's closed sets, declared once: core keeps its rules over them (the moves between states in
+// core/queue/states.ts, the prices in core/catalog.ts), every view type in models.ts is typed by them, and
+// their words for people are in words.ts. A new member is added here and nowhere else: what must handle it
+// (a transition table, a `Record` of words) stops compiling until it does.
+
+// The service's catalog (../shared/api/ad-service-api.md); what its description leaves open is guessed in
+// core/api/guesses.ts, never here.
+
+export const SHOOT_STYLES = [
+  'classic',
+  'minimal',
+  'luxury',
+  'loud_luxury',
+  'magazine',
+  'editorial',
+  'avant_garde',
+  'element',
+  'influencer',
+  'lifestyle',
+] as const;
+export type ShootStyle = (typeof SHOOT_STYLES)[number];
+
+export const MODES = ['product_only', 'with_model'] as const;
+export type Mode = (typeof MODES)[number];
+
+export const SHOT_COUNTS = [1, 4, 6] as const;
+export type ShotCount = (typeof SHOT_COUNTS)[number];
+
+export const QUALITIES = ['standard', 'pro', '4k'] as const;
+export type Quality = (typeof QUALITIES)[number];
+
+/** The description lists these as examples; the complete set is not shown. */
+export const SHOOT_ASPECT_RATIOS = ['1:1', '4:5', '9:16', '16:9'] as const;
+export type ShootAspectRatio = (typeof SHOOT_ASPECT_RATIOS)[number];
+
+export const VIDEO_DURATIONS = [5, 10, 15] as const;
+export type VideoDuration = (typeof VIDEO_DURATIONS)[number];
+
+export const VIDEO_RESOLUTIONS = ['480p', '720p', '1080p'] as const;
+export type VideoResolution = (typeof VIDEO_RESOLUTIONS)[number];
+
+export const VIDEO_ASPECT_RATIOS = ['21:9', '16:9', '4:3', '1:1', '3:4', '9:16'] as const;
+export type VideoAspectRatio = (typeof VIDEO_ASPECT_RATIOS)[number];
+
+// The queue: what a batch is made of, where each part stands, and what the user may decide about it.
+
+/** What one request to the service makes: a shoot (a product's shots) or a video ad. */
+export const JOB_KINDS = ['shoot', 'video'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+/** Where a job stands; what each means, and the moves between them, are in core/queue/states.ts. */
+export const JOB_STATES = [
+  'waiting',
+  'submitting',
+  'running',
+  'downloading',
+  'owed',
+  'done',
+  'failed',
+  'outcome_unknown',
+  'stale',
+  'cancelled',
+  'skipped',
+] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+export const BATCH_STATUSES = ['running', 'paused', 'cancelled', 'finished'] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+/**
+ * Why a batch is paused: `user` the user paused it; `insufficient_credits` the account ran out; `unauthorized`
+ * the service refused its key; `hosting` its photos could not be made reachable (storage missing or failing);
+ * `library` its results could not be written on this computer (disk full, folder not writable or gone);
+ * `budget` the next job would pass its brand's monthly cap or the batch's own (the message names which).
+ */
+export const PAUSE_REASONS = [
+  'user',
+  'insufficient_credits',
+  'unauthorized',
+  'hosting',
+  'library',
+  'budget',
+] as const;
+export type PauseReason = (typeof PAUSE_REASONS)[number];
+
+/**
+ * What the user may decide about a job that waits for them: `recheck` follow a stale job again; `retry` send
+ * a failed or outcome-unknown job again (it costs credits again); `abandon` never send an outcome-unknown job
+ * again; `redownload` download an owed job's results again (free). Core says which a job allows
+ * (core/app/decisions.ts); every front end offers those, and only those.
+ */
+export const JOB_DECISIONS = ['recheck', 'retry', 'abandon', 'redownload'] as const;
+export type JobDecision = (typeof JOB_DECISIONS)[number];
+
+/** What the user may decide about a batch, as core allows it in the batch's state (core/app/decisions.ts). */
+export const BATCH_DECISIONS = ['pause', 'resume', 'cancel', 'redownload'] as const;
+export type BatchDecision = (typeof BATCH_DECISIONS)[number];
+
+// Review: the results a batch made, and a designer's decisions on them.
+
+/** A result: one shot of a shoot, or a video ad. */
+export const RESULT_KINDS = ['shot', 'video'] as const;
+export type ResultKind = (typeof RESULT_KINDS)[number];
+
+/** A designer's flag on a result; no flag is `null`. */
+export const REVIEW_FLAGS = ['picked', 'rejected'] as const;
+export type ReviewFlag = (typeof REVIEW_FLAGS)[number];
+
+/** Why a result was rejected, one key each in Review. */
+export const REJECT_REASONS = [
+  'wrong_colour',
+  'garbled_text',
+  'deformed_product',
+  'wrong_background',
+  'other',
+] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
+// Agents and exports.
+
+/**
+ * Where an agent's request to spend stands: waiting for a person's yes, turned into a batch (by a person's
+ * yes or within the allowance), declined, or expired (the balance or the prices it was quoted on changed).
+ */
+export const AGENT_REQUEST_STATES = ['pending', 'created', 'declined', 'expired'] as const;
+export type AgentRequestState = (typeof AGENT_REQUEST_STATES)[number];
+
+/** Where an export stands: `stopped` it could not go on (a folder that cannot be written); `interrupted` the
+ * app quit while it ran (it can be run again). */
+export const EXPORT_STATES = ['running', 'done', 'cancelled', 'stopped', 'failed', 'interrupted'] as const;
+export type ExportState = (typeof EXPORT_STATES)[number];

@@ -1,0 +1,197 @@
+import { counted, noun } from './counted.ts';
+import type { BatchProgress, JobView, ShootSettingsView, VideoSettingsView } from './models.ts';
+import type {
+  AgentRequestState,
+  BatchDecision,
+  BatchStatus,
+  ExportState,
+  JobDecision,
+  JobState,
+  Mode,
+  PauseReason,
+  Quality,
+  ShootStyle,
+} from './vocabulary.ts';
+
+// The domain's closed sets in words for people, once for the app, the CLI and MCP (whose answers give the
+// machine id and these words beside it). Each table is a `Record` over its set, so a new state, reason or
+// decision does not compile until it has words: no front end ever shows a raw id, or its own spelling of one.
+
+/** `1 credit`, `1,200 credits`. */
+export function credits(count: number): string {
+  return `${count.toLocaleString('en')} ${noun(count, 'credit')}`;
+}
+
+/** The first letter upper-case, for words that begin a line. */
+export function capitalized(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// The catalog's choices (the service names them by id only).
+
+export const STYLE_WORDS: Record<ShootStyle, string> = {
+  classic: 'Classic',
+  minimal: 'Minimal',
+  luxury: 'Luxury',
+  loud_luxury: 'Loud luxury',
+  magazine: 'Magazine',
+  editorial: 'Editorial',
+  avant_garde: 'Avant-garde',
+  element: 'Element',
+  influencer: 'Influencer',
+  lifestyle: 'Lifestyle',
+};
+
+export const QUALITY_WORDS: Record<Quality, string> = { standard: 'Standard', pro: 'Pro', '4k': '4K' };
+
+export const MODE_WORDS: Record<Mode, string> = { product_only: 'Product only', with_model: 'With a model' };
+
+// A batch's settings in the catalog's words, for people who read them without the pickers: the batch page, a
+// client's statement, an agent's request. A stored setting this version does not know reads as its id.
+
+/** "4 shots · Classic · Standard · 1:1 · Product only", and the background colour when one was given. */
+export function shootWords(
+  shoot: Pick<ShootSettingsView, 'shots' | 'style' | 'quality' | 'aspectRatio' | 'mode' | 'backgroundColor'>,
+): string {
+  return [
+    counted(shoot.shots, 'shot'),
+    STYLE_WORDS[shoot.style] ?? shoot.style,
+    QUALITY_WORDS[shoot.quality] ?? shoot.quality,
+    shoot.aspectRatio,
+    MODE_WORDS[shoot.mode] ?? shoot.mode,
+    ...(shoot.backgroundColor ? [`background ${shoot.backgroundColor}`] : []),
+  ].join(' · ');
+}
+
+/** "10 s · 720p · as its photos · Product only": no aspect ratio given, the service shapes it like its photos. */
+export function videoWords(
+  video: Pick<VideoSettingsView, 'duration' | 'resolution' | 'aspectRatio' | 'mode'>,
+): string {
+  return [
+    `${video.duration} s`,
+    video.resolution,
+    video.aspectRatio ?? 'as its photos',
+    MODE_WORDS[video.mode] ?? video.mode,
+  ].join(' · ');
+}
+
+// Jobs: what is happening to each, and what the user may decide about it.
+
+/** Where a job stands, as a designer says it: what is happening to it, never "jobs" or the service's words. */
+export const JOB_STATE_WORDS: Record<JobState, string> = {
+  waiting: 'waiting its turn',
+  submitting: 'being sent',
+  running: 'being made',
+  downloading: 'being downloaded',
+  owed: 'paid, not downloaded',
+  done: 'done',
+  failed: 'failed (refunded)',
+  outcome_unknown: 'outcome unknown',
+  stale: 'no answer from the service',
+  cancelled: 'cancelled',
+  skipped: 'not made: its shoot did not finish',
+};
+
+/** What the service's own status says of a running job it has not started on. */
+const QUEUED_AT_THE_SERVICE = new Set(['pending', 'queued']);
+
+/**
+ * A job's state in the words of the moment: a job waiting in a paused batch waits for the pause, one the
+ * service has queued is queued there, one whose results cannot be saved waits for that.
+ */
+export function jobStateWords(
+  job: Pick<JobView, 'kind' | 'state' | 'remoteStatus'>,
+  batch: { paused: boolean; savingBlocked: boolean },
+): string {
+  if (job.state === 'waiting' && batch.paused) return `${job.kind} waiting for the pause to end`;
+  if (job.state === 'running' && QUEUED_AT_THE_SERVICE.has(job.remoteStatus ?? '')) {
+    return 'queued at the service';
+  }
+  if (job.state === 'downloading' && batch.savingBlocked) return 'paid, waiting to be saved';
+  return JOB_STATE_WORDS[job.state];
+}
+
+/** A decision on a job, as its button or its hint names it. */
+export const JOB_DECISION_WORDS: Record<JobDecision, string> = {
+  recheck: 'Check again',
+  retry: 'Retry',
+  abandon: 'Abandon',
+  redownload: 'Download again',
+};
+
+/** What a decision spends, in words; null when it neither spends nor saves anything worth saying. */
+export function decisionCostWords(
+  decision: JobDecision,
+  job: Pick<JobView, 'price' | 'creditsAtStake'>,
+): string | null {
+  if (decision === 'retry') {
+    return `costs ${credits(job.price)}${job.creditsAtStake > 0 ? ' again' : ''}`;
+  }
+  if (decision === 'redownload') return 'free';
+  return null;
+}
+
+/** A decision with what it spends: "Retry (costs 4 credits again)", "Download again (free)", "Abandon". */
+export function decisionWords(decision: JobDecision, job: Pick<JobView, 'price' | 'creditsAtStake'>): string {
+  const cost = decisionCostWords(decision, job);
+  return `${JOB_DECISION_WORDS[decision]}${cost ? ` (${cost})` : ''}`;
+}
+
+/** What a retry risks, said before the user confirms it: paying twice, when the first create may have been. */
+export function retryWarning(job: Pick<JobView, 'kind' | 'price' | 'creditsAtStake'>): string {
+  return job.creditsAtStake > 0
+    ? `The service may already have made and charged this ${job.kind} (${credits(job.creditsAtStake)} at stake); sending it again costs ${credits(job.price)} more.`
+    : `Sending this ${job.kind} again costs ${credits(job.price)}.`;
+}
+
+// Batches.
+
+export const BATCH_STATUS_WORDS: Record<BatchStatus, string> = {
+  running: 'running',
+  paused: 'paused',
+  cancelled: 'cancelled',
+  finished: 'finished',
+};
+
+/** Why a batch is paused, in a badge's few words. */
+export const PAUSE_REASON_WORDS: Record<PauseReason, string> = {
+  user: 'paused',
+  insufficient_credits: 'paused: out of credits',
+  unauthorized: 'paused: key refused',
+  hosting: 'paused: photos not uploaded',
+  library: 'paused: cannot save results',
+  budget: 'paused at its cap',
+};
+
+/** A batch's status, with why when it is paused: "running", "paused: out of credits". */
+export function batchStatusWords(batch: Pick<BatchProgress, 'status' | 'statusReason'>): string {
+  return batch.status === 'paused' && batch.statusReason
+    ? PAUSE_REASON_WORDS[batch.statusReason]
+    : BATCH_STATUS_WORDS[batch.status];
+}
+
+/** A decision on a batch, as its button names it. */
+export const BATCH_DECISION_WORDS: Record<BatchDecision, string> = {
+  pause: 'Pause',
+  resume: 'Resume',
+  cancel: 'Cancel',
+  redownload: 'Download again (free)',
+};
+
+// Agents' requests and exports.
+
+export const AGENT_REQUEST_STATE_WORDS: Record<AgentRequestState, string> = {
+  pending: 'waiting for approval',
+  created: 'approved',
+  declined: 'declined',
+  expired: 'expired',
+};
+
+export const EXPORT_STATE_WORDS: Record<ExportState, string> = {
+  running: 'running',
+  done: 'done',
+  cancelled: 'cancelled',
+  stopped: 'stopped',
+  failed: 'failed',
+  interrupted: 'interrupted',
+};

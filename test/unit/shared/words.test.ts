@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { JOB_TRANSITIONS } from '../../../src-main/core/queue/states.ts';
+import type { JobView } from '../../../src-main/shared/models.ts';
+import {
+  BATCH_STATUSES,
+  type JobState,
+  PAUSE_REASONS,
+  type PauseReason,
+} from '../../../src-main/shared/vocabulary.ts';
+import {
+  BATCH_STATUS_WORDS,
+  batchStatusWords,
+  decisionWords,
+  JOB_STATE_WORDS,
+  jobStateWords,
+  retryWarning,
+} from '../../../src-main/shared/words.ts';
+
+// The words every front end shows for the domain's states: each state the engine can reach reads as words
+// of its own (never a raw id like `outcome_unknown`), whatever the batch around it is doing; a decision says
+// what it spends.
+
+function job(kind: JobView['kind'], state: JobState, price = 4): JobView {
+  return {
+    id: `${kind}-${state}`,
+    kind,
+    state,
+    remoteStatus: null,
+    price,
+    creditsCharged: 0,
+    creditsRefunded: 0,
+    creditsAtStake: 0,
+    decisions: [],
+    failureCode: null,
+    failureMessage: null,
+    results: [],
+  };
+}
+
+/** Every state a job can get to from `waiting`, following the engine's transition table. */
+function reachableStates(): Set<JobState> {
+  const reached = new Set<JobState>(['waiting']);
+  for (const state of reached) for (const next of JOB_TRANSITIONS[state]) reached.add(next);
+  return reached;
+}
+
+const CONTEXTS = [
+  { paused: false, savingBlocked: false },
+  { paused: true, savingBlocked: false },
+  { paused: true, savingBlocked: true },
+];
+
+describe('a job’s state in words', () => {
+  it('says what is happening to a job, a pause included', () => {
+    const running = { paused: false, savingBlocked: false };
+    expect(jobStateWords(job('video', 'waiting'), { paused: true, savingBlocked: false })).toBe(
+      'video waiting for the pause to end',
+    );
+    expect(jobStateWords(job('shoot', 'waiting'), running)).toBe('waiting its turn');
+    expect(jobStateWords({ ...job('shoot', 'running'), remoteStatus: 'pending' }, running)).toBe(
+      'queued at the service',
+    );
+    expect(jobStateWords({ ...job('shoot', 'running'), remoteStatus: 'generating' }, running)).toBe(
+      'being made',
+    );
+    expect(jobStateWords(job('shoot', 'downloading'), { paused: true, savingBlocked: true })).toBe(
+      'paid, waiting to be saved',
+    );
+  });
+
+  it('has words of its own for every state the engine can reach, in every batch, never a raw id', () => {
+    const reached = reachableStates();
+    expect(reached.size).toBe(Object.keys(JOB_STATE_WORDS).length);
+    for (const state of reached) {
+      for (const context of CONTEXTS) {
+        for (const kind of ['shoot', 'video'] as const) {
+          const words = jobStateWords(job(kind, state), context);
+          expect(words, `${kind} ${state}`).toMatch(/^[a-z][a-z ,():]+$/);
+          expect(words, `${kind} ${state}`).not.toContain('_');
+        }
+      }
+    }
+    // Two states never read alike: the words tell them apart as the ids do.
+    const plain = [...reached].map((state) => JOB_STATE_WORDS[state]);
+    expect(new Set(plain).size).toBe(plain.length);
+  });
+});
+
+describe('a batch’s status in words', () => {
+  it('says why a paused batch is paused, each reason in words of its own', () => {
+    const paused = PAUSE_REASONS.map((reason: PauseReason) =>
+      batchStatusWords({ status: 'paused', statusReason: reason }),
+    );
+    for (const words of paused) expect(words).toMatch(/^paused\b[^_]*$/);
+    expect(new Set(paused).size).toBe(PAUSE_REASONS.length);
+    expect(batchStatusWords({ status: 'paused', statusReason: 'insufficient_credits' })).toBe(
+      'paused: out of credits',
+    );
+    // A batch not paused says its status, whatever reason was left behind.
+    for (const status of BATCH_STATUSES.filter((one) => one !== 'paused')) {
+      expect(batchStatusWords({ status, statusReason: 'user' })).toBe(BATCH_STATUS_WORDS[status]);
+    }
+  });
+});
+
+describe('a decision in words', () => {
+  it('says what a retry costs, and that it may be paid twice when the first create may have been charged', () => {
+    const failed = job('shoot', 'failed', 8);
+    const unknown = { ...job('shoot', 'outcome_unknown', 8), creditsAtStake: 8 };
+    expect(decisionWords('retry', failed)).toBe('Retry (costs 8 credits)');
+    expect(decisionWords('retry', unknown)).toBe('Retry (costs 8 credits again)');
+    expect(decisionWords('redownload', job('video', 'owed'))).toBe('Download again (free)');
+    expect(decisionWords('abandon', unknown)).toBe('Abandon');
+    expect(retryWarning(failed)).toBe('Sending this shoot again costs 8 credits.');
+    expect(retryWarning(unknown)).toBe(
+      'The service may already have made and charged this shoot (8 credits at stake); sending it again costs 8 credits more.',
+    );
+  });
+});
