@@ -1,7 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import type { Dispatch } from '../core/app/dispatch.ts';
 import type { CoreEvents } from '../core/app/events.ts';
-import { CHANNELS } from '../core/app/schemas.ts';
+import { CHANNELS } from '../shared/ipc.ts';
 
 // The handler map on Electron's IPC. Every channel of the contract is registered, nothing else; a call from
 // anything but our own window's top frame is refused before dispatch (which then validates the arguments).

@@ -4,6 +4,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { Refusal } from '../core/app/dispatch.ts';
+import { shootSettings, videoSettings } from '../shared/contract/queue.ts';
+import { resultId, stars } from '../shared/contract/review.ts';
 import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';
 import type { BatchDetail, CatalogView, UsagePeriod } from '../shared/models.ts';
 import { daysPeriod, ownerName, utcDay } from '../shared/usage-period.ts';
@@ -98,14 +100,14 @@ const requestShape = {
 };
 
 const batchSettings = {
-  style: z.string().optional().describe('The shoot style; the catalog default when absent.'),
-  shots: z.number().int().optional().describe('Shots per product.'),
-  quality: z.string().optional(),
-  aspectRatio: z.string().optional(),
+  style: shootSettings.shape.style.optional().describe('The shoot style; the catalog default when absent.'),
+  shots: shootSettings.shape.shots.optional().describe('Shots per product.'),
+  quality: shootSettings.shape.quality.optional(),
+  aspectRatio: shootSettings.shape.aspectRatio.optional(),
   video: z
     .object({
-      duration: z.number().int(),
-      resolution: z.string(),
+      duration: videoSettings.shape.duration,
+      resolution: videoSettings.shape.resolution,
     })
     .optional()
     .describe('A video ad of each product from its first shots; none when absent.'),
@@ -396,9 +398,9 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         'Records a decision on results of a batch, as a designer does in Review: pick or reject (null clears it), and stars 0 to 5. Picks are what videos are made from and what is exported.',
       inputSchema: {
         batchId: z.string().min(1),
-        resultIds: z.array(z.number().int()).min(1),
+        resultIds: z.array(resultId).min(1),
         flag: z.enum(REVIEW_FLAGS).nullable().optional(),
-        stars: z.number().int().min(0).max(5).optional(),
+        stars: stars.optional(),
       },
       outputSchema: {
         results: z.array(
@@ -439,12 +441,10 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         'What a video ad of each product of a batch, made from its picked shots, would cost: a new quote, nothing spent. Submit its quote id with submit_batch, like a batch: a person approves it unless it fits the allowance.',
       inputSchema: {
         batchId: z.string().min(1),
-        duration: z
-          .number()
-          .int()
+        duration: videoSettings.shape.duration
           .optional()
           .describe('Seconds; the batch’s video settings or the catalog default when absent.'),
-        resolution: z.string().optional(),
+        resolution: videoSettings.shape.resolution.optional(),
       },
       outputSchema: {
         quoteId: z.string(),

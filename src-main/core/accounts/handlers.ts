@@ -1,6 +1,7 @@
+import type { accountsChannels } from '../../shared/contract/accounts.ts';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 import type { AccountStore } from './account-store.ts';
 import { SANDBOX_ACCOUNT_ID } from './account-store.ts';
 import type { ServiceAccess } from './service-access.ts';
@@ -10,10 +11,7 @@ import type { ServiceAccess } from './service-access.ts';
 
 export function accountsHandlers(
   ctx: AppContext & { accounts: AccountStore; services: ServiceAccess },
-): Pick<
-  HandlerMap,
-  'accounts:list' | 'accounts:add' | 'accounts:remove' | 'accounts:refresh' | 'models:list'
-> {
+): HandlersOf<typeof accountsChannels> {
   const { accounts, services, events, log } = ctx;
   return {
     'accounts:list': async () => [await services.sandboxView(), ...services.accountsList()],

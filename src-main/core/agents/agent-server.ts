@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import type { agentServerChannels } from '../../shared/contract/agents.ts';
 import type { AgentServerView } from '../../shared/models.ts';
 import type { AppContext } from '../app/context.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 
 // The app's MCP server over HTTP (issue 16), turned on and off in Settings and kept on across restarts. Core
 // keeps the switch, the port and the token in the settings; the front end that can serve (the app, the
@@ -24,7 +25,7 @@ export type AgentServerStarter = (options: {
 export const AGENT_EXPORTS = 'Agent exports';
 
 export interface AgentServer {
-  handlers: Pick<HandlerMap, 'agents:server' | 'agents:setServer'>;
+  handlers: HandlersOf<typeof agentServerChannels>;
   /** Starts it if the settings say it was on. */
   resume(): Promise<void>;
   stop(): Promise<void>;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { agentsChannels } from '../../shared/contract/agents.ts';
 import type {
   AgentAllowanceView,
   AgentRequestView,
@@ -9,7 +10,7 @@ import { shootWords, videoWords } from '../../shared/words.ts';
 import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
 import { SANDBOX_ACCOUNT_NAME } from '../accounts/service-access.ts';
 import { AppError } from '../app/errors.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlerMap, HandlersOf } from '../app/handler-map.ts';
 import type { ScanHolder } from '../ingest/scan-holder.ts';
 import { type BatchMakerDeps, batchMaker } from '../queue/batch-maker.ts';
 import type { AgentRequest, AgentRequestStore } from './request-store.ts';
@@ -53,18 +54,7 @@ const figures = new Intl.NumberFormat('en-US');
 const LOOK_AGAIN_MS = 2000;
 
 export interface AgentDesk {
-  handlers: Pick<
-    HandlerMap,
-    | 'agents:quote'
-    | 'agents:quoteVideos'
-    | 'agents:submit'
-    | 'agents:requests'
-    | 'agents:request'
-    | 'agents:approve'
-    | 'agents:decline'
-    | 'agents:allowance'
-    | 'agents:setAllowance'
-  >;
+  handlers: HandlersOf<typeof agentsChannels>;
   /**
    * Announces (`agents:changed`) requests another process made or decided on the same data folder: an
    * agent on `adbatch mcp` beside the open app, a yes from `adbatch approve`. Returns the way to stop.

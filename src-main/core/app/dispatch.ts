@@ -1,7 +1,6 @@
-import type { ArgsOf, Channel, Reply, ResultOf } from '../../shared/ipc.ts';
+import { type ArgsOf, type Channel, CONTRACT, type Reply, type ResultOf } from '../../shared/ipc.ts';
 import { AppError } from './errors.ts';
 import type { HandlerMap } from './handler-map.ts';
-import { HANDLER_SCHEMAS } from './schemas.ts';
 
 export type { HandlerMap };
 
@@ -13,14 +12,14 @@ export type Dispatch = (channel: string, args: unknown) => Promise<Reply<Channel
  */
 export function createDispatch(handlers: HandlerMap, onInternalError: (error: unknown) => void): Dispatch {
   return async (channel, args) => {
-    if (!Object.hasOwn(HANDLER_SCHEMAS, channel)) {
+    if (!Object.hasOwn(CONTRACT, channel)) {
       return {
         ok: false,
         error: { code: 'bad_request', message: `unknown channel ${JSON.stringify(channel)}` },
       };
     }
     const name = channel as Channel;
-    const parsed = HANDLER_SCHEMAS[name].safeParse(args);
+    const parsed = CONTRACT[name].input.safeParse(args);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';

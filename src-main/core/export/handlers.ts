@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { access, constants, lstat, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { exportChannels } from '../../shared/contract/export.ts';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import type {
   ExportDetail,
@@ -14,7 +15,7 @@ import type { ExportState } from '../../shared/vocabulary.ts';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
 import { throttlePerKey } from '../app/events.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { ReviewStore } from '../review/review-store.ts';
 import { localFaultOf } from '../util/local-fault.ts';
@@ -48,17 +49,6 @@ const PLANNED_NAMES = 20;
 const FILES_KEPT = 2000;
 /** Exports listed, and kept: older ended ones are forgotten (export-records.ts `prune`). */
 const RECENT_EXPORTS = 50;
-
-type ExportChannels =
-  | 'export:recipes'
-  | 'export:saveRecipe'
-  | 'export:deleteRecipe'
-  | 'export:plan'
-  | 'export:start'
-  | 'export:resume'
-  | 'export:cancel'
-  | 'export:list'
-  | 'export:get';
 
 interface Running {
   controller: AbortController;
@@ -124,7 +114,7 @@ export interface ExportDeps extends AppContext {
 }
 
 export interface ExportService {
-  handlers: Pick<HandlerMap, ExportChannels>;
+  handlers: HandlersOf<typeof exportChannels>;
   /** Cancels the runs of this process and waits for them (what they finished stays). */
   stop(): Promise<void>;
 }
@@ -365,7 +355,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
     return record;
   };
 
-  const handlers: Pick<HandlerMap, ExportChannels> = {
+  const handlers: HandlersOf<typeof exportChannels> = {
     'export:recipes': async () => {
       const saved = await recipes.saved();
       return {

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { lstat, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { exportDesktopChannels } from '../../shared/contract/export.ts';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import type { ExportScope } from '../../shared/models.ts';
 import { AppError } from '../app/errors.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 import type { ExportItem } from './export-item.ts';
 import { exportItemsOf } from './export-items.ts';
 import { type ExportDeps, recipeNamed } from './handlers.ts';
@@ -17,8 +18,6 @@ import { runExportInWorker } from './run-in-worker.ts';
 // export into (the OS's folder dialog), a finished export shown in the file manager, and Review's results
 // dragged out to the desktop, Finder, Explorer or Photoshop, all of them, as they are or through a recipe.
 // The renderer names results by id and recipes by id or name: every path here is main's, never the page's.
-
-type OutChannels = 'dialog:openFolder' | 'export:reveal' | 'export:drag' | 'export:discard';
 
 /** How long a drag's rendered copies are kept: whoever they were dropped on has copied or opened them. */
 const DRAG_COPIES_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -49,7 +48,7 @@ async function pruneDragCopies(root: string, now: number): Promise<void> {
   );
 }
 
-export function exportOutHandlers(ctx: ExportDeps): Pick<HandlerMap, OutChannels> {
+export function exportOutHandlers(ctx: ExportDeps): HandlersOf<typeof exportDesktopChannels> {
   const { recipes, exportRecords: records } = ctx;
 
   /**

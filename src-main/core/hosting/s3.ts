@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { z } from 'zod';
+import { MAX_S3_URL_TTL_SECONDS } from '../../shared/contract/hosting.ts';
 import { mapLimit } from '../util/map-limit.ts';
 import { photoContentType } from './content-types.ts';
 import type { PhotoHost } from './photo-host.ts';
@@ -15,8 +16,6 @@ import type { PhotoHost } from './photo-host.ts';
 export const DEFAULT_S3_PREFIX = 'adbatch/';
 export const DEFAULT_S3_URL_TTL_SECONDS = 24 * 60 * 60;
 export const DEFAULT_S3_CONCURRENCY = 4;
-/** SigV4 presigned URLs cannot be valid for longer than a week. */
-export const MAX_S3_URL_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 export interface S3HostingConfig {
   bucket: string;

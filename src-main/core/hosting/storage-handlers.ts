@@ -1,6 +1,7 @@
 import { join } from 'node:path';
+import type { storageChannels } from '../../shared/contract/hosting.ts';
 import type { AppContext } from '../app/context.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 import type { PhotoReachService } from './photo-reach.ts';
 import type { PhotoStorage } from './photo-storage.ts';
 import { checkPhotoStorage } from './photo-storage.ts';
@@ -9,7 +10,7 @@ import { checkPhotoStorage } from './photo-storage.ts';
 
 export function storageHandlers(
   ctx: AppContext & { storage: PhotoStorage; photos: PhotoReachService },
-): Pick<HandlerMap, 'storage:get' | 'storage:set' | 'storage:clear'> {
+): HandlersOf<typeof storageChannels> {
   const { storage, photos, log } = ctx;
   return {
     'storage:get': async () => storage.get(),

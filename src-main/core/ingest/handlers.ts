@@ -1,6 +1,7 @@
+import type { ingestChannels } from '../../shared/contract/ingest.ts';
 import type { AppContext } from '../app/context.ts';
 import { throttlePerKey } from '../app/events.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 import { ingestCacheDir } from '../library.ts';
 import { scanInputs } from './scan.ts';
 import type { ScanHolder } from './scan-holder.ts';
@@ -10,9 +11,7 @@ import { scannedProductView, scanView } from './views.ts';
 
 const PROGRESS_INTERVAL_MS = 100;
 
-export function ingestHandlers(
-  ctx: AppContext & { scans: ScanHolder },
-): Pick<HandlerMap, 'dialog:open' | 'ingest:scan' | 'ingest:hero' | 'ingest:leaveOut'> {
+export function ingestHandlers(ctx: AppContext & { scans: ScanHolder }): HandlersOf<typeof ingestChannels> {
   const { events, files, scans } = ctx;
   return {
     'dialog:open': async () => ctx.openDialog(),

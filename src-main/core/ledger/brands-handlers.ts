@@ -1,9 +1,10 @@
+import type { brandsChannels } from '../../shared/contract/ledger.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
 import { ConflictError, ForbiddenError } from '../api/index.ts';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 import type { BrandStore } from './brand-store.ts';
 
 // Agencies: the client brands their keys see, creating one, a brand's monthly cap, and which brand a stored
@@ -14,7 +15,7 @@ const PLAN_QUOTAS = 'Partner 3, Agency Pro 10, Enterprise unlimited';
 
 export function agencyHandlers(
   ctx: AppContext & { accounts: AccountStore; brands: BrandStore; services: ServiceAccess },
-): Pick<HandlerMap, 'accounts:pin' | 'brands:list' | 'brands:refresh' | 'brands:create' | 'brands:setCap'> {
+): HandlersOf<typeof brandsChannels> {
   const { accounts, brands, services, events, log } = ctx;
 
   /** The account, known to be an agency's (a session key's kind is asked of the service once). */

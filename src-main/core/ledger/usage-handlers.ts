@@ -1,9 +1,10 @@
+import type { usageChannels } from '../../shared/contract/ledger.ts';
 import type { AccountView, UsagePeriod } from '../../shared/models.ts';
 import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { BrandStore } from './brand-store.ts';
 import { reconcile } from './reconcile.ts';
@@ -21,9 +22,7 @@ export interface UsageDeps extends AppContext {
   printStatement?: (fileName: string) => Promise<{ path: string } | null>;
 }
 
-export function usageHandlers(
-  ctx: UsageDeps,
-): Pick<HandlerMap, 'usage:get' | 'usage:reconcile' | 'usage:statement' | 'usage:printStatement'> {
+export function usageHandlers(ctx: UsageDeps): HandlersOf<typeof usageChannels> {
   const { store, brands, services, now } = ctx;
   const db = store.db;
 

@@ -1,6 +1,7 @@
+import type { batchesChannels } from '../../shared/contract/queue.ts';
+import { lastBatchSettings } from '../../shared/contract/queue.ts';
 import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
-import { lastBatchSettings } from '../app/schemas.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 import type { ScanHolder } from '../ingest/scan-holder.ts';
 import { type BatchMakerDeps, batchMaker } from './batch-maker.ts';
 import { cancelBatch, pauseBatch, redownloadBatch, requireBatch, resumeBatch } from './decisions.ts';
@@ -12,19 +13,7 @@ import { batchDetail, batchSummaries, batchSummary } from './views.ts';
 
 export function batchesHandlers(
   ctx: BatchMakerDeps & { scans: ScanHolder },
-): Pick<
-  HandlerMap,
-  | 'batches:quote'
-  | 'batches:create'
-  | 'batches:list'
-  | 'batches:lastSettings'
-  | 'batches:get'
-  | 'batches:pause'
-  | 'batches:resume'
-  | 'batches:cancel'
-  | 'batches:redownload'
-  | 'batches:relocate'
-> {
+): HandlersOf<typeof batchesChannels> {
   const { store, services, queue, scans } = ctx;
   const summary = (id: string) => batchSummary(store, requireBatch(store, id), queue.facts);
 

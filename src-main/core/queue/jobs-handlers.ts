@@ -1,5 +1,6 @@
+import type { jobsChannels } from '../../shared/contract/queue.ts';
 import type { AppContext } from '../app/context.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 import { abandonJob, recheckJob, redownloadJob, requireBatch, requireJob, retryJob } from './decisions.ts';
 import type { QueueDriver } from './queue-driver.ts';
 import type { QueueStore } from './store.ts';
@@ -9,7 +10,7 @@ import { batchSummary, jobView, stakesOf } from './views.ts';
 
 export function jobsHandlers(
   ctx: AppContext & { store: QueueStore; queue: QueueDriver },
-): Pick<HandlerMap, 'jobs:get' | 'jobs:retry' | 'jobs:abandon' | 'jobs:recheck' | 'jobs:redownload'> {
+): HandlersOf<typeof jobsChannels> {
   const { store, queue } = ctx;
   const decided = async (batchId: string) => {
     const batch = requireBatch(store, batchId);

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { reviewChannels } from '../../shared/contract/review.ts';
 import type {
   ReviewBatchRef,
   ReviewCounts,
@@ -13,7 +14,7 @@ import type {
 import { isReviewed, matchesReviewFilter } from '../../shared/review-filter.ts';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 import { requireBatch } from '../queue/decisions.ts';
 import type { AssetId, BatchId, ProductId } from '../queue/ids.ts';
 import type { QueueStore } from '../queue/store.ts';
@@ -61,7 +62,7 @@ export function reviewHandlers(
     reviewHistory: ReviewHistory;
     previews: ResultPreviews;
   },
-): Pick<HandlerMap, 'review:get' | 'review:decide' | 'review:keep' | 'review:undo' | 'review:redo'> {
+): HandlersOf<typeof reviewChannels> {
   const { store, review, reviewHistory: history, files, previews } = ctx;
   const sameProducts = new SameProducts(store.db);
   /**

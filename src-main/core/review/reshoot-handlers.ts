@@ -1,9 +1,10 @@
+import type { reshootChannels } from '../../shared/contract/review.ts';
 import type { ReshootQuote, ReshootRequest } from '../../shared/models.ts';
 import { allRejectedProducts } from '../../shared/reshoot.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 import { quoteShoot } from '../pricing.ts';
 import { requireBatch } from '../queue/decisions.ts';
 import type { ProductId } from '../queue/ids.ts';
@@ -37,7 +38,7 @@ interface Plan {
 
 export function reshootHandlers(
   ctx: AppContext & { review: ReviewStore; store: QueueStore; services: ServiceAccess; queue: QueueDriver },
-): Pick<HandlerMap, 'reshoot:quote' | 'reshoot:create'> {
+): HandlersOf<typeof reshootChannels> {
   const { store, review, services } = ctx;
 
   const plan = async (batch: Batch, request: ReshootRequest, fresh: boolean): Promise<Plan> => {

@@ -1,8 +1,9 @@
+import type { videosChannels } from '../../shared/contract/review.ts';
 import type { PickedVideoQuote, PickedVideosRequest } from '../../shared/models.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 import { VIDEO_MAX_IMAGES } from '../catalog.ts';
 import type { PhotoReachService } from '../hosting/photo-reach.ts';
 import { quoteVideo } from '../pricing.ts';
@@ -32,7 +33,7 @@ export function videosHandlers(
     queue: QueueDriver;
     photos: PhotoReachService;
   },
-): Pick<HandlerMap, 'videos:quote' | 'videos:create' | 'dialog:openImage'> {
+): HandlersOf<typeof videosChannels> {
   const { store, review, services } = ctx;
 
   /**

@@ -1,3 +1,4 @@
+import type { catalogChannels } from '../../shared/contract/settings.ts';
 import type { CatalogView } from '../../shared/models.ts';
 import {
   MODES,
@@ -10,7 +11,7 @@ import {
   VIDEO_RESOLUTIONS,
 } from '../../shared/vocabulary.ts';
 import { MODE_WORDS, QUALITY_WORDS, STYLE_WORDS } from '../../shared/words.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 import {
   CLAMPED_SHOTS,
   CREDITS_PER_IMAGE,
@@ -51,6 +52,6 @@ function catalogView(): CatalogView {
   };
 }
 
-export const catalogHandlers: Pick<HandlerMap, 'catalog:get'> = {
+export const catalogHandlers: HandlersOf<typeof catalogChannels> = {
   'catalog:get': async () => catalogView(),
 };

@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { settingsChannels } from '../../shared/contract/settings.ts';
 import type { AppContext } from '../app/context.ts';
-import type { HandlerMap } from '../app/handler-map.ts';
+import type { HandlersOf } from '../app/handler-map.ts';
 import { batchFolder } from '../library.ts';
 import { requireBatch } from '../queue/decisions.ts';
 import type { QueueDriver } from '../queue/queue-driver.ts';
@@ -11,7 +12,7 @@ import type { QueueStore } from '../queue/store.ts';
 
 export function settingsHandlers(
   ctx: AppContext & { store: QueueStore; queue: QueueDriver },
-): Pick<HandlerMap, 'app:info' | 'settings:get' | 'settings:set' | 'library:reveal'> {
+): HandlersOf<typeof settingsChannels> {
   return {
     'app:info': async () => ({
       version: ctx.version,

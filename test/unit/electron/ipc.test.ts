@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CoreEvents } from '../../../src-main/core/app/events.ts';
-import { CHANNELS } from '../../../src-main/core/app/schemas.ts';
 import { forwardEvents, registerIpc, trustedSender } from '../../../src-main/electron/ipc.ts';
+import { CHANNELS } from '../../../src-main/shared/ipc.ts';
 
 type Handler = (event: unknown, args: unknown) => unknown;
 

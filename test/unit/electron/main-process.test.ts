@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNELS } from '../../../src-main/core/app/schemas.ts';
+import { CHANNELS } from '../../../src-main/shared/ipc.ts';
 import { databaseFile, fake, startMain, state, waitFor } from '../../support/electron-main-fake.ts';
 
 // The built main process (out/main/index.js) started against a stand-in for Electron's modules: the wiring

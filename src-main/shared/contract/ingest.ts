@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { ScannedProductView, ScanView } from '../models.ts';
+import { channel, none } from './channel.ts';
+
+// Folders, photos and catalogs to products (core/ingest/).
+
+export const scanId = z.string().min(1).max(100);
+
+export const ingestChannels = {
+  /** The OS dialog to choose folders, photos or catalogs; [] when cancelled. */
+  'dialog:open': channel<string[]>()(none),
+  /** `subfolders`: a folder of photos inside another, a product of its own (default) or part of the one above. */
+  'ingest:scan': channel<ScanView>()(
+    z
+      .object({
+        inputs: z.array(z.string().min(1).max(4096)).min(1).max(10_000),
+        pattern: z.string().max(500).optional(),
+        subfolders: z.enum(['own', 'parent']).optional(),
+      })
+      .strict(),
+  ),
+  /** Makes another of a scanned product's photos its hero (sent first); the others keep their order. */
+  'ingest:hero': channel<ScannedProductView>()(
+    z
+      .object({
+        scanId,
+        product: z.string().min(1).max(1000),
+        photo: z.number().int().min(0).max(100),
+      })
+      .strict(),
+  ),
+  /** Leaves a scanned product out of the batch, or takes it back in: for this scan and the next ones. */
+  'ingest:leaveOut': channel<null>()(
+    z.object({ scanId, product: z.string().min(1).max(1000), out: z.boolean() }).strict(),
+  ),
+};

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import type { AppInfo, CatalogView, Settings } from '../models.ts';
+import { channel, none } from './channel.ts';
+
+// The app's own facts and preferences, and the catalog a batch is chosen from (core/settings/).
+
+export const settingsChannels = {
+  'app:info': channel<AppInfo>()(none),
+  'settings:get': channel<Settings>()(none),
+  'settings:set': channel<Settings>()(
+    z
+      .object({
+        libraryDir: z.string().min(1).max(4096),
+        budgetMarginPercent: z.number().int().min(0).max(50),
+      })
+      .partial()
+      .strict(),
+  ),
+  /** Shows the library (or a batch's folder) in Finder / Explorer / the file manager: the folder, and why not. */
+  'library:reveal': channel<{ folder: string; failure: string | null }>()(
+    z.object({ batchId: z.string().min(1).max(200).optional() }).strict(),
+  ),
+};
+
+export const catalogChannels = {
+  /** The styles, qualities, lengths and resolutions a batch can be made of, and where a new one starts. */
+  'catalog:get': channel<CatalogView>()(none),
+};
