@@ -32,6 +32,7 @@ import { usageHandlers } from './app/usage-handlers.ts';
 import { videosHandlers } from './app/videos-handlers.ts';
 import { asDataFolderError } from './db/data-folder-fault.ts';
 import { type Db, openDatabase } from './db/open.ts';
+import { readSettings } from './db/stored.ts';
 import type { S3HostingConfig } from './hosting/s3.ts';
 import { QueueStore } from './queue/store.ts';
 import { previewsDir, ResultPreviews } from './review/previews.ts';
@@ -130,7 +131,17 @@ export function createCore(options: CoreOptions): Core {
   const brands = new BrandStore(db, store.caps, now);
   const storage = new PhotoStorage(db, options.secrets, now);
   const events = new CoreEvents();
-  const settings = (): Settings => ({ ...options.defaults, ...options.preferences.read() });
+  // Saved settings that do not parse fall back to their defaults field by field, said once per damage.
+  let unreadableSettings = '';
+  const settings = (): Settings => {
+    const read = readSettings(options.preferences.read(), options.defaults);
+    const unreadable = read.unreadable.join('; ');
+    if (unreadable && unreadable !== unreadableSettings) {
+      log.warn(`Saved settings that cannot be read are back to their defaults: ${unreadable}`);
+    }
+    unreadableSettings = unreadable;
+    return read.settings;
+  };
   let queue: QueueDriver | null = null;
   const services = new ServiceAccess({
     accounts,

@@ -5,6 +5,7 @@ import type {
   PickedVideoQuote,
   PickedVideosRequest,
 } from '../../shared/models.ts';
+import type { AgentPlan } from '../db/stored.ts';
 import { SANDBOX_ACCOUNT_ID } from './accounts.ts';
 import type { AgentRequest, AgentRequestStore } from './agent-requests.ts';
 import { batchMaker } from './batch-maker.ts';
@@ -34,7 +35,7 @@ interface HeldQuote {
   accountId: string;
   brandId: string | null;
   name: string;
-  plan: AgentRequest['plan'];
+  plan: AgentPlan;
   credits: number;
   balance: number | null;
   expiresAt: number;
@@ -90,6 +91,7 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
     accountId === SANDBOX_ACCOUNT_ID ? null : services.account(accountId).brandId;
 
   const settingsOf = (plan: AgentRequest['plan']): string => {
+    if (plan.kind === 'unreadable') return 'a plan that cannot be read';
     if (plan.kind === 'videos') return `videos of ${videoInWords(plan.videos.video)}, from the picks`;
     const { shoot, video } = plan.request;
     return video ? `${shootInWords(shoot)}; video ${videoInWords(video)}` : shootInWords(shoot);
@@ -106,14 +108,16 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
       name: request.name,
       accountName: accountName(request.accountId),
       brandName: request.brandId ? (brands.find(request.brandId)?.name ?? null) : null,
-      products: plan.kind === 'videos' ? plan.products : plan.products.length,
+      products:
+        plan.kind === 'unreadable' ? 0 : plan.kind === 'videos' ? plan.products : plan.products.length,
       settings: settingsOf(plan),
       credits: request.credits,
       balance: request.balance,
       state: request.state,
       decidedAt: request.decidedAt,
       decidedBy: request.decidedBy,
-      reason: request.reason,
+      // A waiting request whose plan cannot be read says why, where a decided one says why it was decided.
+      reason: request.reason ?? (plan.kind === 'unreadable' ? plan.reason : null),
       batchId: request.batchId,
     };
   };
@@ -167,6 +171,13 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
    */
   const make = async (request: AgentRequest, by: string): Promise<AgentRequestView> => {
     const { plan } = request;
+    // Nothing is made of a plan that cannot be read: the request expires, saying why.
+    if (plan.kind === 'unreadable') {
+      requests.decide(request.id, 'expired', by, {
+        reason: `${plan.reason}. Nothing was made: ask the agent to quote again.`,
+      });
+      return changed(request.id);
+    }
     if (plan.kind === 'videos') return makeVideos(request, plan.videos, by);
     let prepared: Awaited<ReturnType<typeof maker.prepare>>;
     try {

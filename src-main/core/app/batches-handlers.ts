@@ -4,7 +4,6 @@ import type { CoreContext } from './context.ts';
 import { cancelBatch, pauseBatch, redownloadBatch, requireBatch, resumeBatch } from './decisions.ts';
 import type { HandlerMap } from './dispatch.ts';
 import { relocateBatch } from './relocate.ts';
-import { lastBatchSettings } from './schemas.ts';
 import { batchDetail, batchSummaries, batchSummary } from './views.ts';
 
 // Batches: the quote (what a batch will cost, against the balance), its creation, and the user's pause,
@@ -48,14 +47,15 @@ export function batchesHandlers(
       return batchSummary(store, batch, queue.facts);
     },
     'batches:list': async () => batchSummaries(store, queue.facts, ctx.files),
-    // Read back only while they still hold: a catalog or an account that changed since gives New batch's defaults.
+    // Read back only while they still hold (settings are parsed on read, db/stored.ts): a catalog or an
+    // account that changed since gives New batch's defaults.
     'batches:lastSettings': async () => {
-      const kept = lastBatchSettings.safeParse(ctx.settings().lastBatch);
-      if (!kept.success) return null;
+      const kept = ctx.settings().lastBatch;
+      if (!kept) return null;
       const known =
-        kept.data.accountId === SANDBOX_ACCOUNT_ID ||
-        services.accountsList().some((account) => account.id === kept.data.accountId);
-      return known ? kept.data : { ...kept.data, accountId: SANDBOX_ACCOUNT_ID };
+        kept.accountId === SANDBOX_ACCOUNT_ID ||
+        services.accountsList().some((account) => account.id === kept.accountId);
+      return known ? kept : { ...kept, accountId: SANDBOX_ACCOUNT_ID };
     },
     'batches:get': async ({ id }) =>
       batchDetail(store, requireBatch(store, id), queue.facts, ctx.files, ctx.now()),

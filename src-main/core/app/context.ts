@@ -14,7 +14,8 @@ import type { ServiceAccess } from './service-access.ts';
 // this and returns its part of the typed map; none builds a service of its own.
 
 export interface Preferences {
-  read(): Partial<Settings>;
+  /** The settings as the front end saved them, unchecked: core parses them field by field (db/stored.ts). */
+  read(): unknown;
   write(settings: Settings): void;
 }
 

@@ -1,7 +1,7 @@
 import type { StatementRow, StatementView, UsageOwner, UsagePeriod } from '../../shared/models.ts';
 import type { Db } from '../db/open.ts';
+import { storedJobVideo, storedShoot, tryReadStored, UnreadableError } from '../db/stored.ts';
 import { csvField } from '../export/manifest.ts';
-import type { ShootSettings, VideoSettings } from '../queue/types.ts';
 import { shootInWords, videoInWords } from './settings-words.ts';
 import { ownerFilter } from './usage.ts';
 
@@ -20,10 +20,15 @@ const COLUMNS = [
   'job_id',
 ];
 
-function settingsInWords(kind: 'shoot' | 'video', json: string): string {
-  return kind === 'shoot'
-    ? shootInWords(JSON.parse(json) as ShootSettings)
-    : videoInWords(JSON.parse(json) as VideoSettings);
+/** A job's settings in words; a job whose settings cannot be read stays on the statement, saying so. */
+function settingsInWords(kind: 'shoot' | 'video', json: string, jobId: string): string {
+  const what = `Job ${jobId}'s settings`;
+  if (kind === 'shoot') {
+    const shoot = tryReadStored(storedShoot, json, what);
+    return shoot instanceof UnreadableError ? `(${shoot.message})` : shootInWords(shoot);
+  }
+  const video = tryReadStored(storedJobVideo, json, what);
+  return video instanceof UnreadableError ? `(${video.message})` : videoInWords(video);
 }
 
 /** A spreadsheet would run a text that starts like a formula: it is kept as text. */
@@ -73,7 +78,7 @@ export function statement(db: Db, owner: UsageOwner, period: UsagePeriod): State
     batch: row.batch,
     product: row.product,
     kind: row.kind,
-    settings: settingsInWords(row.kind, row.settings),
+    settings: settingsInWords(row.kind, row.settings, row.job_id),
     charged: row.charged,
     refunded: row.refunded,
     jobId: row.job_id,

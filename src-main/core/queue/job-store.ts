@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.ts';
+import { readStored, storedJson } from '../db/stored.ts';
 import type { BatchStore } from './batch-store.ts';
 import { type AssetId, type BatchId, type JobId, newJobId, type ProductId } from './ids.ts';
 import type { LedgerStore } from './ledger-store.ts';
@@ -483,7 +484,10 @@ export class JobStore {
         'SELECT at, type, value, detail FROM job_events WHERE job_id = ? ORDER BY id',
       )
       .all(jobId)
-      .map((row) => ({ ...row, detail: row.detail ? JSON.parse(row.detail) : null }));
+      .map((row) => ({
+        ...row,
+        detail: row.detail ? readStored(storedJson, row.detail, `An event of job ${jobId}`) : null,
+      }));
   }
 
   private require(jobId: JobId): Job {
