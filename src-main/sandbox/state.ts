@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { type AccountsFile, accountsFileSchema } from './accounts.ts';
+import { type AccountsFile, accountsFileSchema, issuesInWords } from './accounts.ts';
 import {
   MODES,
   PLAN_BRAND_QUOTA,
@@ -217,9 +217,7 @@ async function readState(file: string): Promise<SandboxData | null> {
   }
   const parsed = sandboxDataSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues
-      .slice(0, 3)
-      .map((issue) => `${issue.path.join('.') || '(file)'}: ${issue.message}`);
+    const issues = issuesInWords(parsed.error).slice(0, 3);
     throw new Error(
       `sandbox state ${file} is not a sandbox's state (${issues.join('; ')}); move it away to start fresh`,
     );
