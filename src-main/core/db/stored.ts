@@ -40,7 +40,7 @@ function issueLines(issues: readonly z.core.$ZodIssue[], under: readonly Propert
 }
 
 /** What is wrong with a value, in one line: where, and what was expected there. */
-export function reasonOf(error: z.ZodError): string {
+function reasonOf(error: z.ZodError): string {
   const lines = issueLines(error.issues);
   const more = lines.length > NAMED_ISSUES ? ` (and ${lines.length - NAMED_ISSUES} more)` : '';
   return `${lines.slice(0, NAMED_ISSUES).join('; ')}${more}`;
