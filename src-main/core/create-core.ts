@@ -13,6 +13,7 @@ import { CoreEvents } from './app/events.ts';
 import { FileGateway } from './app/files.ts';
 import { asDataFolderError } from './db/data-folder-fault.ts';
 import { type Db, openDatabase } from './db/open.ts';
+import { readSettings } from './db/stored.ts';
 import { ExportRecords } from './export/export-records.ts';
 import { exportHandlers } from './export/handlers.ts';
 import { exportOutHandlers } from './export/out-handlers.ts';
@@ -132,7 +133,17 @@ export function createCore(options: CoreOptions): Core {
   const brands = new BrandStore(db, store.caps, now);
   const storage = new PhotoStorage(db, options.secrets, now);
   const events = new CoreEvents();
-  const settings = (): Settings => ({ ...options.defaults, ...options.preferences.read() });
+  // Saved settings that do not parse fall back to their defaults field by field, said once per damage.
+  let unreadableSettings = '';
+  const settings = (): Settings => {
+    const read = readSettings(options.preferences.read(), options.defaults);
+    const unreadable = read.unreadable.join('; ');
+    if (unreadable && unreadable !== unreadableSettings) {
+      log.warn(`Saved settings that cannot be read are back to their defaults: ${unreadable}`);
+    }
+    unreadableSettings = unreadable;
+    return read.settings;
+  };
   let queue: QueueDriver | null = null;
   const services = new ServiceAccess({
     accounts,

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { asDataFolderError } from './db/data-folder-fault.ts';
+import { readStored, storedLeaseHolder } from './db/stored.ts';
 
 // One data folder has one owner: whatever drives its queue (the app, `adbatch run`/`resume`, the browser
 // harness) first takes this lease. Two engines on one queue once downloaded the same files and marked paid
@@ -45,15 +46,9 @@ function isBusy(error: unknown): boolean {
 
 /** Who holds the data folder's queue, as they wrote it; null when the file is missing or unreadable. */
 export function readLeaseHolder(dataDir: string): LeaseHolder | null {
+  const file = join(dataDir, OWNER_FILE);
   try {
-    const holder = JSON.parse(readFileSync(join(dataDir, OWNER_FILE), 'utf8')) as Partial<LeaseHolder>;
-    if (typeof holder.name !== 'string' || typeof holder.pid !== 'number') return null;
-    return {
-      name: holder.name,
-      pid: holder.pid,
-      host: typeof holder.host === 'string' ? holder.host : '',
-      since: typeof holder.since === 'number' ? holder.since : 0,
-    };
+    return readStored(storedLeaseHolder, readFileSync(file, 'utf8'), file);
   } catch {
     return null;
   }

@@ -1,28 +1,19 @@
 import { join } from 'node:path';
 import type { Product } from './queue/types.ts';
+import { safeComponent } from './util/safe-names.ts';
 
 // Where results land: <library>/<batch folder>/<product folder>/... Folder names are readable (the batch and
 // product names) and safe on every platform.
 
-/** Names Windows reserves, alone or before an extension (`NUL.txt` is as reserved as `NUL`). */
-const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)(?=\.|$)/i;
-
+/**
+ * A batch's or a product's name as a folder: made safe by the one rule (util/safe-names.ts) in the
+ * library's own spelling, which names already on disk keep: `-` for a character no file system takes, runs
+ * of white space as one space, at most 80 characters (a readable folder, and a path Windows still takes).
+ */
 export function safeName(name: string): string {
-  const cleaned = name
-    .normalize('NFC')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is being removed
-    .replace(/[<>:"/\\|?*\u0000-\u001f]/g, '-')
-    .replace(/\s+/g, ' ');
-  // At most 80 UTF-16 units (well under 255 bytes of UTF-8), cut between whole characters (never half an
-  // emoji), then trimmed: Windows refuses a trailing space or dot.
-  let cut = '';
-  for (const character of cleaned) {
-    if (cut.length + character.length > 80) break;
-    cut += character;
-  }
-  cut = cut.replace(/^[\s.]+|[\s.]+$/g, '');
-  if (!cut) return 'untitled';
-  return cut.replace(RESERVED, '$1-');
+  // Control characters (tabs, line breaks) are the rule's to replace: only the other white space is folded.
+  const spaced = name.replace(/(?:(?!\p{Cc})\s)+/gu, ' ');
+  return safeComponent(spaced, 'folder', { replacement: '-', maxLength: 80 });
 }
 
 /** Ingest's thumbnails and converted copies, keyed by content hash, shared by every batch of the library. */

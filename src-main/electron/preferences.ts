@@ -1,5 +1,4 @@
 import type { Preferences } from '../core/create-core.ts';
-import type { Settings } from '../shared/models.ts';
 import type { WindowBounds } from './window.ts';
 
 // Preferences in electron-store (a JSON file in userData): settings and the window's place. Nothing secret
@@ -29,9 +28,10 @@ function isBounds(value: unknown): value is WindowBounds {
 
 export function appPreferences(file: PreferenceFile): AppPreferences {
   return {
+    // Handed to core as saved: core parses them field by field, a damaged field back to its default.
     read: () => {
       const saved = file.get('settings');
-      return typeof saved === 'object' && saved !== null ? (saved as Partial<Settings>) : {};
+      return typeof saved === 'object' && saved !== null ? saved : {};
     },
     write: (settings) => file.set('settings', settings),
     windowBounds: () => {

@@ -79,6 +79,11 @@ export function defaultAccounts(): AccountsFile {
   };
 }
 
+/** What is wrong with one of the sandbox's files, one `where: what` a line. */
+export function issuesInWords(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(file)'}: ${issue.message}`);
+}
+
 export async function loadAccountsFile(path: string): Promise<AccountsFile> {
   let raw: string;
   try {
@@ -94,10 +99,7 @@ export async function loadAccountsFile(path: string): Promise<AccountsFile> {
   }
   const parsed = accountsFileSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map(
-      (issue) => `${issue.path.join('.') || '(file)'}: ${issue.message}`,
-    );
-    throw new Error(`accounts file ${path} is invalid:\n  ${issues.join('\n  ')}`);
+    throw new Error(`accounts file ${path} is invalid:\n  ${issuesInWords(parsed.error).join('\n  ')}`);
   }
   return parsed.data;
 }

@@ -1,124 +1,127 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { AccountsFile } from './accounts.ts';
-import type {
-  AgencyPlan,
-  Mode,
-  Quality,
-  ShootStyle,
-  VideoAspectRatio,
-  VideoDuration,
-  VideoResolution,
+import { z } from 'zod';
+import { type AccountsFile, accountsFileSchema, issuesInWords } from './accounts.ts';
+import {
+  MODES,
+  PLAN_BRAND_QUOTA,
+  QUALITIES,
+  SHOOT_STYLES,
+  VIDEO_ASPECT_RATIOS,
+  VIDEO_DURATIONS,
+  VIDEO_RESOLUTIONS,
 } from './rules.ts';
 
-export interface Account {
-  id: string;
-  name: string;
-  type: 'personal' | 'agency';
-  credits: number;
-  plan: AgencyPlan | null;
-}
+// The sandbox's state, as it keeps it in memory and in its --state file. Each shape is a schema, so the
+// file is parsed when it is read back: one edited by hand or damaged says what is wrong, never half-loads.
 
-export interface Brand {
-  id: string;
-  accountId: string;
-  name: string;
-  active: boolean;
-  createdAt: string;
-}
+const accountSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(['personal', 'agency']),
+  credits: z.number(),
+  plan: z.enum(Object.keys(PLAN_BRAND_QUOTA) as [keyof typeof PLAN_BRAND_QUOTA]).nullable(),
+});
+export type Account = z.infer<typeof accountSchema>;
 
-export interface ApiKey {
-  key: string;
-  accountId: string;
-  brandId: string | null;
-}
+const brandSchema = z.object({
+  id: z.string(),
+  accountId: z.string(),
+  name: z.string(),
+  active: z.boolean(),
+  createdAt: z.string(),
+});
+export type Brand = z.infer<typeof brandSchema>;
 
-export interface ShootRequest {
-  productImageUrls: string[];
-  style: ShootStyle;
-  mode: Mode;
-  modelUrl: string | null;
-  requestedShots: number;
-  aspectRatio: string;
-  quality: Quality;
-  backgroundColor: string | null;
-}
+const apiKeySchema = z.object({ key: z.string(), accountId: z.string(), brandId: z.string().nullable() });
+export type ApiKey = z.infer<typeof apiKeySchema>;
 
-export interface VideoRequest {
-  imageUrls: string[];
-  duration: VideoDuration;
-  resolution: VideoResolution;
-  mode: Mode;
-  aspectRatio: VideoAspectRatio | null;
+const shootRequestSchema = z.object({
+  productImageUrls: z.array(z.string()),
+  style: z.enum(SHOOT_STYLES),
+  mode: z.enum(MODES),
+  modelUrl: z.string().nullable(),
+  requestedShots: z.number(),
+  aspectRatio: z.string(),
+  quality: z.enum(QUALITIES),
+  backgroundColor: z.string().nullable(),
+});
+export type ShootRequest = z.infer<typeof shootRequestSchema>;
+
+const videoRequestSchema = z.object({
+  imageUrls: z.array(z.string()),
+  duration: z.literal(VIDEO_DURATIONS),
+  resolution: z.enum(VIDEO_RESOLUTIONS),
+  mode: z.enum(MODES),
+  aspectRatio: z.enum(VIDEO_ASPECT_RATIOS).nullable(),
   /** Absent in state files written before the sandbox fetched logos. */
-  logoUrl?: string | null;
-}
+  logoUrl: z.string().nullable().optional(),
+});
+export type VideoRequest = z.infer<typeof videoRequestSchema>;
 
-export interface JobFailure {
-  code: string;
-  message: string;
-}
+const jobFailureSchema = z.object({ code: z.string(), message: z.string() });
+export type JobFailure = z.infer<typeof jobFailureSchema>;
 
 /** When each status is reached; the last step is the terminal one the job is headed for. */
-export interface Step {
-  status: string;
-  at: number;
-}
+const stepSchema = z.object({ status: z.string(), at: z.number() });
+export type Step = z.infer<typeof stepSchema>;
 
-interface JobBase {
-  id: string;
-  accountId: string;
-  brandId: string | null;
-  createdAt: number;
-  credits: number;
-  creditsRemaining: number;
-  status: string;
+const jobBaseSchema = z.object({
+  id: z.string(),
+  accountId: z.string(),
+  brandId: z.string().nullable(),
+  createdAt: z.number(),
+  credits: z.number(),
+  creditsRemaining: z.number(),
+  status: z.string(),
   /** Every status the job has been in, with the time it was entered. */
-  history: Step[];
-  plan: Step[];
+  history: z.array(stepSchema),
+  plan: z.array(stepSchema),
   /** Set when the job is to fail: its reason, and the plan ends in `failed`. */
-  failure: JobFailure | null;
+  failure: jobFailureSchema.nullable(),
   /** When its results were ready on disk; a job completes only once they are. */
-  renderedAt: number | null;
+  renderedAt: z.number().nullable(),
   /** Folder of the results under the assets dir, and the unguessable part of their public URLs. */
-  assetToken: string;
-  refunded: boolean;
-}
+  assetToken: z.string(),
+  refunded: z.boolean(),
+});
 
-export interface ShootJob extends JobBase {
-  kind: 'shoot';
-  request: ShootRequest;
-  shots: number;
-  shotsAdjusted: boolean;
-}
+const shootJobSchema = jobBaseSchema.extend({
+  kind: z.literal('shoot'),
+  request: shootRequestSchema,
+  shots: z.number(),
+  shotsAdjusted: z.boolean(),
+});
+export type ShootJob = z.infer<typeof shootJobSchema>;
 
-export interface VideoJob extends JobBase {
-  kind: 'video';
-  request: VideoRequest;
-}
+const videoJobSchema = jobBaseSchema.extend({ kind: z.literal('video'), request: videoRequestSchema });
+export type VideoJob = z.infer<typeof videoJobSchema>;
 
-export type Job = ShootJob | VideoJob;
+const jobSchema = z.discriminatedUnion('kind', [shootJobSchema, videoJobSchema]);
+export type Job = z.infer<typeof jobSchema>;
 
-export interface LedgerEntry {
-  at: number;
-  accountId: string;
-  brandId: string | null;
-  jobId: string;
-  jobKind: Job['kind'];
-  type: 'charge' | 'refund';
-  credits: number;
-}
+const ledgerEntrySchema = z.object({
+  at: z.number(),
+  accountId: z.string(),
+  brandId: z.string().nullable(),
+  jobId: z.string(),
+  jobKind: z.enum(['shoot', 'video']),
+  type: z.enum(['charge', 'refund']),
+  credits: z.number(),
+});
+export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 
-export interface SandboxData {
+const sandboxDataSchema = z.object({
   /** The accounts the sandbox started with, so POST /_sandbox/reset restores them, keys included. */
-  seed: AccountsFile;
-  accounts: Account[];
-  brands: Brand[];
-  keys: ApiKey[];
-  jobs: Job[];
-  ledger: LedgerEntry[];
-}
+  seed: accountsFileSchema,
+  accounts: z.array(accountSchema),
+  brands: z.array(brandSchema),
+  keys: z.array(apiKeySchema),
+  jobs: z.array(jobSchema),
+  ledger: z.array(ledgerEntrySchema),
+});
+export type SandboxData = z.infer<typeof sandboxDataSchema>;
 
 export function newId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;
@@ -204,11 +207,20 @@ async function readState(file: string): Promise<SandboxData | null> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new Error(`cannot read sandbox state ${file}: ${(error as Error).message}`);
   }
+  let json: unknown;
   try {
-    return JSON.parse(raw) as SandboxData;
+    json = JSON.parse(raw);
   } catch (error) {
     throw new Error(
       `sandbox state ${file} is not valid JSON (${(error as Error).message}); move it away to start fresh`,
     );
   }
+  const parsed = sandboxDataSchema.safeParse(json);
+  if (!parsed.success) {
+    const issues = issuesInWords(parsed.error).slice(0, 3);
+    throw new Error(
+      `sandbox state ${file} is not a sandbox's state (${issues.join('; ')}); move it away to start fresh`,
+    );
+  }
+  return parsed.data;
 }

@@ -8,7 +8,7 @@ import { type Core, createCore, type Logger } from '../../src-main/core/create-c
 import { startMcpHttp } from '../../src-main/mcp/http.ts';
 import { startEmbeddedSandbox } from '../../src-main/sandbox/embedded.ts';
 import type { ArgsOf, Channel, ResultOf } from '../../src-main/shared/ipc.ts';
-import type { NewBatchRequest, Settings } from '../../src-main/shared/models.ts';
+import type { NewBatchRequest } from '../../src-main/shared/models.ts';
 import { QUICK_SHOOT } from './job-settings.ts';
 import { memorySecretBox } from './secret-box.ts';
 
@@ -46,6 +46,8 @@ export async function startCoreHarness(
      * embedded one; it is not this harness's to close.
      */
     sandbox?: { url: string; apiKey: string };
+    /** The settings as the front end hands them over at start (unchecked, as a preferences file holds them). */
+    preferences?: unknown;
   } = {},
 ): Promise<CoreHarness> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'adbatch-core-')));
@@ -58,7 +60,7 @@ export async function startCoreHarness(
     warn: (message) => logs.push(`warn ${message}`),
     error: (message, error) => logs.push(`error ${message} ${(error as Error | undefined)?.stack ?? ''}`),
   };
-  let saved: Partial<Settings> = {};
+  let saved: unknown = options.preferences ?? {};
   const timeScale = options.timeScale ?? 0.02;
   // Time runs faster here, the rate window too: the same 60 requests, in a window as compressed as time.
   const rateLimit = { limit: 60, windowMs: 60_000 * timeScale };

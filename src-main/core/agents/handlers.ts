@@ -11,6 +11,7 @@ import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
 import { SANDBOX_ACCOUNT_NAME } from '../accounts/service-access.ts';
 import { AppError } from '../app/errors.ts';
 import type { HandlerMap, HandlersOf } from '../app/handler-map.ts';
+import type { AgentPlan } from '../db/stored.ts';
 import type { ScanHolder } from '../ingest/scan-holder.ts';
 import { type BatchMakerDeps, batchMaker } from '../queue/batch-maker.ts';
 import type { AgentRequest, AgentRequestStore } from './request-store.ts';
@@ -35,7 +36,7 @@ interface HeldQuote {
   accountId: string;
   brandId: string | null;
   name: string;
-  plan: AgentRequest['plan'];
+  plan: AgentPlan;
   credits: number;
   balance: number | null;
   expiresAt: number;
@@ -81,6 +82,7 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
     accountId === SANDBOX_ACCOUNT_ID ? null : services.account(accountId).brandId;
 
   const settingsOf = (plan: AgentRequest['plan']): string => {
+    if (plan.kind === 'unreadable') return 'a plan that cannot be read';
     if (plan.kind === 'videos') return `videos of ${videoWords(plan.videos.video)}, from the picks`;
     const { shoot, video } = plan.request;
     return video ? `${shootWords(shoot)}; video ${videoWords(video)}` : shootWords(shoot);
@@ -97,14 +99,16 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
       name: request.name,
       accountName: accountName(request.accountId),
       brandName: request.brandId ? (brands.find(request.brandId)?.name ?? null) : null,
-      products: plan.kind === 'videos' ? plan.products : plan.products.length,
+      products:
+        plan.kind === 'unreadable' ? 0 : plan.kind === 'videos' ? plan.products : plan.products.length,
       settings: settingsOf(plan),
       credits: request.credits,
       balance: request.balance,
       state: request.state,
       decidedAt: request.decidedAt,
       decidedBy: request.decidedBy,
-      reason: request.reason,
+      // A waiting request whose plan cannot be read says why, where a decided one says why it was decided.
+      reason: request.reason ?? (plan.kind === 'unreadable' ? plan.reason : null),
       batchId: request.batchId,
     };
   };
@@ -158,6 +162,13 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
    */
   const make = async (request: AgentRequest, by: string): Promise<AgentRequestView> => {
     const { plan } = request;
+    // Nothing is made of a plan that cannot be read: the request expires, saying why.
+    if (plan.kind === 'unreadable') {
+      requests.decide(request.id, 'expired', by, {
+        reason: `${plan.reason}. Nothing was made: ask the agent to quote again.`,
+      });
+      return changed(request.id);
+    }
     if (plan.kind === 'videos') return makeVideos(request, plan.videos, by);
     let prepared: Awaited<ReturnType<typeof maker.prepare>>;
     try {

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { NewBatchRequest, PickedVideosRequest } from '../../shared/models.ts';
 import type { AgentRequestState } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
-import type { NewProduct } from '../queue/types.ts';
+import { type AgentPlan, storedAgentPlan, tryReadStored, UnreadableError } from '../db/stored.ts';
 
 // Agents' requests to spend, and the allowance the user set for them (migration 011, docs/agents.md). Any
 // process with the data folder reads and decides them; a request's move out of `pending` is one UPDATE that
@@ -18,11 +17,10 @@ export interface AgentRequest {
   name: string;
   /**
    * What it makes, as quoted: a new batch (its settings, and its products as they were scanned), or videos
-   * added to a batch from its picks (Make videos' request, and how many products get one).
+   * added to a batch from its picks (Make videos' request, and how many products get one). A plan that no
+   * longer parses (db/stored.ts) is `unreadable`, with why: such a request cannot be approved.
    */
-  plan:
-    | { kind?: 'batch'; request: Omit<NewBatchRequest, 'scanId'>; products: NewProduct[] }
-    | { kind: 'videos'; videos: PickedVideosRequest; products: number };
+  plan: AgentPlan | UnreadablePlan;
   credits: number;
   balance: number | null;
   state: AgentRequestState;
@@ -30,6 +28,11 @@ export interface AgentRequest {
   decidedBy: string | null;
   reason: string | null;
   batchId: string | null;
+}
+
+export interface UnreadablePlan {
+  kind: 'unreadable';
+  reason: string;
 }
 
 interface Row {
@@ -50,6 +53,11 @@ interface Row {
   batch_id: string | null;
 }
 
+function planOf(row: Row): AgentPlan | UnreadablePlan {
+  const plan = tryReadStored(storedAgentPlan, row.request, `The plan of agent request ${row.id}`);
+  return plan instanceof UnreadableError ? { kind: 'unreadable', reason: plan.message } : plan;
+}
+
 function fromRow(row: Row): AgentRequest {
   return {
     id: row.id,
@@ -59,7 +67,7 @@ function fromRow(row: Row): AgentRequest {
     accountId: row.account_id,
     brandId: row.brand_id,
     name: row.name,
-    plan: JSON.parse(row.request),
+    plan: planOf(row),
     credits: row.credits,
     balance: row.balance,
     state: row.state,
@@ -100,8 +108,8 @@ export class AgentRequestStore {
   insert(
     input: Omit<
       AgentRequest,
-      'id' | 'createdAt' | 'state' | 'decidedAt' | 'decidedBy' | 'reason' | 'batchId'
-    >,
+      'id' | 'createdAt' | 'state' | 'decidedAt' | 'decidedBy' | 'reason' | 'batchId' | 'plan'
+    > & { plan: AgentPlan },
   ): { request: AgentRequest; fresh: boolean } {
     const known = this.byClientRequest(input.client, input.clientRequestId);
     if (known) return { request: known, fresh: false };

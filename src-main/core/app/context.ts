@@ -9,7 +9,8 @@ import type { FileGateway } from './files.ts';
 // `createCore` builds every service once and hands the same object to all of them.
 
 export interface Preferences {
-  read(): Partial<Settings>;
+  /** The settings as the front end saved them, unchecked: core parses them field by field (db/stored.ts). */
+  read(): unknown;
   write(settings: Settings): void;
 }
 

@@ -1,4 +1,5 @@
 import { type ArgsOf, type Channel, CONTRACT, type Reply, type ResultOf } from '../../shared/ipc.ts';
+import { UnreadableError } from '../db/stored.ts';
 import { AppError } from './errors.ts';
 import type { HandlerMap } from './handler-map.ts';
 
@@ -32,10 +33,12 @@ export function createDispatch(handlers: HandlerMap, onInternalError: (error: un
       if (error instanceof AppError)
         return { ok: false, error: { code: error.code, message: error.message } };
       onInternalError(error);
-      return {
-        ok: false,
-        error: { code: 'internal', message: 'Something went wrong in Adbatch; the log has the details.' },
-      };
+      // A stored row that no longer parses names itself and what is wrong: that is worth showing as it is.
+      const message =
+        error instanceof UnreadableError
+          ? error.message
+          : 'Something went wrong in Adbatch; the log has the details.';
+      return { ok: false, error: { code: 'internal', message } };
     }
   };
 }

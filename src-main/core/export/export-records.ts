@@ -2,6 +2,14 @@ import type { Recipe } from '../../shared/export-recipe.ts';
 import type { ExportFileView, ExportProgressView } from '../../shared/models.ts';
 import type { ExportState } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
+import {
+  storedExportProgress,
+  storedExportReport,
+  storedExportSnapshot,
+  storedWarnings,
+  tryReadStored,
+  UnreadableError,
+} from '../db/stored.ts';
 import type { ExportItem } from './export-item.ts';
 import type { PlacedBefore } from './placed-before.ts';
 import type { Selection } from './selection.ts';
@@ -9,7 +17,9 @@ import type { Selection } from './selection.ts';
 // The exports started in this data folder (migration 008): what was asked, the snapshot the run works from
 // (results, recipes and date, fixed at the start, so a resumed export plans the same names), who runs it,
 // its progress and, once it ended, its report in short. A `running` export whose process is gone was
-// interrupted by a kill or a crash: it is offered again, and a re-run of the same request resumes it.
+// interrupted by a kill or a crash: it is offered again, and a re-run of the same request resumes it. An
+// export whose snapshot, progress or report no longer parses (db/stored.ts) is listed as `unreadable`, with
+// why: it cannot be resumed, and the other exports are listed as ever.
 
 export interface ExportSnapshot {
   items: ExportItem[];
@@ -31,7 +41,7 @@ export interface ExportSummary {
   files: ExportFileView[];
 }
 
-export interface ExportRecord {
+interface ExportRecordBase {
   id: string;
   createdAt: number;
   finishedAt: number | null;
@@ -39,12 +49,19 @@ export interface ExportRecord {
   destination: string;
   /** The request as asked, canonical JSON: what tells a re-run of the same export. */
   request: string;
-  snapshot: ExportSnapshot;
   ownerPid: number | null;
-  progress: ExportProgressView | null;
-  report: ExportSummary | null;
   message: string | null;
 }
+
+export type ExportRecord =
+  | (ExportRecordBase & {
+      unreadable: null;
+      snapshot: ExportSnapshot;
+      progress: ExportProgressView | null;
+      report: ExportSummary | null;
+    })
+  /** Its snapshot, progress or report does not parse: `unreadable` says which, and why. */
+  | (ExportRecordBase & { unreadable: string; snapshot: null; progress: null; report: null });
 
 interface Row {
   id: string;
@@ -72,19 +89,34 @@ interface PlacedRow {
 }
 
 function toRecord(row: Row): ExportRecord {
-  return {
+  const base: ExportRecordBase = {
     id: row.id,
     createdAt: row.created_at,
     finishedAt: row.finished_at,
     state: row.state,
     destination: row.destination,
     request: row.request,
-    snapshot: JSON.parse(row.snapshot) as ExportSnapshot,
     ownerPid: row.owner_pid,
-    progress: row.progress ? (JSON.parse(row.progress) as ExportProgressView) : null,
-    report: row.report ? (JSON.parse(row.report) as ExportSummary) : null,
     message: row.message,
   };
+  const snapshot = tryReadStored(storedExportSnapshot, row.snapshot, `Export ${row.id}'s snapshot`);
+  const progress = row.progress
+    ? tryReadStored(storedExportProgress, row.progress, `Export ${row.id}'s progress`)
+    : null;
+  const report = row.report
+    ? tryReadStored(storedExportReport, row.report, `Export ${row.id}'s report`)
+    : null;
+  const unreadable = (error: UnreadableError): ExportRecord => ({
+    ...base,
+    unreadable: error.message,
+    snapshot: null,
+    progress: null,
+    report: null,
+  });
+  if (snapshot instanceof UnreadableError) return unreadable(snapshot);
+  if (progress instanceof UnreadableError) return unreadable(progress);
+  if (report instanceof UnreadableError) return unreadable(report);
+  return { ...base, unreadable: null, snapshot, progress, report };
 }
 
 /** Whether a process of this id is running (a guess that pids are not reused within an export's life). */
@@ -191,7 +223,10 @@ export class ExportRecords {
     }
   }
 
-  /** What exports placed in this folder (migration 009): what a re-run checks before rendering again. */
+  /**
+   * What exports placed in this folder (migration 009): what a re-run checks before rendering again. A file
+   * whose warnings cannot be read is left out: the re-run renders it again and finds it by its bytes.
+   */
   placedIn(destination: string): PlacedBefore[] {
     return this.db
       .prepare<[string], PlacedRow>(
@@ -199,16 +234,22 @@ export class ExportRecords {
          FROM export_files WHERE destination = ?`,
       )
       .all(destination)
-      .map((row) => ({
-        plannedPath: row.planned_path,
-        renderKey: row.render_key,
-        relativePath: row.path,
-        sha256: row.sha256,
-        bytes: row.bytes,
-        width: row.width,
-        height: row.height,
-        warnings: JSON.parse(row.warnings) as string[],
-      }));
+      .flatMap((row) => {
+        const warnings = tryReadStored(storedWarnings, row.warnings, `The warnings of ${row.path}`);
+        if (warnings instanceof UnreadableError) return [];
+        return [
+          {
+            plannedPath: row.planned_path,
+            renderKey: row.render_key,
+            relativePath: row.path,
+            sha256: row.sha256,
+            bytes: row.bytes,
+            width: row.width,
+            height: row.height,
+            warnings,
+          },
+        ];
+      });
   }
 
   /** A file placed (written, or found identical) under its planned name in this folder. */

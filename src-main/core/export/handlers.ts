@@ -335,16 +335,16 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       destination: record.destination,
       createdAt: record.createdAt,
       finishedAt: record.finishedAt,
-      recipes: record.snapshot.recipes.map((recipe) => recipe.name),
+      recipes: record.snapshot?.recipes.map((recipe) => recipe.name) ?? [],
       total: record.progress?.phase === 'files' ? record.progress.total : (summary?.files.length ?? 0),
       progress: latest.get(record.id) ?? record.progress,
-      message: record.message,
+      message: record.unreadable !== null ? `${record.unreadable}.` : record.message,
       manifests: summary?.manifests ?? [],
       zips: summary?.zips ?? [],
       written: summary?.written ?? 0,
       identical: summary?.identical ?? 0,
       failed: summary?.failed ?? 0,
-      resumable: record.state === 'interrupted',
+      resumable: record.state === 'interrupted' && record.unreadable === null,
     };
   };
 
@@ -429,8 +429,9 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       const key = requestKey(request);
       const interrupted = records.interruptedOf(key);
       await checkDestination(request.destination);
-      if (interrupted) {
-        // The same export a kill interrupted: run again from its snapshot, so its names are the same.
+      // The same export a kill interrupted: run again from its snapshot, so its names are the same (one that
+      // cannot be read is not resumed: this export starts anew).
+      if (interrupted && interrupted.unreadable === null) {
         records.claim(interrupted.id, process.pid);
         launch(interrupted.id, interrupted.snapshot);
         return { id: interrupted.id, resumed: true };
@@ -455,6 +456,9 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
           'conflict',
           `Export ${id} is ${record.state}: only an interrupted export is resumed.`,
         );
+      }
+      if (record.unreadable !== null) {
+        throw new AppError('conflict', `Export ${id} cannot be resumed: ${record.unreadable}.`);
       }
       await checkDestination(record.destination);
       records.claim(id, process.pid);

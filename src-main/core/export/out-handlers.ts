@@ -113,9 +113,9 @@ export function exportOutHandlers(ctx: ExportDeps): HandlersOf<typeof exportDesk
         );
       }
       // What it finished stays where it is; what a kill left half-written goes, as a cancel would remove it.
-      // (A plan that cannot be made again, its results gone from the library, leaves nothing to find.)
-      const { items, recipes: frozen, selection, date } = record.snapshot;
-      const plan = await planExport({ items, recipes: frozen, selection, date }).catch(() => null);
+      // (A plan that cannot be made again, its results gone from the library or its snapshot unreadable,
+      // leaves nothing to find.)
+      const plan = record.snapshot ? await planExport(record.snapshot).catch(() => null) : null;
       await Promise.all(
         (plan?.files ?? []).map((file) =>
           rm(partPath(record.destination, file.relativePath), { force: true }),

@@ -3,8 +3,8 @@ import { createReadStream } from 'node:fs';
 import { copyFile, link, lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { NameClaims } from './safe-names.ts';
-import { withSuffix } from './safe-names.ts';
+import type { NameClaims } from '../util/safe-names.ts';
+import { withSuffix } from '../util/safe-names.ts';
 
 // A file put in place under its planned name without ever overwriting one this export did not write.
 // The bytes go to a `.part` beside it, then take the name with a hard link, which fails when the name

@@ -1,6 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import { mapLimit } from '../util/map-limit.ts';
+import { NameClaims, safeComponent } from '../util/safe-names.ts';
 import type { ExportItem } from './export-item.ts';
 import { outputDimensions } from './geometry.ts';
 import {
@@ -12,7 +13,6 @@ import {
   usesToken,
 } from './names.ts';
 import { parseRecipe } from './recipes.ts';
-import { NameClaims, safeComponent } from './safe-names.ts';
 import { DEFAULT_SELECTION, type Selection, selectItems } from './selection.ts';
 import { extensionOf, readSourceInfo, type SourceInfo } from './source-info.ts';
 

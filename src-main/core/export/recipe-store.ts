@@ -1,13 +1,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Recipe } from '../../shared/export-recipe.ts';
+import { storedRecipesFile, tryReadStored, UnreadableError } from '../db/stored.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
 import { BUILT_IN_RECIPES, parseRecipe, RecipeError } from './recipes.ts';
 
 // The designer's own recipes, kept in the data folder as one JSON file (`export-recipes.json`), written
 // whole and atomically. A JSON file rather than a table: recipes are settings, read whole, a handful of
 // them, and a file can be copied to a colleague's data folder. A recipe the file holds that no longer
-// parses (edited by hand, or from a later Adbatch) is set aside with its reason, never dropped silently.
+// parses (edited by hand, or from a later Adbatch) is set aside with its reason, never dropped silently; a
+// file that does not parse as a whole is set aside as one entry, its text kept as it was.
 
 export const RECIPES_FILE = 'export-recipes.json';
 
@@ -32,9 +34,11 @@ export class RecipeStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { recipes: [], unreadable: [] };
       throw error;
     }
-    const entries = (JSON.parse(text) as { recipes?: unknown[] }).recipes ?? [];
+    const file = tryReadStored(storedRecipesFile, text, this.path);
+    if (file instanceof UnreadableError)
+      return { recipes: [], unreadable: [{ entry: text, reason: file.message }] };
     const result: SavedRecipes = { recipes: [], unreadable: [] };
-    for (const entry of entries) {
+    for (const entry of file.recipes) {
       try {
         result.recipes.push(parseRecipe(entry));
       } catch (error) {

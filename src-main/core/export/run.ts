@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { ExportCounts, ExportFileStatus } from '../../shared/models.ts';
 import { type LocalFault, localFaultOf } from '../util/local-fault.ts';
+import { NameClaims } from '../util/safe-names.ts';
 import { describeExportFault } from './export-fault.ts';
 import { type ManifestRow, manifestCsv, manifestJson } from './manifest.ts';
 import { type Content, partPath, placeFile, sameBytes, sha256OfFile } from './place-file.ts';
@@ -12,7 +13,6 @@ import { type PlacedBefore, renderKey } from './placed-before.ts';
 import type { ExportPlan, PlannedFile } from './plan.ts';
 import { preflightWarnings } from './preflight.ts';
 import { type DecodedSource, decodeSource, renderFile } from './render.ts';
-import { NameClaims } from './safe-names.ts';
 import { videoPreflight } from './video-preflight.ts';
 
 // An export run: the plan's files written into a folder, each source decoded once for all its recipes,

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
+import { NameClaims, safeComponent } from '../util/safe-names.ts';
 import { partPath, placeFile, sameBytes } from './place-file.ts';
 import type { PlacedBefore } from './placed-before.ts';
 import type { FileOutcome } from './run.ts';
-import { NameClaims, safeComponent } from './safe-names.ts';
 
 // Zips of a finished export, one per product or one per recipe, beside its files (kept, so that a re-run
 // finds them and writes nothing). Each zip is streamed by yazl straight into its `.part` (entries read one

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PhotoReach } from '../../shared/models.ts';
+import { storedLoopbackHost, tryReadStored, UnreadableError } from '../db/stored.ts';
 import type { Batch } from '../queue/types.ts';
 import { isLoopbackUrl, type LoopbackHost, startLoopbackHost } from './loopback.ts';
 import type { PhotoHost } from './photo-host.ts';
@@ -22,16 +23,14 @@ const LOOPBACK_STATE_FILE = 'photo-host.json';
  */
 export async function startPersistentLoopbackHost(dataDir: string): Promise<LoopbackHost> {
   const file = join(dataDir, LOOPBACK_STATE_FILE);
-  let saved: { secret?: string; port?: number } = {};
-  try {
-    saved = JSON.parse(await readFile(file, 'utf8'));
-  } catch {
-    // First run, or an unreadable file: a new secret.
-  }
-  const secret = saved.secret ? Buffer.from(saved.secret, 'hex') : randomBytes(32);
+  // First run (no file), or an unreadable one: a new secret, on any free port.
+  const text = await readFile(file, 'utf8').catch(() => null);
+  const read = text === null ? null : tryReadStored(storedLoopbackHost, text, file);
+  const saved = read instanceof UnreadableError ? null : read;
+  const secret = saved ? Buffer.from(saved.secret, 'hex') : randomBytes(32);
   let host: LoopbackHost;
   try {
-    host = await startLoopbackHost({ secret, port: saved.port ?? 0 });
+    host = await startLoopbackHost({ secret, port: saved?.port ?? 0 });
   } catch {
     // The port was taken meanwhile: new URLs, which jobs not yet sent will use.
     host = await startLoopbackHost({ secret });

@@ -1,10 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { z } from 'zod';
 import type { PhotoStorageInput, PhotoStorageView } from '../../shared/models.ts';
 import type { SecretBox } from '../accounts/secrets.ts';
 import { maskApiKey } from '../api/index.ts';
 import { AppError } from '../app/errors.ts';
 import type { Db } from '../db/open.ts';
+import { readStoredValue, storedPhotoStorage, UnreadableError } from '../db/stored.ts';
 import {
   createS3Host,
   DEFAULT_S3_PREFIX,
@@ -17,8 +19,10 @@ import {
 // The storage photos on this computer are uploaded to, so that a remote service can fetch them: kept in
 // one row, its secret access key sealed like an API key. A setting is saved only once it has been shown to
 // work end to end: a test photo uploaded, then read back over HTTP from the URL the service would be given.
+// A saved row that no longer parses (db/stored.ts) is refused with why, wherever it is read: Settings shows
+// it, a batch that needs it is not started; setting the storage again or removing it replaces the row.
 
-type Row = Record<string, unknown>;
+type Row = z.output<typeof storedPhotoStorage>;
 
 const HOUR_S = 3600;
 /** How long the check waits for the storage to hand back the test photo. */
@@ -31,16 +35,26 @@ const TEST_PHOTO = Buffer.from(
 
 function toView(row: Row): PhotoStorageView {
   return {
-    bucket: row.bucket as string,
-    endpoint: (row.endpoint as string | null) ?? null,
-    region: (row.region as string | null) ?? null,
-    prefix: row.prefix as string,
-    publicBaseUrl: (row.public_base_url as string | null) ?? null,
-    urlTtlHours: Math.round((row.url_ttl_seconds as number) / HOUR_S),
-    accessKeyId: (row.access_key_id as string | null) ?? null,
-    secretHint: (row.secret_hint as string | null) ?? null,
-    checkedAt: row.checked_at as number,
+    bucket: row.bucket,
+    endpoint: row.endpoint,
+    region: row.region,
+    prefix: row.prefix,
+    publicBaseUrl: row.public_base_url,
+    urlTtlHours: Math.round(row.url_ttl_seconds / HOUR_S),
+    accessKeyId: row.access_key_id,
+    secretHint: row.secret_hint,
+    checkedAt: row.checked_at,
   };
+}
+
+/** The row checked against what `save` writes; one that does not parse is refused in words. */
+function readRow<S extends z.ZodType>(schema: S, row: unknown): z.output<S> {
+  try {
+    return readStoredValue(schema, row, 'The photo storage saved in this data folder');
+  } catch (error) {
+    if (!(error instanceof UnreadableError)) throw error;
+    throw new AppError('internal', `${error.message}. Set the storage up again in Settings, or remove it.`);
+  }
 }
 
 /** Says what is wrong with a storage setting in words the Settings form can show next to it. */
@@ -67,14 +81,19 @@ export class PhotoStorage {
     private readonly now: () => number,
   ) {}
 
+  private row(): Row | null {
+    const row = this.db.prepare<[], unknown>('SELECT * FROM photo_storage WHERE id = 1').get();
+    return row === undefined ? null : readRow(storedPhotoStorage, row);
+  }
+
   get(): PhotoStorageView | null {
-    const row = this.db.prepare('SELECT * FROM photo_storage WHERE id = 1').get() as Row | undefined;
+    const row = this.row();
     return row ? toView(row) : null;
   }
 
   /** The saved storage as the S3 host takes it, secret opened: main only, never sent to the renderer. */
   config(): S3HostingConfig | null {
-    const row = this.db.prepare('SELECT * FROM photo_storage WHERE id = 1').get() as Row | undefined;
+    const row = this.row();
     if (!row) return null;
     const view = toView(row);
     return parseS3Config({
@@ -83,12 +102,12 @@ export class PhotoStorage {
       ...(view.region ? { region: view.region } : {}),
       prefix: view.prefix,
       ...(view.publicBaseUrl ? { publicBaseUrl: view.publicBaseUrl } : {}),
-      urlTtlSeconds: row.url_ttl_seconds as number,
-      ...(view.accessKeyId
+      urlTtlSeconds: row.url_ttl_seconds,
+      ...(row.access_key_id && row.sealed_secret
         ? {
             credentials: {
-              accessKeyId: view.accessKeyId,
-              secretAccessKey: this.secrets.open(row.sealed_secret as Buffer),
+              accessKeyId: row.access_key_id,
+              secretAccessKey: this.secrets.open(row.sealed_secret),
             },
           }
         : {}),
@@ -105,12 +124,16 @@ export class PhotoStorage {
     if (secretAccessKey && !accessKeyId)
       throw new AppError('bad_request', 'A secret access key needs its access key ID.');
     if (accessKeyId && !secretAccessKey) {
-      const saved = this.db
-        .prepare('SELECT access_key_id, sealed_secret FROM photo_storage WHERE id = 1')
-        .get() as Row | undefined;
-      if (saved?.access_key_id !== accessKeyId)
+      const row = this.db
+        .prepare<[], unknown>('SELECT access_key_id, sealed_secret FROM photo_storage WHERE id = 1')
+        .get();
+      const saved =
+        row === undefined
+          ? null
+          : readRow(storedPhotoStorage.pick({ access_key_id: true, sealed_secret: true }), row);
+      if (saved?.access_key_id !== accessKeyId || !saved.sealed_secret)
         throw new AppError('bad_request', 'Enter the secret access key that goes with this access key ID.');
-      secretAccessKey = this.secrets.open(saved.sealed_secret as Buffer);
+      secretAccessKey = this.secrets.open(saved.sealed_secret);
     }
     if (secretAccessKey && !this.secrets.available()) {
       throw new AppError(

@@ -2,8 +2,8 @@ import type { StatementRow, StatementView, UsageOwner, UsagePeriod } from '../..
 import type { JobKind } from '../../shared/vocabulary.ts';
 import { shootWords, videoWords } from '../../shared/words.ts';
 import type { Db } from '../db/open.ts';
+import { storedJobVideo, storedShoot, tryReadStored, UnreadableError } from '../db/stored.ts';
 import { csvField } from '../export/manifest.ts';
-import type { ShootSettings, VideoSettings } from '../queue/types.ts';
 import { ownerFilter } from './usage.ts';
 
 // A client statement: one row per job attempt billed to the owner in the period (what was charged, what was
@@ -21,10 +21,15 @@ const COLUMNS = [
   'job_id',
 ];
 
-function settingsInWords(kind: JobKind, json: string): string {
-  return kind === 'shoot'
-    ? shootWords(JSON.parse(json) as ShootSettings)
-    : videoWords(JSON.parse(json) as VideoSettings);
+/** A job's settings in words; a job whose settings cannot be read stays on the statement, saying so. */
+function settingsInWords(kind: JobKind, json: string, jobId: string): string {
+  const what = `Job ${jobId}'s settings`;
+  if (kind === 'shoot') {
+    const shoot = tryReadStored(storedShoot, json, what);
+    return shoot instanceof UnreadableError ? `(${shoot.message})` : shootWords(shoot);
+  }
+  const video = tryReadStored(storedJobVideo, json, what);
+  return video instanceof UnreadableError ? `(${video.message})` : videoWords(video);
 }
 
 /** A spreadsheet would run a text that starts like a formula: it is kept as text. */
@@ -73,7 +78,7 @@ export function statement(db: Db, owner: UsageOwner, period: UsagePeriod): State
     batch: row.batch,
     product: row.product,
     kind: row.kind,
-    settings: settingsInWords(row.kind, row.settings),
+    settings: settingsInWords(row.kind, row.settings, row.job_id),
     charged: row.charged,
     refunded: row.refunded,
     jobId: row.job_id,

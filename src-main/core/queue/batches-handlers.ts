@@ -1,5 +1,4 @@
 import type { batchesChannels } from '../../shared/contract/queue.ts';
-import { lastBatchSettings } from '../../shared/contract/queue.ts';
 import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
 import type { ScanHolder } from '../ingest/scan-holder.ts';
@@ -37,14 +36,15 @@ export function batchesHandlers(
       return batchSummary(store, batch, queue.facts);
     },
     'batches:list': async () => batchSummaries(store, queue.facts, ctx.files),
-    // Read back only while they still hold: a catalog or an account that changed since gives New batch's defaults.
+    // Read back only while they still hold (settings are parsed on read, db/stored.ts): a catalog or an
+    // account that changed since gives New batch's defaults.
     'batches:lastSettings': async () => {
-      const kept = lastBatchSettings.safeParse(ctx.settings().lastBatch);
-      if (!kept.success) return null;
+      const kept = ctx.settings().lastBatch;
+      if (!kept) return null;
       const known =
-        kept.data.accountId === SANDBOX_ACCOUNT_ID ||
-        services.accountsList().some((account) => account.id === kept.data.accountId);
-      return known ? kept.data : { ...kept.data, accountId: SANDBOX_ACCOUNT_ID };
+        kept.accountId === SANDBOX_ACCOUNT_ID ||
+        services.accountsList().some((account) => account.id === kept.accountId);
+      return known ? kept : { ...kept, accountId: SANDBOX_ACCOUNT_ID };
     },
     'batches:get': async ({ id }) =>
       batchDetail(store, requireBatch(store, id), queue.facts, ctx.files, ctx.now()),

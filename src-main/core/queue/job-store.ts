@@ -1,5 +1,6 @@
 import type { JobState } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
+import { readStored, storedJson } from '../db/stored.ts';
 import type { LedgerStore } from '../ledger/ledger-store.ts';
 import type { BatchStore } from './batch-store.ts';
 import { type AssetId, type BatchId, type JobId, newJobId, type ProductId } from './ids.ts';
@@ -484,7 +485,10 @@ export class JobStore {
         'SELECT at, type, value, detail FROM job_events WHERE job_id = ? ORDER BY id',
       )
       .all(jobId)
-      .map((row) => ({ ...row, detail: row.detail ? JSON.parse(row.detail) : null }));
+      .map((row) => ({
+        ...row,
+        detail: row.detail ? readStored(storedJson, row.detail, `An event of job ${jobId}`) : null,
+      }));
   }
 
   private require(jobId: JobId): Job {

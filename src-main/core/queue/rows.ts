@@ -1,10 +1,19 @@
 import type { BatchStatus, JobState, PauseReason } from '../../shared/vocabulary.ts';
+import {
+  readStored,
+  storedBatchVideo,
+  storedJobVideo,
+  storedJson,
+  storedPhotos,
+  storedShoot,
+} from '../db/stored.ts';
 import type { AccountId, AssetId, BatchId, JobId, ProductId } from './ids.ts';
-import type { Asset, Batch, Job, Photo, Product, ShootSettings, VideoSettings } from './types.ts';
+import type { Asset, Batch, Job, Product } from './types.ts';
 
 // The queue's tables as SQLite returns them, and their mapping to the types the rest of core uses. Each
 // statement names its row type (`db.prepare<Params, BatchRow>`), so a read is checked here once instead of
 // cast at every use. SQLite stores what the store wrote: the branded ids and the enums are the store's own.
+// The JSON columns are parsed (db/stored.ts): a damaged one throws, naming the row and what is wrong.
 
 export interface BatchRow {
   id: BatchId;
@@ -91,10 +100,12 @@ export function toBatch(row: BatchRow): Batch {
     keyHint: row.key_hint,
     sandbox: row.sandbox === 1,
     libraryDir: row.library_dir,
-    shoot: JSON.parse(row.shoot_settings) as ShootSettings,
-    video: row.video_settings ? (JSON.parse(row.video_settings) as VideoSettings) : null,
+    shoot: readStored(storedShoot, row.shoot_settings, `Batch ${row.id}'s shoot settings`),
+    video: row.video_settings
+      ? readStored(storedBatchVideo, row.video_settings, `Batch ${row.id}'s video settings`)
+      : null,
     videosAfterReview: row.videos_after_review
-      ? (JSON.parse(row.videos_after_review) as VideoSettings)
+      ? readStored(storedBatchVideo, row.videos_after_review, `Batch ${row.id}'s videos after review`)
       : null,
     quotedCredits: row.quoted_credits,
     status: row.status,
@@ -116,7 +127,7 @@ export function toProduct(row: ProductRow): Product {
     sourceDir: row.source_dir,
     path: row.rel_path,
     fingerprint: row.fingerprint,
-    photos: JSON.parse(row.photos) as Photo[],
+    photos: readStored(storedPhotos, row.photos, `Product ${row.id}'s photos`),
   };
 }
 
@@ -127,8 +138,11 @@ export function toJob(row: JobRow): Job {
     productId: row.product_id,
     kind: row.kind,
     afterJobId: row.after_job_id,
-    settings: JSON.parse(row.settings) as ShootSettings | VideoSettings,
-    request: row.request ? JSON.parse(row.request) : null,
+    settings:
+      row.kind === 'shoot'
+        ? readStored(storedShoot, row.settings, `Job ${row.id}'s settings`)
+        : readStored(storedJobVideo, row.settings, `Job ${row.id}'s settings`),
+    request: row.request ? readStored(storedJson, row.request, `Job ${row.id}'s request`) : null,
     price: row.price,
     state: row.state,
     remoteId: row.remote_id,

@@ -1,5 +1,5 @@
 import { basename, dirname, join } from 'node:path';
-import type { Product } from '../queue/types.ts';
+import type { Photo, Product } from '../queue/types.ts';
 
 // What makes two products of different batches "the same product", for Review of one product across every
 // batch that shot it. Each batch stores its own product rows; nothing links them but where their photos
@@ -13,16 +13,22 @@ import type { Product } from '../queue/types.ts';
 // the same product, as ingest labels it. Not the same product: the same photos in another folder (copied
 // elsewhere, the folder renamed), or a folder and a catalog that happen to share a name. Paths are compared
 // as stored, letter for letter, as the file system of the machine that scanned them spells them.
+//
+// It is the one rule for a product's identity: New batch's memory of a scan (a hero chosen, a product left
+// out: app/scan-holder.ts) keys a scanned product by it too, so a product left out of a scan is the very
+// product Review and export scope to, whatever name the scan gave it ("hat (2)" beside another "hat").
 
 /** A product's identity across batches: `folder:<absolute path>` or `handle:<SKU or handle>`. */
 export type ProductKey = string;
 
-type Identified = Pick<Product, 'name' | 'sourceDir' | 'path' | 'photos'>;
+/** What identifies a product: a stored one, or one of a scan (ingest's PlannedProduct) before it is stored. */
+type Identified = Pick<Product, 'name' | 'sourceDir' | 'path'> & {
+  photos: ReadonlyArray<Pick<Photo, 'path' | 'url'>>;
+};
 
-/** A catalog's product: its photos are public URLs, sent as they are (no local file). */
+/** A catalog's product: its photos are public URLs, sent as they are (no local file), whichever is its hero. */
 function fromCatalog(product: Identified): boolean {
-  const hero = product.photos[0];
-  return hero !== undefined && !hero.path && Boolean(hero.url);
+  return product.photos.length > 0 && product.photos.every((photo) => !photo.path && Boolean(photo.url));
 }
 
 export function productKeyOf(product: Identified): ProductKey {

@@ -1,8 +1,17 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CoreHarness, callCore, startCoreHarness } from '../../support/core-harness.ts';
+import {
+  type CoreHarness,
+  callCore,
+  finishedBatch,
+  startCoreHarness,
+  untilFinished,
+} from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
+import { makeProductFolders } from '../../support/product-folders.ts';
 import { PRODUCT_FIXTURES_DIR } from '../../support/static-server.ts';
 
 // What the designer chose on New batch's products outlives a rescan of the same folders (issue 14, point 10):
@@ -81,5 +90,49 @@ describe('New batch choices across scans', () => {
     await callCore(h.core, 'ingest:leaveOut', { scanId: rescan.scanId, product: 'tote', out: false });
     const back = await callCore(h.core, 'batches:quote', { ...request, scanId: rescan.scanId });
     expect(back.products.map((row) => row.product)).toEqual(['hat', 'tote']);
+  }, 60_000);
+  it('knows a product left out as Review scopes it, by its folder, whatever name the scan gave it', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'adbatch-same-product-'));
+    try {
+      // Two folders of the same name: one scan names them "product-01" and "product-01 (2)".
+      const [autumn] = await makeProductFolders(join(root, 'autumn'), 1);
+      const [winter] = await makeProductFolders(join(root, 'winter'), 1);
+      const both = await callCore(h.core, 'ingest:scan', { inputs: [autumn!, winter!] });
+      expect(both.products.map((product) => product.name)).toEqual(['product-01', 'product-01 (2)']);
+      const shot = await finishedBatch(h.core, { inputs: [autumn!, winter!], name: 'Both' });
+
+      // Review's scope of the winter folder's product: its key is the folder, not the name.
+      const scoped = await callCore(h.core, 'review:get', { product: winter! });
+      expect(scoped.product).toMatchObject({ label: winter, name: 'product-01 (2)' });
+      expect(scoped.product!.batches.map((batch) => batch.id)).toEqual([shot]);
+
+      // Scanned alone it is "product-01": left out under that name, it is the same product when named
+      // "product-01 (2)" in the next scan, and the autumn folder's "product-01" is not left out.
+      const alone = await callCore(h.core, 'ingest:scan', { inputs: [winter!] });
+      expect(alone.products.map((product) => product.name)).toEqual(['product-01']);
+      await callCore(h.core, 'ingest:leaveOut', { scanId: alone.scanId, product: 'product-01', out: true });
+      const again = await callCore(h.core, 'ingest:scan', { inputs: [autumn!, winter!] });
+      expect(again.products.map((product) => [product.name, product.leftOut])).toEqual([
+        ['product-01', false],
+        ['product-01 (2)', true],
+      ]);
+
+      // The batch of that scan shoots the autumn folder's product only, as Review's scopes then show.
+      const next = await callCore(h.core, 'batches:create', {
+        scanId: again.scanId,
+        accountId: 'sandbox',
+        shoot: QUICK_SHOOT,
+        video: null,
+        includeDone: true,
+        name: 'Autumn again',
+      });
+      await untilFinished(h.core, next.id);
+      const autumnScope = await callCore(h.core, 'review:get', { product: autumn! });
+      expect(autumnScope.product!.batches.map((batch) => batch.id).sort()).toEqual([shot, next.id].sort());
+      const winterScope = await callCore(h.core, 'review:get', { product: winter! });
+      expect(winterScope.product!.batches.map((batch) => batch.id)).toEqual([shot]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   }, 60_000);
 });

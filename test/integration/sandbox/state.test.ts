@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -145,5 +145,18 @@ describe('stateFile', () => {
       },
     );
     expect(brands.body.data.map((entry) => entry.name)).toContain('Written After Restart');
+  });
+  it('refuses a state file that is not a sandbox’s state, saying where, and leaves it as it was', async () => {
+    const stateFile = join(dir, 'damaged.json');
+    const first = await start(stateFile, 0.05, 0);
+    await stop(first);
+    const saved = JSON.parse(await readFile(stateFile, 'utf8')) as { accounts: Array<{ credits: unknown }> };
+    saved.accounts[0]!.credits = 'plenty';
+    const damaged = JSON.stringify(saved);
+    await writeFile(stateFile, damaged);
+    await expect(start(stateFile, 0.05, 0)).rejects.toThrow(
+      /sandbox state .*damaged\.json is not a sandbox's state \(accounts\.0\.credits: Invalid input: expected number, received string\); move it away to start fresh/,
+    );
+    expect(await readFile(stateFile, 'utf8')).toBe(damaged);
   });
 });

@@ -24,7 +24,8 @@ describe('safeName', () => {
 
   it('replaces characters no platform allows in a file name', () => {
     expect(safeName('a<b>c:d"e/f\\g|h?i*j')).toBe('a-b-c-d-e-f-g-h-i-j');
-    expect(safeName('../../etc/passwd')).toBe('-..-etc-passwd');
+    // A leading dot (a hidden folder) is prefixed with `_` by the one rule, as the export's names are.
+    expect(safeName('../../etc/passwd')).toBe('_..-..-etc-passwd');
     expect(portable(safeName('../../etc/passwd'))).toBe(true);
   });
 
@@ -36,17 +37,17 @@ describe('safeName', () => {
     expect(safeName('a \u00a0\u2003 b')).toBe('a b');
   });
 
-  it('trims leading and trailing dots and spaces', () => {
+  it('trims leading spaces and trailing dots and spaces, and shows a leading dot', () => {
     expect(safeName('  name.  ')).toBe('name');
-    expect(safeName('...hidden')).toBe('hidden');
+    expect(safeName('...hidden')).toBe('_...hidden');
     expect(safeName('ends with dots...')).toBe('ends with dots');
-    expect(safeName('. . .')).toBe('untitled');
+    expect(safeName('. . .')).toBe('_');
   });
 
   it('gives an empty name a name', () => {
-    expect(safeName('')).toBe('untitled');
-    expect(safeName('   ')).toBe('untitled');
-    expect(safeName('..')).toBe('untitled');
+    expect(safeName('')).toBe('_');
+    expect(safeName('   ')).toBe('_');
+    expect(safeName('..')).toBe('_');
   });
 
   it('changes the names Windows reserves, whatever their case', () => {
@@ -55,8 +56,8 @@ describe('safeName', () => {
       expect(safe).not.toBe(name);
       expect(portable(safe), safe).toBe(true);
     }
-    expect(safeName('CON')).toBe('CON-');
-    expect(safeName(' nul ')).toBe('nul-');
+    expect(safeName('CON')).toBe('_CON');
+    expect(safeName(' nul ')).toBe('_nul');
     // Names that merely start like a reserved one are fine.
     expect(safeName('Console')).toBe('Console');
     expect(safeName('auxiliary')).toBe('auxiliary');
@@ -90,6 +91,16 @@ describe('safeName', () => {
     }
   });
 
+  it('takes the export’s stricter rule: C1 controls, a device name before spaces and a dot, COM¹, LPT0', () => {
+    expect(safeName('a\u0085b\u009fc')).toBe('a-b-c');
+    expect(safeName('nul .txt')).toBe('_nul .txt');
+    expect(safeName('COM¹')).toBe('_COM¹');
+    expect(safeName('LPT0')).toBe('_LPT0');
+    // Its own cap stays 80 characters (at most 240 bytes, within the rule's 255), so names on disk keep theirs.
+    expect(safeName('名'.repeat(100))).toBe('名'.repeat(80));
+    expect(safeName(`${'a'.repeat(78)}😀😀`)).toBe(`${'a'.repeat(78)}😀`);
+  });
+
   it('normalises to NFC, so the same name typed two ways gives one folder', () => {
     expect(safeName('Cafe\u0301')).toBe('Caf\u00e9');
   });
@@ -99,7 +110,7 @@ describe('batchFolder and productFolder', () => {
   it('names a batch folder by its name and the end of its id', () => {
     expect(batchFolder({ id: 'b_0123456789abcdef', name: 'Spring drop' })).toBe('Spring drop (abcdef)');
     expect(batchFolder({ id: 'b_0123456789abcdef', name: 'a/b: c' })).toBe('a-b- c (abcdef)');
-    expect(batchFolder({ id: 'b_0123456789abcdef', name: '' })).toBe('untitled (abcdef)');
+    expect(batchFolder({ id: 'b_0123456789abcdef', name: '' })).toBe('_ (abcdef)');
     // Two batches of the same name do not share a folder.
     expect(batchFolder({ id: 'b_aaaaaaaaaa111111', name: 'x' })).not.toBe(
       batchFolder({ id: 'b_aaaaaaaaaa222222', name: 'x' }),
@@ -109,7 +120,7 @@ describe('batchFolder and productFolder', () => {
   it('numbers product folders from 001 in batch order, so they sort as the batch does', () => {
     expect(productFolder({ position: 0, name: 'Hat' })).toBe('001 Hat');
     expect(productFolder({ position: 9, name: 'Mug: blue' })).toBe('010 Mug- blue');
-    expect(productFolder({ position: 998, name: '' })).toBe('999 untitled');
+    expect(productFolder({ position: 998, name: '' })).toBe('999 _');
     expect(productFolder({ position: 1233, name: 'x' })).toBe('1234 x');
     const folders = [0, 1, 9, 10, 99, 100].map((position) => productFolder({ position, name: 'p' }));
     expect([...folders].sort()).toEqual(folders);

@@ -13,7 +13,7 @@ import {
   parseRecipe,
   RecipeError,
 } from '../../../../src-main/core/export/recipes.ts';
-import { NameClaims, safeComponent, withSuffix } from '../../../../src-main/core/export/safe-names.ts';
+import { NameClaims, safeComponent, withSuffix } from '../../../../src-main/core/util/safe-names.ts';
 import { exportItem } from '../../../support/export-item.ts';
 
 const VALUES: NameValues = {
@@ -69,6 +69,9 @@ describe('safe names', () => {
     expect(safeComponent('com1', 'folder')).toBe('_com1');
     expect(safeComponent('LPT9.PT01.jpg', 'file')).toBe('_LPT9.PT01.jpg');
     expect(safeComponent('COM10.jpg', 'file')).toBe('COM10.jpg');
+    // COM0 and LPT0 are Windows devices too (the library's rule had them; the one rule keeps the stricter).
+    expect(safeComponent('COM0.jpg', 'file')).toBe('_COM0.jpg');
+    expect(safeComponent('lpt0', 'folder')).toBe('_lpt0');
     expect(safeComponent('a<b>c:d"e|f?g*h\u0001i.jpg', 'file')).toBe('a_b_c_d_e_f_g_h_i.jpg');
     expect(safeComponent('  Summer. . ', 'folder')).toBe('Summer');
     expect(safeComponent('...', 'folder')).toBe('_');

@@ -63,4 +63,21 @@ describe('the designer’s recipes', () => {
     };
     expect(file.recipes.map((recipe) => recipe.id)).toEqual(['etsy', 'etsy-small', 'broken']);
   });
+  it('sets a file that does not parse as a whole aside as one entry, its text kept when a recipe is saved', async () => {
+    const store = new RecipeStore(dataDir);
+    const damaged = '{ "recipes": [ { "id": "etsy", } ] }';
+    await writeFile(join(dataDir, RECIPES_FILE), damaged);
+    const saved = await store.saved();
+    expect(saved.recipes).toEqual([]);
+    expect(saved.unreadable).toEqual([
+      {
+        entry: damaged,
+        reason: expect.stringMatching(/export-recipes\.json cannot be read: it is not JSON \(/),
+      },
+    ]);
+    await store.save(mine);
+    const file = JSON.parse(await readFile(join(dataDir, RECIPES_FILE), 'utf8')) as { recipes: unknown[] };
+    expect(file.recipes).toEqual([expect.objectContaining({ id: 'etsy' }), damaged]);
+    expect((await store.saved()).recipes.map((recipe) => recipe.id)).toEqual(['etsy']);
+  });
 });

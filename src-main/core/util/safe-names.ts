@@ -1,17 +1,35 @@
-// Names that every file system takes, the same on Windows, macOS and Linux, so that an export copied from
-// one to another keeps every file under its name. What each one refuses:
+// The one rule for names that every file system takes, the same on Windows, macOS and Linux, so that a folder
+// or an export copied from one to another keeps every file under its name: the library's batch and product
+// folders (library.ts) and every exported file and folder (export/plan.ts, zips.ts) are made safe here.
+// What each one refuses:
 // - Windows: `<>:"/\|?*` and control characters; a name ending in a dot or a space; the device names
-//   CON, PRN, AUX, NUL, COM1-9, LPT1-9 (and COM¹²³, LPT¹²³) with any extension ("NUL.txt" too).
+//   CON, PRN, AUX, NUL, COM0-9, LPT0-9 (and COM¹²³, LPT¹²³) with any extension ("NUL.txt" too), also when
+//   spaces stand before the extension ("nul .txt").
 // - All three: more than 255 bytes in a component (we count UTF-8 bytes, the strictest of the three).
 // - macOS and Windows: two names that differ only in case are one file; macOS also takes two Unicode
 //   spellings of "é" as one name, so names are normalised to NFC and compared case-folded.
+// Where the library's and the export's rules once differed, the stricter is kept: every control character
+// (C1 too, not only C0), the device names with any extension and COM0/LPT0, lengths in bytes, cuts between
+// whole graphemes. Two choices stay the caller's, since each changes names already on disk: the character
+// that stands for a refused one (`_`, the export's; `-`, the library's), and a shorter cap in UTF-16 units
+// (the library's 80, which keeps <library>/<batch>/<product>/<file> within Windows' 260-character paths).
 
 export const MAX_COMPONENT_BYTES = 255;
 
+/** The caller's spelling of a safe name: see above. */
+export interface NameStyle {
+  /** What stands for a character no file system takes: `_` unless said. */
+  replacement?: string;
+  /** At most this many UTF-16 code units (what Windows counts in a path), besides the 255 bytes. */
+  maxLength?: number;
+}
+
 const FORBIDDEN = /[<>:"/\\|?*\p{Cc}]/gu;
-const RESERVED = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])$/i;
+const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 /** An extension: a dot and 1 to 10 letters or digits at the end. */
 const EXTENSION = /\.[\p{L}\p{N}]{1,10}$/u;
+/** What a name made safe by a prefix (a hidden name, a device name) or left empty gets. */
+const MARK = '_';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -19,14 +37,21 @@ function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-/** The longest start of `text` within `maxBytes`, never splitting a character (nor an accented letter or emoji). */
-export function truncateToBytes(text: string, maxBytes: number): string {
-  if (byteLength(text) <= maxBytes) return text;
+/**
+ * The longest start of `text` within `maxBytes` of UTF-8 (and `maxLength` UTF-16 units), never splitting a
+ * character (nor an accented letter or emoji).
+ */
+export function truncateToBytes(
+  text: string,
+  maxBytes: number,
+  maxLength = Number.POSITIVE_INFINITY,
+): string {
+  if (byteLength(text) <= maxBytes && text.length <= maxLength) return text;
   let kept = '';
   let bytes = 0;
   for (const { segment } of graphemes.segment(text)) {
     const size = byteLength(segment);
-    if (bytes + size > maxBytes) break;
+    if (bytes + size > maxBytes || kept.length + segment.length > maxLength) break;
     kept += segment;
     bytes += size;
   }
@@ -41,32 +66,26 @@ export function splitExtension(name: string): { stem: string; extension: string 
 }
 
 /**
- * One safe path component: NFC; forbidden and control characters as `_`; no leading or trailing spaces, no
- * trailing dots; a leading dot (a hidden file) or a device name prefixed with `_`; at most 255 bytes, a
- * file's extension kept; never empty.
+ * One safe path component: NFC; forbidden and control characters as the replacement; no leading or trailing
+ * spaces, no trailing dots; a leading dot (a hidden file) or a device name prefixed with `_`; at most 255
+ * bytes (and the style's length), a file's extension kept; never empty (`_`).
  */
-export function safeComponent(raw: string, kind: 'file' | 'folder'): string {
+export function safeComponent(raw: string, kind: 'file' | 'folder', style: NameStyle = {}): string {
+  const { replacement = '_', maxLength = Number.POSITIVE_INFINITY } = style;
   let name = raw
     .normalize('NFC')
-    .replace(FORBIDDEN, '_')
+    .replace(FORBIDDEN, replacement)
     .trim()
     .replace(/[. ]+$/, '');
-  if (name.startsWith('.')) name = `_${name}`;
+  if (name.startsWith('.')) name = `${MARK}${name}`;
   const { stem, extension } = kind === 'file' ? splitExtension(name) : { stem: name, extension: '' };
-  let safeStem = stem.replace(/[. ]+$/, '') || '_';
+  let safeStem = stem.replace(/[. ]+$/, '') || MARK;
   // Windows reads the part before the first dot (spaces trimmed) as the device: "CON.tar.gz", "nul .jpg".
-  if (RESERVED.test(safeStem.split('.')[0]!.trimEnd())) safeStem = `_${safeStem}`;
-  const room = MAX_COMPONENT_BYTES - byteLength(extension);
-  safeStem = truncateToBytes(safeStem, room).replace(/[. ]+$/, '') || '_';
+  if (RESERVED.test(safeStem.split('.')[0]!.trimEnd())) safeStem = `${MARK}${safeStem}`;
+  const bytesLeft = MAX_COMPONENT_BYTES - byteLength(extension);
+  const lengthLeft = maxLength - extension.length;
+  safeStem = truncateToBytes(safeStem, bytesLeft, lengthLeft).replace(/[. ]+$/, '') || MARK;
   return `${safeStem}${extension}`;
-}
-
-/** A relative path (`/` between components) made safe component by component; the last one is the file. */
-export function safeRelativePath(path: string): string {
-  const components = path.split('/');
-  return components
-    .map((component, index) => safeComponent(component, index === components.length - 1 ? 'file' : 'folder'))
-    .join('/');
 }
 
 /** `name (2).jpg`: the suffix before the extension, the stem shortened so the whole stays within 255 bytes. */
