@@ -66,6 +66,8 @@ export interface QueueOwnerView {
   heldBy: string | null;
   /** Why this process, though it drives the queue, sends nothing: its data folder cannot be written. */
   fault: string | null;
+  /** The fault is a damaged database: it lasts until a backup is put in its place. */
+  databaseDamaged: boolean;
 }
 
 export interface AccountView {
