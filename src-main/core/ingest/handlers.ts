@@ -1,7 +1,11 @@
 import type { AppContext } from '../app/context.ts';
 import { throttlePerKey } from '../app/events.ts';
 import type { HandlerMap } from '../app/handler-map.ts';
+import type { ExportRecords } from '../export/export-records.ts';
+import { makeOwnFolder } from '../folder-marks.ts';
 import { ingestCacheDir } from '../library.ts';
+import type { QueueStore } from '../queue/store.ts';
+import { AdbatchFolders, type AdbatchPath } from './adbatch-folders.ts';
 import { scanInputs } from './scan.ts';
 import type { ScanHolder } from './scan-holder.ts';
 import { scannedProductView, scanView } from './views.ts';
@@ -10,8 +14,24 @@ import { scannedProductView, scanView } from './views.ts';
 
 const PROGRESS_INTERVAL_MS = 100;
 
+export interface IngestDeps extends AppContext {
+  scans: ScanHolder;
+  store: QueueStore;
+  exportRecords: ExportRecords;
+}
+
+/** What Adbatch wrote, by path: the library and every batch's, the data folder, what exports placed. */
+function adbatchPaths(ctx: IngestDeps): AdbatchPath[] {
+  const libraries = new Set([ctx.settings().libraryDir, ...ctx.store.batches.libraryDirs()]);
+  return [
+    ...[...libraries].map((path) => ({ path, kind: 'library' as const })),
+    { path: ctx.dataDir, kind: 'data' },
+    ...ctx.exportRecords.placedAtTop().map((path) => ({ path, kind: 'export' as const })),
+  ];
+}
+
 export function ingestHandlers(
-  ctx: AppContext & { scans: ScanHolder },
+  ctx: IngestDeps,
 ): Pick<HandlerMap, 'dialog:open' | 'ingest:scan' | 'ingest:hero' | 'ingest:leaveOut'> {
   const { events, files, scans } = ctx;
   return {
@@ -19,10 +39,14 @@ export function ingestHandlers(
     'ingest:scan': async ({ inputs, pattern, subfolders }) => {
       let latest = { checked: 0, total: 0 };
       const tick = throttlePerKey(PROGRESS_INTERVAL_MS, () => events.emit('ingest:progress', latest));
+      const { libraryDir } = ctx.settings();
+      // The scan's cache goes in the library: a library it makes is Adbatch's, marked as made.
+      await makeOwnFolder(libraryDir, 'library');
       const plan = await scanInputs(inputs, {
-        cacheDir: ingestCacheDir(ctx.settings().libraryDir),
+        cacheDir: ingestCacheDir(libraryDir),
         pattern,
         subfolders,
+        adbatch: await AdbatchFolders.of(adbatchPaths(ctx)),
         onProgress: (progress) => {
           latest = progress;
           tick.touch('scan');
