@@ -115,7 +115,9 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         problems: z.array(z.object({ file: z.string(), severity: z.string(), reason: z.string() })),
         skipped: z
           .array(z.object({ folder: z.string(), reason: z.string() }))
-          .describe("Folders Adbatch wrote (its library, results, exports, data), never scanned as products."),
+          .describe(
+            'Folders Adbatch wrote (its library, results, exports, data), never scanned as products.',
+          ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
