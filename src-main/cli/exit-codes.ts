@@ -1,4 +1,4 @@
-/** Exit statuses of `adbatch run` and `adbatch resume`, so scripts can tell outcomes apart. */
+/** Exit statuses of `adbatch run` and `adbatch resume` (and, for a damaged database, of every command), so scripts can tell outcomes apart. */
 export const EXIT = {
   /** Every job finished and every result is on disk. */
   ok: 0,
@@ -22,6 +22,11 @@ export const EXIT = {
    * (`adbatch brands cap`), then `adbatch resume` goes on.
    */
   stoppedAtCap: 7,
+  /**
+   * The queue's database is damaged (SQLite's quick_check, or SQLITE_CORRUPT met on the way): nothing was
+   * changed or sent; the message says where the last automatic backup is and how to put it back.
+   */
+  damagedDatabase: 8,
   /** Interrupted (Ctrl+C); `adbatch resume` continues where it stopped. */
   interrupted: 130,
 } as const;

@@ -74,7 +74,7 @@ export async function follow(cli: CliCore, batchIds: string[], options: FollowOp
     for (const off of offs) off();
   }
   const summaries = await Promise.all(batchIds.map((id) => cli.call('batches:get', { id })));
-  const { fault } = (await cli.call('app:info')).queue;
+  const { fault, databaseDamaged } = (await cli.call('app:info')).queue;
   await core.stop();
   for (const summary of summaries) progress.record(summary);
   if (!options.quiet) progress.update(true);
@@ -89,6 +89,7 @@ export async function follow(cli: CliCore, batchIds: string[], options: FollowOp
   }
   if (interrupted) return EXIT.interrupted;
   // Said once per batch as it stopped; the exit says the data folder needs mending before anything moves.
+  if (databaseDamaged) return EXIT.damagedDatabase;
   return fault ? EXIT.pausedLocally : outcome(summaries);
 }
 

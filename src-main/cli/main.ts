@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { isDamagedDatabase } from '../core/app/dispatch.ts';
 import { LeaseHeldError } from '../core/app/public-api.ts';
 import { registerAgencyCommands } from './commands/agency.ts';
 import { registerAgentCommands } from './commands/agents.ts';
@@ -47,5 +48,11 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);
   console.error(`adbatch: ${(error as Error).message}`);
-  process.exit(error instanceof LeaseHeldError ? EXIT.busy : EXIT.error);
+  process.exit(
+    error instanceof LeaseHeldError
+      ? EXIT.busy
+      : isDamagedDatabase(error)
+        ? EXIT.damagedDatabase
+        : EXIT.error,
+  );
 }

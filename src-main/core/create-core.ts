@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { Settings } from '../shared/models.ts';
 import { AccountStore } from './accounts/account-store.ts';
 import { accountsHandlers } from './accounts/handlers.ts';
@@ -9,10 +8,12 @@ import { agentDesk } from './agents/handlers.ts';
 import { AgentRequestStore } from './agents/request-store.ts';
 import type { AppContext, Logger, Preferences } from './app/context.ts';
 import { createDispatch, type Dispatch, type HandlerMap } from './app/dispatch.ts';
+import { AppError } from './app/errors.ts';
 import { CoreEvents } from './app/events.ts';
 import { FileGateway } from './app/files.ts';
-import { asDataFolderError } from './db/data-folder-fault.ts';
-import { type Db, openDatabase } from './db/open.ts';
+import { DatabaseBackups } from './db/backups.ts';
+import { asDataFolderError, DataFolderError } from './db/data-folder-fault.ts';
+import { type Db, databaseFile, openDatabase } from './db/open.ts';
 import { readSettings } from './db/stored.ts';
 import { ExportRecords } from './export/export-records.ts';
 import { exportHandlers } from './export/handlers.ts';
@@ -115,19 +116,28 @@ export function withMargin(limit: RateLimit, marginPercent: number): RateLimit {
   };
 }
 
-/** The queue's database; a data folder that cannot be written is refused in one sentence. */
+/** The queue's database; a data folder that cannot be written, or a damaged database, is refused in one sentence. */
 function openDataFolderDatabase(dataDir: string): Db {
   try {
-    return openDatabase(join(dataDir, 'adbatch.db'));
+    return openDatabase(databaseFile(dataDir));
   } catch (error) {
     throw asDataFolderError(error, dataDir);
   }
+}
+
+/** A handler that met a damaged database answers with the sentence that says what to do, as the start does. */
+function damageRefusal(error: unknown, dataDir: string): AppError | null {
+  const fault = asDataFolderError(error, dataDir);
+  return fault instanceof DataFolderError && fault.kind === 'damaged'
+    ? new AppError('damaged_database', fault.message)
+    : null;
 }
 
 export function createCore(options: CoreOptions): Core {
   const now = options.now ?? Date.now;
   const { log, dataDir } = options;
   const db = openDataFolderDatabase(dataDir);
+  const backups = new DatabaseBackups(db, dataDir, now);
   const store = new QueueStore(db, now);
   const accounts = new AccountStore(db, options.secrets, now);
   const brands = new BrandStore(db, store.caps, now);
@@ -200,6 +210,7 @@ export function createCore(options: CoreOptions): Core {
     services,
     photos,
     queue,
+    backups,
     scans: new ScanHolder(),
     review,
     recipes: new RecipeStore(dataDir),
@@ -252,17 +263,28 @@ export function createCore(options: CoreOptions): Core {
     await previews.close();
     await photos.close();
     await services.close();
+    await backups.settle();
     db.close();
   };
 
   return {
     handlers,
-    dispatch: createDispatch(handlers, (error) => log.error('a handler failed', error)),
+    dispatch: createDispatch(
+      handlers,
+      (error) => log.error('a handler failed', error),
+      (error) => damageRefusal(error, dataDir),
+    ),
     events,
     files: ctx.files,
     start() {
       stopWatching = agents.watch();
-      starting = driver.start().then(() => agentsServer.resume());
+      // Damage met while taking the queue (reading its batches) is refused in the same sentence as at the open.
+      starting = driver
+        .start()
+        .then(() => agentsServer.resume())
+        .catch((error: unknown) => {
+          throw asDataFolderError(error, dataDir);
+        });
       return starting;
     },
     whenIdle: () => driver.whenIdle(),

@@ -137,6 +137,11 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         scanId: z.string(),
         products: z.array(z.object({ name: z.string(), photos: z.number() })),
         problems: z.array(z.object({ file: z.string(), severity: z.string(), reason: z.string() })),
+        skipped: z
+          .array(z.object({ folder: z.string(), reason: z.string() }))
+          .describe(
+            'Folders Adbatch wrote (its library, results, exports, data), never scanned as products.',
+          ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -151,6 +156,9 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             severity: problem.severity,
             reason: problem.reason,
           })),
+          skipped: scan.skippedFiles
+            .filter((skipped) => skipped.adbatchFolder)
+            .map((skipped) => ({ folder: skipped.file, reason: skipped.reason })),
         };
       }),
   );

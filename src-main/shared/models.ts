@@ -77,6 +77,8 @@ export interface QueueOwnerView {
   heldBy: string | null;
   /** Why this process, though it drives the queue, sends nothing: its data folder cannot be written. */
   fault: string | null;
+  /** The fault is a damaged database: it lasts until a backup is put in its place. */
+  databaseDamaged: boolean;
 }
 
 export interface AccountView {
@@ -141,6 +143,19 @@ export interface ScannedProductView {
   photos: PhotoView[];
 }
 
+/**
+ * A folder Adbatch wrote, never scanned as products (issue 27): its library, a batch's folder of results,
+ * an export folder, its data folder. Known by path or by the mark Adbatch leaves in it.
+ */
+export type AdbatchFolderKind = 'library' | 'batch' | 'export' | 'data';
+
+/** A file or folder passed over by the scan, and why; `adbatchFolder` when Adbatch wrote it. */
+export interface SkippedView {
+  file: string;
+  reason: string;
+  adbatchFolder?: AdbatchFolderKind;
+}
+
 export interface ScanView {
   scanId: string;
   products: ScannedProductView[];
@@ -151,7 +166,8 @@ export interface ScanView {
   nested: Array<{ folder: string; parent: string; merged: boolean }>;
   /** Products whose every photo was turned away, with the reasons. */
   dropped: Array<{ name: string; folder: string; reasons: string[] }>;
-  skippedFiles: Array<{ file: string; reason: string }>;
+  /** Each file and folder passed over: junk, notes, and (with `adbatchFolder`) what Adbatch wrote. */
+  skippedFiles: SkippedView[];
 }
 
 export interface QuoteRequest {

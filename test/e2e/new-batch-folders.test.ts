@@ -7,7 +7,8 @@ import { browserMissing, checkAllLooks, openAppForFile } from './browser.ts';
 
 // New batch on a folder as designers keep them (issue 14, point 11): a product folder with a `detail`
 // folder inside, offered as a product of its own or as part of the product above and saying which it did,
-// and a folder whose every photo is turned away, listed as dropped with the reasons.
+// and a folder whose every photo is turned away, listed as dropped with the reasons; a library of Adbatch's
+// among them is passed over, said in one line (issue 27).
 
 const missing = browserMissing();
 const PATIENT = { timeout: 30_000 };
@@ -27,6 +28,10 @@ openAppForFile(
     await copyFile(photo(2), join(shirt, 'back.png'));
     await copyFile(photo(3), join(shirt, 'detail', 'collar.png'));
     await writeFile(join(root, 'broken', 'front.png'), 'not a photo');
+    // A library of Adbatch's moved beside them, known by its mark: its results are never offered.
+    await mkdir(join(root, 'old library', 'Spring (abc123)', '001 cap'), { recursive: true });
+    await writeFile(join(root, 'old library', '.adbatch-library'), '{"app":"Adbatch","kind":"library"}\n');
+    await copyFile(photo(1), join(root, 'old library', 'Spring (abc123)', '001 cap', 'shot-1.png'));
     return { app: { pick: [root] } };
   },
 );
@@ -46,6 +51,9 @@ describe.skipIf(missing)(`New batch on nested folders${missing ? ` (skipped: ${m
       '1 product dropped: none of its photos can be used',
     );
     expect(await dropped.locator('li').textContent()).toMatch(/^broken: .+/);
+    expect(await page.getByTestId('adbatch-folders').locator('li').allTextContents()).toEqual([
+      "old library: Adbatch's own library",
+    ]);
     await checkAllLooks(page, '32-new-batch-folders', 'New batch (nested folders)');
 
     await subfolders.getByLabel('Each is part of the product above it').check();

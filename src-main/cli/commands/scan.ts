@@ -36,6 +36,11 @@ function formatPlan(plan: ScanView): string {
       `${converted ? ` (${converted} converted)` : ''}; ${errors} rejected, ` +
       `${counted(plan.problems.length - errors, 'warning')}, ${counted(plan.skipped, 'file')} skipped`,
   ];
+  const adbatchFolders = plan.skippedFiles.filter((skipped) => skipped.adbatchFolder);
+  if (adbatchFolders.length > 0) {
+    lines.push('', 'Skipped: folders Adbatch wrote');
+    for (const folder of adbatchFolders) lines.push(`  ${shown(folder.file)}: ${folder.reason}`);
+  }
   for (const product of plan.products) {
     // The folder only where it says more than the name (a product grouped from loose photos by SKU).
     lines.push('', product.path === product.name ? product.name : `${product.name}  (${product.path})`);

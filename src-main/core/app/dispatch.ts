@@ -1,4 +1,5 @@
 import { type ArgsOf, type Channel, CONTRACT, type Reply, type ResultOf } from '../../shared/ipc.ts';
+import { DataFolderError } from '../db/data-folder-fault.ts';
 import { UnreadableError } from '../db/stored.ts';
 import { AppError } from './errors.ts';
 import type { HandlerMap } from './handler-map.ts';
@@ -9,9 +10,14 @@ export type Dispatch = (channel: string, args: unknown) => Promise<Reply<Channel
 
 /**
  * The one entry point every transport calls: an unknown channel or an argument that fails its schema never
- * reaches a handler, and every outcome is a Reply, so errors cross any transport the same way.
+ * reaches a handler, and every outcome is a Reply, so errors cross any transport the same way. `refusalOf`
+ * names what a handler met that the user must hear in words (a damaged database), rather than "went wrong".
  */
-export function createDispatch(handlers: HandlerMap, onInternalError: (error: unknown) => void): Dispatch {
+export function createDispatch(
+  handlers: HandlerMap,
+  onInternalError: (error: unknown) => void,
+  refusalOf: (error: unknown) => AppError | null = () => null,
+): Dispatch {
   return async (channel, args) => {
     if (!Object.hasOwn(CONTRACT, channel)) {
       return {
@@ -30,8 +36,8 @@ export function createDispatch(handlers: HandlerMap, onInternalError: (error: un
       const handler = handlers[name] as (value: unknown) => Promise<unknown>;
       return { ok: true, value: (await handler(parsed.data)) as ResultOf<Channel> };
     } catch (error) {
-      if (error instanceof AppError)
-        return { ok: false, error: { code: error.code, message: error.message } };
+      const refusal = error instanceof AppError ? error : refusalOf(error);
+      if (refusal) return { ok: false, error: { code: refusal.code, message: refusal.message } };
       onInternalError(error);
       // A stored row that no longer parses names itself and what is wrong: that is worth showing as it is.
       const message =
@@ -51,6 +57,15 @@ export class Refusal extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * Whether a front end met a damaged database: refused as the core was made (a DataFolderError), or by a
+ * handler that met the damage later. Its own exit status and sentence, in every front end.
+ */
+export function isDamagedDatabase(error: unknown): boolean {
+  if (error instanceof DataFolderError) return error.kind === 'damaged';
+  return error instanceof Refusal && error.code === 'damaged_database';
 }
 
 /**

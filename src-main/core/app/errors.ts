@@ -11,6 +11,7 @@ export class AppError extends Error {
       | 'encryption_unavailable'
       | 'conflict'
       | 'refused'
+      | 'damaged_database'
       | 'internal',
     message: string,
   ) {

@@ -1,23 +1,40 @@
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { checkDatabaseFile } from './check.ts';
 import { migrate } from './migrate.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
 export type Db = Database.Database;
 
+/** The queue's database in a data folder. */
+export const DATABASE_FILE = 'adbatch.db';
+
+export function databaseFile(dataDir: string): string {
+  return join(dataDir, DATABASE_FILE);
+}
+
 /**
- * Opens (creating if needed) the engine's database and brings its schema up to date.
+ * Opens (creating if needed) the engine's database and brings its schema up to date; an existing file that
+ * SQLite finds damaged is refused before anything is written (check.ts).
  * WAL lets readers (status, the UI) run beside the writer; synchronous=FULL makes every commit durable,
  * because a commit is what stands between a crash and paying twice.
  */
 export function openDatabase(file: string): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true });
+    checkDatabaseFile(file);
+  }
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  migrate(db, MIGRATIONS);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   return db;
 }

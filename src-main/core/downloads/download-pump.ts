@@ -6,7 +6,7 @@ import type { QueueStore } from '../queue/store.ts';
 import type { ResultPreviews } from '../review/previews.ts';
 import { type LocalFault, localFaultOf } from '../util/local-fault.ts';
 import { DownloadError, downloadVerified } from './download.ts';
-import { libraryFault } from './library-check.ts';
+import { libraryFault, markBatchFolder } from './library-check.ts';
 
 // The last stage of the pipeline: every result of a completed job lands on disk, verified, a few at a time,
 // outside the request budget (result URLs need no key). A transient failure is tried again with a backoff,
@@ -41,6 +41,8 @@ export interface DownloadPumpOptions {
 export class DownloadPump {
   private readonly downloading = new Set<number>();
   private readonly retryAt = new Map<number, number>();
+  /** Batch folders marked by this pump (`markOnce`). */
+  private readonly marked = new Set<string>();
 
   constructor(private readonly options: DownloadPumpOptions) {}
 
@@ -83,6 +85,7 @@ export class DownloadPump {
       return;
     }
     try {
+      await this.markOnce(asset.libraryDir, batchDir);
       const result = await downloadVerified(asset.url, file, asset.kind === 'video' ? 'video' : 'image');
       store.assets.downloaded(asset.id, result.bytes, result.sha256);
       this.retryAt.delete(asset.id);
@@ -105,6 +108,14 @@ export class DownloadPump {
       const scale = this.options.timeScaleOf?.(asset.batchId) ?? 1;
       this.retryAt.set(asset.id, this.options.now() + 500 * 2 ** asset.attempts * scale);
     }
+  }
+
+  /** The batch's folder marked as Adbatch's own before its first result of this run is written in it. */
+  private async markOnce(libraryDir: string, batchDir: string): Promise<void> {
+    const folder = join(libraryDir, batchDir);
+    if (this.marked.has(folder)) return;
+    await markBatchFolder(libraryDir, batchDir);
+    this.marked.add(folder);
   }
 
   private waitAfterLocalFault(asset: PendingAsset): void {

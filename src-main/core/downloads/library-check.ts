@@ -1,12 +1,14 @@
 import { mkdir, stat, statfs, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { makeOwnFolder, markFolder } from '../folder-marks.ts';
 import type { LocalFault } from '../util/local-fault.ts';
 
 // Whether a batch's results can be written where they belong. Before a download: the library folder is
 // there (an empty one deleted is made again, a batch with nothing saved yet having nothing to lose; one on a
 // drive that is gone is not), and the batch's folder is still in it once results were saved there (else
 // they would be split between the old place and a new one). After a pause: the same, and the disk has room
-// for what is owed and takes a small file (a folder made writable again, a volume remounted).
+// for what is owed and takes a small file (a folder made writable again, a volume remounted). A library
+// Adbatch makes, and each batch's folder, carries Adbatch's mark (core/folder-marks.ts).
 
 const PROBE_FILE = '.adbatch-write-check';
 /** Room kept beyond what is owed: a disk filled to its last byte fails the next write of anything. */
@@ -38,12 +40,19 @@ export async function libraryFault(
 ): Promise<LocalFault | null> {
   if (!(await isDirectory(libraryDir))) {
     if (saved || (await onMissingDrive(libraryDir))) return { kind: 'gone', code: 'ENOENT' };
-    await mkdir(libraryDir, { recursive: true });
+    await makeOwnFolder(libraryDir, 'library');
     return null;
   }
   const folder = join(libraryDir, batchDir);
   if (saved && !(await isDirectory(folder))) return { kind: 'batch_folder_gone', code: 'ENOENT', folder };
   return null;
+}
+
+/** Makes the batch's folder in the library, if it is not there yet, marked as Adbatch's own results. */
+export async function markBatchFolder(libraryDir: string, batchDir: string): Promise<void> {
+  const folder = join(libraryDir, batchDir);
+  await mkdir(folder, { recursive: true });
+  await markFolder(folder, 'batch');
 }
 
 export async function libraryWritable(libraryDir: string, owedBytes: number): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import type { ExportFileView, ExportProgressView } from '../../shared/models.ts';
 import type { ExportState } from '../../shared/vocabulary.ts';
@@ -250,6 +251,33 @@ export class ExportRecords {
           },
         ];
       });
+  }
+
+  /**
+   * What exports placed at the top of their folders (a recipe's folder, a file, a zip, a manifest), as
+   * absolute paths:
+   * Adbatch's own, never scanned as products, even where the export folder is not Adbatch's alone.
+   */
+  placedAtTop(): string[] {
+    const files = this.db
+      .prepare<[], Pick<Row, 'destination'> & Pick<PlacedRow, 'path'>>(
+        'SELECT destination, path FROM export_files',
+      )
+      .all();
+    const manifests = this.db
+      .prepare<[], Pick<Row, 'destination' | 'report'>>(
+        'SELECT destination, report FROM exports WHERE report IS NOT NULL',
+      )
+      .all()
+      .flatMap((row) =>
+        (JSON.parse(row.report!) as ExportSummary).manifests.map((path) => ({
+          destination: row.destination,
+          path,
+        })),
+      );
+    const top = ({ destination, path }: { destination: string; path: string }) =>
+      join(destination, path.split('/')[0]!);
+    return [...new Set([...files, ...manifests].map(top))];
   }
 
   /** A file placed (written, or found identical) under its planned name in this folder. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { access, constants, lstat, rm, writeFile } from 'node:fs/promises';
+import { access, constants, lstat, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { exportChannels } from '../../shared/contract/export.ts';
 import type { Recipe } from '../../shared/export-recipe.ts';
@@ -16,6 +16,7 @@ import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
 import { throttlePerKey } from '../app/events.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
+import { markFolder } from '../folder-marks.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { ReviewStore } from '../review/review-store.ts';
 import { localFaultOf } from '../util/local-fault.ts';
@@ -195,10 +196,16 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
     }
   };
 
-  /** A folder that cannot be made or written is refused before anything starts, in the run's own words. */
+  /**
+   * A folder that cannot be made or written is refused before anything starts, in the run's own words. One
+   * Adbatch makes, or finds empty, is marked as its own export (core/folder-marks.ts), never to be scanned
+   * for products; in a folder that holds other things, only what the export places is Adbatch's.
+   */
   const checkDestination = async (destination: string) => {
     try {
+      const fresh = (await readdir(destination).catch(() => [])).length === 0;
       await makeFolders(destination);
+      if (fresh) await markFolder(destination, 'export');
       await access(destination, constants.W_OK);
       const probe = join(destination, `.adbatch-probe-${randomUUID()}`);
       await writeFile(probe, '');

@@ -2,7 +2,11 @@ import type { ingestChannels } from '../../shared/contract/ingest.ts';
 import type { AppContext } from '../app/context.ts';
 import { throttlePerKey } from '../app/events.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
+import type { ExportRecords } from '../export/export-records.ts';
+import { makeOwnFolder } from '../folder-marks.ts';
 import { ingestCacheDir } from '../library.ts';
+import type { QueueStore } from '../queue/store.ts';
+import { AdbatchFolders, type AdbatchPath } from './adbatch-folders.ts';
 import { scanInputs } from './scan.ts';
 import type { ScanHolder } from './scan-holder.ts';
 import { scannedProductView, scanView } from './views.ts';
@@ -11,17 +15,37 @@ import { scannedProductView, scanView } from './views.ts';
 
 const PROGRESS_INTERVAL_MS = 100;
 
-export function ingestHandlers(ctx: AppContext & { scans: ScanHolder }): HandlersOf<typeof ingestChannels> {
+export interface IngestDeps extends AppContext {
+  scans: ScanHolder;
+  store: QueueStore;
+  exportRecords: ExportRecords;
+}
+
+/** What Adbatch wrote, by path: the library and every batch's, the data folder, what exports placed. */
+function adbatchPaths(ctx: IngestDeps): AdbatchPath[] {
+  const libraries = new Set([ctx.settings().libraryDir, ...ctx.store.batches.libraryDirs()]);
+  return [
+    ...[...libraries].map((path) => ({ path, kind: 'library' as const })),
+    { path: ctx.dataDir, kind: 'data' },
+    ...ctx.exportRecords.placedAtTop().map((path) => ({ path, kind: 'export' as const })),
+  ];
+}
+
+export function ingestHandlers(ctx: IngestDeps): HandlersOf<typeof ingestChannels> {
   const { events, files, scans } = ctx;
   return {
     'dialog:open': async () => ctx.openDialog(),
     'ingest:scan': async ({ inputs, pattern, subfolders }) => {
       let latest = { checked: 0, total: 0 };
       const tick = throttlePerKey(PROGRESS_INTERVAL_MS, () => events.emit('ingest:progress', latest));
+      const { libraryDir } = ctx.settings();
+      // The scan's cache goes in the library: a library it makes is Adbatch's, marked as made.
+      await makeOwnFolder(libraryDir, 'library');
       const plan = await scanInputs(inputs, {
-        cacheDir: ingestCacheDir(ctx.settings().libraryDir),
+        cacheDir: ingestCacheDir(libraryDir),
         pattern,
         subfolders,
+        adbatch: await AdbatchFolders.of(adbatchPaths(ctx)),
         onProgress: (progress) => {
           latest = progress;
           tick.touch('scan');

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import type { NewProduct } from '../queue/types.ts';
 import { mapLimit } from '../util/map-limit.ts';
+import { AdbatchFolders, adbatchSkip, markedAbove, realKey } from './adbatch-folders.ts';
 import { type CatalogProduct, isCatalogFile, readCatalog } from './catalog-file.ts';
 import {
   type CheckResult,
@@ -40,6 +41,8 @@ export interface ScanOptions {
    * default, as every folder of photos is) or part of the folder above's product.
    */
   subfolders?: 'own' | 'parent';
+  /** The folders Adbatch wrote, known by path (its marks are found as the folders are read). */
+  adbatch?: AdbatchFolders;
   onProgress?: (progress: { checked: number; total: number }) => void;
 }
 
@@ -251,6 +254,7 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
       : parseGroupPattern(options.pattern ?? DEFAULT_GROUP_PATTERN);
   const concurrency = options.concurrency ?? Math.max(2, availableParallelism() * 2);
   const cache: IngestCache = { dir: options.cacheDir };
+  const adbatch = options.adbatch ?? AdbatchFolders.none;
   const plan: IngestPlan = { products: [], problems: [], skipped: [], nested: [], dropped: [] };
   const sources: Source[] = [];
   const looseByFolder = new Map<string, FileRef[]>();
@@ -268,8 +272,15 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
       });
       continue;
     }
+    // One of Adbatch's folders, or a folder or photo inside one, dropped itself.
+    const real = await realKey(path);
+    const inAdbatch = (real === null ? null : adbatch.around(real)) ?? (await markedAbove(path));
+    if (inAdbatch) {
+      plan.skipped.push(adbatchSkip(path, inAdbatch));
+      continue;
+    }
     if (info.isDirectory()) {
-      const walk = await walkFolder(path);
+      const walk = await walkFolder(path, adbatch);
       plan.problems.push(...walk.problems);
       plan.skipped.push(...walk.skipped);
       for (const folder of walk.folders) {

@@ -1,3 +1,4 @@
+import type { SkippedView } from '../../shared/models.ts';
 import type { SniffedKind } from './sniff.ts';
 
 export type ProblemCode =
@@ -31,11 +32,11 @@ export interface Problem {
   code: ProblemCode;
 }
 
-/** A file skipped without a word (system junk, a folder's readme or licence), listed apart so that problems stay worth reading. */
-export interface SkippedFile {
-  file: string;
-  reason: string;
-}
+/**
+ * A file skipped without a word (system junk, a folder's readme or licence), listed apart so that problems
+ * stay worth reading; or a folder Adbatch wrote, never scanned (`adbatchFolder`), said in one line.
+ */
+export type SkippedFile = SkippedView;
 
 export interface PlannedPhoto {
   /** The original file (display form) or catalog URL. */

@@ -35,9 +35,9 @@ export function scanView(
     scanId,
     products: plan.products.map((product) => scannedProductView(product, files, leftOut(product))),
     problems: plan.problems,
-    skipped: plan.skipped.length,
+    skipped: plan.skipped.filter((skipped) => !skipped.adbatchFolder).length,
     nested: plan.nested,
     dropped: plan.dropped,
-    skippedFiles: plan.skipped.map((skipped) => ({ file: skipped.file, reason: skipped.reason })),
+    skippedFiles: plan.skipped,
   };
 }

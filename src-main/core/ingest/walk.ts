@@ -1,12 +1,15 @@
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
+import { markedKind } from '../folder-marks.ts';
+import { AdbatchFolders, adbatchSkip, realKey } from './adbatch-folders.ts';
 import type { FileRef } from './check-photo.ts';
 import type { Problem, SkippedFile } from './types.ts';
 
 // The files under a dropped folder, folder by folder, nested to any depth. System junk and a folder's own
-// readme or licence are skipped quietly; links are followed, but each real folder is read once, so a link
-// back to an ancestor ends instead of looping. Names are read as raw bytes so that a name which is not
-// valid UTF-8 can still be opened.
+// readme or licence are skipped quietly; a folder Adbatch wrote (by path or by its mark) is passed over
+// whole, in one line; links are followed, but each real folder is read once, so a link back to an ancestor
+// ends instead of looping. Names are read as raw bytes so that a name which is not valid UTF-8 can still
+// be opened.
 
 export interface WalkedFolder {
   folder: FileRef;
@@ -53,24 +56,25 @@ export function fileRef(raw: Buffer): FileRef {
 
 const SEPARATOR = Buffer.from(sep);
 
-export async function walkFolder(root: string): Promise<Walk> {
+export async function walkFolder(root: string, adbatch = AdbatchFolders.none): Promise<Walk> {
   const walk: Walk = { folders: [], problems: [], skipped: [] };
   const seen = new Set<string>();
   const pending: Buffer[] = [Buffer.from(root)];
   while (pending.length > 0) {
     const dirRaw = pending.pop()!;
     const dir = fileRef(dirRaw);
-    let real: string;
-    try {
-      real = await realpath(dirRaw, { encoding: 'buffer' }).then((buffer) => buffer.toString('latin1'));
-    } catch {
-      continue;
-    }
+    const real = await realKey(dirRaw);
+    if (real === null) continue;
     if (seen.has(real)) {
       walk.skipped.push({ file: dir.display, reason: 'a link to a folder already read' });
       continue;
     }
     seen.add(real);
+    const knownAdbatch = adbatch.at(real);
+    if (knownAdbatch) {
+      walk.skipped.push(adbatchSkip(dir.display, knownAdbatch));
+      continue;
+    }
     let entries: Array<{
       name: Buffer;
       isDirectory(): boolean;
@@ -92,11 +96,22 @@ export async function walkFolder(root: string): Promise<Walk> {
       });
       continue;
     }
+    const marked = markedKind(entries.map((entry) => entry.name.toString('utf8')));
+    if (marked) {
+      walk.skipped.push(adbatchSkip(dir.display, marked));
+      continue;
+    }
     const files: FileRef[] = [];
     const subfolders: Buffer[] = [];
     for (const entry of entries) {
       const raw = Buffer.concat([dirRaw, SEPARATOR, entry.name]);
       const name = entry.name.toString('utf8');
+      // A file an export placed in a folder that is not Adbatch's (its folders are found as folders are).
+      const placed = adbatch.at(`${real}${sep}${entry.name.toString('latin1')}`);
+      if (placed && !entry.isDirectory()) {
+        walk.skipped.push(adbatchSkip(fileRef(raw).display, placed));
+        continue;
+      }
       let isFolder = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {

@@ -3,6 +3,7 @@ import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
+import type { DatabaseBackups } from '../db/backups.ts';
 import type { PhotoReachService } from '../hosting/photo-reach.ts';
 import { NO_STORAGE } from '../hosting/photo-reach.ts';
 import { setAsideEarlierShots } from '../ingest/already-done.ts';
@@ -32,8 +33,9 @@ export interface PreparedBatch {
   batch: NewBatch;
 }
 
-/** What making a batch takes: the queue, the key's service, photo reach, the brands' caps. */
+/** What making a batch takes: the queue, the key's service, photo reach, the brands' caps, the backups. */
 export interface BatchMakerDeps extends AppContext {
+  backups: DatabaseBackups;
   store: QueueStore;
   services: ServiceAccess;
   photos: PhotoReachService;
@@ -153,10 +155,17 @@ export function batchMaker(ctx: BatchMakerDeps) {
       return batch;
     },
 
-    /** Hands a committed batch to the queue, and says so. */
+    /**
+     * Hands a committed batch to the queue, says so, and backs the database up (db/backups.ts): the copy a
+     * damaged database is restored from, taken as the batch starts, with the batch in it. A backup that
+     * fails is said in the log; the batch goes on.
+     */
     async start(batch: Batch): Promise<void> {
       await queue.drive(batch);
       events.emit('batches:changed', { id: batch.id });
+      await ctx.backups
+        .take()
+        .catch((error: unknown) => log.error('the database could not be backed up', error));
     },
   };
 }

@@ -138,6 +138,14 @@ export class BatchStore {
       .run(libraryDir, this.now(), id);
   }
 
+  /** Every library a batch's results went to: Adbatch's own folders, never scanned as products. */
+  libraryDirs(): string[] {
+    return this.db
+      .prepare<[], { library_dir: string }>('SELECT DISTINCT library_dir FROM batches')
+      .all()
+      .map((row) => row.library_dir);
+  }
+
   /** A finished batch runs again when one of its jobs is sent or followed again. */
   reopen(id: BatchId): void {
     if (this.get(id)?.status === 'finished') this.setStatus(id, 'running', null);

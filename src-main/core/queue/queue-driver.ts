@@ -101,9 +101,18 @@ export class QueueDriver {
 
   /** Whether this process drives the queue, and who does otherwise. */
   owner(): QueueOwnerView {
-    if (this.lease) return { driving: true, heldBy: null, fault: this.engine?.halted ?? null };
-    if (this.options.leaseMode === 'none') return { driving: false, heldBy: null, fault: null };
-    return { driving: false, heldBy: describeHolder(this.holder()), fault: null };
+    if (this.lease) {
+      const engine = this.engine;
+      return {
+        driving: true,
+        heldBy: null,
+        fault: engine?.halted ?? null,
+        databaseDamaged: engine?.haltedByDamage ?? false,
+      };
+    }
+    const observer = { fault: null, databaseDamaged: false };
+    if (this.options.leaseMode === 'none') return { driving: false, heldBy: null, ...observer };
+    return { driving: false, heldBy: describeHolder(this.holder()), ...observer };
   }
 
   /** Takes on a batch created or reopened here; another process that owns the queue picks it up itself. */
@@ -216,7 +225,7 @@ export class QueueDriver {
   /** An engine stopped by a data folder it could not write goes on once a write there succeeds again. */
   private async goOnWhereDataFolderMended(): Promise<void> {
     const engine = this.engine;
-    if (!engine?.halted) return;
+    if (!engine?.halted || engine.haltedByDamage) return;
     if (Date.now() - this.dataFolderCheckedAt < LIBRARY_CHECK_MS) return;
     this.dataFolderCheckedAt = Date.now();
     if (!(await libraryWritable(this.options.dataDir, 0))) return;

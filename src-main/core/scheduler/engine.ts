@@ -82,6 +82,8 @@ export class Engine {
   private wake: (() => void) | null = null;
   private stopping = false;
   private haltedBy: string | null = null;
+  /** A damaged database stays halted: no write will mend it, only a backup put in its place. */
+  private haltedForGood = false;
 
   constructor(private readonly options: EngineOptions) {
     this.store = options.store;
@@ -227,8 +229,14 @@ export class Engine {
     return this.haltedBy;
   }
 
-  /** The database can be written again: the engine goes on where it stopped. */
+  /** Whether the halt is for a damaged database, which a successful write does not mend. */
+  get haltedByDamage(): boolean {
+    return this.haltedForGood;
+  }
+
+  /** The database can be written again: the engine goes on where it stopped (never over damage). */
   clearHalt(): void {
+    if (this.haltedForGood) return;
     this.haltedBy = null;
     this.nudge();
   }
@@ -257,10 +265,14 @@ export class Engine {
     for (const resolve of waiters) resolve();
   }
 
-  /** Stops sending when the database cannot be written; whether the error was that. */
+  /** Stops sending when the database cannot be written, or is damaged; whether the error was that. */
   private haltOn(error: Error): boolean {
     const fault = sqliteFaultOf(error);
     if (!fault) return false;
+    if (fault.kind === 'damaged' && !this.haltedForGood) {
+      this.haltedForGood = true;
+      this.haltedBy = null;
+    }
     if (this.haltedBy) return true;
     this.haltedBy = describeDataFolderFault(fault.kind, this.options.dataDir ?? 'the data folder');
     for (const batchId of this.batchIds) this.options.onNotice?.(batchId, `Stopped: ${this.haltedBy}`);

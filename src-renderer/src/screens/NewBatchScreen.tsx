@@ -154,6 +154,24 @@ function Subfolders({ nested }: { nested: ScanView['nested'] }) {
   );
 }
 
+/** Folders Adbatch wrote (its library, results, exports, data) found in what was dropped: never products. */
+function AdbatchFolders({ skipped }: { skipped: ScanView['skippedFiles'] }) {
+  const folders = skipped.filter((one) => one.adbatchFolder);
+  if (folders.length === 0) return null;
+  return (
+    <div className="adbatch-folders" data-testid="adbatch-folders">
+      <h3>Skipped: folders Adbatch wrote</h3>
+      <ul className="muted small">
+        {folders.map((folder) => (
+          <li key={folder.file} title={folder.file}>
+            {fileName(folder.file)}: {folder.reason}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function Plan() {
   const { scan, scanning } = useNewBatch();
   if (scanning) {
@@ -215,6 +233,7 @@ function Plan() {
         />
       )}
       {scan.nested.length > 0 && <Subfolders nested={scan.nested} />}
+      <AdbatchFolders skipped={scan.skippedFiles} />
       {scan.dropped.length > 0 && (
         <div className="dropped" data-testid="dropped">
           <h3>

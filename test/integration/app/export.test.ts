@@ -209,6 +209,8 @@ describe('an export run through the map', () => {
     expect(await listFiles(dir)).toEqual(
       [
         ...detail.files.map((file) => file.path),
+        // The folder the export made: marked as Adbatch's, never scanned for products (core/folder-marks.ts).
+        '.adbatch-export',
         'manifest.csv',
         'manifest.json',
         'Hat.zip',
@@ -318,7 +320,7 @@ describe('an export stopped and resumed through the map', () => {
     expect(detail.manifests).toEqual([]);
     const files = await listFiles(dir);
     expect(files.filter((path) => path.includes('.part'))).toEqual([]);
-    expect(files).toEqual(detail.files.map((file) => file.path).sort());
+    expect(files).toEqual([...detail.files.map((file) => file.path), '.adbatch-export'].sort());
     for (const file of detail.files)
       expect(await sha256Of(join(dir, file.path)), file.path).toBe(file.sha256);
     // Cancelled is the designer's choice: not offered again, and export:resume refuses it.
@@ -350,7 +352,10 @@ describe('an export stopped and resumed through the map', () => {
     ]);
     await cli.waitFor(/^file [1-9]\d*\/36 /m, 90_000);
     await cli.kill();
-    const finishedBefore = (await listFiles(dir)).filter((path) => !path.includes('.part'));
+    // The files exported so far: not a half-written one, nor the folder's mark.
+    const finishedBefore = (await listFiles(dir)).filter(
+      (path) => !path.includes('.part') && path !== '.adbatch-export',
+    );
     expect(finishedBefore.length).toBeLessThan(36);
 
     const offered = (await callCore(h.core, 'export:list')).filter((one) => one.destination === dir);
@@ -365,7 +370,9 @@ describe('an export stopped and resumed through the map', () => {
     expect(detail.identical).toBeGreaterThanOrEqual(finishedBefore.length);
     const files = await listFiles(dir);
     expect(files.filter((path) => path.includes('.part'))).toEqual([]);
-    expect(files).toEqual([...detail.files.map((file) => file.path), 'manifest.csv', 'manifest.json'].sort());
+    expect(files).toEqual(
+      [...detail.files.map((file) => file.path), '.adbatch-export', 'manifest.csv', 'manifest.json'].sort(),
+    );
     expect(files).toEqual(expect.arrayContaining(finishedBefore));
     for (const file of detail.files)
       expect(await sha256Of(join(dir, file.path)), file.path).toBe(file.sha256);
@@ -483,7 +490,9 @@ describe('adbatch export', () => {
     await first.kill();
     expect(first.output()).not.toMatch(/^done:/m);
     const before = await listFiles(to);
-    expect(before.filter((path) => !path.endsWith('.part')).length).toBeLessThan(36);
+    expect(
+      before.filter((path) => !path.endsWith('.part') && path !== '.adbatch-export').length,
+    ).toBeLessThan(36);
 
     const second = startChild(cliArgs(to));
     expect(await second.exited, second.output()).toBe(0);
@@ -500,6 +509,7 @@ describe('adbatch export', () => {
     expect(files).toEqual(
       [
         ...detail.files.map((file) => file.path),
+        '.adbatch-export',
         'manifest.csv',
         'manifest.json',
         'Shopify.zip',

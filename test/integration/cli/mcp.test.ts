@@ -252,6 +252,13 @@ describe('adbatch mcp', () => {
     expect(existsSync(empty)).toBe(false);
   });
 
+  it("says which folders it passed over as Adbatch's own, and scans the rest", async () => {
+    const [ordinary] = await makeProductFolders(join(dir, 'agent-ordinary'), 1);
+    const scan = await tool('scan_inputs', { paths: [where.library, ordinary!] });
+    expect(scan.products).toEqual([{ name: 'product-01', photos: 1 }]);
+    expect(scan.skipped).toEqual([{ folder: where.library, reason: "Adbatch's own library" }]);
+  });
+
   it('makes nothing when a person declines', async () => {
     const quote = await quoted('agent-declined', 1);
     const submitted = await tool('submit_batch', { quoteId: quote.quoteId, clientRequestId: 'declined-1' });

@@ -119,6 +119,7 @@ describe('one engine per data folder', () => {
         driving: false,
         heldBy: `adbatch run (pid ${cli.process.pid})`,
         fault: null,
+        databaseDamaged: false,
       });
       // What the CLI does shows in the app as it happens, read from the shared database.
       const [batch] = await callCore(observer.core, 'batches:list');
@@ -129,6 +130,7 @@ describe('one engine per data folder', () => {
         driving: true,
         heldBy: null,
         fault: null,
+        databaseDamaged: false,
       });
     } finally {
       await observer.close();

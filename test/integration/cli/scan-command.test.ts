@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpeg } from '../../support/bad-inputs.ts';
-import { adbatch, runOnSandbox } from '../../support/cli.ts';
+import { adbatch, runOnSandbox, sandboxRunArgs } from '../../support/cli.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 
 // `adbatch scan` and the ingest under `adbatch run`, as a user runs them.
@@ -135,6 +135,49 @@ describe('adbatch scan', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/--pattern is not a valid regular expression/);
   });
+});
+
+describe('adbatch scan: what Adbatch wrote is never an input', () => {
+  it('passes over its library in the dropped folder by path, and one moved elsewhere by its mark', async () => {
+    // ~/Pictures with the default library in it, beside a folder of the designer's photos.
+    const pictures = join(dir, 'Pictures');
+    const where = { dataDir: join(dir, 'own-data'), library: join(pictures, 'Adbatch') };
+    await makeProductFolders(join(pictures, 'spring'), 2);
+    const shot = await adbatch(sandboxRunArgs([join(pictures, 'spring')], where));
+    expect(shot.code, shot.stderr).toBe(0);
+    const own = ['--library', where.library, '--data-dir', where.dataDir];
+
+    const text = await adbatch(['scan', pictures, ...own], { cwd: dir });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^2 products, 2 photos; 0 rejected, 0 warnings, 0 files skipped\n/);
+    expect(text.stdout).toContain(
+      `\nSkipped: folders Adbatch wrote\n  ${join('Pictures', 'Adbatch')}: Adbatch's own library\n`,
+    );
+    const json = await adbatch(['scan', pictures, '--json', ...own]);
+    expect(json.code, json.stderr).toBe(0);
+    const plan = JSON.parse(json.stdout);
+    expect(plan.products.map((product: { path: string }) => product.path)).toEqual([
+      join('spring', 'product-01'),
+      join('spring', 'product-02'),
+    ]);
+    expect(plan.skipped).toEqual([
+      { file: where.library, reason: "Adbatch's own library", adbatchFolder: 'library' },
+    ]);
+
+    // Moved where no path Adbatch keeps reaches it: known by the mark it made the library with.
+    const moved = join(dir, 'Moved');
+    await mkdir(moved);
+    await rename(where.library, join(moved, 'Adbatch old'));
+    await makeProductFolders(join(moved, 'fresh'), 1);
+    const again = JSON.parse((await adbatch(['scan', moved, '--json', ...own])).stdout);
+    expect(again.products.map((product: { path: string }) => product.path)).toEqual([
+      join('fresh', 'product-01'),
+    ]);
+    expect(again.skipped).toEqual([
+      { file: join(moved, 'Adbatch old'), reason: "Adbatch's own library", adbatchFolder: 'library' },
+    ]);
+    expect(again.problems).toEqual([]);
+  }, 120_000);
 });
 
 describe('adbatch run: the same ingest, and products already shot', () => {

@@ -1,0 +1,126 @@
+import { mkdir, rename } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../../src-main/core/create-core.ts';
+import type { ExportDetail, ScanView } from '../../../src-main/shared/models.ts';
+import {
+  type CoreHarness,
+  callCore,
+  finishedBatch,
+  pickResults,
+  startCoreHarness,
+} from '../../support/core-harness.ts';
+import { makeProductFolders } from '../../support/product-folders.ts';
+
+// What Adbatch wrote is never an input (issue 27, point 2), through the handler map: the harness's folder
+// stands for ~/Pictures, holding the library (`library`, made by Adbatch for a real sandbox batch), the
+// data folder (`data`), an export folder Adbatch made (`exports/delivery`), a folder of the designer's that
+// an export went into beside their own product (`shared`), and the photos the batch was shot from
+// (`products`). Dropping it once offered Adbatch's own results and thumbnails as products.
+
+let h: CoreHarness;
+let batchId: string;
+
+async function untilExported(core: Core, id: string): Promise<ExportDetail> {
+  for (;;) {
+    const detail = await callCore(core, 'export:get', { id });
+    if (detail.state !== 'running') return detail;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function exportInto(destination: string): Promise<void> {
+  const { id } = await callCore(h.core, 'export:start', {
+    scope: { batchIds: [batchId] },
+    recipes: ['original'],
+    destination,
+  });
+  expect((await untilExported(h.core, id)).state).toBe('done');
+}
+
+const scan = (inputs: string[]) => callCore(h.core, 'ingest:scan', { inputs });
+const offered = (plan: ScanView) => plan.products.map((product) => product.path).sort();
+const adbatchLines = (plan: ScanView) =>
+  plan.skippedFiles.filter((skipped) => skipped.adbatchFolder).sort((a, b) => (a.file < b.file ? -1 : 1));
+
+beforeAll(async () => {
+  h = await startCoreHarness();
+  await makeProductFolders(join(h.dir, 'products'), 2);
+  batchId = await finishedBatch(h.core, { inputs: [join(h.dir, 'products')], name: 'Spring' });
+  const items = (await callCore(h.core, 'review:get', { batchId })).items;
+  await pickResults(
+    h.core,
+    batchId,
+    items.map((item) => item.id),
+  );
+  await exportInto(join(h.dir, 'exports', 'delivery'));
+  await makeProductFolders(join(h.dir, 'shared'), 1);
+  await rename(join(h.dir, 'shared', 'product-01'), join(h.dir, 'shared', 'new-product'));
+  await exportInto(join(h.dir, 'shared'));
+}, 180_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('a scan of the folder that holds the library', () => {
+  it('passes over the library, the data folder and the exports, one line each, and offers the rest', async () => {
+    const plan = await scan([h.dir]);
+    expect(offered(plan)).toEqual([
+      join('products', 'product-01'),
+      join('products', 'product-02'),
+      join('shared', 'new-product'),
+    ]);
+    expect(adbatchLines(plan)).toEqual([
+      { file: join(h.dir, 'data'), reason: "Adbatch's own data folder", adbatchFolder: 'data' },
+      {
+        file: join(h.dir, 'exports', 'delivery'),
+        reason: 'an export Adbatch wrote',
+        adbatchFolder: 'export',
+      },
+      { file: join(h.dir, 'library'), reason: "Adbatch's own library", adbatchFolder: 'library' },
+      // In a folder of the designer's, what the export placed is Adbatch's, and only that.
+      { file: join(h.dir, 'shared', 'Original'), reason: 'an export Adbatch wrote', adbatchFolder: 'export' },
+      ...['manifest.csv', 'manifest.json'].map((name) => ({
+        file: join(h.dir, 'shared', name),
+        reason: 'an export Adbatch wrote',
+        adbatchFolder: 'export' as const,
+      })),
+    ]);
+    expect(plan.problems).toEqual([]);
+  });
+
+  it('passes over one of those folders, or a folder or photo inside one, dropped itself', async () => {
+    const library = join(h.dir, 'library');
+    const plan = await scan([
+      library,
+      join(h.dir, 'exports', 'delivery', 'Original'),
+      join(h.dir, 'products'),
+    ]);
+    expect(offered(plan)).toEqual(['product-01', 'product-02']);
+    expect(adbatchLines(plan).map((line) => [line.file, line.adbatchFolder])).toEqual([
+      [join(h.dir, 'exports', 'delivery', 'Original'), 'export'],
+      [library, 'library'],
+    ]);
+  });
+
+  it('knows a library moved elsewhere by its mark, and its batch folders by theirs', async () => {
+    const moved = join(h.dir, 'moved');
+    await mkdir(moved);
+    await rename(join(h.dir, 'library'), join(moved, 'old library'));
+    await makeProductFolders(join(moved, 'new'), 1);
+    const plan = await scan([moved]);
+    expect(offered(plan)).toEqual([join('new', 'product-01')]);
+    expect(adbatchLines(plan)).toEqual([
+      { file: join(moved, 'old library'), reason: "Adbatch's own library", adbatchFolder: 'library' },
+    ]);
+    // A batch's folder taken out of the library, and a product's folder of results inside it.
+    const { resultsFolder } = await callCore(h.core, 'batches:get', { id: batchId });
+    await rename(join(moved, 'old library', basename(resultsFolder)), join(moved, 'results'));
+    const results = await scan([join(moved, 'results'), join(moved, 'results', '001 product-01')]);
+    expect(results.products).toEqual([]);
+    expect(adbatchLines(results).map((line) => [line.file, line.adbatchFolder])).toEqual([
+      [join(moved, 'results'), 'batch'],
+      [join(moved, 'results', '001 product-01'), 'batch'],
+    ]);
+  });
+});

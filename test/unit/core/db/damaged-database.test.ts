@@ -1,0 +1,119 @@
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { backupName, backupsDir } from '../../../../src-main/core/db/backups.ts';
+import { DamagedDatabaseError } from '../../../../src-main/core/db/check.ts';
+import { asDataFolderError, DataFolderError } from '../../../../src-main/core/db/data-folder-fault.ts';
+import { databaseFile, openDatabase } from '../../../../src-main/core/db/open.ts';
+import { QueueStore } from '../../../../src-main/core/queue/store.ts';
+import { damageTable, fingerprint, quickCheckOf } from '../../../support/damaged-database.ts';
+import { newBatch, products, T0 } from '../queue/store-fixtures.ts';
+
+// A damaged database is refused, never read as empty (issue 27, point 7): a real database file with a page
+// of a table overwritten by garbage, opened as createCore opens it.
+
+let dataDir: string;
+let file: string;
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'adbatch-damaged-'));
+  file = databaseFile(dataDir);
+  const db = openDatabase(file);
+  new QueueStore(db, () => T0).createBatch(newBatch({ products: products(40) }));
+  db.close();
+});
+afterEach(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** The sentence every front end shows for this data folder. */
+function sentence(error: unknown): string {
+  const fault = asDataFolderError(error, dataDir);
+  expect(fault).toBeInstanceOf(DataFolderError);
+  expect((fault as DataFolderError).kind).toBe('damaged');
+  return (fault as DataFolderError).message;
+}
+
+describe('a damaged database', () => {
+  it('is refused at the open, as quick_check finds it, without a byte of it changed', () => {
+    const damage = damageTable(file, 'jobs');
+    expect(damage.page).toBeGreaterThan(1);
+    expect(quickCheckOf(file)).not.toEqual(['ok']);
+    const before = fingerprint(file);
+    let refused: unknown = null;
+    try {
+      openDatabase(file).close();
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(DamagedDatabaseError);
+    expect((refused as DamagedDatabaseError).file).toBe(file);
+    expect(fingerprint(file)).toBe(before);
+    expect(sentence(refused)).toBe(
+      `Adbatch's database ${file} is damaged, so Adbatch changed nothing in it and sends nothing: there is no automatic backup to restore yet (one is taken each time a batch starts), so to start afresh quit Adbatch and move adbatch.db, adbatch.db-wal and adbatch.db-shm out of ${dataDir}.`,
+    );
+  });
+
+  it('names the newest automatic backup and how to put it in its place', async () => {
+    await mkdir(backupsDir(dataDir));
+    const older = join(backupsDir(dataDir), backupName(T0));
+    const newer = join(backupsDir(dataDir), backupName(T0 + 86_400_000));
+    await copyFile(file, older);
+    await copyFile(file, newer);
+    // Neither a half-written copy nor another file counts.
+    await writeFile(join(backupsDir(dataDir), `${backupName(T0 + 2 * 86_400_000)}.part`), '');
+    await writeFile(join(backupsDir(dataDir), 'notes.txt'), '');
+    damageTable(file, 'batches');
+    let refused: unknown = null;
+    try {
+      openDatabase(file);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(DamagedDatabaseError);
+    expect(sentence(refused)).toBe(
+      `Adbatch's database ${file} is damaged, so Adbatch changed nothing in it and sends nothing: to restore the last automatic backup, quit Adbatch, move adbatch.db, adbatch.db-wal and adbatch.db-shm out of ${dataDir}, and copy ${newer} there as adbatch.db.`,
+    );
+  });
+
+  it('is refused when it is not a database at all (SQLITE_NOTADB)', async () => {
+    await rm(file);
+    await writeFile(file, Buffer.alloc(64 * 1024, 0x5a));
+    let refused: unknown = null;
+    try {
+      openDatabase(file);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(DamagedDatabaseError);
+    expect((refused as DamagedDatabaseError).code).toBe('SQLITE_NOTADB');
+    expect(sentence(refused)).toMatch(/^Adbatch's database .+ is damaged, so Adbatch changed nothing/);
+  });
+
+  it('met later, as SQLITE_CORRUPT from a query, is the same fault', () => {
+    damageTable(file, 'products');
+    // Opened without the check, as a connection opened before the damage reads it.
+    const raw = new Database(file);
+    let met: unknown = null;
+    try {
+      raw.prepare('SELECT count(*) FROM products WHERE name IS NOT NULL').get();
+    } catch (error) {
+      met = error;
+    } finally {
+      raw.close();
+    }
+    expect((met as { code?: string }).code).toMatch(/^SQLITE_CORRUPT/);
+    expect(sentence(met)).toMatch(/^Adbatch's database .+ is damaged/);
+  });
+
+  it('a sound database opens as before, and a new one is made where none is', () => {
+    openDatabase(file).close();
+    const fresh = join(dataDir, 'other', 'adbatch.db');
+    openDatabase(fresh).close();
+    expect(existsSync(fresh)).toBe(true);
+    expect(quickCheckOf(fresh)).toEqual(['ok']);
+  });
+});
