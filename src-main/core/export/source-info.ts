@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import sharp from 'sharp';
+import { loadSharp } from '../util/load-sharp.ts';
 import type { ResultKind } from './recipes.ts';
 
 // What the plan needs to know of a source before anything is rendered: its upright size (for `{w}`,
@@ -23,6 +23,7 @@ const EXTENSIONS: Record<string, string> = {
 
 export async function readSourceInfo(file: string, kind: ResultKind): Promise<SourceInfo> {
   if (kind === 'video') return { width: 0, height: 0, ext: extname(file).slice(1).toLowerCase() || 'mp4' };
+  const sharp = await loadSharp();
   const metadata = await sharp(file).metadata();
   const upright = metadata.autoOrient ?? { width: metadata.width, height: metadata.height };
   return {
