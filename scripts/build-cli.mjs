@@ -3,9 +3,10 @@
 // SDK, the sandbox's server, stays out of the others' start). Dependencies stay external and load from
 // node_modules (better-sqlite3 and sharp are native). Source maps, so that a stack trace names the .ts files.
 //
-// `node scripts/build-cli.mjs` (npm run build:cli, npm install's prepare, npm run build) builds it; bin/adbatch.mjs
-// asks bundleIsCurrent() at every start and builds it again when a source changed. Plain JavaScript that any
-// Node since 20 can run (npm ci under an older Node runs prepare too); esbuild is imported only to build.
+// `node scripts/build-cli.mjs` (npm run build:cli, npm install's prepare, npm run build) builds it;
+// bin/adbatch.mjs asks bundleIsCurrent() at every start and builds it again when a source changed. Plain
+// JavaScript that any Node since 20 can run (npm ci under an older Node runs prepare too); esbuild is
+// imported only to build.
 
 import {
   existsSync,
@@ -21,44 +22,41 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SRC = join(ROOT, 'src-main');
 const OUT_DIR = join(ROOT, 'out', 'cli');
-/** What the bundle was built from, written last: its absence means no build finished. */
-const STAMP = join(OUT_DIR, 'built-from.json');
 /** The bundle's entry, run by bin/adbatch.mjs. */
 export const CLI_ENTRY = join(OUT_DIR, 'main.js');
-/** What the bundle follows from besides src-main: the version it prints, and how it is built. */
-const INPUT_FILES = ['package.json', 'tsconfig.json', 'scripts/build-cli.mjs'];
+const ENTRIES = {
+  main: 'src-main/cli/main.ts',
+  // Started by core/export/run-in-worker.ts, which looks for it beside itself as export-worker.js.
+  'export-worker': 'src-main/core/export/export-worker.ts',
+};
+/** When the build began and the files it read, written last: its absence means no build finished. */
+const STAMP = join(OUT_DIR, 'built-from.json');
+/** What the bundle follows from besides the modules it bundles (esbuild's list): how it is built. */
+const BUILD_FILES = ['tsconfig.json', 'scripts/build-cli.mjs'];
 /** A file an earlier build wrote and this one did not is removed once this old (see removeOldFiles). */
 const OLD_FILE_MS = 60 * 60 * 1000;
 
 /**
- * The newest modification time among the bundle's sources: every file and folder under src-main (a folder's
- * time changes when a file is added, removed or renamed in it) and INPUT_FILES. About 270 stats, a few ms.
- */
-function newestSourceMs() {
-  let newest = statSync(SRC).mtimeMs;
-  for (const entry of readdirSync(SRC, { recursive: true, withFileTypes: true })) {
-    newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  for (const file of INPUT_FILES) newest = Math.max(newest, statSync(join(ROOT, file)).mtimeMs);
-  return newest;
-}
-
-/**
- * Whether out/cli holds a bundle built from the sources as they are. GUESS: modification times are enough
- * to tell (an edit, a checkout, a pull all set them to now); a file put back with an old time by hand (`cp
- * -p`, `touch -d`) goes unseen until the next `npm run build:cli`. Where there are no sources (an installed
- * package that ships out/cli alone) the bundle is what there is.
+ * Whether out/cli holds a bundle built from the sources as they are: every file the last build read is
+ * still there, unchanged since that build began (about 190 stats, a few ms). A file no bundled module
+ * imports cannot matter until one does, and that one then changes too. GUESS: modification times are
+ * enough to tell (an edit, a checkout, a pull all set them to now); a file put back with an older time
+ * (`cp -p`, `touch -d`) goes unseen until the next `npm run build:cli`, and one with a time still to come
+ * (copied from a machine whose clock is ahead) is built again at every start until then. Where there are no
+ * sources (a package that ships out/cli alone) the bundle is what there is.
  */
 export function bundleIsCurrent() {
-  let builtFrom;
+  let stamp;
   try {
-    builtFrom = JSON.parse(readFileSync(STAMP, 'utf8')).newestSourceMs;
+    stamp = JSON.parse(readFileSync(STAMP, 'utf8'));
   } catch {
     return false;
   }
-  return !existsSync(SRC) || newestSourceMs() <= builtFrom;
+  if (!existsSync(join(ROOT, 'src-main'))) return true;
+  return stamp.inputs.every(
+    (file) => (statSync(join(ROOT, file), { throwIfNoEntry: false })?.mtimeMs ?? Infinity) <= stamp.startedMs,
+  );
 }
 
 /** Writes a file whole or not at all: a command starting meanwhile reads the old file or the new one. */
@@ -68,7 +66,10 @@ function writeAtomically(file, contents) {
   renameSync(part, file);
 }
 
-/** Files of earlier builds this one did not write, once no command can still be running from them. */
+/**
+ * Files of earlier builds this one did not write, once no command can still be running from them (a
+ * command of an earlier build imports its chunks as it needs them, maybe long after it started).
+ */
 function removeOldFiles(written, now) {
   for (const name of readdirSync(OUT_DIR)) {
     const file = join(OUT_DIR, name);
@@ -85,14 +86,11 @@ function removeOldFiles(written, now) {
  */
 export async function buildCli() {
   const { build } = await import('esbuild');
-  const sources = newestSourceMs();
+  // Before esbuild reads anything: a file saved during the build is newer than this, so seen as changed.
+  const startedMs = Date.now();
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: {
-      main: 'src-main/cli/main.ts',
-      // Started by core/export/run-in-worker.ts, which looks for it beside itself as export-worker.js.
-      'export-worker': 'src-main/core/export/export-worker.ts',
-    },
+    entryPoints: ENTRIES,
     outdir: OUT_DIR,
     bundle: true,
     splitting: true,
@@ -103,15 +101,17 @@ export async function buildCli() {
     sourcemap: true,
     // The maps point at the .ts files in the checkout; their text need not be copied into them.
     sourcesContent: false,
+    metafile: true,
     write: false,
     logLevel: 'warning',
   });
   mkdirSync(OUT_DIR, { recursive: true });
-  const entries = new Set(['main.js', 'export-worker.js']);
+  const entries = new Set(Object.keys(ENTRIES).map((name) => `${name}.js`));
   const isEntry = (file) => entries.has(basename(file));
   const files = [...result.outputFiles].sort((a, b) => Number(isEntry(a.path)) - Number(isEntry(b.path)));
   for (const file of files) writeAtomically(file.path, file.contents);
-  writeAtomically(STAMP, `${JSON.stringify({ newestSourceMs: sources }, null, 2)}\n`);
+  const inputs = [...Object.keys(result.metafile.inputs), ...BUILD_FILES];
+  writeAtomically(STAMP, `${JSON.stringify({ startedMs, inputs }, null, 2)}\n`);
   removeOldFiles(new Set([...files.map((file) => file.path), STAMP]), Date.now());
 }
 
