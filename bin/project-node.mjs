@@ -83,9 +83,9 @@ function saveKnownVersions(known) {
 }
 
 /**
- * The version of a Node found (`file`, and the binary it is, `real`). Asking it (`node -p`) costs a process, at every command on a
- * machine whose Node is older, so the answer is kept in .ci/.node/versions.json while the binary's size and
- * modification time stay the same (an upgrade replaces the file).
+ * The version of a Node found (`file`, the binary being `real`). Asking it (`node -p`) costs a process at
+ * every command on a machine whose Node is older, so the answer is kept in .ci/.node/versions.json while
+ * the binary's size and modification time stay the same (an upgrade replaces the file).
  */
 function versionOf({ file, real }, known) {
   const { size, mtimeMs } = statSync(real);
