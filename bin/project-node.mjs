@@ -7,13 +7,23 @@
 // Guess: a Node found on PATH or fetched is named `node` (`node.exe` on Windows); Windows is untried.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The same local prefix .ci/run installs into, so CI and a designer's machine share one Node. */
 const PREFIX = join(ROOT, '.ci', '.node');
+/** The versions of the Nodes found before (see versionOf). */
+const KNOWN_VERSIONS = join(PREFIX, 'versions.json');
 const WINDOWS = process.platform === 'win32';
 const NODE_FILE = WINDOWS ? 'node.exe' : 'node';
 
@@ -54,12 +64,42 @@ export function satisfies(version, minimum) {
   return true;
 }
 
-function versionOf(binary) {
-  const result = spawnSync(binary, ['-p', 'process.versions.node'], { encoding: 'utf8', timeout: 10_000 });
-  return result.status === 0 ? parseVersion(result.stdout) : null;
+function readKnownVersions() {
+  try {
+    return JSON.parse(readFileSync(KNOWN_VERSIONS, 'utf8'));
+  } catch {
+    return {};
+  }
 }
 
-/** Every distinct `node` on PATH, in PATH's order, then the one in the local prefix. */
+/** Kept for the next run when it can be; a folder that cannot be written only costs the probe again. */
+function saveKnownVersions(known) {
+  const part = `${KNOWN_VERSIONS}.${process.pid}.part`;
+  try {
+    mkdirSync(PREFIX, { recursive: true });
+    writeFileSync(part, `${JSON.stringify(known, null, 2)}\n`);
+    renameSync(part, KNOWN_VERSIONS);
+  } catch {}
+}
+
+/**
+ * The version of a Node found (`file`, the binary being `real`). Asking it (`node -p`) costs a process at
+ * every command on a machine whose Node is older, so the answer is kept in .ci/.node/versions.json while
+ * the binary's size and modification time stay the same (an upgrade replaces the file).
+ */
+function versionOf({ file, real }, known) {
+  const { size, mtimeMs } = statSync(real);
+  const kept = known[real];
+  if (kept && kept.size === size && kept.mtimeMs === mtimeMs) return kept.version;
+  const result = spawnSync(file, ['-p', 'process.versions.node'], { encoding: 'utf8', timeout: 10_000 });
+  if (result.status !== 0) return null;
+  const version = parseVersion(result.stdout);
+  known[real] = { size, mtimeMs, version };
+  saveKnownVersions(known);
+  return version;
+}
+
+/** Every distinct `node` on PATH, in PATH's order, then the one in the local prefix, with its real path. */
 function candidates() {
   const seen = new Set();
   const found = [];
@@ -77,15 +117,16 @@ function candidates() {
     }
     if (seen.has(real) || real === realpathSync(process.execPath)) continue;
     seen.add(real);
-    found.push(file);
+    found.push({ file, real });
   }
   return found;
 }
 
 function findNewer(minimum) {
-  for (const file of candidates()) {
-    const version = versionOf(file);
-    if (version && satisfies(version, minimum)) return { file, version };
+  const known = readKnownVersions();
+  for (const candidate of candidates()) {
+    const version = versionOf(candidate, known);
+    if (version && satisfies(version, minimum)) return { file: candidate.file, version };
   }
   return null;
 }

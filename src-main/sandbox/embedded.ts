@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateApiKey } from './accounts.ts';
 import type { RateLimit } from './rate-limiter.ts';
-import { type Sandbox, startSandbox } from './server.ts';
+import type { Sandbox } from './server.ts';
 
 // The Sandbox account of the CLI (`--sandbox`) and the app: the sandbox runs inside this process, its state kept in the data dir so that a
 // batch can be resumed after a crash. It listens on the same port as last time when it can, so the result
@@ -63,6 +63,9 @@ export async function startEmbeddedSandbox({
     ...(rateLimit ? { rateLimit } : {}),
   };
   const previous = await readPort(portFile);
+  // The server (its renderers, sharp) is imported when a sandbox starts: the CLI's commands import this
+  // module for DEFAULT_SANDBOX_TIME_SCALE, and most of them never start one.
+  const { startSandbox } = await import('./server.ts');
   const sandbox = await startSandbox({ ...options, port: previous }).catch(() =>
     startSandbox({ ...options, port: 0 }),
   );

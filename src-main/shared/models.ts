@@ -278,7 +278,7 @@ export interface JobView {
    * unknown holds its price at stake in the ledger until the service's usage report resolves it; 0 otherwise.
    */
   creditsAtStake: number;
-  /** What the user may decide about it now, as core allows it (core/app/decisions.ts); [] when nothing. */
+  /** What the user may decide about it now, as core allows it (core/queue/decisions.ts); [] when nothing. */
   decisions: JobDecision[];
   /** The service's failure code, or Adbatch's (`stale`, `results_missing`): an open set; the message says it. */
   failureCode: string | null;
@@ -313,7 +313,7 @@ export interface BatchDetail extends BatchSummary {
   videosAfterReview: { video: VideoSettingsView; made: boolean } | null;
   /** Estimated ms until done, or null when unknown. */
   etaMs: number | null;
-  /** What the user may decide about the batch now, as core allows it (core/app/decisions.ts). */
+  /** What the user may decide about the batch now, as core allows it (core/queue/decisions.ts). */
   decisions: BatchDecision[];
   items: ProductProgressView[];
 }

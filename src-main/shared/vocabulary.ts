@@ -87,12 +87,12 @@ export type PauseReason = (typeof PAUSE_REASONS)[number];
  * What the user may decide about a job that waits for them: `recheck` follow a stale job again; `retry` send
  * a failed or outcome-unknown job again (it costs credits again); `abandon` never send an outcome-unknown job
  * again; `redownload` download an owed job's results again (free). Core says which a job allows
- * (core/app/decisions.ts); every front end offers those, and only those.
+ * (core/queue/decisions.ts); every front end offers those, and only those.
  */
 export const JOB_DECISIONS = ['recheck', 'retry', 'abandon', 'redownload'] as const;
 export type JobDecision = (typeof JOB_DECISIONS)[number];
 
-/** What the user may decide about a batch, as core allows it in the batch's state (core/app/decisions.ts). */
+/** What the user may decide about a batch, as core allows it in the batch's state (core/queue/decisions.ts). */
 export const BATCH_DECISIONS = ['pause', 'resume', 'cancel', 'redownload'] as const;
 export type BatchDecision = (typeof BATCH_DECISIONS)[number];
 

@@ -1,8 +1,6 @@
 import { resolve } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type Command, Option } from 'commander';
 import { SANDBOX_ACCOUNT_ID, sessionAccountId } from '../../core/app/public-api.ts';
-import { createMcpServer } from '../../mcp/server.ts';
 import { openCliCore } from '../open-core.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
 import { VERSION } from '../version.ts';
@@ -47,6 +45,12 @@ export function registerMcpCommand(program: Command): void {
         sessionKeys: sessionKey ? [sessionKey] : [],
       });
       await cli.core.start();
+      // The MCP SDK is imported by this command only: it takes about 200 ms to load, which no other
+      // command should pay at startup.
+      const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('../../mcp/server.ts'),
+      ]);
       const server = await createMcpServer({
         call: cli.call,
         defaultAccountId: sessionKey ? sessionAccountId(sessionKey.apiKey) : SANDBOX_ACCOUNT_ID,

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { loadAccountsFile } from '../../sandbox/accounts.ts';
-import { type Sandbox, startSandbox } from '../../sandbox/server.ts';
+import type { Sandbox } from '../../sandbox/server.ts';
 import { port, positiveNumber, probability, rateLimitOption } from '../options.ts';
 
 function describeAccounts(sandbox: Sandbox): string[] {
@@ -44,6 +44,8 @@ export function registerSandboxCommand(program: Command): void {
         .default('auto'),
     )
     .action(async (options) => {
+      // Imported by this command only: the server brings its renderers (sharp) with it.
+      const { startSandbox } = await import('../../sandbox/server.ts');
       const sandbox = await startSandbox({
         host: options.host,
         port: options.port,

@@ -1,4 +1,4 @@
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { CallContext } from './call-context.ts';
 import { networkError } from './network-errors.ts';
 
@@ -28,6 +28,9 @@ export async function exchange(options: ExchangeOptions, call: CallContext): Pro
     controller.abort();
   }, options.timeoutMs);
   try {
+    // Imported on first use: loading undici takes about 100 ms, which a command that never calls the
+    // service (`adbatch status`) should not pay at startup (util/load-sharp.ts says the same of sharp).
+    const { request } = await import('undici');
     const response = await request(options.url, {
       method: call.method,
       headers: options.headers,

@@ -3,8 +3,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import sharp from 'sharp';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { loadSharp } from '../util/load-sharp.ts';
 import { localFaultOf } from '../util/local-fault.ts';
 
 // One result to disk: streamed into `<file>.part`, resumed with a Range request when a previous attempt
@@ -53,6 +53,7 @@ async function verify(file: string, expected: ExpectedContent): Promise<void> {
     }
     return;
   }
+  const sharp = await loadSharp();
   try {
     // Decoding every pixel, not just the header: a truncated or corrupted image fails here.
     await sharp(file, { failOn: 'error' }).stats();
@@ -77,6 +78,8 @@ export async function downloadVerified(
   await mkdir(dirname(file), { recursive: true });
   const offset = await partSize(part);
   let response: Dispatcher.ResponseData;
+  // Imported on first use, not at startup (api/transport.ts says why).
+  const { request } = await import('undici');
   try {
     response = await request(url, {
       method: 'GET',

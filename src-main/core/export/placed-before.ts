@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import { loadSharp } from '../util/load-sharp.ts';
 import type { PlannedFile } from './plan.ts';
 import type { FileOutcome } from './run.ts';
 
@@ -46,7 +46,8 @@ export function placedBeforeOf(outcome: FileOutcome): PlacedBefore | null {
 const RENDER_CODE_VERSION = 1;
 
 /** Everything a planned file's bytes follow from: the source's content, the recipe, the size, the item's facts. */
-export function renderKey(file: PlannedFile, sourceSha256: string): string {
+export async function renderKey(file: PlannedFile, sourceSha256: string): Promise<string> {
+  const sharp = await loadSharp();
   const { index: _index, relativePath: _path, ...made } = file;
   return createHash('sha256')
     .update(JSON.stringify({ code: RENDER_CODE_VERSION, engine: sharp.versions, source: sourceSha256, made }))

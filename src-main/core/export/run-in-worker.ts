@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { WorkerRequest } from './export-worker.ts';
 import type { ExportOptions, ExportProgress, ExportReport, FileOutcome } from './run.ts';
@@ -13,15 +15,21 @@ type WorkerAnswer =
   | { type: 'error'; message: string; stack?: string };
 
 /**
- * The worker's entry, beside this module: from the TypeScript sources (tests, the CLI through tsx) the
- * `.ts` file, loaded with tsx; in the built main process (electron-vite bundles this module into
- * out/main/index.js) the `export-worker.js` entry electron.vite.config.ts builds beside it. The name is
- * chosen at run time, so no bundler rewrites it.
+ * The worker's entry, beside this module: from the TypeScript sources (tests, scripts run by tsx) the `.ts`
+ * file, loaded with tsx; in the built main process (electron-vite bundles this module into
+ * out/main/index.js) and the built CLI (out/cli, scripts/build-cli.mjs) the `export-worker.js` entry each
+ * build makes beside it. The name is chosen at run time, so no bundler rewrites it.
  */
 export const DEFAULT_WORKER_URL = new URL(
   import.meta.url.endsWith('.ts') ? './export-worker.ts' : './export-worker.js',
   import.meta.url,
 );
+
+/** tsx's loader named by its path: `--import tsx` would look for tsx from the current folder, not here. */
+function loaderArgs(workerUrl: URL): string[] {
+  if (!workerUrl.pathname.endsWith('.ts')) return [];
+  return ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
+}
 
 export async function runExportInWorker(
   options: Omit<ExportOptions, 'now'>,
@@ -29,9 +37,7 @@ export async function runExportInWorker(
 ): Promise<ExportReport> {
   const { signal, onProgress, onFile, ...rest } = options;
   signal?.throwIfAborted();
-  const worker = new Worker(workerUrl, {
-    execArgv: workerUrl.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [],
-  });
+  const worker = new Worker(workerUrl, { execArgv: loaderArgs(workerUrl) });
   const cancel = () => worker.postMessage({ type: 'cancel' } satisfies WorkerRequest);
   signal?.addEventListener('abort', cancel, { once: true });
   try {

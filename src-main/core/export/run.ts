@@ -234,7 +234,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
       let key: string;
       try {
         sourceSha256 ??= sha256OfFile(file.item.file);
-        key = renderKey(file, await sourceSha256);
+        key = await renderKey(file, await sourceSha256);
         const placed = await stillPlaced(file, key);
         if (placed) {
           finish({

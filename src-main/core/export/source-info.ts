@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
-import sharp from 'sharp';
 import type { ExportKind } from '../../shared/export-recipe.ts';
+import { loadSharp } from '../util/load-sharp.ts';
 
 // What the plan needs to know of a source before anything is rendered: its upright size (for `{w}`,
 // `{h}` and the checks) and its format (for the Original recipe's extension). Only the header is read.
@@ -23,6 +23,7 @@ const EXTENSIONS: Record<string, string> = {
 
 export async function readSourceInfo(file: string, kind: ExportKind): Promise<SourceInfo> {
   if (kind === 'video') return { width: 0, height: 0, ext: extname(file).slice(1).toLowerCase() || 'mp4' };
+  const sharp = await loadSharp();
   const metadata = await sharp(file).metadata();
   const upright = metadata.autoOrient ?? { width: metadata.width, height: metadata.height };
   return {

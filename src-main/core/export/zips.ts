@@ -4,7 +4,6 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ZipFile } from 'yazl';
 import { NameClaims, safeComponent } from '../util/safe-names.ts';
 import { partPath, placeFile, sameBytes } from './place-file.ts';
 import type { PlacedBefore } from './placed-before.ts';
@@ -104,6 +103,8 @@ export async function writeZip(root: string, zip: ZipPlan, options: ZipOptions):
   await rm(part, { force: true });
   // Local midnight of the export's day: zip times are local (MS-DOS) times.
   const mtime = new Date(`${options.date}T00:00:00`);
+  // Imported when a zip is written, not when core starts (util/load-sharp.ts says why).
+  const { ZipFile } = await import('yazl');
   const archive = new ZipFile();
   for (const entry of zip.entries) {
     archive.addReadStreamLazy(

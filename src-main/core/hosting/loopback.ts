@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, resolve } from 'node:path';
 import { photoContentType } from './content-types.ts';
@@ -40,6 +40,9 @@ export async function startLoopbackHost(
   });
   const untoldWaitMs = options.untoldWaitMs ?? DEFAULT_UNTOLD_WAIT_MS;
 
+  // Imported when a host starts: an ESM import of node:http loads Node's bundled undici (its WebSocket
+  // getters), about 25 ms that a command which hosts no photo (`adbatch status`) should not pay.
+  const { createServer } = await import('node:http');
   const server: Server = createServer(async (req, res) => {
     const token = /^\/p\/([0-9a-f]{48})(?:\.[a-z0-9]+)?$/.exec(req.url ?? '')?.[1];
     if (token && !told) {

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { access, copyFile, open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import { loadSharp } from '../util/load-sharp.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
 import { MAX_FILE_BYTES, MAX_PIXELS, MIN_SHORT_SIDE, THUMBNAIL_SIZE, WARN_SHORT_SIDE } from './limits.ts';
 import { DECODABLE_KINDS, SERVICE_READY_KINDS, type SniffedKind, sniff } from './sniff.ts';
@@ -233,6 +234,7 @@ async function checkContent(
   const refused = refusedKind(kind);
   if (refused) return refused;
 
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     // Header only: safe for any pixel count, which is checked next, before anything is decoded.

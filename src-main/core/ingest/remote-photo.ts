@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../util/load-sharp.ts';
 import { MIN_SHORT_SIDE } from './limits.ts';
 import { DECODABLE_KINDS, sniff } from './sniff.ts';
 import type { ProblemCode } from './types.ts';
@@ -95,6 +95,7 @@ export async function checkRemotePhoto(url: string): Promise<RemoteCheck> {
       reason: `not an image: the server says ${type} but sends ${kind} content`,
     };
   }
+  const sharp = await loadSharp();
   // sharp throws at once on some input rather than rejecting: both mean "size unknown".
   const meta = await Promise.resolve()
     .then(() => sharp(bytes, { limitInputPixels: false }).metadata())

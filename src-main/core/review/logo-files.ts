@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import sharp from 'sharp';
 import { sniff } from '../ingest/sniff.ts';
+import { loadSharp } from '../util/load-sharp.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
 
 // A logo for the videos from a file on this computer. The service takes only a public URL, so the file is
@@ -50,6 +50,7 @@ export async function checkLogoFile(path: string): Promise<CheckedLogo> {
   if (!(kind in LOGO_KINDS)) throw refuse(`is not a PNG, JPEG or WebP image (it is ${kind})`);
   let width = 0;
   let height = 0;
+  const sharp = await loadSharp();
   try {
     // Decoding every pixel, not just the header: a truncated file fails here, not at the service.
     const decoded = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_LOGO_PIXELS });

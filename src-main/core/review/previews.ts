@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import sharp from 'sharp';
 import type { Logger } from '../app/context.ts';
 import { MAX_PIXELS } from '../ingest/limits.ts';
+import { loadSharp } from '../util/load-sharp.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
 
 // Review shows hundreds of results at once and one at a time on a whole screen; neither should decode a 4K
@@ -38,6 +38,7 @@ export function previewPath(dir: string, size: PreviewSize, sha256: string): str
 /** Makes one preview of an image: upright, within its edge (never enlarged), on white where transparent. */
 export async function makePreview(original: string, target: string, size: PreviewSize): Promise<void> {
   const edge = EDGES[size];
+  const sharp = await loadSharp();
   await writeAtomically(target, (part) =>
     // The original was verified when downloaded; a preview is only a view of it, so it is decoded leniently.
     sharp(original, { failOn: 'none', limitInputPixels: MAX_PIXELS })

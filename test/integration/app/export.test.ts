@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src-main/core/create-core.ts';
 import type { ExportDetail, ExportProgressView, ExportRequest } from '../../../src-main/shared/models.ts';
 import { startChild } from '../../support/child-process.ts';
-import { ADBATCH_BIN } from '../../support/cli.ts';
+import { ADBATCH_BIN, adbatch } from '../../support/cli.ts';
 import {
   type CoreHarness,
   callCore,
@@ -481,6 +481,16 @@ describe('adbatch export', () => {
     } finally {
       await callCore(h.core, 'export:deleteRecipe', { id: 'clips' });
     }
+  }, 60_000);
+
+  it('exports started from a folder outside the checkout: its worker is not looked for there', async () => {
+    // As an installed `adbatch` starts anywhere: the worker once looked for tsx in the current folder.
+    const to = join(out, 'cli-elsewhere');
+    const args = ['export', batchId, '--to', to, '--recipe', 'web', '--data-dir', join(h.dir, 'data')];
+    const result = await adbatch(args, { cwd: h.dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^done: 4 written, 0 already there, 0 failed/m);
+    expect(await listFiles(to)).toEqual(expect.arrayContaining(['manifest.csv', 'manifest.json']));
   }, 60_000);
 
   it('killed mid-export, then run again, ends with exactly the planned files and no .part', async () => {

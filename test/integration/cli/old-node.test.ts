@@ -130,6 +130,35 @@ describe('the command line on a Node older than package.json asks for', () => {
     expect(second.stdout.trim()).toBe(first.stdout.trim());
   }, 180_000);
 
+  it('asks a Node it found before for its version no more, while that binary is unchanged', async ({
+    skip,
+  }) => {
+    if (!oldNode) return skip();
+    const project = await launcherProject('known-versions');
+    const first = await printNodeVersion(project, oldFirst());
+    expect(first.code, first.stderr).toBe(0);
+    const found = launcherLine(oldNode.version).exec(first.stderr)![1]!;
+    const file = join(project, '.ci', '.node', 'versions.json');
+    type Known = Record<string, { size: number; mtimeMs: number; version: number[] }>;
+    const known = JSON.parse(await readFile(file, 'utf8')) as Known;
+    const [binary, kept] = Object.entries(known).find(([, entry]) => entry.version.join('.') === found)!;
+
+    // A version no Node has: the launcher can only say it if it took the kept answer without asking.
+    await writeFile(file, JSON.stringify({ ...known, [binary]: { ...kept, version: [99, 0, 0] } }));
+    const second = await printNodeVersion(project, oldFirst());
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain(': using Node 99.0.0 (');
+
+    // Kept for that binary only: one of another size (an upgrade) is asked again.
+    await writeFile(
+      file,
+      JSON.stringify({ ...known, [binary]: { ...kept, size: kept.size + 1, version: [99, 0, 0] } }),
+    );
+    const third = await printNodeVersion(project, oldFirst());
+    expect(third.code, third.stderr).toBe(0);
+    expect(launcherLine(oldNode.version).exec(third.stderr)![1]).toBe(found);
+  }, 60_000);
+
   it("says in one line why a fetch failed, in npm's words, and what to run", async ({ skip }) => {
     if (!oldNode) return skip();
     const project = await launcherProject('unreachable-registry');
