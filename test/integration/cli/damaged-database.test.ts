@@ -44,7 +44,7 @@ describe('a damaged database', () => {
     damageTable(database, 'duration_samples');
     expect(quickCheckOf(database)).not.toEqual(['ok']);
     const before = fingerprint(database);
-    const sentence = `adbatch: Adbatch's database ${database} is damaged, so Adbatch changed nothing in it and sends nothing: to restore the last automatic backup, quit Adbatch, move adbatch.db, adbatch.db-wal and adbatch.db-shm out of ${where.dataDir}, and copy ${backup} there as adbatch.db.\n`;
+    const sentence = `adbatch: Adbatch's database ${database} is damaged, so Adbatch changed nothing in it and sends nothing: to restore the last automatic backup, quit Adbatch, move adbatch.db, adbatch.db-wal and adbatch.db-shm out of ${where.dataDir}, and copy ${backup} there as adbatch.db; its unfinished batches come back paused for you to check.\n`;
     for (const command of [
       ['status'],
       ['status', '--json'],
