@@ -44,7 +44,7 @@ export function holdRestoredBatches(store: QueueStore): RestoredBatch[] {
  * Why a batch of a restored backup is paused, and what resuming it may cost twice: "Restored from the backup
  * of 2025-01-15 09:00: its 2 videos not sent then (18 credits) may have been sent after it. …"
  */
-export function restoredWords(takenAt: number, unsent: ReadonlyArray<Pick<Job, 'kind' | 'price'>>): string {
+function restoredWords(takenAt: number, unsent: ReadonlyArray<Pick<Job, 'kind' | 'price'>>): string {
   const moment = backupMomentWords(takenAt);
   const restored = `Restored from the backup of ${moment}`;
   if (unsent.length === 0) {
