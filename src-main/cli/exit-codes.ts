@@ -4,7 +4,10 @@ export const EXIT = {
   ok: 0,
   /** Nothing started: bad input, a refused confirmation or budget, no key. */
   error: 1,
-  /** The batch ended, but some jobs failed, were skipped, or need a decision (outcome unknown, stale). */
+  /**
+   * The batch ended, but some jobs failed, were skipped, or need a decision (outcome unknown, stale), or the
+   * batch is a restored backup's, paused until a person resumes it (`adbatch resume --yes`).
+   */
   partial: 2,
   /** Stopped because the credits ran out; `adbatch resume` continues once there are more. */
   stoppedOnCredits: 3,

@@ -105,6 +105,8 @@ export function outcome(batches: readonly BatchSummary[]): number {
     if (paused && batch.statusReason === 'insufficient_credits') return EXIT.stoppedOnCredits;
     if (paused && batch.statusReason === 'library') return EXIT.pausedLocally;
     if (paused && batch.statusReason === 'budget') return EXIT.stoppedAtCap;
+    // A restored backup's batch waits for a person's decision (`adbatch resume --yes`), as a job in doubt does.
+    if (paused && batch.statusReason === 'restored') return EXIT.partial;
     // Owed results were made and paid for: `adbatch redownload` fetches them, so they count as made.
     anyDone ||= batch.done > 0 || (batch.states.owed ?? 0) > 0;
     if (batch.done + (batch.states.cancelled ?? 0) !== batch.jobs) partial = true;

@@ -32,6 +32,7 @@ import { usageHandlers } from './ledger/usage-handlers.ts';
 import { batchesHandlers } from './queue/batches-handlers.ts';
 import { jobsHandlers } from './queue/jobs-handlers.ts';
 import { type LeaseMode, QueueDriver } from './queue/queue-driver.ts';
+import { holdRestoredBatches, type RestoredBatch } from './queue/restored-backup.ts';
 import { QueueStore } from './queue/store.ts';
 import { reviewHandlers } from './review/handlers.ts';
 import { previewsDir, ResultPreviews } from './review/previews.ts';
@@ -125,6 +126,21 @@ function openDataFolderDatabase(dataDir: string): Db {
   }
 }
 
+/**
+ * The queue over the data folder's database; a restored backup's unfinished batches are held for a person
+ * before anything can drive them (queue/restored-backup.ts).
+ */
+function openQueue(dataDir: string, now: () => number): { store: QueueStore; restored: RestoredBatch[] } {
+  const db = openDataFolderDatabase(dataDir);
+  const store = new QueueStore(db, now);
+  try {
+    return { store, restored: holdRestoredBatches(store) };
+  } catch (error) {
+    db.close();
+    throw asDataFolderError(error, dataDir);
+  }
+}
+
 /** A handler that met a damaged database answers with the sentence that says what to do, as the start does. */
 function damageRefusal(error: unknown, dataDir: string): AppError | null {
   const fault = asDataFolderError(error, dataDir);
@@ -136,9 +152,10 @@ function damageRefusal(error: unknown, dataDir: string): AppError | null {
 export function createCore(options: CoreOptions): Core {
   const now = options.now ?? Date.now;
   const { log, dataDir } = options;
-  const db = openDataFolderDatabase(dataDir);
+  const { store, restored } = openQueue(dataDir, now);
+  const { db } = store;
+  for (const { batchId, message } of restored) log.warn(`${batchId}: Paused: ${message}`);
   const backups = new DatabaseBackups(db, dataDir, now);
-  const store = new QueueStore(db, now);
   const accounts = new AccountStore(db, options.secrets, now);
   const brands = new BrandStore(db, store.caps, now);
   const storage = new PhotoStorage(db, options.secrets, now);
@@ -278,6 +295,10 @@ export function createCore(options: CoreOptions): Core {
     files: ctx.files,
     start() {
       stopWatching = agents.watch();
+      // Said once the front end listens: the batches of a restored backup wait for a person.
+      for (const { batchId, message } of restored) {
+        events.emit('batches:notice', { id: batchId, message: `Paused: ${message}` });
+      }
       // Damage met while taking the queue (reading its batches) is refused in the same sentence as at the open.
       starting = driver
         .start()

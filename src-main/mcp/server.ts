@@ -263,7 +263,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     {
       title: 'Follow a batch',
       description:
-        'A batch’s progress: its status (and why it is paused), jobs done and failed, credits charged and refunded, and the shoots and videos that wait for a person’s decision in Adbatch (check again, retry, abandon, download again: a person’s, not a tool’s), with what each decision costs.',
+        'A batch’s progress: its status (and why it is paused, in words when the reason is not enough), jobs done and failed, credits charged and refunded, and the shoots and videos that wait for a person’s decision in Adbatch (check again, retry, abandon, download again: a person’s, not a tool’s), with what each decision costs.',
       inputSchema: { batchId: z.string().min(1) },
       outputSchema: {
         batchId: z.string(),
@@ -271,6 +271,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         status: z.enum(BATCH_STATUSES),
         statusReason: z.enum(PAUSE_REASONS).nullable(),
         statusWords: z.string(),
+        statusMessage: z.string().nullable(),
         jobs: z.number(),
         done: z.number(),
         failed: z.number(),
@@ -300,6 +301,8 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           status: batch.status,
           statusReason: batch.statusReason,
           statusWords: batchStatusWords(batch),
+          // Why it is paused in full, where the reason is not enough: what resuming a restored batch may pay twice.
+          statusMessage: batch.status === 'paused' ? batch.statusMessage : null,
           jobs: batch.jobs,
           done: batch.done,
           failed: batch.failed,

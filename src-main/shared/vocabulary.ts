@@ -71,7 +71,9 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
  * Why a batch is paused: `user` the user paused it; `insufficient_credits` the account ran out; `unauthorized`
  * the service refused its key; `hosting` its photos could not be made reachable (storage missing or failing);
  * `library` its results could not be written on this computer (disk full, folder not writable or gone);
- * `budget` the next job would pass its brand's monthly cap or the batch's own (the message names which).
+ * `budget` the next job would pass its brand's monthly cap or the batch's own (the message names which);
+ * `restored` the database is a backup the user restored: what it shows unsent may have been sent after it was
+ * taken, so only a person resumes it (the message says what resuming may pay twice).
  */
 export const PAUSE_REASONS = [
   'user',
@@ -80,6 +82,7 @@ export const PAUSE_REASONS = [
   'hosting',
   'library',
   'budget',
+  'restored',
 ] as const;
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 

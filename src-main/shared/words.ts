@@ -161,6 +161,7 @@ export const PAUSE_REASON_WORDS: Record<PauseReason, string> = {
   hosting: 'paused: photos not uploaded',
   library: 'paused: cannot save results',
   budget: 'paused at its cap',
+  restored: 'paused: restored from a backup',
 };
 
 /** A batch's status, with why when it is paused: "running", "paused: out of credits". */

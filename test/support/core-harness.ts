@@ -25,6 +25,8 @@ export interface CoreHarness {
   revealedItems: string[];
   /** The files of each drag out of the window, in order. */
   dragged: string[][];
+  /** Every `batches:notice` since the core was made, its start's included, in order. */
+  notices: Array<{ id: string; message: string }>;
   close(): Promise<void>;
 }
 
@@ -107,6 +109,8 @@ export async function startCoreHarness(
     rateLimit,
     log,
   });
+  const notices: Array<{ id: string; message: string }> = [];
+  core.events.on('batches:notice', (notice) => notices.push(notice));
   await core.start();
   return {
     core,
@@ -115,6 +119,7 @@ export async function startCoreHarness(
     revealed,
     revealedItems,
     dragged,
+    notices,
     async close() {
       await core.stop();
       if (!options.dir) await rm(dir, { recursive: true, force: true });

@@ -16,6 +16,10 @@ export function registerResumeCommand(program: Command): void {
       'Finish every unfinished batch: follow created jobs to their end, create the rest, download all.',
     )
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .option(
+      '--yes',
+      'resume batches restored from a backup too: what they send may have been sent, and paid, after the backup',
+    )
     .addOption(
       new Option('--rate-limit <N/Ws>', 'requests per key in any rolling window')
         .argParser(rateLimitOption)
@@ -31,6 +35,7 @@ export function registerResumeCommand(program: Command): void {
     async (
       options: HostingFlags & {
         dataDir: string;
+        yes?: boolean;
         rateLimit: { limit: number; windowMs: number };
         timeScale: number;
       },
@@ -63,7 +68,11 @@ export function registerResumeCommand(program: Command): void {
             );
             continue;
           }
-          if (batch.status === 'paused' && batch.statusReason !== 'user') {
+          // A restored backup's batch may send again what was sent after the backup: a person's decision,
+          // said as --yes. Until then it is followed (what was created is polled and downloaded, free).
+          if (batch.status === 'paused' && batch.statusReason === 'restored' && !options.yes) {
+            process.stderr.write(`${batch.name}: ${batch.statusMessage} Add --yes to resume it.\n`);
+          } else if (batch.status === 'paused' && batch.statusReason !== 'user') {
             await cli.call('batches:resume', { id: batch.id });
           }
           driven.push(batch.id);

@@ -24,6 +24,12 @@ const BATCH_DECISION_COMMANDS: Record<BatchDecision, string> = {
   redownload: 'adbatch redownload <id>',
 };
 
+/** The command that makes a decision on this batch; a restored backup's is resumed only with --yes. */
+function batchCommand(decision: BatchDecision, batch: BatchSummary): string {
+  if (decision === 'resume' && batch.statusReason === 'restored') return 'adbatch resume --yes';
+  return BATCH_DECISION_COMMANDS[decision].replace('<id>', batch.id);
+}
+
 /** The decisions core offers, as the commands that make them: "\n      decide: adbatch recheck j_1". */
 function decisionHint(commands: string[]): string {
   return commands.length > 0 ? `\n      decide: ${commands.join(' or ')}` : '';
@@ -44,7 +50,9 @@ function batchLine(batch: BatchSummary): string {
     .join(', ');
   const stake = batch.creditsAtStake > 0 ? `, ${batch.creditsAtStake} at stake` : '';
   const charged = batch.creditsSpent + batch.creditsRefunded;
-  return `${batch.id}  ${batchStatusWords(batch)}  ${batch.name}\n    ${states}; credits quoted ${batch.quotedCredits}, charged ${charged}, refunded ${batch.creditsRefunded}${stake}`;
+  // Why it is paused, where the badge's words are not enough (what resuming a restored batch may pay twice).
+  const why = batch.status === 'paused' && batch.statusMessage ? `\n    ${batch.statusMessage}` : '';
+  return `${batch.id}  ${batchStatusWords(batch)}  ${batch.name}\n    ${states}; credits quoted ${batch.quotedCredits}, charged ${charged}, refunded ${batch.creditsRefunded}${stake}${why}`;
 }
 
 function jobLines(detail: BatchDetail): string[] {
@@ -79,9 +87,7 @@ export function registerStatusCommand(program: Command): void {
           const detail = await cli.call('batches:get', { id: batchId }).catch(() => {
             throw new Error(`no batch ${batchId} in ${options.dataDir}`);
           });
-          const batchHint = decisionHint(
-            detail.decisions.map((decision) => BATCH_DECISION_COMMANDS[decision].replace('<id>', detail.id)),
-          );
+          const batchHint = decisionHint(detail.decisions.map((decision) => batchCommand(decision, detail)));
           process.stdout.write(
             options.json
               ? `${JSON.stringify(detail, null, 2)}\n`

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { markAsBackup } from './backup-mark.ts';
 import { refuseDamaged } from './check.ts';
 import type { Db } from './open.ts';
 
@@ -9,8 +10,10 @@ import type { Db } from './open.ts';
 // batch starts, with SQLite's online backup API (`db.backup`, a hundred pages a step, the event loop free
 // between steps), into `<data folder>/backups/adbatch-<YYYY-MM-DD-HHMMSS>.db`. The copy is checked before
 // it counts (a damaged database copies its damage), and only then takes its name, so a half-written or
-// damaged copy never replaces a sound one. Guess: the two newest are kept, so that a copy taken just
-// before the damage showed still leaves the one before it.
+// damaged copy never replaces a sound one. Before it takes its name it is marked as a backup (a table of its
+// own, backup-mark.ts): a restored copy predates what was sent after it, and core holds what it shows unsent
+// for the person to check (queue/restored-backup.ts). Guess: the two newest are kept, so that a copy taken
+// just before the damage showed still leaves the one before it.
 
 export const BACKUPS_FOLDER = 'backups';
 const KEPT = 2;
@@ -20,12 +23,28 @@ export function backupsDir(dataDir: string): string {
   return join(dataDir, BACKUPS_FOLDER);
 }
 
-/** The backup's name for this moment, in local time: names sort as their moments do. */
-export function backupName(at: number): string {
+/** A moment in local time, as a backup's name and its words say it: its day, hours, minutes, seconds. */
+function localMoment(at: number): { date: string; hours: string; minutes: string; seconds: string } {
   const day = new Date(at);
   const pad = (value: number) => String(value).padStart(2, '0');
-  const date = `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
-  return `adbatch-${date}-${pad(day.getHours())}${pad(day.getMinutes())}${pad(day.getSeconds())}.db`;
+  return {
+    date: `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`,
+    hours: pad(day.getHours()),
+    minutes: pad(day.getMinutes()),
+    seconds: pad(day.getSeconds()),
+  };
+}
+
+/** The backup's name for this moment, in local time: names sort as their moments do. */
+export function backupName(at: number): string {
+  const { date, hours, minutes, seconds } = localMoment(at);
+  return `adbatch-${date}-${hours}${minutes}${seconds}.db`;
+}
+
+/** When a backup was taken, for people: "2025-01-15 09:00", in local time as its name is. */
+export function backupMomentWords(at: number): string {
+  const { date, hours, minutes } = localMoment(at);
+  return `${date} ${hours}:${minutes}`;
 }
 
 /** The newest automatic backup in the data folder, or null when none was taken. */
@@ -68,11 +87,12 @@ export class DatabaseBackups {
   private async copy(): Promise<string> {
     const dir = backupsDir(this.dataDir);
     await mkdir(dir, { recursive: true });
-    const file = join(dir, backupName(this.now()));
+    const takenAt = this.now();
+    const file = join(dir, backupName(takenAt));
     const part = `${file}.part`;
     try {
       await this.db.backup(part);
-      checkCopy(part, this.db.name);
+      sealCopy(part, this.db.name, takenAt);
       await rename(part, file);
     } finally {
       await rm(part, { force: true });
@@ -85,13 +105,15 @@ export class DatabaseBackups {
 
 /**
  * Refuses a copy of a damaged database (DamagedDatabaseError, naming the source); a sound one is then made
- * a file of its own (out of WAL mode, as the source is), so that restoring it is copying one file.
+ * a file of its own (out of WAL mode, as the source is), so that restoring it is copying one file, and
+ * marked as the backup taken at `takenAt`.
  */
-function checkCopy(file: string, source: string): void {
+function sealCopy(file: string, source: string, takenAt: number): void {
   const copy = new Database(file, { fileMustExist: true });
   try {
     refuseDamaged(copy, source);
     copy.pragma('journal_mode = DELETE');
+    markAsBackup(copy, takenAt);
   } finally {
     copy.close();
   }

@@ -53,7 +53,8 @@ export function dataFolderFaultOf(error: unknown): { kind: DataFolderFaultKind; 
 /**
  * A damaged database in one sentence: where it is, that Adbatch changed nothing (it was refused before a
  * write, and nothing is written or sent after), and how to put the last automatic backup in its place
- * (its write-ahead log and index go too: left beside the backup, they would be replayed into it).
+ * (its write-ahead log and index go too: left beside the backup, they would be replayed into it), and that
+ * what it brings back waits for the person (queue/restored-backup.ts: what it shows unsent may have been sent).
  */
 function describeDamage(dataDir: string): string {
   const damaged = `Adbatch's database ${databaseFile(dataDir)} is damaged, so Adbatch changed nothing in it and sends nothing`;
@@ -61,7 +62,7 @@ function describeDamage(dataDir: string): string {
   const backup = latestBackup(dataDir);
   if (!backup)
     return `${damaged}: there is no automatic backup to restore yet (one is taken each time a batch starts), so to start afresh quit Adbatch and move ${files} out of ${dataDir}.`;
-  return `${damaged}: to restore the last automatic backup, quit Adbatch, move ${files} out of ${dataDir}, and copy ${backup} there as ${DATABASE_FILE}.`;
+  return `${damaged}: to restore the last automatic backup, quit Adbatch, move ${files} out of ${dataDir}, and copy ${backup} there as ${DATABASE_FILE}; its unfinished batches come back paused for you to check.`;
 }
 
 /** The fault in words: what Adbatch does about it (sends nothing) and what the user can do. */

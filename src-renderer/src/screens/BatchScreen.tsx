@@ -293,6 +293,12 @@ export function BatchScreen({ id }: { id: string }) {
           )}
         </Notice>
       )}
+      {paused && detail.statusReason === 'restored' && (
+        <Notice kind="warning">
+          {detail.statusMessage} Nothing of it is sent until you resume; what was being made is still followed
+          and downloaded, free.
+        </Notice>
+      )}
       {detail.statusReason === 'hosting' && (
         <Notice kind="error">
           The photos could not be made reachable by the service, so nothing was sent. {detail.statusMessage}{' '}
@@ -395,7 +401,12 @@ export function BatchScreen({ id }: { id: string }) {
             <button
               type="button"
               className="primary"
-              onClick={() => void act(() => api.call('batches:resume', { id }))}
+              onClick={() => {
+                // Resuming a restored backup's batch may pay twice: said again, and confirmed, as a retry is.
+                if (detail.statusReason === 'restored' && !window.confirm(`${detail.statusMessage} Resume?`))
+                  return;
+                void act(() => api.call('batches:resume', { id }));
+              }}
             >
               {BATCH_DECISION_WORDS.resume}
             </button>

@@ -34,7 +34,7 @@ async function backup(): Promise<string> {
   return join(dataDir(), 'backups', name!);
 }
 const sentence = (backupFile: string) =>
-  `Adbatch's database ${database()} is damaged, so Adbatch changed nothing in it and sends nothing: to restore the last automatic backup, quit Adbatch, move adbatch.db, adbatch.db-wal and adbatch.db-shm out of ${dataDir()}, and copy ${backupFile} there as adbatch.db.`;
+  `Adbatch's database ${database()} is damaged, so Adbatch changed nothing in it and sends nothing: to restore the last automatic backup, quit Adbatch, move adbatch.db, adbatch.db-wal and adbatch.db-shm out of ${dataDir()}, and copy ${backupFile} there as adbatch.db; its unfinished batches come back paused for you to check.`;
 
 describe('the automatic backup', () => {
   it('is taken as a batch starts, opens clean and holds the batch', async () => {

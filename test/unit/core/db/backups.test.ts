@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { backupTakenAt } from '../../../../src-main/core/db/backup-mark.ts';
 import {
   backupName,
   backupsDir,
@@ -58,6 +59,19 @@ describe('the automatic backup', () => {
     expect(copy.pragma('journal_mode', { simple: true })).toBe('delete');
     copy.close();
     expect(latestBackup(dataDir)).toBe(file);
+  });
+
+  it('is marked as a backup taken at its moment, in the copy only', async () => {
+    new QueueStore(db, () => clock).createBatch(newBatch());
+    const file = await backups.take();
+    const copy = new Database(file, { readonly: true });
+    try {
+      expect(backupTakenAt(copy)).toBe(T0);
+    } finally {
+      copy.close();
+    }
+    // The live database is no backup: opening it again holds nothing.
+    expect(backupTakenAt(db)).toBeNull();
   });
 
   it('keeps the two newest', async () => {

@@ -75,7 +75,7 @@ describe('a damaged database', () => {
     }
     expect(refused).toBeInstanceOf(DamagedDatabaseError);
     expect(sentence(refused)).toBe(
-      `Adbatch's database ${file} is damaged, so Adbatch changed nothing in it and sends nothing: to restore the last automatic backup, quit Adbatch, move adbatch.db, adbatch.db-wal and adbatch.db-shm out of ${dataDir}, and copy ${newer} there as adbatch.db.`,
+      `Adbatch's database ${file} is damaged, so Adbatch changed nothing in it and sends nothing: to restore the last automatic backup, quit Adbatch, move adbatch.db, adbatch.db-wal and adbatch.db-shm out of ${dataDir}, and copy ${newer} there as adbatch.db; its unfinished batches come back paused for you to check.`,
     );
   });
 
