@@ -37,7 +37,7 @@ async function liveBatch() {
     await page.getByRole('button', { name: 'Open Folder…' }).click();
     await page.getByTestId('quote-total').waitFor({ timeout: 300_000 });
     // One shot each: 2,000 credits, within the Sandbox account's 5,000.
-    await page.getByLabel('Shots').selectOption('1');
+    await page.getByRole('combobox', { name: 'Shots', exact: true }).selectOption('1');
     await page
       .getByRole('button', { name: `Start for ${LIVE_PRODUCTS.toLocaleString('en')} credits` })
       .click({ timeout: 60_000 });

@@ -1,18 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BatchSummary } from '../../src-main/shared/models.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { callCore } from '../support/core-harness.ts';
-import { type DefaultHarness, startDefaultHarness } from '../support/sandbox-harness.ts';
-import {
-  type AppInChromium,
-  browserMissing,
-  checkAllLooks,
-  clippedControls,
-  SCREENSHOTS,
-  startAppInChromium,
-} from './browser.ts';
+import type { DefaultHarness } from '../support/sandbox-harness.ts';
+import { checkAllLooks, clippedControls, SCREENSHOTS } from './browser.ts';
 
 // Issue 15 as an agency's designer uses it, in Chromium through the harness, against a real sandbox agency
 // over HTTP ("Northwind Agency", Partner plan, brands Acme Outdoor and Bloom Cosmetics, an unpinned key and
@@ -22,26 +16,20 @@ import {
 // checks it against the service (credits spent straight on the service named to the credit); the statement
 // sums to the ledger, downloads as CSV and prints as PDF. Each screen in four looks, axe clean.
 
-const missing = browserMissing();
 const PATIENT = { timeout: 30_000 };
 /** The bundled examples: 13 products at 4 one-credit shots each with the catalog's defaults. */
 const EXAMPLES_CREDITS = 52;
 
 let service: DefaultHarness;
-let ui: AppInChromium;
 let page: Page;
-
-beforeAll(async () => {
-  if (missing) return;
-  service = await startDefaultHarness({ timeScale: 0.002 });
-  ui = await startAppInChromium('agency');
-  page = ui.page;
-  await page.goto(ui.app.url);
-}, 60_000);
-afterAll(async () => {
-  await ui?.close();
-  await service?.close();
+const ui = appInChromium('agency', {
+  service: { timeScale: 0.002 },
+  ready: (started) => {
+    page = started.page;
+    service = started.service;
+  },
 });
+const { missing } = ui;
 
 async function addAccount(name: string, apiKey: string): Promise<void> {
   const form = page.getByRole('form', { name: 'Add an account' });

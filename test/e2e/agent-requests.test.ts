@@ -5,21 +5,22 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { callCore } from '../support/core-harness.ts';
-import { browserMissing, checkAllLooks, openAppForFile } from './browser.ts';
+import { checkAllLooks } from './browser.ts';
 
 // Requests from agents in the app (issue 16), in Chromium through the harness: an agent's request (made
 // through the handler map, as `adbatch mcp` makes it) is announced on whatever screen is open and counted in
 // the sidebar; the person approves one (its batch is made, and opens from the request) and declines another
 // with a reason; the allowance is set. Four looks, axe clean.
 
-const missing = browserMissing();
 const PATIENT = { timeout: 30_000 };
 let page: Page;
 let app: AppServer;
-openAppForFile('agent-requests', (ui) => {
-  page = ui.page;
-  app = ui.app;
+const { missing } = appInChromium('agent-requests', {
+  ready: (ui) => {
+    ({ page, app } = ui);
+  },
 });
 
 /** What `adbatch mcp` does for an agent's quote_batch then submit_batch. */

@@ -3,20 +3,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Core } from '../../src-main/core/create-core.ts';
 import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { callCore, finishedBatch, pickResults, untilFinished } from '../support/core-harness.ts';
 import { listFiles } from '../support/export-checks.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
-import {
-  type AppInChromium,
-  browserMissing,
-  checkLooks,
-  openReview,
-  screenshot,
-  startAppInChromium,
-} from './browser.ts';
+import { checkLooks, openReview, screenshot } from './browser.ts';
 
 // The export dialog in Chromium on a batch the sandbox made (issue 13): opened from Review on the selection or
 // the batch, recipes chosen (two built-ins and one of the designer's, made in the dialog), the names' preview
@@ -25,12 +19,10 @@ import {
 // second export from the Batch screen to its end (the files decoded), Reveal, an interrupted export offered
 // again at start and resumed, and Review's selection dragged out through a recipe, every file of it.
 
-const missing = browserMissing();
 /** What the page shows after core's answer: on a machine loaded by other tests, it can take seconds. */
 const PATIENT = { timeout: 20_000 };
 const PRODUCTS = ['bottles', 'cap-black', 'cap-gray', 'cap-red', 'hat', 'hoodie-black'];
 const RESULTS = PRODUCTS.length * 4;
-let ui: AppInChromium;
 let dir: string;
 let out: string;
 let app: AppServer;
@@ -53,27 +45,27 @@ async function everyShot(core: Core, id: string): Promise<void> {
   expect(items.length, 'every shot of the batch on disk').toBe(RESULTS);
 }
 
-beforeAll(async () => {
-  if (missing) return;
-  ui = await startAppInChromium('export', (folder) => ({ app: { pickFolder: join(folder, 'exports') } }));
-  ({ dir, app, page } = ui);
-  out = join(dir, 'exports');
-  batchId = await finishedBatch(app.core, {
-    inputs: PRODUCTS.map((name) => join(EXAMPLES_DIR, name)),
-    name: 'Export from Review',
-    shoot: { ...QUICK_SHOOT, shots: 4 },
-  });
-  await everyShot(app.core, batchId);
-  // Every shot picked: the export takes picks by default.
-  const items = (await callCore(app.core, 'review:get', { batchId })).items;
-  await pickResults(
-    app.core,
-    batchId,
-    items.map((item) => item.id),
-  );
-}, 180_000);
-
-afterAll(() => ui?.close());
+const { missing } = appInChromium('export', {
+  prepare: (folder) => ({ app: { pickFolder: join(folder, 'exports') } }),
+  ready: async (ui) => {
+    ({ dir, app, page } = ui);
+    out = join(dir, 'exports');
+    batchId = await finishedBatch(app.core, {
+      inputs: PRODUCTS.map((name) => join(EXAMPLES_DIR, name)),
+      name: 'Export from Review',
+      shoot: { ...QUICK_SHOOT, shots: 4 },
+    });
+    await everyShot(app.core, batchId);
+    // Every shot picked: the export takes picks by default.
+    const items = (await callCore(app.core, 'review:get', { batchId })).items;
+    await pickResults(
+      app.core,
+      batchId,
+      items.map((item) => item.id),
+    );
+  },
+  open: false,
+});
 
 const namesIn = (dialog: Locator) => dialog.getByTestId('export-names').locator('tr').allTextContents();
 

@@ -1,32 +1,31 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { callCore } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
 import { type SmallDisk, smallDisk } from '../support/small-disk.ts';
-import { type AppInChromium, browserMissing, checkLooks, startAppInChromium } from './browser.ts';
+import { checkLooks } from './browser.ts';
 
 // Issue 17 in the app: a batch whose library's disk is full shows why it paused, in words, with Resume;
 // once there is room the app goes on by itself and the batch finishes.
 
-const missing = browserMissing();
-let ui: AppInChromium;
 let disk: SmallDisk;
 let app: AppServer;
 let page: Page;
 
-beforeAll(async () => {
-  if (missing) return;
-  ui = await startAppInChromium('disk', (dir) => {
+const { missing } = appInChromium('disk', {
+  prepare: (dir) => {
     disk = smallDisk(dir, { sizeBytes: 64 * 1024 * 1024, freeBytes: 48 * 1024 });
     console.log(`e2e library faults: the library is on a ${disk.kind}`);
     return { release: () => disk.close() };
-  });
-  ({ app, page } = ui);
+  },
+  ready: (ui) => {
+    ({ app, page } = ui);
+  },
+  open: false,
 });
-
-afterAll(() => ui?.close());
 
 describe.skipIf(missing)(`a full disk, in the app${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('shows the pause and its reason with Resume, then finishes by itself once there is room', async () => {

@@ -2,22 +2,18 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { appInChromium } from '../support/app-fixture.ts';
 import { PRODUCT_FIXTURES_DIR } from '../support/static-server.ts';
-import { browserMissing, checkAllLooks, openAppForFile } from './browser.ts';
+import { checkAllLooks } from './browser.ts';
 
 // New batch on a folder as designers keep them (issue 14, point 11): a product folder with a `detail`
 // folder inside, offered as a product of its own or as part of the product above and saying which it did,
 // and a folder whose every photo is turned away, listed as dropped with the reasons.
 
-const missing = browserMissing();
 const PATIENT = { timeout: 30_000 };
 let page: Page;
-openAppForFile(
-  'new-batch-folders',
-  (app) => {
-    page = app.page;
-  },
-  async (dir) => {
+const { missing } = appInChromium('new-batch-folders', {
+  prepare: async (dir) => {
     const root = join(dir, 'shoot-folders');
     const shirt = join(root, 'linen-shirt');
     await mkdir(join(shirt, 'detail'), { recursive: true });
@@ -29,7 +25,10 @@ openAppForFile(
     await writeFile(join(root, 'broken', 'front.png'), 'not a photo');
     return { app: { pick: [root] } };
   },
-);
+  ready: (ui) => {
+    page = ui.page;
+  },
+});
 
 describe.skipIf(missing)(`New batch on nested folders${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('offers a folder inside a product as its own product or as part of it, and lists the dropped', async () => {

@@ -1,28 +1,23 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { quoteBatch, quoteVideo } from '../../src-main/core/pricing.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { callCore } from '../support/core-harness.ts';
-import {
-  type AppInChromium,
-  browserMissing,
-  checkAllLooks,
-  clippedControls,
-  openAppForFile,
-} from './browser.ts';
+import { checkAllLooks, clippedControls } from './browser.ts';
 
 // New batch as a first-time designer meets it, at 1280x800 and 1920x1080, light and dark (issue 14, points
 // 6 to 8): the total and Start stay in view while the settings change, no control is cut off, the product
 // and cost lists grow with the window, each product's cost shows shoot and video apart, a disabled Start
 // says why, and a drop whose every product was already shot leaves no empty box.
 
-const missing = browserMissing();
 const PATIENT = { timeout: 30_000 };
-let ui: AppInChromium;
 let page: Page;
-openAppForFile('new-batch', (app) => {
-  ui = app;
-  page = app.page;
+const ui = appInChromium('new-batch', {
+  ready: (started) => {
+    page = started.page;
+  },
 });
+const { missing } = ui;
 
 /** Whether the element is wholly inside the window. */
 async function inView(page: Page, selector: string): Promise<boolean> {

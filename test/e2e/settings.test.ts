@@ -1,17 +1,19 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { browserMissing, checkAllLooks, clippedControls, openAppForFile } from './browser.ts';
+import { appInChromium } from '../support/app-fixture.ts';
+import { checkAllLooks, clippedControls } from './browser.ts';
 
 // Settings as a first-time designer reads it (issue 14, point 15), at 1280x800 and 1920x1080, light and dark:
 // the Sandbox shows no key it does not have, the storage form's fields show their examples whole with the
 // rules beside them (no "Automatic" region that AWS would refuse), and a service that cannot be reached is
 // described once.
 
-const missing = browserMissing();
 const PATIENT = { timeout: 30_000 };
 let page: Page;
-openAppForFile('settings', (app) => {
-  page = app.page;
+const { missing } = appInChromium('settings', {
+  ready: (ui) => {
+    page = ui.page;
+  },
 });
 
 describe.skipIf(missing)(`Settings${missing ? ` (skipped: ${missing})` : ''}`, () => {
