@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
 //    time is spent waiting on the time-scaled sandbox, not on a core;
 //  - e2e: the app in Debian's Chromium, after the other two and one file at a time: a browser and the app's
 //    core use both cores of CI's machine, and two at once would starve each other (and a second run beside).
-// The benches' short runs go with e2e: bench:ui drives Chromium too.
+// The benches' short runs (test/bench) go with integration, or with e2e for those that drive Chromium.
 
 /** Files run at once in the unit and integration projects; e2e runs one. */
 const PARALLEL_FILES = 3;
@@ -27,12 +27,19 @@ export default defineConfig({
     maxWorkers: PARALLEL_FILES,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], pool: 'threads' } },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], pool: 'forks' } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/bench/core-benches.test.ts'],
+          pool: 'forks',
+        },
+      },
       {
         extends: true,
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts', 'test/bench/**/*.test.ts'],
+          include: ['test/e2e/**/*.test.ts', 'test/bench/ui-benches.test.ts'],
           pool: 'forks',
           maxWorkers: 1,
           sequence: { groupOrder: 1 },

@@ -8,6 +8,7 @@ import { scanInputs } from '../src-main/core/ingest/scan.ts';
 import type { IngestPlan } from '../src-main/core/ingest/types.ts';
 import { mapLimit } from '../src-main/core/util/map-limit.ts';
 import { fixturePhotos } from '../test/support/product-folders.ts';
+import { benchSize, writeResults } from './settings.ts';
 
 // npm run bench:ingest: BENCH_PHOTOS (default 2000) distinct product photos, made from the shared fixtures
 // at long sides from 800 to 4000 px (mostly JPEG, some PNG and WebP), five to a product folder, scanned by
@@ -15,9 +16,9 @@ import { fixturePhotos } from '../test/support/product-folders.ts';
 // concurrency, by a bare sharp thumbnail loop over the same files: bare, ours, bare, ours, each into an
 // empty output folder, best of two each. Then the same corpus scanned again with the cache already filled
 // (a designer dropping the same folder twice). The corpus is cached in the temp folder between runs.
-// Writes bench/results/ingest.json; a missed target is reported, not an exit code.
+// Writes bench/results/ingest.json; a missed target is reported, not an exit code. BENCH_SHORT=1: 10 photos.
 
-const PHOTOS = Number(process.env.BENCH_PHOTOS ?? 2000);
+const PHOTOS = benchSize('BENCH_PHOTOS', 2000, 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? Math.max(2, availableParallelism() * 2));
 const ROUNDS = 2;
 const PER_PRODUCT = 5;
@@ -414,8 +415,7 @@ async function main(): Promise<void> {
         uvThreadpoolSize: UV_THREADS,
       },
     };
-    await mkdir('bench/results', { recursive: true });
-    await writeFile('bench/results/ingest.json', `${JSON.stringify(result, null, 2)}\n`);
+    await writeResults('ingest', result);
 
     const row = (name: string, phases: Phase[]) => ({
       runs: phases.map((phase) => phase.ms).join(' / '),

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -22,6 +22,7 @@ import { generateApiKey } from '../src-main/sandbox/accounts.ts';
 import type { JobSummary, RequestLogEntry } from '../src-main/sandbox/server.ts';
 import { QUICK_SHOOT, QUICK_VIDEO } from '../test/support/job-settings.ts';
 import { makeProductFolders } from '../test/support/product-folders.ts';
+import { benchSize, writeResults } from './settings.ts';
 
 // npm run bench:scheduler: N products -> N shoots + N videos against the sandbox, with job durations and
 // the rate window compressed by the same factor (BENCH_FACTOR, default 0.1: 60 requests per 6 s), once with
@@ -30,10 +31,10 @@ import { makeProductFolders } from '../test/support/product-folders.ts';
 // stopped at 5.2 x our makespan if it has not finished by then. Writes bench/results/scheduler.json.
 // The sandbox runs in its own process, as the service would; at a factor much below 0.1 its rendering,
 // not the request budget, bounds the run on a 2-core machine. BENCH_SKIP_NAIVE=1 runs ours alone (the JSON
-// then has no naive figures).
+// then has no naive figures). BENCH_SHORT=1: 3 products at x0.02 (bench/settings.ts).
 
-const FACTOR = Number(process.env.BENCH_FACTOR ?? 0.1);
-const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 200);
+const FACTOR = benchSize('BENCH_FACTOR', 0.1, 0.02);
+const PRODUCTS = benchSize('BENCH_PRODUCTS', 200, 3);
 const RATE = { limit: 60, windowMs: 60_000 * FACTOR };
 const NAIVE_POLL_MS = 4000 * FACTOR;
 
@@ -292,8 +293,7 @@ async function main(): Promise<void> {
       speedupOverNaive: speedup,
       targets,
     };
-    await mkdir('bench/results', { recursive: true });
-    await writeFile('bench/results/scheduler.json', `${JSON.stringify(result, null, 2)}\n`);
+    await writeResults('scheduler', result);
     console.table(naive ? [ours, naive] : [ours]);
     if (speedup !== null) console.log(`speed-up over naive: ${speedup}x`);
     console.table(targets);
