@@ -42,6 +42,9 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts', 'test/bench/ui-benches.test.ts'],
           pool: 'forks',
           maxWorkers: 1,
+          // A page shows what core answered once Chromium, the app's core and its sandbox have all had the
+          // cores: on a loaded machine seconds, so a screen's step waits as long as Playwright's own (30 s).
+          expect: { poll: { timeout: 30_000, interval: 50 } },
           sequence: { groupOrder: 1 },
         },
       },

@@ -75,9 +75,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByRole('button', { name: 'Open Folder…' }).click();
     await expect
-      .poll(() => page.getByRole('heading', { name: /13 products, 22 photos/ }).isVisible(), {
-        timeout: 30_000,
-      })
+      .poll(() => page.getByRole('heading', { name: /13 products, 22 photos/ }).isVisible())
       .toBe(true);
     const total = page.getByTestId('quote-total');
     await total.waitFor();
@@ -281,7 +279,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
   it('pauses and resumes a batch', async () => {
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByRole('button', { name: 'Open Folder…' }).click();
-    await page.getByTestId('quote-total').waitFor({ timeout: 30_000 });
+    await page.getByTestId('quote-total').waitFor();
     await page.getByLabel('Also shoot products already shot').check();
     await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
     await page.getByLabel('Batch name').fill('Again');
@@ -316,7 +314,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     // New batch keeps the photos chosen, so it comes back at its full height at once.
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByRole('button', { name: 'Open Folder…' }).click();
-    await page.getByTestId('quote-total').waitFor({ timeout: 30_000 });
+    await page.getByTestId('quote-total').waitFor();
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Photo storage' }).waitFor();
     await content.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
@@ -365,7 +363,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     await page.getByRole('button', { name: 'Check and save' }).click();
     const summary = page.getByTestId('storage-summary');
     await expect
-      .poll(() => summary.textContent(), { timeout: 20_000 })
+      .poll(() => summary.textContent())
       .toMatch(new RegExp(`uploaded to bucket photos at ${s3.endpoint}.*secret …${secret.slice(-4)}`));
     expect(await page.content()).not.toContain(secret);
     await screenshot(page, '09-settings-storage');
@@ -373,7 +371,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
 
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByRole('button', { name: 'Open Folder…' }).click();
-    await page.getByTestId('quote-total').waitFor({ timeout: 30_000 });
+    await page.getByTestId('quote-total').waitFor();
     const studio = await page.locator('option', { hasText: 'Studio' }).getAttribute('value');
     await page.getByLabel('Account').selectOption(studio!);
     await page.getByLabel('Also shoot products already shot').check();

@@ -40,9 +40,7 @@ describe.skipIf(missing)(`a full disk, in the app${missing ? ` (skipped: ${missi
       name: 'Bottles on a full disk',
     });
     await expect
-      .poll(async () => (await callCore(app.core, 'batches:get', { id: batch.id })).statusReason, {
-        timeout: 30_000,
-      })
+      .poll(async () => (await callCore(app.core, 'batches:get', { id: batch.id })).statusReason)
       .toBe('library');
 
     await page.goto(app.url);
@@ -50,7 +48,7 @@ describe.skipIf(missing)(`a full disk, in the app${missing ? ` (skipped: ${missi
     const reason = page.getByText(
       /The disk that holds the library .* is full: free about \d+ MB and resume\./,
     );
-    await expect.poll(() => reason.isVisible(), { timeout: 10_000 }).toBe(disk.kind === 'tmpfs');
+    await expect.poll(() => reason.isVisible()).toBe(disk.kind === 'tmpfs');
     await expect.poll(() => page.getByText('cannot save results').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Resume' }).isVisible()).toBe(true);
     expect(await page.getByText('paid, waiting to be saved').count()).toBe(1);
@@ -61,10 +59,8 @@ describe.skipIf(missing)(`a full disk, in the app${missing ? ` (skipped: ${missi
       .poll(() => page.getByRole('heading', { name: 'Bottles on a full disk' }).isVisible())
       .toBe(true);
     await expect
-      .poll(async () => (await callCore(app.core, 'batches:get', { id: batch.id })).status, {
-        timeout: 30_000,
-      })
+      .poll(async () => (await callCore(app.core, 'batches:get', { id: batch.id })).status)
       .toBe('finished');
-    await expect.poll(() => reason.count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => reason.count()).toBe(0);
   }, 90_000);
 });

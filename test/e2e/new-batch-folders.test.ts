@@ -10,7 +10,6 @@ import { checkAllLooks } from './browser.ts';
 // folder inside, offered as a product of its own or as part of the product above and saying which it did,
 // and a folder whose every photo is turned away, listed as dropped with the reasons.
 
-const PATIENT = { timeout: 30_000 };
 let page: Page;
 const { missing } = appInChromium('new-batch-folders', {
   prepare: async (dir) => {
@@ -35,7 +34,7 @@ describe.skipIf(missing)(`New batch on nested folders${missing ? ` (skipped: ${m
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByRole('button', { name: 'Open Folder…' }).click();
     const heading = page.locator('#plan-title');
-    await expect.poll(() => heading.textContent(), PATIENT).toBe('2 products, 3 photos');
+    await expect.poll(() => heading.textContent()).toBe('2 products, 3 photos');
     const subfolders = page.getByTestId('subfolders');
     expect(await subfolders.locator('li').allTextContents()).toEqual([
       'linen-shirt/detail: a product of its own',
@@ -48,11 +47,11 @@ describe.skipIf(missing)(`New batch on nested folders${missing ? ` (skipped: ${m
     await checkAllLooks(page, '32-new-batch-folders', 'New batch (nested folders)');
 
     await subfolders.getByLabel('Each is part of the product above it').check();
-    await expect.poll(() => heading.textContent(), PATIENT).toBe('1 product, 3 photos');
+    await expect.poll(() => heading.textContent()).toBe('1 product, 3 photos');
     expect(await subfolders.locator('li').allTextContents()).toEqual([
       'linen-shirt/detail: part of linen-shirt',
     ]);
-    await page.getByTestId('quote-total').waitFor(PATIENT);
+    await page.getByTestId('quote-total').waitFor();
     expect(await page.getByTestId('quote-rows').getByRole('listitem').allTextContents()).toHaveLength(1);
   }, 90_000);
 });

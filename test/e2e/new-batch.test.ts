@@ -10,7 +10,6 @@ import { checkAllLooks, clippedControls } from './browser.ts';
 // and cost lists grow with the window, each product's cost shows shoot and video apart, a disabled Start
 // says why, and a drop whose every product was already shot leaves no empty box.
 
-const PATIENT = { timeout: 30_000 };
 let page: Page;
 const ui = appInChromium('new-batch', {
   ready: (started) => {
@@ -35,7 +34,7 @@ describe.skipIf(missing)(`New batch${missing ? ` (skipped: ${missing})` : ''}`, 
   it('keeps the total and Start in view while the settings change, and cuts no control off', async () => {
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByRole('button', { name: 'Open Folder…' }).click();
-    await page.getByTestId('quote-total').waitFor(PATIENT);
+    await page.getByTestId('quote-total').waitFor();
     // Each style shows a sample of itself, rendered by the sandbox's own renderer, loaded.
     const samples = page.locator('img.style-sample');
     expect(await samples.count()).toBe((await callCore(ui.app.core, 'catalog:get')).styles.length);
@@ -139,15 +138,15 @@ describe.skipIf(missing)(`New batch${missing ? ` (skipped: ${missing})` : ''}`, 
     await page.getByRole('radio', { name: 'No video' }).check();
     await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
     await page.getByRole('button', { name: 'Start for 52 credits' }).click();
-    await page.getByTestId('batch-progress').waitFor(PATIENT);
+    await page.getByTestId('batch-progress').waitFor();
 
     // The same photos again, with the same settings: the products are being shot, so each is set aside. The
     // screen starts from the last batch's settings: no video.
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByRole('button', { name: 'Open Folder…' }).click();
-    await expect.poll(() => page.getByRole('radio', { name: 'No video' }).isChecked(), PATIENT).toBe(true);
+    await expect.poll(() => page.getByRole('radio', { name: 'No video' }).isChecked()).toBe(true);
     const note = page.getByTestId('all-set-aside');
-    await expect.poll(() => note.isVisible(), PATIENT).toBe(true);
+    await expect.poll(() => note.isVisible()).toBe(true);
     expect(await page.getByTestId('quote-rows').count()).toBe(0);
     expect(await page.getByTestId('photo-reach').count()).toBe(0);
     const startButton = page.getByRole('button', { name: 'Start', exact: true });
@@ -157,7 +156,7 @@ describe.skipIf(missing)(`New batch${missing ? ` (skipped: ${missing})` : ''}`, 
     );
     await checkAllLooks(page, '30-new-batch-all-shot', 'New batch (every product already shot)');
     await page.getByText('Also shoot products already shot with these photos and settings').click();
-    await expect.poll(() => page.getByTestId('quote-total').textContent(), PATIENT).toBe('52 credits');
+    await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
     expect(await startButton.count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Start for 52 credits' }).isEnabled()).toBe(true);
   });

@@ -32,7 +32,7 @@ describe.skipIf(missing)(`the app beside another owner${missing ? ` (skipped: ${
     await page.goto(app.url);
     const notice = page.getByRole('status').filter({ hasText: 'is running the batches' });
     await expect
-      .poll(() => notice.textContent(), { timeout: 10_000 })
+      .poll(() => notice.textContent())
       .toContain(`adbatch run (pid ${process.pid}) is running the batches`);
     await checkLooks(page, '11-queue-held-by-cli', 'queue held by another process');
     // The notice takes its height from the screen below it: the empty Batches screen still fits, unscrolled.
@@ -41,6 +41,6 @@ describe.skipIf(missing)(`the app beside another owner${missing ? ` (skipped: ${
 
     lease!.release();
     lease = null;
-    await expect.poll(() => notice.count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => notice.count()).toBe(0);
   }, 60_000);
 });

@@ -127,7 +127,7 @@ describe.skipIf(missing)(
       } finally {
         db.close();
       }
-      await untilFinished(app.core, batchId, 120_000);
+      await untilFinished(app.core, batchId);
       expect(await page.getByTestId('videos-after-review').count()).toBe(0);
     }, 180_000);
 

@@ -8,7 +8,6 @@ import { checkAllLooks, clippedControls } from './browser.ts';
 // rules beside them (no "Automatic" region that AWS would refuse), and a service that cannot be reached is
 // described once.
 
-const PATIENT = { timeout: 30_000 };
 let page: Page;
 const { missing } = appInChromium('settings', {
   ready: (ui) => {
@@ -21,7 +20,7 @@ describe.skipIf(missing)(`Settings${missing ? ` (skipped: ${missing})` : ''}`, (
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const sandbox = page.getByRole('listitem').filter({ hasText: 'simulated: no key' });
     await expect
-      .poll(() => sandbox.getByTestId('account-line').textContent(), PATIENT)
+      .poll(() => sandbox.getByTestId('account-line').textContent())
       .toMatch(/^Personal · 5,000 credits \(simulated\) · checked .+$/);
     expect(await page.getByPlaceholder('Automatic').count()).toBe(0);
     expect(await page.getByText('AWS S3: the bucket’s region.').count()).toBe(0);
@@ -41,7 +40,7 @@ describe.skipIf(missing)(`Settings${missing ? ` (skipped: ${missing})` : ''}`, (
     await page.getByLabel('API key').fill(`adsk_${'1'.repeat(64)}`);
     await page.getByRole('button', { name: 'Check and add' }).click();
     await expect
-      .poll(() => page.getByRole('alert').first().textContent(), PATIENT)
+      .poll(() => page.getByRole('alert').first().textContent())
       .toBe(
         'Could not connect to the service at 127.0.0.1:1: the connection was refused. Check the address and the network connection.',
       );

@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { SandboxOptions } from '../../src-main/sandbox/server.ts';
 import { browserMissing, openChromiumPage } from '../e2e/browser.ts';
 import { type AppServer, startAppServer } from '../harness/app-server.ts';
+import { HARNESS_TIME_SCALE, scaledRateLimit } from './core-harness.ts';
 import { type DefaultHarness, startDefaultHarness } from './sandbox-harness.ts';
 
 // The one set-up of the e2e files: the browser harness (the real core, the embedded sandbox) on a temp folder
@@ -38,7 +39,10 @@ export interface AppFixtureOptions {
   app?: AppOptions;
   /** Readies the folder before the app starts in it (a lease held, a small disk, a logo to choose). */
   prepare?: (dir: string) => Prepared | undefined | Promise<Prepared | undefined>;
-  /** A real sandbox over HTTP beside the app, with these options (its built-in accounts and their keys). */
+  /**
+   * A real sandbox over HTTP beside the app, with these options (its built-in accounts and their keys); its
+   * rate window as compressed as the app's, unless told.
+   */
   service?: Omit<SandboxOptions, 'accounts'>;
   /** The page's size: 1280x800, the size the app's screens are tested at, unless told. */
   viewport?: { width: number; height: number };
@@ -102,7 +106,12 @@ export function appInChromium(name: string, options: AppFixtureOptions = {}): Ap
     closers.push(() => rm(dir, { recursive: true, force: true }));
     const prepared = await options.prepare?.(dir);
     if (prepared?.release) closers.push(prepared.release);
-    const service = options.service ? await startDefaultHarness(options.service) : null;
+    const service = options.service
+      ? await startDefaultHarness({
+          rateLimit: scaledRateLimit(options.app?.timeScale ?? HARNESS_TIME_SCALE),
+          ...options.service,
+        })
+      : null;
     if (service) closers.push(() => service.close());
     const app = await startAppServer({ ...options.app, ...prepared?.app, dir });
     closers.push(() => app.close());

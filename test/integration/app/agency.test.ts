@@ -8,7 +8,9 @@ import { monthOf } from '../../../src-main/shared/usage-period.ts';
 import {
   type CoreHarness,
   callCore,
+  HARNESS_TIME_SCALE,
   refusalOf,
+  scaledRateLimit,
   startCoreHarness,
   untilFinished,
 } from '../../support/core-harness.ts';
@@ -33,7 +35,7 @@ const call = <C extends Channel>(channel: C, args?: ArgsOf<C>) => callCore(h.cor
 const thisMonth = () => monthOf(Date.now());
 
 beforeAll(async () => {
-  service = await startDefaultHarness({ timeScale: 0.002 });
+  service = await startDefaultHarness({ timeScale: 0.002, rateLimit: scaledRateLimit(HARNESS_TIME_SCALE) });
   h = await startCoreHarness();
   products = await mkdtemp(join(tmpdir(), 'adbatch-agency-'));
   unpinned = await call('accounts:add', {
@@ -138,7 +140,7 @@ describe('a batch billed to a brand', () => {
 
     const batch = await startBatch('acme-1', 3, { accountId: pinned.id });
     expect(batch.brandName).toBe('Acme Outdoor');
-    await untilFinished(h.core, batch.id, 30_000);
+    await untilFinished(h.core, batch.id);
 
     const usage = await call('usage:get', thisMonth());
     expect(lineOf(usage.lines, { kind: 'brand', brandId: acme.id })).toMatchObject({
@@ -256,7 +258,7 @@ describe('failed jobs', () => {
       const [brand] = await call('brands:refresh', { accountId: account.id });
       await call('accounts:pin', { id: account.id, brandId: brand!.id });
       const batch = await startBatch('failing', 8, { accountId: account.id });
-      await untilFinished(h.core, batch.id, 30_000);
+      await untilFinished(h.core, batch.id);
       const detail = await call('batches:get', { id: batch.id });
       const failedJobs = detail.items.flatMap((item) => item.jobs).filter((job) => job.state === 'failed');
       expect(detail.creditsRefunded).toBe(failedJobs.length);
@@ -367,7 +369,7 @@ describe('personal accounts', () => {
       const notices: string[] = [];
       const off = h.core.events.on('batches:notice', ({ message }) => notices.push(message));
       const batch = await startBatch('personal', 2, { accountId: personal.id });
-      await untilFinished(h.core, batch.id, 30_000);
+      await untilFinished(h.core, batch.id);
       await h.core.whenIdle();
       off();
       expect((await call('batches:get', { id: batch.id })).brandName).toBeNull();

@@ -8,7 +8,9 @@ import type { AccountView, AgentRequestView } from '../../../src-main/shared/mod
 import {
   type CoreHarness,
   callCore,
+  HARNESS_TIME_SCALE,
   refusalOf,
+  scaledRateLimit,
   startCoreHarness,
   untilFinished,
 } from '../../support/core-harness.ts';
@@ -30,7 +32,7 @@ const CLIENT = 'Test agent';
 const call = <C extends Channel>(channel: C, args?: ArgsOf<C>) => callCore(h.core, channel, args);
 
 beforeAll(async () => {
-  service = await startDefaultHarness({ timeScale: 0.002 });
+  service = await startDefaultHarness({ timeScale: 0.002, rateLimit: scaledRateLimit(HARNESS_TIME_SCALE) });
   h = await startCoreHarness();
   products = await mkdtemp(join(tmpdir(), 'adbatch-agents-'));
   account = await call('accounts:add', {
@@ -103,7 +105,7 @@ describe('an agent’s request to spend', () => {
     expect(approved.batchId).toBe(batch!.id);
     // The batch is on the record as the agent's.
     expect(batch!.agentClient).toBe(CLIENT);
-    await untilFinished(h.core, batch!.id, 30_000);
+    await untilFinished(h.core, batch!.id);
     expect(await creates()).toBe(before + 2);
     // Its charges in the ledger name the agent too.
     const ledger = new Database(join(h.dir, 'data', 'adbatch.db'), { readonly: true });

@@ -56,7 +56,6 @@ beforeAll(async () => {
   batchId = await finishedBatch(h.core, {
     inputs: [await writeCatalog(join(h.dir, 'previews.csv'), photos, ['hat', 'tote'])],
     name: 'Previews',
-    timeoutMs: 30_000,
   });
   dir = previewsDir(join(h.dir, 'data'));
   const db = new Database(join(h.dir, 'data', 'adbatch.db'), { readonly: true });
