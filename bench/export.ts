@@ -1,4 +1,4 @@
-import { link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -58,7 +58,9 @@ async function distinctResults(): Promise<string[]> {
       seed: `bench-${n}`,
     });
     const path = join(CACHE, `${String(n).padStart(2, '0')}.jpg`);
-    await writeFile(path, shot!.image);
+    // Written aside and renamed into place: another run on the machine may be reading the cache meanwhile.
+    await writeFile(`${path}.${process.pid}.part`, shot!.image);
+    await rename(`${path}.${process.pid}.part`, path);
     made.push(path);
   }
   return made;

@@ -8,7 +8,7 @@ import { scanInputs } from '../src-main/core/ingest/scan.ts';
 import type { IngestPlan } from '../src-main/core/ingest/types.ts';
 import { mapLimit } from '../src-main/core/util/map-limit.ts';
 import { fixturePhotos } from '../test/support/product-folders.ts';
-import { benchSize, writeResults } from './settings.ts';
+import { benchSize, SHORT, writeResults } from './settings.ts';
 
 // npm run bench:ingest: BENCH_PHOTOS (default 2000) distinct product photos, made from the shared fixtures
 // at long sides from 800 to 4000 px (mostly JPEG, some PNG and WebP), five to a product folder, scanned by
@@ -28,7 +28,17 @@ const MIN_SHORT_SIDE = 600;
 const TARGETS = { ratioMax: 1.3, eventLoopP99MaxMs: 50 };
 /** Bump when the way the corpus is made changes: a new folder is made instead of reusing the old one. */
 const CORPUS_VERSION = 1;
-const CORPUS_DIR = join(tmpdir(), `adbatch-bench-ingest-v${CORPUS_VERSION}-${PHOTOS}`);
+/**
+ * Kept between runs in the temp folder; a short run (made in a second) makes its own and removes it, so two
+ * test runs at once on one machine never make and read the same folder. The child that makes the corpus is
+ * told the folder through BENCH_CORPUS_DIR.
+ */
+const CORPUS_DIR =
+  process.env.BENCH_CORPUS_DIR ??
+  join(
+    tmpdir(),
+    SHORT ? `adbatch-bench-ingest-short-${process.pid}` : `adbatch-bench-ingest-v${CORPUS_VERSION}-${PHOTOS}`,
+  );
 /** What is scanned; the marker beside it, not in it, where the scan would skip it as a hidden file. */
 const PHOTOS_DIR = join(CORPUS_DIR, 'photos');
 const CORPUS_MARKER = join(CORPUS_DIR, 'complete');
@@ -186,6 +196,7 @@ async function ensureCorpus(): Promise<{ generatedMs: number | null }> {
   const started = performance.now();
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, MAKE_CORPUS], {
     stdio: 'inherit',
+    env: { ...process.env, BENCH_CORPUS_DIR: CORPUS_DIR },
   });
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
@@ -454,6 +465,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await rm(work, { recursive: true, force: true });
+    if (SHORT) await rm(CORPUS_DIR, { recursive: true, force: true });
   }
 }
 
