@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   apiKeyId,
+  NetworkError,
   RateLimitedError,
   type RemoteShoot,
   type RemoteVideo,
@@ -209,12 +210,20 @@ async function runNaive(dir: string, products: string, giveUpAfterMs: number): P
   const productOf = new Map<string, string>();
   const startedAt = Date.now();
   const deadline = startedAt + giveUpAfterMs;
-  const patiently = async <T>(call: () => Promise<T>): Promise<T | null> => {
+  /**
+   * A call tried again on the next beat when refused (429), or when the connection broke on a read: a poll
+   * is safe to send again, and a sandbox that 200 clients poll at once resets a kept-alive connection now
+   * and then. A create whose answer may have been lost is not sent again (it could pay twice): its product
+   * is given up, as such a client would have to.
+   */
+  const patiently = async <T>(call: () => Promise<T>, kind: 'read' | 'create'): Promise<T | null> => {
     while (Date.now() < deadline) {
       try {
         return await call();
       } catch (error) {
-        if (!(error instanceof RateLimitedError)) throw error;
+        const lost = error instanceof NetworkError;
+        if (lost && kind === 'create' && error.maybeSent) return null;
+        if (!(error instanceof RateLimitedError) && !lost) throw error;
         await sleep(NAIVE_POLL_MS);
       }
     }
@@ -229,7 +238,7 @@ async function runNaive(dir: string, products: string, giveUpAfterMs: number): P
     let job: J | null = created;
     while (job && job.phase === 'running' && Date.now() < deadline) {
       await sleep(NAIVE_POLL_MS);
-      job = (await patiently(poll)) ?? job;
+      job = (await patiently(poll, 'read')) ?? job;
     }
     if (job?.phase === 'completed') detectedAt.set(job.id, Date.now());
     return job;
@@ -237,8 +246,9 @@ async function runNaive(dir: string, products: string, giveUpAfterMs: number): P
   await Promise.all(
     scan.products.map(async (product, index) => {
       const urls = await Promise.all(product.photos.map((photo) => host.urlFor(photo.path!)));
-      const created = await patiently(() =>
-        client.createShoot({ productImageUrls: urls, style: 'classic', shots: 1 }),
+      const created = await patiently(
+        () => client.createShoot({ productImageUrls: urls, style: 'classic', shots: 1 }),
+        'create',
       );
       if (!created) return;
       const shoot = await follow(created, () => client.getShoot(created.id), product.name);
@@ -248,7 +258,10 @@ async function runNaive(dir: string, products: string, giveUpAfterMs: number): P
         if (image.url) await downloadVerified(image.url, join(out, `shot-${n}.jpg`), 'image');
       }
       const imageUrls = shoot.images.flatMap((image) => (image.url ? [image.url] : [])).slice(0, 1);
-      const video = await patiently(() => client.createVideo({ imageUrls, duration: 5, resolution: '480p' }));
+      const video = await patiently(
+        () => client.createVideo({ imageUrls, duration: 5, resolution: '480p' }),
+        'create',
+      );
       if (!video) return;
       const done = await follow(video, () => client.getVideo(video.id), product.name);
       if (done?.phase === 'completed' && done.videoUrl)

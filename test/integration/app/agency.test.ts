@@ -8,9 +8,7 @@ import { monthOf } from '../../../src-main/shared/usage-period.ts';
 import {
   type CoreHarness,
   callCore,
-  HARNESS_TIME_SCALE,
   refusalOf,
-  scaledRateLimit,
   startCoreHarness,
   untilFinished,
 } from '../../support/core-harness.ts';
@@ -35,7 +33,7 @@ const call = <C extends Channel>(channel: C, args?: ArgsOf<C>) => callCore(h.cor
 const thisMonth = () => monthOf(Date.now());
 
 beforeAll(async () => {
-  service = await startDefaultHarness({ timeScale: 0.002, rateLimit: scaledRateLimit(HARNESS_TIME_SCALE) });
+  service = await startDefaultHarness({ timeScale: 0.002 });
   h = await startCoreHarness();
   products = await mkdtemp(join(tmpdir(), 'adbatch-agency-'));
   unpinned = await call('accounts:add', {

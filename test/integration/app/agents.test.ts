@@ -8,9 +8,7 @@ import type { AccountView, AgentRequestView } from '../../../src-main/shared/mod
 import {
   type CoreHarness,
   callCore,
-  HARNESS_TIME_SCALE,
   refusalOf,
-  scaledRateLimit,
   startCoreHarness,
   untilFinished,
 } from '../../support/core-harness.ts';
@@ -32,7 +30,7 @@ const CLIENT = 'Test agent';
 const call = <C extends Channel>(channel: C, args?: ArgsOf<C>) => callCore(h.core, channel, args);
 
 beforeAll(async () => {
-  service = await startDefaultHarness({ timeScale: 0.002, rateLimit: scaledRateLimit(HARNESS_TIME_SCALE) });
+  service = await startDefaultHarness({ timeScale: 0.002 });
   h = await startCoreHarness();
   products = await mkdtemp(join(tmpdir(), 'adbatch-agents-'));
   account = await call('accounts:add', {
