@@ -348,7 +348,7 @@ describe('an export stopped and resumed through the map', () => {
       '--data-dir',
       join(h.dir, 'data'),
     ]);
-    await cli.waitFor(/^file [1-9]\d*\/36 /m, 90_000);
+    await cli.waitFor(/^file [1-9]\d*\/36 /m);
     await cli.kill();
     const finishedBefore = (await listFiles(dir)).filter((path) => !path.includes('.part'));
     expect(finishedBefore.length).toBeLessThan(36);
@@ -479,7 +479,7 @@ describe('adbatch export', () => {
   it('killed mid-export, then run again, ends with exactly the planned files and no .part', async () => {
     const to = join(out, 'cli-killed');
     const first = startChild(cliArgs(to));
-    await first.waitFor(/^file [1-9]\d*\/36 /m, 90_000);
+    await first.waitFor(/^file [1-9]\d*\/36 /m);
     await first.kill();
     expect(first.output()).not.toMatch(/^done:/m);
     const before = await listFiles(to);

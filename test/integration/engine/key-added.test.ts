@@ -25,7 +25,7 @@ describe('a key added while the engine runs', () => {
       expect(h.store.jobs.ofBatch(batch.id).map((job) => job.posts)).toEqual([0, 0]);
 
       keyHeld = true;
-      await until(() => h.store.batches.get(batch.id)!.status === 'finished', 20_000, 'the batch to finish');
+      await until(() => h.store.batches.get(batch.id)!.status === 'finished');
       expect(h.store.jobs.ofBatch(batch.id).map((job) => job.state)).toEqual(['done', 'done']);
     } finally {
       engine.stop();
