@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 // A child process of this Node for the tests that kill and restart what they drive (the CLI, the core, the
 // sandbox): its output collected, its exit awaited, and a wait for a line it prints that fails fast when
-// it exits first. The waits have no patience of their own: a child starts slowly on a loaded machine, and
-// only the test's timeout bounds them.
+// it exits first, with no patience of its own: a child starts slowly on a loaded machine, and only the
+// test's timeout bounds the wait.
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -77,9 +76,4 @@ export function startChild(args: string[], env: NodeJS.ProcessEnv = process.env)
 /** Kills whatever a test left running (an afterAll after a failure). */
 export function killChildren(): void {
   for (const child of running) child.kill('SIGKILL');
-}
-
-/** Waits until `predicate` holds (something another process does, seen from here, checked every 20 ms). */
-export async function until(predicate: () => boolean): Promise<void> {
-  while (!predicate()) await sleep(20);
 }

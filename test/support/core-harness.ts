@@ -11,6 +11,7 @@ import type { ArgsOf, Channel, Events, ResultOf } from '../../src-main/shared/ip
 import type { NewBatchRequest, Settings } from '../../src-main/shared/models.ts';
 import { QUICK_SHOOT } from './job-settings.ts';
 import { memorySecretBox } from './secret-box.ts';
+import { until } from './until.ts';
 
 // The app's core as Electron runs it, outside Electron: a temp data dir and library, the embedded sandbox
 // as the Sandbox account, keys sealed by a memory box, preferences in memory, files under /files/<token>.
@@ -147,15 +148,9 @@ export async function refusalOf(
   return (reply as { error: { code: string; message: string } }).error;
 }
 
-/**
- * Waits until a batch has finished, as the app's screens would see it (its status through the map). It has
- * no patience of its own: how long a batch takes depends on the machine's load, and only the test's (or
- * hook's) timeout, sized for a loaded machine, bounds the wait.
- */
+/** Waits until a batch has finished, as the app's screens would see it (its status through the map). */
 export async function untilFinished(core: Core, batchId: string): Promise<void> {
-  while ((await callCore(core, 'batches:get', { id: batchId })).status !== 'finished') {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(async () => (await callCore(core, 'batches:get', { id: batchId })).status === 'finished');
 }
 
 /**

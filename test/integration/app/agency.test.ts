@@ -15,6 +15,7 @@ import {
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
+import { until } from '../../support/until.ts';
 
 // Issue 15 against a real sandbox over HTTP with its agency "Northwind Agency" (Partner plan, brands Acme
 // Outdoor and Bloom Cosmetics, an unpinned key and a key pinned to Acme), through the handler map every
@@ -424,17 +425,10 @@ describe('client statements', () => {
 
 /** Until every batch has settled: finished, or paused with nothing left in flight. */
 async function untilSettled(ids: string[]): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
+  await until(async () => {
     const batches = await Promise.all(ids.map((id) => call('batches:get', { id })));
-    if (
-      batches.every(
-        (batch) => batch.status === 'finished' || (batch.status === 'paused' && batch.inFlight === 0),
-      )
-    )
-      return;
-    if (Date.now() > deadline)
-      throw new Error(`batches did not settle: ${JSON.stringify(batches.map((b) => b.status))}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return batches.every(
+      (batch) => batch.status === 'finished' || (batch.status === 'paused' && batch.inFlight === 0),
+    );
+  });
 }

@@ -20,6 +20,7 @@ import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts'
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { canMount } from '../../support/small-disk.ts';
 import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
+import { untilValue } from '../../support/until.ts';
 
 // Issue 13 through the handler map and the CLI, on a real sandbox batch: recipes, the plan and its names,
 // an export in the worker into a temp folder (every file decoded, every manifest row's sha256 checked, every
@@ -32,14 +33,11 @@ let photos: StaticServer;
 let batchId: string;
 let out: string;
 
-async function untilEnded(core: Core, id: string, timeoutMs = 120_000): Promise<ExportDetail> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+function untilEnded(core: Core, id: string): Promise<ExportDetail> {
+  return untilValue(async () => {
     const detail = await callCore(core, 'export:get', { id });
-    if (detail.state !== 'running') return detail;
-    if (Date.now() > deadline) throw new Error(`export ${id} still running after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return detail.state === 'running' ? null : detail;
+  });
 }
 
 function unzipTest(zip: string): string {

@@ -6,12 +6,13 @@ import { openDatabase } from '../../../src-main/core/db/open.ts';
 import { QueueStore } from '../../../src-main/core/queue/store.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { QueueOwnerView } from '../../../src-main/shared/models.ts';
-import { startChild, until } from '../../support/child-process.ts';
+import { startChild } from '../../support/child-process.ts';
 import { ADBATCH_BIN, runOnSandbox, sandboxRunArgs } from '../../support/cli.ts';
 import { callCore, startCoreHarness } from '../../support/core-harness.ts';
 import { acceptedPostsBySource } from '../../support/engine-harness.ts';
 import { listFiles, verifyDownloads } from '../../support/library-checks.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
+import { until } from '../../support/until.ts';
 
 // Guarantee 7: one owner per queue. Two `adbatch resume` at once on one data folder (as when a script runs
 // beside another), and the app beside the CLI: one drives, the other says who does, and nothing paid for
