@@ -56,9 +56,8 @@ export async function startEngineHarness(sandboxOptions: EngineHarnessOptions): 
     new Engine({
       store,
       batchIds,
-      // The client's own timeouts, as the app has them: a loaded machine answers a create in seconds, and a
-      // shorter wait made jobs' outcomes unknown there (no test here waits for a timeout to fire).
-      clientFor: () => new ServiceClient({ baseUrl: sandbox.url, apiKey }),
+      clientFor: () =>
+        new ServiceClient({ baseUrl: sandbox.url, apiKey, timeoutMs: { create: 5000, read: 5000 } }),
       hostFor: () => host,
       rateLimit,
       sandboxTimeScale: sandboxOptions.timeScale ?? 1,
