@@ -15,9 +15,11 @@ import { QUICK_VIDEO } from '../../support/job-settings.ts';
 import { startDefaultHarness } from '../../support/sandbox-harness.ts';
 
 // Guarantee 3: zero 429s under the budget; a 429 storm from outside slows the batch and never fails it.
-// The rate window is compressed (60 per 3 s) so that 100 jobs take seconds, not minutes.
+// The rate window is compressed (60 per 3 s) so that 100 jobs take seconds, not minutes. Time runs at
+// x0.05, not faster: a job's deadline is scaled with it (10 min -> 30 s) but the sandbox's rendering of 100
+// jobs is not, and on a loaded machine shoots outlasted a 12 s deadline (x0.02) and went stale.
 
-const h = engineHarnessForFile({ timeScale: 0.02, rateLimit: '60/3s' });
+const h = engineHarnessForFile({ timeScale: 0.05, rateLimit: '60/3s' });
 afterEach(async () => {
   // Back to the starting balance (the first test spends all 500 credits), no faults, an empty log.
   await fetch(`${h.sandbox.url}/_sandbox/reset`, { method: 'POST' });
