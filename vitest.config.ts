@@ -6,8 +6,9 @@ import { defineConfig } from 'vitest/config';
 //  - integration: the real sandbox over HTTP on 127.0.0.1, the CLI as a child process, SQLite files: forks
 //    (a native module or a child's signals stay in their own process), several at once, since most of their
 //    time is spent waiting on the time-scaled sandbox, not on a core;
-//  - e2e: the app in Debian's Chromium, after the other two and one file at a time: a browser and the app's
-//    core use both cores of CI's machine, and two at once would starve each other (and a second run beside).
+//  - e2e: the app in Debian's Chromium, after the other two and one file at a time, in one process: a browser
+//    and the app's core use both cores of CI's machine, and two at once would starve each other (and a
+//    second run beside).
 // The benches' short runs (test/bench) go with integration, or with e2e for those that drive Chromium.
 
 /** Files run at once in the unit and integration projects; e2e runs one. */
@@ -42,6 +43,9 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts', 'test/bench/ui-benches.test.ts'],
           pool: 'forks',
           maxWorkers: 1,
+          // One process for all its files, one after the other: each file starts its own app on a folder
+          // of its own (app-fixture.ts), and a fork per file paid the import of the whole app again.
+          isolate: false,
           // A page shows what core answered once Chromium, the app's core and its sandbox have all had the
           // cores: on a loaded machine seconds, so a screen's step waits as long as Playwright's own (30 s).
           expect: { poll: { timeout: 30_000, interval: 50 } },
