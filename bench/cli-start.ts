@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -7,6 +7,7 @@ import { openCliCore } from '../src-main/cli/open-core.ts';
 import { SANDBOX_ACCOUNT_ID } from '../src-main/core/accounts/account-store.ts';
 import { DEFAULT_GROUP_PATTERN } from '../src-main/core/app/public-api.ts';
 import { makeProductFolders } from '../test/support/product-folders.ts';
+import { benchSize, writeResults } from './settings.ts';
 
 // npm run bench:cli (writes bench/results/cli-start.json): how long `adbatch status` takes on a data folder
 // holding BATCHES batches, issue 26's target being under 300 ms as an installed command. The folder is
@@ -21,11 +22,11 @@ import { makeProductFolders } from '../test/support/product-folders.ts';
 // - TypeScript through tsx: `node --import tsx src-main/cli/main.ts status`, the sources run as
 //   bin/adbatch.mjs ran them before the bundle, for comparison (then, with every module loaded at start,
 //   `node bin/adbatch.mjs status` took about 0.9 s).
-// A missed target is reported, not an exit code. BENCH_RUNS=3 is the short mode.
+// A missed target is reported, not an exit code. The short mode (BENCH_SHORT=1) times 3 runs.
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 10);
-const RUNS = Number(process.env.BENCH_RUNS ?? 21);
+const RUNS = benchSize('BENCH_RUNS', 21, 3);
 const WARMUP_RUNS = 2;
 const TARGET_MS = 300;
 /** The sandbox fifty times faster than the service: ten one-shot batches take a few seconds. */
@@ -204,15 +205,14 @@ async function main(): Promise<void> {
         loadAverage: [load, loadavg()[0]!].map((value) => Math.round(value * 100) / 100),
       },
     };
-    await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
-    await writeFile(join(ROOT, 'bench', 'results', 'cli-start.json'), `${JSON.stringify(result, null, 2)}\n`);
+    const written = await writeResults('cli-start', result);
     console.table(
       timings.map(({ name, medianMs, minMs, maxMs, command }) => ({ name, medianMs, minMs, maxMs, command })),
     );
     console.log(
       `adbatch status on ${BATCHES} batches, installed: median ${installedMs} ms (target < ${TARGET_MS} ms: ${result.met ? 'met' : 'MISSED'}); load ${result.machine.loadAverage.join(' -> ')}`,
     );
-    console.log('bench/results/cli-start.json written');
+    console.log(`${written} written`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

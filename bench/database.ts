@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -9,6 +9,7 @@ import { checkDatabaseFile, quickCheck } from '../src-main/core/db/check.ts';
 import { databaseFile, openDatabase } from '../src-main/core/db/open.ts';
 import { QueueStore } from '../src-main/core/queue/store.ts';
 import { percentile } from './page-frames.ts';
+import { benchSize, writeResults } from './settings.ts';
 
 // npm run bench:database: what refusing a damaged database costs (issue 27, point 7). A data folder whose
 // database holds BENCH_DATABASE_JOBS (1,000) finished shoots, each with its 4 results and 4 thumbnails
@@ -18,8 +19,8 @@ import { percentile } from './page-frames.ts';
 // online backup API, the copy checked), with the event loop's longest stall during it.
 // Writes bench/results/database.json.
 
-const JOBS = Number(process.env.BENCH_DATABASE_JOBS ?? 1000);
-const RUNS = 7;
+const JOBS = benchSize('BENCH_DATABASE_JOBS', 1000, 20);
+const RUNS = benchSize('BENCH_RUNS', 7, 2);
 const SHOTS = 4;
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
@@ -160,8 +161,7 @@ async function main(): Promise<void> {
         node: process.version,
       },
     };
-    await mkdir('bench/results', { recursive: true });
-    await writeFile('bench/results/database.json', `${JSON.stringify(result, null, 2)}\n`);
+    await writeResults('database', result);
     console.log(JSON.stringify(result, null, 2));
   } finally {
     await rm(dataDir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -11,6 +11,8 @@ import { JPEG_ENCODING } from '../src-main/core/export/render.ts';
 import { runExportInWorker } from '../src-main/core/export/run-in-worker.ts';
 import { renderShots } from '../src-main/sandbox/render/shots.ts';
 import type { Recipe } from '../src-main/shared/export-recipe.ts';
+import { PRODUCT_FIXTURES_DIR } from '../test/support/static-server.ts';
+import { benchSize, writeResults } from './settings.ts';
 
 // npm run bench:export (writes bench/results/export.json): issue 13's figures. BENCH_EXPORT_PRODUCTS
 // (2,000) products x 4 picked shots, each a 2K result rendered by the sandbox (a few distinct renders,
@@ -28,23 +30,25 @@ import type { Recipe } from '../src-main/shared/export-recipe.ts';
 // machine, which drifts over minutes, weighs on all three alike. Wall and CPU time are both reported.
 // Targets: 1 within 1.2 x 2; 1 within 2 x the costliest recipe alone; peak RSS under 1 GB; event-loop
 // delay p99 under 50 ms. The ratio to the sum of the three alone is reported beside it.
+// BENCH_SHORT=1: 4 products from 2 distinct renders, in 2 slices.
 
-const PRODUCTS = Number(process.env.BENCH_EXPORT_PRODUCTS ?? 2000);
+const PRODUCTS = benchSize('BENCH_EXPORT_PRODUCTS', 2000, 4);
 const SHOTS = 4;
-const DISTINCT = 12;
+const DISTINCT = benchSize('BENCH_EXPORT_DISTINCT', 12, 2);
 const CONCURRENCY = 2;
-const SLICES = Number(process.env.BENCH_EXPORT_SLICES ?? 8);
+const SLICES = benchSize('BENCH_EXPORT_SLICES', 8, 2);
 const CACHE = join(tmpdir(), 'adbatch-bench-export-sources');
-const FIXTURES = '/work/shared/fixtures/products';
 
 async function distinctResults(): Promise<string[]> {
   await mkdir(CACHE, { recursive: true });
   const have = (await readdir(CACHE)).filter((name) => name.endsWith('.jpg')).sort();
   if (have.length >= DISTINCT) return have.slice(0, DISTINCT).map((name) => join(CACHE, name));
-  const products = (await readdir(FIXTURES, { withFileTypes: true })).filter((entry) => entry.isDirectory());
+  const products = (await readdir(PRODUCT_FIXTURES_DIR, { withFileTypes: true })).filter((entry) =>
+    entry.isDirectory(),
+  );
   const made: string[] = [];
   for (let n = 0; n < DISTINCT; n++) {
-    const folder = join(FIXTURES, products[n % products.length]!.name);
+    const folder = join(PRODUCT_FIXTURES_DIR, products[n % products.length]!.name);
     const photo = (await readdir(folder)).find((name) => name.endsWith('.png'))!;
     const [shot] = await renderShots({
       productImages: [await readFile(join(folder, photo))],
@@ -55,7 +59,9 @@ async function distinctResults(): Promise<string[]> {
       seed: `bench-${n}`,
     });
     const path = join(CACHE, `${String(n).padStart(2, '0')}.jpg`);
-    await writeFile(path, shot!.image);
+    // Written aside and renamed into place: another run on the machine may be reading the cache meanwhile.
+    await writeFile(`${path}.${process.pid}.part`, shot!.image);
+    await rename(`${path}.${process.pid}.part`, path);
     made.push(path);
   }
   return made;
@@ -267,11 +273,7 @@ async function main() {
       loopP99: Math.max(threeRun.loopP99Ms, ...aloneRuns.map((run) => run.loopP99Ms)) < 50,
     };
     console.log(JSON.stringify({ ...figures, pass }, null, 2));
-    await mkdir(join(import.meta.dirname, 'results'), { recursive: true });
-    await writeFile(
-      join(import.meta.dirname, 'results', 'export.json'),
-      `${JSON.stringify({ ...figures, pass }, null, 2)}\n`,
-    );
+    await writeResults('export', { ...figures, pass });
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -8,6 +8,7 @@ import { scanInputs } from '../src-main/core/ingest/scan.ts';
 import type { IngestPlan } from '../src-main/core/ingest/types.ts';
 import { mapLimit } from '../src-main/core/util/map-limit.ts';
 import { fixturePhotos } from '../test/support/product-folders.ts';
+import { benchSize, SHORT, writeResults } from './settings.ts';
 
 // npm run bench:ingest: BENCH_PHOTOS (default 2000) distinct product photos, made from the shared fixtures
 // at long sides from 800 to 4000 px (mostly JPEG, some PNG and WebP), five to a product folder, scanned by
@@ -15,9 +16,9 @@ import { fixturePhotos } from '../test/support/product-folders.ts';
 // concurrency, by a bare sharp thumbnail loop over the same files: bare, ours, bare, ours, each into an
 // empty output folder, best of two each. Then the same corpus scanned again with the cache already filled
 // (a designer dropping the same folder twice). The corpus is cached in the temp folder between runs.
-// Writes bench/results/ingest.json; a missed target is reported, not an exit code.
+// Writes bench/results/ingest.json; a missed target is reported, not an exit code. BENCH_SHORT=1: 10 photos.
 
-const PHOTOS = Number(process.env.BENCH_PHOTOS ?? 2000);
+const PHOTOS = benchSize('BENCH_PHOTOS', 2000, 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? Math.max(2, availableParallelism() * 2));
 const ROUNDS = 2;
 const PER_PRODUCT = 5;
@@ -27,7 +28,17 @@ const MIN_SHORT_SIDE = 600;
 const TARGETS = { ratioMax: 1.3, eventLoopP99MaxMs: 50 };
 /** Bump when the way the corpus is made changes: a new folder is made instead of reusing the old one. */
 const CORPUS_VERSION = 1;
-const CORPUS_DIR = join(tmpdir(), `adbatch-bench-ingest-v${CORPUS_VERSION}-${PHOTOS}`);
+/**
+ * Kept between runs in the temp folder; a short run (made in a second) makes its own and removes it, so two
+ * test runs at once on one machine never make and read the same folder. The child that makes the corpus is
+ * told the folder through BENCH_CORPUS_DIR.
+ */
+const CORPUS_DIR =
+  process.env.BENCH_CORPUS_DIR ??
+  join(
+    tmpdir(),
+    SHORT ? `adbatch-bench-ingest-short-${process.pid}` : `adbatch-bench-ingest-v${CORPUS_VERSION}-${PHOTOS}`,
+  );
 /** What is scanned; the marker beside it, not in it, where the scan would skip it as a hidden file. */
 const PHOTOS_DIR = join(CORPUS_DIR, 'photos');
 const CORPUS_MARKER = join(CORPUS_DIR, 'complete');
@@ -185,6 +196,7 @@ async function ensureCorpus(): Promise<{ generatedMs: number | null }> {
   const started = performance.now();
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, MAKE_CORPUS], {
     stdio: 'inherit',
+    env: { ...process.env, BENCH_CORPUS_DIR: CORPUS_DIR },
   });
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
@@ -414,8 +426,7 @@ async function main(): Promise<void> {
         uvThreadpoolSize: UV_THREADS,
       },
     };
-    await mkdir('bench/results', { recursive: true });
-    await writeFile('bench/results/ingest.json', `${JSON.stringify(result, null, 2)}\n`);
+    await writeResults('ingest', result);
 
     const row = (name: string, phases: Phase[]) => ({
       runs: phases.map((phase) => phase.ms).join(' / '),
@@ -454,6 +465,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await rm(work, { recursive: true, force: true });
+    if (SHORT) await rm(CORPUS_DIR, { recursive: true, force: true });
   }
 }
 

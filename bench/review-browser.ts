@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { launchChromium, UNCAPPED_FRAMES } from '../test/e2e/browser.ts';
 import { startAppServer } from '../test/harness/app-server.ts';
 import { percentile, scrollFrames } from './page-frames.ts';
+import { benchSize } from './settings.ts';
 
 // The Review view's half of issue 12's "fast on big batches", in Debian's Chromium on the browser harness
 // (the renderer's harness build, core over the WebSocket transport), on the batch bench:review seeded, its
@@ -23,13 +24,13 @@ import { percentile, scrollFrames } from './page-frames.ts';
 // includes up to one such interval of waiting.
 
 const VIEWPORT = { width: 1280, height: 860 };
-const SCROLL_MS = Number(process.env.BENCH_REVIEW_SCROLL_MS ?? 8000);
-const FIRST_RENDER_RUNS = 3;
+const SCROLL_MS = benchSize('BENCH_REVIEW_SCROLL_MS', 8000, 1000);
+const FIRST_RENDER_RUNS = benchSize('BENCH_REVIEW_FIRST_RENDERS', 3, 1);
 const QUIET_MS = 500;
-const DECISIONS = Number(process.env.BENCH_REVIEW_UI_DECISIONS ?? 40);
-const LOUPE_STEPS = Number(process.env.BENCH_REVIEW_LOUPE_STEPS ?? 100);
+const DECISIONS = benchSize('BENCH_REVIEW_UI_DECISIONS', 40, 4);
+const LOUPE_STEPS = benchSize('BENCH_REVIEW_LOUPE_STEPS', 100, 5);
 /** Guess: a designer looks at a result for at least this long before moving on. */
-const LOUPE_DWELL_MS = Number(process.env.BENCH_REVIEW_LOUPE_DWELL_MS ?? 300);
+const LOUPE_DWELL_MS = benchSize('BENCH_REVIEW_LOUPE_DWELL_MS', 300, 100);
 
 const FIRST_RENDER_SCRIPT = `(() => {
   window.__firstRender = new Promise((resolve) => {

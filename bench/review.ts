@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
@@ -20,6 +20,7 @@ import { callCore, startCoreHarness } from '../test/support/core-harness.ts';
 import { QUICK_SHOOT } from '../test/support/job-settings.ts';
 import { percentile } from './page-frames.ts';
 import { reviewInBrowser } from './review-browser.ts';
+import { benchSize, writeResults } from './settings.ts';
 
 // npm run bench:review (writes bench/results/review.json), the core's half of issue 12's "fast on big
 // batches", in one run:
@@ -37,16 +38,17 @@ import { reviewInBrowser } from './review-browser.ts';
 //     with the reason, where Chromium is missing.
 // Targets (issue 12, point 4): first render < 500 ms; grid frame work p95 < 8 ms; loupe next shown p95 <
 // 50 ms; a decision on screen within one frame and committed p95 < 10 ms.
+// BENCH_SHORT=1: 100 products (a grid still tall enough to scroll), a few samples of each figure.
 
-const PRODUCTS = Number(process.env.BENCH_REVIEW_PRODUCTS ?? 2000);
+const PRODUCTS = benchSize('BENCH_REVIEW_PRODUCTS', 2000, 100);
 const SHOTS = 4;
 /** Guess: the service's shots are about 2K on the long edge; the 4K sample shows the worst case. */
-const ORIGINAL_EDGE = Number(process.env.BENCH_ORIGINAL_EDGE ?? 2048);
-const PREVIEW_SAMPLE = Number(process.env.BENCH_PREVIEW_SAMPLE ?? 40);
-const PREVIEW_SAMPLE_4K = 10;
-const DISTINCT_ORIGINALS = 8;
-const GET_RUNS = 10;
-const DECISIONS = 300;
+const ORIGINAL_EDGE = benchSize('BENCH_ORIGINAL_EDGE', 2048, 2048);
+const PREVIEW_SAMPLE = benchSize('BENCH_PREVIEW_SAMPLE', 40, 3);
+const PREVIEW_SAMPLE_4K = benchSize('BENCH_PREVIEW_SAMPLE_4K', 10, 1);
+const DISTINCT_ORIGINALS = benchSize('BENCH_REVIEW_ORIGINALS', 8, 2);
+const GET_RUNS = benchSize('BENCH_REVIEW_GETS', 10, 2);
+const DECISIONS = benchSize('BENCH_REVIEW_DECISIONS', 300, 20);
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 const summary = (values: number[]) => ({
@@ -289,11 +291,7 @@ try {
     met,
     machine: { cpus: cpus().length, node: process.version },
   };
-  await mkdir(join(import.meta.dirname, 'results'), { recursive: true });
-  await writeFile(
-    join(import.meta.dirname, 'results', 'review.json'),
-    `${JSON.stringify(result, null, 2)}\n`,
-  );
+  const written = await writeResults('review', result);
 
   const verdict = (ok: boolean | undefined) => (ok === undefined ? 'skipped' : ok ? 'met' : 'MISSED');
   const rows: Array<[string, string, string, boolean | undefined]> = [
@@ -349,7 +347,7 @@ try {
       ]),
     ),
   );
-  console.log('bench/results/review.json written');
+  console.log(`${written} written`);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_ACCOUNT_ID } from '../src-main/core/accounts/account-store.ts';
 import {
   apiKeyId,
+  NetworkError,
   RateLimitedError,
   type RemoteShoot,
   type RemoteVideo,
@@ -22,6 +23,7 @@ import { generateApiKey } from '../src-main/sandbox/accounts.ts';
 import type { JobSummary, RequestLogEntry } from '../src-main/sandbox/server.ts';
 import { QUICK_SHOOT, QUICK_VIDEO } from '../test/support/job-settings.ts';
 import { makeProductFolders } from '../test/support/product-folders.ts';
+import { benchSize, writeResults } from './settings.ts';
 
 // npm run bench:scheduler: N products -> N shoots + N videos against the sandbox, with job durations and
 // the rate window compressed by the same factor (BENCH_FACTOR, default 0.1: 60 requests per 6 s), once with
@@ -30,10 +32,10 @@ import { makeProductFolders } from '../test/support/product-folders.ts';
 // stopped at 5.2 x our makespan if it has not finished by then. Writes bench/results/scheduler.json.
 // The sandbox runs in its own process, as the service would; at a factor much below 0.1 its rendering,
 // not the request budget, bounds the run on a 2-core machine. BENCH_SKIP_NAIVE=1 runs ours alone (the JSON
-// then has no naive figures).
+// then has no naive figures). BENCH_SHORT=1: 3 products at x0.02 (bench/settings.ts).
 
-const FACTOR = Number(process.env.BENCH_FACTOR ?? 0.1);
-const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 200);
+const FACTOR = benchSize('BENCH_FACTOR', 0.1, 0.02);
+const PRODUCTS = benchSize('BENCH_PRODUCTS', 200, 3);
 const RATE = { limit: 60, windowMs: 60_000 * FACTOR };
 const NAIVE_POLL_MS = 4000 * FACTOR;
 
@@ -208,12 +210,20 @@ async function runNaive(dir: string, products: string, giveUpAfterMs: number): P
   const productOf = new Map<string, string>();
   const startedAt = Date.now();
   const deadline = startedAt + giveUpAfterMs;
-  const patiently = async <T>(call: () => Promise<T>): Promise<T | null> => {
+  /**
+   * A call tried again on the next beat when refused (429), or when the connection broke on a read: a poll
+   * is safe to send again, and a sandbox that 200 clients poll at once resets a kept-alive connection now
+   * and then. A create whose answer may have been lost is not sent again (it could pay twice): its product
+   * is given up, as such a client would have to.
+   */
+  const patiently = async <T>(call: () => Promise<T>, kind: 'read' | 'create'): Promise<T | null> => {
     while (Date.now() < deadline) {
       try {
         return await call();
       } catch (error) {
-        if (!(error instanceof RateLimitedError)) throw error;
+        const lost = error instanceof NetworkError;
+        if (lost && kind === 'create' && error.maybeSent) return null;
+        if (!(error instanceof RateLimitedError) && !lost) throw error;
         await sleep(NAIVE_POLL_MS);
       }
     }
@@ -228,7 +238,7 @@ async function runNaive(dir: string, products: string, giveUpAfterMs: number): P
     let job: J | null = created;
     while (job && job.phase === 'running' && Date.now() < deadline) {
       await sleep(NAIVE_POLL_MS);
-      job = (await patiently(poll)) ?? job;
+      job = (await patiently(poll, 'read')) ?? job;
     }
     if (job?.phase === 'completed') detectedAt.set(job.id, Date.now());
     return job;
@@ -236,8 +246,9 @@ async function runNaive(dir: string, products: string, giveUpAfterMs: number): P
   await Promise.all(
     scan.products.map(async (product, index) => {
       const urls = await Promise.all(product.photos.map((photo) => host.urlFor(photo.path!)));
-      const created = await patiently(() =>
-        client.createShoot({ productImageUrls: urls, style: 'classic', shots: 1 }),
+      const created = await patiently(
+        () => client.createShoot({ productImageUrls: urls, style: 'classic', shots: 1 }),
+        'create',
       );
       if (!created) return;
       const shoot = await follow(created, () => client.getShoot(created.id), product.name);
@@ -247,7 +258,10 @@ async function runNaive(dir: string, products: string, giveUpAfterMs: number): P
         if (image.url) await downloadVerified(image.url, join(out, `shot-${n}.jpg`), 'image');
       }
       const imageUrls = shoot.images.flatMap((image) => (image.url ? [image.url] : [])).slice(0, 1);
-      const video = await patiently(() => client.createVideo({ imageUrls, duration: 5, resolution: '480p' }));
+      const video = await patiently(
+        () => client.createVideo({ imageUrls, duration: 5, resolution: '480p' }),
+        'create',
+      );
       if (!video) return;
       const done = await follow(video, () => client.getVideo(video.id), product.name);
       if (done?.phase === 'completed' && done.videoUrl)
@@ -292,8 +306,7 @@ async function main(): Promise<void> {
       speedupOverNaive: speedup,
       targets,
     };
-    await mkdir('bench/results', { recursive: true });
-    await writeFile('bench/results/scheduler.json', `${JSON.stringify(result, null, 2)}\n`);
+    await writeResults('scheduler', result);
     console.table(naive ? [ours, naive] : [ours]);
     if (speedup !== null) console.log(`speed-up over naive: ${speedup}x`);
     console.table(targets);

@@ -1,18 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BatchSummary } from '../../src-main/shared/models.ts';
-import { callCore } from '../support/core-harness.ts';
-import { type DefaultHarness, startDefaultHarness } from '../support/sandbox-harness.ts';
-import {
-  type AppInChromium,
-  browserMissing,
-  checkAllLooks,
-  clippedControls,
-  SCREENSHOTS,
-  startAppInChromium,
-} from './browser.ts';
+import { appInChromium } from '../support/app-fixture.ts';
+import { callCore, nextNotice, untilFinished } from '../support/core-harness.ts';
+import type { DefaultHarness } from '../support/sandbox-harness.ts';
+import { checkAllLooks, clippedControls, SCREENSHOTS } from './browser.ts';
 
 // Issue 15 as an agency's designer uses it, in Chromium through the harness, against a real sandbox agency
 // over HTTP ("Northwind Agency", Partner plan, brands Acme Outdoor and Bloom Cosmetics, an unpinned key and
@@ -22,26 +16,19 @@ import {
 // checks it against the service (credits spent straight on the service named to the credit); the statement
 // sums to the ledger, downloads as CSV and prints as PDF. Each screen in four looks, axe clean.
 
-const missing = browserMissing();
-const PATIENT = { timeout: 30_000 };
 /** The bundled examples: 13 products at 4 one-credit shots each with the catalog's defaults. */
 const EXAMPLES_CREDITS = 52;
 
 let service: DefaultHarness;
-let ui: AppInChromium;
 let page: Page;
-
-beforeAll(async () => {
-  if (missing) return;
-  service = await startDefaultHarness({ timeScale: 0.002 });
-  ui = await startAppInChromium('agency');
-  page = ui.page;
-  await page.goto(ui.app.url);
-}, 60_000);
-afterAll(async () => {
-  await ui?.close();
-  await service?.close();
+const ui = appInChromium('agency', {
+  service: { timeScale: 0.002 },
+  ready: (started) => {
+    page = started.page;
+    service = started.service;
+  },
 });
+const { missing } = ui;
 
 async function addAccount(name: string, apiKey: string): Promise<void> {
   const form = page.getByRole('form', { name: 'Add an account' });
@@ -49,7 +36,7 @@ async function addAccount(name: string, apiKey: string): Promise<void> {
   await form.getByLabel('Service address').fill(service.sandbox.url);
   await form.getByLabel('API key').fill(apiKey);
   await form.getByRole('button', { name: 'Check and add' }).click();
-  await page.getByRole('listitem').filter({ hasText: name }).first().waitFor(PATIENT);
+  await page.getByRole('listitem').filter({ hasText: name }).first().waitFor();
 }
 
 /** The screen scrolled back to its top, for its screenshots. */
@@ -63,21 +50,21 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
   it('lists the brands, creates one, names the plan’s refusal, proposes a pin and keeps a cap', async () => {
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await addAccount('Northwind', service.keys.agency);
-    await page.getByRole('heading', { name: 'Client brands of Northwind Agency' }).waitFor(PATIENT);
-    await expect.poll(() => brandRows().count(), PATIENT).toBe(2);
+    await page.getByRole('heading', { name: 'Client brands of Northwind Agency' }).waitFor();
+    await expect.poll(() => brandRows().count()).toBe(2);
     // The unpinned key sees both brands: no pin is proposed.
     expect(await page.getByRole('button', { name: /^Pin to / }).count()).toBe(0);
 
     const addBrand = page.getByRole('form', { name: 'Add a client brand' });
     await addBrand.getByLabel('Brand name').fill('Cedar Coffee');
     await addBrand.getByRole('button', { name: 'Create brand' }).click();
-    await addBrand.getByText('Cedar Coffee was created at the service.').waitFor(PATIENT);
+    await addBrand.getByText('Cedar Coffee was created at the service.').waitFor();
     await expect.poll(() => brandRows().count()).toBe(3);
     // A fourth on the Partner plan: refused, the reason in words.
     await addBrand.getByLabel('Brand name').fill('Dune Surf');
     await addBrand.getByRole('button', { name: 'Create brand' }).click();
     await expect
-      .poll(() => addBrand.getByRole('alert').textContent(), PATIENT)
+      .poll(() => addBrand.getByRole('alert').textContent())
       .toMatch(
         /^The service refused a new brand for Northwind Agency: the plan's quota of client brands is reached \(Partner 3, Agency Pro 10/,
       );
@@ -93,7 +80,7 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
     // The key pinned to Acme sees Acme alone: Acme is proposed, and pinned once the user says so.
     await addAccount('Northwind for Acme', service.keys.agencyPinned);
     const pin = account('Northwind for Acme').getByRole('button', { name: 'Pin to Acme Outdoor' });
-    await pin.waitFor(PATIENT);
+    await pin.waitFor();
     await pin.click();
     await expect
       .poll(() =>
@@ -103,7 +90,7 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
       )
       .toBe('Acme Outdoor');
     const acme = brandRows().filter({ hasText: 'Acme Outdoor' });
-    await expect.poll(() => acme.textContent(), PATIENT).toContain('Keys pinned to it: Northwind for Acme');
+    await expect.poll(() => acme.textContent()).toContain('Keys pinned to it: Northwind for Acme');
 
     // A monthly cap below the examples' cost: New batch must hold them back.
     await acme.getByLabel('Monthly cap of Acme Outdoor (credits)').fill('30');
@@ -122,29 +109,29 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
   it('bills a batch to a brand, shows its caps, and holds back one that would pass a cap', async () => {
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByRole('button', { name: 'Open Folder…' }).click();
-    await page.getByTestId('quote-total').waitFor(PATIENT);
+    await page.getByTestId('quote-total').waitFor();
     const accountSelect = page.getByRole('combobox', { name: /^Account/ });
 
     // The unpinned key: the brand is asked for, and Start waits for it.
     await accountSelect.selectOption({ label: 'Northwind · 1,000 credits' });
     const brandSelect = page.getByRole('combobox', { name: /^Client brand/ });
-    await brandSelect.waitFor(PATIENT);
+    await brandSelect.waitFor();
     await expect
-      .poll(() => page.locator('#start-blocker').textContent(), PATIENT)
+      .poll(() => page.locator('#start-blocker').textContent())
       .toBe('Choose the client brand this batch is billed to.');
     await brandSelect.selectOption({ label: 'Bloom Cosmetics' });
     await expect
-      .poll(() => page.getByTestId('caps-preview').textContent(), PATIENT)
+      .poll(() => page.getByTestId('caps-preview').textContent())
       .toContain('The key "Northwind" is not pinned to a brand: the service will not attribute');
     await expect.poll(() => page.locator('#start-blocker').textContent()).toBe('');
 
     // The key pinned to Acme: the brand is said, not asked; Acme's cap of 30 would be passed.
     await accountSelect.selectOption({ label: 'Northwind for Acme · 1,000 credits' });
     await expect
-      .poll(() => page.getByTestId('batch-brand').textContent(), PATIENT)
+      .poll(() => page.getByTestId('batch-brand').textContent())
       .toBe('Client brand: Acme Outdoor (the key is pinned to it)');
     await expect
-      .poll(() => page.locator('#start-blocker').textContent(), PATIENT)
+      .poll(() => page.locator('#start-blocker').textContent())
       .toBe(
         `The batch costs ${EXAMPLES_CREDITS} credits, more than the 30 credits left of Acme Outdoor's November budget of 30 credits: raise the cap or choose fewer products or shots.`.replace(
           'November',
@@ -156,7 +143,7 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
     await page.getByLabel('Cap for this batch (credits)').fill('60');
     await page.getByLabel('Cap for this batch (credits)').press('Enter');
     await expect
-      .poll(() => page.getByTestId('caps-preview').textContent(), PATIENT)
+      .poll(() => page.getByTestId('caps-preview').textContent())
       .toContain(
         "This batch's cap of 60 credits: 60 credits left; this batch 52 credits (86 % after it). It takes the cap past 80 %.",
       );
@@ -169,30 +156,25 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
     const acme = brandRows().filter({ hasText: 'Acme Outdoor' });
     await acme.getByLabel('Monthly cap of Acme Outdoor (credits)').fill('1000');
     await acme.getByRole('button', { name: 'Save cap' }).click();
-    await acme.getByText('Saved.').waitFor(PATIENT);
+    await acme.getByText('Saved.').waitFor();
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByLabel('Batch name').fill('Acme autumn');
     const start = page.getByRole('button', { name: `Start for ${EXAMPLES_CREDITS} credits` });
-    await expect.poll(() => start.isEnabled(), PATIENT).toBe(true);
+    await expect.poll(() => start.isEnabled()).toBe(true);
+    // The check against the service that follows the batch, announced by core whenever the batch ends.
+    const checked = nextNotice(ui.app.core, (message) => message.startsWith('Checked with the service'));
     await start.click();
-    await expect.poll(() => page.getByTestId('batch-brand').textContent(), PATIENT).toBe('Acme Outdoor');
-    await expect
-      .poll(
-        async () => {
-          const batches: BatchSummary[] = await callCore(ui.app.core, 'batches:list');
-          return batches.find((batch) => batch.name === 'Acme autumn')?.status;
-        },
-        { timeout: 90_000 },
-      )
-      .toBe('finished');
-    // The check against the service after the batch, in the batch's notes: the service files it under Acme.
-    await expect
-      .poll(() => page.getByTestId('run-notes').textContent(), PATIENT)
-      .toContain(
-        `Checked with the service’s usage report for Acme Outdoor this month. Matched: ${EXAMPLES_CREDITS} credits on both sides.`,
-      );
+    await expect.poll(() => page.getByTestId('batch-brand').textContent()).toBe('Acme Outdoor');
+    const batches: BatchSummary[] = await callCore(ui.app.core, 'batches:list');
+    const batch = batches.find((one) => one.name === 'Acme autumn');
+    expect(batch).toBeDefined();
+    await untilFinished(ui.app.core, batch!.id);
+    // In the batch's notes: the service files it under Acme.
+    const expected = `Checked with the service’s usage report for Acme Outdoor this month. Matched: ${EXAMPLES_CREDITS} credits on both sides.`;
+    expect(await checked).toEqual({ id: batch!.id, message: expected });
+    await expect.poll(() => page.getByTestId('run-notes').textContent()).toContain(expected);
     await page.getByRole('button', { name: 'Review', exact: true }).click();
-    await expect.poll(() => page.getByTestId('review-brand').textContent(), PATIENT).toBe('for Acme Outdoor');
+    await expect.poll(() => page.getByTestId('review-brand').textContent()).toBe('for Acme Outdoor');
     await page.getByRole('button', { name: '← Acme autumn' }).click();
     await page.getByRole('button', { name: '← Batches' }).click();
     await expect
@@ -220,7 +202,7 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
     await page.getByRole('button', { name: 'Usage', exact: true }).click();
     const lines = page.getByTestId('usage-lines');
     const acmeLine = lines.getByRole('row').filter({ hasText: 'Acme Outdoor' });
-    await acmeLine.waitFor(PATIENT);
+    await acmeLine.waitFor();
     const cells = await acmeLine.getByRole('cell').allTextContents();
     // Images, videos, charged, refunded, at stake, net, cap, left.
     expect(cells.slice(0, 8)).toEqual([
@@ -234,9 +216,7 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
       String(1000 - EXAMPLES_CREDITS),
     ]);
     // The chart draws the day's bar; its figures are in the table under it, Acme's column summing to its net.
-    await expect
-      .poll(() => page.locator('.usage-chart .recharts-bar-rectangle').count(), PATIENT)
-      .toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.usage-chart .recharts-bar-rectangle').count()).toBeGreaterThan(0);
     await page.getByText('The chart’s figures').click();
     const daily = page.getByTestId('usage-days');
     const acmeColumn = (await daily.getByRole('columnheader').allTextContents()).indexOf('Acme Outdoor');
@@ -268,7 +248,7 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
 
     await page.getByRole('button', { name: 'Check against the service' }).click();
     const report = page.getByTestId('reconciliation');
-    await report.waitFor(PATIENT);
+    await report.waitFor();
     const acmeCheck = report.getByRole('row').filter({ hasText: 'Acme Outdoor' });
     expect(await acmeCheck.getAttribute('data-verdict')).toBe('matched');
     expect((await acmeCheck.getByRole('cell').allTextContents()).slice(0, 3)).toEqual([
@@ -287,7 +267,7 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
 
     await lines.getByRole('button', { name: 'Statement for Acme Outdoor' }).click();
     const rows = page.getByTestId('statement-rows');
-    await rows.waitFor(PATIENT);
+    await rows.waitFor();
     expect(await rows.locator('tbody tr').count()).toBe(13);
     expect(await page.getByTestId('statement-charged').textContent()).toBe(String(EXAMPLES_CREDITS));
     const [download] = await Promise.all([
@@ -306,7 +286,7 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
     );
     // Saving a PDF needs the app's printToPDF: here the screen offers the browser's own print.
     await page.getByRole('button', { name: 'Save as PDF…' }).click();
-    await page.getByRole('button', { name: 'Print…' }).waitFor(PATIENT);
+    await page.getByRole('button', { name: 'Print…' }).waitFor();
     await toTop();
     await checkAllLooks(page, '43-statement', 'Statement');
     // Printed, the statement stands alone: no sidebar, no buttons; Chromium makes the PDF of it.
@@ -330,7 +310,7 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
     await page.getByLabel('Acme Outdoor: credits a day').fill('100');
     await page.getByRole('button', { name: 'Save the allowance of Acme Outdoor' }).click();
     await expect
-      .poll(async () => (await callCore(ui.app.core, 'agents:allowance')).perBrand, PATIENT)
+      .poll(async () => (await callCore(ui.app.core, 'agents:allowance')).perBrand)
       .toEqual([expect.objectContaining({ brandName: 'Acme Outdoor', credits: 100 })]);
     await checkAllLooks(page, '47-requests-brand-allowance', 'Requests, with client brands');
 
@@ -349,7 +329,7 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
         timeZone: 'UTC',
       });
     await expect
-      .poll(() => page.getByRole('heading', { level: 1 }).textContent(), PATIENT)
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
       .toBe(`Usage: ${words(`${isoToday.slice(0, 8)}01`)} – ${words(isoToday)}`);
     await expect
       .poll(() =>

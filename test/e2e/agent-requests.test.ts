@@ -5,21 +5,21 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { callCore } from '../support/core-harness.ts';
-import { browserMissing, checkAllLooks, openAppForFile } from './browser.ts';
+import { checkAllLooks } from './browser.ts';
 
 // Requests from agents in the app (issue 16), in Chromium through the harness: an agent's request (made
 // through the handler map, as `adbatch mcp` makes it) is announced on whatever screen is open and counted in
 // the sidebar; the person approves one (its batch is made, and opens from the request) and declines another
 // with a reason; the allowance is set. Four looks, axe clean.
 
-const missing = browserMissing();
-const PATIENT = { timeout: 30_000 };
 let page: Page;
 let app: AppServer;
-openAppForFile('agent-requests', (ui) => {
-  page = ui.page;
-  app = ui.app;
+const { missing } = appInChromium('agent-requests', {
+  ready: (ui) => {
+    ({ page, app } = ui);
+  },
 });
 
 /** What `adbatch mcp` does for an agent's quote_batch then submit_batch. */
@@ -52,7 +52,7 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
     expect(asked.state).toBe('pending');
     const banner = page.getByTestId('agent-banner');
     await expect
-      .poll(() => banner.textContent(), PATIENT)
+      .poll(() => banner.textContent())
       .toContain(`Claude Desktop asks to run “Spring drop” for ${asked.credits} credits.`);
     await expect
       .poll(() => page.getByTestId('requests-count').textContent())
@@ -60,7 +60,7 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
     await banner.getByRole('button', { name: 'See the request' }).click();
     const request = page.getByTestId('agent-request').filter({ hasText: 'Spring drop' });
     await expect
-      .poll(() => request.textContent(), PATIENT)
+      .poll(() => request.textContent())
       .toContain('2 products · 4 shots · Classic · Standard · 1:1 · Product only · Sandbox');
     expect(await request.getByTestId('agent-request-state').textContent()).toBe('Waiting for approval');
     await checkAllLooks(page, '44-requests', 'Requests from agents');
@@ -70,14 +70,12 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
     );
     await request.getByRole('button', { name: `Approve ${asked.credits} credits` }).click();
     await expect
-      .poll(() => request.getByTestId('agent-request-state').textContent(), PATIENT)
+      .poll(() => request.getByTestId('agent-request-state').textContent())
       .toMatch(/^Approved by Adbatch, /);
     const made = (await callCore(app.core, 'batches:list')).find((batch) => batch.name === 'Spring drop');
     expect(made).toBeDefined();
     await request.getByRole('button', { name: 'Open the batch' }).click();
-    await expect
-      .poll(() => page.getByRole('heading', { level: 1 }).textContent(), PATIENT)
-      .toBe('Spring drop');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Spring drop');
   }, 90_000);
 
   it('declines another with the reason told to the agent, and keeps the allowance', async () => {
@@ -91,7 +89,7 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
     await request.getByLabel('Why (told to the agent, optional)').fill('Not this week');
     await request.getByRole('button', { name: 'Decline', exact: true }).click();
     await expect
-      .poll(() => request.getByTestId('agent-request-state').textContent(), PATIENT)
+      .poll(() => request.getByTestId('agent-request-state').textContent())
       .toMatch(/^Declined by Adbatch, .+: Not this week$/);
     const decided = (await callCore(app.core, 'agents:requests')).find((one) => one.id === asked.id);
     expect(decided).toMatchObject({ state: 'declined', batchId: null, reason: 'Not this week' });
@@ -99,7 +97,7 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
 
     await page.getByLabel('Credits a day, all agents together').fill('40');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByText('Saved.').waitFor(PATIENT);
+    await page.getByText('Saved.').waitFor();
     expect(await callCore(app.core, 'agents:allowance')).toMatchObject({ perDay: 40 });
     await checkAllLooks(page, '45-requests-decided', 'Requests from agents, decided');
   }, 90_000);
@@ -107,7 +105,7 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
   it('serves agents over HTTP once turned on in Settings, with the token it shows', async () => {
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByLabel('Let agents on this computer connect over HTTP').check();
-    const url = await page.getByTestId('agent-server-url').textContent(PATIENT);
+    const url = await page.getByTestId('agent-server-url').textContent();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     await page.getByRole('button', { name: 'Show the token' }).click();
     const token = await page.getByLabel('Token', { exact: true }).inputValue();
@@ -118,9 +116,7 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
     // stand-in for the OS dialog answers <dir>/exports).
     expect(await page.getByTestId('agent-export-folder').textContent()).toMatch(/Agent exports$/);
     await page.getByRole('button', { name: 'Choose another folder…' }).click();
-    await expect
-      .poll(() => page.getByTestId('agent-export-folder').textContent(), PATIENT)
-      .toMatch(/[\\/]exports$/);
+    await expect.poll(() => page.getByTestId('agent-export-folder').textContent()).toMatch(/[\\/]exports$/);
     expect((await callCore(app.core, 'agents:server')).exportFolder).toMatch(/[\\/]exports$/);
     expect(await page.getByTestId('agent-server-url').textContent()).toBe(url);
     await checkAllLooks(page, '46-settings-agents', 'Settings, Agents');
@@ -157,14 +153,12 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
       .getByRole('button', { name: /^Requests/ })
       .click();
     await expect
-      .poll(
-        () =>
-          page
-            .getByTestId('agent-request')
-            .filter({ hasText: 'From Cursor' })
-            .getByTestId('agent-request-state')
-            .textContent(),
-        PATIENT,
+      .poll(() =>
+        page
+          .getByTestId('agent-request')
+          .filter({ hasText: 'From Cursor' })
+          .getByTestId('agent-request-state')
+          .textContent(),
       )
       .toMatch(/^Approved by the allowance, /);
     await page.getByRole('button', { name: 'Settings', exact: true }).click();

@@ -1,11 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
-import { type AppServer, startAppServer } from '../harness/app-server.ts';
+import { expect } from 'vitest';
 
 // Debian's Chromium driven by playwright-core: no browser download. Screenshots go to test-artifacts/.
 
@@ -33,86 +31,17 @@ export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   });
 }
 
-/** Chromium and a page at 1280x800, the size the app's screens are tested at. */
-export async function openChromiumPage(): Promise<{ browser: Browser; page: Page }> {
+/** Chromium and a page, at 1280x800 (the size the app's screens are tested at) unless told. */
+export async function openChromiumPage(
+  viewport = { width: 1280, height: 800 },
+): Promise<{ browser: Browser; page: Page }> {
   const browser = await launchChromium();
   try {
-    return { browser, page: await browser.newPage({ viewport: { width: 1280, height: 800 } }) };
+    return { browser, page: await browser.newPage({ viewport }) };
   } catch (error) {
     await browser.close();
     throw error;
   }
-}
-
-type AppOptions = Omit<NonNullable<Parameters<typeof startAppServer>[0]>, 'dir'>;
-
-/** What a test readies in the app's folder before the app starts there. */
-export interface Prepared {
-  /** Options for the app (an image for its dialog to answer). */
-  app?: AppOptions;
-  /** Lets go of what the test holds in the folder (a lock, a mount), after the app and before the folder goes. */
-  release?: () => unknown;
-}
-
-export interface AppInChromium {
-  /** The temp folder the app keeps its data and library in. */
-  dir: string;
-  app: AppServer;
-  browser: Browser;
-  page: Page;
-  /** Closes the browser and the app, lets go of what was prepared, and removes the folder. */
-  close(): Promise<void>;
-}
-
-/**
- * The browser harness on a temp folder of its own (`adbatch-e2e-<name>-`), and Chromium with a page at
- * 1280x800. `prepare` readies the folder before the app starts in it (a lease held, a small disk, a logo to
- * choose). If any of it fails, what was started is closed again: a test whose set-up threw has nothing to close.
- */
-export async function startAppInChromium(
-  name: string,
-  prepare?: (dir: string) => Prepared | undefined | Promise<Prepared | undefined>,
-): Promise<AppInChromium> {
-  const dir = await mkdtemp(join(tmpdir(), `adbatch-e2e-${name}-`));
-  let prepared: Prepared | undefined;
-  let app: AppServer | undefined;
-  let browser: Browser | undefined;
-  const close = async () => {
-    await browser?.close();
-    await app?.close();
-    await prepared?.release?.();
-    await rm(dir, { recursive: true, force: true });
-  };
-  try {
-    prepared = await prepare?.(dir);
-    app = await startAppServer({ ...prepared?.app, dir });
-    let page: Page;
-    ({ browser, page } = await openChromiumPage());
-    return { dir, app, browser, page, close };
-  } catch (error) {
-    await close();
-    throw error;
-  }
-}
-
-/**
- * The app in Chromium for one test file: started before its tests on a temp folder of its own (unless the
- * browser is missing, when the file's tests are skipped), its page at the app, handed to `ready`; closed after
- * them. `prepare` as `startAppInChromium`'s.
- */
-export function openAppForFile(
-  name: string,
-  ready: (ui: AppInChromium) => void,
-  prepare?: Parameters<typeof startAppInChromium>[1],
-): void {
-  let started: AppInChromium | undefined;
-  beforeAll(async () => {
-    if (browserMissing()) return;
-    started = await startAppInChromium(name, prepare);
-    await started.page.goto(started.app.url);
-    ready(started);
-  }, 60_000);
-  afterAll(() => started?.close());
 }
 
 /**

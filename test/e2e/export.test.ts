@@ -3,20 +3,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Core } from '../../src-main/core/create-core.ts';
 import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { callCore, finishedBatch, pickResults, untilFinished } from '../support/core-harness.ts';
 import { listFiles } from '../support/export-checks.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
-import {
-  type AppInChromium,
-  browserMissing,
-  checkLooks,
-  openReview,
-  screenshot,
-  startAppInChromium,
-} from './browser.ts';
+import { checkLooks, openReview, screenshot } from './browser.ts';
 
 // The export dialog in Chromium on a batch the sandbox made (issue 13): opened from Review on the selection or
 // the batch, recipes chosen (two built-ins and one of the designer's, made in the dialog), the names' preview
@@ -25,12 +19,8 @@ import {
 // second export from the Batch screen to its end (the files decoded), Reveal, an interrupted export offered
 // again at start and resumed, and Review's selection dragged out through a recipe, every file of it.
 
-const missing = browserMissing();
-/** What the page shows after core's answer: on a machine loaded by other tests, it can take seconds. */
-const PATIENT = { timeout: 20_000 };
 const PRODUCTS = ['bottles', 'cap-black', 'cap-gray', 'cap-red', 'hat', 'hoodie-black'];
 const RESULTS = PRODUCTS.length * 4;
-let ui: AppInChromium;
 let dir: string;
 let out: string;
 let app: AppServer;
@@ -53,27 +43,27 @@ async function everyShot(core: Core, id: string): Promise<void> {
   expect(items.length, 'every shot of the batch on disk').toBe(RESULTS);
 }
 
-beforeAll(async () => {
-  if (missing) return;
-  ui = await startAppInChromium('export', (folder) => ({ app: { pickFolder: join(folder, 'exports') } }));
-  ({ dir, app, page } = ui);
-  out = join(dir, 'exports');
-  batchId = await finishedBatch(app.core, {
-    inputs: PRODUCTS.map((name) => join(EXAMPLES_DIR, name)),
-    name: 'Export from Review',
-    shoot: { ...QUICK_SHOOT, shots: 4 },
-  });
-  await everyShot(app.core, batchId);
-  // Every shot picked: the export takes picks by default.
-  const items = (await callCore(app.core, 'review:get', { batchId })).items;
-  await pickResults(
-    app.core,
-    batchId,
-    items.map((item) => item.id),
-  );
-}, 180_000);
-
-afterAll(() => ui?.close());
+const { missing } = appInChromium('export', {
+  prepare: (folder) => ({ app: { pickFolder: join(folder, 'exports') } }),
+  ready: async (ui) => {
+    ({ dir, app, page } = ui);
+    out = join(dir, 'exports');
+    batchId = await finishedBatch(app.core, {
+      inputs: PRODUCTS.map((name) => join(EXAMPLES_DIR, name)),
+      name: 'Export from Review',
+      shoot: { ...QUICK_SHOOT, shots: 4 },
+    });
+    await everyShot(app.core, batchId);
+    // Every shot picked: the export takes picks by default.
+    const items = (await callCore(app.core, 'review:get', { batchId })).items;
+    await pickResults(
+      app.core,
+      batchId,
+      items.map((item) => item.id),
+    );
+  },
+  open: false,
+});
 
 const namesIn = (dialog: Locator) => dialog.getByTestId('export-names').locator('tr').allTextContents();
 
@@ -87,7 +77,7 @@ async function openBatchReview(): Promise<void> {
   await page.goto('about:blank');
   await openReview(page, app.url, /Export from Review/, 'clicks');
   await expect
-    .poll(() => page.locator('.review-progress').textContent(), PATIENT)
+    .poll(() => page.locator('.review-progress').textContent())
     .toBe(`${RESULTS} of ${RESULTS} reviewed · ${RESULTS} picked · 0 rejected`);
 }
 
@@ -98,38 +88,38 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     await tiles.nth(0).click();
     await tiles.nth(1).click({ modifiers: ['Control'] });
     await tiles.nth(0).click({ modifiers: ['Control'] });
-    await expect.poll(() => page.locator('.review-selection').textContent(), PATIENT).toMatch(/^2 selected/);
+    await expect.poll(() => page.locator('.review-selection').textContent()).toMatch(/^2 selected/);
 
     const opener = page.getByRole('button', { name: 'Export…' });
     await opener.click();
     const dialog = page.getByRole('dialog', { name: 'Export' });
     // The selection first, then the batch and the product in view.
     const scopes = dialog.getByRole('radio');
-    await expect.poll(() => scopes.count(), PATIENT).toBe(3);
+    await expect.poll(() => scopes.count()).toBe(3);
     expect(await dialog.getByRole('radio', { name: 'The 2 selected results' }).isChecked()).toBe(true);
     await dialog.getByRole('radio', { name: 'bottles, in this batch' }).waitFor();
-    await expect.poll(async () => (await namesIn(dialog)).length, PATIENT).toBe(2);
+    await expect.poll(async () => (await namesIn(dialog)).length).toBe(2);
     await dialog.getByRole('radio', { name: 'This batch', exact: true }).check();
-    await expect.poll(async () => (await namesIn(dialog)).length, PATIENT).toBe(20);
+    await expect.poll(async () => (await namesIn(dialog)).length).toBe(20);
 
     // Two built-ins in one run, Original left out.
     await dialog.getByRole('checkbox', { name: /^Original/ }).uncheck();
     await dialog.getByRole('checkbox', { name: /^Shopify/ }).check();
     await dialog.getByRole('checkbox', { name: /^Web/ }).check();
     const heading = dialog.locator('#export-preview-title');
-    await expect.poll(() => heading.textContent(), PATIENT).toBe('48 files');
+    await expect.poll(() => heading.textContent()).toBe('48 files');
     await expect
-      .poll(async () => (await namesIn(dialog))[0], PATIENT)
+      .poll(async () => (await namesIn(dialog))[0])
       .toMatch(/^Shopify\/bottles-01\.jpg2048 × 2048ok$/);
 
     // The names follow a template as it is typed (asked of core a moment after the last key).
     const fileNames = dialog.getByLabel('File names');
     await fileNames.pressSequentially('{product}-{n:03}-{w}x{h}', { delay: 20 });
     await expect
-      .poll(async () => (await namesIn(dialog))[0], PATIENT)
+      .poll(async () => (await namesIn(dialog))[0])
       .toMatch(/^Shopify\/bottles-001-2048x2048\.jpg2048 × 2048ok$/);
     await fileNames.fill('');
-    await expect.poll(async () => (await namesIn(dialog))[0], PATIENT).toMatch(/^Shopify\/bottles-01\.jpg/);
+    await expect.poll(async () => (await namesIn(dialog))[0]).toMatch(/^Shopify\/bottles-01\.jpg/);
 
     // A recipe of the designer's, made here: larger than the results, so the plan warns before anything is written.
     await dialog.getByRole('button', { name: 'New recipe…' }).click();
@@ -140,7 +130,7 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     await dialog.getByRole('button', { name: 'Save recipe' }).click();
     await dialog.getByRole('checkbox', { name: /^Print/ }).waitFor();
     expect(await dialog.getByRole('checkbox', { name: /^Print/ }).isChecked()).toBe(true);
-    await expect.poll(() => heading.textContent(), PATIENT).toMatch(/^72 files · 24 with warnings/);
+    await expect.poll(() => heading.textContent()).toMatch(/^72 files · 24 with warnings/);
     // Its rows come after the first 20 names: the warning is said by count, and per file once they are listed.
     const saved = (await callCore(app.core, 'export:recipes')).recipes.find(
       (recipe) => recipe.name === 'Print',
@@ -154,7 +144,7 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     // Print alone, to see its warning per file in the list.
     await dialog.getByRole('checkbox', { name: /^Shopify/ }).uncheck();
     await dialog.getByRole('checkbox', { name: /^Web/ }).uncheck();
-    await expect.poll(() => heading.textContent(), PATIENT).toBe('24 files · 24 with warnings');
+    await expect.poll(() => heading.textContent()).toBe('24 files · 24 with warnings');
     expect((await namesIn(dialog))[0]).toMatch(
       /^Print\/bottles-01\.jpg(\d+) × \1.*\1 px on the long side; Print wants at least 4000 px\.$/,
     );
@@ -166,8 +156,8 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     expect(await dialog.getByTestId('export-destination').textContent()).toBe('No folder chosen yet');
     expect(await dialog.getByRole('button', { name: 'Export', exact: true }).isDisabled()).toBe(true);
     await dialog.getByRole('button', { name: 'Choose folder…' }).click();
-    await expect.poll(() => dialog.getByTestId('export-destination').textContent(), PATIENT).toBe(out);
-    await expect.poll(() => start.isEnabled(), PATIENT).toBe(true);
+    await expect.poll(() => dialog.getByTestId('export-destination').textContent()).toBe(out);
+    await expect.poll(() => start.isEnabled()).toBe(true);
     await checkLooks(page, '24-export-dialog', 'Export dialog');
 
     // Started, then cancelled once some files are done: those stay, nothing half-written is left.
@@ -190,10 +180,8 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     expect(cancelled!.written).toBeLessThan(72);
     expect(await result.textContent()).toContain(`${cancelled!.written} file`);
     await dialog.getByRole('button', { name: 'Close' }).click();
-    await expect.poll(() => dialog.count(), PATIENT).toBe(0);
-    await expect
-      .poll(() => opener.evaluate((button) => button === document.activeElement), PATIENT)
-      .toBe(true);
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(() => opener.evaluate((button) => button === document.activeElement)).toBe(true);
   }, 240_000);
 
   it('exports from the Batch screen to the end, skips what was already there, and reveals it', async () => {
@@ -202,10 +190,10 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     await page.getByRole('button', { name: 'Export…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Export' });
     // The same choices as last time, the same folder; one zip per recipe this time.
-    await expect.poll(() => dialog.getByTestId('export-destination').textContent(), PATIENT).toBe(out);
+    await expect.poll(() => dialog.getByTestId('export-destination').textContent()).toBe(out);
     await dialog.getByLabel('Zips').selectOption('per-recipe');
     const start = dialog.getByRole('button', { name: 'Export 72 files' });
-    await expect.poll(() => start.isEnabled(), PATIENT).toBe(true);
+    await expect.poll(() => start.isEnabled()).toBe(true);
     await start.click();
     const result = dialog.getByTestId('export-result');
     await expect.poll(() => result.textContent(), { timeout: 120_000 }).toMatch(/^Exported\. /);
@@ -237,7 +225,7 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
 
     // Reveal, named as the platform names it (the harness runs on Linux).
     await dialog.getByRole('button', { name: 'Show in Folder' }).click();
-    await expect.poll(() => app.harness.revealedItems.at(-1), PATIENT).toBe(join(out, 'manifest.csv'));
+    await expect.poll(() => app.harness.revealedItems.at(-1)).toBe(join(out, 'manifest.csv'));
     await dialog.getByRole('button', { name: 'Close' }).click();
   }, 240_000);
 
@@ -253,7 +241,7 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     await startPage();
     const offer = page.getByRole('region', { name: 'Interrupted exports' });
     await expect
-      .poll(() => offer.textContent(), PATIENT)
+      .poll(() => offer.textContent())
       .toContain(`An export to ${out} (Print, Shopify, Web) was interrupted while it made its zips.`);
     await checkLooks(page, '27-export-interrupted', 'Interrupted export offered');
     await offer.getByRole('button', { name: 'Resume' }).click();
@@ -263,7 +251,7 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
       .toMatch(/^Exported\. 1 file written, 71 files already there/);
     expect((await stat(missingFile)).isFile()).toBe(true);
     await offer.getByRole('button', { name: 'Close' }).click();
-    await expect.poll(() => offer.count(), PATIENT).toBe(0);
+    await expect.poll(() => offer.count()).toBe(0);
   }, 180_000);
 
   it('drags every selected result out, made through the chosen recipe', async () => {
@@ -271,11 +259,11 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     const tiles = page.getByTestId('review-grid').locator('.tile');
     await tiles.nth(0).click();
     for (const at of [0, 1, 2, 5]) await tiles.nth(at).click({ modifiers: ['Control'] });
-    await expect.poll(() => page.locator('.review-selection').textContent(), PATIENT).toMatch(/^4 selected/);
+    await expect.poll(() => page.locator('.review-selection').textContent()).toMatch(/^4 selected/);
     await page.getByLabel('Drag out as').selectOption({ label: 'Web' });
     const drags = app.harness.dragged.length;
     await tiles.nth(2).dispatchEvent('dragstart');
-    await expect.poll(() => app.harness.dragged.length, PATIENT).toBe(drags + 1);
+    await expect.poll(() => app.harness.dragged.length).toBe(drags + 1);
     const files = app.harness.dragged.at(-1)!;
     expect(files).toHaveLength(4);
     for (const file of files) expect((await sharp(file).metadata()).format).toBe('webp');
@@ -289,7 +277,7 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     // A tile outside the selection drags itself, as it is.
     await page.getByLabel('Drag out as').selectOption({ label: 'The files as they are' });
     await tiles.nth(7).dispatchEvent('dragstart');
-    await expect.poll(() => app.harness.dragged.length, PATIENT).toBe(drags + 2);
+    await expect.poll(() => app.harness.dragged.length).toBe(drags + 2);
     expect(app.harness.dragged.at(-1)).toHaveLength(1);
     expect(app.harness.dragged.at(-1)![0]).toMatch(/cap-black\/shot-4\.\w+$/);
   }, 120_000);
@@ -317,7 +305,7 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     await recipes.getByRole('checkbox', { name: /^Slow AVIF/ }).check();
     await dialog.getByRole('button', { name: /(Choose|Change) folder…/ }).click();
     const start = dialog.getByRole('button', { name: `Export ${RESULTS} files` });
-    await expect.poll(() => start.isEnabled(), PATIENT).toBe(true);
+    await expect.poll(() => start.isEnabled()).toBe(true);
     await start.click();
     await expect
       .poll(() => dialog.getByTestId('export-progress').textContent(), { timeout: 60_000, interval: 20 })
@@ -325,25 +313,25 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
 
     // Esc puts it aside (Keep working does the same): the dialog goes, the export runs on in the sidebar.
     await page.keyboard.press('Escape');
-    await expect.poll(() => dialog.count(), PATIENT).toBe(0);
+    await expect.poll(() => dialog.count()).toBe(0);
     const aside = page.getByRole('region', { name: 'Exports' });
     await expect
-      .poll(() => aside.getByText(`To ${out.split('/').at(-1)}`, { exact: true }).isVisible(), PATIENT)
+      .poll(() => aside.getByText(`To ${out.split('/').at(-1)}`, { exact: true }).isVisible())
       .toBe(true);
     await expect
-      .poll(() => aside.getByTestId('export-aside-status').textContent(), PATIENT)
+      .poll(() => aside.getByTestId('export-aside-status').textContent())
       .toMatch(new RegExp(`^File \\d+ of ${RESULTS}$`));
     const [running] = await callCore(app.core, 'export:list');
     expect(running!.state).toBe('running');
     // The app is free meanwhile: another screen opens and the export goes on.
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'Settings' }).isVisible(), PATIENT).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'Settings' }).isVisible()).toBe(true);
     await checkLooks(page, '28-export-aside', 'Export put aside');
 
     // Shown again: its progress and Cancel; cancelled, it reports and leaves the sidebar once closed.
     await aside.getByRole('button', { name: /^Show/ }).click();
     const sheet = page.getByRole('dialog', { name: 'Export' });
-    await expect.poll(() => sheet.getByTestId('export-progress').isVisible(), PATIENT).toBe(true);
+    await expect.poll(() => sheet.getByTestId('export-progress').isVisible()).toBe(true);
     await sheet.getByRole('button', { name: 'Cancel export' }).click();
     await expect
       .poll(() => sheet.getByTestId('export-result').textContent(), { timeout: 60_000 })
@@ -351,7 +339,7 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     expect((await callCore(app.core, 'export:list'))[0]!.state).toBe('cancelled');
     expect(await aside.getByTestId('export-aside-status').textContent()).toBe('Cancelled');
     await sheet.getByRole('button', { name: 'Close' }).click();
-    await expect.poll(() => aside.count(), PATIENT).toBe(0);
+    await expect.poll(() => aside.count()).toBe(0);
     expect((await listFiles(out)).some((file) => file.endsWith('.part'))).toBe(false);
   }, 180_000);
 });

@@ -169,12 +169,12 @@ describe.skipIf(missing)(`the harness in a real browser${missing ? ` (skipped: $
     for (const url of [`${app.origin}/`, `${app.origin}/#token=${'A'.repeat(43)}`]) {
       const page = await open(url);
       await expect
-        .poll(() => page.getByRole('alert').allInnerTexts(), { timeout: 10_000 })
+        .poll(() => page.getByRole('alert').allInnerTexts())
         .toEqual([expect.stringContaining('open the exact address it prints')]);
       await page.close();
     }
     const page = await open(app.url);
-    await expect.poll(() => page.getByText('No batches yet').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => page.getByText('No batches yet').count()).toBe(1);
     expect(await page.getByRole('alert').count()).toBe(0);
     await page.close();
   });

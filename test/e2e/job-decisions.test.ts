@@ -3,26 +3,20 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { AppServer } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { INTO_STATE, productJobs, withQueueStore } from '../support/job-states.ts';
 import { newBatch, products } from '../unit/core/queue/store-fixtures.ts';
-import { browserMissing, openAppForFile } from './browser.ts';
 
 // The batch page's decisions in Chromium: each shoot that waits for a person offers the decisions core allows
 // for it (JobView.decisions), in words that say what they cost, and nothing else, so no button is refused.
 // It once offered Check again, Retry and Abandon for an unknown outcome and a stale shoot alike, while core
 // allows one set for each. The shoots are put in their states on the app's own database before it starts.
 
-const missing = browserMissing();
 let page: Page;
 let app: AppServer;
 
-openAppForFile(
-  'job-decisions',
-  (ui) => {
-    page = ui.page;
-    app = ui.app;
-  },
-  async (dir) => {
+const { missing } = appInChromium('job-decisions', {
+  prepare: async (dir) => {
     const dataDir = join(dir, 'data');
     await mkdir(dataDir, { recursive: true });
     withQueueStore(dataDir, (ctx) => {
@@ -38,7 +32,11 @@ openAppForFile(
     });
     return undefined;
   },
-);
+  ready: (ui) => {
+    ({ app, page } = ui);
+  },
+  open: false,
+});
 
 const row = (product: string) =>
   page.getByTestId('batch-products').locator('.product-row').filter({ hasText: product });

@@ -1,32 +1,31 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { callCore } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
 import { type SmallDisk, smallDisk } from '../support/small-disk.ts';
-import { type AppInChromium, browserMissing, checkLooks, startAppInChromium } from './browser.ts';
+import { checkLooks } from './browser.ts';
 
 // Issue 17 in the app: a batch whose library's disk is full shows why it paused, in words, with Resume;
 // once there is room the app goes on by itself and the batch finishes.
 
-const missing = browserMissing();
-let ui: AppInChromium;
 let disk: SmallDisk;
 let app: AppServer;
 let page: Page;
 
-beforeAll(async () => {
-  if (missing) return;
-  ui = await startAppInChromium('disk', (dir) => {
+const { missing } = appInChromium('disk', {
+  prepare: (dir) => {
     disk = smallDisk(dir, { sizeBytes: 64 * 1024 * 1024, freeBytes: 48 * 1024 });
     console.log(`e2e library faults: the library is on a ${disk.kind}`);
     return { release: () => disk.close() };
-  });
-  ({ app, page } = ui);
+  },
+  ready: (ui) => {
+    ({ app, page } = ui);
+  },
+  open: false,
 });
-
-afterAll(() => ui?.close());
 
 describe.skipIf(missing)(`a full disk, in the app${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('shows the pause and its reason with Resume, then finishes by itself once there is room', async () => {
@@ -41,9 +40,7 @@ describe.skipIf(missing)(`a full disk, in the app${missing ? ` (skipped: ${missi
       name: 'Bottles on a full disk',
     });
     await expect
-      .poll(async () => (await callCore(app.core, 'batches:get', { id: batch.id })).statusReason, {
-        timeout: 30_000,
-      })
+      .poll(async () => (await callCore(app.core, 'batches:get', { id: batch.id })).statusReason)
       .toBe('library');
 
     await page.goto(app.url);
@@ -51,7 +48,7 @@ describe.skipIf(missing)(`a full disk, in the app${missing ? ` (skipped: ${missi
     const reason = page.getByText(
       /The disk that holds the library .* is full: free about \d+ MB and resume\./,
     );
-    await expect.poll(() => reason.isVisible(), { timeout: 10_000 }).toBe(disk.kind === 'tmpfs');
+    await expect.poll(() => reason.isVisible()).toBe(disk.kind === 'tmpfs');
     await expect.poll(() => page.getByText('cannot save results').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Resume' }).isVisible()).toBe(true);
     expect(await page.getByText('paid, waiting to be saved').count()).toBe(1);
@@ -62,10 +59,8 @@ describe.skipIf(missing)(`a full disk, in the app${missing ? ` (skipped: ${missi
       .poll(() => page.getByRole('heading', { name: 'Bottles on a full disk' }).isVisible())
       .toBe(true);
     await expect
-      .poll(async () => (await callCore(app.core, 'batches:get', { id: batch.id })).status, {
-        timeout: 30_000,
-      })
+      .poll(async () => (await callCore(app.core, 'batches:get', { id: batch.id })).status)
       .toBe('finished');
-    await expect.poll(() => reason.count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => reason.count()).toBe(0);
   }, 90_000);
 });

@@ -3,31 +3,23 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { callCore, finishedBatch, pickResults } from '../support/core-harness.ts';
-import {
-  type AppInChromium,
-  browserMissing,
-  expectAccessible,
-  openReview,
-  startAppInChromium,
-} from './browser.ts';
+import { expectAccessible, openReview } from './browser.ts';
 
 // The Make videos dialog's logo row, in Chromium: "Choose file…" asks main's image dialog (here its
 // stand-in answers a real PNG), the file's name shows, the video is made with it, and Clear goes back to the
 // URL field. What reaches the service is tested in test/integration/app/served-links.test.ts.
 
-const missing = browserMissing();
-let ui: AppInChromium;
 let dir: string;
 let app: AppServer;
 let page: Page;
 let batchId: string;
 
-beforeAll(async () => {
-  if (missing) return;
-  ui = await startAppInChromium('logo', async (folder) => {
+const { missing } = appInChromium('logo', {
+  prepare: async (folder) => {
     const logo = join(folder, 'brand-mark.png');
     await writeFile(
       logo,
@@ -36,14 +28,15 @@ beforeAll(async () => {
         .toBuffer(),
     );
     return { app: { pickImage: logo } };
-  });
-  ({ app, page, dir } = ui);
-  batchId = await finishedBatch(app.core, { inputs: [join(EXAMPLES_DIR, 'hat')], name: 'Logo row' });
-  const [shot] = (await callCore(app.core, 'review:get', { batchId })).items;
-  await pickResults(app.core, batchId, [shot!.id]);
-}, 90_000);
-
-afterAll(() => ui?.close());
+  },
+  ready: async (ui) => {
+    ({ app, page, dir } = ui);
+    batchId = await finishedBatch(app.core, { inputs: [join(EXAMPLES_DIR, 'hat')], name: 'Logo row' });
+    const [shot] = (await callCore(app.core, 'review:get', { batchId })).items;
+    await pickResults(app.core, batchId, [shot!.id]);
+  },
+  open: false,
+});
 
 describe.skipIf(missing)(`the logo row${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('chooses a logo file, shows its name, clears it, and makes the video with it', async () => {

@@ -2,23 +2,18 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { appInChromium } from '../support/app-fixture.ts';
 import { PRODUCT_FIXTURES_DIR } from '../support/static-server.ts';
-import { browserMissing, checkAllLooks, openAppForFile } from './browser.ts';
+import { checkAllLooks } from './browser.ts';
 
 // New batch on a folder as designers keep them (issue 14, point 11): a product folder with a `detail`
 // folder inside, offered as a product of its own or as part of the product above and saying which it did,
 // and a folder whose every photo is turned away, listed as dropped with the reasons; a library of Adbatch's
 // among them is passed over, said in one line (issue 27).
 
-const missing = browserMissing();
-const PATIENT = { timeout: 30_000 };
 let page: Page;
-openAppForFile(
-  'new-batch-folders',
-  (app) => {
-    page = app.page;
-  },
-  async (dir) => {
+const { missing } = appInChromium('new-batch-folders', {
+  prepare: async (dir) => {
     const root = join(dir, 'shoot-folders');
     const shirt = join(root, 'linen-shirt');
     await mkdir(join(shirt, 'detail'), { recursive: true });
@@ -34,14 +29,17 @@ openAppForFile(
     await copyFile(photo(1), join(root, 'old library', 'Spring (abc123)', '001 cap', 'shot-1.png'));
     return { app: { pick: [root] } };
   },
-);
+  ready: (ui) => {
+    page = ui.page;
+  },
+});
 
 describe.skipIf(missing)(`New batch on nested folders${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('offers a folder inside a product as its own product or as part of it, and lists the dropped', async () => {
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByRole('button', { name: 'Open Folder…' }).click();
     const heading = page.locator('#plan-title');
-    await expect.poll(() => heading.textContent(), PATIENT).toBe('2 products, 3 photos');
+    await expect.poll(() => heading.textContent()).toBe('2 products, 3 photos');
     const subfolders = page.getByTestId('subfolders');
     expect(await subfolders.locator('li').allTextContents()).toEqual([
       'linen-shirt/detail: a product of its own',
@@ -57,11 +55,11 @@ describe.skipIf(missing)(`New batch on nested folders${missing ? ` (skipped: ${m
     await checkAllLooks(page, '32-new-batch-folders', 'New batch (nested folders)');
 
     await subfolders.getByLabel('Each is part of the product above it').check();
-    await expect.poll(() => heading.textContent(), PATIENT).toBe('1 product, 3 photos');
+    await expect.poll(() => heading.textContent()).toBe('1 product, 3 photos');
     expect(await subfolders.locator('li').allTextContents()).toEqual([
       'linen-shirt/detail: part of linen-shirt',
     ]);
-    await page.getByTestId('quote-total').waitFor(PATIENT);
+    await page.getByTestId('quote-total').waitFor();
     expect(await page.getByTestId('quote-rows').getByRole('listitem').allTextContents()).toHaveLength(1);
   }, 90_000);
 });

@@ -1,28 +1,22 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { quoteBatch, quoteVideo } from '../../src-main/core/pricing.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { callCore } from '../support/core-harness.ts';
-import {
-  type AppInChromium,
-  browserMissing,
-  checkAllLooks,
-  clippedControls,
-  openAppForFile,
-} from './browser.ts';
+import { checkAllLooks, clippedControls } from './browser.ts';
 
 // New batch as a first-time designer meets it, at 1280x800 and 1920x1080, light and dark (issue 14, points
 // 6 to 8): the total and Start stay in view while the settings change, no control is cut off, the product
 // and cost lists grow with the window, each product's cost shows shoot and video apart, a disabled Start
 // says why, and a drop whose every product was already shot leaves no empty box.
 
-const missing = browserMissing();
-const PATIENT = { timeout: 30_000 };
-let ui: AppInChromium;
 let page: Page;
-openAppForFile('new-batch', (app) => {
-  ui = app;
-  page = app.page;
+const ui = appInChromium('new-batch', {
+  ready: (started) => {
+    page = started.page;
+  },
 });
+const { missing } = ui;
 
 /** Whether the element is wholly inside the window. */
 async function inView(page: Page, selector: string): Promise<boolean> {
@@ -40,7 +34,7 @@ describe.skipIf(missing)(`New batch${missing ? ` (skipped: ${missing})` : ''}`, 
   it('keeps the total and Start in view while the settings change, and cuts no control off', async () => {
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByRole('button', { name: 'Open Folder…' }).click();
-    await page.getByTestId('quote-total').waitFor(PATIENT);
+    await page.getByTestId('quote-total').waitFor();
     // Each style shows a sample of itself, rendered by the sandbox's own renderer, loaded.
     const samples = page.locator('img.style-sample');
     expect(await samples.count()).toBe((await callCore(ui.app.core, 'catalog:get')).styles.length);
@@ -144,15 +138,15 @@ describe.skipIf(missing)(`New batch${missing ? ` (skipped: ${missing})` : ''}`, 
     await page.getByRole('radio', { name: 'No video' }).check();
     await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
     await page.getByRole('button', { name: 'Start for 52 credits' }).click();
-    await page.getByTestId('batch-progress').waitFor(PATIENT);
+    await page.getByTestId('batch-progress').waitFor();
 
     // The same photos again, with the same settings: the products are being shot, so each is set aside. The
     // screen starts from the last batch's settings: no video.
     await page.getByRole('button', { name: 'New batch' }).first().click();
     await page.getByRole('button', { name: 'Open Folder…' }).click();
-    await expect.poll(() => page.getByRole('radio', { name: 'No video' }).isChecked(), PATIENT).toBe(true);
+    await expect.poll(() => page.getByRole('radio', { name: 'No video' }).isChecked()).toBe(true);
     const note = page.getByTestId('all-set-aside');
-    await expect.poll(() => note.isVisible(), PATIENT).toBe(true);
+    await expect.poll(() => note.isVisible()).toBe(true);
     expect(await page.getByTestId('quote-rows').count()).toBe(0);
     expect(await page.getByTestId('photo-reach').count()).toBe(0);
     const startButton = page.getByRole('button', { name: 'Start', exact: true });
@@ -162,7 +156,7 @@ describe.skipIf(missing)(`New batch${missing ? ` (skipped: ${missing})` : ''}`, 
     );
     await checkAllLooks(page, '30-new-batch-all-shot', 'New batch (every product already shot)');
     await page.getByText('Also shoot products already shot with these photos and settings').click();
-    await expect.poll(() => page.getByTestId('quote-total').textContent(), PATIENT).toBe('52 credits');
+    await expect.poll(() => page.getByTestId('quote-total').textContent()).toBe('52 credits');
     expect(await startButton.count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Start for 52 credits' }).isEnabled()).toBe(true);
   });

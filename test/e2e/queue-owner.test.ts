@@ -1,39 +1,38 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Lease, tryAcquireLease } from '../../src-main/core/lease.ts';
 import type { AppServer } from '../harness/app-server.ts';
-import { type AppInChromium, browserMissing, checkLooks, startAppInChromium } from './browser.ts';
+import { appInChromium } from '../support/app-fixture.ts';
+import { checkLooks } from './browser.ts';
 
 // The app opened while another process drives its data folder (a script running `adbatch run`): it says
 // who does, keeps showing the batches, and takes the queue over by itself once that process lets go.
 
-const missing = browserMissing();
-let ui: AppInChromium;
 let lease: Lease | null = null;
 let app: AppServer;
 let page: Page;
 
-beforeAll(async () => {
-  if (missing) return;
-  ui = await startAppInChromium('owner', (dir) => {
+const { missing } = appInChromium('owner', {
+  prepare: (dir) => {
     // Stands in for the other process: the lease is an OS lock, refused to a second taker in this process too.
     const attempt = tryAcquireLease(join(dir, 'data'), 'adbatch run');
     if (!attempt.ok) throw new Error('the lease should be free in a new folder');
     lease = attempt.lease;
     return { release: () => lease?.release() };
-  });
-  ({ app, page } = ui);
+  },
+  ready: (ui) => {
+    ({ app, page } = ui);
+  },
+  open: false,
 });
-
-afterAll(() => ui?.close());
 
 describe.skipIf(missing)(`the app beside another owner${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('says which process runs the batches, then takes over when it ends', async () => {
     await page.goto(app.url);
     const notice = page.getByRole('status').filter({ hasText: 'is running the batches' });
     await expect
-      .poll(() => notice.textContent(), { timeout: 10_000 })
+      .poll(() => notice.textContent())
       .toContain(`adbatch run (pid ${process.pid}) is running the batches`);
     await checkLooks(page, '11-queue-held-by-cli', 'queue held by another process');
     // The notice takes its height from the screen below it: the empty Batches screen still fits, unscrolled.
@@ -42,6 +41,6 @@ describe.skipIf(missing)(`the app beside another owner${missing ? ` (skipped: ${
 
     lease!.release();
     lease = null;
-    await expect.poll(() => notice.count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => notice.count()).toBe(0);
   }, 60_000);
 });

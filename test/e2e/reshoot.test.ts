@@ -1,32 +1,30 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { callCore, finishedBatch } from '../support/core-harness.ts';
-import { type AppInChromium, browserMissing, checkLooks, openReview, startAppInChromium } from './browser.ts';
+import { checkLooks, openReview } from './browser.ts';
 
 // Reshoot in Review, by keyboard only, in Chromium, on a batch the sandbox made: every shot of two products
 // rejected, "Reshoot 2 products…" opens the dialog (Esc closes it, back on the button), another style is
 // chosen with the arrow keys, the quote follows, and the reshoot is made for exactly what it said; the new
 // shots join their products in Review.
 
-const missing = browserMissing();
-let ui: AppInChromium;
 let app: AppServer;
 let page: Page;
 let batchId: string;
 
-beforeAll(async () => {
-  if (missing) return;
-  ui = await startAppInChromium('reshoot');
-  ({ app, page } = ui);
-  batchId = await finishedBatch(app.core, {
-    inputs: ['bottles', 'cap-black', 'hat'].map((name) => join(EXAMPLES_DIR, name)),
-    name: 'Reshoot by keys',
-  });
-}, 90_000);
-
-afterAll(() => ui?.close());
+const { missing } = appInChromium('reshoot', {
+  ready: async (ui) => {
+    ({ app, page } = ui);
+    batchId = await finishedBatch(app.core, {
+      inputs: ['bottles', 'cap-black', 'hat'].map((name) => join(EXAMPLES_DIR, name)),
+      name: 'Reshoot by keys',
+    });
+  },
+  open: false,
+});
 
 const loupeName = () => page.getByTestId('loupe').getByRole('img').getAttribute('alt');
 const press = (key: string) => page.keyboard.press(key);

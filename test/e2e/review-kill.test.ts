@@ -42,7 +42,7 @@ async function startApp(): Promise<{ child: Child; url: string }> {
     ...process.env,
     ADBATCH_HARNESS_DIR: dir,
   });
-  const [, url] = (await child.waitFor(/at (http:\/\/127\.0\.0\.1:\d+\/\S+)/, 30_000)) as RegExpMatchArray;
+  const [, url] = (await child.waitFor(/at (http:\/\/127\.0\.0\.1:\d+\/\S+)/)) as RegExpMatchArray;
   return { child, url: url! };
 }
 

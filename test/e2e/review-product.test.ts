@@ -1,17 +1,16 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { callCore, finishedBatch } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
-import { type AppInChromium, browserMissing, checkLooks, openReview, startAppInChromium } from './browser.ts';
+import { checkLooks, openReview } from './browser.ts';
 
 // One product across batches, by keyboard only, in Chromium: from a batch's review, V opens the active
 // result's product in every batch that shot it (newest batch first, each result with its batch), where a
 // decision and its undo work as in a batch; V again goes to the batch of the result on screen.
 
-const missing = browserMissing();
-let ui: AppInChromium;
 let app: AppServer;
 let page: Page;
 const batchIds: Record<string, string> = {};
@@ -24,15 +23,14 @@ async function shoot(name: string, folders: string[], shots: 1 | 4): Promise<voi
   });
 }
 
-beforeAll(async () => {
-  if (missing) return;
-  ui = await startAppInChromium('review-product');
-  ({ app, page } = ui);
-  await shoot('Spring', ['hat', 'cap-red'], 1);
-  await shoot('Summer', ['hat'], 4);
-}, 120_000);
-
-afterAll(() => ui?.close());
+const { missing } = appInChromium('review-product', {
+  ready: async (ui) => {
+    ({ app, page } = ui);
+    await shoot('Spring', ['hat', 'cap-red'], 1);
+    await shoot('Summer', ['hat'], 4);
+  },
+  open: false,
+});
 
 const press = (key: string) => page.keyboard.press(key);
 const progress = () => page.locator('.review-progress').textContent();

@@ -1,20 +1,19 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FRAME_RATE } from '../../src-renderer/src/review/video-transport.ts';
 import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { callCore, finishedBatch, untilFinished } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
-import { type AppInChromium, browserMissing, checkLooks, startAppInChromium } from './browser.ts';
+import { checkLooks } from './browser.ts';
 
 // Issue 12, point 6 in Chromium: a batch made with its videos "after review" says so; Make videos starts
 // from the settings chosen then, shows each product's picks in order with the ones the length uses, and
 // takes a new order by keyboard (Alt or Ctrl with ← →, announced) and by drag, which the video's job is made
 // with; the video then plays in the loupe by J / K / L, frame steps and Space, and K no longer decides.
 
-const missing = browserMissing();
-let ui: AppInChromium;
 let dir: string;
 let app: AppServer;
 let page: Page;
@@ -22,20 +21,19 @@ let batchId: string;
 
 const LATER = { duration: 10, resolution: '720p', mode: 'product_only', aspectRatio: null } as const;
 
-beforeAll(async () => {
-  if (missing) return;
-  ui = await startAppInChromium('review-videos');
-  ({ app, page, dir } = ui);
-  batchId = await finishedBatch(app.core, {
-    inputs: ['bottles', 'hat'].map((name) => join(EXAMPLES_DIR, name)),
-    shoot: { ...QUICK_SHOOT, shots: 4 },
-    video: LATER,
-    videoWhen: 'after_review',
-    name: 'Videos later',
-  });
-}, 90_000);
-
-afterAll(() => ui?.close());
+const { missing } = appInChromium('review-videos', {
+  ready: async (ui) => {
+    ({ app, page, dir } = ui);
+    batchId = await finishedBatch(app.core, {
+      inputs: ['bottles', 'hat'].map((name) => join(EXAMPLES_DIR, name)),
+      shoot: { ...QUICK_SHOOT, shots: 4 },
+      video: LATER,
+      videoWhen: 'after_review',
+      name: 'Videos later',
+    });
+  },
+  open: false,
+});
 
 const press = (key: string) => page.keyboard.press(key);
 const loupeName = () =>
@@ -129,7 +127,7 @@ describe.skipIf(missing)(
       } finally {
         db.close();
       }
-      await untilFinished(app.core, batchId, 120_000);
+      await untilFinished(app.core, batchId);
       expect(await page.getByTestId('videos-after-review').count()).toBe(0);
     }, 180_000);
 

@@ -1,35 +1,33 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REVIEW_KEYMAP } from '../../src-renderer/src/review/keymap.ts';
 import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
 import { callCore, finishedBatch } from '../support/core-harness.ts';
-import { type AppInChromium, browserMissing, checkLooks, openReview, startAppInChromium } from './browser.ts';
+import { checkLooks, openReview } from './browser.ts';
 
 // Review by keyboard only, in Chromium, on a batch the sandbox made: picks, rejects and stars in the loupe
 // with auto-advance; under a filter, auto-advance goes forward to the next undecided result or stays, never
 // to an empty screen and never back to the first; undo brings back a result the filter hides; the shortcut
 // sheet lists exactly the keys bound.
 
-const missing = browserMissing();
-let ui: AppInChromium;
 let app: AppServer;
 let page: Page;
 let batchId: string;
 
-beforeAll(async () => {
-  if (missing) return;
-  ui = await startAppInChromium('review');
-  ({ app, page } = ui);
-  batchId = await finishedBatch(app.core, {
-    inputs: ['bottles', 'cap-black', 'cap-gray', 'cap-red', 'hat', 'hoodie-black'].map((name) =>
-      join(EXAMPLES_DIR, name),
-    ),
-    name: 'Review by keys',
-  });
-}, 90_000);
-
-afterAll(() => ui?.close());
+const { missing } = appInChromium('review', {
+  ready: async (ui) => {
+    ({ app, page } = ui);
+    batchId = await finishedBatch(app.core, {
+      inputs: ['bottles', 'cap-black', 'cap-gray', 'cap-red', 'hat', 'hoodie-black'].map((name) =>
+        join(EXAMPLES_DIR, name),
+      ),
+      name: 'Review by keys',
+    });
+  },
+  open: false,
+});
 
 const loupeName = () => page.getByTestId('loupe').getByRole('img').getAttribute('alt');
 const press = (key: string) => page.keyboard.press(key);

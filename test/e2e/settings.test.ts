@@ -1,17 +1,18 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { browserMissing, checkAllLooks, clippedControls, openAppForFile } from './browser.ts';
+import { appInChromium } from '../support/app-fixture.ts';
+import { checkAllLooks, clippedControls } from './browser.ts';
 
 // Settings as a first-time designer reads it (issue 14, point 15), at 1280x800 and 1920x1080, light and dark:
 // the Sandbox shows no key it does not have, the storage form's fields show their examples whole with the
 // rules beside them (no "Automatic" region that AWS would refuse), and a service that cannot be reached is
 // described once.
 
-const missing = browserMissing();
-const PATIENT = { timeout: 30_000 };
 let page: Page;
-openAppForFile('settings', (app) => {
-  page = app.page;
+const { missing } = appInChromium('settings', {
+  ready: (ui) => {
+    page = ui.page;
+  },
 });
 
 describe.skipIf(missing)(`Settings${missing ? ` (skipped: ${missing})` : ''}`, () => {
@@ -19,7 +20,7 @@ describe.skipIf(missing)(`Settings${missing ? ` (skipped: ${missing})` : ''}`, (
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const sandbox = page.getByRole('listitem').filter({ hasText: 'simulated: no key' });
     await expect
-      .poll(() => sandbox.getByTestId('account-line').textContent(), PATIENT)
+      .poll(() => sandbox.getByTestId('account-line').textContent())
       .toMatch(/^Personal · 5,000 credits \(simulated\) · checked .+$/);
     expect(await page.getByPlaceholder('Automatic').count()).toBe(0);
     expect(await page.getByText('AWS S3: the bucket’s region.').count()).toBe(0);
@@ -39,7 +40,7 @@ describe.skipIf(missing)(`Settings${missing ? ` (skipped: ${missing})` : ''}`, (
     await page.getByLabel('API key').fill(`adsk_${'1'.repeat(64)}`);
     await page.getByRole('button', { name: 'Check and add' }).click();
     await expect
-      .poll(() => page.getByRole('alert').first().textContent(), PATIENT)
+      .poll(() => page.getByRole('alert').first().textContent())
       .toBe(
         'Could not connect to the service at 127.0.0.1:1: the connection was refused. Check the address and the network connection.',
       );

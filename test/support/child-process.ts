@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 // A child process of this Node for the tests that kill and restart what they drive (the CLI, the core, the
 // sandbox): its output collected, its exit awaited, and a wait for a line it prints that fails fast when
-// it exits first.
+// it exits first, with no patience of its own: a child starts slowly on a loaded machine, and only the
+// test's timeout bounds the wait.
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -12,8 +12,8 @@ export interface Child {
   process: ChildProcess;
   exited: Promise<number | null>;
   output(): string;
-  /** The first match of `pattern` in the output; throws if the child exits or time runs out first. */
-  waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
+  /** The first match of `pattern` in the output, as soon as it is printed; throws if the child exits first. */
+  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
   /** kill -9, and the exit awaited. */
   kill(): Promise<void>;
 }
@@ -42,16 +42,29 @@ export function startChild(args: string[], env: NodeJS.ProcessEnv = process.env)
     process: child,
     exited,
     output: () => text,
-    async waitFor(pattern, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = pattern.exec(text);
-        if (match) return match;
-        if (ended || Date.now() > deadline) {
-          throw new Error(`${ended ? 'exited' : 'timed out'} before ${pattern}:\n${text}`);
-        }
-        await sleep(20);
-      }
+    waitFor(pattern) {
+      return new Promise((resolvePromise, reject) => {
+        const look = () => {
+          const match = pattern.exec(text);
+          if (match) {
+            stop();
+            resolvePromise(match);
+          } else if (ended) {
+            stop();
+            reject(new Error(`exited before ${pattern}:\n${text}`));
+          }
+        };
+        const stop = () => {
+          child.stdout!.off('data', look);
+          child.stderr!.off('data', look);
+          child.off('exit', look);
+        };
+        // After `collect`, which was added first: the text looked at holds the chunk that woke the look.
+        child.stdout!.on('data', look);
+        child.stderr!.on('data', look);
+        child.on('exit', look);
+        look();
+      });
     },
     async kill() {
       child.kill('SIGKILL');
@@ -63,13 +76,4 @@ export function startChild(args: string[], env: NodeJS.ProcessEnv = process.env)
 /** Kills whatever a test left running (an afterAll after a failure). */
 export function killChildren(): void {
   for (const child of running) child.kill('SIGKILL');
-}
-
-/** Waits until `predicate` holds (something another process does, seen from here). */
-export async function until(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }

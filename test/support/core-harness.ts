@@ -7,13 +7,26 @@ import { callHandler } from '../../src-main/core/app/dispatch.ts';
 import { type Core, createCore, type Logger } from '../../src-main/core/create-core.ts';
 import { startMcpHttp } from '../../src-main/mcp/http.ts';
 import { startEmbeddedSandbox } from '../../src-main/sandbox/embedded.ts';
-import type { ArgsOf, Channel, ResultOf } from '../../src-main/shared/ipc.ts';
-import type { NewBatchRequest } from '../../src-main/shared/models.ts';
+import type { ArgsOf, Channel, Events, ResultOf } from '../../src-main/shared/ipc.ts';
+import type { NewBatchRequest, Settings } from '../../src-main/shared/models.ts';
 import { QUICK_SHOOT } from './job-settings.ts';
 import { memorySecretBox } from './secret-box.ts';
+import { until } from './until.ts';
 
 // The app's core as Electron runs it, outside Electron: a temp data dir and library, the embedded sandbox
 // as the Sandbox account, keys sealed by a memory box, preferences in memory, files under /files/<token>.
+
+/** How much faster than real time the harness runs (the embedded sandbox's jobs, the rate window), unless told. */
+export const HARNESS_TIME_SCALE = 0.02;
+
+/**
+ * The request budget at a time scale: the same 60 requests, in a window as compressed as time. A sandbox
+ * over HTTP that a harness's core calls gets it too: with the real 60 s window, a core that may send 60 in
+ * 1.2 s is refused (429) for up to a minute of real time, longer than any wait for what it then sends.
+ */
+export function scaledRateLimit(timeScale: number): { limit: number; windowMs: number } {
+  return { limit: 60, windowMs: 60_000 * timeScale };
+}
 
 export interface CoreHarness {
   core: Core;
@@ -63,9 +76,8 @@ export async function startCoreHarness(
     error: (message, error) => logs.push(`error ${message} ${(error as Error | undefined)?.stack ?? ''}`),
   };
   let saved: unknown = options.preferences ?? {};
-  const timeScale = options.timeScale ?? 0.02;
-  // Time runs faster here, the rate window too: the same 60 requests, in a window as compressed as time.
-  const rateLimit = { limit: 60, windowMs: 60_000 * timeScale };
+  const timeScale = options.timeScale ?? HARNESS_TIME_SCALE;
+  const rateLimit = scaledRateLimit(timeScale);
   const core = createCore({
     dataDir: join(dir, 'data'),
     version: '0.0.0-test',
@@ -144,12 +156,8 @@ export async function refusalOf(
 }
 
 /** Waits until a batch has finished, as the app's screens would see it (its status through the map). */
-export async function untilFinished(core: Core, batchId: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await callCore(core, 'batches:get', { id: batchId })).status !== 'finished') {
-    if (Date.now() > deadline) throw new Error(`batch ${batchId} did not finish within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+export async function untilFinished(core: Core, batchId: string): Promise<void> {
+  await until(async () => (await callCore(core, 'batches:get', { id: batchId })).status === 'finished');
 }
 
 /**
@@ -159,11 +167,11 @@ export async function untilFinished(core: Core, batchId: string, timeoutMs = 60_
  */
 export async function finishedBatch(
   core: Core,
-  options: { inputs: string[]; name: string; timeoutMs?: number } & Partial<
+  options: { inputs: string[]; name: string } & Partial<
     Pick<NewBatchRequest, 'accountId' | 'shoot' | 'video' | 'videoWhen'>
   >,
 ): Promise<string> {
-  const { inputs, timeoutMs, ...request } = options;
+  const { inputs, ...request } = options;
   const scan = await callCore(core, 'ingest:scan', { inputs });
   const batch = await callCore(core, 'batches:create', {
     scanId: scan.scanId,
@@ -173,8 +181,22 @@ export async function finishedBatch(
     includeDone: true,
     ...request,
   });
-  await untilFinished(core, batch.id, timeoutMs);
+  await untilFinished(core, batch.id);
   return batch.id;
+}
+
+/** The next `batches:notice` whose message passes `test`, whenever core announces it: it waits for the event. */
+export function nextNotice(
+  core: Core,
+  test: (message: string) => boolean,
+): Promise<Events['batches:notice']> {
+  return new Promise((resolve) => {
+    const off = core.events.on('batches:notice', (notice) => {
+      if (!test(notice.message)) return;
+      off();
+      resolve(notice);
+    });
+  });
 }
 
 /** Picks these results of a batch, as Review's P does. */

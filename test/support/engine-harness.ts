@@ -9,7 +9,7 @@ import { type LoopbackHost, startLoopbackHost } from '../../src-main/core/hostin
 import { scanInputs, toNewProduct } from '../../src-main/core/ingest/scan.ts';
 import { newAccountId } from '../../src-main/core/queue/ids.ts';
 import { QueueStore } from '../../src-main/core/queue/store.ts';
-import type { Batch, ShootSettings, VideoSettings } from '../../src-main/core/queue/types.ts';
+import type { Batch, Job, ShootSettings, VideoSettings } from '../../src-main/core/queue/types.ts';
 import { parseRateLimit } from '../../src-main/core/scheduler/budget.ts';
 import { Engine, type EngineOptions } from '../../src-main/core/scheduler/engine.ts';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src-main/sandbox/server.ts';
@@ -137,4 +137,11 @@ export function acceptedPostsBySource(sandbox: Sandbox): Map<string, number> {
     counts.set(source, (counts.get(source) ?? 0) + 1);
   }
   return counts;
+}
+
+/** The jobs not done, each with its state and why: what a test that expects every job done shows on failure. */
+export function unfinished(jobs: Job[]): string[] {
+  return jobs
+    .filter((job) => job.state !== 'done')
+    .map((job) => `${job.kind} ${job.id} ${job.state}: ${job.failureMessage ?? ''}`);
 }

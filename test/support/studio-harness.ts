@@ -1,7 +1,13 @@
 import { rm } from 'node:fs/promises';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src-main/sandbox/server.ts';
 import type { AccountView } from '../../src-main/shared/models.ts';
-import { type CoreHarness, callCore, startCoreHarness } from './core-harness.ts';
+import {
+  type CoreHarness,
+  callCore,
+  HARNESS_TIME_SCALE,
+  scaledRateLimit,
+  startCoreHarness,
+} from './core-harness.ts';
 import { defaultKeys } from './sandbox-harness.ts';
 import { type StaticServer, startStaticServer } from './static-server.ts';
 
@@ -30,7 +36,14 @@ export async function startStudioHarness(
   const h = await startCoreHarness();
   const started: Array<{ close(): Promise<void> }> = [h];
   try {
-    const service = await startSandbox({ port: 0, timeScale: 0.02, ...options });
+    // As compressed as the app's core: its time, and its rate window (the service's real 60 s one refused
+    // the core, which counts a window of 1.2 s, for up to a minute at a time).
+    const service = await startSandbox({
+      port: 0,
+      timeScale: HARNESS_TIME_SCALE,
+      rateLimit: scaledRateLimit(HARNESS_TIME_SCALE),
+      ...options,
+    });
     started.push(service);
     const photos = await startStaticServer();
     started.push(photos);

@@ -15,6 +15,7 @@ import {
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
+import { until } from '../../support/until.ts';
 
 // Issue 15 against a real sandbox over HTTP with its agency "Northwind Agency" (Partner plan, brands Acme
 // Outdoor and Bloom Cosmetics, an unpinned key and a key pinned to Acme), through the handler map every
@@ -138,7 +139,7 @@ describe('a batch billed to a brand', () => {
 
     const batch = await startBatch('acme-1', 3, { accountId: pinned.id });
     expect(batch.brandName).toBe('Acme Outdoor');
-    await untilFinished(h.core, batch.id, 30_000);
+    await untilFinished(h.core, batch.id);
 
     const usage = await call('usage:get', thisMonth());
     expect(lineOf(usage.lines, { kind: 'brand', brandId: acme.id })).toMatchObject({
@@ -256,7 +257,7 @@ describe('failed jobs', () => {
       const [brand] = await call('brands:refresh', { accountId: account.id });
       await call('accounts:pin', { id: account.id, brandId: brand!.id });
       const batch = await startBatch('failing', 8, { accountId: account.id });
-      await untilFinished(h.core, batch.id, 30_000);
+      await untilFinished(h.core, batch.id);
       const detail = await call('batches:get', { id: batch.id });
       const failedJobs = detail.items.flatMap((item) => item.jobs).filter((job) => job.state === 'failed');
       expect(detail.creditsRefunded).toBe(failedJobs.length);
@@ -367,7 +368,7 @@ describe('personal accounts', () => {
       const notices: string[] = [];
       const off = h.core.events.on('batches:notice', ({ message }) => notices.push(message));
       const batch = await startBatch('personal', 2, { accountId: personal.id });
-      await untilFinished(h.core, batch.id, 30_000);
+      await untilFinished(h.core, batch.id);
       await h.core.whenIdle();
       off();
       expect((await call('batches:get', { id: batch.id })).brandName).toBeNull();
@@ -424,17 +425,10 @@ describe('client statements', () => {
 
 /** Until every batch has settled: finished, or paused with nothing left in flight. */
 async function untilSettled(ids: string[]): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
+  await until(async () => {
     const batches = await Promise.all(ids.map((id) => call('batches:get', { id })));
-    if (
-      batches.every(
-        (batch) => batch.status === 'finished' || (batch.status === 'paused' && batch.inFlight === 0),
-      )
-    )
-      return;
-    if (Date.now() > deadline)
-      throw new Error(`batches did not settle: ${JSON.stringify(batches.map((b) => b.status))}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return batches.every(
+      (batch) => batch.status === 'finished' || (batch.status === 'paused' && batch.inFlight === 0),
+    );
+  });
 }

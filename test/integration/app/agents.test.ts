@@ -103,7 +103,7 @@ describe('an agent’s request to spend', () => {
     expect(approved.batchId).toBe(batch!.id);
     // The batch is on the record as the agent's.
     expect(batch!.agentClient).toBe(CLIENT);
-    await untilFinished(h.core, batch!.id, 30_000);
+    await untilFinished(h.core, batch!.id);
     expect(await creates()).toBe(before + 2);
     // Its charges in the ledger name the agent too.
     const ledger = new Database(join(h.dir, 'data', 'adbatch.db'), { readonly: true });

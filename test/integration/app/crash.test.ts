@@ -97,7 +97,7 @@ beforeAll(async () => {
     '--video-renderer',
     'bundled',
   ]);
-  sandboxUrl = (await sandbox.waitFor(/Sandbox listening on (\S+)/, 20_000))[1]!;
+  sandboxUrl = (await sandbox.waitFor(/Sandbox listening on (\S+)/))[1]!;
 });
 
 afterAll(async () => {
@@ -132,7 +132,7 @@ describe('the app killed at random moments, started again each time', () => {
 
     const started = Date.now();
     let core = startCore(true);
-    await core.waitFor(/^ready /m, 30_000);
+    await core.waitFor(/^ready /m);
     const kills: string[] = [];
     for (let round = 1; round <= KILLS; round++) {
       const after = Math.round(random.range(KILL_AFTER_MS.min, KILL_AFTER_MS.max));
@@ -142,14 +142,14 @@ describe('the app killed at random moments, started again each time', () => {
       expect(left.status, `${context}: kill ${round} came after the batch ended`).not.toBe('finished');
       const spawnedAt = Date.now();
       core = startCore(false);
-      await core.waitFor(/^ready /m, 30_000);
+      await core.waitFor(/^ready /m);
       kills.push(
         `${after} ms after ready (${left.done} jobs done; ready again in ${Date.now() - spawnedAt} ms)`,
       );
     }
     const killPhaseMs = Date.now() - started;
     try {
-      await core.waitFor(/^finished /m, 60_000);
+      await core.waitFor(/^finished /m);
     } catch (error) {
       await core.kill();
       throw new Error(`${context}: ${batchOnDisk(dbFile).summary}\n${(error as Error).message}`);

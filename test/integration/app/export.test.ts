@@ -20,6 +20,7 @@ import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts'
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { canMount } from '../../support/small-disk.ts';
 import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
+import { untilValue } from '../../support/until.ts';
 
 // Issue 13 through the handler map and the CLI, on a real sandbox batch: recipes, the plan and its names,
 // an export in the worker into a temp folder (every file decoded, every manifest row's sha256 checked, every
@@ -32,14 +33,11 @@ let photos: StaticServer;
 let batchId: string;
 let out: string;
 
-async function untilEnded(core: Core, id: string, timeoutMs = 120_000): Promise<ExportDetail> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+function untilEnded(core: Core, id: string): Promise<ExportDetail> {
+  return untilValue(async () => {
     const detail = await callCore(core, 'export:get', { id });
-    if (detail.state !== 'running') return detail;
-    if (Date.now() > deadline) throw new Error(`export ${id} still running after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return detail.state === 'running' ? null : detail;
+  });
 }
 
 function unzipTest(zip: string): string {
@@ -350,7 +348,7 @@ describe('an export stopped and resumed through the map', () => {
       '--data-dir',
       join(h.dir, 'data'),
     ]);
-    await cli.waitFor(/^file [1-9]\d*\/36 /m, 90_000);
+    await cli.waitFor(/^file [1-9]\d*\/36 /m);
     await cli.kill();
     // The files exported so far: not a half-written one, nor the folder's mark.
     const finishedBefore = (await listFiles(dir)).filter(
@@ -496,7 +494,7 @@ describe('adbatch export', () => {
   it('killed mid-export, then run again, ends with exactly the planned files and no .part', async () => {
     const to = join(out, 'cli-killed');
     const first = startChild(cliArgs(to));
-    await first.waitFor(/^file [1-9]\d*\/36 /m, 90_000);
+    await first.waitFor(/^file [1-9]\d*\/36 /m);
     await first.kill();
     expect(first.output()).not.toMatch(/^done:/m);
     const before = await listFiles(to);

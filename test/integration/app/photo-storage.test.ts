@@ -15,6 +15,7 @@ import { defaultKeys } from '../../support/sandbox-harness.ts';
 import { expectSealed } from '../../support/sealing.ts';
 import { memorySecretBox } from '../../support/secret-box.ts';
 import { PRODUCT_FIXTURES_DIR, startStaticServer } from '../../support/static-server.ts';
+import { untilValue } from '../../support/until.ts';
 
 // Photo storage in the app: set up in Settings (checked end to end, secret sealed), then used by batches on
 // a service account, with a real S3-compatible store (s3rver on 127.0.0.1) and a sandbox as the service.
@@ -101,11 +102,11 @@ async function studioRequest(products: string[]) {
   };
 }
 
-async function untilSettled(id: string) {
-  await expect
-    .poll(async () => (await call('batches:get', { id })).status, { timeout: 60_000, interval: 250 })
-    .toMatch(/finished|paused/);
-  return call('batches:get', { id });
+function untilSettled(id: string) {
+  return untilValue(async () => {
+    const batch = await call('batches:get', { id });
+    return batch.status === 'finished' || batch.status === 'paused' ? batch : null;
+  });
 }
 
 describe('setting up photo storage', () => {

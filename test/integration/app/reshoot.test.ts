@@ -16,6 +16,7 @@ import {
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { PRODUCT_PHOTOS, type StaticServer, writeCatalog } from '../../support/static-server.ts';
 import { type StudioHarness, startStudioHarness } from '../../support/studio-harness.ts';
+import { untilValue } from '../../support/until.ts';
 
 // Issue 12, point 7, through the handler map against the sandbox over HTTP: the products whose shots are all
 // rejected are shot again with other settings in the same batch; the quote equals the charge to the credit,
@@ -58,16 +59,6 @@ interface ManifestJob {
   state: string;
   settings: { style: string };
   files: Array<{ kind: string; path: string }>;
-}
-
-async function until<T>(read: () => Promise<T | null>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const itemsOf = async (product: string): Promise<ReviewItemView[]> =>
@@ -191,7 +182,7 @@ describe('reshoot', () => {
 
     const detail = await callCore(h.core, 'batches:get', { id: batchId });
     // The manifest is written again as the batch finishes again, just after it does.
-    const hatJobs = await until(async () => {
+    const hatJobs = await untilValue(async () => {
       const manifest = JSON.parse(await readFile(join(detail.resultsFolder, 'manifest.json'), 'utf8')) as {
         products: Array<{ name: string; jobs: ManifestJob[] }>;
       };

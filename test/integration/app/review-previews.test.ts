@@ -15,6 +15,7 @@ import {
 import type { ReviewView } from '../../../src-main/shared/models.ts';
 import { type CoreHarness, callCore, finishedBatch, startCoreHarness } from '../../support/core-harness.ts';
 import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
+import { until } from '../../support/until.ts';
 
 // Review's previews on a real sandbox batch: each downloaded shot gets a grid and a screen preview in the
 // data folder's cache, keyed by its sha256; review:get serves them through the file gateway, falls back to
@@ -26,14 +27,6 @@ let batchId: string;
 let dir: string;
 /** The batch's downloaded shots, as the engine recorded them. */
 let shots: Array<{ file: string; sha256: string }>;
-
-async function waitFor(what: string, done: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
-  const start = Date.now();
-  while (!(await done())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** The long edge a preview of this original must have: its edge, or the original's when it is smaller. */
 async function expectPreviewOf(original: string, preview: string, size: PreviewSize) {
@@ -56,7 +49,6 @@ beforeAll(async () => {
   batchId = await finishedBatch(h.core, {
     inputs: [await writeCatalog(join(h.dir, 'previews.csv'), photos, ['hat', 'tote'])],
     name: 'Previews',
-    timeoutMs: 30_000,
   });
   dir = previewsDir(join(h.dir, 'data'));
   const db = new Database(join(h.dir, 'data', 'adbatch.db'), { readonly: true });
@@ -80,7 +72,8 @@ describe('review previews', () => {
   it('are made for every downloaded shot, keyed by its sha256, without anyone asking', async () => {
     expect(shots).toHaveLength(2);
     // Nothing has called review:get yet: these come from the download path.
-    await waitFor('the previews of the downloads', () =>
+    // The previews of the downloads.
+    await until(() =>
       shots.every(
         (shot) =>
           existsSync(previewPath(dir, 'grid', shot.sha256)) &&
@@ -118,7 +111,8 @@ describe('review previews', () => {
     expect(before).toHaveLength(2);
     for (const item of before) expect([item.gridUrl, item.screenUrl]).toEqual([item.url, item.url]);
 
-    await waitFor('the previews made again', async () =>
+    // The previews made again.
+    await until(async () =>
       missing(await get()).every((item) => item.gridUrl !== item.url && item.screenUrl !== item.url),
     );
     await expectPreviewOf(first!.file, previewPath(dir, 'grid', first!.sha256), 'grid');

@@ -28,7 +28,6 @@ async function shoot(name: string, folders: string[], video: boolean) {
     shoot: { ...QUICK_SHOOT, shots: 4 },
     video: video ? QUICK_VIDEO : null,
     name,
-    timeoutMs: 90_000,
   });
   return { id, name };
 }

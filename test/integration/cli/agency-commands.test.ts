@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../src-main/cli/exit-codes.ts';
 import { startChild } from '../../support/child-process.ts';
 import { ADBATCH_BIN, adbatch, serviceRunArgs } from '../../support/cli.ts';
+import { adbatchInProcess } from '../../support/cli-in-process.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
 
@@ -129,7 +130,7 @@ describe('adbatch run --brand and adbatch usage', () => {
     ) as { totals: { net: number }; period: { from: number; to: number } };
     expect(json.totals.net).toBe(0);
     expect(json.period).toEqual({ from: Date.UTC(2020, 0, 1), to: Date.UTC(2020, 1, 1) });
-    const badDay = await adbatch(['usage', '--from', '2026-02-30', '--data-dir', where.dataDir]);
+    const badDay = await adbatchInProcess(['usage', '--from', '2026-02-30', '--data-dir', where.dataDir]);
     expect(badDay.stderr).toMatch(/a day is written YYYY-MM-DD/);
   }, 60_000);
 

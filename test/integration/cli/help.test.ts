@@ -2,13 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adbatch } from '../../support/cli.ts';
+import { adbatchInProcess } from '../../support/cli-in-process.ts';
 
 // Defaults and choices in the help read as users type them: a rate limit is `60/60s`, never the object it
 // parses to, a number is 4, never "4"; a mistake is answered in a line or two, not with the whole help.
+// The program is parsed in this process (what commander answers needs no child); one test runs the real
+// command to show that it prints the same.
 
 describe('adbatch --help', () => {
   it.each(['run', 'resume', 'sandbox'])('%s shows the rate limit default as typed', async (command) => {
-    const help = await adbatch([command, '--help']);
+    const help = await adbatchInProcess([command, '--help']);
     expect(help.code).toBe(0);
     // Commander wraps long lines: compare the words, not the layout.
     const words = help.stdout.replace(/\s+/g, ' ');
@@ -17,7 +20,7 @@ describe('adbatch --help', () => {
   });
 
   it('run marks --style as required and prints choices and defaults bare, as users type them', async () => {
-    const help = await adbatch(['run', '--help']);
+    const help = await adbatchInProcess(['run', '--help']);
     expect(help.code).toBe(0);
     const words = help.stdout.replace(/\s+/g, ' ');
     expect(words).toContain(
@@ -30,7 +33,7 @@ describe('adbatch --help', () => {
   });
 
   it('run prints every default one way, beside its environment variable, from the value the command uses', async () => {
-    const help = await adbatch(['run', '--help']);
+    const help = await adbatchInProcess(['run', '--help']);
     expect(help.code).toBe(0);
     const words = help.stdout.replace(/\s+/g, ' ');
     expect(words).toContain('--s3-prefix <prefix> key prefix (default: adbatch/; env: ADBATCH_S3_PREFIX)');
@@ -42,7 +45,7 @@ describe('adbatch --help', () => {
   });
 
   it('marks an option commander requires as required too (reshoot --style)', async () => {
-    const help = await adbatch(['reshoot', '--help']);
+    const help = await adbatchInProcess(['reshoot', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout.replace(/\s+/g, ' ')).toContain(
       '--style <style> shoot style (required; one of: classic,',
@@ -50,7 +53,7 @@ describe('adbatch --help', () => {
   });
 
   it('run without --style says in one line what is missing and names the styles, not the whole help', async () => {
-    const result = await adbatch(['run', 'photos', '--sandbox']);
+    const result = await adbatchInProcess(['run', 'photos', '--sandbox']);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -59,7 +62,7 @@ describe('adbatch --help', () => {
   });
 
   it('answers a mistyped option in three lines, not with the whole help', async () => {
-    const result = await adbatch(['run', 'photos', '--styl', 'classic']);
+    const result = await adbatchInProcess(['run', 'photos', '--styl', 'classic']);
     expect(result.code).toBe(1);
     expect(result.stderr.trimEnd().split('\n')).toEqual([
       "error: unknown option '--styl'",
@@ -70,8 +73,16 @@ describe('adbatch --help', () => {
 
   it('--version prints the version package.json gives', async () => {
     const { version } = JSON.parse(await readFile(resolve(__dirname, '../../../package.json'), 'utf8'));
-    const result = await adbatch(['--version']);
+    const result = await adbatchInProcess(['--version']);
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe(version);
+  });
+
+  it('is what the real command prints, and exits with', async () => {
+    const spawned = await adbatch(['run', '--help']);
+    expect(spawned.code).toBe(0);
+    expect(spawned.stderr).toBe('');
+    expect(spawned.stdout).toBe((await adbatchInProcess(['run', '--help'])).stdout);
+    expect(spawned.stdout).toMatch(/^Usage: adbatch run \[options\] <input\.\.\.>/);
   });
 });

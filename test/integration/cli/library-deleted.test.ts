@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/core/db/open.ts';
 import { QueueStore } from '../../../src-main/core/queue/store.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
-import { killChildren, startChild, until } from '../../support/child-process.ts';
+import { killChildren, startChild } from '../../support/child-process.ts';
 import { ADBATCH_BIN, adbatch, serviceRunArgs } from '../../support/cli.ts';
 import { acceptedPostsBySource } from '../../support/engine-harness.ts';
 import { listFiles, verifyDownloads } from '../../support/library-checks.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
+import { until } from '../../support/until.ts';
 
 // Issue 17, the library deleted while a batch runs (its shoot saved, its video not yet): `adbatch run`
 // does not start a second library where the first was; it pauses, says the folder is gone, and exits 6.
@@ -39,16 +40,12 @@ describe('the library deleted while a batch runs', () => {
       env,
     );
     let shots: string[] = [];
-    await until(
-      () => {
-        void listFiles(where.library).then((files) => {
-          shots = files.filter((file) => file.endsWith('shot-1.jpg') && !file.includes('thumbnails'));
-        });
-        return shots.length === 1;
-      },
-      30_000,
-      'the shoot saved',
-    );
+    await until(() => {
+      void listFiles(where.library).then((files) => {
+        shots = files.filter((file) => file.endsWith('shot-1.jpg') && !file.includes('thumbnails'));
+      });
+      return shots.length === 1;
+    });
     await rm(where.library, { recursive: true, force: true });
     const code = await run.exited;
     expect(code, run.output()).toBe(6);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADBATCH_BIN, adbatch } from '../../support/cli.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
+import { untilValue } from '../../support/until.ts';
 
 // `adbatch mcp` driven end to end by the MCP SDK's own client over stdio, as Claude Desktop runs it, against
 // a real sandbox (the key in ADBATCH_API_KEY): scan, quote, submit (pending: the sandbox's log shows no
@@ -149,12 +150,10 @@ describe('adbatch mcp', () => {
     const request = await tool('request_status', { requestId: submitted.requestId });
     expect(request).toMatchObject({ state: 'created' });
     // The MCP server holds the queue: it drives the batch the approval made.
-    let status: Record<string, unknown> = {};
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-      status = await tool('batch_status', { batchId: request.batchId });
-      if (status.status === 'finished') break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    let status = await untilValue(async () => {
+      const now = await tool('batch_status', { batchId: request.batchId });
+      return now.status === 'finished' ? now : null;
+    });
     expect(status).toMatchObject({ status: 'finished', done: 2, creditsSpent: 2 });
     expect(await creates()).toBe(before + 2);
 
@@ -233,11 +232,10 @@ describe('adbatch mcp', () => {
       withKey(),
     );
     expect(yes.code, yes.stderr).toBe(0);
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-      status = await tool('batch_status', { batchId: request.batchId });
-      if (status.status === 'finished' && status.jobs === 3) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    status = await untilValue(async () => {
+      const now = await tool('batch_status', { batchId: request.batchId });
+      return now.status === 'finished' && now.jobs === 3 ? now : null;
+    });
     expect(status).toMatchObject({ status: 'finished', jobs: 3, done: 3, creditsSpent: 2 + videoCredits });
     expect(await videoPosts()).toBe(1);
 

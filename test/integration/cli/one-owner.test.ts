@@ -6,12 +6,13 @@ import { openDatabase } from '../../../src-main/core/db/open.ts';
 import { QueueStore } from '../../../src-main/core/queue/store.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { QueueOwnerView } from '../../../src-main/shared/models.ts';
-import { startChild, until } from '../../support/child-process.ts';
+import { startChild } from '../../support/child-process.ts';
 import { ADBATCH_BIN, runOnSandbox, sandboxRunArgs } from '../../support/cli.ts';
 import { callCore, startCoreHarness } from '../../support/core-harness.ts';
 import { acceptedPostsBySource } from '../../support/engine-harness.ts';
 import { listFiles, verifyDownloads } from '../../support/library-checks.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
+import { until } from '../../support/until.ts';
 
 // Guarantee 7: one owner per queue. Two `adbatch resume` at once on one data folder (as when a script runs
 // beside another), and the app beside the CLI: one drives, the other says who does, and nothing paid for
@@ -57,12 +58,8 @@ describe('one engine per data folder', () => {
       '--yes',
       ...common,
     ]);
-    await first.waitFor(/Batch b_\w+ started/, 30_000);
-    await until(
-      () => sandbox.requests().filter((entry) => entry.method === 'POST').length >= 3,
-      30_000,
-      'creates',
-    );
+    await first.waitFor(/Batch b_\w+ started/);
+    await until(() => sandbox.requests().filter((entry) => entry.method === 'POST').length >= 3);
     await first.kill();
 
     const resumes = [start(['resume', ...common.slice(0, 4)]), start(['resume', ...common.slice(0, 4)])];
@@ -109,7 +106,7 @@ describe('one engine per data folder', () => {
     // The CLI drives a batch; an app opened meanwhile shows who holds the queue and takes it when freed.
     // Slower than the default sandbox run, so that the app opened meanwhile finds it still running.
     const cli = start(sandboxRunArgs([products], where, ['--time-scale', '0.05']));
-    await cli.waitFor(/Batch b_\w+ started/, 30_000);
+    await cli.waitFor(/Batch b_\w+ started/);
     const observer = await startCoreHarness({ dir: root });
     try {
       const owners: QueueOwnerView[] = [];
@@ -125,7 +122,7 @@ describe('one engine per data folder', () => {
       const [batch] = await callCore(observer.core, 'batches:list');
       expect(batch?.jobs).toBe(PRODUCTS);
       expect(await cli.exited).toBe(0);
-      await until(() => owners.some((owner) => owner.driving), 5_000, 'the app to take over');
+      await until(() => owners.some((owner) => owner.driving));
       expect((await callCore(observer.core, 'app:info')).queue).toEqual({
         driving: true,
         heldBy: null,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpeg } from '../../support/bad-inputs.ts';
 import { adbatch, runOnSandbox, sandboxRunArgs } from '../../support/cli.ts';
+import { adbatchInProcess } from '../../support/cli-in-process.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 
 // `adbatch scan` and the ingest under `adbatch run`, as a user runs them.
@@ -53,7 +54,7 @@ describe('adbatch scan', () => {
       { folder: join('linen-shirt', 'detail'), parent: 'linen-shirt', merged: true },
     ]);
     expect(plan.dropped.map((p: { folder: string }) => p.folder)).toEqual(['broken']);
-    const wrong = await adbatch(['scan', root, '--subfolders', 'merge', ...folders()]);
+    const wrong = await adbatchInProcess(['scan', root, '--subfolders', 'merge', ...folders()]);
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toMatch(/--subfolders.*merge.*own, parent/s);
   });
@@ -131,7 +132,7 @@ describe('adbatch scan', () => {
   });
 
   it('refuses an invalid --pattern with a clear message', async () => {
-    const result = await adbatch(['scan', dropped, '--pattern', '([a-z', ...folders()]);
+    const result = await adbatchInProcess(['scan', dropped, '--pattern', '([a-z', ...folders()]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/--pattern is not a valid regular expression/);
   });

@@ -26,7 +26,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'adbatch-crash-'));
-  sandbox = await startSandbox({ timeScale: 0.05, rateLimit: '60/6s', videoRenderer: 'bundled' });
+  sandbox = await startSandbox({ timeScale: 0.025, rateLimit: '60/3s', videoRenderer: 'bundled' });
 });
 
 afterAll(async () => {
@@ -48,7 +48,7 @@ describe('crash test: SIGKILL at random moments, resumed each time', () => {
     const apiKey = sandbox.accounts()[0]!.keys[0]!.key;
     const dataDir = join(dir, 'data');
     const library = join(dir, 'library');
-    const common = ['--data-dir', dataDir, '--rate-limit', '60/6s'];
+    const common = ['--data-dir', dataDir, '--rate-limit', '60/3s'];
 
     const first = cli(
       [
@@ -69,7 +69,7 @@ describe('crash test: SIGKILL at random moments, resumed each time', () => {
       ],
       apiKey,
     );
-    await first.waitFor(/Batch b_\w+ started/, 20_000);
+    await first.waitFor(/Batch b_\w+ started/);
     let child = first;
     for (let kills = 0; kills < KILLS; kills++) {
       await sleep(random.range(200, 1400));

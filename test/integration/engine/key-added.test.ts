@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src-main/core/api/index.ts';
-import { until } from '../../support/child-process.ts';
 import { engineHarnessForFile } from '../../support/engine-harness.ts';
+import { until } from '../../support/until.ts';
 
 // A batch whose key this process does not hold (started by `adbatch run` with ADBATCH_API_KEY, then seen
 // by the app) waits without sending; once the user adds that key in Settings, the running engine takes
@@ -25,7 +25,7 @@ describe('a key added while the engine runs', () => {
       expect(h.store.jobs.ofBatch(batch.id).map((job) => job.posts)).toEqual([0, 0]);
 
       keyHeld = true;
-      await until(() => h.store.batches.get(batch.id)!.status === 'finished', 20_000, 'the batch to finish');
+      await until(() => h.store.batches.get(batch.id)!.status === 'finished');
       expect(h.store.jobs.ofBatch(batch.id).map((job) => job.state)).toEqual(['done', 'done']);
     } finally {
       engine.stop();

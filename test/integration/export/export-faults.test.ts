@@ -117,7 +117,7 @@ describe('an export killed mid-run', () => {
     const requestFile = join(root, 'request.json');
     await writeFile(requestFile, JSON.stringify(request));
     const child = startChild(['--import', 'tsx', 'test/support/export-child.ts', requestFile]);
-    await child.waitFor(/done 7 /, 60_000);
+    await child.waitFor(/done 7 /);
     await child.kill();
     expect(child.output()).not.toMatch(/finished/);
     const plan = await planExport(request);

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { runShortBench } from '../support/bench-short.ts';
+
+// The benches that run under plain Node, each in its short mode: they still run to their end and write
+// their figures, so that `npm run bench` cannot rot between the runs that measure.
+
+describe('the benches, short', () => {
+  it('bench:scheduler runs ours and the naive client to the end', async () => {
+    const figures = await runShortBench('scheduler');
+    expect(figures).toMatchObject({ products: 3, ours: { jobs: 6, completed: 6 } });
+  }, 120_000);
+
+  it('bench:ingest scans its corpus and the bare loop', async () => {
+    const figures = await runShortBench('ingest');
+    expect(figures).toMatchObject({ photos: 10, products: 2 });
+  }, 120_000);
+
+  it('bench:export exports through the three recipes and each alone', async () => {
+    const figures = await runShortBench('export');
+    expect(figures).toMatchObject({ products: 4, results: 16 });
+  }, 120_000);
+
+  it('bench:database opens, checks and backs up its database', async () => {
+    const figures = await runShortBench('database');
+    expect(figures).toMatchObject({ jobs: 20 });
+  }, 120_000);
+
+  it('bench:cli times adbatch status installed with npm link, and through the launcher', async () => {
+    const figures = await runShortBench('cli-start');
+    expect(figures).toMatchObject({ runs: 3 });
+  }, 240_000);
+});
