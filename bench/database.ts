@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat, } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';

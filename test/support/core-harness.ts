@@ -8,7 +8,7 @@ import { type Core, createCore, type Logger } from '../../src-main/core/create-c
 import { startMcpHttp } from '../../src-main/mcp/http.ts';
 import { startEmbeddedSandbox } from '../../src-main/sandbox/embedded.ts';
 import type { ArgsOf, Channel, Events, ResultOf } from '../../src-main/shared/ipc.ts';
-import type { NewBatchRequest, Settings } from '../../src-main/shared/models.ts';
+import type { NewBatchRequest } from '../../src-main/shared/models.ts';
 import { QUICK_SHOOT } from './job-settings.ts';
 import { memorySecretBox } from './secret-box.ts';
 import { until } from './until.ts';
