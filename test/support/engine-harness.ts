@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -48,7 +48,11 @@ export async function startEngineHarness(sandboxOptions: EngineHarnessOptions): 
   const rateLimit = parseRateLimit(sandboxOptions.rateLimit);
   const dir = await mkdtemp(join(tmpdir(), 'adbatch-engine-'));
   const sandbox = await startSandbox({ videoRenderer: 'bundled', ...sandboxOptions });
-  const store = new QueueStore(openDatabase(join(dir, 'adbatch.db')), Date.now);
+  // The data folder beside the product folders, not above them: what lies inside a data folder (its
+  // adbatch.db) is Adbatch's own and never scanned as products.
+  const dataDir = join(dir, 'data');
+  await mkdir(dataDir);
+  const store = new QueueStore(openDatabase(join(dataDir, 'adbatch.db')), Date.now);
   const host = await startLoopbackHost();
   const apiKey = sandbox.accounts()[0]!.keys[0]!.key;
   let folders = 0;

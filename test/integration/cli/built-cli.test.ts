@@ -38,9 +38,9 @@ async function stamp(): Promise<Stamp> {
   return JSON.parse(await readFile(join(project, 'out', 'cli', 'built-from.json'), 'utf8'));
 }
 
-/** Replaces the program's description in the copy's src-main/cli/main.ts: a change `--help` shows. */
+/** Replaces the program's description in the copy's src-main/cli/program.ts: a change `--help` shows. */
 async function describeAs(description: string): Promise<void> {
-  const file = join(project, 'src-main', 'cli', 'main.ts');
+  const file = join(project, 'src-main', 'cli', 'program.ts');
   const source = await readFile(file, 'utf8');
   const current = /\.description\('([^']*)'\)/.exec(source)![1]!;
   await writeFile(file, source.replace(current, description));
