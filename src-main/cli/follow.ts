@@ -1,4 +1,4 @@
-import type { BatchSummary } from '../shared/models.ts';
+import type { BatchProgress, BatchSummary } from '../shared/models.ts';
 import { EXIT } from './exit-codes.ts';
 import type { CliCore } from './open-core.ts';
 import { ProgressPrinter } from './progress.ts';
@@ -10,9 +10,25 @@ export interface FollowOptions {
   quiet?: boolean;
 }
 
-export async function follow(cli: CliCore, batchIds: string[], options: FollowOptions = {}): Promise<number> {
+/**
+ * Follows the batches `start` hands to the core, listening from before it is called: the answer to a create
+ * waits for the database's backup (batch-maker.ts), and a short upload begins and ends meanwhile.
+ */
+export async function follow(
+  cli: CliCore,
+  start: () => Promise<readonly string[]>,
+  options: FollowOptions = {},
+): Promise<number> {
   const { core } = cli;
-  const progress = new ProgressPrinter(batchIds);
+  let batchIds: readonly string[] | null = null;
+  // What came before `start` answered, kept until it says which batches are ours.
+  const early: Array<() => void> = [];
+  const ours = (id: string, deliver: () => void): boolean => {
+    if (batchIds === null) early.push(() => ours(id, deliver));
+    else if (batchIds.includes(id)) deliver();
+    return false;
+  };
+  const progress = new ProgressPrinter([]);
   const names = new Map<string, string>();
   // An upload's progress line stays open (\r) until it ends; anything printed meanwhile starts a new line.
   let uploadLineOpen = false;
@@ -23,36 +39,45 @@ export async function follow(cli: CliCore, batchIds: string[], options: FollowOp
     uploadLineOpen = false;
     progress.interrupted();
   };
+  const onProgress = (batch: BatchProgress) => {
+    names.set(batch.id, batch.name);
+    progress.record(batch);
+    if (options.quiet) return;
+    if (batch.upload) {
+      const { done, total, bytesSent } = batch.upload;
+      uploading.set(batch.id, total);
+      process.stderr.write(
+        `\rUploading photos: ${done}/${total} (${(bytesSent / 1024 / 1024).toFixed(1)} MB sent)`,
+      );
+      uploadLineOpen = true;
+      return;
+    }
+    // The core shows an upload only while it runs: its end is the first progress without it.
+    const total = uploading.get(batch.id);
+    if (total === undefined) return;
+    uploading.delete(batch.id);
+    if (batch.statusReason !== 'hosting')
+      process.stderr.write(`\rUploading photos: ${total}/${total}, done\n`);
+    else if (uploadLineOpen) process.stderr.write('\n');
+    uploadLineOpen = false;
+  };
   const offs = [
-    core.events.on('batches:progress', (batch) => {
-      if (!batchIds.includes(batch.id)) return;
-      names.set(batch.id, batch.name);
-      progress.record(batch);
-      if (options.quiet) return;
-      if (batch.upload) {
-        const { done, total, bytesSent } = batch.upload;
-        uploading.set(batch.id, total);
-        process.stderr.write(
-          `\rUploading photos: ${done}/${total} (${(bytesSent / 1024 / 1024).toFixed(1)} MB sent)`,
-        );
-        uploadLineOpen = true;
-        return;
-      }
-      // The core shows an upload only while it runs: its end is the first progress without it.
-      const total = uploading.get(batch.id);
-      if (total === undefined) return;
-      uploading.delete(batch.id);
-      if (batch.statusReason !== 'hosting')
-        process.stderr.write(`\rUploading photos: ${total}/${total}, done\n`);
-      else if (uploadLineOpen) process.stderr.write('\n');
-      uploadLineOpen = false;
-    }),
-    core.events.on('batches:notice', ({ id, message }) => {
-      if (!batchIds.includes(id)) return;
-      printLine(`${names.get(id) ?? id}: ${message}`);
-      noticed.add(message);
-    }),
+    core.events.on('batches:progress', (batch) => ours(batch.id, () => onProgress(batch))),
+    core.events.on('batches:notice', ({ id, message }) =>
+      ours(id, () => {
+        printLine(`${names.get(id) ?? id}: ${message}`);
+        noticed.add(message);
+      }),
+    ),
   ];
+  try {
+    batchIds = await start();
+  } catch (error) {
+    for (const off of offs) off();
+    throw error;
+  }
+  progress.show(batchIds);
+  for (const deliver of early.splice(0)) deliver();
   let interrupted = false;
   let interrupt: () => void = () => {};
   const stopped = new Promise<void>((resolve) => {

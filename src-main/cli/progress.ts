@@ -44,7 +44,7 @@ export class ProgressPrinter {
   private readonly latest = new Map<string, BatchProgress>();
 
   constructor(
-    private readonly batchIds: string[],
+    private batchIds: readonly string[],
     private readonly out: NodeJS.WriteStream = process.stderr,
   ) {
     this.tty = Boolean(out.isTTY);
@@ -53,6 +53,11 @@ export class ProgressPrinter {
   /** Whether a redrawn line is on screen, so a notice printed now must start a new line first. */
   get drawing(): boolean {
     return this.tty && this.lastLine !== '';
+  }
+
+  /** The batches shown, once known: `follow` listens before the batches it shows are created. */
+  show(batchIds: readonly string[]): void {
+    this.batchIds = batchIds;
   }
 
   record(progress: BatchProgress): void {

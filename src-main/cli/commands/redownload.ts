@@ -25,11 +25,13 @@ export function registerRedownloadCommand(program: Command): void {
       });
       try {
         await cli.core.start();
-        const batch = id.startsWith('b_')
-          ? await cli.call('batches:redownload', { id })
-          : await cli.call('jobs:redownload', { id });
-        process.stdout.write(`Downloading again what ${batch.name} owes (no new job, no credits).\n`);
-        process.exitCode = await follow(cli, [batch.id]);
+        process.exitCode = await follow(cli, async () => {
+          const batch = id.startsWith('b_')
+            ? await cli.call('batches:redownload', { id })
+            : await cli.call('jobs:redownload', { id });
+          process.stdout.write(`Downloading again what ${batch.name} owes (no new job, no credits).\n`);
+          return [batch.id];
+        });
       } finally {
         await cli.core.stop();
       }

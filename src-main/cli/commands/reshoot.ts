@@ -175,9 +175,11 @@ async function reshootCommand(batchId: string, options: ReshootOptions): Promise
         return EXIT.error;
       }
     }
-    const batch = await cli.call('reshoot:create', request);
-    process.stdout.write(`Reshooting ${count} product${count === 1 ? '' : 's'} in batch ${batch.id}.\n`);
-    return await follow(cli, [batch.id]);
+    return await follow(cli, async () => {
+      const batch = await cli.call('reshoot:create', request);
+      process.stdout.write(`Reshooting ${count} product${count === 1 ? '' : 's'} in batch ${batch.id}.\n`);
+      return [batch.id];
+    });
   } finally {
     await cli.core.stop();
   }

@@ -60,29 +60,31 @@ export function registerResumeCommand(program: Command): void {
           process.stdout.write('Every batch has finished.\n');
           return;
         }
-        const driven: string[] = [];
-        for (const batch of unfinished) {
+        const driven = unfinished.filter((batch) => {
           if (!batch.keyHeld) {
             process.stderr.write(
               `${batch.name}: set ADBATCH_API_KEY to the key it was started with (${batch.keyHint}) to resume it.\n`,
             );
-            continue;
           }
-          // A restored backup's batch may send again what was sent after the backup: a person's decision,
-          // said as --yes. Until then it is followed (what was created is polled and downloaded, free).
-          if (batch.status === 'paused' && batch.statusReason === 'restored' && !options.yes) {
-            process.stderr.write(`${batch.name}: ${batch.statusMessage} Add --yes to resume it.\n`);
-          } else if (batch.status === 'paused' && batch.statusReason !== 'user') {
-            await cli.call('batches:resume', { id: batch.id });
-          }
-          driven.push(batch.id);
-          process.stdout.write(`Resuming ${batch.id}: ${batch.name}\n`);
-        }
+          return batch.keyHeld;
+        });
         if (driven.length === 0) {
           process.exitCode = EXIT.error;
           return;
         }
-        process.exitCode = await follow(cli, driven);
+        process.exitCode = await follow(cli, async () => {
+          for (const batch of driven) {
+            // A restored backup's batch may send again what was sent after the backup: a person's decision,
+            // said as --yes. Until then it is followed (what was created is polled and downloaded, free).
+            if (batch.status === 'paused' && batch.statusReason === 'restored' && !options.yes) {
+              process.stderr.write(`${batch.name}: ${batch.statusMessage} Add --yes to resume it.\n`);
+            } else if (batch.status === 'paused' && batch.statusReason !== 'user') {
+              await cli.call('batches:resume', { id: batch.id });
+            }
+            process.stdout.write(`Resuming ${batch.id}: ${batch.name}\n`);
+          }
+          return driven.map((batch) => batch.id);
+        });
       } finally {
         await cli.core.stop();
       }

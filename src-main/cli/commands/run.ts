@@ -266,14 +266,16 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
         return EXIT.error;
       }
     }
-    const batch = await cli.call('batches:create', {
-      ...request,
-      name:
-        options.name ??
-        `${new Date().toISOString().slice(0, 16).replace('T', ' ')} ${basename(resolve(folders[0]!))}`,
+    const code = await follow(cli, async () => {
+      const batch = await cli.call('batches:create', {
+        ...request,
+        name:
+          options.name ??
+          `${new Date().toISOString().slice(0, 16).replace('T', ' ')} ${basename(resolve(folders[0]!))}`,
+      });
+      process.stdout.write(`Batch ${batch.id} started: ${batch.name}\n`);
+      return [batch.id];
     });
-    process.stdout.write(`Batch ${batch.id} started: ${batch.name}\n`);
-    const code = await follow(cli, [batch.id]);
     process.stdout.write(`Results: ${resolve(options.library)}\n`);
     return code;
   } finally {

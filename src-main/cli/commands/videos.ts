@@ -92,11 +92,13 @@ export function registerVideosCommand(program: Command): void {
             process.stdout.write('Add --yes to make these videos.\n');
             return;
           }
-          const batch = await cli.call('videos:create', request);
-          process.stdout.write(
-            `Making ${quote.products.filter((product) => product.credits > 0).length} videos.\n`,
-          );
-          process.exitCode = await follow(cli, [batch.id]);
+          process.exitCode = await follow(cli, async () => {
+            const batch = await cli.call('videos:create', request);
+            process.stdout.write(
+              `Making ${quote.products.filter((product) => product.credits > 0).length} videos.\n`,
+            );
+            return [batch.id];
+          });
         } finally {
           await cli.core.stop();
         }

@@ -44,12 +44,13 @@ export class CoreEvents {
 
 /**
  * Calls `emit(key)` at most once per `intervalMs` per key, always with a trailing call, so the last state
- * is never lost and a busy batch cannot flood the renderer.
+ * is never lost and a busy batch cannot flood the renderer. `now(key)` delivers at once, for a change a
+ * listener must see even when it begins and ends inside one interval (an upload that starts and ends).
  */
 export function throttlePerKey(
   intervalMs: number,
   emit: (key: string) => void,
-): { touch(key: string): void; flush(): void } {
+): { touch(key: string): void; now(key: string): void; flush(): void } {
   const last = new Map<string, number>();
   const timers = new Map<string, NodeJS.Timeout>();
   const fire = (key: string) => {
@@ -69,6 +70,11 @@ export function throttlePerKey(
           key,
           setTimeout(() => fire(key), wait),
         );
+    },
+    now(key) {
+      const timer = timers.get(key);
+      if (timer) clearTimeout(timer);
+      fire(key);
     },
     flush() {
       for (const [key, timer] of timers) {

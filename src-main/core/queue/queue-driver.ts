@@ -75,7 +75,7 @@ export class QueueDriver {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   readonly facts: BatchFacts;
-  private readonly progress: { touch(key: string): void; flush(): void };
+  private readonly progress: ReturnType<typeof throttlePerKey>;
 
   constructor(private readonly options: QueueDriverOptions) {
     this.facts = {
@@ -282,9 +282,13 @@ export class QueueDriver {
       clientFor: (batch) => services.clientForBatch(batch),
       onChange: (batchId) => this.progress.touch(batchId),
       onHostingProgress: (batchId, upload) => {
+        const wasUploading = this.uploads.has(batchId);
         if (upload.done < upload.total) this.uploads.set(batchId, upload);
         else this.uploads.delete(batchId);
-        this.progress.touch(batchId);
+        // An upload's start and end are delivered at once: a short upload begins and ends inside one
+        // throttle interval, and a listener (the CLI's "Uploading photos" line) would not see it at all.
+        if (wasUploading !== this.uploads.has(batchId)) this.progress.now(batchId);
+        else this.progress.touch(batchId);
       },
       onNotice: (batchId, message) => {
         log.warn(`${batchId}: ${message}`);

@@ -43,4 +43,17 @@ describe('throttlePerKey', () => {
     throttle.touch('a');
     expect(delivered).toEqual(['a', 'b', 'a', 'a']);
   });
+
+  it('delivers a change at once when asked, and drops the trailing call it made needless', async () => {
+    const delivered: string[] = [];
+    const throttle = throttlePerKey(50, (key) => delivered.push(key));
+    throttle.touch('a');
+    throttle.touch('a');
+    throttle.now('a');
+    expect(delivered).toEqual(['a', 'a']);
+    throttle.now('a');
+    expect(delivered).toEqual(['a', 'a', 'a']);
+    await sleep(80);
+    expect(delivered).toEqual(['a', 'a', 'a']);
+  });
 });
