@@ -33,7 +33,7 @@ export function registerDecisionCommands(program: Command): void {
     .action((id: string, options: { dataDir: string }) =>
       decide(options.dataDir, async (cli) => {
         await cli.call('batches:pause', { id });
-        return `Paused ${id}. adbatch resume continues it.`;
+        return `Paused ${id}. adbatch resume ${id} continues it.`;
       }),
     );
 

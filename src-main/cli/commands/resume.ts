@@ -15,6 +15,10 @@ export function registerResumeCommand(program: Command): void {
     .description(
       'Finish every unfinished batch: follow created jobs to their end, create the rest, download all.',
     )
+    .argument(
+      '[batch]',
+      'only this batch, resumed even if you paused it (adbatch pause); every batch when absent',
+    )
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .option(
       '--yes',
@@ -33,6 +37,7 @@ export function registerResumeCommand(program: Command): void {
     );
   addHostingOptions(command).action(
     async (
+      only: string | undefined,
       options: HostingFlags & {
         dataDir: string;
         yes?: boolean;
@@ -54,8 +59,14 @@ export function registerResumeCommand(program: Command): void {
       try {
         await cli.core.start();
         const unfinished = (await cli.call('batches:list'))
-          .filter((batch) => batch.status !== 'finished')
+          .filter((batch) => batch.status !== 'finished' && (only === undefined || batch.id === only))
           .reverse();
+        if (only !== undefined && unfinished.length === 0) {
+          // Says which: no such batch (core's words), or one that has nothing left to resume.
+          const batch = await cli.call('batches:get', { id: only });
+          process.stdout.write(`${batch.name} has finished: there is nothing to resume.\n`);
+          return;
+        }
         if (unfinished.length === 0) {
           process.stdout.write('Every batch has finished.\n');
           return;
@@ -78,7 +89,8 @@ export function registerResumeCommand(program: Command): void {
             // said as --yes. Until then it is followed (what was created is polled and downloaded, free).
             if (batch.status === 'paused' && batch.statusReason === 'restored' && !options.yes) {
               process.stderr.write(`${batch.name}: ${batch.statusMessage} Add --yes to resume it.\n`);
-            } else if (batch.status === 'paused' && batch.statusReason !== 'user') {
+            } else if (batch.status === 'paused' && (batch.statusReason !== 'user' || only === batch.id)) {
+              // A batch the user paused stays paused in a resume of every batch; naming it resumes it.
               await cli.call('batches:resume', { id: batch.id });
             }
             process.stdout.write(`Resuming ${batch.id}: ${batch.name}\n`);

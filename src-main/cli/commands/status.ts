@@ -19,7 +19,7 @@ const JOB_DECISION_COMMANDS: Record<JobDecision, string> = {
 /** The same for a batch's decisions. */
 const BATCH_DECISION_COMMANDS: Record<BatchDecision, string> = {
   pause: 'adbatch pause <id>',
-  resume: 'adbatch resume',
+  resume: 'adbatch resume <id>',
   cancel: 'adbatch cancel <id>',
   redownload: 'adbatch redownload <id>',
 };
