@@ -1,31 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { JobView, ProductProgressView } from '../../../src-main/shared/models.ts';
-import type { JobState } from '../../../src-main/shared/vocabulary.ts';
 import {
   chargedWords,
   pauseWords,
   progressWords,
 } from '../../../src-renderer/src/screens/batch/batch-words.ts';
+import { jobView as job } from '../../support/job-view.ts';
 
 // The batch page's sentences from a batch's products and jobs: products shot and videos made, what was
 // charged, and what Pause can still hold back. (A job's state in words: test/unit/shared/words.test.ts.)
-
-function job(kind: JobView['kind'], state: JobState, price = 4): JobView {
-  return {
-    id: `${kind}-${state}-${Math.random()}`,
-    kind,
-    state,
-    remoteStatus: null,
-    price,
-    creditsCharged: 0,
-    creditsRefunded: 0,
-    creditsAtStake: 0,
-    decisions: [],
-    failureCode: null,
-    failureMessage: null,
-    results: [],
-  };
-}
 
 function product(name: string, jobs: JobView[]): ProductProgressView {
   return { id: name, name, heroUrl: null, jobs };

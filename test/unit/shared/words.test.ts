@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_TRANSITIONS } from '../../../src-main/core/queue/states.ts';
-import type { JobView } from '../../../src-main/shared/models.ts';
 import {
   BATCH_STATUSES,
   type JobState,
@@ -15,27 +14,11 @@ import {
   jobStateWords,
   retryWarning,
 } from '../../../src-main/shared/words.ts';
+import { jobView as job } from '../../support/job-view.ts';
 
 // The words every front end shows for the domain's states: each state the engine can reach reads as words
 // of its own (never a raw id like `outcome_unknown`), whatever the batch around it is doing; a decision says
 // what it spends.
-
-function job(kind: JobView['kind'], state: JobState, price = 4): JobView {
-  return {
-    id: `${kind}-${state}`,
-    kind,
-    state,
-    remoteStatus: null,
-    price,
-    creditsCharged: 0,
-    creditsRefunded: 0,
-    creditsAtStake: 0,
-    decisions: [],
-    failureCode: null,
-    failureMessage: null,
-    results: [],
-  };
-}
 
 /** Every state a job can get to from `waiting`, following the engine's transition table. */
 function reachableStates(): Set<JobState> {
