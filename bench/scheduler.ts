@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_ACCOUNT_ID } from '../src-main/core/accounts/account-store.ts';
 import {
@@ -19,10 +17,9 @@ import { startLoopbackHost } from '../src-main/core/hosting/loopback.ts';
 import { scanInputs, toNewProduct } from '../src-main/core/ingest/scan.ts';
 import { QueueStore } from '../src-main/core/queue/store.ts';
 import { Engine } from '../src-main/core/scheduler/engine.ts';
-import { generateApiKey } from '../src-main/sandbox/accounts.ts';
-import type { JobSummary, RequestLogEntry } from '../src-main/sandbox/server.ts';
 import { QUICK_SHOOT, QUICK_VIDEO } from '../test/support/job-settings.ts';
 import { makeProductFolders } from '../test/support/product-folders.ts';
+import { type RemoteSandbox, startBenchSandbox } from './sandbox-process.ts';
 import { benchSize, writeResults } from './settings.ts';
 
 // npm run bench:scheduler: N products -> N shoots + N videos against the sandbox, with job durations and
@@ -57,50 +54,6 @@ function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-}
-
-/** The sandbox as the service would be: another process (its own event loop), reached over HTTP. */
-interface RemoteSandbox {
-  url: string;
-  requests(): Promise<RequestLogEntry[]>;
-  jobs(): Promise<JobSummary[]>;
-  close(): Promise<void>;
-}
-
-async function startBenchSandbox(dir: string): Promise<{ sandbox: RemoteSandbox; apiKey: string }> {
-  const apiKey = generateApiKey();
-  const accounts = join(dir, `accounts-${apiKey.slice(-6)}.json`);
-  await writeFile(
-    accounts,
-    JSON.stringify({
-      accounts: [{ name: 'Bench', type: 'personal', credits: 1_000_000, keys: [{ key: apiKey }] }],
-    }),
-  );
-  const args = ['sandbox', '--accounts', accounts, '--time-scale', String(FACTOR)];
-  args.push('--rate-limit', `${RATE.limit}/${RATE.windowMs / 1000}s`, '--video-renderer', 'bundled');
-  const child = spawn(process.execPath, ['bin/adbatch.mjs', ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const firstLine = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}`)));
-  });
-  const url = firstLine.replace('Sandbox listening on ', '');
-  const control = async <T>(path: string): Promise<T> =>
-    ((await (await fetch(`${url}${path}`)).json()) as { data: T }).data;
-  return {
-    apiKey,
-    sandbox: {
-      url,
-      requests: () => control<RequestLogEntry[]>('/_sandbox/requests'),
-      jobs: () => control<JobSummary[]>('/_sandbox/jobs'),
-      close: () =>
-        new Promise<void>((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    },
-  };
 }
 
 /** Figures from the sandbox's own view: its request log and when each job really completed. */
@@ -156,7 +109,7 @@ function round(value: number): number {
 }
 
 async function runOurs(dir: string, products: string): Promise<Figures> {
-  const { sandbox, apiKey } = await startBenchSandbox(dir);
+  const { sandbox, apiKey } = await startBenchSandbox(dir, FACTOR, RATE);
   const host = await startLoopbackHost();
   const store = new QueueStore(openDatabase(join(dir, 'ours.db')), Date.now);
   const scan = await scanInputs([products], { cacheDir: join(dir, 'ingest-cache') });
@@ -202,7 +155,7 @@ async function runOurs(dir: string, products: string): Promise<Figures> {
 
 /** What the description suggests: create everything, poll every job every 4 s, retry a 429 on the same beat. */
 async function runNaive(dir: string, products: string, giveUpAfterMs: number): Promise<Figures> {
-  const { sandbox, apiKey } = await startBenchSandbox(dir);
+  const { sandbox, apiKey } = await startBenchSandbox(dir, FACTOR, RATE);
   const host = await startLoopbackHost();
   const client = new ServiceClient({ baseUrl: sandbox.url, apiKey });
   const scan = await scanInputs([products], { cacheDir: join(dir, 'ingest-cache') });

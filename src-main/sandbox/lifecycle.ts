@@ -1,3 +1,4 @@
+import { type DurationSpread, durationFactor } from './duration-spread.ts';
 import type { Quality, VideoDuration, VideoResolution } from './rules.ts';
 import type { Job, JobFailure, Step } from './state.ts';
 
@@ -15,6 +16,8 @@ export interface Timing {
   timeScale: number;
   /** Probability that a job fails while generating (its credits are then refunded). */
   failureRate: number;
+  /** How generation times spread from job to job (default: steady, ±20 %). */
+  durations?: DurationSpread;
   random: () => number;
 }
 
@@ -25,6 +28,11 @@ const VIDEO_RESOLUTION_FACTOR: Record<VideoResolution, number> = { '480p': 1, '7
 
 function jitter(timing: Timing, seconds: number, spread = 0.2): number {
   return seconds * (1 - spread + 2 * spread * timing.random()) * 1000 * timing.timeScale;
+}
+
+/** A job's generation: its typical seconds, jittered, times its draw from the duration spread. */
+function generation(timing: Timing, seconds: number): number {
+  return jitter(timing, seconds) * (timing.durations ? durationFactor(timing.durations, timing.random) : 1);
 }
 
 function finish(
@@ -48,7 +56,7 @@ function finish(
 export function planShoot(createdAt: number, shots: number, quality: Quality, timing: Timing) {
   const analyzingAt = createdAt + jitter(timing, 1.5, 0.5);
   const generatingAt = analyzingAt + jitter(timing, 6);
-  const doneAt = generatingAt + jitter(timing, shots * SECONDS_PER_SHOT[quality]);
+  const doneAt = generatingAt + generation(timing, shots * SECONDS_PER_SHOT[quality]);
   const steps = [
     { status: 'pending', at: createdAt },
     { status: 'analyzing', at: analyzingAt },
@@ -64,7 +72,7 @@ export function planVideo(
   timing: Timing,
 ) {
   const generatingAt = createdAt + jitter(timing, 4, 0.5);
-  const doneAt = generatingAt + jitter(timing, 60 + duration * 8 * VIDEO_RESOLUTION_FACTOR[resolution]);
+  const doneAt = generatingAt + generation(timing, 60 + duration * 8 * VIDEO_RESOLUTION_FACTOR[resolution]);
   const steps = [
     { status: 'pending', at: createdAt },
     { status: 'generating', at: generatingAt },

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type AccountsFile, defaultAccounts } from './accounts.ts';
+import type { DurationSpread } from './duration-spread.ts';
 import { ResultExpiry } from './expiry.ts';
 import { type FaultRule, FaultRules, faultErrorBody } from './faults.ts';
 import { serveFile } from './files.ts';
@@ -40,6 +41,8 @@ export interface SandboxOptions {
   rateLimit?: RateLimit | string;
   /** Probability that a job fails while generating (refunded). */
   failureRate?: number;
+  /** How generation times spread from job to job (`duration-spread.ts`; default steady, ±20 %). */
+  durations?: DurationSpread;
   /** A JSON file the state is kept in, so it survives a restart; results go beside it. */
   stateFile?: string;
   videoRenderer?: VideoRenderer;
@@ -102,7 +105,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const temporaryAssets = options.stateFile ? null : await mkdtemp(join(tmpdir(), 'adbatch-sandbox-'));
   const assetsDir = temporaryAssets ?? `${options.stateFile}.assets`;
   const service = new SandboxService(store, {
-    timing: { timeScale: options.timeScale ?? 1, failureRate: options.failureRate ?? 0, random },
+    timing: {
+      timeScale: options.timeScale ?? 1,
+      failureRate: options.failureRate ?? 0,
+      ...(options.durations ? { durations: options.durations } : {}),
+      random,
+    },
     now,
     assetsDir,
     videoRenderer: options.videoRenderer ?? 'auto',

@@ -29,4 +29,11 @@ describe('the benches, short', () => {
     const figures = await runShortBench('cli-start');
     expect(figures).toMatchObject({ runs: 3 });
   }, 240_000);
+
+  it('bench:eta runs a batch on the sandbox and says its ETA at 25, 50 and 75 % done', async () => {
+    const figures = await runShortBench('eta');
+    expect(figures).toMatchObject({ products: 3, runs: [{ spread: 'steady', jobs: 6, done: 6 }] });
+    const [run] = figures.runs as Array<{ checkpoints: Array<{ share: number }> }>;
+    expect(run!.checkpoints.map((point) => point.share)).toEqual([0.25, 0.5, 0.75]);
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { loadAccountsFile } from '../../sandbox/accounts.ts';
+import { parseDurationSpread, STEADY } from '../../sandbox/duration-spread.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
 import { port, positiveNumber, probability, rateLimitOption } from '../options.ts';
 
@@ -37,6 +38,14 @@ export function registerSandboxCommand(program: Command): void {
         .default(rateLimitOption('60/60s'), '60/60s'),
     )
     .option('--failure-rate <p>', 'probability that a job fails (refunded)', probability, 0)
+    .addOption(
+      new Option(
+        '--durations <spread>',
+        'how job durations spread: steady (±20 %), wide (log-normal), slow-tail:<share>x<factor>',
+      )
+        .argParser(parseDurationSpread)
+        .default(STEADY, 'steady'),
+    )
     .option('--state <file>', 'keep the state in this JSON file so it survives a restart')
     .addOption(
       new Option('--video-renderer <kind>', 'how video results are made')
@@ -53,6 +62,7 @@ export function registerSandboxCommand(program: Command): void {
         timeScale: options.timeScale,
         rateLimit: options.rateLimit,
         failureRate: options.failureRate,
+        durations: options.durations,
         ...(options.state ? { stateFile: options.state } : {}),
         videoRenderer: options.videoRenderer,
       });

@@ -1,0 +1,156 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SANDBOX_ACCOUNT_ID } from '../src-main/core/accounts/account-store.ts';
+import { apiKeyId, ServiceClient } from '../src-main/core/api/index.ts';
+import { FileGateway } from '../src-main/core/app/files.ts';
+import { openDatabase } from '../src-main/core/db/open.ts';
+import { startLoopbackHost } from '../src-main/core/hosting/loopback.ts';
+import { scanInputs, toNewProduct } from '../src-main/core/ingest/scan.ts';
+import { ACTIVE_JOB_STATES } from '../src-main/core/queue/states.ts';
+import { QueueStore } from '../src-main/core/queue/store.ts';
+import type { Batch } from '../src-main/core/queue/types.ts';
+import { batchDetail } from '../src-main/core/queue/views.ts';
+import { Engine } from '../src-main/core/scheduler/engine.ts';
+import { QUICK_SHOOT, QUICK_VIDEO } from '../test/support/job-settings.ts';
+import { makeProductFolders } from '../test/support/product-folders.ts';
+import { startBenchSandbox } from './sandbox-process.ts';
+import { benchSize, SHORT, writeResults } from './settings.ts';
+
+// npm run bench:eta: how far the batch's ETA is from the truth. For each spread of job durations the
+// sandbox offers (`--durations`: steady, wide, a slow tail), one batch of N products (a shoot and a video
+// each) runs on the sandbox in its own process, time and rate window compressed by BENCH_FACTOR (default
+// 0.1: 60 requests per 6 s). When 25, 50 and 75 % of the jobs are done, the remaining time the batch's
+// view says (as the app, the CLI and MCP show it) is written down; once the batch ends, the error is
+// |predicted - actual| / actual of the time that was left. Target: at most 20 % at each point, on every
+// spread. Writes bench/results/eta.json. BENCH_SHORT=1: 3 products at x0.05, one spread.
+
+const FACTOR = benchSize('BENCH_FACTOR', 0.1, 0.05);
+const PRODUCTS = benchSize('BENCH_PRODUCTS', 30, 3);
+const RATE = { limit: 60, windowMs: 60_000 * FACTOR };
+const SPREADS = SHORT ? ['steady'] : ['steady', 'wide', 'slow-tail:0.1x4'];
+const CHECKPOINTS = [0.25, 0.5, 0.75] as const;
+const TARGET = 0.2;
+
+interface Checkpoint {
+  share: number;
+  atS: number;
+  /** What the view said was left, in s; null when it said nothing. */
+  predictedS: number | null;
+  actualS: number;
+  /** |predicted - actual| / actual; null when nothing was predicted. */
+  error: number | null;
+}
+
+const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
+
+/** The remaining time the batch's view gives now, in ms, or null when it gives none. */
+function predictedRemainingMs(
+  store: QueueStore,
+  batch: Batch,
+  files: FileGateway,
+  now: number,
+): number | null {
+  const facts = { key: () => ({ accountName: 'Bench', held: true }), upload: () => null };
+  return batchDetail(store, batch, facts, files, now).etaMs;
+}
+
+async function runSpread(dir: string, products: string, spread: string) {
+  const { sandbox, apiKey } = await startBenchSandbox(dir, FACTOR, RATE, ['--durations', spread]);
+  const host = await startLoopbackHost();
+  const store = new QueueStore(openDatabase(join(dir, `${spread.replace(/\W/g, '-')}.db`)), Date.now);
+  const files = new FileGateway((token) => `bench://${token}`);
+  const scan = await scanInputs([products], { cacheDir: join(dir, 'ingest-cache') });
+  const batch = store.createBatch({
+    name: `eta ${spread}`,
+    accountId: SANDBOX_ACCOUNT_ID,
+    baseUrl: sandbox.url,
+    keyId: apiKeyId(apiKey),
+    keyHint: apiKey.slice(-4),
+    sandbox: true,
+    libraryDir: join(dir, 'library'),
+    shoot: QUICK_SHOOT,
+    video: QUICK_VIDEO,
+    products: scan.products.map(toNewProduct),
+  });
+  const seen: Array<{ share: number; at: number; predictedMs: number | null }> = [];
+  const look = () => {
+    const jobs = store.jobs.ofBatch(batch.id);
+    const finished = jobs.filter((job) => !ACTIVE_JOB_STATES.includes(job.state)).length / jobs.length;
+    const now = Date.now();
+    for (const share of CHECKPOINTS) {
+      if (finished < share || seen.some((point) => point.share === share)) continue;
+      seen.push({
+        share,
+        at: now,
+        predictedMs: predictedRemainingMs(store, store.batches.get(batch.id)!, files, now),
+      });
+    }
+  };
+  const engine = new Engine({
+    store,
+    batchIds: [batch.id],
+    clientFor: () => new ServiceClient({ baseUrl: sandbox.url, apiKey }),
+    hostFor: () => host,
+    rateLimit: RATE,
+    sandboxTimeScale: FACTOR,
+    onChange: look,
+  });
+  const startedAt = Date.now();
+  await engine.run();
+  const endedAt = Date.now();
+  const jobs = store.jobs.ofBatch(batch.id);
+  const checkpoints: Checkpoint[] = seen.map(({ share, at, predictedMs }) => {
+    const actual = endedAt - at;
+    return {
+      share,
+      atS: round((at - startedAt) / 1000),
+      predictedS: predictedMs === null ? null : round(predictedMs / 1000),
+      actualS: round(actual / 1000),
+      error: predictedMs === null ? null : round(Math.abs(predictedMs - actual) / actual, 3),
+    };
+  });
+  store.db.close();
+  await host.close();
+  await sandbox.close();
+  return {
+    spread,
+    jobs: jobs.length,
+    done: jobs.filter((job) => job.state === 'done').length,
+    makespanS: round((endedAt - startedAt) / 1000),
+    checkpoints,
+    maxError: checkpoints.some((point) => point.error === null)
+      ? null
+      : Math.max(...checkpoints.map((point) => point.error!)),
+  };
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'adbatch-bench-eta-'));
+  try {
+    const products = join(dir, 'products');
+    await makeProductFolders(products, PRODUCTS);
+    process.stderr.write(
+      `${PRODUCTS} products, time and rate window x${FACTOR} (${RATE.limit} requests per ${RATE.windowMs / 1000} s)\n`,
+    );
+    const runs = [];
+    for (const spread of SPREADS) {
+      const run = await runSpread(dir, products, spread);
+      process.stderr.write(`${spread}: ${run.makespanS} s, worst error ${run.maxError}\n`);
+      runs.push(run);
+    }
+    const targets = Object.fromEntries(
+      runs.map((run) => [
+        `${run.spread}: error at most ${TARGET * 100} %`,
+        run.maxError !== null && run.maxError <= TARGET,
+      ]),
+    );
+    await writeResults('eta', { factor: FACTOR, products: PRODUCTS, rate: RATE, runs, targets });
+    console.table(runs.flatMap((run) => run.checkpoints.map((point) => ({ spread: run.spread, ...point }))));
+    console.table(targets);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
