@@ -27,6 +27,7 @@ import {
   decisionWords,
   EXPORT_STATE_WORDS,
   JOB_STATE_WORDS,
+  TAKING_LONGER_WORDS,
 } from '../shared/words.ts';
 
 // Adbatch's tools for agents (issue 16, docs/agents.md), over the one handler map every front end calls: an
@@ -263,7 +264,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     {
       title: 'Follow a batch',
       description:
-        'A batch’s progress: its status (and why it is paused, in words when the reason is not enough), jobs done and failed, credits charged and refunded, and the shoots and videos that wait for a person’s decision in Adbatch (check again, retry, abandon, download again: a person’s, not a tool’s), with what each decision costs.',
+        'A batch’s progress: its status (and why it is paused, in words when the reason is not enough), jobs done and failed, credits charged and refunded, the shoots and videos taking longer than usual (still followed), and the shoots and videos that wait for a person’s decision in Adbatch (check again, retry, abandon, download again: a person’s, not a tool’s), with what each decision costs.',
       inputSchema: { batchId: z.string().min(1) },
       outputSchema: {
         batchId: z.string(),
@@ -289,6 +290,9 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             decisions: z.array(z.object({ decision: z.enum(JOB_DECISIONS), words: z.string() })),
           }),
         ),
+        takingLonger: z.array(
+          z.object({ jobId: z.string(), product: z.string(), kind: z.enum(JOB_KINDS), words: z.string() }),
+        ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -310,6 +314,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           creditsRefunded: batch.creditsRefunded,
           resultsFolder: batch.resultsFolder,
           waitingForDecision: waitingForDecision(batch),
+          takingLonger: takingLonger(batch),
         };
       }),
   );
@@ -679,6 +684,15 @@ function waitingForDecision(batch: BatchDetail): Array<Record<string, unknown>> 
         creditsAtStake: job.creditsAtStake,
         decisions: job.decisions.map((decision) => ({ decision, words: decisionWords(decision, job) })),
       })),
+  );
+}
+
+/** The running jobs past their deadline: still followed, only slow. */
+function takingLonger(batch: BatchDetail): Array<Record<string, unknown>> {
+  return batch.items.flatMap((product) =>
+    product.jobs
+      .filter((job) => job.late)
+      .map((job) => ({ jobId: job.id, product: product.name, kind: job.kind, words: TAKING_LONGER_WORDS })),
   );
 }
 

@@ -269,6 +269,11 @@ export interface JobView {
   state: JobState;
   /** The service's own status word for it, as it last answered (an open set: the service may add words). */
   remoteStatus: string | null;
+  /**
+   * Running past its deadline, "taking longer than usual": still polled, given up only hours later
+   * (core/scheduler/poll-planner.ts); false in every other state.
+   */
+  late: boolean;
   /** What sending it costs: a retry spends it again. */
   price: number;
   creditsCharged: number;

@@ -92,6 +92,9 @@ export const JOB_STATE_WORDS: Record<JobState, string> = {
   skipped: 'not made: its shoot did not finish',
 };
 
+/** A running job past its deadline: still followed, only slow (poll-planner.ts gives it hours more). */
+export const TAKING_LONGER_WORDS = 'taking longer than usual';
+
 /** What the service's own status says of a running job it has not started on. */
 const QUEUED_AT_THE_SERVICE = new Set(['pending', 'queued']);
 
@@ -100,13 +103,14 @@ const QUEUED_AT_THE_SERVICE = new Set(['pending', 'queued']);
  * service has queued is queued there, one whose results cannot be saved waits for that.
  */
 export function jobStateWords(
-  job: Pick<JobView, 'kind' | 'state' | 'remoteStatus'>,
+  job: Pick<JobView, 'kind' | 'state' | 'remoteStatus' | 'late'>,
   batch: { paused: boolean; savingBlocked: boolean },
 ): string {
   if (job.state === 'waiting' && batch.paused) return `${job.kind} waiting for the pause to end`;
   if (job.state === 'running' && QUEUED_AT_THE_SERVICE.has(job.remoteStatus ?? '')) {
-    return 'queued at the service';
+    return `queued at the service${job.late ? `, ${TAKING_LONGER_WORDS}` : ''}`;
   }
+  if (job.state === 'running' && job.late) return `${JOB_STATE_WORDS.running}, ${TAKING_LONGER_WORDS}`;
   if (job.state === 'downloading' && batch.savingBlocked) return 'paid, waiting to be saved';
   return JOB_STATE_WORDS[job.state];
 }

@@ -10,6 +10,7 @@ export function jobView(kind: JobView['kind'], state: JobState, price = 4): JobV
     kind,
     state,
     remoteStatus: null,
+    late: false,
     price,
     creditsCharged: 0,
     creditsRefunded: 0,

@@ -1,7 +1,12 @@
 import type { Command } from 'commander';
 import type { BatchDetail, BatchSummary, JobView } from '../../shared/models.ts';
 import { type BatchDecision, JOB_STATES, type JobDecision } from '../../shared/vocabulary.ts';
-import { batchStatusWords, decisionCostWords, JOB_STATE_WORDS } from '../../shared/words.ts';
+import {
+  batchStatusWords,
+  decisionCostWords,
+  JOB_STATE_WORDS,
+  TAKING_LONGER_WORDS,
+} from '../../shared/words.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
 
@@ -63,7 +68,8 @@ function jobLines(detail: BatchDetail): string[] {
       const kind = job.kind === 'shoot' && shootsBefore > 0 ? `reshoot ${shootsBefore}` : job.kind;
       const failure = job.failureMessage ? `  ${job.failureMessage}` : '';
       const remote = job.remoteStatus ? ` (${job.remoteStatus})` : '';
-      return `    ${product.name}  ${kind}  ${JOB_STATE_WORDS[job.state]}${remote}  ${job.creditsCharged - job.creditsRefunded}/${job.price} credits${failure}${jobHint(job)}`;
+      const late = job.late ? `, ${TAKING_LONGER_WORDS}` : '';
+      return `    ${product.name}  ${kind}  ${JOB_STATE_WORDS[job.state]}${late}${remote}  ${job.creditsCharged - job.creditsRefunded}/${job.price} credits${failure}${jobHint(job)}`;
     }),
   );
 }

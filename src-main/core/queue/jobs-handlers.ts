@@ -20,7 +20,7 @@ export function jobsHandlers(
   return {
     'jobs:get': async ({ id }) => {
       const job = requireJob(store, id);
-      return { batchId: job.batchId, job: jobView(job, [], stakesOf(store, job.batchId)) };
+      return { batchId: job.batchId, job: jobView(job, [], stakesOf(store, job.batchId), ctx.now()) };
     },
     'jobs:retry': async ({ id }) => decided(retryJob(store, id).batchId),
     'jobs:abandon': async ({ id }) => decided(abandonJob(store, id).batchId),

@@ -117,12 +117,18 @@ export function stakesOf(store: QueueStore, batchId: string): Map<string, number
   return stakes;
 }
 
-export function jobView(job: Job, results: JobView['results'], stakes: ReadonlyMap<string, number>): JobView {
+export function jobView(
+  job: Job,
+  results: JobView['results'],
+  stakes: ReadonlyMap<string, number>,
+  now: number,
+): JobView {
   return {
     id: job.id,
     kind: job.kind,
     state: job.state,
     remoteStatus: job.remoteStatus,
+    late: job.state === 'running' && job.deadlineAt !== null && now > job.deadlineAt,
     price: job.price,
     creditsCharged: job.creditsCharged,
     creditsRefunded: job.creditsRefunded,
@@ -171,7 +177,7 @@ export function batchDetail(
   const stakes = stakesOf(store, batch.id);
   const jobsByProduct = new Map<string, JobView[]>();
   for (const job of jobs) {
-    const view = jobView(job, resultsByJob.get(job.id) ?? [], stakes);
+    const view = jobView(job, resultsByJob.get(job.id) ?? [], stakes, now);
     jobsByProduct.set(job.productId, [...(jobsByProduct.get(job.productId) ?? []), view]);
   }
   const products = store.batches.products(batch.id);

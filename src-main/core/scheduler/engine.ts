@@ -43,6 +43,8 @@ export interface EngineOptions {
    */
   sandboxTimeScale?: number;
   maxInFlight?: number;
+  /** How long past its deadline a late job is still polled, in real time (default `GIVE_UP_AFTER_MS`). */
+  giveUpAfterMs?: number;
   downloadConcurrency?: number;
   onChange?: (batchId: string) => void;
   onNotice?: (batchId: string, message: string) => void;
@@ -106,7 +108,9 @@ export class Engine {
       db: this.store.db,
       now: this.now,
       timeScales: this.timeScales,
+      rateLimit: options.rateLimit,
       ...(options.pollQuantile !== undefined ? { quantile: options.pollQuantile } : {}),
+      ...(options.giveUpAfterMs !== undefined ? { giveUpAfterMs: options.giveUpAfterMs } : {}),
     });
     this.runner = new JobRunner({
       store: this.store,

@@ -213,14 +213,15 @@ export class JobRunner {
         this.settleRemote(job, remote, sentAt);
         return;
       }
-      if (job.deadlineAt !== null && now > job.deadlineAt) {
+      // Slow is not dead: a late job is still polled, and given up only long after (poll-planner.ts).
+      if (planner.givenUp(job, now)) {
         store.jobs.recordPoll(job.id, remote.status, now);
         store.jobs.markStale(job.id);
         planner.forget(job);
-        this.notice(job.batchId, `${job.kind} ${job.id} is still unfinished past its deadline.`);
+        this.notice(job.batchId, `${job.kind} ${job.id} is still unfinished, hours past its deadline.`);
         return;
       }
-      store.jobs.recordPoll(job.id, remote.status, planner.stillRunning(job, elapsed));
+      store.jobs.recordPoll(job.id, remote.status, planner.stillRunning(job, elapsed, batch.keyId));
     } catch (error) {
       planner.pollFailed(job.id);
       this.pollFailed(job, batch, budget, error);

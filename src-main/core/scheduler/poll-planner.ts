@@ -1,5 +1,6 @@
 import type { Db } from '../db/open.ts';
 import type { Job } from '../queue/types.ts';
+import { type RateLimit, SERVICE_RATE_LIMIT } from './budget.ts';
 import { DurationModel, durationClass, durationKind } from './durations.ts';
 import { TimeScales } from './time-scales.ts';
 
@@ -18,8 +19,20 @@ const PROBING_JOBS = 2;
  * it). A poll that finds the job running still teaches, late or not: the job took at least that long.
  */
 const LATE_FRACTION = 0.1;
-/** However short its jobs, a job is not stale before this long (in its service's time). */
+/** However short its jobs, a job is not late before this long (in its service's time). */
 const MIN_DEADLINE_MS = 600_000;
+/**
+ * How long past its deadline a late job is still polled before it is given up, in real time whatever the
+ * time scale: the sandbox's rendering is real CPU time, and a busy service's queue is real time too.
+ * GUESS: three hours. The description says videos take "several minutes" and promises nothing for a busy
+ * day; three hours past ten times the typical is far beyond any delay seen, and costs a late job only a
+ * poll every so often (a quarter of the time it has run).
+ */
+export const GIVE_UP_AFTER_MS = 3 * 60 * 60_000;
+/** A late job's next poll comes this share of its running time later: the gaps grow as it drags on. */
+const LATE_POLL_GROWTH = 0.25;
+/** The share of a key's request budget that its late jobs may use together, at most. */
+const LATE_BUDGET_SHARE = 0.25;
 
 export interface PollPlannerOptions {
   db: Db;
@@ -28,6 +41,10 @@ export interface PollPlannerOptions {
   quantile?: number;
   /** Which jobs run on the sandbox, and how fast it runs (default: every job in real time). */
   timeScales?: TimeScales;
+  /** The keys' request budget, which late jobs share a quarter of (default: the service's, 60 a minute). */
+  rateLimit?: RateLimit;
+  /** How long past its deadline a late job is given up, in real time (default `GIVE_UP_AFTER_MS`). */
+  giveUpAfterMs?: number;
 }
 
 export class PollPlanner {
@@ -40,6 +57,10 @@ export class PollPlanner {
   private readonly lastRunningAt = new Map<string, number>();
   /** Jobs whose last poll failed: they wait for their backed-off poll, never an early one. */
   private readonly pollFailedLast = new Set<string>();
+  /** Running jobs a poll found past their deadline: their polls keep to their plan, never an early one. */
+  private readonly late = new Set<string>();
+  /** Per key (`Batch.keyId`), the latest poll planned for a late job: the next is planned apart from it. */
+  private readonly lastLatePoll = new Map<string, number>();
 
   constructor(private readonly options: PollPlannerOptions) {
     this.timeScales = options.timeScales ?? new TimeScales(() => false, 1);
@@ -52,11 +73,26 @@ export class PollPlanner {
     return this.pollDelayMs(job, 0);
   }
 
-  /** A poll found the job still running `elapsedMs` after acceptance: when to poll it next (absolute). */
-  stillRunning(job: Job, elapsedMs: number): number {
+  /**
+   * A poll found the job still running `elapsedMs` after acceptance: when to poll it next (absolute). A job
+   * past its deadline is late: polled at growing gaps, inside its share of its key's budget (`keyId`; one
+   * key for all when not given).
+   */
+  stillRunning(job: Job, elapsedMs: number, keyId = ''): number {
     this.pollFailedLast.delete(job.id);
     this.lastRunningAt.set(job.id, elapsedMs);
     const acceptedAt = job.acceptedAt ?? this.options.now() - elapsedMs;
+    if (job.deadlineAt !== null && acceptedAt + elapsedMs > job.deadlineAt) {
+      this.late.add(job.id);
+      // Late polls of a key are planned apart by at least their share's spacing: however many jobs drag
+      // on, together they never plan more than that share of any window.
+      const rate = this.options.rateLimit ?? SERVICE_RATE_LIMIT;
+      const spacing = rate.windowMs / (rate.limit * LATE_BUDGET_SHARE);
+      const wanted = acceptedAt + elapsedMs * (1 + LATE_POLL_GROWTH);
+      const at = Math.max(wanted, (this.lastLatePoll.get(keyId) ?? Number.NEGATIVE_INFINITY) + spacing);
+      this.lastLatePoll.set(keyId, at);
+      return at;
+    }
     const next = this.pollDelayMs(job, elapsedMs);
     const minGap = this.durations.typicalMs(this.classOf(job)) * 0.05;
     return acceptedAt + Math.max(next, elapsedMs + minGap);
@@ -82,6 +118,12 @@ export class PollPlanner {
     this.lastRunningAt.delete(job.id);
     this.pollFailedLast.delete(job.id);
     this.probing.get(durationKind(this.classOf(job)))?.delete(job.id);
+    this.late.delete(job.id);
+  }
+
+  /** Whether a job still running at `now` has been late for so long that it is given up (`stale`). */
+  givenUp(job: Job, now: number): boolean {
+    return job.deadlineAt !== null && now > job.deadlineAt + (this.options.giveUpAfterMs ?? GIVE_UP_AFTER_MS);
   }
 
   /** A poll failed (network, 5xx, 429): the job waits for its backed-off poll. */
@@ -112,18 +154,23 @@ export class PollPlanner {
 
   /**
    * When a job is done with even odds: the moment for an early look when the budget has room to spare.
-   * Never earlier than its planned poll for a job whose last poll failed (that poll is a backoff).
+   * Never earlier than its planned poll for a job whose last poll failed (that poll is a backoff), nor for
+   * a late one (its gaps keep late jobs inside their share of the budget).
    */
   earlyPollAt(job: Job): number {
     const jobClass = this.classOf(job);
-    if (job.acceptedAt === null || !this.durations.knows(jobClass) || this.pollFailedLast.has(job.id))
+    const planned = this.pollFailedLast.has(job.id) || this.late.has(job.id);
+    if (job.acceptedAt === null || !this.durations.knows(jobClass) || planned)
       return job.nextPollAt ?? Number.POSITIVE_INFINITY;
     const lastSeenRunning = this.lastRunningAt.get(job.id) ?? 0;
     const evenOdds = job.acceptedAt + this.durations.pollAfterMs(jobClass, lastSeenRunning, 0.5);
     return Math.min(evenOdds, job.nextPollAt ?? evenOdds);
   }
 
-  /** A job still unfinished this long after acceptance is stale: ten times the typical, at least 10 min. */
+  /**
+   * A job still unfinished this long after acceptance is late, taking longer than usual: ten times the
+   * typical, at least 10 min (in its service's time). It is still polled; given up only much later (`givenUp`).
+   */
   deadlineMs(job: Job): number {
     const floor = MIN_DEADLINE_MS * this.timeScales.of(job.batchId);
     return Math.max(10 * this.durations.typicalMs(this.classOf(job)), floor);

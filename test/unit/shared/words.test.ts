@@ -51,6 +51,17 @@ describe('a job’s state in words', () => {
     );
   });
 
+  it('says a job past its deadline is taking longer than usual, not dead', () => {
+    const running = { paused: false, savingBlocked: false };
+    const late = { ...job('video', 'running'), late: true };
+    expect(jobStateWords({ ...late, remoteStatus: 'generating' }, running)).toBe(
+      'being made, taking longer than usual',
+    );
+    expect(jobStateWords({ ...late, remoteStatus: 'queued' }, running)).toBe(
+      'queued at the service, taking longer than usual',
+    );
+  });
+
   it('has words of its own for every state the engine can reach, in every batch, never a raw id', () => {
     const reached = reachableStates();
     expect(reached.size).toBe(Object.keys(JOB_STATE_WORDS).length);

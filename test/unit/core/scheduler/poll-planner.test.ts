@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchId, JobId, ProductId } from '../../../../src-main/core/queue/ids.ts';
 import type { Job } from '../../../../src-main/core/queue/types.ts';
-import { PollPlanner } from '../../../../src-main/core/scheduler/poll-planner.ts';
+import { GIVE_UP_AFTER_MS, PollPlanner } from '../../../../src-main/core/scheduler/poll-planner.ts';
 import { TimeScales } from '../../../../src-main/core/scheduler/time-scales.ts';
 import { databasePerTest } from '../../../support/database-per-test.ts';
 import { QUICK_SHOOT } from '../../../support/job-settings.ts';
@@ -135,5 +135,53 @@ describe('PollPlanner', () => {
     expect(planner.aimedPollAt(fast[1]!)).not.toBeNull();
     expect(planner.aimedPollAt(real)).toBeNull();
     expect(planner.isProbing(real)).toBe(true);
+  });
+
+  it("polls a late job on at growing gaps, its key's late jobs inside a quarter of its budget", () => {
+    const rate = { limit: 60, windowMs: 60_000 };
+    const planner = new PollPlanner({ db: temp.db, now, rateLimit: rate });
+    // 40 shoots of one key past their 10-minute deadline, each polled when its plan says, for two hours.
+    const late = Array.from({ length: 40 }, () => {
+      const job = accepted(planner);
+      return { ...job, deadlineAt: T0 + planner.deadlineMs(job), nextPollAt: T0 + 600_001 };
+    });
+    // The polls planned once late (their first, at the deadline, was planned before they were late).
+    const planned: number[] = [];
+    const gaps = new Map<string, number[]>();
+    for (let at = T0 + 600_001; at < T0 + 2 * 3_600_000; at += 1000) {
+      for (const job of late) {
+        if (job.nextPollAt > at) continue;
+        if (gaps.has(job.id)) planned.push(at);
+        const next = planner.stillRunning(job, at - T0, 'key_1');
+        gaps.set(job.id, [...(gaps.get(job.id) ?? []), next - at]);
+        job.nextPollAt = next;
+        expect(planner.earlyPollAt(job)).toBe(next);
+      }
+    }
+    // Every late job is still polled to the end, never more than a quarter of the budget in any window.
+    for (const job of late) expect(job.nextPollAt).toBeGreaterThan(T0 + 2 * 3_600_000 - 1_800_000);
+    const busiest = Math.max(
+      ...planned.map((at) => planned.filter((t) => t >= at && t < at + rate.windowMs).length),
+    );
+    expect(busiest).toBeLessThanOrEqual(rate.limit / 4);
+    // Each job's gaps grow as it drags on.
+    for (const list of gaps.values()) {
+      expect(list.length).toBeGreaterThan(3);
+      expect(list.at(-1)!).toBeGreaterThan(list[0]!);
+    }
+  });
+
+  it('gives a late job of the sandbox up only hours of real time past its deadline, never scaled down', () => {
+    const timeScales = new TimeScales(() => true, 0.01);
+    const planner = new PollPlanner({ db: temp.db, now, timeScales });
+    const job = accepted(planner);
+    const deadlineAt = T0 + planner.deadlineMs(job);
+    // The deadline is in the sandbox's time (10 minutes x0.01); giving up is in real time.
+    expect(deadlineAt - T0).toBe(6_000);
+    expect(GIVE_UP_AFTER_MS).toBeGreaterThanOrEqual(3_600_000);
+    const late = { ...job, deadlineAt };
+    expect(planner.givenUp(late, deadlineAt + 1)).toBe(false);
+    expect(planner.givenUp(late, deadlineAt + GIVE_UP_AFTER_MS)).toBe(false);
+    expect(planner.givenUp(late, deadlineAt + GIVE_UP_AFTER_MS + 1)).toBe(true);
   });
 });
