@@ -18,8 +18,10 @@ import { startBenchSandbox } from './sandbox-process.ts';
 import { benchSize, SHORT, writeResults } from './settings.ts';
 
 // npm run bench:eta: how far the batch's ETA is from the truth. For each spread of job durations the
-// sandbox offers (`--durations`: steady, wide, a slow tail), one batch of N products (a shoot and a video
-// each) runs on the sandbox in its own process, time and rate window compressed by BENCH_FACTOR (default
+// sandbox offers (`--durations`: steady, wide, a slow tail), a batch of N products (a shoot and a video
+// each) runs on the sandbox in its own process, after a warm-up batch of BENCH_WARM_UP products (default
+// 12) on the same database, as a user's earlier batches taught the engine their durations (a first batch
+// of a kind never seen knows only the priors, and says a range around them); time and rate window compressed by BENCH_FACTOR (default
 // 0.1: 60 requests per 6 s). When 25, 50 and 75 % of the jobs are done, the remaining time the batch's
 // view says (as the app, the CLI and MCP show it) is written down; once the batch ends, the error is
 // |predicted - actual| / actual of the time that was left. Target: at most 20 % at each point, on every
@@ -27,6 +29,8 @@ import { benchSize, SHORT, writeResults } from './settings.ts';
 
 const FACTOR = benchSize('BENCH_FACTOR', 0.1, 0.05);
 const PRODUCTS = benchSize('BENCH_PRODUCTS', 30, 3);
+/** The batch run before, on the same database: what a user's earlier batches taught the engine. */
+const WARM_UP_PRODUCTS = benchSize('BENCH_WARM_UP', 12, 1);
 const RATE = { limit: 60, windowMs: 60_000 * FACTOR };
 const SPREADS = SHORT ? ['steady'] : ['steady', 'wide', 'slow-tail:0.1x4'];
 const CHECKPOINTS = [0.25, 0.5, 0.75] as const;
@@ -51,28 +55,48 @@ function predictedRemainingMs(
   files: FileGateway,
   now: number,
 ): number | null {
-  const facts = { key: () => ({ accountName: 'Bench', held: true }), upload: () => null };
-  return batchDetail(store, batch, facts, files, now).etaMs;
+  const facts = {
+    key: () => ({ accountName: 'Bench', held: true }),
+    upload: () => null,
+    pace: () => ({ rateLimit: RATE, sandboxTimeScale: FACTOR }),
+    now: () => now,
+  };
+  const eta = batchDetail(store, batch, facts, files, now).eta;
+  return eta && eta.at - now;
 }
 
-async function runSpread(dir: string, products: string, spread: string) {
+async function runSpread(dir: string, folders: { warmUp: string; measured: string }, spread: string) {
   const { sandbox, apiKey } = await startBenchSandbox(dir, FACTOR, RATE, ['--durations', spread]);
   const host = await startLoopbackHost();
   const store = new QueueStore(openDatabase(join(dir, `${spread.replace(/\W/g, '-')}.db`)), Date.now);
   const files = new FileGateway((token) => `bench://${token}`);
-  const scan = await scanInputs([products], { cacheDir: join(dir, 'ingest-cache') });
-  const batch = store.createBatch({
-    name: `eta ${spread}`,
-    accountId: SANDBOX_ACCOUNT_ID,
-    baseUrl: sandbox.url,
-    keyId: apiKeyId(apiKey),
-    keyHint: apiKey.slice(-4),
-    sandbox: true,
-    libraryDir: join(dir, 'library'),
-    shoot: QUICK_SHOOT,
-    video: QUICK_VIDEO,
-    products: scan.products.map(toNewProduct),
-  });
+  const makeBatch = async (name: string, folder: string) => {
+    const scan = await scanInputs([folder], { cacheDir: join(dir, 'ingest-cache') });
+    return store.createBatch({
+      name,
+      accountId: SANDBOX_ACCOUNT_ID,
+      baseUrl: sandbox.url,
+      keyId: apiKeyId(apiKey),
+      keyHint: apiKey.slice(-4),
+      sandbox: true,
+      libraryDir: join(dir, 'library'),
+      shoot: QUICK_SHOOT,
+      video: QUICK_VIDEO,
+      products: scan.products.map(toNewProduct),
+    });
+  };
+  const drive = (batchId: string, onChange?: () => void) =>
+    new Engine({
+      store,
+      batchIds: [batchId],
+      clientFor: () => new ServiceClient({ baseUrl: sandbox.url, apiKey }),
+      hostFor: () => host,
+      rateLimit: RATE,
+      sandboxTimeScale: FACTOR,
+      ...(onChange ? { onChange } : {}),
+    }).run();
+  await drive((await makeBatch(`warm-up ${spread}`, folders.warmUp)).id);
+  const batch = await makeBatch(`eta ${spread}`, folders.measured);
   const seen: Array<{ share: number; at: number; predictedMs: number | null }> = [];
   const look = () => {
     const jobs = store.jobs.ofBatch(batch.id);
@@ -87,17 +111,8 @@ async function runSpread(dir: string, products: string, spread: string) {
       });
     }
   };
-  const engine = new Engine({
-    store,
-    batchIds: [batch.id],
-    clientFor: () => new ServiceClient({ baseUrl: sandbox.url, apiKey }),
-    hostFor: () => host,
-    rateLimit: RATE,
-    sandboxTimeScale: FACTOR,
-    onChange: look,
-  });
   const startedAt = Date.now();
-  await engine.run();
+  await drive(batch.id, look);
   const endedAt = Date.now();
   const jobs = store.jobs.ofBatch(batch.id);
   const checkpoints: Checkpoint[] = seen.map(({ share, at, predictedMs }) => {
@@ -128,14 +143,15 @@ async function runSpread(dir: string, products: string, spread: string) {
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'adbatch-bench-eta-'));
   try {
-    const products = join(dir, 'products');
-    await makeProductFolders(products, PRODUCTS);
+    const folders = { warmUp: join(dir, 'warm-up'), measured: join(dir, 'products') };
+    await makeProductFolders(folders.warmUp, WARM_UP_PRODUCTS);
+    await makeProductFolders(folders.measured, PRODUCTS);
     process.stderr.write(
       `${PRODUCTS} products, time and rate window x${FACTOR} (${RATE.limit} requests per ${RATE.windowMs / 1000} s)\n`,
     );
     const runs = [];
     for (const spread of SPREADS) {
-      const run = await runSpread(dir, products, spread);
+      const run = await runSpread(dir, folders, spread);
       process.stderr.write(`${spread}: ${run.makespanS} s, worst error ${run.maxError}\n`);
       runs.push(run);
     }
@@ -145,7 +161,14 @@ async function main(): Promise<void> {
         run.maxError !== null && run.maxError <= TARGET,
       ]),
     );
-    await writeResults('eta', { factor: FACTOR, products: PRODUCTS, rate: RATE, runs, targets });
+    await writeResults('eta', {
+      factor: FACTOR,
+      products: PRODUCTS,
+      warmUpProducts: WARM_UP_PRODUCTS,
+      rate: RATE,
+      runs,
+      targets,
+    });
     console.table(runs.flatMap((run) => run.checkpoints.map((point) => ({ spread: run.spread, ...point }))));
     console.table(targets);
   } finally {

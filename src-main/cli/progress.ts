@@ -1,5 +1,6 @@
 import type { BatchProgress } from '../shared/models.ts';
 import type { JobState } from '../shared/vocabulary.ts';
+import { etaWords } from '../shared/words.ts';
 
 // Live progress for a terminal, from the core's `batches:progress` events: one redrawn line per batch on a
 // TTY, a line per change (at most every 2 s) otherwise, so logs of CI runs stay readable.
@@ -9,21 +10,12 @@ function bar(value: number, total: number, width = 20): string {
   return `${'#'.repeat(filled)}${'.'.repeat(width - filled)}`;
 }
 
-function duration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
-}
-
-export function formatProgress(progress: BatchProgress, startedAt: number, now: number): string {
+/** One batch's line; its ETA last, counted down from the core's moments with this clock (`now`). */
+export function formatProgress(progress: BatchProgress, now: number): string {
   const count = (state: JobState) => progress.states[state] ?? 0;
   const failed = count('failed') + count('skipped');
   const finished = progress.done + failed + progress.attention;
-  const elapsed = now - startedAt;
-  const eta =
-    finished > 0 && finished < progress.jobs
-      ? duration((elapsed / finished) * (progress.jobs - finished))
-      : '--';
+  const eta = progress.eta ? etaWords(progress.eta, now) : '--';
   return [
     `[${bar(finished, progress.jobs)}]`,
     `created ${progress.created}/${progress.jobs}`,
@@ -39,7 +31,6 @@ export function formatProgress(progress: BatchProgress, startedAt: number, now: 
 export class ProgressPrinter {
   private lastLine = '';
   private lastPrintAt = 0;
-  private readonly startedAt = Date.now();
   private readonly tty: boolean;
   private readonly latest = new Map<string, BatchProgress>();
 
@@ -73,7 +64,7 @@ export class ProgressPrinter {
     const now = Date.now();
     const lines = this.batchIds.flatMap((id) => {
       const progress = this.latest.get(id);
-      return progress ? [formatProgress(progress, this.startedAt, now)] : [];
+      return progress ? [formatProgress(progress, now)] : [];
     });
     if (lines.length === 0) return;
     const text = lines.join('\n');
@@ -83,7 +74,9 @@ export class ProgressPrinter {
       this.lastLine = text;
       return;
     }
-    const changed = text.replace(/ETA \S+/g, '') !== this.lastLine.replace(/ETA \S+/g, '');
+    // The ETA alone changing (it counts down) is no reason for a new line in a log.
+    const withoutEta = (lines: string) => lines.replace(/ETA .*$/gm, '');
+    const changed = withoutEta(text) !== withoutEta(this.lastLine);
     if (force || (changed && now - this.lastPrintAt >= 2000)) {
       this.out.write(`${text}\n`);
       this.lastLine = text;

@@ -26,6 +26,7 @@ import {
   batchStatusWords,
   decisionWords,
   EXPORT_STATE_WORDS,
+  etaWords,
   JOB_STATE_WORDS,
   TAKING_LONGER_WORDS,
 } from '../shared/words.ts';
@@ -264,7 +265,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     {
       title: 'Follow a batch',
       description:
-        'A batch’s progress: its status (and why it is paused, in words when the reason is not enough), jobs done and failed, credits charged and refunded, the shoots and videos taking longer than usual (still followed), and the shoots and videos that wait for a person’s decision in Adbatch (check again, retry, abandon, download again: a person’s, not a tool’s), with what each decision costs.',
+        'A batch’s progress: its status (and why it is paused, in words when the reason is not enough), jobs done and failed, credits charged and refunded, the time left while it runs, the shoots and videos taking longer than usual (still followed), and the shoots and videos that wait for a person’s decision in Adbatch (check again, retry, abandon, download again: a person’s, not a tool’s), with what each decision costs.',
       inputSchema: { batchId: z.string().min(1) },
       outputSchema: {
         batchId: z.string(),
@@ -290,6 +291,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             decisions: z.array(z.object({ decision: z.enum(JOB_DECISIONS), words: z.string() })),
           }),
         ),
+        timeLeft: z.string().nullable(),
         takingLonger: z.array(
           z.object({ jobId: z.string(), product: z.string(), kind: z.enum(JOB_KINDS), words: z.string() }),
         ),
@@ -314,6 +316,8 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           creditsRefunded: batch.creditsRefunded,
           resultsFolder: batch.resultsFolder,
           waitingForDecision: waitingForDecision(batch),
+          // How long it has left while it runs ("about 3 min left", "waiting on the service for 4 min").
+          timeLeft: batch.eta ? etaWords(batch.eta, Date.now()) : null,
           takingLonger: takingLonger(batch),
         };
       }),

@@ -316,8 +316,6 @@ export interface BatchDetail extends BatchSummary {
   /** Videos made after review from the picks: the settings chosen in New batch, and whether any video was
    * made yet; null for a batch whose video is made at once, or that has none. */
   videosAfterReview: { video: VideoSettingsView; made: boolean } | null;
-  /** Estimated ms until done, or null when unknown. */
-  etaMs: number | null;
   /** What the user may decide about the batch now, as core allows it (core/queue/decisions.ts). */
   decisions: BatchDecision[];
   items: ProductProgressView[];
@@ -328,6 +326,24 @@ export interface UploadProgress {
   done: number;
   total: number;
   bytesSent: number;
+}
+
+/**
+ * When a running batch should be done (core/queue/eta.ts), as moments (ms since the epoch), not spans: a
+ * front end counts down with its own clock between answers (shared/words.ts `etaWords` says it).
+ */
+export interface BatchEta {
+  /** The likeliest moment the batch is done. */
+  at: number;
+  /** The early and late ends of its likely range. */
+  from: number;
+  to: number;
+  /** Little is known yet (few durations learned, or a wide spread): said as a range, "1 to 3 min". */
+  range: boolean;
+  /** When a job of the batch last finished, or when it began. */
+  lastProgressAt: number;
+  /** From this moment on with nothing finished, the batch is waiting on the service; null when nothing runs. */
+  stalledAt: number | null;
 }
 
 export interface BatchProgress {
@@ -354,6 +370,8 @@ export interface BatchProgress {
   creditsRefunded: number;
   /** Credits that outcome-unknown jobs may have cost. */
   creditsAtStake: number;
+  /** When it should be done, while it runs; null when paused, over, or nothing is left to run. */
+  eta: BatchEta | null;
 }
 
 export interface Settings {

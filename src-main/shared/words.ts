@@ -1,5 +1,5 @@
 import { counted, noun } from './counted.ts';
-import type { BatchProgress, JobView, ShootSettingsView, VideoSettingsView } from './models.ts';
+import type { BatchEta, BatchProgress, JobView, ShootSettingsView, VideoSettingsView } from './models.ts';
 import type {
   AgentRequestState,
   BatchDecision,
@@ -200,3 +200,41 @@ export const EXPORT_STATE_WORDS: Record<ExportState, string> = {
   failed: 'failed',
   interrupted: 'interrupted',
 };
+
+// How long a batch has left (core/queue/eta.ts), said from moments with the reader's clock: it counts down
+// between answers.
+
+/** A span as people say it: "40 s", "3 min", "1 h 5 min". */
+export function spanWords(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** "20 to 40 s", "1 to 3 min", "40 s to 3 min": one unit when both ends share it. */
+function rangeWords(fromMs: number, toMs: number): string {
+  const from = spanWords(fromMs);
+  const to = spanWords(toMs);
+  const unit = (words: string) => words.replace(/^[\d ]+/, '');
+  const sameUnit = unit(from) === unit(to) && (unit(to) === 's' || unit(to) === 'min');
+  if (from === to) return `about ${to}`;
+  return sameUnit ? `${from.replace(/ \w+$/, '')} to ${to}` : `${from} to ${to}`;
+}
+
+/**
+ * What is left of a running batch at `now`: "about 3 min left", "1 to 3 min left" while little is known,
+ * "under 1 min left", or, when nothing has finished for long though jobs run, "waiting on the service for
+ * 4 min".
+ */
+export function etaWords(eta: BatchEta, now: number): string {
+  if (eta.stalledAt !== null && now >= eta.stalledAt) {
+    return `waiting on the service for ${spanWords(now - eta.lastProgressAt)}`;
+  }
+  const to = eta.to - now;
+  if (to < 1000) return 'almost done';
+  if (eta.range ? eta.from <= now : eta.at <= now) return `under ${spanWords(to)} left`;
+  if (eta.range) return `${rangeWords(eta.from - now, to)} left`;
+  return `about ${spanWords(eta.at - now)} left`;
+}

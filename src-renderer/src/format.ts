@@ -1,13 +1,6 @@
 // Credits are said alike in every front end: the renderer's screens import them from here with the rest.
-export { credits } from '../../src-main/shared/words.ts';
-
-export function duration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
+/** A span as people say it ("40 s", "3 min", "1 h 5 min"), as the batch's ETA says it everywhere. */
+export { credits, spanWords as duration } from '../../src-main/shared/words.ts';
 
 export const dateTime = (at: number) =>
   new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

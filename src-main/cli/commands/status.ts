@@ -4,6 +4,7 @@ import { type BatchDecision, JOB_STATES, type JobDecision } from '../../shared/v
 import {
   batchStatusWords,
   decisionCostWords,
+  etaWords,
   JOB_STATE_WORDS,
   TAKING_LONGER_WORDS,
 } from '../../shared/words.ts';
@@ -57,7 +58,8 @@ function batchLine(batch: BatchSummary): string {
   const charged = batch.creditsSpent + batch.creditsRefunded;
   // Why it is paused, where the badge's words are not enough (what resuming a restored batch may pay twice).
   const why = batch.status === 'paused' && batch.statusMessage ? `\n    ${batch.statusMessage}` : '';
-  return `${batch.id}  ${batchStatusWords(batch)}  ${batch.name}\n    ${states}; credits quoted ${batch.quotedCredits}, charged ${charged}, refunded ${batch.creditsRefunded}${stake}${why}`;
+  const left = batch.eta ? `; ${etaWords(batch.eta, Date.now())}` : '';
+  return `${batch.id}  ${batchStatusWords(batch)}  ${batch.name}\n    ${states}; credits quoted ${batch.quotedCredits}, charged ${charged}, refunded ${batch.creditsRefunded}${stake}${left}${why}`;
 }
 
 function jobLines(detail: BatchDetail): string[] {

@@ -81,6 +81,8 @@ export class QueueDriver {
     this.facts = {
       key: (batch) => options.services.keyOf(batch),
       upload: (batchId) => this.uploads.get(batchId) ?? null,
+      pace: () => ({ rateLimit: options.rateLimit(), sandboxTimeScale: options.timeScale }),
+      now: Date.now,
     };
     this.progress = throttlePerKey(PROGRESS_INTERVAL_MS, (batchId) => this.emitProgress(batchId));
   }

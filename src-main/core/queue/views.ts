@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   BatchDetail,
+  BatchEta,
   BatchListItem,
   BatchProgress,
   BatchSummary,
@@ -12,7 +13,10 @@ import type { JobState } from '../../shared/vocabulary.ts';
 import type { FileGateway } from '../app/files.ts';
 import { thumbnailPath } from '../ingest/check-photo.ts';
 import { batchFolder, ingestCacheDir } from '../library.ts';
+import type { RateLimit } from '../scheduler/budget.ts';
+import { DurationModel, durationClass } from '../scheduler/durations.ts';
 import { batchDecisionsFor, decisionsFor } from './decisions.ts';
+import { type EtaJob, estimateEta } from './eta.ts';
 import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES } from './states.ts';
 import type { BatchTotals, QueueStore } from './store.ts';
 import type { Batch, Job, Product } from './types.ts';
@@ -25,9 +29,57 @@ export interface BatchFacts {
   key(batch: Batch): { accountName: string; held: boolean };
   /** The batch's upload to storage while it runs; null otherwise. */
   upload(batchId: string): UploadProgress | null;
+  /** The request budget its key is driven with, and how much faster than real time the sandbox runs. */
+  pace(batch: Batch): { rateLimit: RateLimit; sandboxTimeScale: number };
+  now(): number;
 }
 
-function progressOf(batch: Batch, totals: BatchTotals, facts: BatchFacts): BatchProgress {
+/** However short its jobs, a batch is not said to wait on the service before a minute (its service's time). */
+const MIN_STALL_MS = 60_000;
+
+/**
+ * When a running batch should be done (eta.ts): from its jobs with work left, what their classes taught
+ * (scheduler/durations.ts) and its key's budget. A video whose shoot waits for a person is not counted:
+ * it runs only once the person decides.
+ */
+function etaOf(store: QueueStore, batch: Batch, facts: BatchFacts): BatchEta | null {
+  if (batch.status !== 'running') return null;
+  const now = facts.now();
+  const { rateLimit, sandboxTimeScale } = facts.pace(batch);
+  const jobs = store.jobs.ofBatch(batch.id);
+  const byId = new Map(jobs.map((job) => [job.id as string, job]));
+  const active = (job: Job | undefined) => job !== undefined && ACTIVE_JOB_STATES.includes(job.state);
+  const durations = new DurationModel(store.db, () => now, sandboxTimeScale);
+  const left: EtaJob[] = jobs
+    .filter((job) => active(job))
+    .filter(
+      (job) =>
+        job.afterJobId === null ||
+        active(byId.get(job.afterJobId)) ||
+        byId.get(job.afterJobId)?.state === 'done',
+    )
+    .map((job) => {
+      const jobClass = durationClass(job, batch.sandbox);
+      return {
+        id: job.id,
+        kind: job.kind,
+        phase: job.state === 'waiting' ? 'waiting' : job.state === 'downloading' ? 'downloading' : 'running',
+        elapsedMs: job.state === 'running' && job.acceptedAt !== null ? now - job.acceptedAt : 0,
+        after: job.afterJobId !== null && active(byId.get(job.afterJobId)) ? job.afterJobId : null,
+        samplesMs: durations.knownMs(jobClass),
+        priorMs: durations.priorMs(jobClass),
+      };
+    });
+  return estimateEta({
+    now,
+    jobs: left,
+    rate: rateLimit,
+    lastProgressAt: Math.max(batch.createdAt, ...jobs.map((job) => job.finishedAt ?? 0)),
+    minStallMs: MIN_STALL_MS * (batch.sandbox ? sandboxTimeScale : 1),
+  });
+}
+
+function progressOf(store: QueueStore, batch: Batch, totals: BatchTotals, facts: BatchFacts): BatchProgress {
   const count = (state: JobState) => totals.byState[state] ?? 0;
   return {
     id: batch.id,
@@ -46,11 +98,12 @@ function progressOf(batch: Batch, totals: BatchTotals, facts: BatchFacts): Batch
     creditsSpent: totals.charged - totals.refunded,
     creditsRefunded: totals.refunded,
     creditsAtStake: totals.atStake,
+    eta: etaOf(store, batch, facts),
   };
 }
 
 export function batchProgress(store: QueueStore, batch: Batch, facts: BatchFacts): BatchProgress {
-  return progressOf(batch, store.totals(batch.id), facts);
+  return progressOf(store, batch, store.totals(batch.id), facts);
 }
 
 function summaryOf(
@@ -62,7 +115,7 @@ function summaryOf(
 ): BatchSummary {
   const key = facts.key(batch);
   return {
-    ...progressOf(batch, totals, facts),
+    ...progressOf(store, batch, totals, facts),
     accountName: key.accountName,
     keyHeld: key.held,
     keyHint: batch.keyHint,
@@ -96,16 +149,6 @@ export function batchSummaries(store: QueueStore, facts: BatchFacts, files: File
         coverUrl: cover ? files.url(join(batch.libraryDir, cover)) : null,
       };
     });
-}
-
-/** Average time a finished job took in this batch, times what is left, spread over the jobs running at once. */
-function estimate(jobs: readonly Job[], batch: Batch, now: number): number | null {
-  const finished = jobs.filter((job) => job.state === 'done' && job.acceptedAt && job.finishedAt);
-  const left = jobs.filter((job) => ACTIVE_JOB_STATES.includes(job.state));
-  if (left.length === 0) return 0;
-  if (finished.length === 0 || batch.status !== 'running') return null;
-  const elapsed = now - batch.createdAt;
-  return Math.round((elapsed / finished.length) * left.length);
 }
 
 /** Per job of a batch, the credits its creates whose outcome is unknown hold at stake, not resolved yet. */
@@ -194,7 +237,6 @@ export function batchDetail(
       video: batch.videosAfterReview,
       made: jobs.some((job) => job.kind === 'video'),
     },
-    etaMs: estimate(jobs, batch, now),
     decisions: batchDecisionsFor(batch, (totals.byState.owed ?? 0) > 0 || resultsFolderMissing),
     items: products.map((product) => ({
       id: product.id,

@@ -119,6 +119,11 @@ export class DurationModel {
     return longer[index]! * 1000;
   }
 
+  /** The durations known for the class (helped by its kind's, as polls are), in ms: what an ETA draws from. */
+  knownMs(jobClass: string): number[] {
+    return this.known(jobClass).map((seconds) => seconds * 1000);
+  }
+
   /** The median known duration (the prior when nothing is known), for ETAs and deadlines. */
   typicalMs(jobClass: string): number {
     const sorted = [...this.known(jobClass)].sort((a, b) => a - b);
@@ -126,7 +131,8 @@ export class DurationModel {
     return sorted[Math.floor(sorted.length / 2)]! * 1000;
   }
 
-  private priorMs(jobClass: string): number {
+  /** What the class is guessed to take before anything is learned, in its service's time. */
+  priorMs(jobClass: string): number {
     const scale = jobClass.startsWith(SANDBOX_PREFIX) ? this.sandboxScale : 1;
     return priorSeconds(jobClass) * scale * 1000;
   }

@@ -1,10 +1,11 @@
 import { memo, useCallback, useEffect, useState } from 'react';
-import type { BatchDetail, JobView, ProductProgressView } from '../../../src-main/shared/models.ts';
+import type { BatchDetail, BatchEta, JobView, ProductProgressView } from '../../../src-main/shared/models.ts';
 import type { BatchDecision, JobDecision } from '../../../src-main/shared/vocabulary.ts';
 import {
   BATCH_DECISION_WORDS,
   credits,
   decisionWords,
+  etaWords,
   jobStateWords,
   retryWarning,
   shootWords,
@@ -16,13 +17,25 @@ import { ProgressBar } from '../components/ProgressBar.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
 import { BatchExportButton } from '../export/ExportButtons.tsx';
-import { duration, megabytes } from '../format.ts';
+import { megabytes } from '../format.ts';
 import { useNavigation } from '../stores/navigation.ts';
 import { useNotices } from '../stores/notices.ts';
 import { chargedWords, pauseWords, progressWords } from './batch/batch-words.ts';
 
 /** A batch's detail is fetched again at most this often while progress events arrive. */
 const REFRESH_MS = 1000;
+/** How often the time left is said again between answers: it counts down from the core's moments. */
+const ETA_TICK_MS = 1000;
+
+/** How long the batch has left, said again every second with this clock: it counts down between answers. */
+function EtaLeft({ eta }: { eta: BatchEta }) {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ETA_TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return <span data-testid="batch-eta"> · {etaWords(eta, now)}</span>;
+}
 
 function JobLine({
   job,
@@ -326,9 +339,7 @@ export function BatchScreen({ id }: { id: string }) {
             {progressWords(detail)}
             {detail.failed > 0 ? `, ${detail.failed} failed (refunded)` : ''}
             {detail.attention > 0 ? `, ${detail.attention} waiting for your decision` : ''}
-            {detail.etaMs !== null && detail.status === 'running' && detail.etaMs > 0
-              ? ` · about ${duration(detail.etaMs)} left`
-              : ''}
+            {detail.eta && detail.status === 'running' && <EtaLeft eta={detail.eta} />}
           </p>
         </div>
         <dl>

@@ -20,6 +20,7 @@ const progress = (overrides: Partial<BatchProgress>): BatchProgress => ({
   creditsSpent: 0,
   creditsRefunded: 0,
   creditsAtStake: 0,
+  eta: null,
   ...overrides,
 });
 

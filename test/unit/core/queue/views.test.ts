@@ -15,7 +15,12 @@ import {
 // work still to do.
 
 let ctx: StoreContext;
-const facts: BatchFacts = { key: () => ({ accountName: 'Sandbox', held: true }), upload: () => null };
+const facts: BatchFacts = {
+  key: () => ({ accountName: 'Sandbox', held: true }),
+  upload: () => null,
+  pace: () => ({ rateLimit: { limit: 60, windowMs: 60_000 }, sandboxTimeScale: 1 }),
+  now: () => ctx.clock.now,
+};
 const files = new FileGateway((token) => `/files/${token}`);
 
 beforeEach(async () => {
@@ -57,8 +62,17 @@ describe('batch views', () => {
   it("estimate from the jobs with work left only: the first product's video and the unsent product's two", () => {
     const batch = batchInEveryState();
     ctx.clock.now += 60_000;
-    const elapsed = ctx.clock.now - batch.createdAt;
-    // One job finished in `elapsed`; three are left (the others wait on a person or are over).
-    expect(batchDetail(ctx.store, batch, facts, files, ctx.clock.now).etaMs).toBe(elapsed * 3);
+    const eta = batchDetail(ctx.store, batch, facts, files, ctx.clock.now).eta!;
+    // Nothing learned: the unsent product's shoot (guessed 30 s) then its video (3 min) are the longest
+    // chain left, said as a range. The jobs waiting on a person are not running: no stall can be said.
+    expect(eta.range).toBe(true);
+    expect(eta.from).toBeLessThan(eta.at);
+    expect(eta.at).toBeLessThan(eta.to);
+    expect(eta.at - ctx.clock.now).toBeGreaterThan(120_000);
+    expect(eta.at - ctx.clock.now).toBeLessThan(600_000);
+    expect(eta.stalledAt).toBeNull();
+    // A paused batch has no ETA.
+    ctx.store.batches.setStatus(batch.id, 'paused', 'user');
+    expect(batchProgress(ctx.store, ctx.store.batches.get(batch.id)!, facts).eta).toBeNull();
   });
 });

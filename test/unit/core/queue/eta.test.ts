@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { type EtaInput, type EtaJob, estimateEta } from '../../../../src-main/core/queue/eta.ts';
+import { etaWords } from '../../../../src-main/shared/words.ts';
+
+// The batch's ETA (issue 27, point 9): from the learned durations of the jobs still to run and the key's
+// request budget; a range while little is known; moments a front end counts down between answers; and
+// "waiting on the service" once nothing has finished for long while jobs run.
+
+const NOW = 1_700_000_000_000;
+const RATE = { limit: 60, windowMs: 60_000 };
+const SHOOT_PRIOR = 30_000;
+const VIDEO_PRIOR = 180_000;
+
+/** Durations learned around `typical`, ±10 %, as a class that has run for a while shows them. */
+const learned = (typical: number, count = 24) =>
+  Array.from({ length: count }, (_, index) => typical * (0.9 + (0.2 * index) / count));
+
+function job(id: string, overrides: Partial<EtaJob> = {}): EtaJob {
+  return {
+    id,
+    kind: 'shoot',
+    phase: 'waiting',
+    elapsedMs: 0,
+    after: null,
+    samplesMs: [],
+    priorMs: SHOOT_PRIOR,
+    ...overrides,
+  };
+}
+
+function input(jobs: EtaJob[], overrides: Partial<EtaInput> = {}): EtaInput {
+  return { now: NOW, jobs, rate: RATE, lastProgressAt: NOW, minStallMs: 60_000, ...overrides };
+}
+
+/** `products` products, a shoot and a video each, none sent, their classes known as given. */
+function products(count: number, shoot: number[], video: number[]): EtaJob[] {
+  return Array.from({ length: count }, (_, index) => [
+    job(`s${index}`, { samplesMs: shoot }),
+    job(`v${index}`, { kind: 'video', after: `s${index}`, samplesMs: video, priorMs: VIDEO_PRIOR }),
+  ]).flat();
+}
+
+describe('estimateEta', () => {
+  it('has nothing to say of a batch with nothing left to run', () => {
+    expect(estimateEta(input([]))).toBeNull();
+  });
+
+  it('says a range while little is learned, and a likely time once much is', () => {
+    const guessed = estimateEta(input(products(3, [], [])))!;
+    expect(guessed.range).toBe(true);
+    // The shoot and then the video, both guessed around their priors (3.5 min), the slowest of three.
+    expect(guessed.at - NOW).toBeGreaterThan(0.5 * (SHOOT_PRIOR + VIDEO_PRIOR));
+    expect(guessed.at - NOW).toBeLessThan(3 * (SHOOT_PRIOR + VIDEO_PRIOR));
+    expect(guessed.to - guessed.from).toBeGreaterThan(0.5 * (guessed.at - NOW));
+    expect(etaWords(guessed, NOW)).toMatch(/^\d+ (s )?to \d+ min left$/);
+
+    const known = estimateEta(input(products(3, learned(20_000), learned(60_000))))!;
+    expect(known.range).toBe(false);
+    // A shoot's 20 s, then its video's 60 s, each seen done at the poll aimed at it.
+    expect(known.at - NOW).toBeGreaterThan(80_000);
+    expect(known.at - NOW).toBeLessThan(100_000);
+    expect(etaWords(known, NOW)).toBe('about 2 min left');
+  });
+
+  it("counts the key's request budget: many jobs take as long as their requests allow", () => {
+    const few = estimateEta(input(products(2, learned(1000), learned(2000))))!;
+    const many = estimateEta(input(products(200, learned(1000), learned(2000))))!;
+    // 400 jobs of about 2.3 requests each at 60 a minute: some 15 minutes, however quick each job is.
+    expect(few.at - NOW).toBeLessThan(10_000);
+    expect(many.at - NOW).toBeGreaterThan(12 * 60_000);
+    expect(many.at - NOW).toBeLessThan(18 * 60_000);
+  });
+
+  it('draws from what was learned: a slow tail makes the batch end later than its typical job', () => {
+    const steady = learned(60_000);
+    const tail = steady.map((ms, index) => (index % 8 === 0 ? ms * 4 : ms));
+    const withTail = estimateEta(input(products(30, learned(10_000), tail)))!;
+    const withoutTail = estimateEta(input(products(30, learned(10_000), steady)))!;
+    expect(withTail.at - NOW).toBeGreaterThan(1.5 * (withoutTail.at - NOW));
+  });
+
+  it('counts a running job from what it has run already', () => {
+    const running = (elapsedMs: number) =>
+      estimateEta(
+        input([job('v', { kind: 'video', phase: 'running', elapsedMs, samplesMs: learned(60_000) })]),
+      )!;
+    const fresh = running(5_000);
+    const nearlyDone = running(50_000);
+    expect(fresh.at - NOW).toBeGreaterThan(nearlyDone.at - NOW + 30_000);
+    // Past everything learned it is still expected, a little later.
+    expect(running(120_000).at).toBeGreaterThan(NOW);
+  });
+
+  it('gives moments that count down between answers, and the same answer for the same facts', () => {
+    const facts = input(products(3, learned(20_000), learned(60_000)));
+    const eta = estimateEta(facts)!;
+    expect(estimateEta(facts)).toEqual(eta);
+    const words = [0, 30_000, 60_000, eta.at - NOW + 1, eta.to - NOW].map((after) =>
+      etaWords(eta, NOW + after),
+    );
+    expect(words.slice(0, 3)).toEqual([
+      'about 2 min left',
+      'about 1 min left',
+      expect.stringMatching(/^about \d\d s left$/),
+    ]);
+    expect(words[3]).toMatch(/^under \d+ s left$/);
+    expect(words[4]).toBe('almost done');
+  });
+
+  it('says the batch waits on the service once nothing has finished for long while jobs run', () => {
+    const lastProgressAt = NOW - 4 * 60_000;
+    const eta = estimateEta(
+      input([job('v', { kind: 'video', phase: 'running', elapsedMs: 240_000, samplesMs: learned(60_000) })], {
+        lastProgressAt,
+      }),
+    )!;
+    // Twice the 60 s typical of the running video, at least the minute given.
+    expect(eta.stalledAt).toBe(lastProgressAt + 120_000);
+    expect(etaWords(eta, NOW)).toBe('waiting on the service for 4 min');
+    expect(etaWords(eta, NOW + 60_000)).toBe('waiting on the service for 5 min');
+    // Nothing running: nothing to wait on.
+    expect(estimateEta(input(products(1, [], []), { lastProgressAt }))!.stalledAt).toBeNull();
+  });
+});
