@@ -19,18 +19,18 @@ import { benchSize, SHORT, writeResults } from './settings.ts';
 
 // npm run bench:eta: how far the batch's ETA is from the truth. For each spread of job durations the
 // sandbox offers (`--durations`: steady, wide, a slow tail), a batch of N products (a shoot and a video
-// each) runs on the sandbox in its own process, after a warm-up batch of BENCH_WARM_UP products (default
-// 12) on the same database, as a user's earlier batches taught the engine their durations (a first batch
-// of a kind never seen knows only the priors, and says a range around them); time and rate window compressed by BENCH_FACTOR (default
-// 0.1: 60 requests per 6 s). When 25, 50 and 75 % of the jobs are done, the remaining time the batch's
-// view says (as the app, the CLI and MCP show it) is written down; once the batch ends, the error is
-// |predicted - actual| / actual of the time that was left. Target: at most 20 % at each point, on every
-// spread. Writes bench/results/eta.json. BENCH_SHORT=1: 3 products at x0.05, one spread.
+// each) runs on the sandbox in its own process, time and rate window compressed by BENCH_FACTOR (default
+// 0.1: 60 requests per 6 s), after a warm-up batch of BENCH_WARM_UP products (default 20) on the same
+// database: what a user's earlier batches taught the engine (a first batch of a kind never seen knows only
+// the priors, and says a range around them). When 25, 50 and 75 % of the jobs are done, the remaining
+// time the batch's view says (as the app, the CLI and MCP show it) is written down; once the batch ends,
+// the error is |predicted - actual| / actual of the time that was left. Target: at most 20 % at each
+// point, on every spread. Writes bench/results/eta.json. BENCH_SHORT=1: 3 products at x0.05, one spread.
 
 const FACTOR = benchSize('BENCH_FACTOR', 0.1, 0.05);
 const PRODUCTS = benchSize('BENCH_PRODUCTS', 30, 3);
 /** The batch run before, on the same database: what a user's earlier batches taught the engine. */
-const WARM_UP_PRODUCTS = benchSize('BENCH_WARM_UP', 12, 1);
+const WARM_UP_PRODUCTS = benchSize('BENCH_WARM_UP', 20, 1);
 const RATE = { limit: 60, windowMs: 60_000 * FACTOR };
 const SPREADS = SHORT ? ['steady'] : ['steady', 'wide', 'slow-tail:0.1x4'];
 const CHECKPOINTS = [0.25, 0.5, 0.75] as const;

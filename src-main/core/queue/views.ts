@@ -66,6 +66,7 @@ function etaOf(store: QueueStore, batch: Batch, facts: BatchFacts): BatchEta | n
         phase: job.state === 'waiting' ? 'waiting' : job.state === 'downloading' ? 'downloading' : 'running',
         elapsedMs: job.state === 'running' && job.acceptedAt !== null ? now - job.acceptedAt : 0,
         after: job.afterJobId !== null && active(byId.get(job.afterJobId)) ? job.afterJobId : null,
+        durationClass: jobClass,
         samplesMs: durations.knownMs(jobClass),
         priorMs: durations.priorMs(jobClass),
       };

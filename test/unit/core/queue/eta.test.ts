@@ -22,6 +22,7 @@ function job(id: string, overrides: Partial<EtaJob> = {}): EtaJob {
     phase: 'waiting',
     elapsedMs: 0,
     after: null,
+    durationClass: overrides.kind ?? 'shoot',
     samplesMs: [],
     priorMs: SHOOT_PRIOR,
     ...overrides,
