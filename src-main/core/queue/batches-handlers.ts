@@ -17,6 +17,7 @@ export function batchesHandlers(
   const summary = (id: string) => batchSummary(store, requireBatch(store, id), queue.facts);
 
   const maker = batchMaker(ctx);
+  const recovery = { store, remoteJob: queue.remoteJob };
 
   return {
     'batches:quote': (request) => maker.quote(request, scans.products(request.scanId)),
@@ -54,7 +55,7 @@ export function batchesHandlers(
       return summary(id);
     },
     'batches:resume': async ({ id }) => {
-      await queue.drive(resumeBatch(store, id));
+      await queue.goOnAfter(await resumeBatch(recovery, id));
       return summary(id);
     },
     'batches:cancel': async ({ id }) => {
@@ -68,8 +69,7 @@ export function batchesHandlers(
       return summary(id);
     },
     'batches:redownload': async ({ id }) => {
-      const { batch } = await redownloadBatch(store, id);
-      await queue.drive(batch);
+      await queue.goOnAfter(await redownloadBatch(recovery, id));
       return summary(id);
     },
   };

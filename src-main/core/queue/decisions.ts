@@ -1,8 +1,6 @@
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { BatchDecision, JobDecision } from '../../shared/vocabulary.ts';
 import { AppError } from '../app/errors.ts';
-import type { AssetId, JobId } from './ids.ts';
+import { type Recovery, type RecoveryDeps, recoverResults } from './recovery.ts';
 import type { QueueStore } from './store.ts';
 import type { Batch, Job } from './types.ts';
 
@@ -51,14 +49,20 @@ export function pauseBatch(store: QueueStore, id: string): Batch {
   return store.batches.get(batch.id)!;
 }
 
-/** Lets a paused batch create jobs again, whatever paused it (the user, credits, the key, the storage). */
-export function resumeBatch(store: QueueStore, id: string): Batch {
+/**
+ * Lets a paused batch create jobs again, whatever paused it (the user, credits, the key, the storage). One
+ * paused for its library goes on where the library is now (put back, found again, or made again): its
+ * folders made again and what is missing from them downloaded again, free (`recovery.ts`).
+ */
+export async function resumeBatch(deps: RecoveryDeps, id: string): Promise<Recovery> {
+  const { store } = deps;
   const batch = requireBatch(store, id);
   if (!batchAllows(batch, 'resume')) {
     throw new AppError('conflict', `Batch ${id} is ${batch.status}: there is nothing to resume.`);
   }
+  if (batch.statusReason === 'library') return recoverResults(deps, batch);
   store.batches.resume(batch.id);
-  return store.batches.get(batch.id)!;
+  return { batch: store.batches.get(batch.id)!, downloading: 0, unserved: [] };
 }
 
 /** Never creates what is not created yet; created jobs are still followed and downloaded. */
@@ -117,42 +121,28 @@ export function recheckJob(store: QueueStore, id: string, now: number): Job {
 }
 
 /** Downloads an owed job's results again: the service was paid, so nothing is sent and nothing charged. */
-export function redownloadJob(store: QueueStore, id: string): Job {
-  const job = requireJob(store, id);
+export async function redownloadJob(deps: RecoveryDeps, id: string): Promise<Recovery> {
+  const job = requireJob(deps.store, id);
   if (!decisionsFor(job).includes('redownload')) {
     throw new AppError(
       'conflict',
       `Job ${id} is ${job.state}: only a job whose results are owed can be downloaded again.`,
     );
   }
-  return store.jobs.redownload(job.id);
+  return recoverResults(deps, requireBatch(deps.store, job.batchId), job.id);
 }
 
 /**
- * Downloads again every result of a batch that is not in its library: those owed, and those saved once but
- * gone since (a library deleted, lost with its drive). The library is made again where it was; nothing is
- * sent, nothing charged. How many jobs are downloaded again.
+ * Downloads again every result of a batch that is not in its library, as the disk says: those owed, and
+ * those saved once but gone since (a library deleted, lost with its drive). The library is made again where
+ * it was; nothing is sent, nothing charged; what the service no longer serves is said (`Recovery.unserved`).
  */
-export async function redownloadBatch(
-  store: QueueStore,
-  id: string,
-): Promise<{ batch: Batch; jobs: number }> {
-  const batch = requireBatch(store, id);
-  const lost = new Map<JobId, AssetId[]>();
-  for (const asset of store.assets.ofBatch(batch.id)) {
-    if (asset.state !== 'done') continue;
-    const found = await stat(join(batch.libraryDir, asset.path)).catch(() => null);
-    if (found?.size === asset.bytes) continue;
-    lost.set(asset.jobId, [...(lost.get(asset.jobId) ?? []), asset.id]);
-  }
-  for (const [jobId, assetIds] of lost) {
-    if (store.jobs.get(jobId)?.state === 'done') store.jobs.markResultsLost(jobId, assetIds);
-  }
-  const owed = store.jobs.ofBatchInState(batch.id, 'owed');
-  if (owed.length === 0) {
+export async function redownloadBatch(deps: RecoveryDeps, id: string): Promise<Recovery> {
+  const batch = requireBatch(deps.store, id);
+  const pausedForLibrary = batch.status === 'paused' && batch.statusReason === 'library';
+  const recovery = await recoverResults(deps, batch);
+  if (recovery.downloading === 0 && recovery.unserved.length === 0 && !pausedForLibrary) {
     throw new AppError('conflict', `Batch ${id} owes no results: every paid result is on disk.`);
   }
-  for (const job of owed) store.jobs.redownload(job.id);
-  if (batch.status === 'paused' && batch.statusReason === 'library') store.batches.resume(batch.id);
-  return { batch: store.batches.get(batch.id)!, jobs: owed.length };
+  return recovery;
 }

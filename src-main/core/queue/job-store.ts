@@ -386,15 +386,26 @@ export class JobStore {
   }
 
   /**
-   * A done job whose results are no longer in the library (deleted, lost with a drive): they are owed again,
-   * to be downloaded for free.
+   * Results of a job that are no longer in the library (deleted, lost with a drive): owed again, to be
+   * downloaded for free. A done job is owed again; one still downloading takes them back among those it
+   * has to download; an owed job owes them beside the rest.
    */
   markResultsLost(jobId: JobId, assetIds: readonly AssetId[]): Job {
     return this.db.transaction(() => {
+      const job = this.require(jobId);
+      const downloading = job.state === 'downloading';
       const lost = this.db.prepare(
-        "UPDATE assets SET state = 'failed', error = 'missing from the library' WHERE id = ? AND job_id = ?",
+        'UPDATE assets SET state = ?, attempts = 0, error = ? WHERE id = ? AND job_id = ?',
       );
-      for (const assetId of assetIds) lost.run(assetId, jobId);
+      for (const assetId of assetIds) {
+        lost.run(
+          downloading ? 'pending' : 'failed',
+          downloading ? null : 'missing from the library',
+          assetId,
+          jobId,
+        );
+      }
+      if (job.state !== 'done') return job;
       const failure = {
         code: 'results_missing',
         message:
@@ -407,6 +418,13 @@ export class JobStore {
         failure,
       );
     })();
+  }
+
+  /** Why an owed job's results cannot be downloaded again (the service no longer serves them). */
+  explainOwed(jobId: JobId, failure: Failure): void {
+    this.db
+      .prepare("UPDATE jobs SET failure_code = ?, failure_message = ? WHERE id = ? AND state = 'owed'")
+      .run(failure.code, failure.message, jobId);
   }
 
   /** The user's word to download an owed job's results again: no POST, no credits. */

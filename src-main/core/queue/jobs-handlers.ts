@@ -25,6 +25,10 @@ export function jobsHandlers(
     'jobs:retry': async ({ id }) => decided(retryJob(store, id).batchId),
     'jobs:abandon': async ({ id }) => decided(abandonJob(store, id).batchId),
     'jobs:recheck': async ({ id }) => decided(recheckJob(store, id, ctx.now()).batchId),
-    'jobs:redownload': async ({ id }) => decided(redownloadJob(store, id).batchId),
+    'jobs:redownload': async ({ id }) => {
+      const recovery = await redownloadJob({ store, remoteJob: queue.remoteJob }, id);
+      await queue.goOnAfter(recovery);
+      return batchSummary(store, recovery.batch, queue.facts);
+    },
   };
 }
