@@ -11,7 +11,10 @@ export const EXIT = {
   partial: 2,
   /** Stopped because the credits ran out; `adbatch resume` continues once there are more. */
   stoppedOnCredits: 3,
-  /** Nothing succeeded, the service refused the key, or the photos could not be uploaded (paused). */
+  /**
+   * Nothing succeeded, the service refused the key, the photos could not be uploaded, or an address the
+   * service would fetch (a photo, the model image, the logo) did not answer (paused before any POST).
+   */
   failed: 4,
   /** Another process (the app, another `adbatch run`) drives this data folder's queue: nothing was done. */
   busy: 5,

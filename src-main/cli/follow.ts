@@ -127,6 +127,8 @@ export function outcome(batches: readonly BatchSummary[]): number {
     const paused = batch.status === 'paused';
     // The storage refused or could not be reached; the reason was printed as the batch paused.
     if (paused && batch.statusReason === 'hosting') return EXIT.failed;
+    // An input the service would fetch did not answer: nothing more was sent; said as the batch paused.
+    if (paused && batch.statusReason === 'input_unreachable') return EXIT.failed;
     if (paused && batch.statusReason === 'insufficient_credits') return EXIT.stoppedOnCredits;
     if (paused && batch.statusReason === 'library') return EXIT.pausedLocally;
     if (paused && batch.statusReason === 'budget') return EXIT.stoppedAtCap;

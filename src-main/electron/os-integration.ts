@@ -36,6 +36,12 @@ export function noticeFor(
         body: now.statusMessage ?? 'Its results could not be saved in the library. They stay owed.',
       };
     }
+    if (now.statusReason === 'input_unreachable') {
+      return {
+        title: `${now.name} is paused`,
+        body: now.statusMessage ?? 'An address the service would fetch does not answer. Fix it, then resume.',
+      };
+    }
     if (now.statusReason === 'hosting') {
       return {
         title: `${now.name} is paused`,

@@ -73,7 +73,9 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
  * `library` its results could not be written on this computer (disk full, folder not writable or gone);
  * `budget` the next job would pass its brand's monthly cap or the batch's own (the message names which);
  * `restored` the database is a backup the user restored: what it shows unsent may have been sent after it was
- * taken, so only a person resumes it (the message says what resuming may pay twice).
+ * taken, so only a person resumes it (the message says what resuming may pay twice); `input_unreachable` an
+ * address a job hands the service (a photo, the model image, the logo) did not answer Adbatch right before
+ * the POST, so nothing was sent (the message names it and why).
  */
 export const PAUSE_REASONS = [
   'user',
@@ -83,6 +85,7 @@ export const PAUSE_REASONS = [
   'library',
   'budget',
   'restored',
+  'input_unreachable',
 ] as const;
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 

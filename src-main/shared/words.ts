@@ -162,6 +162,7 @@ export const PAUSE_REASON_WORDS: Record<PauseReason, string> = {
   library: 'paused: cannot save results',
   budget: 'paused at its cap',
   restored: 'paused: restored from a backup',
+  input_unreachable: 'paused: an input does not answer',
 };
 
 /** A batch's status, with why when it is paused: "running", "paused: out of credits". */
