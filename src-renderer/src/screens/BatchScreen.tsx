@@ -299,9 +299,7 @@ export function BatchScreen({ id }: { id: string }) {
           and downloaded, free.
         </Notice>
       )}
-      {detail.statusReason === 'input_unreachable' && (
-        <Notice kind="error">{detail.statusMessage}</Notice>
-      )}
+      {detail.statusReason === 'input_unreachable' && <Notice kind="error">{detail.statusMessage}</Notice>}
       {detail.statusReason === 'hosting' && (
         <Notice kind="error">
           The photos could not be made reachable by the service, so nothing was sent. {detail.statusMessage}{' '}
