@@ -286,6 +286,8 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             state: z.enum(JOB_STATES),
             stateWords: z.string(),
             creditsAtStake: z.number(),
+            // Why it waits, in words: what the service no longer serves and what it was paid, for one.
+            why: z.string().nullable(),
             decisions: z.array(z.object({ decision: z.enum(JOB_DECISIONS), words: z.string() })),
           }),
         ),
@@ -677,6 +679,7 @@ function waitingForDecision(batch: BatchDetail): Array<Record<string, unknown>> 
         state: job.state,
         stateWords: JOB_STATE_WORDS[job.state],
         creditsAtStake: job.creditsAtStake,
+        why: job.failureMessage,
         decisions: job.decisions.map((decision) => ({ decision, words: decisionWords(decision, job) })),
       })),
   );

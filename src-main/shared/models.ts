@@ -311,6 +311,11 @@ export interface BatchDetail extends BatchSummary {
   /** Videos made after review from the picks: the settings chosen in New batch, and whether any video was
    * made yet; null for a batch whose video is made at once, or that has none. */
   videosAfterReview: { video: VideoSettingsView; made: boolean } | null;
+  /**
+   * The settings of the videos last made from this batch's picks, logo and note as typed: where Make videos
+   * starts from next, so that a failure (a logo the service could not fetch) never loses them. null: none yet.
+   */
+  lastPickedVideo: PickedVideosRequest['video'] | null;
   /** Estimated ms until done, or null when unknown. */
   etaMs: number | null;
   /** What the user may decide about the batch now, as core allows it (core/queue/decisions.ts). */

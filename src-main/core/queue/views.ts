@@ -15,7 +15,7 @@ import { batchFolder, ingestCacheDir } from '../library.ts';
 import { batchDecisionsFor, decisionsFor } from './decisions.ts';
 import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES } from './states.ts';
 import type { BatchTotals, QueueStore } from './store.ts';
-import type { Batch, Job, Product } from './types.ts';
+import type { Batch, Job, Product, VideoSettings } from './types.ts';
 
 // Batches as the renderer sees them: local files as gateway URLs, never as paths to open.
 
@@ -188,6 +188,7 @@ export function batchDetail(
       video: batch.videosAfterReview,
       made: jobs.some((job) => job.kind === 'video'),
     },
+    lastPickedVideo: lastPickedVideo(jobs),
     etaMs: estimate(jobs, batch, now),
     decisions: batchDecisionsFor(batch, (totals.byState.owed ?? 0) > 0 || resultsFolderMissing),
     items: products.map((product) => ({
@@ -196,5 +197,25 @@ export function batchDetail(
       heroUrl: heroUrl(product, batch.libraryDir, files),
       jobs: jobsByProduct.get(product.id) ?? [],
     })),
+  };
+}
+
+/** The settings of the batch's latest video made from its picks, as Make videos takes them. */
+function lastPickedVideo(jobs: readonly Job[]): BatchDetail['lastPickedVideo'] {
+  const latest = jobs
+    .filter((job) => job.kind === 'video' && (job.settings as VideoSettings).images !== undefined)
+    .reduce<Job | null>((last, job) => (last && last.createdAt > job.createdAt ? last : job), null);
+  if (!latest) return null;
+  const { duration, resolution, mode, aspectRatio, logoUrl, logoFile, music, note } =
+    latest.settings as VideoSettings;
+  return {
+    duration,
+    resolution,
+    mode,
+    aspectRatio,
+    ...(logoUrl ? { logoUrl } : {}),
+    ...(logoFile ? { logoFile } : {}),
+    ...(music !== undefined ? { music } : {}),
+    ...(note ? { note } : {}),
   };
 }

@@ -1,7 +1,10 @@
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CoreCall, createMcpServer } from '../../../src-main/mcp/server.ts';
 import type { Sandbox } from '../../../src-main/sandbox/server.ts';
 import type { Events } from '../../../src-main/shared/ipc.ts';
 import type { AccountView } from '../../../src-main/shared/models.ts';
@@ -248,6 +251,17 @@ describe('the app, its library deleted mid-batch', () => {
       `The service no longer serves this shoot's results; it charged ${job.creditsCharged} credits for it.`,
     );
 
+    // An agent reads the same in batch_status: which job, why, and what it was paid.
+    const mcp = await batchStatusOverMcp(batchId);
+    expect(mcp.waitingForDecision).toEqual([
+      expect.objectContaining({
+        jobId: job.id,
+        state: 'owed',
+        why: owed.failureMessage,
+        decisions: [{ decision: 'redownload', words: 'Download again (free)' }],
+      }),
+    ]);
+
     expect((await expire('DELETE')).status).toBe(200);
     await callCore(h.core, 'batches:redownload', { id: batchId });
     await expect.poll(() => statusOf(batchId), { timeout: 30_000 }).toBe('finished');
@@ -256,3 +270,24 @@ describe('the app, its library deleted mid-batch', () => {
     expect(service.requests().filter((entry) => entry.method === 'POST')).toHaveLength(posts);
   }, 90_000);
 });
+
+/** MCP's batch_status for this batch, through the app's own handler map, as an agent reads it. */
+async function batchStatusOverMcp(id: string): Promise<{ waitingForDecision: unknown[] }> {
+  const call: CoreCall = (channel, ...args) => callCore(h.core, channel, args[0]);
+  const server = await createMcpServer({
+    call,
+    exportFolders: () => [],
+    defaultAccountId: 'sandbox',
+    version: 'test',
+  });
+  const client = new Client({ name: 'Test agent', version: '1' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  try {
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const status = await client.callTool({ name: 'batch_status', arguments: { batchId: id } });
+    expect(status.isError).toBeFalsy();
+    return status.structuredContent as { waitingForDecision: unknown[] };
+  } finally {
+    await client.close();
+  }
+}

@@ -79,6 +79,8 @@ describe('a logo the service could not fetch', () => {
     expect(videos.map((job) => job.state)).toEqual(['waiting', 'waiting', 'waiting']);
     expect(videoPosts()).toEqual([]);
     expect(harness.credits()).toBe(credits);
+    // What was typed stays: Make videos starts from it again.
+    expect(held.lastPickedVideo).toMatchObject({ logoUrl, note: 'Gold on black' });
     // Asked once for the batch, not once for each of its three videos.
     expect(photos.hits().filter((path) => path === logoPath)).toHaveLength(1);
 
@@ -95,6 +97,7 @@ describe('a logo the service could not fetch', () => {
     expect(posts).toHaveLength(3);
     expect(posts.every((post) => post.logo_url === logoUrl && post.note === 'Gold on black')).toBe(true);
     const finished = await callCore(h.core, 'batches:get', { id: batchId });
+    expect(finished.lastPickedVideo).toMatchObject({ logoUrl, note: 'Gold on black' });
     expect(finished.items.flatMap((item) => item.jobs).every((job) => job.state === 'done')).toBe(true);
   }, 120_000);
 
