@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { credits } from '../../shared/words.ts';
 import { NotFoundError, type RemoteShoot, type RemoteVideo } from '../api/index.ts';
 import { AppError } from '../app/errors.ts';
 import { remakeLibrary } from '../downloads/library-check.ts';
@@ -76,7 +77,7 @@ export async function recoverResults(deps: RecoveryDeps, batch: Batch, only?: Jo
     } else {
       store.jobs.explainOwed(job.id, {
         code: 'results_gone',
-        message: `The service no longer serves this ${job.kind}'s results; it charged ${job.creditsCharged} credits for it.`,
+        message: `The service no longer serves this ${job.kind}'s results; it charged ${credits(job.creditsCharged)} for it.`,
       });
       unserved.push(job);
     }
@@ -119,9 +120,9 @@ async function stillServed(deps: RecoveryDeps, batch: Batch, job: Job): Promise<
 /** What a recovery could not bring back, in one sentence for every front end, or null. */
 export function unservedMessage(store: QueueStore, unserved: readonly Job[]): string | null {
   if (unserved.length === 0) return null;
-  const credits = unserved.reduce((sum, job) => sum + job.creditsCharged, 0);
+  const paid = unserved.reduce((sum, job) => sum + job.creditsCharged, 0);
   const which = unserved
     .map((job) => `the ${job.kind} of ${store.batches.product(job.productId)?.name ?? job.productId}`)
     .join(', ');
-  return `The service no longer serves the results of ${unserved.length === 1 ? 'one job' : `${unserved.length} jobs`} (${which}): ${credits} credits were paid for them, and they cannot be downloaded again.`;
+  return `The service no longer serves the results of ${unserved.length === 1 ? 'one job' : `${unserved.length} jobs`} (${which}): ${credits(paid)} ${paid === 1 ? 'was' : 'were'} paid for them, and they cannot be downloaded again.`;
 }

@@ -227,6 +227,8 @@ describe('the app, its library deleted mid-batch', () => {
     const detail = await callCore(h.core, 'batches:get', { id: batchId });
     const lost = detail.items[0]!;
     const job = lost.jobs[0]!;
+    // Four standard shots: 4 credits.
+    expect(job.creditsCharged).toBe(4);
     const expire = (method: 'POST' | 'DELETE') =>
       fetch(`${service.url}/_sandbox/results/expire`, {
         method,
@@ -243,12 +245,12 @@ describe('the app, its library deleted mid-batch', () => {
     await callCore(h.core, 'batches:redownload', { id: batchId });
     expect(h.notices).toContainEqual({
       id: batchId,
-      message: `The service no longer serves the results of one job (the shoot of ${lost.name}): ${job.creditsCharged} credits were paid for them, and they cannot be downloaded again.`,
+      message: `The service no longer serves the results of one job (the shoot of ${lost.name}): 4 credits were paid for them, and they cannot be downloaded again.`,
     });
     const owed = (await callCore(h.core, 'batches:get', { id: batchId })).items[0]!.jobs[0]!;
     expect(owed).toMatchObject({ state: 'owed', failureCode: 'results_gone', decisions: ['redownload'] });
     expect(owed.failureMessage).toBe(
-      `The service no longer serves this shoot's results; it charged ${job.creditsCharged} credits for it.`,
+      `The service no longer serves this shoot's results; it charged 4 credits for it.`,
     );
 
     // An agent reads the same in batch_status: which job, why, and what it was paid.
