@@ -271,6 +271,31 @@ describe('the app, its library deleted mid-batch', () => {
     expect(await decodedShots(library())).toBe(12);
     expect(service.requests().filter((entry) => entry.method === 'POST')).toHaveLength(posts);
   }, 90_000);
+  it('Download again asks the service for a job again where its result addresses expired, and fetches from the fresh ones', async () => {
+    const renewed = await fetch(`${service.url}/_sandbox/results/expire`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 410, renew: true }),
+    });
+    expect(renewed.status).toBe(200);
+    await rm(library(), { recursive: true });
+    const requestsBefore = service.requests().length;
+    const noticesBefore = h.notices.length;
+
+    await callCore(h.core, 'batches:redownload', { id: batchId });
+    await expect.poll(() => statusOf(batchId), { timeout: 30_000 }).toBe('finished');
+    expect((await callCore(h.core, 'batches:get', { id: batchId })).done).toBe(3);
+    expect(await decodedShots(library())).toBe(12);
+    const since = service.requests().slice(requestsBefore);
+    // Each shoot asked for again once (its old addresses answered 410), none sent again.
+    expect(
+      since.filter((entry) => entry.method === 'GET' && entry.path.startsWith('/v1/shoots/')),
+    ).toHaveLength(3);
+    expect(since.filter((entry) => entry.method === 'POST')).toEqual([]);
+    expect(h.notices.slice(noticesBefore).some((notice) => /no longer serves/.test(notice.message))).toBe(
+      false,
+    );
+  }, 90_000);
 });
 
 /** MCP's batch_status for this batch, through the app's own handler map, as an agent reads it. */
