@@ -60,7 +60,7 @@ export async function resumeBatch(deps: RecoveryDeps, id: string): Promise<Recov
   if (!batchAllows(batch, 'resume')) {
     throw new AppError('conflict', `Batch ${id} is ${batch.status}: there is nothing to resume.`);
   }
-  if (batch.statusReason === 'library') return recoverResults(deps, batch);
+  if (batch.statusReason === 'library') return recoverResults(deps, batch, { owed: 'lost' });
   store.batches.resume(batch.id);
   return { batch: store.batches.get(batch.id)!, downloading: 0, unserved: [] };
 }
@@ -129,7 +129,7 @@ export async function redownloadJob(deps: RecoveryDeps, id: string): Promise<Rec
       `Job ${id} is ${job.state}: only a job whose results are owed can be downloaded again.`,
     );
   }
-  return recoverResults(deps, requireBatch(deps.store, job.batchId), job.id);
+  return recoverResults(deps, requireBatch(deps.store, job.batchId), { owed: 'all', only: job.id });
 }
 
 /**
@@ -140,7 +140,7 @@ export async function redownloadJob(deps: RecoveryDeps, id: string): Promise<Rec
 export async function redownloadBatch(deps: RecoveryDeps, id: string): Promise<Recovery> {
   const batch = requireBatch(deps.store, id);
   const pausedForLibrary = batch.status === 'paused' && batch.statusReason === 'library';
-  const recovery = await recoverResults(deps, batch);
+  const recovery = await recoverResults(deps, batch, { owed: 'all' });
   if (recovery.downloading === 0 && recovery.unserved.length === 0 && !pausedForLibrary) {
     throw new AppError('conflict', `Batch ${id} owes no results: every paid result is on disk.`);
   }

@@ -269,7 +269,9 @@ export class QueueDriver {
       this.libraryCheckedAt.set(batchId, Date.now());
       if (!(await isDirectory(batch.libraryDir))) continue;
       if (!(await libraryWritable(batch.libraryDir, store.assets.owedBytes(batchId)))) continue;
-      await this.goOnAfter(await recoverResults({ store, remoteJob: this.remoteJob }, batch));
+      await this.goOnAfter(
+        await recoverResults({ store, remoteJob: this.remoteJob }, batch, { owed: 'lost' }),
+      );
       events.emit('batches:notice', {
         id: batchId,
         message: 'The library can be written again: downloading what was paid for.',

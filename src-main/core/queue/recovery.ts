@@ -51,26 +51,42 @@ export async function resultsMissingFromDisk(
 }
 
 /**
- * Makes the batch whole on disk again: its library and folder made again where they were, every result
- * missing from them owed again, and every owed job whose results the service still serves downloading
- * again (nothing sent, nothing charged). A batch paused for its library runs again. Throws when the library
- * is on a drive that is not connected: nothing is made in its place.
+ * Which owed jobs a recovery downloads again: `owed` every one (the user's Download again, of the batch or
+ * of one job), `lost` only those whose results it found missing from the disk (a resume: a job owed before
+ * for another reason waits for the user's word, as it did).
  */
-export async function recoverResults(deps: RecoveryDeps, batch: Batch, only?: JobId): Promise<Recovery> {
+export type RecoveryScope = { owed: 'all' | 'lost'; only?: JobId };
+
+/**
+ * Makes the batch whole on disk again: its library and folder made again where they were, every result
+ * missing from them owed again, and the owed jobs of the scope whose results the service still serves
+ * downloading again (nothing sent, nothing charged). A batch paused for its library runs again. Throws when
+ * the library is on a drive that is not connected: nothing is made in its place.
+ */
+export async function recoverResults(
+  deps: RecoveryDeps,
+  batch: Batch,
+  scope: RecoveryScope,
+): Promise<Recovery> {
   const { store } = deps;
+  const { only } = scope;
   if (!(await remakeLibrary(batch.libraryDir, batchFolder(batch)))) {
     throw new AppError(
       'conflict',
       `The library (${batch.libraryDir}) is on a drive that is not connected: connect it, or choose where the library is now.`,
     );
   }
+  const lost = new Set<JobId>();
   for (const [jobId, assetIds] of await resultsMissingFromDisk(store, batch)) {
-    if (only === undefined || jobId === only) store.jobs.markResultsLost(jobId, assetIds);
+    if (only !== undefined && jobId !== only) continue;
+    store.jobs.markResultsLost(jobId, assetIds);
+    lost.add(jobId);
   }
   let downloading = 0;
   const unserved: Job[] = [];
   for (const job of store.jobs.ofBatchInState(batch.id, 'owed')) {
     if (only !== undefined && job.id !== only) continue;
+    if (scope.owed === 'lost' && !lost.has(job.id)) continue;
     if (await stillServed(deps, batch, job)) {
       store.jobs.redownload(job.id);
       downloading++;
