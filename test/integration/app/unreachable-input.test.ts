@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src-main/sandbox/server.ts';
 import type { PickedVideosRequest } from '../../../src-main/shared/models.ts';
+import { adbatch } from '../../support/cli.ts';
 import {
   type CoreHarness,
   callCore,
@@ -124,4 +125,27 @@ describe('a logo the service could not fetch', () => {
       .toMatch(/^The logo \(.+moved\.png\) does not answer: not an image \(text\/html\)\./);
     expect(videoPosts()).toHaveLength(before);
   }, 60_000);
+
+  it('adbatch videos --logo with an address that does not answer: paused before any POST, said, exit 4', async () => {
+    const other = await finishedBatch(h.core, {
+      inputs: [await writeCatalog(join(h.dir, 'cli-logo.csv'), photos, ['capRed'])],
+      accountId: harness.studio.id,
+      shoot: QUICK_SHOOT,
+      name: 'CLI logo',
+    });
+    const [shot] = (await callCore(h.core, 'review:get', { batchId: other, filter: { kind: 'shot' } })).items;
+    await pickResults(h.core, other, [shot!.id]);
+    await harness.quitApp();
+    const before = videoPosts().length;
+    const logoUrl = `${photos.url}/brand/cli-logo.png`;
+
+    const dataDir = join(h.dir, 'data');
+    const args = ['videos', other, '--from', 'picked', '--video', '5s/480p', '--yes', '--data-dir', dataDir];
+    const made = await adbatch([...args, '--logo', logoUrl], { env: harness.cliEnv() });
+    expect(made.code, made.stdout + made.stderr).toBe(4);
+    expect(made.stderr).toContain(
+      `Paused: The logo (${logoUrl}) does not answer: HTTP 404. Nothing was sent and no credit spent: fix the address or its server, then resume.`,
+    );
+    expect(videoPosts()).toHaveLength(before);
+  }, 90_000);
 });
