@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { BatchDecision, JobDecision } from '../../shared/vocabulary.ts';
 import { AppError } from '../app/errors.ts';
 import type { AssetId, JobId } from './ids.ts';
+import { decideSpending } from './spend.ts';
 import type { QueueStore } from './store.ts';
 import type { Batch, Job } from './types.ts';
 
@@ -80,16 +81,21 @@ export function decisionsFor(job: Job): JobDecision[] {
   return [];
 }
 
-/** Sends a failed or outcome-unknown job again: it costs credits again. */
+/**
+ * Sends a failed or outcome-unknown job again: it costs credits again, so its check and its move are one
+ * spending decision (spend.ts): two retries at once, in one process or two, send it once.
+ */
 export function retryJob(store: QueueStore, id: string): Job {
-  const job = requireJob(store, id);
-  if (!decisionsFor(job).includes('retry')) {
-    throw new AppError(
-      'conflict',
-      `Job ${id} is ${job.state}: only failed and outcome-unknown jobs can be retried.`,
-    );
-  }
-  return store.jobs.retry(job.id);
+  return decideSpending(store, () => {
+    const job = requireJob(store, id);
+    if (!decisionsFor(job).includes('retry')) {
+      throw new AppError(
+        'conflict',
+        `Job ${id} is ${job.state}: only failed and outcome-unknown jobs can be retried.`,
+      );
+    }
+    return store.jobs.retry(job.id);
+  });
 }
 
 /** Never sends an outcome-unknown job again. */

@@ -77,6 +77,18 @@ export interface NewJob {
   price: number;
 }
 
+/** A job another decision committed (`JobStore.committedSince`). */
+export interface CommittedJob {
+  batchId: BatchId;
+  batchName: string;
+  keyId: string;
+  productId: ProductId;
+  productName: string;
+  fingerprint: string;
+  kind: 'shoot' | 'video';
+  price: number;
+}
+
 export class JobStore {
   constructor(
     private readonly db: Db,
@@ -104,6 +116,29 @@ export class JobStore {
         this.now(),
       );
     return id;
+  }
+
+  /**
+   * The jobs' high-water mark (their rowid, which insertion order sets and a clock cannot tie): taken by a
+   * spending decision before its first await, so its transaction can tell what others committed meanwhile.
+   */
+  mark(): number {
+    return this.db.prepare<[], number>('SELECT COALESCE(MAX(rowid), 0) FROM jobs').pluck().get()!;
+  }
+
+  /**
+   * Jobs inserted after `mark` that may still cost credits (not failed, cancelled or skipped): what other
+   * decisions committed while one awaited the service, with what each names of its batch and product.
+   */
+  committedSince(mark: number): CommittedJob[] {
+    return this.db
+      .prepare<[number], CommittedJob>(
+        `SELECT j.batch_id AS batchId, b.name AS batchName, b.key_id AS keyId, j.product_id AS productId,
+           p.name AS productName, p.fingerprint, j.kind, j.price
+         FROM jobs j JOIN batches b ON b.id = j.batch_id JOIN products p ON p.id = j.product_id
+         WHERE j.rowid > ? AND j.state NOT IN ('failed', 'cancelled', 'skipped')`,
+      )
+      .all(mark);
   }
 
   get(id: string): Job | null {
