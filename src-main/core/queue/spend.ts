@@ -1,13 +1,13 @@
 import type { QueueStore } from './store.ts';
 
-// Every decision that spends credits goes through one step (issue 27, docs/agents.md "Spending decisions"):
-// a batch made (New batch, `adbatch run`, an agent's request made within its allowance or approved by a
-// person), a job retried, a reshoot, videos from the picks. What is asynchronous (the balance asked of the
-// service, the key) is done first; then one BEGIN IMMEDIATE transaction checks every limit again against the
-// database and writes what was decided. IMMEDIATE takes SQLite's write lock at BEGIN, so two such decisions,
-// in one process or in two on one data folder, run one after the other and the second sees the first's rows:
-// two can never pass one limit together. What another decision committed while this one awaited the service
-// is told by a mark on the jobs (`JobStore.mark`), taken before the first await.
+// Every decision that spends credits goes through one step (issue 27; docs/ledger.md, "Spending decisions
+// are atomic"): a batch made (New batch, `adbatch run`, an agent's request made within its allowance or
+// approved by a person), a job retried, a reshoot, videos from the picks. What is asynchronous (the balance
+// asked of the service, the key) is done first; then one BEGIN IMMEDIATE transaction checks every limit again
+// against the database and writes what was decided. IMMEDIATE takes SQLite's write lock at BEGIN, so two
+// such decisions, in one process or in two on one data folder, run one after the other and the second sees
+// the first's rows: two can never pass one limit together. What another decision committed while this one
+// awaited the service is told by a mark on the jobs (`JobStore.mark`), taken before the first await.
 
 /** Runs `decide` (check, then write; synchronous) as one IMMEDIATE transaction. */
 export function decideSpending<T>(store: QueueStore, decide: () => T): T {
