@@ -2,11 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_ACCOUNT_ID } from '../../../src-main/core/app/public-api.ts';
+import { tryAcquireLease } from '../../../src-main/core/lease.ts';
 import type { ArgsOf, Channel } from '../../../src-main/shared/ipc.ts';
 import type { AccountView, AgentRequestView } from '../../../src-main/shared/models.ts';
 import {
   type CoreHarness,
   callCore,
+  finishedBatch,
+  pickResults,
   refusalOf,
   startCoreHarness,
   untilFinished,
@@ -106,35 +110,65 @@ describe('spending decisions at once, in one process', () => {
   }, 60_000);
 
   it('spends the allowance once when three quotes that each fit it alone are submitted at once', async () => {
-    const used = await allowanceFitting(2);
-    const quotes = await Promise.all(
-      ['first', 'second', 'third'].map((name) => agentQuote(`fits ${name}`, 2)),
-    );
-    const answers = await Promise.all(
-      quotes.map((quote, index) =>
-        call('agents:submit', { client: CLIENT, quoteId: quote.quoteId, clientRequestId: `fits-${index}` }),
-      ),
-    );
-    const created = answers.filter((answer) => answer.state === 'created');
-    expect(created).toHaveLength(1);
-    const waiting = answers.filter((answer) => answer.state === 'pending');
-    expect(waiting).toHaveLength(2);
-    for (const request of waiting) {
-      expect(request.batchId).toBeNull();
-      expect(request.reason).toBe(
-        `It waits for a person: the agents’ allowance of ${used + 2} credits a day has 0 left today, and this costs 2 (spent by another request while this one was being made).`,
+    // On a core that does not drive the queue (the test holds its lease, as the app would beside `adbatch
+    // mcp`): no create is sent, so the balance every quote was made on holds and only the allowance decides.
+    const dir = await mkdtemp(join(tmpdir(), 'adbatch-allowance-'));
+    const attempt = tryAcquireLease(join(dir, 'data'), 'the test');
+    if (!attempt.ok) throw new Error('the fresh data folder’s lease is held');
+    const guest = await startCoreHarness({
+      dir,
+      sandbox: { url: service.sandbox.url, apiKey: service.keys.personal },
+    });
+    try {
+      const on = <C extends Channel>(channel: C, args?: ArgsOf<C>) => callCore(guest.core, channel, args);
+      await on('agents:setAllowance', { brandId: null, credits: 2 });
+      const quotes = await Promise.all(
+        ['first', 'second', 'third'].map(async (name) =>
+          on('agents:quote', {
+            client: CLIENT,
+            request: {
+              scanId: (
+                await on('ingest:scan', {
+                  inputs: await makeProductFolders(join(products, `fits ${name}`), 2),
+                })
+              ).scanId,
+              accountId: SANDBOX_ACCOUNT_ID,
+              shoot: QUICK_SHOOT,
+              video: null,
+              includeDone: true,
+              name: `fits ${name}`,
+            },
+          }),
+        ),
       );
+      const answers = await Promise.all(
+        quotes.map((quote, index) =>
+          on('agents:submit', { client: CLIENT, quoteId: quote.quoteId, clientRequestId: `fits-${index}` }),
+        ),
+      );
+      const created = answers.filter((answer) => answer.state === 'created');
+      expect(created).toHaveLength(1);
+      const waiting = answers.filter((answer) => answer.state === 'pending');
+      expect(waiting).toHaveLength(2);
+      for (const request of waiting) {
+        expect(request.batchId).toBeNull();
+        expect(request.reason).toBe(
+          'It waits for a person: the agents’ allowance of 2 credits a day has 0 left today, and this costs 2 (spent by another request while this one was being made).',
+        );
+      }
+      expect((await on('batches:list')).map((batch) => batch.id)).toEqual([created[0]!.batchId]);
+      expect(await on('agents:allowance')).toMatchObject({ usedToday: 2 });
+      // They wait in Requests from agents for a person's yes or no.
+      const listed = await on('agents:requests');
+      expect(waiting.map((request) => listed.find((one) => one.id === request.id)?.state)).toEqual([
+        'pending',
+        'pending',
+      ]);
+    } finally {
+      await guest.close();
+      attempt.lease.release();
+      await rm(dir, { recursive: true, force: true });
     }
-    const made = (await call('batches:list')).filter((batch) => batch.name.startsWith('fits '));
-    expect(made.map((batch) => batch.id)).toEqual([created[0]!.batchId]);
-    expect(await call('agents:allowance')).toMatchObject({ usedToday: used + 2 });
-    // They wait in Requests from agents for a person's yes or no.
-    const listed = await call('agents:requests');
-    expect(waiting.map((request) => listed.find((one) => one.id === request.id)?.state)).toEqual([
-      'pending',
-      'pending',
-    ]);
-    await call('agents:setAllowance', { brandId: null, credits: null });
   }, 60_000);
 
   it('makes one batch of two New batch creates at once for the same products and settings', async () => {
@@ -197,5 +231,42 @@ describe('spending decisions at once, in one process', () => {
       await call('agents:submit', { client: CLIENT, quoteId: quote.quoteId, clientRequestId: 'twice-1' }),
     ).toMatchObject({ id: first.id, batchId: approved.batchId });
     expect(await batchesNamed('used twice')).toHaveLength(1);
+  }, 60_000);
+
+  it('adds videos from the picks once when Make videos is asked twice at once', async () => {
+    const batchId = await finishedBatch(h.core, {
+      inputs: await makeProductFolders(join(products, 'videos twice'), 2),
+      name: 'videos twice',
+      accountId: account.id,
+    });
+    const { items } = await call('review:get', { batchId });
+    await pickResults(
+      h.core,
+      batchId,
+      items.map((item) => item.id),
+    );
+    const request = {
+      batchId,
+      video: {
+        duration: 5 as const,
+        resolution: '480p' as const,
+        mode: 'product_only' as const,
+        aspectRatio: null,
+        music: false,
+      },
+    };
+    const answers = await Promise.all([
+      h.core.dispatch('videos:create', request),
+      h.core.dispatch('videos:create', request),
+    ]);
+    expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+    const refusal = answers.find((answer) => !answer.ok);
+    expect(refusal && !refusal.ok && refusal.error).toEqual({
+      code: 'conflict',
+      message:
+        'Videos of product-01, product-02 were added to this batch meanwhile: nothing was added twice.',
+    });
+    // Two shoots and one video per product.
+    expect((await call('batches:get', { id: batchId })).jobs).toBe(4);
   }, 60_000);
 });
