@@ -89,7 +89,13 @@ export function batchMaker(ctx: BatchMakerDeps) {
     return { fresh, setAside, quote, shoot, video, later, reach, sandbox, baseUrl, billing };
   };
 
-  /** Run in the spending decision's transaction: throws the refusal when a limit no longer holds. */
+  /**
+   * Run in the spending decision's transaction: throws the refusal when a limit no longer holds.
+   *
+   * GUESS: a batch made meanwhile with the same products and settings refuses this one even when it was
+   * asked to shoot them again (`includeDone`): of two such asks at once, the second is a double click, not
+   * a second wish; asked again afterwards, it is made.
+   */
   const refuseWhatChangedMeanwhile = (prepared: PreparedBatch) => {
     const { batch, credits, mark, plan } = prepared;
     const meanwhile = store.jobs.committedSince(mark);
