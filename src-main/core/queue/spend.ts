@@ -26,7 +26,9 @@ export interface BalanceAsked {
  * the mark (their jobs are not sent yet, so the service's figure does not count them).
  *
  * GUESS: the same key is the same balance; two keys of one account are not counted against each other here
- * (a job the service refuses for credits pauses its batch, and nothing is charged).
+ * (a job the service refuses for credits pauses its batch, and nothing is charged). A job committed since the
+ * mark and sent before the balance was read is counted twice: that errs on refusing, in a window of
+ * milliseconds, never on spending.
  */
 export function balanceLeft(store: QueueStore, asked: BalanceAsked): number {
   const meanwhile = store.jobs

@@ -17,7 +17,12 @@ import {
 } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
-import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
+import {
+  type DefaultHarness,
+  newKey,
+  startDefaultHarness,
+  startHarness,
+} from '../../support/sandbox-harness.ts';
 
 // Issue 27, point 1: spending decisions are atomic. Calls at once, through the handler map every transport
 // uses, on a real SQLite file against a real sandbox over HTTP: the allowance, "already in flight" and "one
@@ -76,6 +81,28 @@ async function allowanceFitting(credits: number) {
   return usedToday;
 }
 
+/**
+ * A core on a fresh data folder that does not drive the queue (the test holds its lease, as the app would
+ * beside `adbatch mcp`), on a sandbox key as its Sandbox account: no create is sent, so the balance quoted on
+ * holds and only the limits under test decide.
+ */
+async function withGuestCore(
+  sandbox: { url: string; apiKey: string },
+  use: (guest: CoreHarness) => Promise<void>,
+) {
+  const dir = await mkdtemp(join(tmpdir(), 'adbatch-guest-'));
+  const attempt = tryAcquireLease(join(dir, 'data'), 'the test');
+  if (!attempt.ok) throw new Error('the fresh data folder’s lease is held');
+  const guest = await startCoreHarness({ dir, sandbox });
+  try {
+    await use(guest);
+  } finally {
+    await guest.close();
+    attempt.lease.release();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 const submit = (quoteId: string, clientRequestId: string) =>
   h.core.dispatch('agents:submit', { client: CLIENT, quoteId, clientRequestId });
 
@@ -110,16 +137,7 @@ describe('spending decisions at once, in one process', () => {
   }, 60_000);
 
   it('spends the allowance once when three quotes that each fit it alone are submitted at once', async () => {
-    // On a core that does not drive the queue (the test holds its lease, as the app would beside `adbatch
-    // mcp`): no create is sent, so the balance every quote was made on holds and only the allowance decides.
-    const dir = await mkdtemp(join(tmpdir(), 'adbatch-allowance-'));
-    const attempt = tryAcquireLease(join(dir, 'data'), 'the test');
-    if (!attempt.ok) throw new Error('the fresh data folder’s lease is held');
-    const guest = await startCoreHarness({
-      dir,
-      sandbox: { url: service.sandbox.url, apiKey: service.keys.personal },
-    });
-    try {
+    await withGuestCore({ url: service.sandbox.url, apiKey: service.keys.personal }, async (guest) => {
       const on = <C extends Channel>(channel: C, args?: ArgsOf<C>) => callCore(guest.core, channel, args);
       await on('agents:setAllowance', { brandId: null, credits: 2 });
       const quotes = await Promise.all(
@@ -164,11 +182,7 @@ describe('spending decisions at once, in one process', () => {
         'pending',
         'pending',
       ]);
-    } finally {
-      await guest.close();
-      attempt.lease.release();
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 
   it('makes one batch of two New batch creates at once for the same products and settings', async () => {
@@ -268,5 +282,46 @@ describe('spending decisions at once, in one process', () => {
     });
     // Two shoots and one video per product.
     expect((await call('batches:get', { id: batchId })).jobs).toBe(4);
+  }, 60_000);
+
+  it('spends a balance that covers one of two batches once, when both are created at once', async () => {
+    const key = newKey();
+    const small = await startHarness({
+      accounts: { accounts: [{ name: 'Small', type: 'personal', credits: 5, keys: [{ key }] }] },
+    });
+    try {
+      await withGuestCore({ url: small.sandbox.url, apiKey: key }, async (guest) => {
+        const scanOn = async (name: string) =>
+          (
+            await callCore(guest.core, 'ingest:scan', {
+              inputs: await makeProductFolders(join(products, name), 3),
+            })
+          ).scanId;
+        const create = (scanId: string, name: string, backgroundColor: string) =>
+          guest.core.dispatch('batches:create', {
+            scanId,
+            accountId: SANDBOX_ACCOUNT_ID,
+            shoot: { ...QUICK_SHOOT, backgroundColor },
+            video: null,
+            includeDone: false,
+            name,
+          });
+        // Scanned first, created together: each is quoted 3 credits on a balance of 5.
+        const scans = [await scanOn('small one'), await scanOn('small two')];
+        const answers = await Promise.all([
+          create(scans[0]!, 'small one', '#101010'),
+          create(scans[1]!, 'small two', '#202020'),
+        ]);
+        expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+        const refusal = answers.find((answer) => !answer.ok);
+        expect(refusal && !refusal.ok && refusal.error).toEqual({
+          code: 'conflict',
+          message: 'This batch costs 3 credits; the balance is 2. Top up or choose fewer products.',
+        });
+        expect(await callCore(guest.core, 'batches:list')).toHaveLength(1);
+      });
+    } finally {
+      await small.close();
+    }
   }, 60_000);
 });
