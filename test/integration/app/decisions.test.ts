@@ -16,6 +16,7 @@ import {
   type JobDecision,
   type JobState,
 } from '../../../src-main/shared/vocabulary.ts';
+import { credits } from '../../../src-main/shared/words.ts';
 import { INTO_STATE, productJobs, withQueueStore } from '../../support/job-states.ts';
 import { newBatch, products, SHOOT_PRICE, type StoreContext } from '../../unit/core/queue/store-fixtures.ts';
 
@@ -76,7 +77,10 @@ describe('the decisions a job offers', () => {
         done: [],
         owed: ['redownload'],
         failed: ['retry'],
-        outcome_unknown: ['retry', 'abandon'],
+        // Settled by the usage report as charged: its results cannot be had, only made again.
+        lost: ['retry'],
+        // What cannot pay twice first: a retry only once a check could not settle it (below).
+        outcome_unknown: ['recheck', 'abandon'],
         stale: ['recheck'],
         cancelled: [],
         skipped: [],
@@ -150,13 +154,14 @@ describe('the decisions a batch offers', () => {
       }
       expect(Object.fromEntries(offered)).toEqual({
         running: ['pause', 'cancel'],
-        'running, owing': ['pause', 'cancel', 'redownload'],
+        // A job in doubt (here owed) offers Check all again, first.
+        'running, owing': ['recheck', 'pause', 'cancel', 'redownload'],
         paused: ['resume', 'cancel'],
-        'paused, owing': ['resume', 'cancel', 'redownload'],
+        'paused, owing': ['recheck', 'resume', 'cancel', 'redownload'],
         cancelled: [],
-        'cancelled, owing': ['redownload'],
+        'cancelled, owing': ['recheck', 'redownload'],
         finished: [],
-        'finished, owing': ['redownload'],
+        'finished, owing': ['recheck', 'redownload'],
       });
     } finally {
       await cli.core.stop();
@@ -192,9 +197,17 @@ describe('the decisions an agent reads', () => {
       const status = await client.callTool({ name: 'batch_status', arguments: { batchId: jobs.batchId } });
       expect(status.isError).toBeFalsy();
       expect(status.structuredContent).toMatchObject({
-        status: 'finished',
+        // Finished running, with credits in doubt: it needs a person, and says what is at stake.
+        status: 'needs_you',
         statusReason: null,
-        statusWords: 'finished',
+        statusWords: 'needs you',
+        // At stake: what the unknown outcome may have cost, and what the stale job was charged.
+        needsYou: `2 shoots or videos in doubt, ${credits(2 * SHOOT_PRICE)} at stake (outcome unknown: 1; no answer from the service: 1). Check all again asks the service, free: nothing is sent again without your word.`,
+        // Check all again first; the done job's results were never written here, so they are owed too.
+        decisions: [
+          { decision: 'recheck', words: 'Check all again (free)' },
+          { decision: 'redownload', words: 'Download again (free)' },
+        ],
         waitingForDecision: [
           {
             jobId: jobs.unknown,
@@ -204,7 +217,7 @@ describe('the decisions an agent reads', () => {
             stateWords: 'outcome unknown',
             creditsAtStake: SHOOT_PRICE,
             decisions: [
-              { decision: 'retry', words: `Retry (costs ${SHOOT_PRICE} credits again)` },
+              { decision: 'recheck', words: 'Check again (free)' },
               { decision: 'abandon', words: 'Abandon' },
             ],
           },
@@ -214,7 +227,7 @@ describe('the decisions an agent reads', () => {
             state: 'stale',
             stateWords: 'no answer from the service',
             creditsAtStake: 0,
-            decisions: [{ decision: 'recheck', words: 'Check again' }],
+            decisions: [{ decision: 'recheck', words: 'Check again (free)' }],
           },
         ],
       });
