@@ -121,4 +121,42 @@ describe('a batch whose creates were charged but their answers lost', () => {
       `Batch ${id} has nothing in doubt: there is nothing to check again.`,
     );
   }, 60_000);
+
+  it('offers Retry, with its price, only once the usage report could not settle it', async () => {
+    await service.client.addFault({ method: 'POST', path: '/v1/shoots', action: 'reset', times: 1 });
+    const dirs = await makeProductFolders(join(products, 'blurred'), 1);
+    const scan = await call('ingest:scan', { inputs: dirs });
+    const { id } = await call('batches:create', {
+      scanId: scan.scanId,
+      accountId: personal.id,
+      shoot: QUICK_SHOOT,
+      video: null,
+      includeDone: true,
+      name: 'Blurred by other spending',
+    });
+    await until(async () => (await call('batches:get', { id })).status === 'needs_you');
+    // The same credits spent outside Adbatch (the service's own app, another tool): the report's difference
+    // is no longer the stake, so it cannot say whether this create was charged.
+    const outside = await service.client.createShoot(service.keys.personal, {
+      product_image_urls: [service.photo()],
+      style: 'classic',
+      shots: 1,
+    });
+    expect(outside.status).toBe(201);
+    const [job] = (await call('batches:get', { id })).items[0]!.jobs;
+
+    await call('jobs:recheck', { id: job!.id });
+    const checked = (await call('jobs:get', { id: job!.id })).job;
+    expect(checked.state).toBe('outcome_unknown');
+    expect(checked.failureMessage).toMatch(
+      /^Asked the service’s usage report: it could not settle whether this shoot was made and charged\. .* spent outside Adbatch.* A retry may pay twice\.$/,
+    );
+    expect(checked.decisions).toEqual(['recheck', 'retry', 'abandon']);
+    expect((await call('batches:get', { id })).status).toBe('needs_you');
+
+    // Retried by a person's word: it is sent again, made, and the batch has nothing left in doubt.
+    await call('jobs:retry', { id: job!.id });
+    await until(async () => (await call('batches:get', { id })).status === 'finished');
+    expect((await call('batches:get', { id })).states).toEqual({ done: 1 });
+  }, 60_000);
 });
