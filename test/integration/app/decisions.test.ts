@@ -18,7 +18,15 @@ import {
 } from '../../../src-main/shared/vocabulary.ts';
 import { credits } from '../../../src-main/shared/words.ts';
 import { INTO_STATE, productJobs, withQueueStore } from '../../support/job-states.ts';
-import { newBatch, products, SHOOT_PRICE, type StoreContext } from '../../unit/core/queue/store-fixtures.ts';
+import {
+  newBatch,
+  products,
+  SHOOT,
+  SHOOT_PRICE,
+  type StoreContext,
+  VIDEO,
+  VIDEO_PRICE,
+} from '../../unit/core/queue/store-fixtures.ts';
 
 // What the views offer is what the handlers accept: a job in every state (and a batch in every status) is
 // put on a real SQLite file as the engine would leave it, then every decision is sent through the handler
@@ -111,6 +119,58 @@ describe('the decisions a job offers', () => {
       });
       expect(views.find((job) => job.id === failed)).toMatchObject({ creditsAtStake: 0 });
       expect(detail.creditsAtStake).toBe(SHOOT_PRICE);
+    } finally {
+      await cli.core.stop();
+    }
+  });
+});
+
+describe('a retry where something succeeded after', () => {
+  it('is neither offered nor accepted: the failed line stays as history beside the later success', async () => {
+    // A product whose first shoot failed and whose first video came back unknown and was then settled as
+    // lost, each made again later (a reshoot, videos made again from the picks) and that one done.
+    const ids = withQueueStore(dataDir, (ctx) => {
+      const batch = ctx.store.createBatch(newBatch({ products: products(2) }));
+      const [first, second] = productJobs(ctx, batch.id);
+      const failedShoot = INTO_STATE.failed(ctx, first!.shoot, first!.video);
+      const lostVideo = INTO_STATE.lost(ctx, second!.video, second!.video);
+      ctx.store.addJobs(batch.id, [
+        {
+          productId: first!.shoot.productId,
+          kind: 'shoot',
+          afterJobId: null,
+          settings: SHOOT,
+          price: SHOOT_PRICE,
+        },
+        {
+          productId: second!.video.productId,
+          kind: 'video',
+          afterJobId: null,
+          settings: VIDEO,
+          price: VIDEO_PRICE,
+        },
+      ]);
+      const later = ctx.store.jobs.ofBatch(batch.id).filter((job) => job.state === 'waiting');
+      const again = later.filter((job) => job.id !== second!.shoot.id && job.afterJobId === null);
+      for (const job of again) INTO_STATE.done(ctx, job, job);
+      return { failedShoot, lostVideo };
+    });
+    const cli = openCliCore({ dataDir, holderName: 'decisions test', leaseMode: 'none' });
+    try {
+      for (const [id, kind] of [
+        [ids.failedShoot, 'shot'],
+        [ids.lostVideo, 'made as a video'],
+      ] as const) {
+        const { job } = await cli.call('jobs:get', { id });
+        expect(job.decisions, job.state).toEqual([]);
+        const refusal = await decide(cli, 'jobs:retry', id);
+        expect(refusal?.code).toBe('conflict');
+        expect(refusal?.message).toBe(
+          `Job ${id} is ${job.state}: its product was ${kind} again after it, and that succeeded: its line stays as history, and buying it again would pay twice for the same thing.`,
+        );
+        // The history is still there to read.
+        expect(job.failureMessage).not.toBeNull();
+      }
     } finally {
       await cli.core.stop();
     }
