@@ -23,7 +23,9 @@ describe('adbatch --help', () => {
     const help = await adbatchInProcess(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Exit status (run, resume, recheck, redownload, reshoot, videos):');
-    expect(help.stdout).toContain('  9    needs you: credits in doubt; adbatch recheck <batch> checks all again, free');
+    expect(help.stdout).toContain(
+      '  9    needs you: credits in doubt; adbatch recheck <batch> checks all again, free',
+    );
     expect(help.stdout).toContain('  130  interrupted (Ctrl+C): resume continues');
   });
 
