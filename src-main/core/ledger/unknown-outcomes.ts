@@ -50,7 +50,7 @@ export async function checkUnknownOutcomes(
     try {
       account = await usageAccount(deps.services, batch.accountId);
     } catch (error) {
-      explanations.push(`The service's usage could not be read: ${(error as Error).message}`);
+      explanations.push(`The service’s usage could not be read: ${(error as Error).message}`);
     }
     const months = [...new Set(stakes.map((entry) => monthOf(entry.at).from))].map(monthOf);
     for (const period of account ? months : []) {

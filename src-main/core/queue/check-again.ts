@@ -8,21 +8,17 @@ import type { Batch, Job } from './types.ts';
 // "Check again", and "Check all again" for a batch: every job in doubt asked about once more, by what cannot
 // pay twice. A stale job is followed again (its id is known: polled, free); an owed job's results are
 // downloaded again (free); a create whose answer was lost is looked for in the service's usage report
-// (ledger/unknown-outcomes.ts). Nothing is posted, nothing charged. The sentence it returns is said in the
-// batch's notes (the app's, the CLI's) as well as on each job's line.
+// (ledger/unknown-outcomes.ts). Nothing is posted, nothing charged. What was done is said in the batch's
+// notes (the app's, the CLI's), and what each job came to on its own line.
 
-/** Asks again about these jobs of `batch`, each in the way its state allows; what was done, in words. */
-export async function checkAgain(
-  ctx: UnknownOutcomeDeps,
-  batch: Batch,
-  jobs: readonly Job[],
-): Promise<string> {
+/** Asks again about these jobs of `batch`, each in the way its state allows, and says what it did. */
+export async function checkAgain(ctx: UnknownOutcomeDeps, batch: Batch, jobs: readonly Job[]): Promise<void> {
   const { store } = ctx;
   const of = (state: Job['state']) => jobs.filter((job) => job.state === state);
   const said: string[] = [];
   const stale = of('stale');
   for (const job of stale) store.jobs.recheck(job.id, ctx.now() + RECHECK_MS);
-  if (stale.length > 0) said.push(`Following ${counted(stale.length, 'job')} past its deadline again.`);
+  if (stale.length > 0) said.push(`Following ${counted(stale.length, 'job')} past the deadline again.`);
   const owed = of('owed');
   for (const job of owed) store.jobs.redownload(job.id);
   if (owed.length > 0) said.push(`Downloading again what ${counted(owed.length, 'job')} owes (free).`);
@@ -35,9 +31,7 @@ export async function checkAgain(
     );
     said.push(`Of ${counted(unknown.length, 'create')} whose outcome was unknown: ${found}`);
   }
-  const sentence = `Checked again, free: ${said.join(' ')}`;
-  ctx.events.emit('batches:notice', { id: batch.id, message: sentence });
-  return sentence;
+  ctx.events.emit('batches:notice', { id: batch.id, message: `Checked again, free: ${said.join(' ')}` });
 }
 
 /** "Check all again": every job of the batch in doubt; refused when none is. */
