@@ -7,7 +7,7 @@ import type { Recipe } from './export-recipe.ts';
 import type {
   AgentRequestState,
   BatchDecision,
-  BatchStatus,
+  BatchViewStatus,
   ExportState,
   JobDecision,
   JobKind,
@@ -333,7 +333,8 @@ export interface UploadProgress {
 export interface BatchProgress {
   id: string;
   name: string;
-  status: BatchStatus;
+  /** As shown: `needs_you` for a finished batch with a job in doubt (`BATCH_VIEW_STATUSES` says why). */
+  status: BatchViewStatus;
   /** Why it is paused; null unless it is. */
   statusReason: PauseReason | null;
   /** The reason in words where the code is not enough (a storage failure names the bucket and cause). */
@@ -354,6 +355,11 @@ export interface BatchProgress {
   creditsRefunded: number;
   /** Credits that outcome-unknown jobs may have cost. */
   creditsAtStake: number;
+  /**
+   * Credits at stake in the jobs in doubt (`attention` of them): what outcome-unknown jobs may have cost, and
+   * what stale and owed jobs were charged for results not on disk yet.
+   */
+  creditsInDoubt: number;
 }
 
 export interface Settings {

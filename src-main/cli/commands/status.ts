@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { BatchDetail, BatchSummary, JobView } from '../../shared/models.ts';
 import { type BatchDecision, JOB_STATES, type JobDecision } from '../../shared/vocabulary.ts';
-import { batchStatusWords, decisionCostWords, JOB_STATE_WORDS } from '../../shared/words.ts';
+import { batchStatusWords, decisionCostWords, JOB_STATE_WORDS, needsYouWords } from '../../shared/words.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
 
@@ -22,6 +22,7 @@ const BATCH_DECISION_COMMANDS: Record<BatchDecision, string> = {
   resume: 'adbatch resume <id>',
   cancel: 'adbatch cancel <id>',
   redownload: 'adbatch redownload <id>',
+  recheck: 'adbatch recheck <id>',
 };
 
 /** The command that makes a decision on this batch; a restored backup's is resumed only with --yes. */
@@ -52,7 +53,10 @@ function batchLine(batch: BatchSummary): string {
   const charged = batch.creditsSpent + batch.creditsRefunded;
   // Why it is paused, where the badge's words are not enough (what resuming a restored batch may pay twice).
   const why = batch.status === 'paused' && batch.statusMessage ? `\n    ${batch.statusMessage}` : '';
-  return `${batch.id}  ${batchStatusWords(batch)}  ${batch.name}\n    ${states}; credits quoted ${batch.quotedCredits}, charged ${charged}, refunded ${batch.creditsRefunded}${stake}${why}`;
+  // What is in doubt and what is at stake, whatever the status: a finished batch with any says "needs you".
+  const doubt = needsYouWords(batch);
+  const inDoubt = doubt ? `\n    ${doubt} (adbatch recheck ${batch.id})` : '';
+  return `${batch.id}  ${batchStatusWords(batch)}  ${batch.name}\n    ${states}; credits quoted ${batch.quotedCredits}, charged ${charged}, refunded ${batch.creditsRefunded}${stake}${why}${inDoubt}`;
 }
 
 function jobLines(detail: BatchDetail): string[] {

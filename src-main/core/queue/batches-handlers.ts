@@ -3,6 +3,7 @@ import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
 import type { ScanHolder } from '../ingest/scan-holder.ts';
 import { type BatchMakerDeps, batchMaker } from './batch-maker.ts';
+import { checkAllAgain } from './check-again.ts';
 import { cancelBatch, pauseBatch, redownloadBatch, requireBatch, resumeBatch } from './decisions.ts';
 import { relocateBatch } from './relocate.ts';
 import { batchDetail, batchSummaries, batchSummary } from './views.ts';
@@ -66,6 +67,10 @@ export function batchesHandlers(
     'batches:relocate': async ({ id, libraryDir }) => {
       const batch = await relocateBatch(store, id, libraryDir);
       await queue.drive(batch);
+      return summary(id);
+    },
+    'batches:recheck': async ({ id }) => {
+      await queue.drive(await checkAllAgain(ctx, id));
       return summary(id);
     },
     'batches:redownload': async ({ id }) => {

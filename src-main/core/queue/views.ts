@@ -13,7 +13,7 @@ import type { FileGateway } from '../app/files.ts';
 import { thumbnailPath } from '../ingest/check-photo.ts';
 import { batchFolder, ingestCacheDir } from '../library.ts';
 import { batchDecisionsFor, decisionsFor } from './decisions.ts';
-import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES } from './states.ts';
+import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES, viewStatus } from './states.ts';
 import type { BatchTotals, QueueStore } from './store.ts';
 import type { Batch, Job, Product, VideoSettings } from './types.ts';
 
@@ -29,23 +29,25 @@ export interface BatchFacts {
 
 function progressOf(batch: Batch, totals: BatchTotals, facts: BatchFacts): BatchProgress {
   const count = (state: JobState) => totals.byState[state] ?? 0;
+  const attention = ATTENTION_JOB_STATES.reduce((sum, state) => sum + count(state), 0);
   return {
     id: batch.id,
     name: batch.name,
-    status: batch.status,
+    status: viewStatus(batch.status, attention),
     statusReason: batch.statusReason,
     statusMessage: batch.statusMessage,
     upload: facts.upload(batch.id),
     jobs: totals.jobs,
     done: count('done'),
     failed: count('failed'),
-    attention: ATTENTION_JOB_STATES.reduce((sum, state) => sum + count(state), 0),
+    attention,
     states: { ...totals.byState },
     created: totals.created,
     inFlight: ACTIVE_JOB_STATES.reduce((sum, state) => sum + (state === 'waiting' ? 0 : count(state)), 0),
     creditsSpent: totals.charged - totals.refunded,
     creditsRefunded: totals.refunded,
     creditsAtStake: totals.atStake,
+    creditsInDoubt: totals.inDoubt,
   };
 }
 
@@ -84,7 +86,16 @@ export function batchSummary(store: QueueStore, batch: Batch, facts: BatchFacts)
 export function batchSummaries(store: QueueStore, facts: BatchFacts, files: FileGateway): BatchListItem[] {
   const all = store.allTotals();
   const covers = store.assets.covers();
-  const empty = { jobs: 0, byState: {}, charged: 0, refunded: 0, atStake: 0, created: 0, products: 0 };
+  const empty = {
+    jobs: 0,
+    byState: {},
+    charged: 0,
+    refunded: 0,
+    atStake: 0,
+    created: 0,
+    inDoubt: 0,
+    products: 0,
+  };
   return store.batches
     .all()
     .sort((a, b) => b.createdAt - a.createdAt)
@@ -117,7 +128,13 @@ export function stakesOf(store: QueueStore, batchId: string): Map<string, number
   return stakes;
 }
 
-export function jobView(job: Job, results: JobView['results'], stakes: ReadonlyMap<string, number>): JobView {
+/** A job as front ends show it; `superseded`: a later job of its product and kind succeeded (no retry). */
+export function jobView(
+  job: Job,
+  results: JobView['results'],
+  stakes: ReadonlyMap<string, number>,
+  superseded: boolean,
+): JobView {
   return {
     id: job.id,
     kind: job.kind,
@@ -127,7 +144,7 @@ export function jobView(job: Job, results: JobView['results'], stakes: ReadonlyM
     creditsCharged: job.creditsCharged,
     creditsRefunded: job.creditsRefunded,
     creditsAtStake: stakes.get(job.id) ?? 0,
-    decisions: decisionsFor(job),
+    decisions: decisionsFor(job, superseded),
     failureCode: job.failureCode,
     failureMessage: job.failureMessage,
     results,
@@ -169,17 +186,19 @@ export function batchDetail(
     resultsByJob.set(asset.jobId, results);
   }
   const stakes = stakesOf(store, batch.id);
+  const superseded = store.jobs.supersededIn(batch.id);
   const jobsByProduct = new Map<string, JobView[]>();
   for (const job of jobs) {
-    const view = jobView(job, resultsByJob.get(job.id) ?? [], stakes);
+    const view = jobView(job, resultsByJob.get(job.id) ?? [], stakes, superseded.has(job.id));
     jobsByProduct.set(job.productId, [...(jobsByProduct.get(job.productId) ?? []), view]);
   }
   const products = store.batches.products(batch.id);
   const totals = store.totals(batch.id);
   const resultsFolderMissing =
     store.assets.anySaved(batch.id) && !existsSync(join(batch.libraryDir, batchFolder(batch)));
+  const summary = summaryOf(store, batch, totals, products.length, facts);
   return {
-    ...summaryOf(store, batch, totals, products.length, facts),
+    ...summary,
     resultsFolder: join(batch.libraryDir, batchFolder(batch)),
     resultsFolderMissing,
     shoot: batch.shoot,
@@ -190,7 +209,11 @@ export function batchDetail(
     },
     lastPickedVideo: lastPickedVideo(jobs),
     etaMs: estimate(jobs, batch, now),
-    decisions: batchDecisionsFor(batch, (totals.byState.owed ?? 0) > 0 || resultsFolderMissing),
+    decisions: batchDecisionsFor(
+      batch,
+      (totals.byState.owed ?? 0) > 0 || resultsFolderMissing,
+      summary.attention > 0,
+    ),
     items: products.map((product) => ({
       id: product.id,
       name: product.name,

@@ -6,6 +6,7 @@ import {
   credits,
   decisionWords,
   jobStateWords,
+  needsYouWords,
   retryWarning,
   shootWords,
   videoWords,
@@ -237,6 +238,7 @@ export function BatchScreen({ id }: { id: string }) {
   }
   const settled = detail.done + detail.failed;
   const paused = detail.status === 'paused';
+  const needsYou = needsYouWords(detail);
   /** Whether core allows this decision on the batch now: only those are offered. */
   const allows = (decision: BatchDecision) => detail.decisions.includes(decision);
   return (
@@ -278,6 +280,23 @@ export function BatchScreen({ id }: { id: string }) {
           {detail.resultsFolderMissing && allows('redownload') && (
             <button type="button" onClick={() => void act(() => api.call('batches:redownload', { id }))}>
               Download it all again here (free)
+            </button>
+          )}
+        </Notice>
+      )}
+      {needsYou && (
+        <Notice kind="warning">
+          <span data-testid="needs-you">
+            {detail.status === 'needs_you' ? 'This batch needs you. ' : ''}
+            {needsYou}
+          </span>{' '}
+          {allows('recheck') && (
+            <button
+              type="button"
+              className="primary"
+              onClick={() => void act(() => api.call('batches:recheck', { id }))}
+            >
+              {BATCH_DECISION_WORDS.recheck}
             </button>
           )}
         </Notice>

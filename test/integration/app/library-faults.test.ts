@@ -144,17 +144,18 @@ describe('the app, results the CDN refuses', () => {
         accountId: studio.id,
         libraryDir: join(h.dir, 'owed-library'),
       });
+      // Paid for and not on disk: nothing left to run, and the batch needs you (issue 27), not finished.
       await expect
-        .poll(async () => (await callCore(h.core, 'batches:get', { id: batch.id })).states.owed, {
+        .poll(async () => (await callCore(h.core, 'batches:get', { id: batch.id })).status, {
           timeout: 30_000,
         })
-        .toBe(1);
+        .toBe('needs_you');
       const owed = await callCore(h.core, 'batches:get', { id: batch.id });
-      expect(owed).toMatchObject({ status: 'finished', failed: 0, creditsSpent: 1 });
+      expect(owed).toMatchObject({ states: { owed: 1 }, failed: 0, creditsSpent: 1, creditsInDoubt: 1 });
       const job = owed.items[0]!.jobs[0]!;
       expect((await callCore(h.core, 'jobs:get', { id: job.id })).job.decisions).toEqual(['redownload']);
-      // The batch offers to download again what it owes, and the job in it the same.
-      expect(owed.decisions).toEqual(['redownload']);
+      // The batch offers to check all again and to download again what it owes, and the job the latter.
+      expect(owed.decisions).toEqual(['recheck', 'redownload']);
       expect(job.decisions).toEqual(['redownload']);
 
       await faults.clearFaults();
