@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../../../src-main/cli/exit-codes.ts';
 import { openDatabase } from '../../../src-main/core/db/open.ts';
 import { QueueStore } from '../../../src-main/core/queue/store.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
@@ -172,7 +173,8 @@ describe('the library deleted while a batch runs', () => {
     await rm(where.library, { recursive: true });
 
     const again = await adbatch(['redownload', batchId, '--data-dir', where.dataDir], { env });
-    expect(again.code, again.stdout + again.stderr).toBe(2);
+    // Paid for and not on disk: the batch needs its person.
+    expect(again.code, again.stdout + again.stderr).toBe(EXIT.needsYou);
     expect(again.stderr).toMatch(
       /The service no longer serves the results of one job \(the shoot of product-01\): 1 credit was paid for them, and they cannot be downloaded again\./,
     );
