@@ -1,4 +1,5 @@
 import type { BatchProgress, BatchSummary } from '../shared/models.ts';
+import { needsYouWords } from '../shared/words.ts';
 import { EXIT } from './exit-codes.ts';
 import type { CliCore } from './open-core.ts';
 import { ProgressPrinter } from './progress.ts';
@@ -111,6 +112,8 @@ export async function follow(
     if (why && ![...noticed].some((message) => message.includes(why))) {
       process.stderr.write(`${summary.name}: Paused: ${why}\n`);
     }
+    const doubt = needsYouWords(summary);
+    if (doubt) process.stderr.write(`${needsYouLine(summary, doubt)}\n`);
   }
   if (interrupted) return EXIT.interrupted;
   // Said once per batch as it stopped; the exit says the data folder needs mending before anything moves.
@@ -118,24 +121,35 @@ export async function follow(
   return fault ? EXIT.pausedLocally : outcome(summaries);
 }
 
+/** "Spring: needs you: 2 shoots or videos in doubt… adbatch recheck b_1 checks all again (free).". */
+export function needsYouLine(batch: Pick<BatchSummary, 'id' | 'name'>, doubt: string): string {
+  return `${batch.name}: needs you: ${doubt} adbatch recheck ${batch.id} checks all again (free); adbatch status ${batch.id} lists each job's decisions.`;
+}
+
 /** The exit status for these batches, from the states their jobs ended in. */
 export function outcome(batches: readonly BatchSummary[]): number {
   let partial = false;
   let anyDone = false;
+  let needsYou = false;
   for (const batch of batches) {
     if (batch.statusReason === 'unauthorized') return EXIT.failed;
     const paused = batch.status === 'paused';
     // The storage refused or could not be reached; the reason was printed as the batch paused.
     if (paused && batch.statusReason === 'hosting') return EXIT.failed;
+    // An input the service would fetch did not answer: nothing more was sent; said as the batch paused.
+    if (paused && batch.statusReason === 'input_unreachable') return EXIT.failed;
     if (paused && batch.statusReason === 'insufficient_credits') return EXIT.stoppedOnCredits;
     if (paused && batch.statusReason === 'library') return EXIT.pausedLocally;
     if (paused && batch.statusReason === 'budget') return EXIT.stoppedAtCap;
     // A restored backup's batch waits for a person's decision (`adbatch resume --yes`), as a job in doubt does.
     if (paused && batch.statusReason === 'restored') return EXIT.partial;
+    // Credits in doubt (an unknown outcome, a job past its deadline, results owed) are never a mere partial.
+    needsYou ||= batch.attention > 0;
     // Owed results were made and paid for: `adbatch redownload` fetches them, so they count as made.
     anyDone ||= batch.done > 0 || (batch.states.owed ?? 0) > 0;
     if (batch.done + (batch.states.cancelled ?? 0) !== batch.jobs) partial = true;
   }
+  if (needsYou) return EXIT.needsYou;
   if (!partial) return EXIT.ok;
   return anyDone ? EXIT.partial : EXIT.failed;
 }

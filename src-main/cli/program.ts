@@ -15,7 +15,7 @@ import { registerSandboxCommand } from './commands/sandbox.ts';
 import { registerScanCommand } from './commands/scan.ts';
 import { registerStatusCommand } from './commands/status.ts';
 import { registerVideosCommand } from './commands/videos.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT, EXIT_HELP } from './exit-codes.ts';
 import { optionDescription } from './help.ts';
 import { VERSION } from './version.ts';
 
@@ -32,6 +32,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
     .configureHelp({ optionDescription })
     // A mistake is answered in a line or two, not with the whole help a screen long.
     .showHelpAfterError("(add --help for the command's options)")
+    .addHelpText('after', `\n${EXIT_HELP}`)
     .exitOverride();
 
   registerScanCommand(program);

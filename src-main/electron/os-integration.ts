@@ -1,9 +1,10 @@
 import type { CoreEvents } from '../core/app/events.ts';
 import type { BatchProgress } from '../shared/models.ts';
+import { needsYouWords } from '../shared/words.ts';
 
-// Dock/taskbar progress for running batches, and a notification when a batch finishes or needs the user
-// (credits ran out, a key was refused, the photos could not be uploaded, an outcome is unknown), or when an
-// agent asks to spend.
+// Dock/taskbar progress for running batches, and a notification when a batch finishes, ends needing the
+// user (credits in doubt), or needs them on the way (credits ran out, a key was refused, the photos could
+// not be uploaded, an outcome is unknown), or when an agent asks to spend.
 
 export interface OsSurface {
   /** 0..1, or -1 to clear. */
@@ -16,6 +17,10 @@ export function noticeFor(
   before: BatchProgress | undefined,
   now: BatchProgress,
 ): { title: string; body: string } | null {
+  // A batch that ends with credits in doubt is not done: it says what is at stake and what to do.
+  if (before?.status !== 'needs_you' && now.status === 'needs_you') {
+    return { title: `${now.name} needs you`, body: needsYouWords(now) ?? '' };
+  }
   if (before?.status !== 'finished' && now.status === 'finished') {
     const failed = now.failed > 0 ? `, ${now.failed} failed (refunded)` : '';
     return { title: `${now.name} is done`, body: `${now.done} of ${now.jobs} jobs done${failed}.` };
@@ -34,6 +39,12 @@ export function noticeFor(
       return {
         title: `${now.name} is paused`,
         body: now.statusMessage ?? 'Its results could not be saved in the library. They stay owed.',
+      };
+    }
+    if (now.statusReason === 'input_unreachable') {
+      return {
+        title: `${now.name} is paused`,
+        body: now.statusMessage ?? 'An address the service would fetch does not answer. Fix it, then resume.',
       };
     }
     if (now.statusReason === 'hosting') {

@@ -11,7 +11,8 @@ import type { BatchDetail, CatalogView, UsagePeriod } from '../shared/models.ts'
 import { daysPeriod, ownerName, utcDay } from '../shared/usage-period.ts';
 import {
   AGENT_REQUEST_STATES,
-  BATCH_STATUSES,
+  BATCH_DECISIONS,
+  BATCH_VIEW_STATUSES,
   EXPORT_STATES,
   JOB_DECISIONS,
   JOB_KINDS,
@@ -23,11 +24,13 @@ import {
 } from '../shared/vocabulary.ts';
 import {
   AGENT_REQUEST_STATE_WORDS,
+  BATCH_DECISION_WORDS,
   batchStatusWords,
   decisionWords,
   EXPORT_STATE_WORDS,
   etaWords,
   JOB_STATE_WORDS,
+  needsYouWords,
   TAKING_LONGER_WORDS,
 } from '../shared/words.ts';
 
@@ -265,15 +268,18 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     {
       title: 'Follow a batch',
       description:
-        'A batch’s progress: its status (and why it is paused, in words when the reason is not enough), jobs done and failed, credits charged and refunded, the time left while it runs, the shoots and videos taking longer than usual (still followed), and the shoots and videos that wait for a person’s decision in Adbatch (check again, retry, abandon, download again: a person’s, not a tool’s), with what each decision costs.',
+        'A batch’s progress: its status (and why it is paused, in words when the reason is not enough), jobs done and failed, credits charged and refunded, the time left while it runs, the shoots and videos taking longer than usual (still followed), and the shoots and videos that wait for a person’s decision in Adbatch (check again, retry, abandon, download again: a person’s, not a tool’s), with what each decision costs. A batch whose credits are in doubt is `needs_you`, never `finished`: `needsYou` says what is at stake; check_batch_again asks the service again, free.',
       inputSchema: { batchId: z.string().min(1) },
       outputSchema: {
         batchId: z.string(),
         name: z.string(),
-        status: z.enum(BATCH_STATUSES),
+        status: z.enum(BATCH_VIEW_STATUSES),
         statusReason: z.enum(PAUSE_REASONS).nullable(),
         statusWords: z.string(),
         statusMessage: z.string().nullable(),
+        needsYou: z.string().nullable(),
+        creditsInDoubt: z.number(),
+        decisions: z.array(z.object({ decision: z.enum(BATCH_DECISIONS), words: z.string() })),
         jobs: z.number(),
         done: z.number(),
         failed: z.number(),
@@ -288,6 +294,8 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             state: z.enum(JOB_STATES),
             stateWords: z.string(),
             creditsAtStake: z.number(),
+            // Why it waits, in words: what the service no longer serves and what it was paid, for one.
+            why: z.string().nullable(),
             decisions: z.array(z.object({ decision: z.enum(JOB_DECISIONS), words: z.string() })),
           }),
         ),
@@ -309,6 +317,9 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           statusWords: batchStatusWords(batch),
           // Why it is paused in full, where the reason is not enough: what resuming a restored batch may pay twice.
           statusMessage: batch.status === 'paused' ? batch.statusMessage : null,
+          needsYou: needsYouWords(batch),
+          creditsInDoubt: batch.creditsInDoubt,
+          decisions: batch.decisions.map((decision) => ({ decision, words: BATCH_DECISION_WORDS[decision] })),
           jobs: batch.jobs,
           done: batch.done,
           failed: batch.failed,
@@ -320,6 +331,23 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           timeLeft: batch.eta ? etaWords(batch.eta, Date.now()) : null,
           takingLonger: takingLonger(batch),
         };
+      }),
+  );
+
+  server.registerTool(
+    'check_batch_again',
+    {
+      title: 'Check a batch’s doubts again',
+      description:
+        'Check all again, free: every shoot and video of a batch in doubt is asked about once more (one past its deadline is followed again, results paid for are downloaded again, a create whose answer was lost is looked for in the service’s usage report). Nothing is sent again and nothing is charged. Answers the batch as batch_status does; what the check found is in each job’s words.',
+      inputSchema: { batchId: z.string().min(1) },
+      outputSchema: { batchId: z.string(), status: z.enum(BATCH_VIEW_STATUSES), statusWords: z.string() },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    ({ batchId }) =>
+      tool(async () => {
+        const batch = await call('batches:recheck', { id: batchId });
+        return { batchId: batch.id, status: batch.status, statusWords: batchStatusWords(batch) };
       }),
   );
 
@@ -686,6 +714,7 @@ function waitingForDecision(batch: BatchDetail): Array<Record<string, unknown>> 
         state: job.state,
         stateWords: JOB_STATE_WORDS[job.state],
         creditsAtStake: job.creditsAtStake,
+        why: job.failureMessage,
         decisions: job.decisions.map((decision) => ({ decision, words: decisionWords(decision, job) })),
       })),
   );

@@ -152,7 +152,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         service.advanceAll();
         const completed = store.data.jobs.filter((job) => job.status === 'completed');
         try {
-          return json(200, expiry.expire(completed, raw ? parseBody(raw, 'application/json') : {}));
+          return json(
+            200,
+            expiry.expire(completed, raw ? parseBody(raw, 'application/json') : {}, (job) =>
+              service.renewAssetToken(store.data.jobs.find((each) => each.id === job.id)!),
+            ),
+          );
         } catch (error) {
           if (error instanceof HttpError) throw error;
           throw new HttpError(400, 'invalid_expiry', `Invalid expiry: ${(error as Error).message}`);
@@ -193,6 +198,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return 200;
     }
     const asset = /^\/cdn\/([^/]+)\/([^/]+)$/.exec(path);
+    // An address renewed since (POST /_sandbox/results/expire with `renew`) leads to no job any more.
+    const renewedAway = asset && expiry.statusOf(asset[1]!);
+    if (renewedAway && !service.findByAssetToken(asset[1]!)) {
+      throw new HttpError(
+        renewedAway,
+        renewedAway === 410 ? 'gone' : 'not_found',
+        'This result is no longer served.',
+      );
+    }
     const job = asset && service.findByAssetToken(asset[1]!);
     const file = asset?.[2] ?? '';
     service.advanceAll();

@@ -1,3 +1,4 @@
+import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpError } from './http.ts';
 import { advance, analysisEnd, failPlan, planShoot, planVideo, TERMINAL, type Timing } from './lifecycle.ts';
@@ -247,6 +248,14 @@ export class SandboxService {
 
   assetDir(token: string): string {
     return join(this.options.assetsDir, token);
+  }
+
+  /** Moves a job's results to a new address (its files with them): the old one leads nowhere from now on. */
+  renewAssetToken(job: Job): void {
+    const old = this.assetDir(job.assetToken);
+    job.assetToken = newId('r');
+    renameSync(old, this.assetDir(job.assetToken));
+    this.store.changed();
   }
 
   findByAssetToken(token: string): Job | undefined {

@@ -7,7 +7,7 @@ import type { Recipe } from './export-recipe.ts';
 import type {
   AgentRequestState,
   BatchDecision,
-  BatchStatus,
+  BatchViewStatus,
   ExportState,
   JobDecision,
   JobKind,
@@ -316,6 +316,11 @@ export interface BatchDetail extends BatchSummary {
   /** Videos made after review from the picks: the settings chosen in New batch, and whether any video was
    * made yet; null for a batch whose video is made at once, or that has none. */
   videosAfterReview: { video: VideoSettingsView; made: boolean } | null;
+  /**
+   * The settings of the videos last made from this batch's picks, logo and note as typed: where Make videos
+   * starts from next, so that a failure (a logo the service could not fetch) never loses them. null: none yet.
+   */
+  lastPickedVideo: PickedVideosRequest['video'] | null;
   /** What the user may decide about the batch now, as core allows it (core/queue/decisions.ts). */
   decisions: BatchDecision[];
   items: ProductProgressView[];
@@ -349,7 +354,8 @@ export interface BatchEta {
 export interface BatchProgress {
   id: string;
   name: string;
-  status: BatchStatus;
+  /** As shown: `needs_you` for a finished batch with a job in doubt (`BATCH_VIEW_STATUSES` says why). */
+  status: BatchViewStatus;
   /** Why it is paused; null unless it is. */
   statusReason: PauseReason | null;
   /** The reason in words where the code is not enough (a storage failure names the bucket and cause). */
@@ -370,6 +376,11 @@ export interface BatchProgress {
   creditsRefunded: number;
   /** Credits that outcome-unknown jobs may have cost. */
   creditsAtStake: number;
+  /**
+   * Credits at stake in the jobs in doubt (`attention` of them): what outcome-unknown jobs may have cost, and
+   * what stale and owed jobs were charged for results not on disk yet.
+   */
+  creditsInDoubt: number;
   /** When it should be done, while it runs; null when paused, over, or nothing is left to run. */
   eta: BatchEta | null;
 }

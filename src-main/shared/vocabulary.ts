@@ -58,14 +58,42 @@ export const JOB_STATES = [
   'done',
   'failed',
   'outcome_unknown',
+  'lost',
   'stale',
   'cancelled',
   'skipped',
 ] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
+/**
+ * The states whose outcome or results are in doubt, so that a person must decide (core/queue/states.ts says
+ * why each): the service may have charged a create Adbatch never heard back from, may still be making a job
+ * past its deadline, or was paid for results not on disk.
+ */
+export const IN_DOUBT_JOB_STATES = [
+  'outcome_unknown',
+  'stale',
+  'owed',
+] as const satisfies readonly JobState[];
+
+/** Where a batch's run stands, as stored: its moves are in core/queue/states.ts. */
 export const BATCH_STATUSES = ['running', 'paused', 'cancelled', 'finished'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+/**
+ * What a batch is shown as, everywhere (the app, `adbatch status`, MCP `batch_status`, the CLI's exit): its
+ * status, except that a finished batch with a job whose outcome or results are in doubt
+ * (`IN_DOUBT_JOB_STATES`) is `needs_you`, never `finished`.
+ *
+ * Derived when a view is read (core/queue/views.ts), never stored: the doubt lives in the jobs' states, and
+ * they change after the batch has settled (a finished batch's results found missing are owed again; the
+ * usage report resolves an unknown outcome from the Usage screen; old databases hold finished batches with
+ * jobs in doubt). A stored `needs_you` would have to be written again by every one of those moves, and one
+ * forgotten would say "finished" over money in doubt; read from the jobs, it cannot drift. The run loop keeps
+ * its own four statuses (a needs-you batch has nothing left to run: it is `finished` to the engine).
+ */
+export const BATCH_VIEW_STATUSES = [...BATCH_STATUSES, 'needs_you'] as const;
+export type BatchViewStatus = (typeof BATCH_VIEW_STATUSES)[number];
 
 /**
  * Why a batch is paused: `user` the user paused it; `insufficient_credits` the account ran out; `unauthorized`
@@ -73,7 +101,9 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
  * `library` its results could not be written on this computer (disk full, folder not writable or gone);
  * `budget` the next job would pass its brand's monthly cap or the batch's own (the message names which);
  * `restored` the database is a backup the user restored: what it shows unsent may have been sent after it was
- * taken, so only a person resumes it (the message says what resuming may pay twice).
+ * taken, so only a person resumes it (the message says what resuming may pay twice); `input_unreachable` an
+ * address a job hands the service (a photo, the model image, the logo) did not answer Adbatch right before
+ * the POST, so nothing was sent (the message names it and why).
  */
 export const PAUSE_REASONS = [
   'user',
@@ -83,20 +113,25 @@ export const PAUSE_REASONS = [
   'library',
   'budget',
   'restored',
+  'input_unreachable',
 ] as const;
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 
 /**
- * What the user may decide about a job that waits for them: `recheck` follow a stale job again; `retry` send
- * a failed or outcome-unknown job again (it costs credits again); `abandon` never send an outcome-unknown job
- * again; `redownload` download an owed job's results again (free). Core says which a job allows
+ * What the user may decide about a job that waits for them: `recheck` ask the service again, free (a stale
+ * job is followed again; an outcome-unknown one is looked for in the service's usage report); `retry` send a
+ * failed, lost or outcome-unknown job again (it costs credits again); `abandon` never send an outcome-unknown
+ * job again; `redownload` download an owed job's results again (free). Core says which a job allows
  * (core/queue/decisions.ts); every front end offers those, and only those.
  */
 export const JOB_DECISIONS = ['recheck', 'retry', 'abandon', 'redownload'] as const;
 export type JobDecision = (typeof JOB_DECISIONS)[number];
 
-/** What the user may decide about a batch, as core allows it in the batch's state (core/queue/decisions.ts). */
-export const BATCH_DECISIONS = ['pause', 'resume', 'cancel', 'redownload'] as const;
+/**
+ * What the user may decide about a batch, as core allows it in the batch's state (core/queue/decisions.ts):
+ * `recheck` is "Check all again", every job in doubt asked about again in one go, free.
+ */
+export const BATCH_DECISIONS = ['pause', 'resume', 'cancel', 'redownload', 'recheck'] as const;
 export type BatchDecision = (typeof BATCH_DECISIONS)[number];
 
 // Review: the results a batch made, and a designer's decisions on them.

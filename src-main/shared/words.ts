@@ -1,16 +1,17 @@
 import { counted, noun } from './counted.ts';
 import type { BatchEta, BatchProgress, JobView, ShootSettingsView, VideoSettingsView } from './models.ts';
-import type {
-  AgentRequestState,
-  BatchDecision,
-  BatchStatus,
-  ExportState,
-  JobDecision,
-  JobState,
-  Mode,
-  PauseReason,
-  Quality,
-  ShootStyle,
+import {
+  type AgentRequestState,
+  type BatchDecision,
+  type BatchViewStatus,
+  type ExportState,
+  IN_DOUBT_JOB_STATES,
+  type JobDecision,
+  type JobState,
+  type Mode,
+  type PauseReason,
+  type Quality,
+  type ShootStyle,
 } from './vocabulary.ts';
 
 // The domain's closed sets in words for people, once for the app, the CLI and MCP (whose answers give the
@@ -87,6 +88,7 @@ export const JOB_STATE_WORDS: Record<JobState, string> = {
   done: 'done',
   failed: 'failed (refunded)',
   outcome_unknown: 'outcome unknown',
+  lost: 'charged, results out of reach',
   stale: 'no answer from the service',
   cancelled: 'cancelled',
   skipped: 'not made: its shoot did not finish',
@@ -123,38 +125,49 @@ export const JOB_DECISION_WORDS: Record<JobDecision, string> = {
   redownload: 'Download again',
 };
 
-/** What a decision spends, in words; null when it neither spends nor saves anything worth saying. */
-export function decisionCostWords(
-  decision: JobDecision,
-  job: Pick<JobView, 'price' | 'creditsAtStake'>,
-): string | null {
+/** What a job's retry and cost words read of it. */
+type Priced = Pick<JobView, 'price' | 'creditsAtStake' | 'creditsCharged' | 'creditsRefunded'>;
+
+/** What the service kept of the job's credits: charged and not refunded (a lost job's). */
+const kept = (job: Priced) => job.creditsCharged - job.creditsRefunded;
+
+/**
+ * What a decision spends, in words; null when it neither spends nor saves anything worth saying. Asking the
+ * service again and downloading again are free: said, so that they read as the safe choice beside a Retry.
+ */
+export function decisionCostWords(decision: JobDecision, job: Priced): string | null {
   if (decision === 'retry') {
-    return `costs ${credits(job.price)}${job.creditsAtStake > 0 ? ' again' : ''}`;
+    return `costs ${credits(job.price)}${job.creditsAtStake > 0 || kept(job) > 0 ? ' again' : ''}`;
   }
-  if (decision === 'redownload') return 'free';
+  if (decision === 'redownload' || decision === 'recheck') return 'free';
   return null;
 }
 
 /** A decision with what it spends: "Retry (costs 4 credits again)", "Download again (free)", "Abandon". */
-export function decisionWords(decision: JobDecision, job: Pick<JobView, 'price' | 'creditsAtStake'>): string {
+export function decisionWords(decision: JobDecision, job: Priced): string {
   const cost = decisionCostWords(decision, job);
   return `${JOB_DECISION_WORDS[decision]}${cost ? ` (${cost})` : ''}`;
 }
 
 /** What a retry risks, said before the user confirms it: paying twice, when the first create may have been. */
-export function retryWarning(job: Pick<JobView, 'kind' | 'price' | 'creditsAtStake'>): string {
-  return job.creditsAtStake > 0
-    ? `The service may already have made and charged this ${job.kind} (${credits(job.creditsAtStake)} at stake); sending it again costs ${credits(job.price)} more.`
-    : `Sending this ${job.kind} again costs ${credits(job.price)}.`;
+export function retryWarning(job: Pick<JobView, 'kind'> & Priced): string {
+  if (job.creditsAtStake > 0) {
+    return `The service may already have made and charged this ${job.kind} (${credits(job.creditsAtStake)} at stake); sending it again costs ${credits(job.price)} more.`;
+  }
+  if (kept(job) > 0) {
+    return `The service charged this ${job.kind} already (${credits(kept(job))}) though its results cannot be had; sending it again costs ${credits(job.price)} more.`;
+  }
+  return `Sending this ${job.kind} again costs ${credits(job.price)}.`;
 }
 
 // Batches.
 
-export const BATCH_STATUS_WORDS: Record<BatchStatus, string> = {
+export const BATCH_STATUS_WORDS: Record<BatchViewStatus, string> = {
   running: 'running',
   paused: 'paused',
   cancelled: 'cancelled',
   finished: 'finished',
+  needs_you: 'needs you',
 };
 
 /** Why a batch is paused, in a badge's few words. */
@@ -166,6 +179,7 @@ export const PAUSE_REASON_WORDS: Record<PauseReason, string> = {
   library: 'paused: cannot save results',
   budget: 'paused at its cap',
   restored: 'paused: restored from a backup',
+  input_unreachable: 'paused: an input does not answer',
 };
 
 /** A batch's status, with why when it is paused: "running", "paused: out of credits". */
@@ -181,7 +195,24 @@ export const BATCH_DECISION_WORDS: Record<BatchDecision, string> = {
   resume: 'Resume',
   cancel: 'Cancel',
   redownload: 'Download again (free)',
+  recheck: 'Check all again (free)',
 };
+
+/**
+ * Why a batch needs you, with the credits at stake, for its badge's neighbour, its notification, `adbatch
+ * status` and MCP: "2 shoots or videos in doubt, 8 credits at stake (outcome unknown: 2). Check all again asks
+ * the service, free: nothing is sent again without your word." Null when no job is in doubt.
+ */
+export function needsYouWords(
+  batch: Pick<BatchProgress, 'states' | 'creditsInDoubt' | 'attention'>,
+): string | null {
+  if (batch.attention === 0) return null;
+  const inDoubt = IN_DOUBT_JOB_STATES.filter((state) => (batch.states[state] ?? 0) > 0).map(
+    (state) => `${JOB_STATE_WORDS[state]}: ${batch.states[state]}`,
+  );
+  const stake = batch.creditsInDoubt > 0 ? `, ${credits(batch.creditsInDoubt)} at stake` : '';
+  return `${counted(batch.attention, 'shoot or video', 'shoots or videos')} in doubt${stake} (${inDoubt.join('; ')}). Check all again asks the service, free: nothing is sent again without your word.`;
+}
 
 // Agents' requests and exports.
 

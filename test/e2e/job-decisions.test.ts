@@ -49,15 +49,18 @@ describe.skipIf(missing)(`decisions on the batch page${missing ? ` (skipped: ${m
     await page.getByRole('button', { name: /Needs you/ }).click();
     await expect.poll(() => stateOf('Product 1')).toBe('outcome unknown');
 
-    expect(await offered('Product 1')).toEqual(['Retry (costs 8 credits again)', 'Abandon']);
+    // What cannot pay twice first: asked again (free) before any Retry is offered (issue 27).
+    expect(await offered('Product 1')).toEqual(['Check again (free)', 'Abandon']);
     expect(await row('Product 1').locator('.job-actions small').textContent()).toBe(
       '8 credits may already be charged',
     );
     expect(await stateOf('Product 2')).toBe('no answer from the service');
-    expect(await offered('Product 2')).toEqual(['Check again']);
+    expect(await offered('Product 2')).toEqual(['Check again (free)']);
     expect(await offered('Product 3')).toEqual(['Retry (costs 8 credits)']);
     expect(await offered('Product 4')).toEqual(['Download again (free)']);
-    // The batch itself: finished, so neither paused nor cancelled; what it owes is offered again, for free.
+    // The batch itself: finished running, so neither paused nor cancelled, and it needs you; what it owes is
+    // offered again, for free.
+    expect(await page.locator('.screen-header .badge').textContent()).toBe('needs you');
     for (const name of ['Pause', 'Resume', 'Cancel']) {
       expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
     }
@@ -70,7 +73,7 @@ describe.skipIf(missing)(`decisions on the batch page${missing ? ` (skipped: ${m
     await expect.poll(() => stateOf('Product 1')).toBe('cancelled');
     expect(await offered('Product 1')).toEqual([]);
     // Checked again: followed again, no longer waiting for a person.
-    await row('Product 2').getByRole('button', { name: 'Check again' }).click();
+    await row('Product 2').getByRole('button', { name: 'Check again (free)' }).click();
     await expect.poll(() => offered('Product 2')).toEqual([]);
     expect(await stateOf('Product 2')).not.toBe('no answer from the service');
     expect(await page.getByRole('alert').count()).toBe(0);

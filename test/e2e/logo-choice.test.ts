@@ -71,5 +71,15 @@ describe.skipIf(missing)(`the logo row${missing ? ` (skipped: ${missing})` : ''}
     } finally {
       db.close();
     }
+
+    // The logo chosen stays: Make videos starts from the videos last made from the picks (issue 27).
+    // Made, the app shows the batch's page: back to its Review.
+    await page.getByRole('button', { name: 'Review', exact: true }).click();
+    await page.getByRole('button', { name: 'Make videos…' }).click();
+    const again = page.getByRole('dialog', { name: 'Make videos from the picks' });
+    const logos = join(dir, 'data', 'logos');
+    await expect
+      .poll(async () => (await again.locator('.logo-file').getAttribute('title'))?.startsWith(logos))
+      .toBe(true);
   }, 90_000);
 });

@@ -61,6 +61,13 @@ export const INTO_STATE: Record<JobState, (ctx: StoreContext, shoot: Job, video:
     ctx.store.jobs.beginSubmit(shoot.id, {});
     return ctx.store.jobs.markOutcomeUnknown(shoot.id, { code: 'reset', message: 'connection reset' }).id;
   },
+  // The usage report found the lost answer's create charged.
+  lost: (ctx, shoot, video) => {
+    const id = INTO_STATE.outcome_unknown(ctx, shoot, video);
+    const stake = ctx.store.ledger.unresolved({ batchId: shoot.batchId }).find((one) => one.jobId === id);
+    ctx.store.jobs.resolveStake(stake!, true, 'resolved by a usage report');
+    return id;
+  },
   stale: (ctx, shoot) => {
     submitAndAccept(ctx, shoot.id);
     return ctx.store.jobs.markStale(shoot.id).id;

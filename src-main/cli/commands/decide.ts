@@ -1,14 +1,16 @@
 import type { Command } from 'commander';
-import { RECHECK_MS } from '../../core/app/public-api.ts';
+import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import { retryWarning } from '../../shared/words.ts';
 import { EXIT } from '../exit-codes.ts';
+import { follow } from '../follow.ts';
 import { type CliCore, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
+import { sessionKeysFromEnv } from './session-key.ts';
 
 // The user's decisions, on batches (pause, cancel) and on jobs that need one (retry, abandon, recheck),
 // through the same handlers as the app's buttons: core checks each one's preconditions. They change the
 // queue; whatever drives it (the app, a running `adbatch run`) picks them up, and `adbatch resume`
-// acts on them otherwise.
+// acts on them otherwise. `recheck` asks the service itself, so it drives the queue, as `redownload` does.
 
 async function decide(dataDir: string, action: (cli: CliCore) => Promise<string>): Promise<void> {
   const cli = openCliCore({ dataDir, holderName: 'adbatch', leaseMode: 'none' });
@@ -83,13 +85,33 @@ export function registerDecisionCommands(program: Command): void {
 
   program
     .command('recheck')
-    .description('Follow a stale job again (one still unfinished past its deadline).')
-    .argument('<job>', 'a job id')
+    .description(
+      'Check again, free: a job (or every job of a batch) in doubt. A stale job is followed again, owed results downloaded again, and a create whose answer was lost looked for in the service’s usage report. Nothing is sent again.',
+    )
+    .argument('<job|batch>', 'a job id (j_…) or a batch id (b_…): every job of it in doubt')
     .option(...dataDir)
-    .action((id: string, options: { dataDir: string }) =>
-      decide(options.dataDir, async (cli) => {
-        await cli.call('jobs:recheck', { id });
-        return `Following ${id} again for ${RECHECK_MS / 60_000} minutes; adbatch resume polls it.`;
-      }),
-    );
+    .action(async (id: string, options: { dataDir: string }) => {
+      // It asks the service and follows what it rechecked to the end, like `resume`: it drives the queue.
+      const cli = openCliCore({
+        dataDir: options.dataDir,
+        holderName: 'adbatch recheck',
+        leaseMode: 'require',
+        sessionKeys: sessionKeysFromEnv(),
+        timeScale: DEFAULT_SANDBOX_TIME_SCALE,
+      });
+      try {
+        await cli.core.start();
+        process.exitCode = await follow(cli, async () => {
+          const batch = id.startsWith('b_')
+            ? await cli.call('batches:recheck', { id })
+            : await cli.call('jobs:recheck', { id });
+          process.stdout.write(
+            `Checking again what ${batch.name} has in doubt (free: nothing is sent again).\n`,
+          );
+          return [batch.id];
+        });
+      } finally {
+        await cli.core.stop();
+      }
+    });
 }

@@ -1,8 +1,9 @@
 import { type Command, Option } from 'commander';
 import { SERVICE_RATE_LIMIT } from '../../core/app/public-api.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
+import { needsYouWords } from '../../shared/words.ts';
 import { EXIT } from '../exit-codes.ts';
-import { follow } from '../follow.ts';
+import { follow, needsYouLine } from '../follow.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
 import { openCliCore } from '../open-core.ts';
 import { formatRateLimit, positiveNumber, rateLimitOption } from '../options.ts';
@@ -58,17 +59,24 @@ export function registerResumeCommand(program: Command): void {
       });
       try {
         await cli.core.start();
-        const unfinished = (await cli.call('batches:list'))
-          .filter((batch) => batch.status !== 'finished' && (only === undefined || batch.id === only))
+        const batches = (await cli.call('batches:list'))
+          .filter((batch) => only === undefined || batch.id === only)
           .reverse();
-        if (only !== undefined && unfinished.length === 0) {
-          // Says which: no such batch (core's words), or one that has nothing left to resume.
-          const batch = await cli.call('batches:get', { id: only });
-          process.stdout.write(`${batch.name} has finished: there is nothing to resume.\n`);
-          return;
-        }
+        // A batch that needs you has nothing to run: resuming cannot settle its doubt, a decision does. It is
+        // said, never passed over as finished, and the exit says it unless something else is worse.
+        const needYou = batches.filter((batch) => batch.status === 'needs_you');
+        for (const batch of needYou) process.stdout.write(`${needsYouLine(batch, needsYouWords(batch)!)}\n`);
+        const unfinished = batches.filter(
+          (batch) => batch.status !== 'finished' && batch.status !== 'needs_you',
+        );
         if (unfinished.length === 0) {
-          process.stdout.write('Every batch has finished.\n');
+          process.exitCode = needYou.length > 0 ? EXIT.needsYou : EXIT.ok;
+          if (needYou.length > 0) return;
+          // Says which: no such batch (core's words), or one that has nothing left to resume.
+          if (only !== undefined) {
+            const batch = await cli.call('batches:get', { id: only });
+            process.stdout.write(`${batch.name} has finished: there is nothing to resume.\n`);
+          } else process.stdout.write('Every batch has finished.\n');
           return;
         }
         const driven = unfinished.filter((batch) => {
@@ -83,7 +91,7 @@ export function registerResumeCommand(program: Command): void {
           process.exitCode = EXIT.error;
           return;
         }
-        process.exitCode = await follow(cli, async () => {
+        const code = await follow(cli, async () => {
           for (const batch of driven) {
             // A restored backup's batch may send again what was sent after the backup: a person's decision,
             // said as --yes. Until then it is followed (what was created is polled and downloaded, free).
@@ -97,6 +105,7 @@ export function registerResumeCommand(program: Command): void {
           }
           return driven.map((batch) => batch.id);
         });
+        process.exitCode = code === EXIT.ok && needYou.length > 0 ? EXIT.needsYou : code;
       } finally {
         await cli.core.stop();
       }

@@ -6,6 +6,7 @@ import {
   decisionCostWords,
   etaWords,
   JOB_STATE_WORDS,
+  needsYouWords,
   TAKING_LONGER_WORDS,
 } from '../../shared/words.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
@@ -28,6 +29,7 @@ const BATCH_DECISION_COMMANDS: Record<BatchDecision, string> = {
   resume: 'adbatch resume <id>',
   cancel: 'adbatch cancel <id>',
   redownload: 'adbatch redownload <id>',
+  recheck: 'adbatch recheck <id>',
 };
 
 /** The command that makes a decision on this batch; a restored backup's is resumed only with --yes. */
@@ -59,7 +61,10 @@ function batchLine(batch: BatchSummary): string {
   // Why it is paused, where the badge's words are not enough (what resuming a restored batch may pay twice).
   const why = batch.status === 'paused' && batch.statusMessage ? `\n    ${batch.statusMessage}` : '';
   const left = batch.eta ? `; ${etaWords(batch.eta, Date.now())}` : '';
-  return `${batch.id}  ${batchStatusWords(batch)}  ${batch.name}\n    ${states}; credits quoted ${batch.quotedCredits}, charged ${charged}, refunded ${batch.creditsRefunded}${stake}${left}${why}`;
+  // What is in doubt and what is at stake, whatever the status: a finished batch with any says "needs you".
+  const doubt = needsYouWords(batch);
+  const inDoubt = doubt ? `\n    ${doubt} (adbatch recheck ${batch.id})` : '';
+  return `${batch.id}  ${batchStatusWords(batch)}  ${batch.name}\n    ${states}; credits quoted ${batch.quotedCredits}, charged ${charged}, refunded ${batch.creditsRefunded}${stake}${left}${why}${inDoubt}`;
 }
 
 function jobLines(detail: BatchDetail): string[] {

@@ -161,9 +161,13 @@ export class ServiceAccess {
       return { client, keyId: session.keyId, keyHint: session.view.keyHint };
     }
     const account = this.options.accounts.get(accountId);
+    const keyId = this.options.accounts.keyIdOf(accountId);
+    // The row a session key's batches belong to (`accountForBatch`) holds no key: the session's opens it, at
+    // its own service, as it does the batches themselves (`clientForBatch`).
+    const held = this.options.accounts.keyStored(accountId) ? undefined : this.sessionOfKey(keyId);
     return {
-      client: this.storedClient(account),
-      keyId: this.options.accounts.keyIdOf(accountId),
+      client: held ? this.sessionClient(held, account.baseUrl) : this.storedClient(account),
+      keyId,
       keyHint: account.keyHint,
     };
   }

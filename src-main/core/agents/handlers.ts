@@ -14,6 +14,8 @@ import type { HandlerMap, HandlersOf } from '../app/handler-map.ts';
 import type { AgentPlan } from '../db/stored.ts';
 import type { ScanHolder } from '../ingest/scan-holder.ts';
 import { type BatchMakerDeps, batchMaker } from '../queue/batch-maker.ts';
+import { decideSpending } from '../queue/spend.ts';
+import type { Batch } from '../queue/types.ts';
 import type { AgentRequest, AgentRequestStore } from './request-store.ts';
 
 // Agents spend only with a person's yes (issue 16, docs/agents.md). An agent quotes a batch and submits the
@@ -22,6 +24,9 @@ import type { AgentRequest, AgentRequestStore } from './request-store.ts';
 // The check is here, in the handlers that make the batch, whatever carries the call: MCP over stdio or HTTP,
 // or the app. A retried submit (same client, same request id) answers the first request. A quote that no
 // longer holds when it is submitted or approved (the balance or the prices changed) expires: nothing is made.
+// Each spending step is one decision (queue/spend.ts): a quote makes one request (a second use is refused,
+// naming the first), and the allowance is checked again in the transaction that writes the batch and the
+// request's move, so submits at once, in one process or several, never pass it together.
 //
 // GUESS: a quote is kept 30 minutes, in the process that made it (it names a scan held in that process).
 
@@ -50,6 +55,18 @@ export interface AgentsDeps extends BatchMakerDeps {
 }
 
 const figures = new Intl.NumberFormat('en-US');
+
+/** The allowance no longer covers a request (spent by another meanwhile): it waits for a person, saying why. */
+class AllowanceSpent extends Error {}
+
+/** Why a quote cannot be submitted again: the request it made, and the batch that made, if any. */
+function quoteUsed(quoteId: string, first: AgentRequest): string {
+  const what =
+    first.state === 'created' && first.batchId
+      ? `it made batch ${first.batchId} ("${first.name}"), as request ${first.id}`
+      : `it is request ${first.id}, ${first.state === 'pending' ? 'still pending' : first.state}`;
+  return `The quote ${quoteId} was used already: ${what}. One quote makes one batch: quote again for another.`;
+}
 
 /** How often a process looks for requests made or decided by another (`adbatch mcp`, `adbatch approve`). */
 const LOOK_AGAIN_MS = 2000;
@@ -144,21 +161,67 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
     seen = now;
   };
 
-  /** Whether the allowance covers these credits today: the day's, and the brand's where one is set. */
-  const allowanceCovers = (credits: number, brandId: string | null): boolean => {
+  /**
+   * Why the allowance does not cover these credits today (the day's, and the brand's where one is set), or
+   * null when it does. None set covers nothing.
+   */
+  const allowanceShort = (credits: number, brandId: string | null): string | null => {
     const { perDay, perBrand } = requests.allowances();
-    const limits: boolean[] = [];
-    if (perDay !== null) limits.push(requests.usedToday() + credits <= perDay);
     const brandAllowance = brandId ? perBrand.get(brandId) : undefined;
-    if (brandId && brandAllowance !== undefined) {
-      limits.push(requests.usedToday(brandId) + credits <= brandAllowance);
-    }
-    return limits.length > 0 && limits.every(Boolean);
+    if (perDay === null && brandAllowance === undefined) return 'no allowance is set for agents';
+    const short = (allowance: number, used: number, whose: string) =>
+      used + credits <= allowance
+        ? null
+        : `${whose} allowance of ${figures.format(allowance)} credits a day has ${figures.format(Math.max(0, allowance - used))} left today, and this costs ${figures.format(credits)}`;
+    return (
+      (perDay === null ? null : short(perDay, requests.usedToday(), 'the agents’')) ??
+      (brandId && brandAllowance !== undefined
+        ? short(brandAllowance, requests.usedToday(brandId), `${brands.find(brandId)?.name ?? brandId}’s`)
+        : null)
+    );
   };
 
   /**
-   * Makes the request's batch, if its quote still holds: the batch's rows and the request's move to
-   * `created` are one transaction, so two deciders (two windows, the app and the CLI) never make two batches.
+   * The limits of a request's move to created, checked in the spending decision that writes it: it is
+   * still pending, and, when the allowance decides, the allowance still covers it.
+   */
+  const claimable = (request: AgentRequest, by: string) => {
+    if (requests.get(request.id)?.state !== 'pending') {
+      throw new AppError('conflict', 'This request was decided already.');
+    }
+    const short = by === BY_ALLOWANCE ? allowanceShort(request.credits, request.brandId) : null;
+    if (short) {
+      throw new AllowanceSpent(
+        `It waits for a person: ${short} (spent by another request while this one was being made).`,
+      );
+    }
+  };
+
+  /**
+   * A refusal of the spending decision: a request the allowance no longer covers waits, saying why; one
+   * whose quote no longer holds (the balance is short, a cap would be passed, its products are being shot
+   * by a batch made meanwhile) expires, saying why. Anything else (a network failure, a request decided
+   * by another) is thrown.
+   */
+  const refused = (request: AgentRequest, by: string, error: unknown, codes: readonly string[]) => {
+    if (error instanceof AllowanceSpent) {
+      requests.noteWaiting(request.id, error.message);
+      return changed(request.id);
+    }
+    if (
+      error instanceof AppError &&
+      codes.includes(error.code) &&
+      requests.decide(request.id, 'expired', by, { reason: error.message })
+    ) {
+      return changed(request.id);
+    }
+    throw error;
+  };
+
+  /**
+   * Makes the request's batch, if its quote still holds: the batch's rows, the request's move to `created`
+   * (what the allowance counts) and the check of every limit are one spending decision, so two deciders
+   * (two windows, the app and the CLI, submits at once within the allowance) never pass one limit together.
    */
   const make = async (request: AgentRequest, by: string): Promise<AgentRequestView> => {
     const { plan } = request;
@@ -179,20 +242,19 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
     } catch (error) {
       // The service refused the batch as it is now (the balance is short, a cap would be passed, every
       // product was shot since): the quote no longer holds. A network failure leaves it pending.
-      if (error instanceof AppError && ['conflict', 'refused', 'bad_request'].includes(error.code)) {
-        requests.decide(request.id, 'expired', by, { reason: error.message });
-        return changed(request.id);
-      }
-      throw error;
+      return refused(request, by, error, ['conflict', 'refused', 'bad_request']);
     }
     if (expiredBy(request, prepared.credits, prepared.balance, by)) return changed(request.id);
-    const batch = store.db.transaction(() => {
-      const made = maker.commit(prepared, { agentClient: request.client });
-      if (!requests.decide(request.id, 'created', by, { batchId: made.id })) {
-        throw new AppError('conflict', 'This request was decided already.');
-      }
-      return made;
-    })();
+    let batch: Batch;
+    try {
+      batch = maker.commit(prepared, {
+        agentClient: request.client,
+        check: () => claimable(request, by),
+        record: (made) => requests.decide(request.id, 'created', by, { batchId: made.id }),
+      });
+    } catch (error) {
+      return refused(request, by, error, ['conflict', 'refused']);
+    }
     log.info(`agent request ${request.id} of ${request.client}: batch ${batch.id} made (${by})`);
     await maker.start(batch);
     return changed(request.id);
@@ -229,18 +291,16 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
       if (batch) services.forgetBatchBalance(batch);
       quote = await handlers()['videos:quote'](videos);
     } catch (error) {
-      if (
-        error instanceof AppError &&
-        ['conflict', 'refused', 'bad_request', 'not_found'].includes(error.code)
-      ) {
-        requests.decide(request.id, 'expired', by, { reason: error.message });
-        return changed(request.id);
-      }
-      throw error;
+      return refused(request, by, error, ['conflict', 'refused', 'bad_request', 'not_found']);
     }
     if (expiredBy(request, quote.credits, quote.balance, by)) return changed(request.id);
-    if (!requests.decide(request.id, 'created', by, { batchId: videos.batchId })) {
-      throw new AppError('conflict', 'This request was decided already.');
+    try {
+      decideSpending(store, () => {
+        claimable(request, by);
+        requests.decide(request.id, 'created', by, { batchId: videos.batchId });
+      });
+    } catch (error) {
+      return refused(request, by, error, []);
     }
     try {
       await handlers()['videos:create'](videos);
@@ -341,19 +401,30 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
         quotes.delete(quoteId);
         throw new AppError('conflict', `The quote ${quoteId} expired: quote the batch again.`);
       }
-      const { request, fresh } = requests.insert({
-        client,
-        clientRequestId,
-        accountId: quote.accountId,
-        brandId: quote.brandId,
-        name: quote.name,
-        plan: quote.plan,
-        credits: quote.credits,
-        balance: quote.balance,
+      // One quote, one request: checked and written in one decision, so submits at once (in this process or
+      // another on the data folder) cannot both use it. The same client request id is the same request.
+      const { request, fresh } = decideSpending(store, () => {
+        const first = requests.byQuote(quoteId);
+        if (first && !(first.client === client && first.clientRequestId === clientRequestId)) {
+          throw new AppError('conflict', quoteUsed(quoteId, first));
+        }
+        return requests.insert({
+          client,
+          clientRequestId,
+          quoteId,
+          accountId: quote.accountId,
+          brandId: quote.brandId,
+          name: quote.name,
+          plan: quote.plan,
+          credits: quote.credits,
+          balance: quote.balance,
+        });
       });
       if (!fresh) return view(request);
       log.info(`agent request ${request.id} of ${client}: ${quote.credits} credits`);
-      if (allowanceCovers(request.credits, request.brandId)) return make(request, BY_ALLOWANCE);
+      // Asked here to leave a request the allowance does not cover pending without asking the service; the
+      // spending decision asks again.
+      if (!allowanceShort(request.credits, request.brandId)) return make(request, BY_ALLOWANCE);
       return changed(request.id);
     },
     'agents:requests': async () => requests.list().map(view),

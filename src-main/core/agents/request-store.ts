@@ -28,6 +28,8 @@ export interface AgentRequest {
   decidedBy: string | null;
   reason: string | null;
   batchId: string | null;
+  /** The quote it was submitted with: one quote makes one request (none before migration 014). */
+  quoteId: string | null;
 }
 
 export interface UnreadablePlan {
@@ -51,6 +53,7 @@ interface Row {
   decided_by: string | null;
   reason: string | null;
   batch_id: string | null;
+  quote_id: string | null;
 }
 
 function planOf(row: Row): AgentPlan | UnreadablePlan {
@@ -75,6 +78,7 @@ function fromRow(row: Row): AgentRequest {
     decidedBy: row.decided_by,
     reason: row.reason,
     batchId: row.batch_id,
+    quoteId: row.quote_id,
   };
 }
 
@@ -104,12 +108,15 @@ export class AgentRequestStore {
     return changed;
   }
 
-  /** Writes a new pending request; when the client sent this request id before, returns that one instead. */
+  /**
+   * Writes a new pending request; when the client sent this request id before, returns that one instead.
+   * A quote used by another request is the caller's to refuse first (`byQuote`): the index refuses it too.
+   */
   insert(
     input: Omit<
       AgentRequest,
-      'id' | 'createdAt' | 'state' | 'decidedAt' | 'decidedBy' | 'reason' | 'batchId' | 'plan'
-    > & { plan: AgentPlan },
+      'id' | 'createdAt' | 'state' | 'decidedAt' | 'decidedBy' | 'reason' | 'batchId' | 'plan' | 'quoteId'
+    > & { plan: AgentPlan; quoteId: string },
   ): { request: AgentRequest; fresh: boolean } {
     const known = this.byClientRequest(input.client, input.clientRequestId);
     if (known) return { request: known, fresh: false };
@@ -117,8 +124,8 @@ export class AgentRequestStore {
     this.db
       .prepare(
         `INSERT INTO agent_requests (id, client, client_request_id, created_at, account_id, brand_id, name,
-           request, credits, balance, state)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+           request, credits, balance, state, quote_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
       )
       .run(
         id,
@@ -131,6 +138,7 @@ export class AgentRequestStore {
         JSON.stringify(input.plan),
         input.credits,
         input.balance,
+        input.quoteId,
       );
     return { request: this.get(id)!, fresh: true };
   }
@@ -146,6 +154,14 @@ export class AgentRequestStore {
         'SELECT * FROM agent_requests WHERE client = ? AND client_request_id = ?',
       )
       .get(client, clientRequestId);
+    return row ? fromRow(row) : null;
+  }
+
+  /** The request a quote was submitted as, if any. */
+  byQuote(quoteId: string): AgentRequest | null {
+    const row = this.db
+      .prepare<[string], Row>('SELECT * FROM agent_requests WHERE quote_id = ?')
+      .get(quoteId);
     return row ? fromRow(row) : null;
   }
 
@@ -184,6 +200,13 @@ export class AgentRequestStore {
         )
         .run(state, this.now(), by, detail.reason ?? null, detail.batchId ?? null, id).changes === 1
     );
+  }
+
+  /** Why a request still waits (the allowance was spent by another while it was being made). */
+  noteWaiting(id: string, reason: string): void {
+    this.db
+      .prepare("UPDATE agent_requests SET reason = ? WHERE id = ? AND state = 'pending'")
+      .run(reason, id);
   }
 
   /** A request claimed as created whose making then failed: it expires, saying why. */

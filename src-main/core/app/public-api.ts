@@ -14,6 +14,5 @@ export type { S3HostingConfig } from '../hosting/s3.ts';
 export { parseS3Config } from '../hosting/s3.ts';
 export { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../ingest/group.ts';
 export { describeHolder, LeaseHeldError } from '../lease.ts';
-export { RECHECK_MS } from '../queue/decisions.ts';
 export type { RateLimit } from '../scheduler/budget.ts';
 export { parseRateLimit, SERVICE_RATE_LIMIT } from '../scheduler/budget.ts';

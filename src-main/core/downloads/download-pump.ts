@@ -86,7 +86,9 @@ export class DownloadPump {
     }
     try {
       await this.markOnce(asset.libraryDir, batchDir);
-      const result = await downloadVerified(asset.url, file, asset.kind === 'video' ? 'video' : 'image');
+      const result = await downloadVerified(asset.url, file, asset.kind === 'video' ? 'video' : 'image', {
+        root: join(asset.libraryDir, batchDir),
+      });
       store.assets.downloaded(asset.id, result.bytes, result.sha256);
       this.retryAt.delete(asset.id);
       // Guess: a video needs no preview of its own yet; Review shows the service's thumbnail for it.
@@ -94,7 +96,10 @@ export class DownloadPump {
     } catch (error) {
       // The database could not record the result: that is the data folder's fault, for the engine.
       if (sqliteFaultOf(error)) throw error;
-      const fault = error instanceof DownloadError ? null : localFaultOf(error);
+      const local = error instanceof DownloadError ? null : localFaultOf(error);
+      // A folder gone while the download ran: which one (the library, or the batch's folder in it).
+      const fault =
+        local?.kind === 'gone' ? ((await libraryFault(asset.libraryDir, batchDir, true)) ?? local) : local;
       if (fault) {
         this.waitAfterLocalFault(asset);
         this.options.onLocalFault(asset, fault);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { loadSharp } from '../util/load-sharp.ts';
@@ -68,14 +68,33 @@ async function sha256Of(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/**
+ * Makes `dir` and the folders between `root` and it, never `root` itself nor above: a library deleted while
+ * a download was under way is not started again by it (ENOENT, a local fault: its batch pauses).
+ */
+async function mkdirBelow(root: string, dir: string): Promise<void> {
+  let current = root;
+  for (const part of relative(root, dir).split(sep).filter(Boolean)) {
+    current = join(current, part);
+    await mkdir(current).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+  }
+}
+
+/**
+ * Downloads `url` to `file`, verified. `root`: a folder above `file` that must already be there (the batch's
+ * folder in its library); the folders below it are made as needed.
+ */
 export async function downloadVerified(
   url: string,
   file: string,
   expected: ExpectedContent,
-  options: { dispatcher?: Dispatcher; signal?: AbortSignal } = {},
+  options: { dispatcher?: Dispatcher; signal?: AbortSignal; root?: string } = {},
 ): Promise<DownloadResult> {
   const part = `${file}.part`;
-  await mkdir(dirname(file), { recursive: true });
+  if (options.root) await mkdirBelow(options.root, dirname(file));
+  else await mkdir(dirname(file), { recursive: true });
   const offset = await partSize(part);
   let response: Dispatcher.ResponseData;
   // Imported on first use, not at startup (api/transport.ts says why).

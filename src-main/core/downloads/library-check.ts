@@ -14,7 +14,7 @@ const PROBE_FILE = '.adbatch-write-check';
 /** Room kept beyond what is owed: a disk filled to its last byte fails the next write of anything. */
 const MARGIN_BYTES = 1_000_000;
 
-async function isDirectory(path: string): Promise<boolean> {
+export async function isDirectory(path: string): Promise<boolean> {
   return (await stat(path).catch(() => null))?.isDirectory() ?? false;
 }
 
@@ -53,6 +53,19 @@ export async function markBatchFolder(libraryDir: string, batchDir: string): Pro
   const folder = join(libraryDir, batchDir);
   await mkdir(folder, { recursive: true });
   await markFolder(folder, 'batch');
+}
+
+/**
+ * Makes a batch's library and its folder again where they were (deleted, or put back empty), each marked as
+ * Adbatch's own; false, making nothing, when the library is on a drive that is not connected.
+ */
+export async function remakeLibrary(libraryDir: string, batchDir: string): Promise<boolean> {
+  if (!(await isDirectory(libraryDir))) {
+    if (await onMissingDrive(libraryDir)) return false;
+    await makeOwnFolder(libraryDir, 'library');
+  }
+  await markBatchFolder(libraryDir, batchDir);
+  return true;
 }
 
 export async function libraryWritable(libraryDir: string, owedBytes: number): Promise<boolean> {

@@ -20,8 +20,24 @@ const PASSING_CLIENT_ERRORS = new Set([408, 425, 429]);
 
 export type LinkCheck = (url: string) => Promise<LinkAnswer>;
 
-/** Asks for the URL's first byte; anything but a 2xx within the timeout is a URL that does not answer. */
-export async function checkLink(url: string, timeoutMs = LINK_CHECK_TIMEOUT_MS): Promise<LinkAnswer> {
+/**
+ * Whether a content type can be an image: any `image/*`, or none said precisely (a generic binary type, or
+ * none at all), which the service may still read; a web page or a JSON error is not.
+ */
+function mayBeImage(contentType: string | null): boolean {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === '' || type.startsWith('image/') || type === 'application/octet-stream';
+}
+
+/**
+ * Asks for the URL's first byte; anything but a 2xx within the timeout is a URL that does not answer. With
+ * `image`, a 2xx whose content type cannot be an image (an error page served as 200) does not either.
+ */
+export async function checkLink(
+  url: string,
+  timeoutMs = LINK_CHECK_TIMEOUT_MS,
+  expect?: 'image',
+): Promise<LinkAnswer> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -33,7 +49,11 @@ export async function checkLink(url: string, timeoutMs = LINK_CHECK_TIMEOUT_MS):
     return { answers: false, why: describeFetchError(error), gone: false };
   }
   await response.body?.cancel().catch(() => {});
-  if (response.ok) return { answers: true };
+  if (response.ok) {
+    const contentType = response.headers.get('content-type');
+    if (expect !== 'image' || mayBeImage(contentType)) return { answers: true };
+    return { answers: false, why: `not an image (${contentType})`, gone: true };
+  }
   const gone = response.status >= 400 && response.status < 500 && !PASSING_CLIENT_ERRORS.has(response.status);
   return { answers: false, why: `HTTP ${response.status}`, gone };
 }

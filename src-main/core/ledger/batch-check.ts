@@ -19,9 +19,13 @@ import { reconcile } from './reconcile.ts';
 
 export type BatchCheck = (batchId: string) => Promise<void>;
 
-/** Whether the line is the one the service files the batch's spend under: the key's pinned brand, or none. */
-function isBatchLine(line: ReconciliationLine, account: AccountView): boolean {
+/**
+ * Whether the line is the one the service files the batch's spend under: a personal account's own, or for an
+ * agency's key its pinned brand, or none.
+ */
+export function isBatchLine(line: ReconciliationLine, account: AccountView): boolean {
   const { owner } = line;
+  if (account.type !== 'agency') return owner.kind === 'account' && owner.accountId === account.id;
   if (account.brandId !== null) return owner.kind === 'brand' && owner.brandId === account.brandId;
   return owner.kind === 'unassigned' && owner.baseUrl === account.baseUrl;
 }

@@ -10,6 +10,7 @@ import { ownerKey } from '../../shared/usage-period.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
 import type { UsageReport } from '../api/types.ts';
 import type { Db } from '../db/open.ts';
+import type { JobId } from '../queue/ids.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { BrandStore } from './brand-store.ts';
 import { LEDGER_NET } from './ledger-store.ts';
@@ -43,7 +44,7 @@ interface Side {
 interface LedgerGroup {
   owner: UsageOwner;
   side: Side;
-  pending: Array<{ jobId: string; attempt: number; credits: number }>;
+  pending: Array<{ jobId: JobId; attempt: number; credits: number }>;
 }
 
 const figures = new Intl.NumberFormat('en-US');
@@ -89,14 +90,11 @@ export async function reconcile(deps: ReconcileDeps, period: UsagePeriod): Promi
     if (stake > 0 && (difference === stake || difference === 0)) {
       const charged = difference === stake;
       for (const entry of mine!.pending) {
-        deps.store.ledger.record(
-          entry.jobId as never,
-          charged ? 'at_stake_charged' : 'at_stake_released',
-          entry.credits,
-          {
-            attempt: entry.attempt,
-            note: `resolved by the usage report of ${new Date(period.from).toISOString().slice(0, 10)}`,
-          },
+        // The job moves with its stake: failed when nothing was charged, lost when it was (job-store.ts).
+        deps.store.jobs.resolveStake(
+          entry,
+          charged,
+          `resolved by the usage report of ${new Date(period.from).toISOString().slice(0, 10)}`,
         );
         resolved.push({ jobId: entry.jobId, credits: entry.credits, charged });
       }

@@ -22,6 +22,17 @@ export interface UsageDeps extends AppContext {
   printStatement?: (fileName: string) => Promise<{ path: string } | null>;
 }
 
+/** A session key's kind (an agency's?) is known once asked: its report is read per brand then. */
+function withKind(services: ServiceAccess, account: AccountView): Promise<AccountView> | AccountView {
+  return services.isSession(account.id) && account.type === null ? services.sessionView(account.id) : account;
+}
+
+/** The account whose usage report tells of a batch's spend: the Sandbox (started on demand), or its key's. */
+export async function usageAccount(services: ServiceAccess, accountId: string): Promise<AccountView> {
+  if (accountId === SANDBOX_ACCOUNT_ID) return services.sandboxView();
+  return withKind(services, services.account(accountId));
+}
+
 export function usageHandlers(ctx: UsageDeps): HandlersOf<typeof usageChannels> {
   const { store, brands, services, now } = ctx;
   const db = store.db;
@@ -30,16 +41,7 @@ export function usageHandlers(ctx: UsageDeps): HandlersOf<typeof usageChannels> 
   const knownAccounts = async (period: UsagePeriod): Promise<AccountView[]> => {
     const sandboxSpent = store.ledger.entries({ accountIds: [SANDBOX_ACCOUNT_ID], ...period }).length > 0;
     const sandbox = sandboxSpent ? await services.sandboxView().catch(() => null) : null;
-    // A session key's kind (an agency's?) is known once asked: its report is read per brand then.
-    const accounts = await Promise.all(
-      services
-        .accountsList()
-        .map((account) =>
-          services.isSession(account.id) && account.type === null
-            ? services.sessionView(account.id)
-            : account,
-        ),
-    );
+    const accounts = await Promise.all(services.accountsList().map((account) => withKind(services, account)));
     return [...(sandbox ? [sandbox] : []), ...accounts];
   };
 

@@ -95,6 +95,11 @@ export class AssetStore {
     );
   }
 
+  /** A result's new address, as the service gave it when asked for its job again (the old one expired). */
+  renewUrl(assetId: AssetId, url: string): void {
+    this.db.prepare('UPDATE assets SET url = ? WHERE id = ?').run(url, assetId);
+  }
+
   downloaded(assetId: AssetId, bytes: number, sha256: string): void {
     this.db.transaction(() => {
       this.db

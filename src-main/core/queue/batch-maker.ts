@@ -10,15 +10,17 @@ import { setAsideEarlierShots } from '../ingest/already-done.ts';
 import type { BrandStore } from '../ledger/brand-store.ts';
 import { quoteBatch, quoteVideo } from '../pricing.ts';
 import { billingOf, capRefusal } from './batch-brand.ts';
+import { productFingerprint } from './fingerprint.ts';
 import type { QueueDriver } from './queue-driver.ts';
+import { balanceLeft, decideSpending } from './spend.ts';
 import type { QueueStore } from './store.ts';
 import type { Batch, NewBatch, NewProduct, ShootSettings, VideoSettings } from './types.ts';
 
 // How a batch is priced and made, from settings and scanned products, for every front end that makes one:
 // New batch and `adbatch run` (`batches:create`, the products of a scan held in memory), and an agent's
-// request once a person approved it (its products kept in the database). Making one is in three steps so a
-// caller can put the batch's rows in a transaction of its own: `prepare` asks the service (balance, key),
-// `commit` writes, `start` hands the batch to the queue.
+// request once a person approved it (its products kept in the database). Making one is in three steps:
+// `prepare` asks the service (balance, key), `commit` checks every limit again and writes, in one spending
+// decision (spend.ts) that may carry the caller's own check and writes, `start` hands the batch to the queue.
 
 export interface BatchPlan {
   request: QuoteRequest & { name: string };
@@ -31,7 +33,21 @@ export interface PreparedBatch {
   credits: number;
   balance: number | null;
   batch: NewBatch;
+  /** The jobs' mark taken before the balance was asked (spend.ts). */
+  mark: number;
 }
+
+/** What an agent's request adds to a batch's spending decision: its allowance checked, its move written. */
+export interface CommitAlso {
+  agentClient?: string;
+  /** Throws when a limit of the caller's no longer holds (run in the transaction, before the batch's rows). */
+  check?: () => void;
+  /** The caller's own writes, in the same transaction as the batch's rows. */
+  record?: (batch: Batch) => void;
+}
+
+const tooDear = (credits: number, balance: number) =>
+  `This batch costs ${credits} credits; the balance is ${balance}. Top up or choose fewer products.`;
 
 /** What making a batch takes: the queue, the key's service, photo reach, the brands' caps, the backups. */
 export interface BatchMakerDeps extends AppContext {
@@ -73,6 +89,36 @@ export function batchMaker(ctx: BatchMakerDeps) {
     return { fresh, setAside, quote, shoot, video, later, reach, sandbox, baseUrl, billing };
   };
 
+  /**
+   * Run in the spending decision's transaction: throws the refusal when a limit no longer holds.
+   *
+   * GUESS: a batch made meanwhile with the same products and settings refuses this one even when it was
+   * asked to shoot them again (`includeDone`): of two such asks at once, the second is a double click, not
+   * a second wish; asked again afterwards, it is made.
+   */
+  const refuseWhatChangedMeanwhile = (prepared: PreparedBatch) => {
+    const { batch, credits, mark, plan } = prepared;
+    const meanwhile = store.jobs.committedSince(mark);
+    const fingerprints = new Set(
+      batch.products.map((product) => productFingerprint(product.photos, batch.shoot, batch.video)),
+    );
+    const same = meanwhile.filter((job) => fingerprints.has(job.fingerprint));
+    if (same.length > 0) {
+      const names = [...new Set(same.map((job) => job.productName))];
+      const { batchId, batchName } = same[0]!;
+      throw new AppError(
+        'conflict',
+        `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} already being shot from these photos with these settings, in batch ${batchId} ("${batchName}") made meanwhile: nothing was made.`,
+      );
+    }
+    if (prepared.balance !== null) {
+      const left = balanceLeft(store, { balance: prepared.balance, keyId: batch.keyId, mark });
+      if (credits > left) throw new AppError('conflict', tooDear(credits, left));
+    }
+    const overCap = capRefusal(billingOf(plan.request, credits, { store, brands, services }), credits);
+    if (overCap) throw new AppError('refused', overCap);
+  };
+
   return {
     /** What the batch will cost, as New batch shows it; `fresh` asks the balance again (an agent's quote). */
     async quote(request: QuoteRequest, products: NewProduct[], fresh = false): Promise<QuoteView> {
@@ -104,6 +150,7 @@ export function batchMaker(ctx: BatchMakerDeps) {
     /** Everything that can refuse the batch, asked of the service now: nothing is written. */
     async prepare(plan: BatchPlan): Promise<PreparedBatch> {
       const { request } = plan;
+      const mark = store.jobs.mark();
       const { fresh, quote, shoot, video, later, sandbox, baseUrl, billing } = await quoteFor(
         request,
         plan.products,
@@ -112,17 +159,13 @@ export function batchMaker(ctx: BatchMakerDeps) {
       if (fresh.length === 0) {
         throw new AppError('conflict', 'Every product was already shot with these photos and settings.');
       }
-      if (quote.shortfall) {
-        throw new AppError(
-          'conflict',
-          `This batch costs ${quote.credits} credits; the balance is ${quote.balance}. Top up or choose fewer products.`,
-        );
-      }
+      if (quote.shortfall) throw new AppError('conflict', tooDear(quote.credits, quote.balance!));
       const overCap = capRefusal(billing, quote.credits);
       if (overCap) throw new AppError('refused', overCap);
       const { keyId, keyHint } = await services.keyedClient(request.accountId);
       return {
         plan,
+        mark,
         credits: quote.credits,
         balance: quote.balance,
         batch: {
@@ -143,13 +186,24 @@ export function batchMaker(ctx: BatchMakerDeps) {
       };
     },
 
-    /** Writes the batch's rows (in the caller's transaction, if any). */
-    commit(prepared: PreparedBatch, origin: { agentClient?: string } = {}): Batch {
-      const batch = store.createBatch({ ...prepared.batch, agentClient: origin.agentClient ?? null });
+    /**
+     * Checks again what `prepare` checked, against the database as it is now, and writes the batch's rows,
+     * with the caller's check and writes, in one spending decision: a batch made meanwhile (by another
+     * window, process or agent) that shoots one of these products with these photos and settings, the
+     * balance less what was committed meanwhile, and the caps each refuse it.
+     */
+    commit(prepared: PreparedBatch, also: CommitAlso = {}): Batch {
+      const batch = decideSpending(store, () => {
+        also.check?.();
+        refuseWhatChangedMeanwhile(prepared);
+        const made = store.createBatch({ ...prepared.batch, agentClient: also.agentClient ?? null });
+        also.record?.(made);
+        return made;
+      });
       services.forgetBalance(prepared.plan.request.accountId);
       log.info(
         `batch ${batch.id} created: ${prepared.batch.products.length} products, ${prepared.credits} credits${
-          origin.agentClient ? ` (for ${origin.agentClient})` : ''
+          also.agentClient ? ` (for ${also.agentClient})` : ''
         }`,
       );
       return batch;

@@ -1,4 +1,4 @@
-import type { JobState } from '../../shared/vocabulary.ts';
+import { IN_DOUBT_JOB_STATES, type JobState } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import { LEDGER_SUMS } from '../ledger/ledger-store.ts';
 import type { BatchId } from './ids.ts';
@@ -15,6 +15,8 @@ export interface BatchTotals {
   atStake: number;
   /** Jobs the service accepted (a remote id recorded), whatever became of them since. */
   created: number;
+  /** The credits the jobs in doubt hold: kept by the service (charged, not refunded) or at stake. */
+  inDoubt: number;
 }
 
 export type TotalsWithProducts = BatchTotals & { products: number };
@@ -26,10 +28,11 @@ const emptyTotals = (): TotalsWithProducts => ({
   refunded: 0,
   atStake: 0,
   created: 0,
+  inDoubt: 0,
   products: 0,
 });
 
-/** The totals of one batch (`batchId`) or of every batch (null), in three queries. */
+/** The totals of one batch (`batchId`) or of every batch (null), in four queries. */
 export function collectTotals(db: Db, batchId: string | null): Map<BatchId, TotalsWithProducts> {
   const all = new Map<BatchId, TotalsWithProducts>();
   const of = (id: BatchId) => {
@@ -63,6 +66,17 @@ export function collectTotals(db: Db, batchId: string | null): Map<BatchId, Tota
     totals.charged = row.charged;
     totals.refunded = row.refunded;
     totals.atStake = row.pending;
+  }
+  for (const row of db
+    .prepare<object, { batch_id: BatchId; credits: number }>(
+      `SELECT ledger.batch_id, COALESCE(SUM(ledger.charged - ledger.refunded + ledger.at_stake), 0) AS credits
+       FROM ledger_money AS ledger JOIN jobs ON jobs.id = ledger.job_id
+       WHERE jobs.state IN (SELECT value FROM json_each(@doubt))
+         ${batchId === null ? '' : 'AND ledger.batch_id = @batchId'}
+       GROUP BY ledger.batch_id`,
+    )
+    .all({ ...params, doubt: JSON.stringify(IN_DOUBT_JOB_STATES) })) {
+    of(row.batch_id).inDoubt = row.credits;
   }
   for (const row of db
     .prepare<object, { batch_id: BatchId; n: number }>(

@@ -3,6 +3,7 @@ import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
 import type { ScanHolder } from '../ingest/scan-holder.ts';
 import { type BatchMakerDeps, batchMaker } from './batch-maker.ts';
+import { checkAllAgain } from './check-again.ts';
 import { cancelBatch, pauseBatch, redownloadBatch, requireBatch, resumeBatch } from './decisions.ts';
 import { relocateBatch } from './relocate.ts';
 import { batchDetail, batchSummaries, batchSummary } from './views.ts';
@@ -17,6 +18,7 @@ export function batchesHandlers(
   const summary = (id: string) => batchSummary(store, requireBatch(store, id), queue.facts);
 
   const maker = batchMaker(ctx);
+  const recovery = { store, remoteJob: queue.remoteJob };
 
   return {
     'batches:quote': (request) => maker.quote(request, scans.products(request.scanId)),
@@ -54,7 +56,7 @@ export function batchesHandlers(
       return summary(id);
     },
     'batches:resume': async ({ id }) => {
-      await queue.drive(resumeBatch(store, id));
+      await queue.goOnAfter(await resumeBatch(recovery, id));
       return summary(id);
     },
     'batches:cancel': async ({ id }) => {
@@ -67,9 +69,12 @@ export function batchesHandlers(
       await queue.drive(batch);
       return summary(id);
     },
+    'batches:recheck': async ({ id }) => {
+      await queue.drive(await checkAllAgain(ctx, id));
+      return summary(id);
+    },
     'batches:redownload': async ({ id }) => {
-      const { batch } = await redownloadBatch(store, id);
-      await queue.drive(batch);
+      await queue.goOnAfter(await redownloadBatch(recovery, id));
       return summary(id);
     },
   };

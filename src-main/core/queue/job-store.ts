@@ -12,6 +12,9 @@ import type { Asset, Failure, Job, ShootSettings, VideoSettings } from './types.
 // checks the transition table and records the event in the same transaction, so the history is never out
 // of step; a charge or refund is written in the transaction of the answer that caused it.
 
+/** The failure code of an unknown outcome the service's usage report was asked about and could not settle. */
+export const UNSETTLED = 'unsettled_by_usage';
+
 /** The job columns a move may set besides its state. */
 type JobPatch = Partial<
   Pick<
@@ -77,6 +80,18 @@ export interface NewJob {
   price: number;
 }
 
+/** A job another decision committed (`JobStore.committedSince`). */
+export interface CommittedJob {
+  batchId: BatchId;
+  batchName: string;
+  keyId: string;
+  productId: ProductId;
+  productName: string;
+  fingerprint: string;
+  kind: 'shoot' | 'video';
+  price: number;
+}
+
 export class JobStore {
   constructor(
     private readonly db: Db,
@@ -106,6 +121,29 @@ export class JobStore {
     return id;
   }
 
+  /**
+   * The jobs' high-water mark (their rowid, which insertion order sets and a clock cannot tie): taken by a
+   * spending decision before its first await, so its transaction can tell what others committed meanwhile.
+   */
+  mark(): number {
+    return this.db.prepare<[], number>('SELECT COALESCE(MAX(rowid), 0) FROM jobs').pluck().get()!;
+  }
+
+  /**
+   * Jobs inserted after `mark` that may still cost credits (not failed, cancelled or skipped): what other
+   * decisions committed while one awaited the service, with what each names of its batch and product.
+   */
+  committedSince(mark: number): CommittedJob[] {
+    return this.db
+      .prepare<[number], CommittedJob>(
+        `SELECT j.batch_id AS batchId, b.name AS batchName, b.key_id AS keyId, j.product_id AS productId,
+           p.name AS productName, p.fingerprint, j.kind, j.price
+         FROM jobs j JOIN batches b ON b.id = j.batch_id JOIN products p ON p.id = j.product_id
+         WHERE j.rowid > ? AND j.state NOT IN ('failed', 'cancelled', 'skipped')`,
+      )
+      .all(mark);
+  }
+
   get(id: string): Job | null {
     const row = this.db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?').get(id);
     return row ? toJob(row) : null;
@@ -132,10 +170,25 @@ export class JobStore {
       .prepare<[string], { product_id: ProductId }>(
         `SELECT DISTINCT product_id FROM jobs WHERE kind = 'shoot'
            AND product_id IN (SELECT value FROM json_each(?))
-           AND state NOT IN ('done', 'failed', 'cancelled', 'skipped')`,
+           AND state NOT IN ('done', 'failed', 'lost', 'cancelled', 'skipped')`,
       )
       .all(JSON.stringify(productIds));
     return new Set(rows.map((row) => row.product_id));
+  }
+
+  /**
+   * The jobs of a batch that a later job of the same product and kind has made good: the service completed
+   * it (downloading, owed or done). A retry of those would buy again what the product already has.
+   */
+  supersededIn(batchId: string): Set<JobId> {
+    const rows = this.db
+      .prepare<[string], { id: JobId }>(
+        `SELECT jobs.id FROM jobs WHERE jobs.batch_id = ? AND EXISTS (
+           SELECT 1 FROM jobs AS later WHERE later.product_id = jobs.product_id AND later.kind = jobs.kind
+             AND later.rowid > jobs.rowid AND later.state IN ('downloading', 'owed', 'done'))`,
+      )
+      .all(batchId);
+    return new Set(rows.map((row) => row.id));
   }
 
   /** Jobs of a batch in this state. */
@@ -350,6 +403,69 @@ export class JobStore {
     })();
   }
 
+  /**
+   * The service's usage report settled an unknown outcome (ledger/reconcile.ts): the stake is resolved in the
+   * ledger and, when the job still waits on that very attempt, it moves with it, in one transaction: `failed`
+   * when the service did not charge it (nothing was made), `lost` when it did (made and paid, but the answer
+   * with the id its results are fetched by never came). Returns false when the resolution was already written.
+   */
+  resolveStake(
+    stake: { jobId: JobId; attempt: number; credits: number },
+    charged: boolean,
+    note: string,
+  ): boolean {
+    return this.db.transaction(() => {
+      const written = this.ledger.record(
+        stake.jobId,
+        charged ? 'at_stake_charged' : 'at_stake_released',
+        stake.credits,
+        { attempt: stake.attempt, note },
+      );
+      const job = this.get(stake.jobId);
+      // Moved even when the entry was there already: an older version resolved stakes without their jobs.
+      if (job?.state !== 'outcome_unknown' || job.posts !== stake.attempt) return written;
+      const failure = charged
+        ? {
+            code: 'charged_out_of_reach',
+            message: `The service charged it after all (its usage report counts the ${stake.credits} credits), but its answer, with the id its results are fetched by, was lost: they cannot be downloaded. Only a retry makes them, and it pays again.`,
+          }
+        : {
+            code: 'not_created',
+            message:
+              'The service did not create it: its usage report counts no charge for it. A retry sends it for the first time.',
+          };
+      this.moveInTransaction(
+        stake.jobId,
+        charged ? 'lost' : 'failed',
+        {
+          finished_at: this.now(),
+          failure_code: failure.code,
+          failure_message: failure.message,
+          ...(charged ? { credits_charged: stake.credits } : {}),
+        },
+        failure,
+      );
+      return true;
+    })();
+  }
+
+  /**
+   * An unknown outcome the usage report could not settle (`why`): it stays unknown, said so; once asked, a
+   * person may choose to retry it (decisions.ts), knowing it may pay twice.
+   */
+  noteUnsettled(jobId: JobId, why: string): Job {
+    return this.db.transaction(() => {
+      const failure = { code: UNSETTLED, message: why };
+      this.db
+        .prepare(
+          "UPDATE jobs SET failure_code = ?, failure_message = ? WHERE id = ? AND state = 'outcome_unknown'",
+        )
+        .run(failure.code, failure.message, jobId);
+      this.event(jobId, 'checked', 'usage', failure);
+      return this.require(jobId);
+    })();
+  }
+
   markStale(jobId: JobId): Job {
     return this.db.transaction(() => {
       const job = this.moveInTransaction(jobId, 'stale', {
@@ -386,15 +502,26 @@ export class JobStore {
   }
 
   /**
-   * A done job whose results are no longer in the library (deleted, lost with a drive): they are owed again,
-   * to be downloaded for free.
+   * Results of a job that are no longer in the library (deleted, lost with a drive): owed again, to be
+   * downloaded for free. A done job is owed again; one still downloading takes them back among those it
+   * has to download; an owed job owes them beside the rest.
    */
   markResultsLost(jobId: JobId, assetIds: readonly AssetId[]): Job {
     return this.db.transaction(() => {
+      const job = this.require(jobId);
+      const downloading = job.state === 'downloading';
       const lost = this.db.prepare(
-        "UPDATE assets SET state = 'failed', error = 'missing from the library' WHERE id = ? AND job_id = ?",
+        'UPDATE assets SET state = ?, attempts = 0, error = ? WHERE id = ? AND job_id = ?',
       );
-      for (const assetId of assetIds) lost.run(assetId, jobId);
+      for (const assetId of assetIds) {
+        lost.run(
+          downloading ? 'pending' : 'failed',
+          downloading ? null : 'missing from the library',
+          assetId,
+          jobId,
+        );
+      }
+      if (job.state !== 'done') return job;
       const failure = {
         code: 'results_missing',
         message:
@@ -407,6 +534,13 @@ export class JobStore {
         failure,
       );
     })();
+  }
+
+  /** Why an owed job's results cannot be downloaded again (the service no longer serves them). */
+  explainOwed(jobId: JobId, failure: Failure): void {
+    this.db
+      .prepare("UPDATE jobs SET failure_code = ?, failure_message = ? WHERE id = ? AND state = 'owed'")
+      .run(failure.code, failure.message, jobId);
   }
 
   /** The user's word to download an owed job's results again: no POST, no credits. */

@@ -1,9 +1,10 @@
 import type { QueueOwnerView, UploadProgress } from '../../shared/models.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
+import type { RemoteShoot, RemoteVideo } from '../api/index.ts';
 import type { Logger } from '../app/context.ts';
 import type { CoreEvents } from '../app/events.ts';
 import { throttlePerKey } from '../app/events.ts';
-import { libraryFault, libraryWritable } from '../downloads/library-check.ts';
+import { isDirectory, libraryWritable } from '../downloads/library-check.ts';
 import type { PhotoReachService } from '../hosting/photo-reach.ts';
 import {
   describeHolder,
@@ -13,14 +14,14 @@ import {
   readLeaseHolder,
   tryAcquireLease,
 } from '../lease.ts';
-import { batchFolder } from '../library.ts';
 import { writeManifest } from '../manifest.ts';
 import type { ResultPreviews } from '../review/previews.ts';
 import { type RateLimit, RequestBudget } from '../scheduler/budget.ts';
 import { Engine } from '../scheduler/engine.ts';
 import { describeLocalFault, localFaultOf } from '../util/local-fault.ts';
+import { type Recovery, recoverResults, unservedMessage } from './recovery.ts';
 import type { QueueStore } from './store.ts';
-import type { Batch } from './types.ts';
+import type { Batch, Job } from './types.ts';
 import { type BatchFacts, batchProgress } from './views.ts';
 
 // The queue's one owner in this process: it takes the data folder's lease, runs the engine while it holds
@@ -153,6 +154,24 @@ export class QueueDriver {
     return budget.send(send);
   }
 
+  /** A job as the service tells it now (fresh result URLs), asked in its key's budget. */
+  remoteJob = (batch: Batch, job: Job): Promise<RemoteShoot | RemoteVideo> => {
+    const client = this.options.services.clientForBatch(batch);
+    if (!client || !job.remoteId)
+      return Promise.reject(new Error(`the service cannot be asked for ${job.id}`));
+    const remoteId = job.remoteId;
+    return this.request<RemoteShoot | RemoteVideo>(batch.keyId, () =>
+      job.kind === 'shoot' ? client.getShoot(remoteId) : client.getVideo(remoteId),
+    );
+  };
+
+  /** Goes on with a batch brought back from a lost library, saying what the service no longer serves of it. */
+  async goOnAfter(recovery: Recovery): Promise<void> {
+    const unserved = unservedMessage(this.options.store, recovery.unserved);
+    if (unserved) this.options.events.emit('batches:notice', { id: recovery.batch.id, message: unserved });
+    await this.drive(recovery.batch);
+  }
+
   /** The request budget is fixed when the engine starts: a new margin restarts it, after requests in flight. */
   async restartEngine(): Promise<void> {
     if (!this.engine) return;
@@ -238,8 +257,9 @@ export class QueueDriver {
 
   /**
    * A batch paused because its results could not be written resumes by itself once they can (space freed,
-   * the folder back): the app notices, as a designer would expect, without a click. Checked every few
-   * seconds per library, not every second.
+   * the folder put back or made again, a drive mounted again): the app notices, as a designer would expect,
+   * without a click. The batch's folder is made again and what went missing is downloaded again, free.
+   * Checked every few seconds per library, not every second; a library still gone is not made here.
    */
   private async resumeWhereLibraryMended(): Promise<void> {
     const { store, events } = this.options;
@@ -249,10 +269,11 @@ export class QueueDriver {
       const checkedAt = this.libraryCheckedAt.get(batchId) ?? 0;
       if (Date.now() - checkedAt < LIBRARY_CHECK_MS) continue;
       this.libraryCheckedAt.set(batchId, Date.now());
-      const batchDir = batchFolder(batch);
-      if (await libraryFault(batch.libraryDir, batchDir, store.assets.anySaved(batchId))) continue;
+      if (!(await isDirectory(batch.libraryDir))) continue;
       if (!(await libraryWritable(batch.libraryDir, store.assets.owedBytes(batchId)))) continue;
-      store.batches.resume(batch.id);
+      await this.goOnAfter(
+        await recoverResults({ store, remoteJob: this.remoteJob }, batch, { owed: 'lost' }),
+      );
       events.emit('batches:notice', {
         id: batchId,
         message: 'The library can be written again: downloading what was paid for.',

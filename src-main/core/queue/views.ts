@@ -17,9 +17,9 @@ import type { RateLimit } from '../scheduler/budget.ts';
 import { DurationModel, durationClass } from '../scheduler/durations.ts';
 import { batchDecisionsFor, decisionsFor } from './decisions.ts';
 import { type EtaJob, estimateEta } from './eta.ts';
-import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES } from './states.ts';
+import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES, viewStatus } from './states.ts';
 import type { BatchTotals, QueueStore } from './store.ts';
-import type { Batch, Job, Product } from './types.ts';
+import type { Batch, Job, Product, VideoSettings } from './types.ts';
 
 // Batches as the renderer sees them: local files as gateway URLs, never as paths to open.
 
@@ -82,23 +82,25 @@ function etaOf(store: QueueStore, batch: Batch, facts: BatchFacts): BatchEta | n
 
 function progressOf(store: QueueStore, batch: Batch, totals: BatchTotals, facts: BatchFacts): BatchProgress {
   const count = (state: JobState) => totals.byState[state] ?? 0;
+  const attention = ATTENTION_JOB_STATES.reduce((sum, state) => sum + count(state), 0);
   return {
     id: batch.id,
     name: batch.name,
-    status: batch.status,
+    status: viewStatus(batch.status, attention),
     statusReason: batch.statusReason,
     statusMessage: batch.statusMessage,
     upload: facts.upload(batch.id),
     jobs: totals.jobs,
     done: count('done'),
     failed: count('failed'),
-    attention: ATTENTION_JOB_STATES.reduce((sum, state) => sum + count(state), 0),
+    attention,
     states: { ...totals.byState },
     created: totals.created,
     inFlight: ACTIVE_JOB_STATES.reduce((sum, state) => sum + (state === 'waiting' ? 0 : count(state)), 0),
     creditsSpent: totals.charged - totals.refunded,
     creditsRefunded: totals.refunded,
     creditsAtStake: totals.atStake,
+    creditsInDoubt: totals.inDoubt,
     eta: etaOf(store, batch, facts),
   };
 }
@@ -138,7 +140,16 @@ export function batchSummary(store: QueueStore, batch: Batch, facts: BatchFacts)
 export function batchSummaries(store: QueueStore, facts: BatchFacts, files: FileGateway): BatchListItem[] {
   const all = store.allTotals();
   const covers = store.assets.covers();
-  const empty = { jobs: 0, byState: {}, charged: 0, refunded: 0, atStake: 0, created: 0, products: 0 };
+  const empty = {
+    jobs: 0,
+    byState: {},
+    charged: 0,
+    refunded: 0,
+    atStake: 0,
+    created: 0,
+    inDoubt: 0,
+    products: 0,
+  };
   return store.batches
     .all()
     .sort((a, b) => b.createdAt - a.createdAt)
@@ -161,10 +172,12 @@ export function stakesOf(store: QueueStore, batchId: string): Map<string, number
   return stakes;
 }
 
+/** A job as front ends show it; `superseded`: a later job of its product and kind succeeded (no retry). */
 export function jobView(
   job: Job,
   results: JobView['results'],
   stakes: ReadonlyMap<string, number>,
+  superseded: boolean,
   now: number,
 ): JobView {
   return {
@@ -177,7 +190,7 @@ export function jobView(
     creditsCharged: job.creditsCharged,
     creditsRefunded: job.creditsRefunded,
     creditsAtStake: stakes.get(job.id) ?? 0,
-    decisions: decisionsFor(job),
+    decisions: decisionsFor(job, superseded),
     failureCode: job.failureCode,
     failureMessage: job.failureMessage,
     results,
@@ -219,17 +232,19 @@ export function batchDetail(
     resultsByJob.set(asset.jobId, results);
   }
   const stakes = stakesOf(store, batch.id);
+  const superseded = store.jobs.supersededIn(batch.id);
   const jobsByProduct = new Map<string, JobView[]>();
   for (const job of jobs) {
-    const view = jobView(job, resultsByJob.get(job.id) ?? [], stakes, now);
+    const view = jobView(job, resultsByJob.get(job.id) ?? [], stakes, superseded.has(job.id), now);
     jobsByProduct.set(job.productId, [...(jobsByProduct.get(job.productId) ?? []), view]);
   }
   const products = store.batches.products(batch.id);
   const totals = store.totals(batch.id);
   const resultsFolderMissing =
     store.assets.anySaved(batch.id) && !existsSync(join(batch.libraryDir, batchFolder(batch)));
+  const summary = summaryOf(store, batch, totals, products.length, facts);
   return {
-    ...summaryOf(store, batch, totals, products.length, facts),
+    ...summary,
     resultsFolder: join(batch.libraryDir, batchFolder(batch)),
     resultsFolderMissing,
     shoot: batch.shoot,
@@ -238,12 +253,37 @@ export function batchDetail(
       video: batch.videosAfterReview,
       made: jobs.some((job) => job.kind === 'video'),
     },
-    decisions: batchDecisionsFor(batch, (totals.byState.owed ?? 0) > 0 || resultsFolderMissing),
+    lastPickedVideo: lastPickedVideo(jobs),
+    decisions: batchDecisionsFor(
+      batch,
+      (totals.byState.owed ?? 0) > 0 || resultsFolderMissing,
+      summary.attention > 0,
+    ),
     items: products.map((product) => ({
       id: product.id,
       name: product.name,
       heroUrl: heroUrl(product, batch.libraryDir, files),
       jobs: jobsByProduct.get(product.id) ?? [],
     })),
+  };
+}
+
+/** The settings of the batch's latest video made from its picks, as Make videos takes them. */
+function lastPickedVideo(jobs: readonly Job[]): BatchDetail['lastPickedVideo'] {
+  const latest = jobs
+    .filter((job) => job.kind === 'video' && (job.settings as VideoSettings).images !== undefined)
+    .reduce<Job | null>((last, job) => (last && last.createdAt > job.createdAt ? last : job), null);
+  if (!latest) return null;
+  const { duration, resolution, mode, aspectRatio, logoUrl, logoFile, music, note } =
+    latest.settings as VideoSettings;
+  return {
+    duration,
+    resolution,
+    mode,
+    aspectRatio,
+    ...(logoUrl ? { logoUrl } : {}),
+    ...(logoFile ? { logoFile } : {}),
+    ...(music !== undefined ? { music } : {}),
+    ...(note ? { note } : {}),
   };
 }

@@ -4,14 +4,17 @@ import { AppError } from '../app/errors.ts';
 import { requireBatch } from '../queue/decisions.ts';
 import type { NewJob } from '../queue/job-store.ts';
 import type { QueueDriver } from '../queue/queue-driver.ts';
+import { balanceLeft, decideSpending } from '../queue/spend.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch } from '../queue/types.ts';
 import { batchSummary } from '../queue/views.ts';
 
 // Jobs added to a batch that already ran (videos from the picks, a reshoot), in one sequence for both: the
 // plan is quoted against the balance of the batch's key, to the credit; a cancelled batch, a plan with
-// nothing to make and a balance short of the quote are refused; then the jobs are added in one transaction
-// (`QueueStore.addJobs`) and the batch is driven again.
+// nothing to make and a balance short of the quote are refused; then, in one spending decision (queue/spend.ts),
+// every limit is checked again against the database (the batch not cancelled meanwhile, the plan's own
+// recheck, the balance less what was committed meanwhile) and the jobs are added (`QueueStore.addJobs`);
+// the batch is driven again.
 
 /** What added jobs cost, against the balance of the batch's key. */
 export interface Priced {
@@ -36,8 +39,11 @@ export interface Addition<Q extends Priced> {
   jobs: ReadonlyArray<Omit<NewJob, 'batchId'>>;
   /** Why there is nothing to add (said when `jobs` is empty). */
   nothing: string;
-  /** Throws if the plan no longer holds; run right before the insert, with no await between. */
-  recheck?: () => void;
+  /**
+   * Throws if the plan no longer holds, given the jobs committed since `mark` (by another decision while
+   * this one awaited the service); run in the spending decision, before the insert.
+   */
+  recheck?: (mark: number) => void;
 }
 
 export async function addToBatch<Q extends Priced>(
@@ -47,15 +53,25 @@ export async function addToBatch<Q extends Priced>(
   tooDear: (quote: Q) => string,
 ): Promise<BatchSummary> {
   const { store, queue } = ctx;
-  const batch = requireBatch(store, batchId);
-  if (batch.status === 'cancelled') {
-    throw new AppError('conflict', `Batch ${batch.id} is cancelled: nothing new is made in it.`);
-  }
+  const open = () => {
+    const batch = requireBatch(store, batchId);
+    if (batch.status === 'cancelled') {
+      throw new AppError('conflict', `Batch ${batch.id} is cancelled: nothing new is made in it.`);
+    }
+    return batch;
+  };
+  const mark = store.jobs.mark();
+  const batch = open();
   const { quote, jobs, nothing, recheck } = await plan(batch);
   if (jobs.length === 0) throw new AppError('conflict', nothing);
   if (quote.shortfall > 0) throw new AppError('conflict', tooDear(quote));
-  recheck?.();
-  store.addJobs(batch.id, jobs);
+  decideSpending(store, () => {
+    open();
+    recheck?.(mark);
+    const left = balanceLeft(store, { balance: quote.balance, keyId: batch.keyId, mark });
+    if (quote.credits > left) throw new AppError('conflict', tooDear({ ...quote, balance: left }));
+    store.addJobs(batch.id, jobs);
+  });
   const reopened = store.batches.get(batch.id)!;
   await queue.drive(reopened);
   return batchSummary(store, reopened, queue.facts);

@@ -130,8 +130,8 @@ export function reshootHandlers(
               quote.underway.length > 0
                 ? beingShot(quote.underway.map((product) => product.productName))
                 : 'No product has all its shots rejected: reject every shot of a product to shoot it again.',
-            // After the balance's answer (an await): of two creates at once, the second sees the first's
-            // shoots waiting.
+            // In the spending decision, after the balance's answer (an await): of two creates at once, in
+            // one process or two, the second sees the first's shoots waiting.
             recheck: () => {
               const meanwhile = store.jobs.unendedShoots(shoots.map((shoot) => shoot.productId));
               if (meanwhile.size > 0) {

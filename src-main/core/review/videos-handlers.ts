@@ -120,7 +120,28 @@ export function videosHandlers(
         request.batchId,
         async (batch) => {
           const { quote, videos } = await plan(batch, request, true);
-          return { quote, jobs: videos, nothing: 'No product has a picked shot: pick shots first.' };
+          return {
+            quote,
+            jobs: videos,
+            nothing: 'No product has a picked shot: pick shots first.',
+            // Of two creates at once (a double click, the app and an agent), in one process or two, the
+            // second sees the first's videos, added while it awaited the balance, and is refused.
+            recheck: (mark) => {
+              const wanted = new Set(videos.map((video) => video.productId as string));
+              const meanwhile = store.jobs
+                .committedSince(mark)
+                .filter(
+                  (job) => job.batchId === batch.id && job.kind === 'video' && wanted.has(job.productId),
+                );
+              if (meanwhile.length > 0) {
+                const names = [...new Set(meanwhile.map((job) => job.productName))];
+                throw new AppError(
+                  'conflict',
+                  `Videos of ${names.join(', ')} were added to this batch meanwhile: nothing was added twice.`,
+                );
+              }
+            },
+          };
         },
         (quote) =>
           `These videos cost ${quote.credits} credits; the balance is ${quote.balance}. Top up or make fewer.`,

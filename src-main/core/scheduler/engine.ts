@@ -1,6 +1,7 @@
 import type { ServiceClient } from '../api/index.ts';
 import { describeDataFolderFault, sqliteFaultOf } from '../db/data-folder-fault.ts';
 import { DownloadPump } from '../downloads/download-pump.ts';
+import { InputCheck } from '../hosting/input-check.ts';
 import type { HostingProgress, PhotoHost } from '../hosting/photo-host.ts';
 import { PhotoPreparation } from '../hosting/prepare-photos.ts';
 import type { BatchId } from '../queue/ids.ts';
@@ -118,6 +119,7 @@ export class Engine {
       keys: this.keys,
       planner,
       photos: this.photos,
+      inputs: new InputCheck({ now: this.now }),
       rateLimit: options.rateLimit,
       now: this.now,
       timeScales: this.timeScales,

@@ -10,6 +10,12 @@ import {
   type VideoBody,
 } from '../api/index.ts';
 import { resultFiles } from '../downloads/result-files.ts';
+import {
+  type InputCheck,
+  inputsOf,
+  type UnreachableInput,
+  unreachableMessage,
+} from '../hosting/input-check.ts';
 import { type PhotoPreparation, PhotoUnreachable } from '../hosting/prepare-photos.ts';
 import { NoWorkingLink, type ServedCopy } from '../hosting/served-copies.ts';
 import { CAP_WARNING_SHARE, type CapStanding, capReachedMessage } from '../ledger/caps.ts';
@@ -33,6 +39,8 @@ export interface JobRunnerOptions {
   keys: ServiceKeys;
   planner: PollPlanner;
   photos: PhotoPreparation;
+  /** Asks the addresses a create hands the service right before it is sent (`hosting/input-check.ts`). */
+  inputs: InputCheck;
   rateLimit: RateLimit;
   now: () => number;
   /** Which batches run on the sandbox, whose fixed delays are in its faster time. */
@@ -88,15 +96,27 @@ export class JobRunner {
       this.options.photos.pause(batch.id, error.message);
       return;
     }
+    const product = store.batches.product(job.productId)!;
+    const unreachable = await this.options.inputs.unreachable(batch.id, inputsOf(body, product.name));
+    if (unreachable.length > 0) {
+      this.holdForInputs(batch, unreachable);
+      return;
+    }
     // The body committed here is the one that leaves, served copies and all; a POST that may have reached
     // the service is never sent again by itself (no idempotency key in the contract, see docs/review.md).
     // The caps are read in the same transaction: no other create can take the credits in between.
     const passed = store.db.transaction(() => {
       const current = store.batches.get(batch.id)!;
+      // Paused while its body was made (an input of another of its jobs held it, the user): nothing is sent.
+      if (current.status !== 'running') return 'paused';
       const cap = store.caps.wouldPass(current, job.price);
       if (!cap) store.jobs.beginSubmit(job.id, body, servedCopies.length > 0 ? { servedCopies } : undefined);
       return cap;
     })();
+    if (passed === 'paused') {
+      this.options.onChange(job.batchId);
+      return;
+    }
     if (passed) {
       this.stopAtCap(batch, passed);
       return;
@@ -134,6 +154,20 @@ export class JobRunner {
     } finally {
       this.options.onChange(job.batchId);
     }
+  }
+
+  /**
+   * An address the service would fetch does not answer: the job stays unsent, and its batch sends nothing
+   * more until the user resumes it (the address fixed, its server answering), rather than paying for jobs
+   * the service could only fail.
+   */
+  private holdForInputs(batch: Batch, inputs: readonly UnreachableInput[]): void {
+    const { store } = this.options;
+    if (store.batches.get(batch.id)?.status !== 'running') return;
+    const message = unreachableMessage(inputs);
+    store.batches.setStatus(batch.id, 'paused', 'input_unreachable', message);
+    this.notice(batch.id, `Paused: ${message}`);
+    this.options.onChange(batch.id);
   }
 
   /** The next create would pass a cap: the batch pauses with the cap's words, and sends nothing more. */

@@ -95,6 +95,11 @@ export const batchesChannels = {
   /** Downloads again every result the batch owes (paid for, not on disk): no POST, no credits. */
   'batches:redownload': channel<BatchSummary>()(id),
   /**
+   * "Check all again": every job in doubt asked about once more, free (stale ones followed, owed ones
+   * downloaded, unknown outcomes looked for in the service's usage report); what was found is a notice.
+   */
+  'batches:recheck': channel<BatchSummary>()(id),
+  /**
    * The batch's library found again where the user points (the library, or the batch's folder in it),
    * refused unless every result it saved is there; a batch paused for its library goes on.
    */
@@ -106,6 +111,7 @@ export const jobsChannels = {
   'jobs:get': channel<{ batchId: string; job: JobView }>()(id),
   'jobs:retry': channel<BatchSummary>()(id),
   'jobs:abandon': channel<BatchSummary>()(id),
+  /** Free: a stale job followed again, an unknown outcome looked for in the service's usage report. */
   'jobs:recheck': channel<BatchSummary>()(id),
   /** Downloads an owed job's results again: no POST, no credits. */
   'jobs:redownload': channel<BatchSummary>()(id),

@@ -138,7 +138,8 @@ export function MakeVideosDialog({
       .then(([loaded, batch]) => {
         const settings = batch.videosAfterReview?.video;
         setFromBatch(settings !== undefined);
-        setVideo({ ...(settings ?? loaded.defaults.video), music: true });
+        // The videos last made from the picks give the logo and note typed then, whatever became of them.
+        setVideo(batch.lastPickedVideo ?? { ...(settings ?? loaded.defaults.video), music: true });
       })
       .catch((failure: unknown) => setError(messageOf(failure)));
   }, [batchId, setError]);

@@ -7,6 +7,7 @@ import {
   decisionWords,
   etaWords,
   jobStateWords,
+  needsYouWords,
   retryWarning,
   shootWords,
   videoWords,
@@ -250,6 +251,7 @@ export function BatchScreen({ id }: { id: string }) {
   }
   const settled = detail.done + detail.failed;
   const paused = detail.status === 'paused';
+  const needsYou = needsYouWords(detail);
   /** Whether core allows this decision on the batch now: only those are offered. */
   const allows = (decision: BatchDecision) => detail.decisions.includes(decision);
   return (
@@ -295,6 +297,23 @@ export function BatchScreen({ id }: { id: string }) {
           )}
         </Notice>
       )}
+      {needsYou && (
+        <Notice kind="warning">
+          <span data-testid="needs-you">
+            {detail.status === 'needs_you' ? 'This batch needs you. ' : ''}
+            {needsYou}
+          </span>{' '}
+          {allows('recheck') && (
+            <button
+              type="button"
+              className="primary"
+              onClick={() => void act(() => api.call('batches:recheck', { id }))}
+            >
+              {BATCH_DECISION_WORDS.recheck}
+            </button>
+          )}
+        </Notice>
+      )}
       {(detail.states.owed ?? 0) > 0 && (
         <Notice kind="warning">
           {detail.states.owed === 1 ? '1 shoot or video was' : `${detail.states.owed} shoots or videos were`}{' '}
@@ -312,6 +331,7 @@ export function BatchScreen({ id }: { id: string }) {
           and downloaded, free.
         </Notice>
       )}
+      {detail.statusReason === 'input_unreachable' && <Notice kind="error">{detail.statusMessage}</Notice>}
       {detail.statusReason === 'hosting' && (
         <Notice kind="error">
           The photos could not be made reachable by the service, so nothing was sent. {detail.statusMessage}{' '}

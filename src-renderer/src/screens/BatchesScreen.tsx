@@ -83,7 +83,12 @@ export function BatchesScreen() {
                 </span>
                 <span>
                   <StatusBadge batch={batch} />
-                  {batch.attention > 0 && <small className="warn">{batch.attention} need a decision</small>}
+                  {batch.attention > 0 && (
+                    <small className="warn" data-testid="batch-in-doubt">
+                      {batch.attention} need a decision
+                      {batch.creditsInDoubt > 0 ? `: ${credits(batch.creditsInDoubt)} at stake` : ''}
+                    </small>
+                  )}
                 </span>
                 <span>
                   <ProgressBar

@@ -16,8 +16,17 @@ import {
   type JobDecision,
   type JobState,
 } from '../../../src-main/shared/vocabulary.ts';
+import { credits } from '../../../src-main/shared/words.ts';
 import { INTO_STATE, productJobs, withQueueStore } from '../../support/job-states.ts';
-import { newBatch, products, SHOOT_PRICE, type StoreContext } from '../../unit/core/queue/store-fixtures.ts';
+import {
+  newBatch,
+  products,
+  SHOOT,
+  SHOOT_PRICE,
+  type StoreContext,
+  VIDEO,
+  VIDEO_PRICE,
+} from '../../unit/core/queue/store-fixtures.ts';
 
 // What the views offer is what the handlers accept: a job in every state (and a batch in every status) is
 // put on a real SQLite file as the engine would leave it, then every decision is sent through the handler
@@ -76,7 +85,10 @@ describe('the decisions a job offers', () => {
         done: [],
         owed: ['redownload'],
         failed: ['retry'],
-        outcome_unknown: ['retry', 'abandon'],
+        // Settled by the usage report as charged: its results cannot be had, only made again.
+        lost: ['retry'],
+        // What cannot pay twice first: a retry only once a check could not settle it (below).
+        outcome_unknown: ['recheck', 'abandon'],
         stale: ['recheck'],
         cancelled: [],
         skipped: [],
@@ -107,6 +119,58 @@ describe('the decisions a job offers', () => {
       });
       expect(views.find((job) => job.id === failed)).toMatchObject({ creditsAtStake: 0 });
       expect(detail.creditsAtStake).toBe(SHOOT_PRICE);
+    } finally {
+      await cli.core.stop();
+    }
+  });
+});
+
+describe('a retry where something succeeded after', () => {
+  it('is neither offered nor accepted: the failed line stays as history beside the later success', async () => {
+    // A product whose first shoot failed and whose first video came back unknown and was then settled as
+    // lost, each made again later (a reshoot, videos made again from the picks) and that one done.
+    const ids = withQueueStore(dataDir, (ctx) => {
+      const batch = ctx.store.createBatch(newBatch({ products: products(2) }));
+      const [first, second] = productJobs(ctx, batch.id);
+      const failedShoot = INTO_STATE.failed(ctx, first!.shoot, first!.video);
+      const lostVideo = INTO_STATE.lost(ctx, second!.video, second!.video);
+      ctx.store.addJobs(batch.id, [
+        {
+          productId: first!.shoot.productId,
+          kind: 'shoot',
+          afterJobId: null,
+          settings: SHOOT,
+          price: SHOOT_PRICE,
+        },
+        {
+          productId: second!.video.productId,
+          kind: 'video',
+          afterJobId: null,
+          settings: VIDEO,
+          price: VIDEO_PRICE,
+        },
+      ]);
+      const later = ctx.store.jobs.ofBatch(batch.id).filter((job) => job.state === 'waiting');
+      const again = later.filter((job) => job.id !== second!.shoot.id && job.afterJobId === null);
+      for (const job of again) INTO_STATE.done(ctx, job, job);
+      return { failedShoot, lostVideo };
+    });
+    const cli = openCliCore({ dataDir, holderName: 'decisions test', leaseMode: 'none' });
+    try {
+      for (const [id, kind] of [
+        [ids.failedShoot, 'shot'],
+        [ids.lostVideo, 'made as a video'],
+      ] as const) {
+        const { job } = await cli.call('jobs:get', { id });
+        expect(job.decisions, job.state).toEqual([]);
+        const refusal = await decide(cli, 'jobs:retry', id);
+        expect(refusal?.code).toBe('conflict');
+        expect(refusal?.message).toBe(
+          `Job ${id} is ${job.state}: its product was ${kind} again after it, and that succeeded: its line stays as history, and buying it again would pay twice for the same thing.`,
+        );
+        // The history is still there to read.
+        expect(job.failureMessage).not.toBeNull();
+      }
     } finally {
       await cli.core.stop();
     }
@@ -150,13 +214,14 @@ describe('the decisions a batch offers', () => {
       }
       expect(Object.fromEntries(offered)).toEqual({
         running: ['pause', 'cancel'],
-        'running, owing': ['pause', 'cancel', 'redownload'],
+        // A job in doubt (here owed) offers Check all again, first.
+        'running, owing': ['recheck', 'pause', 'cancel', 'redownload'],
         paused: ['resume', 'cancel'],
-        'paused, owing': ['resume', 'cancel', 'redownload'],
+        'paused, owing': ['recheck', 'resume', 'cancel', 'redownload'],
         cancelled: [],
-        'cancelled, owing': ['redownload'],
+        'cancelled, owing': ['recheck', 'redownload'],
         finished: [],
-        'finished, owing': ['redownload'],
+        'finished, owing': ['recheck', 'redownload'],
       });
     } finally {
       await cli.core.stop();
@@ -192,9 +257,17 @@ describe('the decisions an agent reads', () => {
       const status = await client.callTool({ name: 'batch_status', arguments: { batchId: jobs.batchId } });
       expect(status.isError).toBeFalsy();
       expect(status.structuredContent).toMatchObject({
-        status: 'finished',
+        // Finished running, with credits in doubt: it needs a person, and says what is at stake.
+        status: 'needs_you',
         statusReason: null,
-        statusWords: 'finished',
+        statusWords: 'needs you',
+        // At stake: what the unknown outcome may have cost, and what the stale job was charged.
+        needsYou: `2 shoots or videos in doubt, ${credits(2 * SHOOT_PRICE)} at stake (outcome unknown: 1; no answer from the service: 1). Check all again asks the service, free: nothing is sent again without your word.`,
+        // Check all again first; the done job's results were never written here, so they are owed too.
+        decisions: [
+          { decision: 'recheck', words: 'Check all again (free)' },
+          { decision: 'redownload', words: 'Download again (free)' },
+        ],
         waitingForDecision: [
           {
             jobId: jobs.unknown,
@@ -204,7 +277,7 @@ describe('the decisions an agent reads', () => {
             stateWords: 'outcome unknown',
             creditsAtStake: SHOOT_PRICE,
             decisions: [
-              { decision: 'retry', words: `Retry (costs ${SHOOT_PRICE} credits again)` },
+              { decision: 'recheck', words: 'Check again (free)' },
               { decision: 'abandon', words: 'Abandon' },
             ],
           },
@@ -214,7 +287,7 @@ describe('the decisions an agent reads', () => {
             state: 'stale',
             stateWords: 'no answer from the service',
             creditsAtStake: 0,
-            decisions: [{ decision: 'recheck', words: 'Check again' }],
+            decisions: [{ decision: 'recheck', words: 'Check again (free)' }],
           },
         ],
       });

@@ -1,6 +1,10 @@
-import { rename } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CoreCall, createMcpServer } from '../../../src-main/mcp/server.ts';
 import type { Sandbox } from '../../../src-main/sandbox/server.ts';
 import type { Events } from '../../../src-main/shared/ipc.ts';
 import type { AccountView } from '../../../src-main/shared/models.ts';
@@ -16,6 +20,9 @@ import { type StudioHarness, startStudioHarness } from '../../support/studio-har
 // Issue 17 through the app's own path: a batch whose library's disk fills up pauses with the reason in
 // words (shown on the batch and as a notice), nothing is failed, and once there is room again the app
 // notices by itself and downloads what is owed, without a second POST.
+// Issue 27, recovery does what it says, through the app's path: a library deleted mid-batch is noticed once
+// it is made again (empty), and the batch goes on, its folders made again and every file back; Download
+// again looks at the disk, and says in a notice which results the service no longer serves, with credits.
 
 let harness: StudioHarness;
 let h: CoreHarness;
@@ -42,6 +49,7 @@ async function startBatch(input: {
   products: Array<keyof typeof PRODUCT_PHOTOS>;
   accountId: string;
   libraryDir: string;
+  shots?: 1 | 4;
 }) {
   const catalog = await writeCatalog(join(h.dir, `${input.name}.csv`), photos, input.products);
   await callCore(h.core, 'settings:set', { libraryDir: input.libraryDir });
@@ -49,7 +57,7 @@ async function startBatch(input: {
   return callCore(h.core, 'batches:create', {
     scanId: scan.scanId,
     accountId: input.accountId,
-    shoot: QUICK_SHOOT,
+    shoot: { ...QUICK_SHOOT, shots: input.shots ?? 1 },
     video: null,
     includeDone: true,
     name: input.name,
@@ -136,17 +144,18 @@ describe('the app, results the CDN refuses', () => {
         accountId: studio.id,
         libraryDir: join(h.dir, 'owed-library'),
       });
+      // Paid for and not on disk: nothing left to run, and the batch needs you (issue 27), not finished.
       await expect
-        .poll(async () => (await callCore(h.core, 'batches:get', { id: batch.id })).states.owed, {
+        .poll(async () => (await callCore(h.core, 'batches:get', { id: batch.id })).status, {
           timeout: 30_000,
         })
-        .toBe(1);
+        .toBe('needs_you');
       const owed = await callCore(h.core, 'batches:get', { id: batch.id });
-      expect(owed).toMatchObject({ status: 'finished', failed: 0, creditsSpent: 1 });
+      expect(owed).toMatchObject({ states: { owed: 1 }, failed: 0, creditsSpent: 1, creditsInDoubt: 1 });
       const job = owed.items[0]!.jobs[0]!;
       expect((await callCore(h.core, 'jobs:get', { id: job.id })).job.decisions).toEqual(['redownload']);
-      // The batch offers to download again what it owes, and the job in it the same.
-      expect(owed.decisions).toEqual(['redownload']);
+      // The batch offers to check all again and to download again what it owes, and the job the latter.
+      expect(owed.decisions).toEqual(['recheck', 'redownload']);
       expect(job.decisions).toEqual(['redownload']);
 
       await faults.clearFaults();
@@ -168,3 +177,145 @@ describe('the app, results the CDN refuses', () => {
     }
   }, 60_000);
 });
+
+/** Shots (not thumbnails) on disk under the library, each decoded to be sure it is a whole image. */
+async function decodedShots(library: string): Promise<number> {
+  const shots = (await listFiles(library)).filter(
+    (file) => /shot-\d\.jpg$/.test(file) && !file.includes('thumbnails'),
+  );
+  for (const shot of shots) await sharp(await readFile(shot), { failOn: 'error' }).stats();
+  return shots.length;
+}
+
+describe('the app, its library deleted mid-batch', () => {
+  const library = () => join(h.dir, 'deleted-library');
+  let batchId = '';
+
+  it('goes on by itself once the library folder is made again, making the batch folders again', async () => {
+    const postsBefore = service.requests().filter((entry) => entry.method === 'POST').length;
+    const batch = await startBatch({
+      name: 'Deleted',
+      products: ['hat', 'tote', 'mug'],
+      accountId: studio.id,
+      libraryDir: library(),
+      shots: 4,
+    });
+    batchId = batch.id;
+    await expect.poll(() => decodedShots(library()).catch(() => 0), { timeout: 30_000 }).toBeGreaterThan(0);
+    // Downloads still write while the folder is removed, as with `rm -rf`: tried again until it is gone.
+    await rm(library(), { recursive: true, force: true, maxRetries: 20, retryDelay: 20 });
+    await expect
+      .poll(async () => (await callCore(h.core, 'batches:get', { id: batch.id })).statusReason, {
+        timeout: 30_000,
+      })
+      .toBe('library');
+    expect(await listFiles(library())).toEqual([]);
+
+    await mkdir(library());
+    await expect.poll(() => statusOf(batch.id), { timeout: 60_000 }).toBe('finished');
+    const finished = await callCore(h.core, 'batches:get', { id: batch.id });
+    expect({ done: finished.done, failed: finished.failed }).toEqual({ done: 3, failed: 0 });
+    expect(await decodedShots(library())).toBe(12);
+    expect(h.notices).toContainEqual({
+      id: batch.id,
+      message: 'The library can be written again: downloading what was paid for.',
+    });
+    // One POST a shoot, none again.
+    expect(service.requests().filter((entry) => entry.method === 'POST')).toHaveLength(postsBefore + 3);
+  }, 90_000);
+
+  it('Download again says which results the service no longer serves, with the credits, and fetches them once served', async () => {
+    const detail = await callCore(h.core, 'batches:get', { id: batchId });
+    const lost = detail.items[0]!;
+    const job = lost.jobs[0]!;
+    // Four standard shots: 4 credits.
+    expect(job.creditsCharged).toBe(4);
+    const expire = (method: 'POST' | 'DELETE') =>
+      fetch(`${service.url}/_sandbox/results/expire`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: method === 'POST' ? JSON.stringify({ status: 410 }) : null,
+      });
+    expect((await expire('POST')).status).toBe(200);
+    // One product's folder deleted: the others' files are still there, and nothing of theirs is fetched.
+    const folder = (await listFiles(library())).find((file) => file.includes(`/001 ${lost.name}/`))!;
+    await rm(join(folder, folder.includes('thumbnails') ? '../..' : '..'), { recursive: true });
+    expect(await decodedShots(library())).toBe(8);
+    const posts = service.requests().filter((entry) => entry.method === 'POST').length;
+
+    await callCore(h.core, 'batches:redownload', { id: batchId });
+    expect(h.notices).toContainEqual({
+      id: batchId,
+      message: `The service no longer serves the results of one job (the shoot of ${lost.name}): 4 credits were paid for them, and they cannot be downloaded again.`,
+    });
+    const owed = (await callCore(h.core, 'batches:get', { id: batchId })).items[0]!.jobs[0]!;
+    expect(owed).toMatchObject({ state: 'owed', failureCode: 'results_gone', decisions: ['redownload'] });
+    expect(owed.failureMessage).toBe(
+      `The service no longer serves this shoot's results; it charged 4 credits for it.`,
+    );
+
+    // An agent reads the same in batch_status: which job, why, and what it was paid.
+    const mcp = await batchStatusOverMcp(batchId);
+    expect(mcp.waitingForDecision).toEqual([
+      expect.objectContaining({
+        jobId: job.id,
+        state: 'owed',
+        why: owed.failureMessage,
+        decisions: [{ decision: 'redownload', words: 'Download again (free)' }],
+      }),
+    ]);
+
+    expect((await expire('DELETE')).status).toBe(200);
+    await callCore(h.core, 'batches:redownload', { id: batchId });
+    await expect.poll(() => statusOf(batchId), { timeout: 30_000 }).toBe('finished');
+    expect((await callCore(h.core, 'batches:get', { id: batchId })).done).toBe(3);
+    expect(await decodedShots(library())).toBe(12);
+    expect(service.requests().filter((entry) => entry.method === 'POST')).toHaveLength(posts);
+  }, 90_000);
+  it('Download again asks the service for a job again where its result addresses expired, and fetches from the fresh ones', async () => {
+    const renewed = await fetch(`${service.url}/_sandbox/results/expire`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 410, renew: true }),
+    });
+    expect(renewed.status).toBe(200);
+    await rm(library(), { recursive: true });
+    const requestsBefore = service.requests().length;
+    const noticesBefore = h.notices.length;
+
+    await callCore(h.core, 'batches:redownload', { id: batchId });
+    await expect.poll(() => statusOf(batchId), { timeout: 30_000 }).toBe('finished');
+    expect((await callCore(h.core, 'batches:get', { id: batchId })).done).toBe(3);
+    expect(await decodedShots(library())).toBe(12);
+    const since = service.requests().slice(requestsBefore);
+    // Each shoot asked for again once (its old addresses answered 410), none sent again.
+    expect(
+      since.filter((entry) => entry.method === 'GET' && entry.path.startsWith('/v1/shoots/')),
+    ).toHaveLength(3);
+    expect(since.filter((entry) => entry.method === 'POST')).toEqual([]);
+    expect(h.notices.slice(noticesBefore).some((notice) => /no longer serves/.test(notice.message))).toBe(
+      false,
+    );
+  }, 90_000);
+});
+
+/** MCP's batch_status for this batch, through the app's own handler map, as an agent reads it. */
+async function batchStatusOverMcp(id: string): Promise<{ waitingForDecision: unknown[] }> {
+  const call: CoreCall = (channel, ...args) => callCore(h.core, channel, args[0]);
+  const server = await createMcpServer({
+    call,
+    exportFolders: () => [],
+    defaultAccountId: 'sandbox',
+    version: 'test',
+  });
+  const client = new Client({ name: 'Test agent', version: '1' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  try {
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const status = await client.callTool({ name: 'batch_status', arguments: { batchId: id } });
+    expect(status.isError).toBeFalsy();
+    return status.structuredContent as { waitingForDecision: unknown[] };
+  } finally {
+    await client.close();
+  }
+}

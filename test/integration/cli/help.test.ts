@@ -19,6 +19,16 @@ describe('adbatch --help', () => {
     expect(help.stdout).not.toContain('{"limit"');
   });
 
+  it('lists every exit status, "needs you" (9) among them', async () => {
+    const help = await adbatchInProcess(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Exit status (run, resume, recheck, redownload, reshoot, videos):');
+    expect(help.stdout).toContain(
+      '  9    needs you: credits in doubt; adbatch recheck <batch> checks all again, free',
+    );
+    expect(help.stdout).toContain('  130  interrupted (Ctrl+C): resume continues');
+  });
+
   it('run marks --style as required and prints choices and defaults bare, as users type them', async () => {
     const help = await adbatchInProcess(['run', '--help']);
     expect(help.code).toBe(0);

@@ -88,6 +88,7 @@ describe('adbatch mcp', () => {
     expect([...byName.keys()].sort()).toEqual([
       'balance',
       'batch_status',
+      'check_batch_again',
       'export_batch',
       'list_results',
       'make_videos',
@@ -103,6 +104,12 @@ describe('adbatch mcp', () => {
       destructiveHint: false,
     });
     expect(byName.get('quote_batch')!.annotations).toMatchObject({ readOnlyHint: true });
+    // Check all again spends nothing: it asks the service again, and may be asked twice.
+    expect(byName.get('check_batch_again')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+    });
     expect(byName.get('submit_batch')!.annotations).toMatchObject({
       readOnlyHint: false,
       idempotentHint: true,

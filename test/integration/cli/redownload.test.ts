@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../../../src-main/cli/exit-codes.ts';
 import { openDatabase } from '../../../src-main/core/db/open.ts';
 import { QueueStore } from '../../../src-main/core/queue/store.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
@@ -52,7 +53,8 @@ describe('results the CDN refuses', () => {
       }),
       { env: env() },
     );
-    expect(run.code, run.stdout + run.stderr).toBe(2);
+    // Paid for and not on disk: the batch needs you (issue 27), not a mere partial.
+    expect(run.code, run.stdout + run.stderr).toBe(EXIT.needsYou);
     const owed = readStore((store) => {
       const [batch] = store.batches.all();
       return { batch: batch!, jobs: store.jobs.ofBatch(batch!.id) };
@@ -68,14 +70,14 @@ describe('results the CDN refuses', () => {
 
     // Still refused: redownload says so and leaves them owed; nothing is created.
     const refused = await adbatch(['redownload', owed.batch.id, '--data-dir', dataDir()]);
-    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.code, refused.stderr).toBe(EXIT.needsYou);
     expect(readStore((store) => store.jobs.ofBatch(owed.batch.id).map((job) => job.state))).toEqual(
       Array(PRODUCTS).fill('owed'),
     );
 
     await faults.clearFaults();
     const one = await adbatch(['redownload', owed.jobs[0]!.id, '--data-dir', dataDir()]);
-    expect(one.code, one.stderr).toBe(2);
+    expect(one.code, one.stderr).toBe(EXIT.needsYou);
     expect(readStore((store) => store.jobs.ofBatch(owed.batch.id).map((job) => job.state))).toEqual([
       'done',
       'owed',

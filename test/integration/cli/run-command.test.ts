@@ -103,6 +103,6 @@ describe('adbatch run --sandbox', () => {
     expect(status.stdout).toMatch(/done 6; credits quoted 30, charged 30, refunded 0/);
     const retry = await adbatch(['retry', manifest.products[0].jobs[0].id, '--data-dir', join(dir, 'data')]);
     expect(retry.code).toBe(1);
-    expect(retry.stderr).toMatch(/only failed and outcome-unknown jobs can be retried/);
+    expect(retry.stderr).toMatch(/only failed, lost and outcome-unknown jobs can be retried/);
   }, 120_000);
 });

@@ -32,7 +32,7 @@ describe('a job slower than its deadline', () => {
     await h.run([batch.id], {
       onChange: () => {
         const [job] = h.store.jobs.ofBatch(batch.id);
-        const view = jobView(job!, [], new Map(), Date.now());
+        const view = jobView(job!, [], new Map(), false, Date.now());
         if (view.late) lateWords.push(jobStateWords(view, { paused: false, savingBlocked: false }));
       },
     });

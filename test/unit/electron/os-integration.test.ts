@@ -20,6 +20,7 @@ const progress = (overrides: Partial<BatchProgress>): BatchProgress => ({
   creditsSpent: 0,
   creditsRefunded: 0,
   creditsAtStake: 0,
+  creditsInDoubt: 0,
   eta: null,
   ...overrides,
 });
@@ -46,6 +47,23 @@ describe('noticeFor', () => {
     expect(noticeFor(progress({}), progress({ attention: 1 }))).toEqual({
       title: 'Spring needs a decision',
       body: '1 shoot or video waits for your decision: open the batch to see what each allows.',
+    });
+    // Ending with credits in doubt is not done: the notification says what is at stake.
+    expect(
+      noticeFor(
+        progress({ attention: 2, states: { outcome_unknown: 2 } }),
+        progress({
+          status: 'needs_you',
+          done: 8,
+          attention: 2,
+          states: { done: 8, outcome_unknown: 2 },
+          creditsAtStake: 8,
+          creditsInDoubt: 8,
+        }),
+      ),
+    ).toEqual({
+      title: 'Spring needs you',
+      body: '2 shoots or videos in doubt, 8 credits at stake (outcome unknown: 2). Check all again asks the service, free: nothing is sent again without your word.',
     });
     expect(noticeFor(progress({ done: 1 }), progress({ done: 2 }))).toBeNull();
     expect(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { JOB_TRANSITIONS } from '../../../src-main/core/queue/states.ts';
 import {
   BATCH_STATUSES,
+  BATCH_VIEW_STATUSES,
   type JobState,
   PAUSE_REASONS,
   type PauseReason,
@@ -12,6 +13,7 @@ import {
   decisionWords,
   JOB_STATE_WORDS,
   jobStateWords,
+  needsYouWords,
   retryWarning,
 } from '../../../src-main/shared/words.ts';
 import { jobView as job } from '../../support/job-view.ts';
@@ -91,9 +93,27 @@ describe('a batch’s status in words', () => {
       'paused: out of credits',
     );
     // A batch not paused says its status, whatever reason was left behind.
-    for (const status of BATCH_STATUSES.filter((one) => one !== 'paused')) {
+    for (const status of BATCH_VIEW_STATUSES.filter((one) => one !== 'paused')) {
       expect(batchStatusWords({ status, statusReason: 'user' })).toBe(BATCH_STATUS_WORDS[status]);
     }
+    expect(BATCH_VIEW_STATUSES).toEqual([...BATCH_STATUSES, 'needs_you']);
+    expect(batchStatusWords({ status: 'needs_you', statusReason: null })).toBe('needs you');
+  });
+
+  it('says, for a batch that needs you, what is in doubt and the credits at stake', () => {
+    expect(needsYouWords({ attention: 0, states: { done: 3 }, creditsInDoubt: 0 })).toBeNull();
+    expect(
+      needsYouWords({
+        attention: 3,
+        states: { done: 3, outcome_unknown: 1, stale: 1, owed: 1 },
+        creditsInDoubt: 12,
+      }),
+    ).toBe(
+      '3 shoots or videos in doubt, 12 credits at stake (outcome unknown: 1; no answer from the service: 1; paid, not downloaded: 1). Check all again asks the service, free: nothing is sent again without your word.',
+    );
+    expect(needsYouWords({ attention: 1, states: { stale: 1 }, creditsInDoubt: 1 })).toMatch(
+      /^1 shoot or video in doubt, 1 credit at stake \(no answer from the service: 1\)\./,
+    );
   });
 });
 
@@ -108,6 +128,15 @@ describe('a decision in words', () => {
     expect(retryWarning(failed)).toBe('Sending this shoot again costs 8 credits.');
     expect(retryWarning(unknown)).toBe(
       'The service may already have made and charged this shoot (8 credits at stake); sending it again costs 8 credits more.',
+    );
+  });
+
+  it('says that checking again is free, and that a lost job was paid for already', () => {
+    expect(decisionWords('recheck', job('shoot', 'stale'))).toBe('Check again (free)');
+    const lost = { ...job('shoot', 'lost', 8), creditsCharged: 8 };
+    expect(decisionWords('retry', lost)).toBe('Retry (costs 8 credits again)');
+    expect(retryWarning(lost)).toBe(
+      'The service charged this shoot already (8 credits) though its results cannot be had; sending it again costs 8 credits more.',
     );
   });
 });

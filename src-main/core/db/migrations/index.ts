@@ -12,6 +12,7 @@ import { ledgerBrands } from './010-ledger-brands.ts';
 import { agentRequests } from './011-agent-requests.ts';
 import { ledgerAgent } from './012-ledger-agent.ts';
 import { ledgerMoney } from './013-ledger-money.ts';
+import { agentQuote } from './014-agent-quote.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   agentRequests,
   ledgerAgent,
   ledgerMoney,
+  agentQuote,
 ];

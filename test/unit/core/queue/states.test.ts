@@ -22,7 +22,8 @@ const EXPECTED_JOB_MOVES: Record<JobState, JobState[]> = {
   owed: ['downloading'],
   done: ['owed'],
   failed: ['waiting'],
-  outcome_unknown: ['waiting', 'cancelled'],
+  outcome_unknown: ['waiting', 'cancelled', 'failed', 'lost'],
+  lost: ['waiting'],
   stale: ['running'],
   cancelled: [],
   skipped: ['waiting'],
@@ -57,8 +58,8 @@ describe('job transitions', () => {
         refused++;
       }
     }
-    // 11 x 11 pairs, 21 of them listed.
-    expect(refused).toBe(121 - 21);
+    // 12 x 12 pairs, 24 of them listed.
+    expect(refused).toBe(144 - 24);
   });
 
   it('refuses the moves that could pay twice or lose a result', () => {
@@ -72,6 +73,9 @@ describe('job transitions', () => {
     // Nothing reaches done without downloading.
     expect(canMove('running', 'done')).toBe(false);
     expect(canMove('submitting', 'done')).toBe(false);
+    // A settled unknown outcome is never marked made: its results cannot be had without its id.
+    expect(canMove('outcome_unknown', 'done')).toBe(false);
+    expect(canMove('lost', 'downloading')).toBe(false);
     // A stale job is only ever followed again, not re-created.
     expect(canMove('stale', 'waiting')).toBe(false);
     expect(canMove('stale', 'submitting')).toBe(false);
@@ -89,10 +93,12 @@ describe('job transitions', () => {
     // downloaded again. Neither is ever sent again: no move leads back to waiting.
     expect(exits('done')).toEqual(['owed']);
     expect(exits('owed')).toEqual(['downloading']);
-    // retry a failed job; retry or abandon an unknown outcome; check a stale job again; a skipped video
-    // waits again when its shoot is retried.
+    // retry a failed job; retry or abandon an unknown outcome, or the usage report settles it (failed: not
+    // charged; lost: charged, its results out of reach, only retried); check a stale job again; a skipped
+    // video waits again when its shoot is retried.
     expect(exits('failed')).toEqual(['waiting']);
-    expect(exits('outcome_unknown')).toEqual(['cancelled', 'waiting']);
+    expect(exits('outcome_unknown')).toEqual(['cancelled', 'failed', 'lost', 'waiting']);
+    expect(exits('lost')).toEqual(['waiting']);
     expect(exits('stale')).toEqual(['running']);
     expect(exits('skipped')).toEqual(['waiting']);
   });

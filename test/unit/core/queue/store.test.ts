@@ -589,6 +589,8 @@ describe('totals', () => {
       atStake: SHOOT_PRICE,
       // a's shoot and video, and c's shoot; b's may have been created, but no 201 says so.
       created: 3,
+      // In doubt: b's shoot, its price at stake; c's is still running, a's were settled.
+      inDoubt: SHOOT_PRICE,
     });
     expect(ctx.store.totals('b_missing')).toEqual({
       jobs: 0,
@@ -597,6 +599,7 @@ describe('totals', () => {
       refunded: 0,
       atStake: 0,
       created: 0,
+      inDoubt: 0,
     });
   });
 });

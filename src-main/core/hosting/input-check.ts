@@ -1,0 +1,82 @@
+import type { ShootBody, VideoBody } from '../api/index.ts';
+import { checkLink, type LinkAnswer, type LinkCheck } from './link-check.ts';
+
+// What the service will fetch is fetched first by Adbatch, right before the POST: each address a job hands
+// it (a shoot's photos and model image, a video's logo) is asked for its first byte (`link-check.ts`), and a
+// job whose input does not answer is held with the reason instead of sent. The service would fetch it only
+// after charging, and fail the job minutes later (12 videos once paid 408 credits for an unreachable logo).
+// A video's shots are asked by `served-copies.ts`, which can stand a downloaded copy in for one.
+//
+// An address that answered is not asked again for every job of the batch (a logo, a model image shared by
+// all): it is taken as answering for a while, per batch and per run. One that did not is asked again at
+// the next try, the batch's resume.
+
+/** How long an address that answered is taken as answering, for the jobs of its batch that follow. */
+export const ANSWERED_FRESH_MS = 5 * 60_000;
+
+/** An address the service would fetch, named for a person. */
+export interface Input {
+  what: string;
+  url: string;
+}
+
+/** An input that did not answer, and why (`HTTP 404`, `connection refused`, `not an image (text/html)`). */
+export interface UnreachableInput extends Input {
+  why: string;
+}
+
+/** The addresses the service fetches for this create, but a video's shots (see above). */
+export function inputsOf(body: ShootBody | VideoBody, productName: string): Input[] {
+  if ('productImageUrls' in body) {
+    const photos = body.productImageUrls.map((url, index) => ({
+      what: `photo ${index + 1} of ${productName}`,
+      url,
+    }));
+    return body.modelUrl ? [...photos, { what: 'the model image', url: body.modelUrl }] : photos;
+  }
+  return body.logoUrl ? [{ what: 'the logo', url: body.logoUrl }] : [];
+}
+
+export class InputCheck {
+  /** `<batch> <url>` -> when it was asked, and its answer (shared by the jobs that ask meanwhile). */
+  private readonly asked = new Map<string, { at: number; answer: Promise<LinkAnswer> }>();
+
+  constructor(
+    private readonly options: {
+      now: () => number;
+      /** Whether an image's address answers (default: `checkLink` expecting an image). */
+      check?: LinkCheck;
+    },
+  ) {}
+
+  /** The inputs of this batch's job that do not answer now; [] when all do. */
+  async unreachable(batchId: string, inputs: readonly Input[]): Promise<UnreachableInput[]> {
+    const answers = await Promise.all(inputs.map((input) => this.ask(`${batchId} ${input.url}`, input.url)));
+    return inputs.flatMap((input, index) => {
+      const answer = answers[index]!;
+      return answer.answers ? [] : [{ ...input, why: answer.why }];
+    });
+  }
+
+  private ask(key: string, url: string): Promise<LinkAnswer> {
+    const now = this.options.now();
+    const known = this.asked.get(key);
+    if (known && now - known.at < ANSWERED_FRESH_MS) return known.answer;
+    const check = this.options.check ?? ((address: string) => checkLink(address, undefined, 'image'));
+    const entry = { at: now, answer: check(url) };
+    this.asked.set(key, entry);
+    // An address that did not answer is asked again at the next try.
+    void entry.answer.then((answer) => {
+      if (!answer.answers && this.asked.get(key) === entry) this.asked.delete(key);
+    });
+    return entry.answer;
+  }
+}
+
+/** Why a job was held, in one sentence: which input, where, why, and what to do. */
+export function unreachableMessage(inputs: readonly UnreachableInput[]): string {
+  const which = inputs
+    .map((input) => `${input.what} (${input.url}) does not answer: ${input.why}`)
+    .join('; ');
+  return `${which[0]!.toUpperCase()}${which.slice(1)}. Nothing was sent and no credit spent: fix the address or its server, then resume.`;
+}

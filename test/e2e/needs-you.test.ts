@@ -1,0 +1,119 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { NewProduct } from '../../src-main/core/queue/types.ts';
+import type { AppServer } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
+import { INTO_STATE, productJobs, withQueueStore } from '../support/job-states.ts';
+import { newBatch, SHOOT_PRICE } from '../unit/core/queue/store-fixtures.ts';
+import { checkAllLooks, SCREENSHOTS } from './browser.ts';
+
+// Issue 27, point 3, in Chromium: a batch that finished running with credits in doubt (two creates whose
+// answers were lost, one shoot past its deadline) reads "needs you" in the Batches list and on its page, never
+// "finished", with the credits at stake; its page offers Check all again, and each shoot only what cannot pay
+// twice. The batches are put on the app's own database before it starts, with real product photos. The
+// list and the page are saved at 1280x800, light and dark, into docs/screenshots/ (docs/app.md shows them).
+
+const EXAMPLES = resolve(import.meta.dirname, '../../resources/examples');
+const DOCS_SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
+
+let page: Page;
+let app: AppServer;
+
+/** Products of the bundled examples, one photo each. */
+function examples(...folders: Array<[name: string, folder: string, file: string]>): NewProduct[] {
+  return folders.map(([name, folder, file]) => ({
+    name,
+    sourceDir: join(EXAMPLES, folder),
+    photos: [{ path: join(EXAMPLES, folder, file), url: null }],
+  }));
+}
+
+const { missing } = appInChromium('needs-you', {
+  prepare: async (dir) => {
+    const dataDir = join(dir, 'data');
+    await mkdir(dataDir, { recursive: true });
+    withQueueStore(dataDir, (ctx) => {
+      const earlier = ctx.store.createBatch(
+        newBatch({
+          name: 'Autumn totes',
+          video: null,
+          libraryDir: join(dir, 'library'),
+          products: examples(['Canvas tote', 'tote', 'solidus_canvas_tote.png']),
+        }),
+      );
+      for (const { shoot, video } of productJobs(ctx, earlier.id)) INTO_STATE.done(ctx, shoot, video);
+      ctx.store.batches.setStatus(earlier.id, 'finished');
+      ctx.clock.now += 60_000;
+      const batch = ctx.store.createBatch(
+        newBatch({
+          name: 'Spring caps',
+          video: null,
+          libraryDir: join(dir, 'library'),
+          products: examples(
+            ['Red cap', 'cap-red', 'solidus_cap_red_1.png'],
+            ['Black cap', 'cap-black', 'solidus_cap_black_1.png'],
+            ['Mug set', 'mug-set', 'solidus_mug_set.png'],
+            ['Notebook', 'notebook', 'solidus_notebook.png'],
+            ['Hat', 'hat', 'solidus_hat.png'],
+          ),
+        }),
+      );
+      const [red, black, mug, notebook, hat] = productJobs(ctx, batch.id);
+      INTO_STATE.done(ctx, red!.shoot, red!.video);
+      INTO_STATE.done(ctx, black!.shoot, black!.video);
+      INTO_STATE.outcome_unknown(ctx, mug!.shoot, mug!.video);
+      INTO_STATE.outcome_unknown(ctx, notebook!.shoot, notebook!.video);
+      INTO_STATE.stale(ctx, hat!.shoot, hat!.video);
+      ctx.store.batches.setStatus(batch.id, 'finished');
+    });
+    return undefined;
+  },
+  ready: (ui) => {
+    ({ app, page } = ui);
+  },
+  open: false,
+});
+
+const row = (product: string) =>
+  page.getByTestId('batch-products').locator('.product-row').filter({ hasText: product });
+const offered = (product: string) => row(product).locator('.job-actions button').allTextContents();
+
+/** The light and dark looks at 1280x800 of a screen checkAllLooks saved, copied where the docs show them. */
+async function intoDocs(name: string): Promise<void> {
+  await mkdir(DOCS_SCREENSHOTS, { recursive: true });
+  for (const look of [name, `${name}-dark`]) {
+    await copyFile(join(SCREENSHOTS, `${look}.png`), join(DOCS_SCREENSHOTS, `${look}.png`));
+  }
+}
+
+describe.skipIf(missing)(`a batch that needs you${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  it('says so in the list and on its page, with the credits at stake and the decisions core allows', async () => {
+    await page.goto(app.url);
+    const listed = page.getByTestId('batches-list').getByRole('button', { name: /Spring caps/ });
+    await expect.poll(() => listed.locator('.badge').textContent()).toBe('needs you');
+    // Three in doubt: two unknown outcomes (their price at stake) and a stale shoot (charged, not on disk).
+    expect(await listed.getByTestId('batch-in-doubt').textContent()).toBe(
+      `3 need a decision: ${3 * SHOOT_PRICE} credits at stake`,
+    );
+    const finished = page.getByTestId('batches-list').getByRole('button', { name: /Autumn totes/ });
+    expect(await finished.locator('.badge').textContent()).toBe('finished');
+    await checkAllLooks(page, '50-needs-you-list', 'Batches with one that needs you');
+    await intoDocs('50-needs-you-list');
+
+    await listed.click();
+    await expect.poll(() => page.locator('.screen-header .badge').textContent()).toBe('needs you');
+    expect(await page.getByTestId('needs-you').textContent()).toBe(
+      `This batch needs you. 3 shoots or videos in doubt, ${3 * SHOOT_PRICE} credits at stake (outcome unknown: 2; no answer from the service: 1). Check all again asks the service, free: nothing is sent again without your word.`,
+    );
+    expect(await page.getByRole('button', { name: 'Check all again (free)' }).count()).toBe(1);
+    // What cannot pay twice, and only that: no Retry before the service was asked again.
+    expect(await offered('Mug set')).toEqual(['Check again (free)', 'Abandon']);
+    expect(await offered('Notebook')).toEqual(['Check again (free)', 'Abandon']);
+    expect(await offered('Hat')).toEqual(['Check again (free)']);
+    expect(await offered('Red cap')).toEqual([]);
+    await checkAllLooks(page, '51-needs-you-batch', 'A batch that needs you');
+    await intoDocs('51-needs-you-batch');
+  }, 60_000);
+});

@@ -1,0 +1,327 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_ACCOUNT_ID } from '../../../src-main/core/app/public-api.ts';
+import { tryAcquireLease } from '../../../src-main/core/lease.ts';
+import type { ArgsOf, Channel } from '../../../src-main/shared/ipc.ts';
+import type { AccountView, AgentRequestView } from '../../../src-main/shared/models.ts';
+import {
+  type CoreHarness,
+  callCore,
+  finishedBatch,
+  pickResults,
+  refusalOf,
+  startCoreHarness,
+  untilFinished,
+} from '../../support/core-harness.ts';
+import { QUICK_SHOOT } from '../../support/job-settings.ts';
+import { makeProductFolders } from '../../support/product-folders.ts';
+import {
+  type DefaultHarness,
+  newKey,
+  startDefaultHarness,
+  startHarness,
+} from '../../support/sandbox-harness.ts';
+
+// Issue 27, point 1: spending decisions are atomic. Calls at once, through the handler map every transport
+// uses, on a real SQLite file against a real sandbox over HTTP: the allowance, "already in flight" and "one
+// quote, one batch" each hold for one of them only, and the others are refused saying why. (Across two
+// processes: spending-two-processes.test.ts.)
+
+let service: DefaultHarness;
+let h: CoreHarness;
+let products: string;
+let account: AccountView;
+const CLIENT = 'Racing agent';
+
+const call = <C extends Channel>(channel: C, args?: ArgsOf<C>) => callCore(h.core, channel, args);
+
+beforeAll(async () => {
+  service = await startDefaultHarness({ timeScale: 0.002 });
+  h = await startCoreHarness();
+  products = await mkdtemp(join(tmpdir(), 'adbatch-spending-'));
+  account = await call('accounts:add', {
+    name: 'Personal',
+    baseUrl: service.sandbox.url,
+    apiKey: service.keys.personal,
+  });
+}, 30_000);
+afterAll(async () => {
+  await h?.close();
+  await service?.close();
+  if (products) await rm(products, { recursive: true, force: true });
+});
+
+const scanOf = async (name: string, count: number) =>
+  (await call('ingest:scan', { inputs: await makeProductFolders(join(products, name), count) })).scanId;
+
+/** An agent's quote of `count` fresh products, one 1-credit shot each. */
+async function agentQuote(name: string, count: number) {
+  return call('agents:quote', {
+    client: CLIENT,
+    request: {
+      scanId: await scanOf(name, count),
+      accountId: account.id,
+      shoot: QUICK_SHOOT,
+      video: null,
+      includeDone: true,
+      name,
+    },
+  });
+}
+
+const batchesNamed = async (name: string) =>
+  (await call('batches:list')).filter((batch) => batch.name === name);
+
+/** Sets the day's allowance so that `credits` more fit today, and no more. */
+async function allowanceFitting(credits: number) {
+  const { usedToday } = await call('agents:allowance');
+  await call('agents:setAllowance', { brandId: null, credits: usedToday + credits });
+  return usedToday;
+}
+
+/**
+ * A core on a fresh data folder that does not drive the queue (the test holds its lease, as the app would
+ * beside `adbatch mcp`), on a sandbox key as its Sandbox account: no create is sent, so the balance quoted on
+ * holds and only the limits under test decide.
+ */
+async function withGuestCore(
+  sandbox: { url: string; apiKey: string },
+  use: (guest: CoreHarness) => Promise<void>,
+) {
+  const dir = await mkdtemp(join(tmpdir(), 'adbatch-guest-'));
+  const attempt = tryAcquireLease(join(dir, 'data'), 'the test');
+  if (!attempt.ok) throw new Error('the fresh data folder’s lease is held');
+  const guest = await startCoreHarness({ dir, sandbox });
+  try {
+    await use(guest);
+  } finally {
+    await guest.close();
+    attempt.lease.release();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const submit = (quoteId: string, clientRequestId: string) =>
+  h.core.dispatch('agents:submit', { client: CLIENT, quoteId, clientRequestId });
+
+describe('spending decisions at once, in one process', () => {
+  it('makes one batch of one quote submitted three times at once within an allowance that fits it once', async () => {
+    const used = await allowanceFitting(3);
+    const quote = await agentQuote('one quote', 2);
+    expect(quote.credits).toBe(2);
+    const answers = await Promise.all(['a', 'b', 'c'].map((id) => submit(quote.quoteId, `once-${id}`)));
+    const created = answers.flatMap((answer) => (answer.ok ? [answer.value as AgentRequestView] : []));
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ state: 'created', decidedBy: 'the allowance' });
+    const [batch] = await batchesNamed('one quote');
+    expect(created[0]!.batchId).toBe(batch!.id);
+    const refusals = answers.flatMap((answer) => (answer.ok ? [] : [answer.error]));
+    expect(refusals).toHaveLength(2);
+    for (const refusal of refusals) {
+      expect(refusal.code).toBe('conflict');
+      expect(refusal.message).toMatch(
+        new RegExp(
+          `^The quote ${quote.quoteId} was used already: (it made batch ${batch!.id} \\("one quote"\\), as request ${created[0]!.id}|it is request ${created[0]!.id}, still pending)\\. One quote makes one batch: quote again for another\\.$`,
+        ),
+      );
+    }
+    expect(await batchesNamed('one quote')).toHaveLength(1);
+    // One spend on the allowance: 2 of its 3 credits.
+    expect(await call('agents:allowance')).toMatchObject({ usedToday: used + 2 });
+    expect((await call('agents:requests')).filter((one) => one.name === 'one quote')).toHaveLength(1);
+    await untilFinished(h.core, batch!.id);
+    expect((await call('batches:get', { id: batch!.id })).jobs).toBe(2);
+    await call('agents:setAllowance', { brandId: null, credits: null });
+  }, 60_000);
+
+  it('spends the allowance once when three quotes that each fit it alone are submitted at once', async () => {
+    await withGuestCore({ url: service.sandbox.url, apiKey: service.keys.personal }, async (guest) => {
+      const on = <C extends Channel>(channel: C, args?: ArgsOf<C>) => callCore(guest.core, channel, args);
+      await on('agents:setAllowance', { brandId: null, credits: 2 });
+      const quotes = await Promise.all(
+        ['first', 'second', 'third'].map(async (name) =>
+          on('agents:quote', {
+            client: CLIENT,
+            request: {
+              scanId: (
+                await on('ingest:scan', {
+                  inputs: await makeProductFolders(join(products, `fits ${name}`), 2),
+                })
+              ).scanId,
+              accountId: SANDBOX_ACCOUNT_ID,
+              shoot: QUICK_SHOOT,
+              video: null,
+              includeDone: true,
+              name: `fits ${name}`,
+            },
+          }),
+        ),
+      );
+      const answers = await Promise.all(
+        quotes.map((quote, index) =>
+          on('agents:submit', { client: CLIENT, quoteId: quote.quoteId, clientRequestId: `fits-${index}` }),
+        ),
+      );
+      const created = answers.filter((answer) => answer.state === 'created');
+      expect(created).toHaveLength(1);
+      const waiting = answers.filter((answer) => answer.state === 'pending');
+      expect(waiting).toHaveLength(2);
+      for (const request of waiting) {
+        expect(request.batchId).toBeNull();
+        expect(request.reason).toBe(
+          'It waits for a person: the agents’ allowance of 2 credits a day has 0 left today, and this costs 2 (spent by another request while this one was being made).',
+        );
+      }
+      expect((await on('batches:list')).map((batch) => batch.id)).toEqual([created[0]!.batchId]);
+      expect(await on('agents:allowance')).toMatchObject({ usedToday: 2 });
+      // They wait in Requests from agents for a person's yes or no.
+      const listed = await on('agents:requests');
+      expect(waiting.map((request) => listed.find((one) => one.id === request.id)?.state)).toEqual([
+        'pending',
+        'pending',
+      ]);
+    });
+  }, 60_000);
+
+  it('makes one batch of two New batch creates at once for the same products and settings', async () => {
+    const scanId = await scanOf('twice at once', 3);
+    const request = {
+      scanId,
+      accountId: account.id,
+      // A background of its own: the fixtures' photos were shot in the other tests with QUICK_SHOOT.
+      shoot: { ...QUICK_SHOOT, backgroundColor: '#a1b2c3' },
+      video: null,
+      includeDone: false,
+      name: 'twice at once',
+    };
+    const answers = await Promise.all([
+      h.core.dispatch('batches:create', request),
+      h.core.dispatch('batches:create', request),
+    ]);
+    const made = await batchesNamed('twice at once');
+    expect(made).toHaveLength(1);
+    expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+    const refusal = answers.find((answer) => !answer.ok);
+    expect(refusal && !refusal.ok && refusal.error).toEqual({
+      code: 'conflict',
+      message: `product-01, product-02, product-03 are already being shot from these photos with these settings, in batch ${made[0]!.id} ("twice at once") made meanwhile: nothing was made.`,
+    });
+    await untilFinished(h.core, made[0]!.id);
+  }, 60_000);
+
+  it('refuses a quote used a second time, naming the request and the batch it made', async () => {
+    const quote = await agentQuote('used twice', 1);
+    const first = await call('agents:submit', {
+      client: CLIENT,
+      quoteId: quote.quoteId,
+      clientRequestId: 'twice-1',
+    });
+    expect(first.state).toBe('pending');
+    const whilePending = await refusalOf(h.core, 'agents:submit', {
+      client: CLIENT,
+      quoteId: quote.quoteId,
+      clientRequestId: 'twice-2',
+    });
+    expect(whilePending).toEqual({
+      code: 'conflict',
+      message: `The quote ${quote.quoteId} was used already: it is request ${first.id}, still pending. One quote makes one batch: quote again for another.`,
+    });
+    const approved = await call('agents:approve', { id: first.id });
+    expect(approved.state).toBe('created');
+    expect(
+      await refusalOf(h.core, 'agents:submit', {
+        client: CLIENT,
+        quoteId: quote.quoteId,
+        clientRequestId: 'twice-3',
+      }),
+    ).toEqual({
+      code: 'conflict',
+      message: `The quote ${quote.quoteId} was used already: it made batch ${approved.batchId} ("used twice"), as request ${first.id}. One quote makes one batch: quote again for another.`,
+    });
+    // The same client request id is still the same request, not a second use.
+    expect(
+      await call('agents:submit', { client: CLIENT, quoteId: quote.quoteId, clientRequestId: 'twice-1' }),
+    ).toMatchObject({ id: first.id, batchId: approved.batchId });
+    expect(await batchesNamed('used twice')).toHaveLength(1);
+  }, 60_000);
+
+  it('adds videos from the picks once when Make videos is asked twice at once', async () => {
+    const batchId = await finishedBatch(h.core, {
+      inputs: await makeProductFolders(join(products, 'videos twice'), 2),
+      name: 'videos twice',
+      accountId: account.id,
+    });
+    const { items } = await call('review:get', { batchId });
+    await pickResults(
+      h.core,
+      batchId,
+      items.map((item) => item.id),
+    );
+    const request = {
+      batchId,
+      video: {
+        duration: 5 as const,
+        resolution: '480p' as const,
+        mode: 'product_only' as const,
+        aspectRatio: null,
+        music: false,
+      },
+    };
+    const answers = await Promise.all([
+      h.core.dispatch('videos:create', request),
+      h.core.dispatch('videos:create', request),
+    ]);
+    expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+    const refusal = answers.find((answer) => !answer.ok);
+    expect(refusal && !refusal.ok && refusal.error).toEqual({
+      code: 'conflict',
+      message:
+        'Videos of product-01, product-02 were added to this batch meanwhile: nothing was added twice.',
+    });
+    // Two shoots and one video per product.
+    expect((await call('batches:get', { id: batchId })).jobs).toBe(4);
+  }, 60_000);
+
+  it('spends a balance that covers one of two batches once, when both are created at once', async () => {
+    const key = newKey();
+    const small = await startHarness({
+      accounts: { accounts: [{ name: 'Small', type: 'personal', credits: 5, keys: [{ key }] }] },
+    });
+    try {
+      await withGuestCore({ url: small.sandbox.url, apiKey: key }, async (guest) => {
+        const scanOn = async (name: string) =>
+          (
+            await callCore(guest.core, 'ingest:scan', {
+              inputs: await makeProductFolders(join(products, name), 3),
+            })
+          ).scanId;
+        const create = (scanId: string, name: string, backgroundColor: string) =>
+          guest.core.dispatch('batches:create', {
+            scanId,
+            accountId: SANDBOX_ACCOUNT_ID,
+            shoot: { ...QUICK_SHOOT, backgroundColor },
+            video: null,
+            includeDone: false,
+            name,
+          });
+        // Scanned first, created together: each is quoted 3 credits on a balance of 5.
+        const scans = [await scanOn('small one'), await scanOn('small two')];
+        const answers = await Promise.all([
+          create(scans[0]!, 'small one', '#101010'),
+          create(scans[1]!, 'small two', '#202020'),
+        ]);
+        expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+        const refusal = answers.find((answer) => !answer.ok);
+        expect(refusal && !refusal.ok && refusal.error).toEqual({
+          code: 'conflict',
+          message: 'This batch costs 3 credits; the balance is 2. Top up or choose fewer products.',
+        });
+        expect(await callCore(guest.core, 'batches:list')).toHaveLength(1);
+      });
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
+});
