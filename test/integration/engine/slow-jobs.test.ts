@@ -11,11 +11,11 @@ import { engineHarnessForFile, unfinished } from '../../support/engine-harness.t
 // up only a span of real time past its deadline (three hours unless told, never scaled down).
 
 const TIME_SCALE = 0.01;
-// Every shoot's generation 300 times its usual 0.05 s: 12 to 18 s in all, well past its 6 s deadline.
+// Every shoot's generation 400 times its usual 0.05 s: 16 to 24 s in all, well past its 6 s deadline.
 const h = engineHarnessForFile({
   timeScale: TIME_SCALE,
   rateLimit: '60/1s',
-  durations: { kind: 'slow-tail', share: 1, factor: 300 },
+  durations: { kind: 'slow-tail', share: 1, factor: 400 },
 });
 
 function pollsOf(remoteId: string): number[] {
@@ -54,7 +54,7 @@ describe('a job slower than its deadline', () => {
     // Nothing learned, as before the first test: what it taught (a 12 s shoot) would push the deadline out.
     h.store.db.prepare('DELETE FROM duration_samples').run();
     const batch = await h.createBatch({ products: 1 });
-    const giveUpAfterMs = 2000;
+    const giveUpAfterMs = 4000;
     await h.run([batch.id], { giveUpAfterMs });
     const [job] = h.store.jobs.ofBatch(batch.id);
     expect(job!.state).toBe('stale');
