@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,15 +10,17 @@ import {
   startCoreHarness,
   untilFinished,
 } from '../../support/core-harness.ts';
+import { type CoreOnSandbox, startCoreOnSandbox } from '../../support/core-on-sandbox.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
-import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
+import type { DefaultHarness } from '../../support/sandbox-harness.ts';
 
 // Issue 16's rule, through the handler map every transport calls: an agent's batch is made only with a
 // person's yes, or within the allowance the user set (none by default). Against a real sandbox over HTTP,
 // whose request log shows what was sent: a pending, declined or expired request sends no create; the same
 // client request id twice makes one request and one batch; two approvals at once make one batch.
 
+let world: CoreOnSandbox;
 let service: DefaultHarness;
 let h: CoreHarness;
 let products: string;
@@ -30,19 +30,11 @@ const CLIENT = 'Test agent';
 const call = <C extends Channel>(channel: C, args?: ArgsOf<C>) => callCore(h.core, channel, args);
 
 beforeAll(async () => {
-  service = await startDefaultHarness({ timeScale: 0.002 });
-  h = await startCoreHarness();
-  products = await mkdtemp(join(tmpdir(), 'adbatch-agents-'));
-  account = await call('accounts:add', {
-    name: 'Personal',
-    baseUrl: service.sandbox.url,
-    apiKey: service.keys.personal,
-  });
+  world = await startCoreOnSandbox('adbatch-agents-');
+  ({ service, h, products, account } = world);
 }, 30_000);
 afterAll(async () => {
-  await h?.close();
-  await service?.close();
-  if (products) await rm(products, { recursive: true, force: true });
+  await world?.close();
 });
 
 /** An agent's quote of `count` fresh products, one 1-credit shot each. */

@@ -1,13 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArgsOf, Channel } from '../../../src-main/shared/ipc.ts';
 import type { AccountView } from '../../../src-main/shared/models.ts';
-import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
+import { type CoreHarness, callCore, refusalOf } from '../../support/core-harness.ts';
+import { type CoreOnSandbox, startCoreOnSandbox } from '../../support/core-on-sandbox.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
-import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
+import type { DefaultHarness } from '../../support/sandbox-harness.ts';
 import { until } from '../../support/until.ts';
 
 // Issue 27, point 3: money in doubt is a state of its own. The service creates and charges two shoots but
@@ -19,6 +18,7 @@ import { until } from '../../support/until.ts';
 // against a real sandbox over HTTP.
 
 const PRODUCTS = 3;
+let world: CoreOnSandbox;
 let service: DefaultHarness;
 let h: CoreHarness;
 let products: string;
@@ -27,19 +27,11 @@ let personal: AccountView;
 const call = <C extends Channel>(channel: C, args?: ArgsOf<C>) => callCore(h.core, channel, args);
 
 beforeAll(async () => {
-  service = await startDefaultHarness({ timeScale: 0.002 });
-  h = await startCoreHarness();
-  products = await mkdtemp(join(tmpdir(), 'adbatch-needs-you-'));
-  personal = await call('accounts:add', {
-    name: 'Personal',
-    baseUrl: service.sandbox.url,
-    apiKey: service.keys.personal,
-  });
+  world = await startCoreOnSandbox('adbatch-needs-you-');
+  ({ service, h, products, account: personal } = world);
 }, 30_000);
 afterAll(async () => {
-  await h?.close();
-  await service?.close();
-  if (products) await rm(products, { recursive: true, force: true });
+  await world?.close();
 });
 
 const shootPosts = () =>

@@ -15,20 +15,17 @@ import {
   startCoreHarness,
   untilFinished,
 } from '../../support/core-harness.ts';
+import { type CoreOnSandbox, startCoreOnSandbox } from '../../support/core-on-sandbox.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
-import {
-  type DefaultHarness,
-  newKey,
-  startDefaultHarness,
-  startHarness,
-} from '../../support/sandbox-harness.ts';
+import { type DefaultHarness, newKey, startHarness } from '../../support/sandbox-harness.ts';
 
 // Issue 27, point 1: spending decisions are atomic. Calls at once, through the handler map every transport
 // uses, on a real SQLite file against a real sandbox over HTTP: the allowance, "already in flight" and "one
 // quote, one batch" each hold for one of them only, and the others are refused saying why. (Across two
 // processes: spending-two-processes.test.ts.)
 
+let world: CoreOnSandbox;
 let service: DefaultHarness;
 let h: CoreHarness;
 let products: string;
@@ -38,19 +35,11 @@ const CLIENT = 'Racing agent';
 const call = <C extends Channel>(channel: C, args?: ArgsOf<C>) => callCore(h.core, channel, args);
 
 beforeAll(async () => {
-  service = await startDefaultHarness({ timeScale: 0.002 });
-  h = await startCoreHarness();
-  products = await mkdtemp(join(tmpdir(), 'adbatch-spending-'));
-  account = await call('accounts:add', {
-    name: 'Personal',
-    baseUrl: service.sandbox.url,
-    apiKey: service.keys.personal,
-  });
+  world = await startCoreOnSandbox('adbatch-spending-');
+  ({ service, h, products, account } = world);
 }, 30_000);
 afterAll(async () => {
-  await h?.close();
-  await service?.close();
-  if (products) await rm(products, { recursive: true, force: true });
+  await world?.close();
 });
 
 const scanOf = async (name: string, count: number) =>

@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,14 +13,16 @@ import {
   refusalOf,
   startCoreHarness,
 } from '../../support/core-harness.ts';
+import { type CoreOnSandbox, startCoreOnSandbox } from '../../support/core-on-sandbox.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
-import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
+import type { DefaultHarness } from '../../support/sandbox-harness.ts';
 
 // Stored JSON is parsed on read (core/db/stored.ts): a row damaged by SQL written straight into the data
 // folder's real SQLite file is reported as unreadable, saying which and why, and everything beside it works
 // on. Against a real sandbox over HTTP, whose request log shows that nothing is sent for an unreadable plan.
 
+let world: CoreOnSandbox;
 let service: DefaultHarness;
 let h: CoreHarness;
 let products: string;
@@ -32,22 +32,14 @@ let db: Database.Database;
 const call = <C extends Channel>(channel: C, args?: ArgsOf<C>) => callCore(h.core, channel, args);
 
 beforeAll(async () => {
-  service = await startDefaultHarness({ timeScale: 0.002 });
-  h = await startCoreHarness();
-  products = await mkdtemp(join(tmpdir(), 'adbatch-stored-'));
-  account = await call('accounts:add', {
-    name: 'Personal',
-    baseUrl: service.sandbox.url,
-    apiKey: service.keys.personal,
-  });
+  world = await startCoreOnSandbox('adbatch-stored-');
+  ({ service, h, products, account } = world);
   // A second connection to the core's own file, as a hand edit or a damaged disk would reach it.
   db = new Database(join(h.dir, 'data', 'adbatch.db'));
 }, 30_000);
 afterAll(async () => {
   db?.close();
-  await h?.close();
-  await service?.close();
-  if (products) await rm(products, { recursive: true, force: true });
+  await world?.close();
 });
 
 const shootsSent = async () =>
