@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { FOREIGN_HOST_REFUSAL, FOREIGN_HOST_STATUS, isOwnHost, ownHosts } from '../shared/loopback.ts';
 import { createMcpServer, type McpOptions } from './server.ts';
 
 // Adbatch's MCP tools over Streamable HTTP, inside the running app (issue 16): bound to 127.0.0.1 only, at
@@ -54,12 +55,12 @@ async function bodyOf(req: IncomingMessage): Promise<unknown> {
 export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttp> {
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
   let port = 0;
-  const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
-  const origins = () => hosts().map((host) => `http://${host}`);
+  let hosts = new Set<string>();
+  const origins = () => [...hosts].map((host) => `http://${host}`);
 
   /** Why the request is refused before MCP sees it, or null. */
   const refusal = (req: IncomingMessage): [number, string] | null => {
-    if (!hosts().includes(req.headers.host ?? '')) return [403, 'This server answers only at 127.0.0.1.'];
+    if (!isOwnHost(req.headers.host, hosts)) return [FOREIGN_HOST_STATUS, FOREIGN_HOST_REFUSAL];
     const origin = req.headers.origin;
     if (origin !== undefined && !origins().includes(origin)) {
       return [403, `Requests from ${origin} are refused: Adbatch's MCP server is for local clients.`];
@@ -117,6 +118,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttp> {
     http.listen(options.port, '127.0.0.1', () => resolve());
   });
   port = (http.address() as AddressInfo).port;
+  hosts = ownHosts(port);
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     port,

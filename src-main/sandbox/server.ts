@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { FOREIGN_HOST_REFUSAL, FOREIGN_HOST_STATUS, isOwnHost, ownHosts } from '../shared/loopback.ts';
 import { type AccountsFile, defaultAccounts } from './accounts.ts';
 import type { DurationSpread } from './duration-spread.ts';
 import { ResultExpiry } from './expiry.ts';
@@ -92,6 +93,16 @@ export interface Sandbox {
 
 const SHOOT_FILE = /^(?:shot|thumb)-\d+\.jpg$/;
 
+/**
+ * The addresses besides loopback a sandbox bound to `requested` answers at: that name and the address it
+ * resolved to, or every address of this machine when bound to all of them (`--host 0.0.0.0`).
+ * GUESS: the machine's own host name is not among them; a client on the LAN uses an address.
+ */
+function boundAddresses(requested: string | undefined, bound: string): string[] {
+  if (bound !== '0.0.0.0' && bound !== '::') return [requested ?? bound, bound];
+  return Object.values(networkInterfaces()).flatMap((infos) => (infos ?? []).map((info) => info.address));
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
@@ -123,6 +134,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const requestLog: RequestLogEntry[] = [];
   const modelImages = new Map<string, Promise<Buffer>>();
   let listeningUrl = '';
+  /** The Host headers this server answers to, known once it listens. */
+  let hosts = new Set<string>();
 
   function control(method: string, path: string, raw: string): Reply {
     if (method === 'GET' && path === '/_sandbox/requests') return json(200, { data: requestLog });
@@ -233,6 +246,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Before the API and the tokenless control endpoints alike: a foreign Host is a page that reached this
+    // port by DNS rebinding (issue 28), and must not read the keys.
+    if (!isOwnHost(req.headers.host, hosts)) {
+      writeReply(
+        res,
+        errorReply(new HttpError(FOREIGN_HOST_STATUS, 'misdirected_request', FOREIGN_HOST_REFUSAL)),
+        false,
+      );
+      return;
+    }
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const path = url.pathname;
@@ -361,6 +384,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const address = server.address() as AddressInfo;
+  hosts = ownHosts(address.port, boundAddresses(options.host, address.address));
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   listeningUrl = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`;
   service.resumeRenders();

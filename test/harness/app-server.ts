@@ -8,6 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
 import type { Core } from '../../src-main/core/create-core.ts';
 import { contentTypeOf, rendererFile } from '../../src-main/electron/renderer-files.ts';
+import {
+  FOREIGN_HOST_REFUSAL,
+  FOREIGN_HOST_STATUS,
+  isOwnHost,
+  ownHosts,
+} from '../../src-main/shared/loopback.ts';
 import { type CoreHarness, startCoreHarness } from '../support/core-harness.ts';
 
 // The browser harness: the real core (queue, ingest, engine, the embedded sandbox) with the renderer's harness
@@ -100,7 +106,8 @@ export async function startAppServer(
   });
   const { core } = harness;
 
-  const ourHost = (req: IncomingMessage) => `http://${req.headers.host}` === origin;
+  let hosts = new Set<string>();
+  const ourHost = (req: IncomingMessage) => isOwnHost(req.headers.host, hosts);
 
   // A request target that is no URL (a client other than a browser can send one) is refused, not thrown.
   const urlOf = (req: IncomingMessage) => URL.parse(req.url ?? '/', origin);
@@ -115,7 +122,7 @@ export async function startAppServer(
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (!ourHost(req)) {
-      res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden');
+      res.writeHead(FOREIGN_HOST_STATUS, { 'content-type': 'text/plain' }).end(FOREIGN_HOST_REFUSAL);
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -156,7 +163,9 @@ export async function startAppServer(
   });
 
   await new Promise<void>((done) => server.listen(options.port ?? 0, '127.0.0.1', done));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { port } = server.address() as AddressInfo;
+  hosts = ownHosts(port);
+  origin = `http://127.0.0.1:${port}`;
   return {
     url: `${origin}/#token=${token}`,
     origin,

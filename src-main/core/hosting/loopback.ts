@@ -4,18 +4,25 @@ import { stat } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, resolve } from 'node:path';
+import {
+  FOREIGN_HOST_REFUSAL,
+  FOREIGN_HOST_STATUS,
+  isLoopbackHostname,
+  isOwnHost,
+  ownHosts,
+} from '../../shared/loopback.ts';
 import { photoContentType } from './content-types.ts';
 import type { PhotoHost } from './photo-host.ts';
 
 // Makes local photos reachable by a service on the same machine (the sandbox): an HTTP server bound to
 // 127.0.0.1 that serves only the files registered with it, each under an unguessable token. Nothing else is
 // listed or served. Tokens derive from a secret and the file's path, so a restart with the same secret
-// (and port, when free) hands out the same URLs.
+// (and port, when free) hands out the same URLs. A request naming another Host is refused before anything
+// else (a page elsewhere could reach the port by DNS rebinding).
 
 /** A service at this address runs on this machine, so it can fetch photos from a loopback host. */
 export function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname;
-  return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
+  return isLoopbackHostname(new URL(url).hostname);
 }
 
 export interface LoopbackHost extends PhotoHost {
@@ -43,7 +50,12 @@ export async function startLoopbackHost(
   // Imported when a host starts: an ESM import of node:http loads Node's bundled undici (its WebSocket
   // getters), about 25 ms that a command which hosts no photo (`adbatch status`) should not pay.
   const { createServer } = await import('node:http');
+  let hosts = new Set<string>();
   const server: Server = createServer(async (req, res) => {
+    if (!isOwnHost(req.headers.host, hosts)) {
+      res.writeHead(FOREIGN_HOST_STATUS, { 'content-type': 'text/plain' }).end(FOREIGN_HOST_REFUSAL);
+      return;
+    }
     const token = /^\/p\/([0-9a-f]{48})(?:\.[a-z0-9]+)?$/.exec(req.url ?? '')?.[1];
     if (token && !told) {
       let timer: NodeJS.Timeout | undefined;
@@ -95,7 +107,9 @@ export async function startLoopbackHost(
     if (!options.port) throw error;
     await listen(0);
   }
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { port } = server.address() as AddressInfo;
+  hosts = ownHosts(port);
+  const origin = `http://127.0.0.1:${port}`;
 
   const register = (path: string) => {
     told = true;

@@ -6,6 +6,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LoopbackHost, startLoopbackHost } from '../../../../src-main/core/hosting/loopback.ts';
+import { requestWithHost } from '../../../support/forged-host.ts';
 import { PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS } from '../../../support/static-server.ts';
 
 interface Answer {
@@ -71,6 +72,17 @@ describe('startLoopbackHost', () => {
     const other = join(dir, 'Hat', '2.png');
     await copyFile(photo, other);
     expect(await host.urlFor(other)).not.toBe(url);
+  });
+
+  it('refuses a request naming another host (DNS rebinding), and serves its own names', async () => {
+    const host = await start();
+    const { port, pathname } = new URL(await host.urlFor(photo));
+    const rebound = await requestWithHost(host.origin, pathname, `rebound.evil.example:${port}`);
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toBe('This server answers only at its own address (127.0.0.1, localhost, [::1]).');
+    for (const name of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      expect((await requestWithHost(host.origin, pathname, name)).status, name).toBe(200);
+    }
   });
 
   it('answers 404 to everything that is not a registered file', async () => {
