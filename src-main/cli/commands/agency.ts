@@ -5,7 +5,7 @@ import { daysPeriod, ownerName, utcDay } from '../../shared/usage-period.ts';
 import { type CliCore, hasQueue, openCliCore } from '../open-core.ts';
 import { wholeNumber } from '../options.ts';
 import { defaultDataDir } from '../paths.ts';
-import { sessionKeyFromEnv } from './session-key.ts';
+import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './session-key.ts';
 
 // `adbatch brands` and `adbatch usage`: an agency's client brands (listed, added, capped) and what the ledger
 // says was spent in a period, beside the service's usage report when a key is given. Brands and their caps
@@ -16,11 +16,12 @@ const credits = new Intl.NumberFormat('en-US');
 interface KeyOptions {
   dataDir: string;
   baseUrl?: string;
+  insecureHttp?: boolean;
 }
 
 /** A core that only reads and decides (it never takes the queue), with the session key if one is given. */
 function agencyCore(options: KeyOptions, holderName: string): { cli: CliCore; accountId: string | null } {
-  const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl) : null;
+  const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl, options) : null;
   const cli = openCliCore({
     dataDir: options.dataDir,
     holderName,
@@ -61,6 +62,7 @@ export function registerAgencyCommands(program: Command): void {
   const common = (command: Command) =>
     command
       .option('--base-url <url>', "the agency's service address; the key comes from ADBATCH_API_KEY")
+      .option(INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP)
       .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir());
 
   common(

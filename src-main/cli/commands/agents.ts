@@ -4,7 +4,7 @@ import type { AgentRequestView } from '../../shared/models.ts';
 import { AGENT_REQUEST_STATE_WORDS } from '../../shared/words.ts';
 import { type CliCore, hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
-import { sessionKeyFromEnv } from './session-key.ts';
+import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './session-key.ts';
 
 // A person's answer to agents' requests from the command line (issue 16): `adbatch requests` lists them,
 // `adbatch approve <request>` makes the batch (unless the balance or the prices changed since its quote),
@@ -17,6 +17,7 @@ const credits = new Intl.NumberFormat('en-US');
 interface AgentsOptions {
   dataDir: string;
   baseUrl?: string;
+  insecureHttp?: boolean;
 }
 
 function line(request: AgentRequestView): string {
@@ -28,7 +29,7 @@ function line(request: AgentRequestView): string {
 }
 
 function decidingCore(options: AgentsOptions): CliCore {
-  const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl) : null;
+  const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl, options) : null;
   return openCliCore({
     dataDir: options.dataDir,
     holderName: 'adbatch approve',
@@ -74,6 +75,7 @@ export function registerAgentCommands(program: Command): void {
     .description("Say yes to an agent's request: its batch is made and runs.")
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .option('--base-url <url>', "the service's address, its key in ADBATCH_API_KEY (not for the Sandbox)")
+    .option(INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP)
     .action((id: string, options: AgentsOptions) =>
       withCore(options, async (cli) => {
         const decided = await cli.call('agents:approve', { id, by: 'adbatch approve' });

@@ -4,7 +4,7 @@ import { SANDBOX_ACCOUNT_ID, sessionAccountId } from '../../core/app/public-api.
 import { openCliCore } from '../open-core.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
 import { VERSION } from '../version.ts';
-import { sessionKeyFromEnv } from './session-key.ts';
+import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './session-key.ts';
 
 // `adbatch mcp`: Adbatch's tools for an agent (Claude Desktop, an IDE assistant, a team's automation) over
 // stdio, on the data folder the app uses. Beside a running app that holds the folder, the batches it makes
@@ -17,6 +17,7 @@ interface McpCommandOptions {
   dataDir: string;
   library: string;
   baseUrl?: string;
+  insecureHttp?: boolean;
   exportFolder: string[];
 }
 
@@ -29,13 +30,14 @@ export function registerMcpCommand(program: Command): void {
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .option('--library <dir>', 'where results are saved', defaultLibraryDir())
     .option('--base-url <url>', "the service's address, its key in ADBATCH_API_KEY (else the Sandbox)")
+    .option(INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP)
     .addOption(
       new Option('--export-folder <dir>', 'a folder agents may export into (again for more)')
         .argParser((dir: string, dirs: string[]) => [...dirs, resolve(dir)])
         .default([], 'none: export_batch refuses'),
     )
     .action(async (options: McpCommandOptions) => {
-      const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl) : null;
+      const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl, options) : null;
       const cli = openCliCore({
         dataDir: options.dataDir,
         holderName: 'adbatch mcp',

@@ -31,7 +31,7 @@ import { formatRateLimit, positiveNumber, rateLimitOption, wholeNumber } from '.
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
 import { brandNamed } from './agency.ts';
 import { formatProblems, shown } from './scan.ts';
-import { sessionKeyFromEnv } from './session-key.ts';
+import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './session-key.ts';
 
 /** `10s/720p[/with_model][/16:9]` */
 export function parseVideo(text: string): VideoSettingsView {
@@ -135,6 +135,7 @@ export function registerRunCommand(program: Command): void {
     .option('--yes', 'start without asking for confirmation')
     .option('--sandbox', 'use the embedded sandbox: no key, no network, no credits spent')
     .option('--base-url <url>', 'the service address; the key comes from ADBATCH_API_KEY')
+    .option(INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP)
     .option(
       '--time-scale <factor>',
       'sandbox speed: a factor on its delays, 0.1 being ten times faster',
@@ -166,6 +167,7 @@ interface RunOptions extends HostingFlags {
   yes?: boolean;
   sandbox?: boolean;
   baseUrl?: string;
+  insecureHttp?: boolean;
   timeScale: number;
 }
 
@@ -196,7 +198,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
     throw new Error('--background must be a hex colour such as #f4efe6');
   }
   parseGroupPattern(options.pattern);
-  const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl) : null;
+  const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl, options) : null;
   const cli = openCliCore({
     dataDir: options.dataDir,
     holderName: 'adbatch run',

@@ -1,9 +1,20 @@
-import { looksLikeApiKey } from '../../core/app/public-api.ts';
+import { checkKeyTransport, looksLikeApiKey } from '../../core/app/public-api.ts';
 import type { SessionKey } from '../../core/create-core.ts';
 
 // The CLI's key for a service: ADBATCH_API_KEY, never a flag (it would land in shell history and `ps`).
 
-export function sessionKeyFromEnv(baseUrl: string): SessionKey {
+/** The flag, offered beside every --base-url, that lets a key go over plain http to another machine. */
+export const INSECURE_HTTP_FLAG = '--insecure-http';
+export const INSECURE_HTTP_HELP =
+  'allow a plain http --base-url to another machine (the key would cross the network unencrypted)';
+
+/** The key for --base-url, refused (before the key is read) when it would travel unencrypted. */
+export function sessionKeyFromEnv(baseUrl: string, options: { insecureHttp?: boolean } = {}): SessionKey {
+  const warning = checkKeyTransport(baseUrl, {
+    insecureHttp: options.insecureHttp === true,
+    override: INSECURE_HTTP_FLAG,
+  });
+  if (warning) process.stderr.write(`adbatch: ${warning}\n`);
   const apiKey = process.env.ADBATCH_API_KEY?.trim();
   if (!apiKey) throw new Error('ADBATCH_API_KEY is not set: it holds the API key for --base-url');
   if (!looksLikeApiKey(apiKey)) {

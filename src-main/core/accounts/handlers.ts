@@ -4,6 +4,7 @@ import { AppError } from '../app/errors.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
 import type { AccountStore } from './account-store.ts';
 import { SANDBOX_ACCOUNT_ID } from './account-store.ts';
+import { checkKeyTransport } from './key-transport.ts';
 import type { ServiceAccess } from './service-access.ts';
 
 // Accounts: the Sandbox (always there), keys stored sealed, and the session's own keys; their balances and
@@ -15,14 +16,20 @@ export function accountsHandlers(
   const { accounts, services, events, log } = ctx;
   return {
     'accounts:list': async () => [await services.sandboxView(), ...services.accountsList()],
-    'accounts:add': async ({ name, baseUrl, apiKey }) => {
+    'accounts:add': async ({ name, baseUrl, apiKey, insecureHttp }) => {
+      const warning = checkKeyTransport(baseUrl, {
+        insecureHttp: insecureHttp === true,
+        override: 'insecureHttp: true',
+      });
       accounts.checkNew(apiKey);
       const balance = await services.checkNewKey(baseUrl, apiKey);
       const account = accounts.add({ name, baseUrl, apiKey }, balance);
       services.rememberBalance(account.id, balance.credits);
       log.info(`account added: ${name} (${account.keyHint})`);
       events.emit('accounts:changed', { id: account.id });
-      return account;
+      if (!warning) return account;
+      log.warn(`account ${name}: ${warning}`);
+      return { ...account, warning };
     },
     'accounts:remove': async ({ id }) => {
       if (id === SANDBOX_ACCOUNT_ID)

@@ -6,6 +6,7 @@
 // shared/vocabulary.ts.)
 
 export { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
+export { checkKeyTransport } from '../accounts/key-transport.ts';
 export type { SecretBox } from '../accounts/secrets.ts';
 export { sessionAccountId } from '../accounts/service-access.ts';
 export { redactApiKeys } from '../api/guesses.ts';

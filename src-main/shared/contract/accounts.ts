@@ -9,12 +9,15 @@ export const accountId = z.string().min(1).max(100);
 
 export const accountsChannels = {
   'accounts:list': channel<AccountView[]>()(none),
-  'accounts:add': channel<AccountView>()(
+  // A plain http address to another machine is refused unless `insecureHttp` says to send the key anyway;
+  // the answer then carries the warning (core/accounts/key-transport.ts).
+  'accounts:add': channel<AccountView & { warning?: string }>()(
     z
       .object({
         name: z.string().trim().min(1).max(100),
         baseUrl: url,
         apiKey: z.string().trim().min(1).max(500),
+        insecureHttp: z.boolean().optional(),
       })
       .strict(),
   ),
