@@ -23,6 +23,7 @@ import type {
   PlannedProduct,
   Problem,
 } from './types.ts';
+import { uniqueNamer } from './unique-names.ts';
 import { fileRef, junkReason, walkFolder } from './walk.ts';
 
 // Whatever was dropped (folders nested to any depth, loose files, catalogs) becomes the ingest plan: the
@@ -186,16 +187,6 @@ function folderSources(
     name: group.key,
     files: group.items,
   }));
-}
-
-function uniqueNamer(): (name: string) => string {
-  const names = new Set<string>();
-  return (base) => {
-    let name = base;
-    for (let n = 2; names.has(name.toLowerCase()); n++) name = `${base} (${n})`;
-    names.add(name.toLowerCase());
-    return name;
-  };
 }
 
 async function catalogProducts(
