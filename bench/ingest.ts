@@ -8,6 +8,7 @@ import { scanInputs } from '../src-main/core/ingest/scan.ts';
 import type { IngestPlan } from '../src-main/core/ingest/types.ts';
 import { mapLimit } from '../src-main/core/util/map-limit.ts';
 import { fixturePhotos } from '../test/support/product-folders.ts';
+import { benchCatalogs, CATALOG_TARGETS } from './ingest-catalogs.ts';
 import { benchSize, SHORT, writeResults } from './settings.ts';
 
 // npm run bench:ingest: BENCH_PHOTOS (default 2000) distinct product photos, made from the shared fixtures
@@ -16,9 +17,13 @@ import { benchSize, SHORT, writeResults } from './settings.ts';
 // concurrency, by a bare sharp thumbnail loop over the same files: bare, ours, bare, ours, each into an
 // empty output folder, best of two each. Then the same corpus scanned again with the cache already filled
 // (a designer dropping the same folder twice). The corpus is cached in the temp folder between runs.
-// Writes bench/results/ingest.json; a missed target is reported, not an exit code. BENCH_SHORT=1: 10 photos.
+// Then catalogs of BENCH_CATALOG_ROWS rows (default 100,000; bench/ingest-catalogs.ts): a Shopify export
+// whose handles share one title, and a plain CSV.
+// Writes bench/results/ingest.json; a missed target is reported, not an exit code. BENCH_SHORT=1: 10 photos,
+// catalogs of 200 rows.
 
 const PHOTOS = benchSize('BENCH_PHOTOS', 2000, 10);
+const CATALOG_ROWS = benchSize('BENCH_CATALOG_ROWS', 100_000, 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? Math.max(2, availableParallelism() * 2));
 const ROUNDS = 2;
 const PER_PRODUCT = 5;
@@ -342,6 +347,7 @@ async function main(): Promise<void> {
     });
     maxRssKbAfter.rescan = process.resourceUsage().maxRSS;
     await assertPlan(replan!);
+    const catalogs = await benchCatalogs(CATALOG_ROWS, work);
 
     const best = (phases: Phase[]) => phases.reduce((a, b) => (b.ms < a.ms ? b : a));
     const bareBest = best(bare);
@@ -397,6 +403,7 @@ async function main(): Promise<void> {
         eventLoopUtilization: oursBest.eventLoopUtilization,
         coresUsed: ours.map((phase) => phase.coresUsed),
       },
+      catalogs,
       rescanMs: rescan.ms,
       rescan: {
         photosPerSec: perSec(rescan.ms),
@@ -460,6 +467,11 @@ async function main(): Promise<void> {
       console.log(
         `WARNING: the rounds differ by more than 15% or the bare loop got under 85% of ${usableCores} cores: something else was using the machine; run it again on a quiet one`,
       );
+    console.log(
+      `catalogs of ${catalogs.rows} rows: Shopify, one title ${catalogs.shopifySharedTitleMs} ms (${catalogs.scaling}x its tenth, target at most ${CATALOG_TARGETS.scalingMax}x: ${
+        catalogs.met.scaling ? 'met' : 'MISSED'
+      }); plain CSV ${catalogs.plainCsvMs} ms`,
+    );
     console.log(
       `peak RSS ${result.ours.peakRssMb} MB during the scan (bare loop ${result.bare.peakRssMb} MB); rescan ${rescan.ms} ms`,
     );

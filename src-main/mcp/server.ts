@@ -150,9 +150,14 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ paths }) =>
+    ({ paths }, { signal }) =>
       tool(async () => {
-        const scan = await call('ingest:scan', { inputs: paths });
+        // The agent gave up on the call (notifications/cancelled): the scan stops rather than run on unread.
+        const cancel = () => void call('ingest:cancelScan').catch(() => {});
+        signal.addEventListener('abort', cancel, { once: true });
+        const scan = await call('ingest:scan', { inputs: paths }).finally(() =>
+          signal.removeEventListener('abort', cancel),
+        );
         return {
           scanId: scan.scanId,
           products: scan.products.map((product) => ({ name: product.name, photos: product.photos.length })),

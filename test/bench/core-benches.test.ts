@@ -12,7 +12,7 @@ describe('the benches, short', () => {
 
   it('bench:ingest scans its corpus and the bare loop', async () => {
     const figures = await runShortBench('ingest');
-    expect(figures).toMatchObject({ photos: 10, products: 2 });
+    expect(figures).toMatchObject({ photos: 10, products: 2, catalogs: { rows: 200 } });
   }, 120_000);
 
   it('bench:export exports through the three recipes and each alone', async () => {

@@ -1,5 +1,6 @@
 import type { ingestChannels } from '../../shared/contract/ingest.ts';
 import type { AppContext } from '../app/context.ts';
+import { AppError } from '../app/errors.ts';
 import { throttlePerKey } from '../app/events.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
 import type { ExportRecords } from '../export/export-records.ts';
@@ -33,6 +34,8 @@ function adbatchPaths(ctx: IngestDeps): AdbatchPath[] {
 
 export function ingestHandlers(ctx: IngestDeps): HandlersOf<typeof ingestChannels> {
   const { events, files, scans } = ctx;
+  /** The scans under way, each stopped by its controller. */
+  const running = new Set<AbortController>();
   return {
     'dialog:open': async () => ctx.openDialog(),
     'ingest:scan': async ({ inputs, pattern, subfolders }) => {
@@ -41,7 +44,10 @@ export function ingestHandlers(ctx: IngestDeps): HandlersOf<typeof ingestChannel
       const { libraryDir } = ctx.settings();
       // The scan's cache goes in the library: a library it makes is Adbatch's, marked as made.
       await makeOwnFolder(libraryDir, 'library');
+      const controller = new AbortController();
+      running.add(controller);
       const plan = await scanInputs(inputs, {
+        signal: controller.signal,
         cacheDir: ingestCacheDir(libraryDir),
         pattern,
         subfolders,
@@ -50,10 +56,16 @@ export function ingestHandlers(ctx: IngestDeps): HandlersOf<typeof ingestChannel
           latest = progress;
           tick.touch('scan');
         },
-      });
+      }).finally(() => running.delete(controller));
       tick.flush();
       const scanId = scans.hold(plan);
       return scanView(scanId, plan, files, (product) => scans.isLeftOut(product));
+    },
+    'ingest:cancelScan': async () => {
+      for (const controller of running) {
+        controller.abort(new AppError('refused', 'The scan was cancelled: nothing was planned.'));
+      }
+      return null;
     },
     'ingest:hero': async ({ scanId, product: name, photo }) =>
       scannedProductView(scans.chooseHero(scanId, name, photo), files, false),

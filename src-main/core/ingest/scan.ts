@@ -14,7 +14,7 @@ import {
 } from './check-photo.ts';
 import { compareNatural, DEFAULT_GROUP_PATTERN, groupBySku, parseGroupPattern, skuOf } from './group.ts';
 import { MAX_PHOTOS_PER_PRODUCT } from './limits.ts';
-import { checkRemotePhoto } from './remote-photo.ts';
+import { checkRemotePhoto, type RemoteCheck } from './remote-photo.ts';
 import type {
   DroppedProduct,
   IngestPlan,
@@ -23,6 +23,7 @@ import type {
   PlannedProduct,
   Problem,
 } from './types.ts';
+import { uniqueNamer } from './unique-names.ts';
 import { fileRef, junkReason, walkFolder } from './walk.ts';
 
 // Whatever was dropped (folders nested to any depth, loose files, catalogs) becomes the ingest plan: the
@@ -43,7 +44,10 @@ export interface ScanOptions {
   subfolders?: 'own' | 'parent';
   /** The folders Adbatch wrote, known by path (its marks are found as the folders are read). */
   adbatch?: AdbatchFolders;
+  /** Photos and catalog URLs checked so far, of all there are to check. */
   onProgress?: (progress: { checked: number; total: number }) => void;
+  /** Stops the scan between checks: it rejects with the signal's reason, and nothing is planned. */
+  signal?: AbortSignal;
 }
 
 interface Source {
@@ -188,34 +192,30 @@ function folderSources(
   }));
 }
 
-function uniqueNamer(): (name: string) => string {
-  const names = new Set<string>();
-  return (base) => {
-    let name = base;
-    for (let n = 2; names.has(name.toLowerCase()); n++) name = `${base} (${n})`;
-    names.add(name.toLowerCase());
-    return name;
-  };
-}
+type CatalogRead = { file: string; entries: CatalogProduct[] } | { file: string; error: string };
 
-async function catalogProducts(
-  file: string,
-  problems: Problem[],
-  concurrency: number,
-): Promise<PlannedProduct[]> {
-  let entries: CatalogProduct[];
-  try {
-    entries = await readCatalog(file);
-  } catch (error) {
-    problems.push({ file, reason: (error as Error).message, severity: 'error', code: 'bad_catalog' });
-    return [];
-  }
-  const urls = [...new Set(entries.flatMap((entry) => entry.urls))];
-  const checks = new Map(
-    (await mapLimit(urls, concurrency, async (url) => [url, await checkRemotePhoto(url)] as const)).map(
-      ([url, check]) => [url, check],
+async function readCatalogs(files: readonly string[]): Promise<CatalogRead[]> {
+  return Promise.all(
+    files.map((file) =>
+      readCatalog(file).then(
+        (entries) => ({ file, entries }),
+        (error: Error) => ({ file, error: error.message }),
+      ),
     ),
   );
+}
+
+/** A catalog's products, from the checks of every catalog URL (each checked once, whatever its rows). */
+function catalogProducts(
+  read: CatalogRead,
+  checks: ReadonlyMap<string, RemoteCheck>,
+  problems: Problem[],
+): PlannedProduct[] {
+  if ('error' in read) {
+    problems.push({ file: read.file, reason: read.error, severity: 'error', code: 'bad_catalog' });
+    return [];
+  }
+  const { file, entries } = read;
   const products: PlannedProduct[] = [];
   for (const entry of entries) {
     const photos: PlannedPhoto[] = [];
@@ -308,13 +308,30 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
 
   placeSubfolders(sources, options.subfolders ?? 'own', plan.nested);
   const files = [...sources.flatMap((source) => source.files), ...[...looseByFolder.values()].flat()];
+  const catalogReads = await readCatalogs(catalogs);
+  const urls = [
+    ...new Set(
+      catalogReads.flatMap((read) => ('entries' in read ? read.entries : []).flatMap((e) => e.urls)),
+    ),
+  ];
+  const total = files.length + urls.length;
   const memo: ContentMemo = new Map();
   let checked = 0;
-  options.onProgress?.({ checked, total: files.length });
+  options.signal?.throwIfAborted();
+  options.onProgress?.({ checked, total });
+  const checkedOne = () => {
+    options.signal?.throwIfAborted();
+    options.onProgress?.({ checked: ++checked, total });
+  };
   const results = new Map<FileRef, CheckResult>();
   await mapLimit(files, concurrency, async (file) => {
     results.set(file, await checkPhoto(file, cache, memo));
-    options.onProgress?.({ checked: ++checked, total: files.length });
+    checkedOne();
+  });
+  const checks = new Map<string, RemoteCheck>();
+  await mapLimit(urls, concurrency, async (url) => {
+    checks.set(url, await checkRemotePhoto(url));
+    checkedOne();
   });
 
   const accepted = (list: FileRef[]) =>
@@ -357,8 +374,8 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
       photos: finishPhotos(source.label, photos, plan.problems),
     });
   }
-  for (const file of catalogs) {
-    for (const product of await catalogProducts(file, plan.problems, concurrency)) {
+  for (const read of catalogReads) {
+    for (const product of catalogProducts(read, checks, plan.problems)) {
       plan.products.push({ ...product, name: unique(product.name) });
     }
   }

@@ -19,6 +19,8 @@ export const ingestChannels = {
       })
       .strict(),
   ),
+  /** Stops the scans under way (a large catalog's, say): each is refused as cancelled; nothing is held. */
+  'ingest:cancelScan': channel<null>()(none),
   /** Makes another of a scanned product's photos its hero (sent first); the others keep their order. */
   'ingest:hero': channel<ScannedProductView>()(
     z

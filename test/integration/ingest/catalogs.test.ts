@@ -383,3 +383,47 @@ describe('scanInputs on catalogs', () => {
     expect(asked('/bottles/solidus_bottles_1.png')).toBe(10);
   });
 });
+
+describe('scanInputs on a catalog: progress and cancelling', () => {
+  /** A plain catalog of `rows` products, each its own URL of the one real photo. */
+  async function catalogOf(name: string, rows: number): Promise<string> {
+    const file = join(dir, name);
+    const lines = Array.from(
+      { length: rows },
+      (_, i) => `Hat ${i},${statics.urlOf(`${PRODUCT_PHOTOS.hat}?row=${i}`)}`,
+    );
+    await writeFile(file, `product,url\n${lines.join('\n')}\n`);
+    return file;
+  }
+  const hatHits = () => statics.hits().filter((hit) => hit === `/${PRODUCT_PHOTOS.hat}`).length;
+
+  it('counts each catalog URL it checks in its progress', async () => {
+    const seen: Array<{ checked: number; total: number }> = [];
+    const plan = await scanInputs([await catalogOf('progress.csv', 5)], {
+      cacheDir: join(dir, 'cache'),
+      onProgress: (progress) => seen.push(progress),
+    });
+    expect(plan.products).toHaveLength(5);
+    expect(seen[0]).toEqual({ checked: 0, total: 5 });
+    expect(seen.at(-1)).toEqual({ checked: 5, total: 5 });
+    expect(seen.map((progress) => progress.checked)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('stops checking when its signal is aborted, and rejects with the reason', async () => {
+    const file = await catalogOf('cancelled.csv', 40);
+    const before = hatHits();
+    const controller = new AbortController();
+    const reason = new Error('cancelled by the designer');
+    const scan = scanInputs([file], {
+      cacheDir: join(dir, 'cache'),
+      concurrency: 2,
+      signal: controller.signal,
+      onProgress: ({ checked }) => {
+        if (checked === 2) controller.abort(reason);
+      },
+    });
+    await expect(scan).rejects.toBe(reason);
+    // The two checks under way when it was cancelled may finish; no new one starts.
+    expect(hatHits() - before).toBeLessThanOrEqual(4);
+  });
+});

@@ -1,0 +1,84 @@
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CoreHarness, callCore, startCoreHarness } from '../../support/core-harness.ts';
+import { PRODUCT_FIXTURES_DIR } from '../../support/static-server.ts';
+
+// A scan of a large catalog can be stopped (issue 28, point 3): `ingest:cancelScan` refuses the scans under
+// way in words, no new photo URL is asked for, and the next scan runs as usual. The photo host here holds
+// every answer until the cancel is sent, so the scan is surely under way when it is cancelled.
+
+const ROWS = 40;
+
+let h: CoreHarness;
+let dir: string;
+let server: ReturnType<typeof createServer>;
+let base: string;
+const held: ServerResponse[] = [];
+/** Until the cancel is sent, answers wait; after it, they are given at once. */
+let holding = true;
+let asked = 0;
+let png: Buffer;
+
+beforeAll(async () => {
+  h = await startCoreHarness();
+  dir = await mkdtemp(join(tmpdir(), 'adbatch-scan-cancel-'));
+  png = await sharp({ create: { width: 800, height: 800, channels: 3, background: '#8090a0' } })
+    .png()
+    .toBuffer();
+  server = createServer((_request, response) => {
+    asked++;
+    held.push(response);
+    if (!holding) answerHeld();
+    server.emit('asked');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 60_000);
+
+afterAll(async () => {
+  server?.closeAllConnections();
+  server?.close();
+  await h?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const answerHeld = () => {
+  for (const response of held.splice(0)) {
+    response.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
+  }
+};
+
+describe('ingest:cancelScan', () => {
+  it('refuses a catalog scan under way in words, and asks for no further photo', async () => {
+    const catalog = join(dir, 'large.csv');
+    const rows = Array.from({ length: ROWS }, (_, i) => `Shirt ${i},${base}/shirt-${i}.png`);
+    await writeFile(catalog, `product,url\n${rows.join('\n')}\n`);
+    const firstAsked = once(server, 'asked');
+    const reply = h.core.dispatch('ingest:scan', { inputs: [catalog] });
+    await firstAsked;
+    await callCore(h.core, 'ingest:cancelScan');
+    holding = false;
+    answerHeld();
+    expect(await reply).toEqual({
+      ok: false,
+      error: expect.objectContaining({
+        code: 'refused',
+        message: 'The scan was cancelled: nothing was planned.',
+      }),
+    });
+    // Only the checks already started (the scan's default concurrency, twice the cores) were asked for.
+    expect(asked).toBeLessThanOrEqual(Math.max(2, availableParallelism() * 2));
+  });
+
+  it('leaves the next scan alone', async () => {
+    const scan = await callCore(h.core, 'ingest:scan', { inputs: [join(PRODUCT_FIXTURES_DIR, 'hat')] });
+    expect(scan.products.map((product) => product.name)).toEqual(['hat']);
+  });
+});
