@@ -1,11 +1,9 @@
 import type { Command } from 'commander';
-import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import { retryWarning } from '../../shared/words.ts';
 import { EXIT } from '../exit-codes.ts';
-import { follow } from '../follow.ts';
 import { type CliCore, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
-import { sessionKeysFromEnv } from './session-key.ts';
+import { decideAndFollow } from './follow-one.ts';
 
 // The user's decisions, on batches (pause, cancel) and on jobs that need one (retry, abandon, recheck),
 // through the same handlers as the app's buttons: core checks each one's preconditions. They change the
@@ -92,26 +90,11 @@ export function registerDecisionCommands(program: Command): void {
     .option(...dataDir)
     .action(async (id: string, options: { dataDir: string }) => {
       // It asks the service and follows what it rechecked to the end, like `resume`: it drives the queue.
-      const cli = openCliCore({
-        dataDir: options.dataDir,
-        holderName: 'adbatch recheck',
-        leaseMode: 'require',
-        sessionKeys: sessionKeysFromEnv(),
-        timeScale: DEFAULT_SANDBOX_TIME_SCALE,
-      });
-      try {
-        await cli.core.start();
-        process.exitCode = await follow(cli, async () => {
-          const batch = id.startsWith('b_')
-            ? await cli.call('batches:recheck', { id })
-            : await cli.call('jobs:recheck', { id });
-          process.stdout.write(
-            `Checking again what ${batch.name} has in doubt (free: nothing is sent again).\n`,
-          );
-          return [batch.id];
-        });
-      } finally {
-        await cli.core.stop();
-      }
+      await decideAndFollow(
+        { dataDir: options.dataDir, holderName: 'adbatch recheck' },
+        id,
+        (cli, ofBatch) => cli.call(ofBatch ? 'batches:recheck' : 'jobs:recheck', { id }),
+        (batch) => `Checking again what ${batch.name} has in doubt (free: nothing is sent again).`,
+      );
     });
 }

@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
-import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
-import { follow } from '../follow.ts';
-import { openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
-import { sessionKeysFromEnv } from './session-key.ts';
+import { decideAndFollow } from './follow-one.ts';
 
 // `adbatch redownload <job|batch>`: fetches results the service was paid for but that are not on disk (a
 // download that kept failing), without a new POST and without credits, then follows the batch to its end
@@ -16,24 +13,11 @@ export function registerRedownloadCommand(program: Command): void {
     .argument('<job|batch>', 'a job id (j_…) or a batch id (b_…)')
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .action(async (id: string, options: { dataDir: string }) => {
-      const cli = openCliCore({
-        dataDir: options.dataDir,
-        holderName: 'adbatch redownload',
-        leaseMode: 'require',
-        sessionKeys: sessionKeysFromEnv(),
-        timeScale: DEFAULT_SANDBOX_TIME_SCALE,
-      });
-      try {
-        await cli.core.start();
-        process.exitCode = await follow(cli, async () => {
-          const batch = id.startsWith('b_')
-            ? await cli.call('batches:redownload', { id })
-            : await cli.call('jobs:redownload', { id });
-          process.stdout.write(`Downloading again what ${batch.name} owes (no new job, no credits).\n`);
-          return [batch.id];
-        });
-      } finally {
-        await cli.core.stop();
-      }
+      await decideAndFollow(
+        { dataDir: options.dataDir, holderName: 'adbatch redownload' },
+        id,
+        (cli, ofBatch) => cli.call(ofBatch ? 'batches:redownload' : 'jobs:redownload', { id }),
+        (batch) => `Downloading again what ${batch.name} owes (no new job, no credits).`,
+      );
     });
 }
