@@ -33,7 +33,13 @@ describe('the benches, short', () => {
   it('bench:eta runs a batch on the sandbox and says its ETA at 25, 50 and 75 % done', async () => {
     const figures = await runShortBench('eta');
     expect(figures).toMatchObject({ products: 3, runs: [{ spread: 'steady', jobs: 6, done: 6 }] });
-    const [run] = figures.runs as Array<{ checkpoints: Array<{ share: number }> }>;
+    const [run] = figures.runs as Array<{ checkpoints: Array<{ share: number; parts: unknown }> }>;
     expect(run!.checkpoints.map((point) => point.share)).toEqual([0.25, 0.5, 0.75]);
+    // Each point says the estimate's parts beside the truth's, for the job that ends the batch.
+    const seconds = expect.any(Number);
+    const parts = { shootS: seconds, budgetS: seconds, workS: seconds, seenS: seconds };
+    for (const point of run!.checkpoints) {
+      expect(point.parts).toMatchObject({ predicted: parts, actual: parts });
+    }
   }, 120_000);
 });
