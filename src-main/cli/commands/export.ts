@@ -130,9 +130,13 @@ export function registerExportCommand(program: Command): void {
           },
         };
         const plan = await cli.call('export:plan', request);
-        for (const notice of plan.notices) process.stderr.write(`note: ${notice}\n`);
         if (plan.total === 0) throw new Error(nothingToExport(request.selection));
+        // Said once the export is sure to go (a dry run, or a start that was not refused): a refusal stays one line.
+        const notices = () => {
+          for (const notice of plan.notices) process.stderr.write(`note: ${notice}\n`);
+        };
         if (options.dryRun) {
+          notices();
           const lines = plan.files.map(
             (file) =>
               `${file.path}  ${file.width > 0 ? `${file.width}x${file.height}` : 'copied'}${file.exists ? '  (the name is taken: beside it, or skipped if identical)' : ''}${file.warnings.map((warning) => `\n  warning: ${warning}`).join('')}`,
@@ -157,6 +161,7 @@ export function registerExportCommand(program: Command): void {
         process.once('SIGINT', interrupt);
         const started = await cli.call('export:start', request);
         id = started.id;
+        notices();
         cancel = () => void cli.call('export:cancel', { id: started.id });
         if (started.resumed) process.stdout.write(`Resuming export ${id}: what was finished is kept.\n`);
         for (const progress of early.filter((one) => one.id === id)) {
