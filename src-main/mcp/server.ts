@@ -562,6 +562,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         message: z.string().nullable(),
         files: z.array(z.object({ path: z.string(), warnings: z.array(z.string()) })),
         manifests: z.array(z.string()),
+        notes: z.array(z.string()),
       },
       annotations: {
         readOnlyHint: false,
@@ -602,6 +603,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             warnings: file.warnings,
           })),
           manifests: view.manifests.map((manifest) => join(view.destination, manifest)),
+          notes: view.notes,
         };
       }),
   );

@@ -393,6 +393,8 @@ export interface Settings {
   lastBatch?: LastBatchSettings;
   /** The MCP server inside the app (issue 16): on or off, the port clients were given, and its token. */
   agentServer?: { enabled: boolean; port: number; token: string; exportFolder?: string };
+  /** CSV files written with UTF-8's byte-order mark, which Excel needs to read them (core/util/csv.ts). */
+  csvBom?: boolean;
 }
 
 /** The settings the last batch started with: the next New batch starts from them (issue 14, point 10). */
@@ -679,7 +681,8 @@ export interface ExportRequest {
   destination: string;
   /** Zips of the files beside them, one per product or one per recipe. */
   zip?: 'per-product' | 'per-recipe' | null;
-  manifest?: { csv: boolean; json: boolean };
+  /** `bom`: the CSV manifest starts with UTF-8's byte-order mark, for Excel; absent, the preference's. */
+  manifest?: { csv: boolean; json: boolean; bom?: boolean };
 }
 
 export interface ExportPlanView {
@@ -751,9 +754,11 @@ export interface ExportView {
   progress: ExportProgressView | null;
   /** Why it stopped, failed or was interrupted, and what to do. */
   message: string | null;
-  /** Relative to the destination. */
+  /** Relative to the destination (the manifests, and Shopify's import file). */
   manifests: string[];
   zips: string[];
+  /** What a finished export says besides its files: where Shopify's import file takes its addresses from. */
+  notes: string[];
   written: number;
   identical: number;
   failed: number;

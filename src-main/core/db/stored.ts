@@ -199,6 +199,7 @@ export const storedExportReport = z.object({
   failed: count,
   manifests: z.array(z.string()),
   zips: z.array(z.string()),
+  notes: z.array(z.string()).optional(),
   files: z.array(
     z.object({
       path: z.string(),
@@ -260,6 +261,7 @@ const settingsInput = CONTRACT['settings:set'].input.shape;
 const storedSettingsFields = {
   libraryDir: settingsInput.libraryDir.unwrap(),
   budgetMarginPercent: settingsInput.budgetMarginPercent.unwrap(),
+  csvBom: settingsInput.csvBom.unwrap(),
   lastBatch: lastBatchSettings,
   agentServer: z.object({
     enabled: z.boolean(),
@@ -293,6 +295,7 @@ export function readSettings(
   const budgetMarginPercent = read('budgetMarginPercent', storedSettingsFields.budgetMarginPercent);
   const lastBatch = read('lastBatch', storedSettingsFields.lastBatch);
   const agentServer = read('agentServer', storedSettingsFields.agentServer);
+  const csvBom = read('csvBom', storedSettingsFields.csvBom);
   return {
     settings: {
       ...defaults,
@@ -300,6 +303,7 @@ export function readSettings(
       ...(budgetMarginPercent !== undefined ? { budgetMarginPercent } : {}),
       ...(lastBatch !== undefined ? { lastBatch } : {}),
       ...(agentServer !== undefined ? { agentServer } : {}),
+      ...(csvBom !== undefined ? { csvBom } : {}),
     },
     unreadable,
   };

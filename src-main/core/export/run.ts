@@ -70,7 +70,8 @@ export interface ExportOptions {
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (progress: ExportProgress) => void;
-  manifest?: { csv: boolean; json: boolean };
+  /** `bom`: the CSV manifest starts with UTF-8's byte-order mark (for Excel). */
+  manifest?: { csv: boolean; json: boolean; bom?: boolean };
   /** What earlier runs placed in this folder: a file still there as they left it is not rendered again. */
   placedBefore?: readonly PlacedBefore[];
   /** Each file as it is finished, in the order they finish. */
@@ -147,8 +148,14 @@ async function sha256OffThread(bytes: Buffer): Promise<string> {
   return Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
 }
 
-function manifestRow(outcome: FileOutcome): ManifestRow {
+/**
+ * A file's row. A result's credits are stated on its first row only (`stated` holds the results already
+ * given theirs): a result three recipes wrote is paid for once, so the column sums to the export's cost.
+ */
+function manifestRow(outcome: FileOutcome, stated: Set<string>): ManifestRow {
   const { item, recipe } = outcome.planned;
+  const first = !stated.has(item.key);
+  stated.add(item.key);
   return {
     brand: item.brand,
     product: item.product,
@@ -162,7 +169,7 @@ function manifestRow(outcome: FileOutcome): ManifestRow {
     sha256: outcome.sha256,
     jobId: item.jobId,
     style: item.style,
-    credits: item.credits,
+    credits: first ? item.credits : null,
     stars: item.stars,
     flag: item.flag,
   };
@@ -328,9 +335,13 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
   const files = outcomes.filter((outcome): outcome is FileOutcome => outcome !== undefined);
   const manifests: string[] = [];
   if (!stop && options.manifest && (options.manifest.csv || options.manifest.json)) {
-    const rows = files.filter((outcome) => outcome.status !== 'failed').map(manifestRow);
+    const stated = new Set<string>();
+    const rows = files
+      .filter((outcome) => outcome.status !== 'failed')
+      .map((outcome) => manifestRow(outcome, stated));
     const sheets: Array<[string, string]> = [];
-    if (options.manifest.csv) sheets.push(['manifest.csv', manifestCsv(rows)]);
+    if (options.manifest.csv)
+      sheets.push(['manifest.csv', manifestCsv(rows, { bom: options.manifest.bom ?? false })]);
     if (options.manifest.json) sheets.push(['manifest.json', manifestJson(rows)]);
     for (const [name, text] of sheets) {
       const bytes = Buffer.from(text, 'utf8');

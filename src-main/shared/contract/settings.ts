@@ -12,6 +12,7 @@ export const settingsChannels = {
       .object({
         libraryDir: z.string().min(1).max(4096),
         budgetMarginPercent: z.number().int().min(0).max(50),
+        csvBom: z.boolean(),
       })
       .partial()
       .strict(),

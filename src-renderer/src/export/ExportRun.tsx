@@ -122,6 +122,11 @@ export function ExportRun({
             {`, ${plural(warned.length, 'file')} with warnings`}.
           </p>
           {detail.message && detail.state !== 'cancelled' && <Notice kind="error">{detail.message}</Notice>}
+          {detail.notes.map((note) => (
+            <Notice key={note} kind="info">
+              {note}
+            </Notice>
+          ))}
           {(detail.manifests.length > 0 || detail.zips.length > 0) && (
             <p className="muted small">
               In {detail.destination}: {[...detail.manifests, ...detail.zips].join(', ')}

@@ -203,7 +203,8 @@ describe('an export run through the map', () => {
   it('writes every planned file, decoded at its recipe’s size, with a manifest whose sha256 match', async () => {
     const dir = join(out, 'run');
     expect(detail).toMatchObject({ state: 'done', written: 8, identical: 0, failed: 0 });
-    expect(detail.manifests).toEqual(['manifest.csv', 'manifest.json']);
+    // With the Shopify recipe, Shopify's import file beside the manifests (export-sheets.test.ts).
+    expect(detail.manifests).toEqual(['manifest.csv', 'manifest.json', 'shopify-import.csv']);
     expect(await listFiles(dir)).toEqual(
       [
         ...detail.files.map((file) => file.path),
@@ -211,6 +212,7 @@ describe('an export run through the map', () => {
         '.adbatch-export',
         'manifest.csv',
         'manifest.json',
+        'shopify-import.csv',
         'Hat.zip',
         'Tote.zip',
       ].sort(),
@@ -257,7 +259,7 @@ describe('an export run through the map', () => {
     expect(listed).toMatchObject({
       state: 'done',
       destination: join(out, 'run'),
-      manifests: ['manifest.csv', 'manifest.json'],
+      manifests: ['manifest.csv', 'manifest.json', 'shopify-import.csv'],
       recipes: ['Shopify', 'Amazon main', 'Amazon additional'],
       resumable: false,
     });
@@ -369,7 +371,13 @@ describe('an export stopped and resumed through the map', () => {
     const files = await listFiles(dir);
     expect(files.filter((path) => path.includes('.part'))).toEqual([]);
     expect(files).toEqual(
-      [...detail.files.map((file) => file.path), '.adbatch-export', 'manifest.csv', 'manifest.json'].sort(),
+      [
+        ...detail.files.map((file) => file.path),
+        '.adbatch-export',
+        'manifest.csv',
+        'manifest.json',
+        'shopify-import.csv',
+      ].sort(),
     );
     expect(files).toEqual(expect.arrayContaining(finishedBefore));
     for (const file of detail.files)
@@ -520,6 +528,7 @@ describe('adbatch export', () => {
         '.adbatch-export',
         'manifest.csv',
         'manifest.json',
+        'shopify-import.csv',
         'Shopify.zip',
         'Web.zip',
         'Story and Reels.zip',
@@ -537,7 +546,7 @@ describe('adbatch export', () => {
     expect(await third.exited).toBe(0);
     expect(third.output()).toMatch(/^done: 0 written, 36 already there, 0 failed/m);
     expect(third.output()).toContain(
-      `, into ${to}; manifest: ${join(to, 'manifest.csv')}, ${join(to, 'manifest.json')}; zips: `,
+      `, into ${to}; manifest: ${join(to, 'manifest.csv')}, ${join(to, 'manifest.json')}, ${join(to, 'shopify-import.csv')}; zips: `,
     );
   }, 240_000);
 });
