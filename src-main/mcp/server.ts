@@ -4,6 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { Refusal } from '../core/app/dispatch.ts';
+import { type LibraryChoice, libraryLine } from '../core/app/library-choice.ts';
 import { shootSettings, videoSettings } from '../shared/contract/queue.ts';
 import { resultId, stars } from '../shared/contract/review.ts';
 import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';
@@ -60,6 +61,8 @@ export interface McpOptions {
   /** The account an agent's batches use when it names none: the CLI's key, or the Sandbox. */
   defaultAccountId: string;
   version: string;
+  /** The library batches go to (the data folder's, or the one the server was told): said in the instructions. */
+  library?: LibraryChoice;
 }
 
 /** A tool's answer: the data as structured content, and the same as JSON text for clients that read text. */
@@ -125,7 +128,8 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     { name: 'adbatch', title: 'Adbatch', version: options.version },
     {
       instructions:
-        'Adbatch turns folders of product photos into priced batches of AI product shoots and video ads. Scan the folders, quote the batch, then submit the quote: a person approves spending in Adbatch unless it fits the allowance they set for agents. Follow the batch, read and decide its results.',
+        'Adbatch turns folders of product photos into priced batches of AI product shoots and video ads. Scan the folders, quote the batch, then submit the quote: a person approves spending in Adbatch unless it fits the allowance they set for agents. Follow the batch, read and decide its results.' +
+        (options.library ? ` Results are saved in the ${libraryLine(options.library)}.` : ''),
     },
   );
   /** The agent, as its client named itself when it connected: every request and batch is recorded under it. */
