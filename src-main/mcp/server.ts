@@ -1,4 +1,4 @@
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -34,6 +34,7 @@ import {
   needsYouWords,
   TAKING_LONGER_WORDS,
 } from '../shared/words.ts';
+import { allowedFolder } from './allowed-folder.ts';
 
 // Adbatch's tools for agents (issue 16, docs/agents.md), over the one handler map every front end calls: an
 // agent scans, quotes and submits batches, follows them, reads and decides results, and reads the balance
@@ -576,7 +577,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     },
     ({ batchId, folder, recipes, rule, minStars }) =>
       tool(async () => {
-        const destination = allowedFolder(folder, options.exportFolders());
+        const destination = await allowedFolder(folder, options.exportFolders());
         const started = await call('export:start', {
           scope: { batchIds: [batchId] },
           recipes: recipes ?? ['Original'],
@@ -672,29 +673,6 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
 
 /** How long export_batch waits for the files; past it, it answers with the export still running. */
 const EXPORT_WAIT_MS = 10 * 60_000;
-
-/** The folder, if it is one the user allowed for agents or inside one; refused in words otherwise. */
-function allowedFolder(folder: string, allowed: string[]): string {
-  if (allowed.length === 0) {
-    throw new Refusal(
-      'refused',
-      'No export folder is allowed for agents: the user allows one with adbatch mcp --export-folder DIR (or, in the app, agents export into the library’s "Agent exports" folder).',
-    );
-  }
-  if (!isAbsolute(folder)) throw new Refusal('bad_request', `${folder} is not an absolute path.`);
-  const wanted = resolve(folder);
-  const inside = allowed.some((root) => {
-    const rest = relative(resolve(root), wanted);
-    return rest === '' || (!rest.startsWith('..') && !isAbsolute(rest));
-  });
-  if (!inside) {
-    throw new Refusal(
-      'refused',
-      `${wanted} is not a folder the user allowed for agents: ${allowed.join(', ')}.`,
-    );
-  }
-  return wanted;
-}
 
 /** [from, to) from days given as YYYY-MM-DD (UTC), either left out: this month by default. */
 function periodOf(from?: string, to?: string): UsagePeriod {
