@@ -213,8 +213,11 @@ export function createCore(options: CoreOptions): Core {
     files: new FileGateway(options.fileUrl),
     settings,
     writeSettings: (next) => {
+      // A library chosen in Settings becomes the data folder's; settings written for another reason (the
+      // last batch's) carry the one in use, which may be a command's --library for that once.
+      const chosen = next.libraryDir !== settings().libraryDir;
       options.preferences.write(next);
-      if (rememberedLibrary(dataDir) !== next.libraryDir) rememberLibrary(dataDir, next.libraryDir);
+      if (chosen) rememberLibrary(dataDir, next.libraryDir);
     },
     openDialog: options.openDialog ?? (async () => []),
     openImageDialog: options.openImageDialog ?? (async () => null),
