@@ -174,7 +174,12 @@ export function createCore(options: CoreOptions): Core {
   };
   // The data folder keeps the library it was first opened with, and the one Settings chose since: every
   // front end on it then uses that one unless told otherwise (app/library-choice.ts).
-  if (rememberedLibrary(dataDir) === null) rememberLibrary(dataDir, settings().libraryDir);
+  // A folder that takes the database but not this small file (a disk full just now) only costs the memory.
+  try {
+    if (rememberedLibrary(dataDir) === null) rememberLibrary(dataDir, settings().libraryDir);
+  } catch (error) {
+    log.warn(`The data folder could not remember its library: ${(error as Error).message}`);
+  }
   let queue: QueueDriver | null = null;
   const services = new ServiceAccess({
     accounts,

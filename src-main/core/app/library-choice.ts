@@ -28,15 +28,15 @@ export interface LibraryChoice {
 
 /**
  * The library this data folder remembers; null when none is (nothing chose one yet, or the file cannot be
- * read: then the next choice is remembered over it, and the unreadable text is not a library to use).
+ * read: then the next choice is remembered over it, and the unreadable text is not a library to use). A data
+ * folder that cannot be read at all is for opening its database to say, in the sentence it has for that.
  */
 export function rememberedLibrary(dataDir: string): string | null {
   let text: string;
   try {
     text = readFileSync(join(dataDir, LIBRARY_FILE), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
+  } catch {
+    return null;
   }
   const read = tryReadStored(libraryFile, text, join(dataDir, LIBRARY_FILE));
   return read instanceof UnreadableError ? null : read.libraryDir;
