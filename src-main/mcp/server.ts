@@ -63,7 +63,7 @@ export interface McpOptions {
   defaultAccountId: string;
   version: string;
   /** The library batches go to (the data folder's, or the one the server was told): said in the instructions. */
-  library?: LibraryChoice;
+  library?: () => LibraryChoice;
 }
 
 /** A tool's answer: the data as structured content, and the same as JSON text for clients that read text. */
@@ -130,7 +130,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     {
       instructions:
         'Adbatch turns folders of product photos into priced batches of AI product shoots and video ads. Scan the folders, quote the batch, then submit the quote: a person approves spending in Adbatch unless it fits the allowance they set for agents. Follow the batch, read and decide its results.' +
-        (options.library ? ` Results are saved in the ${libraryLine(options.library)}.` : ''),
+        (options.library ? ` Results are saved in the ${libraryLine(options.library())}.` : ''),
     },
   );
   /** The agent, as its client named itself when it connected: every request and batch is recorded under it. */

@@ -57,7 +57,7 @@ export function registerMcpCommand(program: Command): void {
         call: cli.call,
         defaultAccountId: sessionKey ? sessionAccountId(sessionKey.apiKey) : SANDBOX_ACCOUNT_ID,
         version: VERSION,
-        library: cli.library,
+        library: () => cli.library,
         exportFolders: () => options.exportFolder,
       });
       const transport = new StdioServerTransport();

@@ -9,9 +9,8 @@ import {
   rememberedLibrary,
   rememberLibrary,
 } from '../../../../src-main/core/app/library-choice.ts';
-import { callCore, startCoreHarness } from '../../../support/core-harness.ts';
 
-// The library a data folder remembers, on real files, and the app's Settings choosing it.
+// The library a data folder remembers, on real files: which one a command uses, and a damaged file.
 
 let dir: string;
 
@@ -51,17 +50,5 @@ describe("a data folder's library", () => {
     await writeFile(join(data, LIBRARY_FILE), '{"libraryDir": 7}');
     expect(rememberedLibrary(data)).toBeNull();
     expect(rememberedLibrary(join(dir, 'never-used'))).toBeNull();
-  });
-
-  it("is remembered when the app's core first opens the folder, and when Settings choose another", async () => {
-    const harness = await startCoreHarness({ dir: join(dir, 'app') });
-    try {
-      const first = (await callCore(harness.core, 'settings:get')).libraryDir;
-      expect(rememberedLibrary(join(harness.dir, 'data'))).toBe(first);
-      await callCore(harness.core, 'settings:set', { libraryDir: join(dir, 'chosen') });
-      expect(rememberedLibrary(join(harness.dir, 'data'))).toBe(join(dir, 'chosen'));
-    } finally {
-      await harness.close();
-    }
   });
 });
