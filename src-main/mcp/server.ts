@@ -1,9 +1,10 @@
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { Refusal } from '../core/app/dispatch.ts';
+import { type LibraryChoice, libraryLine } from '../core/app/library-choice.ts';
 import { shootSettings, videoSettings } from '../shared/contract/queue.ts';
 import { resultId, stars } from '../shared/contract/review.ts';
 import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';
@@ -33,6 +34,7 @@ import {
   needsYouWords,
   TAKING_LONGER_WORDS,
 } from '../shared/words.ts';
+import { allowedFolder } from './allowed-folder.ts';
 
 // Adbatch's tools for agents (issue 16, docs/agents.md), over the one handler map every front end calls: an
 // agent scans, quotes and submits batches, follows them, reads and decides results, and reads the balance
@@ -60,6 +62,8 @@ export interface McpOptions {
   /** The account an agent's batches use when it names none: the CLI's key, or the Sandbox. */
   defaultAccountId: string;
   version: string;
+  /** The library batches go to (the data folder's, or the one the server was told): said in the instructions. */
+  library?: () => LibraryChoice;
 }
 
 /** A tool's answer: the data as structured content, and the same as JSON text for clients that read text. */
@@ -125,7 +129,8 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     { name: 'adbatch', title: 'Adbatch', version: options.version },
     {
       instructions:
-        'Adbatch turns folders of product photos into priced batches of AI product shoots and video ads. Scan the folders, quote the batch, then submit the quote: a person approves spending in Adbatch unless it fits the allowance they set for agents. Follow the batch, read and decide its results.',
+        'Adbatch turns folders of product photos into priced batches of AI product shoots and video ads. Scan the folders, quote the batch, then submit the quote: a person approves spending in Adbatch unless it fits the allowance they set for agents. Follow the batch, read and decide its results.' +
+        (options.library ? ` Results are saved in the ${libraryLine(options.library())}.` : ''),
     },
   );
   /** The agent, as its client named itself when it connected: every request and batch is recorded under it. */
@@ -573,7 +578,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     },
     ({ batchId, folder, recipes, rule, minStars }) =>
       tool(async () => {
-        const destination = allowedFolder(folder, options.exportFolders());
+        const destination = await allowedFolder(folder, options.exportFolders());
         const started = await call('export:start', {
           scope: { batchIds: [batchId] },
           recipes: recipes ?? ['Original'],
@@ -670,29 +675,6 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
 
 /** How long export_batch waits for the files; past it, it answers with the export still running. */
 const EXPORT_WAIT_MS = 10 * 60_000;
-
-/** The folder, if it is one the user allowed for agents or inside one; refused in words otherwise. */
-function allowedFolder(folder: string, allowed: string[]): string {
-  if (allowed.length === 0) {
-    throw new Refusal(
-      'refused',
-      'No export folder is allowed for agents: the user allows one with adbatch mcp --export-folder DIR (or, in the app, agents export into the library’s "Agent exports" folder).',
-    );
-  }
-  if (!isAbsolute(folder)) throw new Refusal('bad_request', `${folder} is not an absolute path.`);
-  const wanted = resolve(folder);
-  const inside = allowed.some((root) => {
-    const rest = relative(resolve(root), wanted);
-    return rest === '' || (!rest.startsWith('..') && !isAbsolute(rest));
-  });
-  if (!inside) {
-    throw new Refusal(
-      'refused',
-      `${wanted} is not a folder the user allowed for agents: ${allowed.join(', ')}.`,
-    );
-  }
-  return wanted;
-}
 
 /** [from, to) from days given as YYYY-MM-DD (UTC), either left out: this month by default. */
 function periodOf(from?: string, to?: string): UsagePeriod {

@@ -1,13 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../../core/app/public-api.ts';
 import { counted } from '../../shared/counted.ts';
 import type { ProblemView, ScanView } from '../../shared/models.ts';
 import { EXIT } from '../exit-codes.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
-import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
+import { defaultDataDir, LIBRARY_HELP, sayLibrary } from '../paths.ts';
 
 // `adbatch scan`: the ingest plan, without spending or uploading anything.
 
@@ -107,7 +107,7 @@ export function registerScanCommand(program: Command): void {
         .default('own'),
     )
     .option('--json', 'print the plan as one JSON document')
-    .option('--library <dir>', 'where the thumbnail cache lives', defaultLibraryDir())
+    .option('--library <dir>', `where the thumbnail cache lives: ${LIBRARY_HELP}`)
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .action(
       async (
@@ -116,7 +116,7 @@ export function registerScanCommand(program: Command): void {
           pattern: string;
           subfolders: 'own' | 'parent';
           json?: boolean;
-          library: string;
+          library?: string;
           dataDir: string;
         },
       ) => {
@@ -129,7 +129,9 @@ export function registerScanCommand(program: Command): void {
           holderName: 'adbatch scan',
           leaseMode: 'none',
           library: options.library,
+          ...(scratch ? { libraryOf: resolve(options.dataDir) } : {}),
         });
+        sayLibrary(cli.library);
         try {
           const plan = await cli.call('ingest:scan', {
             inputs,

@@ -17,3 +17,4 @@ export { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../ingest/group.ts';
 export { describeHolder, LeaseHeldError } from '../lease.ts';
 export type { RateLimit } from '../scheduler/budget.ts';
 export { parseRateLimit, SERVICE_RATE_LIMIT } from '../scheduler/budget.ts';
+export { isWithin, makeRealFolder, OutsideFolderError, realPathOf } from '../util/real-path.ts';
