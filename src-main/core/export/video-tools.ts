@@ -25,7 +25,7 @@ export function unpackedPath(path: string): string {
   return path.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
 }
 
-const require = createRequire(import.meta.url);
+const requirePackage = createRequire(import.meta.url);
 const found = new Map<VideoTool, string>();
 
 /** The bundled binary's path, or a VideoToolError saying what is missing (the packages throw strings too). */
@@ -34,7 +34,7 @@ export function videoToolPath(tool: VideoTool): string {
   if (known) return known;
   let path: unknown;
   try {
-    path = (require(PACKAGES[tool]) as { path?: unknown }).path;
+    path = (requirePackage(PACKAGES[tool]) as { path?: unknown }).path;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new VideoToolError(

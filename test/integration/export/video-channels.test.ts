@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -260,6 +262,27 @@ describe('videos exported for Reels and Amazon', () => {
     const left = await readdir(destination, { recursive: true, withFileTypes: true });
     expect(left.filter((entry) => entry.isFile())).toEqual([]);
   });
+});
+
+describe('the built export worker', () => {
+  it('makes a video with the bundled ffmpeg from out/main, as the built app does (npm run build first)', async () => {
+    const builtWorker = join(import.meta.dirname, '../../../out/main/export-worker.js');
+    if (!existsSync(builtWorker))
+      throw new Error('out/main/export-worker.js is missing: run `npm run build` first.');
+    const plan = await planExport({
+      items: [exportItem({ key: 'mug-video', kind: 'video', file: square })],
+      recipes: [amazonVideo],
+      selection: VIDEOS_ONLY,
+      date: '2026-11-27',
+    });
+    const destination = join(dir, 'export-built');
+    const report = await runExportInWorker({ plan, destination }, pathToFileURL(builtWorker));
+    expect(report).toMatchObject({ status: 'done', written: 1, failed: 0 });
+    expect(await channelFacts(join(destination, report.files[0]!.relativePath))).toMatchObject({
+      moovBeforeMdat: true,
+      video: { codec_name: 'h264', profile: 'High', width: 1280, height: 720, avg_frame_rate: '30/1' },
+    });
+  }, 600_000);
 });
 
 describe('the check of a made file', () => {
