@@ -11,7 +11,11 @@ import { planExport } from '../../../src-main/core/export/plan.ts';
 import { builtInRecipe, parseRecipe } from '../../../src-main/core/export/recipes.ts';
 import { type ExportProgress, runExport } from '../../../src-main/core/export/run.ts';
 import { runExportInWorker } from '../../../src-main/core/export/run-in-worker.ts';
-import { AMAZON_VIDEO, INSTAGRAM_REELS } from '../../../src-main/core/export/video-channels.ts';
+import {
+  AMAZON_VIDEO,
+  INSTAGRAM_REELS,
+  SHOPIFY_VIDEO,
+} from '../../../src-main/core/export/video-channels.ts';
 import { probeVideo } from '../../../src-main/core/export/video-probe.ts';
 import { specFailures, videoTarget } from '../../../src-main/core/export/video-spec.ts';
 import { unpackedPath, videoToolPath } from '../../../src-main/core/export/video-tools.ts';
@@ -286,6 +290,26 @@ describe('the built export worker', () => {
 });
 
 describe('the check of a made file', () => {
+  it('chooses each channel’s frame: Amazon’s largest the source fills, Shopify’s the source’s own, made even', async () => {
+    const probed = (await probeVideo(square)).video!;
+    const sized = (width: number, height: number) => ({ ...probed, width, height });
+    expect(videoTarget(AMAZON_VIDEO, sized(3840, 2160), true)).toMatchObject({
+      width: 1920,
+      height: 1080,
+      sound: true,
+      scale: 0.5,
+    });
+    // A 1280 px square is shrunk to 1080 high in 1920 x 1080; a 960 px one would be enlarged there, not in 1280 x 720.
+    expect(videoTarget(AMAZON_VIDEO, sized(1280, 1280), false)).toMatchObject({ width: 1920, height: 1080 });
+    expect(videoTarget(AMAZON_VIDEO, sized(960, 960), false)).toMatchObject({ width: 1280, height: 720 });
+    expect(videoTarget(SHOPIFY_VIDEO, sized(5000, 2813), false)).toMatchObject({
+      width: 3840,
+      height: 2160,
+      sound: false,
+    });
+    expect(videoTarget(SHOPIFY_VIDEO, sized(721, 405), false)).toMatchObject({ width: 720, height: 404 });
+  });
+
   it('names every fact a file lacks for the channel', async () => {
     // The sandbox's render as it is, held against what Reels and Amazon files must be.
     const probed = await probeVideo(square);
