@@ -722,6 +722,8 @@ export interface ExportCounts {
   etaMs: number | null;
   /** The file just finished. */
   path: string;
+  /** A file that takes long to make (a video's transcode) as it is made: its path, how far, 0 to 1. */
+  making?: { path: string; fraction: number };
 }
 
 export interface ExportProgressView extends ExportCounts {

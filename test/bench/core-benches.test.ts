@@ -15,10 +15,10 @@ describe('the benches, short', () => {
     expect(figures).toMatchObject({ photos: 10, products: 2, catalogs: { rows: 200 } });
   }, 120_000);
 
-  it('bench:export exports through the three recipes and each alone', async () => {
+  it('bench:export exports through the three recipes and each alone, and makes videos for two channels', async () => {
     const figures = await runShortBench('export');
-    expect(figures).toMatchObject({ products: 4, results: 16 });
-  }, 120_000);
+    expect(figures).toMatchObject({ products: 4, results: 16, videos: { videos: 1, files: 2 } });
+  }, 300_000);
 
   it('bench:database opens, checks and backs up its database', async () => {
     const figures = await runShortBench('database');

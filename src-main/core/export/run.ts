@@ -1,18 +1,20 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { ExportCounts, ExportFileStatus } from '../../shared/models.ts';
 import { type LocalFault, localFaultOf } from '../util/local-fault.ts';
 import { NameClaims } from '../util/safe-names.ts';
 import { describeExportFault } from './export-fault.ts';
 import { type ManifestRow, manifestCsv, manifestJson } from './manifest.ts';
-import { type Content, partPath, placeFile, sameBytes, sha256OfFile } from './place-file.ts';
+import { type Content, makeFolders, partPath, placeFile, sameBytes, sha256OfFile } from './place-file.ts';
 import { type PlacedBefore, renderKey } from './placed-before.ts';
 import type { ExportPlan, PlannedFile } from './plan.ts';
 import { preflightWarnings } from './preflight.ts';
 import { type DecodedSource, decodeSource, renderFile } from './render.ts';
+import { videoChannelRules } from './video-channels.ts';
+import { makeChannelVideo } from './video-make.ts';
 import { videoPreflight } from './video-preflight.ts';
 
 // An export run: the plan's files written into a folder, each source decoded once for all its recipes,
@@ -129,6 +131,20 @@ async function copied(file: PlannedFile, sha256: string): Promise<Made> {
   return { content: { copyFrom: source }, size, sha256, width: file.width, height: file.height, warnings };
 }
 
+/** A video made for its recipe's channel, written straight into the file's `.part` (video-make.ts). */
+async function madeForChannel(
+  file: PlannedFile,
+  destination: string,
+  signal: AbortSignal | undefined,
+  onProgress: (fraction: number) => void,
+): Promise<Made> {
+  const output = partPath(destination, file.relativePath);
+  await makeFolders(dirname(output));
+  const rules = videoChannelRules(file.recipe)!;
+  const made = await makeChannelVideo({ file, rules, output, signal, onProgress });
+  return { ...made, content: { partReady: true } };
+}
+
 async function rendered(decoded: DecodedSource, file: PlannedFile): Promise<Made> {
   const output = await renderFile(decoded, file);
   const metadata = await sharp(output.bytes).metadata();
@@ -190,20 +206,28 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
   const counts = { done: 0, written: 0, identical: 0, failed: 0, bytesWritten: 0 };
   let stop: Stop | null = null;
 
+  let lastPath = '';
+  const progress = (making?: ExportProgress['making']) => {
+    const elapsedMs = now() - started;
+    options.onProgress?.({
+      ...counts,
+      total: plan.files.length,
+      elapsedMs,
+      etaMs:
+        counts.done === 0 ? null : Math.round((elapsedMs / counts.done) * (plan.files.length - counts.done)),
+      path: lastPath,
+      ...(making ? { making } : {}),
+    });
+  };
+
   const finish = (outcome: FileOutcome) => {
     outcomes[outcome.planned.index] = outcome;
     options.onFile?.(outcome);
     counts.done++;
     counts[outcome.status]++;
     if (outcome.status === 'written') counts.bytesWritten += outcome.bytes;
-    const elapsedMs = now() - started;
-    options.onProgress?.({
-      ...counts,
-      total: plan.files.length,
-      elapsedMs,
-      etaMs: Math.round((elapsedMs / counts.done) * (plan.files.length - counts.done)),
-      path: outcome.relativePath,
-    });
+    lastPath = outcome.relativePath;
+    progress();
   };
 
   const interrupted = (error: unknown): boolean => {
@@ -258,7 +282,11 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
           continue;
         }
         if (file.copy) made = await copied(file, await sourceSha256);
-        else {
+        else if (file.item.kind === 'video') {
+          made = await madeForChannel(file, destination, signal, (fraction) =>
+            progress({ path: file.relativePath, fraction }),
+          );
+        } else {
           // Decoded once for all of this source's recipes; a source that cannot be decoded fails each once.
           decoded ??= decodeSource(file.item.file);
           made = await rendered(await decoded, file);

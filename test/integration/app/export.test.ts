@@ -90,6 +90,7 @@ describe('export recipes through the map', () => {
       ['amazon-additional', true],
       ['instagram-feed', true],
       ['story-reels', true],
+      ['amazon-video', true],
       ['web', true],
     ]);
     const saved = await callCore(h.core, 'export:saveRecipe', {
