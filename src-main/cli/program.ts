@@ -1,5 +1,6 @@
 import { Command, CommanderError, type OutputConfiguration } from 'commander';
 import { isDamagedDatabase } from '../core/app/dispatch.ts';
+import { refusalWords } from '../core/app/fs-refusal.ts';
 import { LeaseHeldError } from '../core/app/public-api.ts';
 import { registerAgencyCommands } from './commands/agency.ts';
 import { registerAgentCommands } from './commands/agents.ts';
@@ -58,7 +59,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
  */
 export function exitCodeOf(error: unknown, writeErr: (text: string) => void): number {
   if (error instanceof CommanderError) return error.exitCode;
-  writeErr(`adbatch: ${error instanceof Error ? error.message : String(error)}\n`);
+  writeErr(`adbatch: ${refusalWords(error)}\n`);
   if (error instanceof LeaseHeldError) return EXIT.busy;
   return isDamagedDatabase(error) ? EXIT.damagedDatabase : EXIT.error;
 }

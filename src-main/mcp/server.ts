@@ -4,6 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { Refusal } from '../core/app/dispatch.ts';
+import { refusalWords } from '../core/app/fs-refusal.ts';
 import { shootSettings, videoSettings } from '../shared/contract/queue.ts';
 import { resultId, stars } from '../shared/contract/review.ts';
 import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';
@@ -70,7 +71,7 @@ function answer(data: Record<string, unknown>): CallToolResult {
 /** A refusal in the core's own words: the agent reads why, and nothing was done. */
 function refused(error: unknown): CallToolResult {
   const message =
-    error instanceof Refusal ? error.message : `Adbatch could not do it: ${(error as Error).message}`;
+    error instanceof Refusal ? error.message : `Adbatch could not do it: ${refusalWords(error)}`;
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 

@@ -212,7 +212,8 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       await rm(probe, { force: true });
     } catch (error) {
       const fault = localFaultOf(error);
-      if (!fault) throw error;
+      // A file where a folder should be is not a folder gone: said as such by dispatch (app/fs-refusal.ts).
+      if (!fault || fault.code === 'ENOTDIR') throw error;
       throw new AppError('conflict', describeExportFault(fault, destination, 0));
     }
   };

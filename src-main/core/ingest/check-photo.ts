@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { access, copyFile, open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Metadata } from 'sharp';
+import { describeFsFailure } from '../app/fs-refusal.ts';
 import { loadSharp } from '../util/load-sharp.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
 import { MAX_FILE_BYTES, MAX_PIXELS, MIN_SHORT_SIDE, THUMBNAIL_SIZE, WARN_SHORT_SIDE } from './limits.ts';
@@ -80,7 +81,7 @@ function readError(error: NodeJS.ErrnoException): Rejection {
   if (error.code === 'EACCES' || error.code === 'EPERM')
     return reject('unreadable', 'unreadable: permission denied');
   if (error.code === 'ENOENT') return reject('unreadable', 'unreadable: the file vanished while scanning');
-  return reject('unreadable', `unreadable: ${error.code ?? error.message}`);
+  return reject('unreadable', `unreadable: ${describeFsFailure(error) ?? error.message}`);
 }
 
 /**

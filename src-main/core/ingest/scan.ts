@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
+import { describeFsFailure } from '../app/fs-refusal.ts';
 import type { NewProduct } from '../queue/types.ts';
 import { mapLimit } from '../util/map-limit.ts';
 import { AdbatchFolders, adbatchSkip, markedAbove, realKey } from './adbatch-folders.ts';
@@ -266,7 +267,7 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
     if (info instanceof Error) {
       plan.problems.push({
         file: path,
-        reason: info.code === 'ENOENT' ? 'no such file or folder' : `unreadable: ${info.code}`,
+        reason: info.code === 'ENOENT' ? 'no such file or folder' : (describeFsFailure(info) ?? info.message),
         severity: 'error',
         code: 'missing_input',
       });

@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
+import { describeFsFailure } from '../app/fs-refusal.ts';
 import { markedKind } from '../folder-marks.ts';
 import { AdbatchFolders, adbatchSkip, realKey } from './adbatch-folders.ts';
 import type { FileRef } from './check-photo.ts';
@@ -90,7 +91,7 @@ export async function walkFolder(root: string, adbatch = AdbatchFolders.none): P
         reason:
           code === 'EACCES' || code === 'EPERM'
             ? 'folder unreadable: permission denied'
-            : `folder unreadable: ${code}`,
+            : `folder unreadable: ${describeFsFailure(error) ?? code}`,
         severity: 'error',
         code: 'unreadable',
       });
