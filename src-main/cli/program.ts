@@ -18,6 +18,7 @@ import { registerStatusCommand } from './commands/status.ts';
 import { registerVideosCommand } from './commands/videos.ts';
 import { EXIT, EXIT_HELP } from './exit-codes.ts';
 import { optionDescription } from './help.ts';
+import { ScanInterrupted } from './scan-interrupt.ts';
 import { VERSION } from './version.ts';
 
 /**
@@ -61,5 +62,6 @@ export function exitCodeOf(error: unknown, writeErr: (text: string) => void): nu
   if (error instanceof CommanderError) return error.exitCode;
   writeErr(`adbatch: ${refusalWords(error)}\n`);
   if (error instanceof LeaseHeldError) return EXIT.busy;
+  if (error instanceof ScanInterrupted) return EXIT.interrupted;
   return isDamagedDatabase(error) ? EXIT.damagedDatabase : EXIT.error;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -153,10 +154,12 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     },
     ({ paths }, { signal }) =>
       tool(async () => {
-        // The agent gave up on the call (notifications/cancelled): the scan stops rather than run on unread.
-        const cancel = () => void call('ingest:cancelScan').catch(() => {});
+        // The agent gave up on the call (notifications/cancelled): this scan stops rather than run on unread;
+        // another agent's scan, or the same agent's next one, runs on.
+        const scanToken = randomUUID();
+        const cancel = () => void call('ingest:cancelScan', { scanToken }).catch(() => {});
         signal.addEventListener('abort', cancel, { once: true });
-        const scan = await call('ingest:scan', { inputs: paths }).finally(() =>
+        const scan = await call('ingest:scan', { inputs: paths, scanToken }).finally(() =>
           signal.removeEventListener('abort', cancel),
         );
         return {

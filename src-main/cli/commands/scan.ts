@@ -8,6 +8,7 @@ import type { ProblemView, ScanView } from '../../shared/models.ts';
 import { EXIT } from '../exit-codes.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
+import { scanUnlessInterrupted } from '../scan-interrupt.ts';
 
 // `adbatch scan`: the ingest plan, without spending or uploading anything.
 
@@ -131,7 +132,7 @@ export function registerScanCommand(program: Command): void {
           library: options.library,
         });
         try {
-          const plan = await cli.call('ingest:scan', {
+          const plan = await scanUnlessInterrupted(cli, {
             inputs,
             pattern: options.pattern,
             subfolders: options.subfolders,
