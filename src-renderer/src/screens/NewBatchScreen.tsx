@@ -173,7 +173,7 @@ function AdbatchFolders({ skipped }: { skipped: ScanView['skippedFiles'] }) {
 }
 
 function Plan() {
-  const { scan, scanning } = useNewBatch();
+  const { scan, scanning, cancelScan, cancelling } = useNewBatch();
   if (scanning) {
     return (
       <div className="scanning" aria-live="polite">
@@ -181,6 +181,9 @@ function Plan() {
           Checking photos… {scanning.checked} of {scanning.total || '?'}
         </p>
         <ProgressBar value={scanning.checked} max={scanning.total} label="Checking photos" />
+        <button type="button" disabled={cancelling} onClick={() => void cancelScan()}>
+          {cancelling ? 'Cancelling…' : 'Cancel'}
+        </button>
       </div>
     );
   }
