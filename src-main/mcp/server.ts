@@ -142,7 +142,16 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       inputSchema: { paths: z.array(z.string().min(1)).min(1).describe('Absolute paths.') },
       outputSchema: {
         scanId: z.string(),
-        products: z.array(z.object({ name: z.string(), photos: z.number() })),
+        products: z.array(
+          z.object({
+            name: z.string(),
+            photos: z.number(),
+            fromOutside: z
+              .array(z.string())
+              .optional()
+              .describe('Where its photos reached through links out of the dropped folder really are.'),
+          }),
+        ),
         problems: z.array(z.object({ file: z.string(), severity: z.string(), reason: z.string() })),
         skipped: z
           .array(z.object({ folder: z.string(), reason: z.string() }))
@@ -164,7 +173,14 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         );
         return {
           scanId: scan.scanId,
-          products: scan.products.map((product) => ({ name: product.name, photos: product.photos.length })),
+          products: scan.products.map((product) => {
+            const fromOutside = product.photos.flatMap((photo) => (photo.realPath ? [photo.realPath] : []));
+            return {
+              name: product.name,
+              photos: product.photos.length,
+              ...(fromOutside.length > 0 ? { fromOutside } : {}),
+            };
+          }),
           problems: scan.problems.map((problem) => ({
             file: problem.file,
             severity: problem.severity,

@@ -48,7 +48,7 @@ function formatPlan(plan: ScanView): string {
     product.photos.forEach((photo, index) => {
       const size = photo.width && photo.height ? `${photo.width} x ${photo.height}` : 'size unknown';
       lines.push(
-        `  ${index === 0 ? 'hero' : '    '}  ${shown(photo.file)}  ${size}${photo.converted ? `  (${photo.converted})` : ''}`,
+        `  ${index === 0 ? 'hero' : '    '}  ${shown(photo.file)}  ${size}${photo.converted ? `  (${photo.converted})` : ''}${photo.realPath ? `  (a link: really ${photo.realPath})` : ''}`,
       );
     });
   }
@@ -79,6 +79,7 @@ function planDocument(plan: ScanView) {
         hash: photo.hash,
         ...(photo.url ? { url: photo.url } : {}),
         ...(photo.converted ? { converted: photo.converted } : {}),
+        ...(photo.realPath ? { realPath: photo.realPath } : {}),
       })),
     })),
     problems: plan.problems.map((problem) => ({

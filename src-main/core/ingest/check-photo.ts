@@ -23,6 +23,8 @@ export interface FileRef {
   display: string;
   /** False when `path` cannot round-trip through a string: the photo is then sent from a copy. */
   utf8Name: boolean;
+  /** Where the photo really is, when a link that leaves the dropped folder led to it. */
+  realPath?: string;
 }
 
 export interface CheckedContent {

@@ -15,6 +15,7 @@ import {
 } from './check-photo.ts';
 import { compareNatural, DEFAULT_GROUP_PATTERN, groupBySku, parseGroupPattern, skuOf } from './group.ts';
 import { MAX_PHOTOS_PER_PRODUCT } from './limits.ts';
+import { outsideReason } from './outside-links.ts';
 import { checkRemotePhoto, type RemoteCheck } from './remote-photo.ts';
 import type {
   DroppedProduct,
@@ -76,6 +77,7 @@ function photoOf(entry: Checked & { result: { ok: true } }): PlannedPhoto {
     format: photo.format,
     thumbnail: photo.thumbnail,
     converted: photo.converted,
+    realPath: entry.file.realPath ?? null,
   };
 }
 
@@ -236,6 +238,7 @@ function catalogProducts(
         format: null,
         thumbnail: null,
         converted: null,
+        realPath: null,
       });
     }
     const kept = finishPhotos(entry.name, photos, problems);
@@ -358,6 +361,14 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
     const photos: PlannedPhoto[] = [];
     for (const file of source.files) {
       const entry = { file, result: results.get(file)! } as Checked & { result: { ok: true } };
+      if (file.realPath) {
+        plan.problems.push({
+          file: file.display,
+          reason: outsideReason(file.realPath),
+          severity: 'warning',
+          code: 'outside_link',
+        });
+      }
       for (const warning of entry.result.photo.warnings) {
         plan.problems.push({
           file: file.display,
