@@ -15,6 +15,7 @@ import type { ExportState } from '../../shared/vocabulary.ts';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
 import { throttlePerKey } from '../app/events.ts';
+import { refusalWords } from '../app/fs-refusal.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
 import { markFolder } from '../folder-marks.ts';
 import type { QueueStore } from '../queue/store.ts';
@@ -313,7 +314,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       summary = summaryOf(report, zips);
     } catch (error) {
       state = 'failed';
-      message = `The export failed: ${(error as Error).message}`;
+      message = `The export failed: ${refusalWords(error)}`;
       log.error(`export ${id} failed`, error);
     } finally {
       if (stopping && state === 'cancelled') {
