@@ -11,6 +11,7 @@ import { createDispatch, type Dispatch, type HandlerMap } from './app/dispatch.t
 import { AppError } from './app/errors.ts';
 import { CoreEvents } from './app/events.ts';
 import { FileGateway } from './app/files.ts';
+import { fsRefusalOf } from './app/fs-refusal.ts';
 import { rememberedLibrary, rememberLibrary } from './app/library-choice.ts';
 import { DatabaseBackups } from './db/backups.ts';
 import { asDataFolderError, DataFolderError } from './db/data-folder-fault.ts';
@@ -303,8 +304,10 @@ export function createCore(options: CoreOptions): Core {
     handlers,
     dispatch: createDispatch(
       handlers,
-      (error) => log.error('a handler failed', error),
-      (error) => damageRefusal(error, dataDir),
+      // Only what no sentence exists for reaches here: a bug, said so, with its details for the report.
+      (error) => log.error('an unexpected error (a fault in Adbatch itself)', error),
+      // A damaged database, then a file-system failure no handler put in words (issue 28, point 7).
+      (error) => damageRefusal(error, dataDir) ?? fsRefusalOf(error),
     ),
     events,
     files: ctx.files,

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { Refusal } from '../core/app/dispatch.ts';
+import { refusalWords } from '../core/app/fs-refusal.ts';
 import { type LibraryChoice, libraryLine } from '../core/app/library-choice.ts';
 import { shootSettings, videoSettings } from '../shared/contract/queue.ts';
 import { resultId, stars } from '../shared/contract/review.ts';
@@ -74,7 +76,7 @@ function answer(data: Record<string, unknown>): CallToolResult {
 /** A refusal in the core's own words: the agent reads why, and nothing was done. */
 function refused(error: unknown): CallToolResult {
   const message =
-    error instanceof Refusal ? error.message : `Adbatch could not do it: ${(error as Error).message}`;
+    error instanceof Refusal ? error.message : `Adbatch could not do it: ${refusalWords(error)}`;
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
@@ -145,7 +147,16 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       inputSchema: { paths: z.array(z.string().min(1)).min(1).describe('Absolute paths.') },
       outputSchema: {
         scanId: z.string(),
-        products: z.array(z.object({ name: z.string(), photos: z.number() })),
+        products: z.array(
+          z.object({
+            name: z.string(),
+            photos: z.number(),
+            fromOutside: z
+              .array(z.string())
+              .optional()
+              .describe('Where its photos reached through links out of the dropped folder really are.'),
+          }),
+        ),
         problems: z.array(z.object({ file: z.string(), severity: z.string(), reason: z.string() })),
         skipped: z
           .array(z.object({ folder: z.string(), reason: z.string() }))
@@ -157,15 +168,24 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     },
     ({ paths }, { signal }) =>
       tool(async () => {
-        // The agent gave up on the call (notifications/cancelled): the scan stops rather than run on unread.
-        const cancel = () => void call('ingest:cancelScan').catch(() => {});
+        // The agent gave up on the call (notifications/cancelled): this scan stops rather than run on unread;
+        // another agent's scan, or the same agent's next one, runs on.
+        const scanToken = randomUUID();
+        const cancel = () => void call('ingest:cancelScan', { scanToken }).catch(() => {});
         signal.addEventListener('abort', cancel, { once: true });
-        const scan = await call('ingest:scan', { inputs: paths }).finally(() =>
+        const scan = await call('ingest:scan', { inputs: paths, scanToken }).finally(() =>
           signal.removeEventListener('abort', cancel),
         );
         return {
           scanId: scan.scanId,
-          products: scan.products.map((product) => ({ name: product.name, photos: product.photos.length })),
+          products: scan.products.map((product) => {
+            const fromOutside = product.photos.flatMap((photo) => (photo.realPath ? [photo.realPath] : []));
+            return {
+              name: product.name,
+              photos: product.photos.length,
+              ...(fromOutside.length > 0 ? { fromOutside } : {}),
+            };
+          }),
           problems: scan.problems.map((problem) => ({
             file: problem.file,
             severity: problem.severity,

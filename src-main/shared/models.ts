@@ -132,6 +132,8 @@ export interface PhotoView {
   hash: string | null;
   /** The public URL a catalog gave; null for a file on this computer. */
   url: string | null;
+  /** Where the photo really is, when a link that leaves the dropped folder led to it; null otherwise. */
+  realPath: string | null;
 }
 
 export interface ScannedProductView {

@@ -29,6 +29,7 @@ import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-op
 import { type CliCore, openCliCore } from '../open-core.ts';
 import { formatRateLimit, positiveNumber, rateLimitOption, wholeNumber } from '../options.ts';
 import { defaultDataDir, LIBRARY_HELP, sayLibrary } from '../paths.ts';
+import { scanUnlessInterrupted } from '../scan-interrupt.ts';
 import { brandNamed } from './agency.ts';
 import { formatProblems, shown } from './scan.ts';
 import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './session-key.ts';
@@ -213,7 +214,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
   try {
     // The queue is taken first: a run beside another owner would be refused only after the user said yes.
     await cli.core.start();
-    const scan = await cli.call('ingest:scan', { inputs: folders, pattern: options.pattern });
+    const scan = await scanUnlessInterrupted(cli, { inputs: folders, pattern: options.pattern });
     if (scan.problems.length > 0) process.stderr.write(`${formatProblems(scan.problems)}\n`);
     if (scan.products.length === 0)
       throw new Error(`no usable product photos in ${folders.map(shown).join(', ')}`);

@@ -8,6 +8,7 @@ import type { ProblemView, ScanView } from '../../shared/models.ts';
 import { EXIT } from '../exit-codes.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir, LIBRARY_HELP, sayLibrary } from '../paths.ts';
+import { scanUnlessInterrupted } from '../scan-interrupt.ts';
 
 // `adbatch scan`: the ingest plan, without spending or uploading anything.
 
@@ -47,7 +48,7 @@ function formatPlan(plan: ScanView): string {
     product.photos.forEach((photo, index) => {
       const size = photo.width && photo.height ? `${photo.width} x ${photo.height}` : 'size unknown';
       lines.push(
-        `  ${index === 0 ? 'hero' : '    '}  ${shown(photo.file)}  ${size}${photo.converted ? `  (${photo.converted})` : ''}`,
+        `  ${index === 0 ? 'hero' : '    '}  ${shown(photo.file)}  ${size}${photo.converted ? `  (${photo.converted})` : ''}${photo.realPath ? `  (a link: really ${photo.realPath})` : ''}`,
       );
     });
   }
@@ -78,6 +79,7 @@ function planDocument(plan: ScanView) {
         hash: photo.hash,
         ...(photo.url ? { url: photo.url } : {}),
         ...(photo.converted ? { converted: photo.converted } : {}),
+        ...(photo.realPath ? { realPath: photo.realPath } : {}),
       })),
     })),
     problems: plan.problems.map((problem) => ({
@@ -133,7 +135,7 @@ export function registerScanCommand(program: Command): void {
         });
         sayLibrary(cli.library);
         try {
-          const plan = await cli.call('ingest:scan', {
+          const plan = await scanUnlessInterrupted(cli, {
             inputs,
             pattern: options.pattern,
             subfolders: options.subfolders,

@@ -15,6 +15,7 @@ import type { ExportState } from '../../shared/vocabulary.ts';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
 import { throttlePerKey } from '../app/events.ts';
+import { refusalWords } from '../app/fs-refusal.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
 import { markFolder } from '../folder-marks.ts';
 import type { PhotoReachService } from '../hosting/photo-reach.ts';
@@ -221,7 +222,8 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       await rm(probe, { force: true });
     } catch (error) {
       const fault = localFaultOf(error);
-      if (!fault) throw error;
+      // A file where a folder should be is not a folder gone: said as such by dispatch (app/fs-refusal.ts).
+      if (!fault || fault.code === 'ENOTDIR') throw error;
       throw new AppError('conflict', describeExportFault(fault, destination, 0));
     }
   };
@@ -356,7 +358,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       summary = summaryOf(report, zips, notes);
     } catch (error) {
       state = 'failed';
-      message = `The export failed: ${(error as Error).message}`;
+      message = `The export failed: ${refusalWords(error)}`;
       log.error(`export ${id} failed`, error);
     } finally {
       if (stopping && state === 'cancelled') {

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { ExportCounts, ExportFileStatus } from '../../shared/models.ts';
+import { refusalWords } from '../app/fs-refusal.ts';
 import { type LocalFault, localFaultOf } from '../util/local-fault.ts';
 import { NameClaims } from '../util/safe-names.ts';
 import { describeExportFault } from './export-fault.ts';
@@ -296,7 +297,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
           stop ??= { status: 'cancelled' };
           break;
         }
-        const message = `${file.item.file} could not be exported: ${(error as Error).message}`;
+        const message = `${file.item.file} could not be exported: ${refusalWords(error)}`;
         finish({
           planned: file,
           relativePath: file.relativePath,

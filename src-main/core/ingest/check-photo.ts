@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { access, copyFile, open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Metadata } from 'sharp';
+import { describeFsFailure } from '../app/fs-refusal.ts';
 import { loadSharp } from '../util/load-sharp.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
 import { MAX_FILE_BYTES, MAX_PIXELS, MIN_SHORT_SIDE, THUMBNAIL_SIZE, WARN_SHORT_SIDE } from './limits.ts';
@@ -22,6 +23,8 @@ export interface FileRef {
   display: string;
   /** False when `path` cannot round-trip through a string: the photo is then sent from a copy. */
   utf8Name: boolean;
+  /** Where the photo really is, when a link that leaves the dropped folder led to it. */
+  realPath?: string;
 }
 
 export interface CheckedContent {
@@ -80,7 +83,7 @@ function readError(error: NodeJS.ErrnoException): Rejection {
   if (error.code === 'EACCES' || error.code === 'EPERM')
     return reject('unreadable', 'unreadable: permission denied');
   if (error.code === 'ENOENT') return reject('unreadable', 'unreadable: the file vanished while scanning');
-  return reject('unreadable', `unreadable: ${error.code ?? error.message}`);
+  return reject('unreadable', `unreadable: ${describeFsFailure(error) ?? error.message}`);
 }
 
 /**
