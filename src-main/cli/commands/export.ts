@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { Refusal } from '../../core/app/dispatch.ts';
-import type { ExportProgressView, ExportRequest } from '../../shared/models.ts';
-import type { ExportState } from '../../shared/vocabulary.ts';
+import type { ExportPlanView, ExportProgressView, ExportRequest } from '../../shared/models.ts';
+import { type ExportState, PREFLIGHT_WARNINGS, type PreflightWarning } from '../../shared/vocabulary.ts';
 import { EXPORT_STATE_WORDS } from '../../shared/words.ts';
 import { EXIT } from '../exit-codes.ts';
 import { openCliCore } from '../open-core.ts';
@@ -34,6 +34,28 @@ function manifestOption(text: string): { csv: boolean; json: boolean } {
   return { csv: kinds.includes('csv'), json: kinds.includes('json') };
 }
 
+/** `--accept-warning not_white,upscaled`: the pre-flight warning kinds written anyway. */
+function acceptOption(text: string, previous: PreflightWarning[] = []): PreflightWarning[] {
+  const kinds = text.split(',').map((kind) => kind.trim().toLowerCase());
+  const known: readonly string[] = PREFLIGHT_WARNINGS;
+  for (const kind of kinds) {
+    if (!known.includes(kind)) {
+      throw new InvalidArgumentError(`the warnings are ${PREFLIGHT_WARNINGS.join(', ')}`);
+    }
+  }
+  return [...new Set([...previous, ...(kinds as PreflightWarning[])])];
+}
+
+/** The pre-flight up front: each kind with its count, errors first, and what is held back. */
+function preflightLines(plan: ExportPlanView): string {
+  const lines = plan.preflight.map(
+    (kind) =>
+      `${kind.severity === 'error' ? 'error' : kind.accepted ? 'warning (accepted)' : 'warning'}: ${kind.files} file${kind.files === 1 ? '' : 's'} ${kind.words}${kind.severity === 'warning' ? ` [--accept-warning ${kind.kind}]` : ''}\n  e.g. ${kind.example}`,
+  );
+  if (plan.blocked > 0) lines.push(`${plan.blocked} of ${plan.total} files held back before writing.`);
+  return lines.map((line) => `${line}\n`).join('');
+}
+
 interface ExportOptions {
   all?: boolean;
   to: string;
@@ -47,6 +69,7 @@ interface ExportOptions {
   folders?: string;
   zip?: 'per-product' | 'per-recipe';
   manifest?: { csv: boolean; json: boolean };
+  acceptWarning?: PreflightWarning[];
   dryRun?: boolean;
   dataDir: string;
 }
@@ -90,6 +113,11 @@ export function registerExportCommand(program: Command): void {
     .option('--folders <template>', "every recipe's folder template: {recipe}/{product}")
     .addOption(new Option('--zip <by>', 'zips beside the files').choices(['per-product', 'per-recipe']))
     .option('--manifest <kinds>', 'csv, json, csv,json (the default) or none', manifestOption)
+    .option(
+      '--accept-warning <kinds>',
+      `pre-flight warnings to write anyway, comma-separated: ${PREFLIGHT_WARNINGS.join(', ')}`,
+      acceptOption,
+    )
     .option('--dry-run', 'print the planned names, write nothing')
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .action(async (batchIds: string[], options: ExportOptions) => {
@@ -122,6 +150,7 @@ export function registerExportCommand(program: Command): void {
           destination: resolve(options.to),
           zip: options.zip ?? null,
           manifest: options.manifest ?? { csv: true, json: true },
+          acceptWarnings: options.acceptWarning ?? [],
         };
         const plan = await cli.call('export:plan', request);
         for (const notice of plan.notices) process.stderr.write(`note: ${notice}\n`);
@@ -129,9 +158,10 @@ export function registerExportCommand(program: Command): void {
         if (options.dryRun) {
           const lines = plan.files.map(
             (file) =>
-              `${file.path}  ${file.width > 0 ? `${file.width}x${file.height}` : 'copied'}${file.exists ? '  (the name is taken: beside it, or skipped if identical)' : ''}${file.warnings.map((warning) => `\n  warning: ${warning}`).join('')}`,
+              `${file.path}  ${file.width > 0 ? `${file.width}x${file.height}` : 'copied'}${file.exists ? '  (the name is taken: beside it, or skipped if identical)' : ''}${file.errors.map((error) => `\n  error: ${error}`).join('')}${file.warnings.map((warning) => `\n  warning: ${warning}`).join('')}`,
           );
           const more = plan.total - plan.files.length;
+          process.stdout.write(preflightLines(plan));
           process.stdout.write(
             `${plan.total} file${plan.total === 1 ? '' : 's'} into ${request.destination}:\n${lines.join('\n')}\n${more > 0 ? `… and ${more} more\n` : ''}${plan.zips.map((zip) => `zip ${zip}\n`).join('')}`,
           );
@@ -151,6 +181,8 @@ export function registerExportCommand(program: Command): void {
         process.once('SIGINT', interrupt);
         const started = await cli.call('export:start', request);
         id = started.id;
+        // The pre-flight up front, once the export is sure to run (a refusal stays one line).
+        process.stdout.write(preflightLines(plan));
         cancel = () => void cli.call('export:cancel', { id: started.id });
         if (started.resumed) process.stdout.write(`Resuming export ${id}: what was finished is kept.\n`);
         for (const progress of early.filter((one) => one.id === id)) {

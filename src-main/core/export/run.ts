@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { ExportCounts, ExportFileStatus } from '../../shared/models.ts';
+import type { PreflightWarning } from '../../shared/vocabulary.ts';
 import { type LocalFault, localFaultOf } from '../util/local-fault.ts';
 import { NameClaims } from '../util/safe-names.ts';
 import { describeExportFault } from './export-fault.ts';
@@ -11,7 +12,8 @@ import { type ManifestRow, manifestCsv, manifestJson } from './manifest.ts';
 import { type Content, partPath, placeFile, sameBytes, sha256OfFile } from './place-file.ts';
 import { type PlacedBefore, renderKey } from './placed-before.ts';
 import type { ExportPlan, PlannedFile } from './plan.ts';
-import { preflightWarnings } from './preflight.ts';
+import { blockingReasons, type PreflightCheck } from './plan-checks.ts';
+import { fileChecks } from './preflight.ts';
 import { type DecodedSource, decodeSource, renderFile } from './render.ts';
 import { videoPreflight } from './video-preflight.ts';
 
@@ -75,6 +77,11 @@ export interface ExportOptions {
   placedBefore?: readonly PlacedBefore[];
   /** Each file as it is finished, in the order they finish. */
   onFile?: (outcome: FileOutcome) => void;
+  /**
+   * The pre-flight warnings written anyway ("export anyway", per kind): a file with a warning of another
+   * kind is held back with the reason, as a file with an error always is (plan-checks.ts).
+   */
+  acceptWarnings?: readonly PreflightWarning[];
   now?: () => number;
 }
 
@@ -98,7 +105,10 @@ interface Made {
   sha256: string;
   width: number;
   height: number;
-  warnings: string[];
+  /** The checks of the bytes and pixels made, besides the plan's. */
+  checks: PreflightCheck[];
+  /** Warnings that never hold a file back: a video's, copied as it is (video-preflight.ts). */
+  notes: string[];
 }
 
 /** A source's bytes copied: `sha256` is the source's, read once for its render key. */
@@ -115,17 +125,26 @@ async function copied(file: PlannedFile, sha256: string): Promise<Made> {
       sha256,
       width: frame.width,
       height: frame.height,
-      warnings,
+      checks: [],
+      notes: warnings,
     };
   }
   const metadata = await sharp(source).metadata();
-  const warnings = preflightWarnings(file.recipe, {
+  const checks = fileChecks(file.recipe, {
     ...file,
     bytes: size,
     space: metadata.space,
     icc: metadata.icc ?? null,
   });
-  return { content: { copyFrom: source }, size, sha256, width: file.width, height: file.height, warnings };
+  return {
+    content: { copyFrom: source },
+    size,
+    sha256,
+    width: file.width,
+    height: file.height,
+    checks,
+    notes: [],
+  };
 }
 
 async function rendered(decoded: DecodedSource, file: PlannedFile): Promise<Made> {
@@ -138,7 +157,8 @@ async function rendered(decoded: DecodedSource, file: PlannedFile): Promise<Made
     sha256: await sha256OffThread(output.bytes),
     width: output.width,
     height: output.height,
-    warnings: [...output.warnings, ...preflightWarnings(file.recipe, facts)],
+    checks: [...output.checks, ...fileChecks(file.recipe, facts)],
+    notes: [],
   };
 }
 
@@ -212,6 +232,21 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
     return false;
   };
 
+  const accepted = new Set(options.acceptWarnings ?? []);
+  /** A file the pre-flight holds back: not written, with the reasons as its error. */
+  const held = (file: PlannedFile, reasons: string[], checks: readonly PreflightCheck[]) =>
+    finish({
+      planned: file,
+      relativePath: file.relativePath,
+      status: 'failed',
+      width: 0,
+      height: 0,
+      bytes: 0,
+      sha256: '',
+      warnings: checks.map((check) => check.message),
+      error: `Not written (pre-flight): ${reasons.join(' ')}`,
+    });
+
   const before = new Map(options.placedBefore?.map((placed) => [placed.plannedPath, placed]));
   /** The earlier run's file, when it was made from the same inputs and is still there, unchanged. */
   const stillPlaced = async (file: PlannedFile, key: string): Promise<PlacedBefore | null> => {
@@ -250,6 +285,11 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
           });
           continue;
         }
+        const planReasons = blockingReasons(file.checks, accepted);
+        if (planReasons.length > 0) {
+          held(file, planReasons, file.checks);
+          continue;
+        }
         if (file.copy) made = await copied(file, await sourceSha256);
         else {
           // Decoded once for all of this source's recipes; a source that cannot be decoded fails each once.
@@ -275,6 +315,12 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
         });
         continue;
       }
+      const checks = [...file.checks, ...made.checks];
+      const reasons = blockingReasons(made.checks, accepted);
+      if (reasons.length > 0) {
+        held(file, reasons, checks);
+        continue;
+      }
       try {
         const placed = await placeFile({
           root: destination,
@@ -293,7 +339,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
           height: made.height,
           bytes: made.size,
           sha256: made.sha256,
-          warnings: made.warnings,
+          warnings: [...checks.map((check) => check.message), ...made.notes],
           renderKey: key,
         });
       } catch (error) {

@@ -13,7 +13,7 @@ const FORMATS: Record<Recipe['format']['type'], string> = {
 
 const FITS = { pad: 'padded', crop: 'cropped', inside: 'fitted inside' } as const;
 
-/** "JPEG 90 · 2048 × 2048, padded · at least 2048 px": format, size, and the first check. */
+/** "JPEG 90 · 2048 × 2048, padded · 2048 px recommended": format, size, and the first size check. */
 export function recipeWords(recipe: Recipe): string {
   const format =
     'quality' in recipe.format
@@ -25,8 +25,13 @@ export function recipeWords(recipe: Recipe): string {
       : recipe.size.kind === 'long-edge'
         ? `long edge ${recipe.size.px} px`
         : `${recipe.size.width} × ${recipe.size.height}, ${FITS[recipe.size.fit]}`;
-  const minimum = recipe.preflight.minLongEdge ? ` · at least ${recipe.preflight.minLongEdge} px` : '';
-  return `${format} · ${size}${minimum}`;
+  const { minLongEdge, recommendedLongEdge } = recipe.preflight;
+  const check = minLongEdge
+    ? ` · at least ${minLongEdge} px`
+    : recommendedLongEdge
+      ? ` · ${recommendedLongEdge} px recommended`
+      : '';
+  return `${format} · ${size}${recipe.allowUpscale ? ', enlarges' : ''}${check}`;
 }
 
 /** A recipe id from its name (lower case, digits, dashes), not one of `taken`. */

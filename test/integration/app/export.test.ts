@@ -17,6 +17,7 @@ import {
   startCoreHarness,
 } from '../../support/core-harness.ts';
 import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
+import { ACCEPT_ALL } from '../../support/export-item.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { canMount } from '../../support/small-disk.ts';
 import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
@@ -77,6 +78,7 @@ const request = (overrides: Partial<ExportRequest> = {}): ExportRequest => ({
   recipes: ['shopify', 'Amazon main', 'amazon-additional'],
   destination: join(out, 'run'),
   zip: 'per-product',
+  acceptWarnings: ACCEPT_ALL,
   ...overrides,
 });
 
@@ -219,7 +221,8 @@ describe('an export run through the map', () => {
       const metadata = await sharp(join(dir, file.path)).metadata();
       expect(metadata.format, file.path).toBe('jpeg');
       expect(metadata.space, file.path).toBe('srgb');
-      if (file.recipe === 'Shopify') expect([metadata.width, metadata.height]).toEqual([2048, 2048]);
+      // The sandbox's 1024 px results, not enlarged: Shopify's square at the result's own pixels.
+      if (file.recipe === 'Shopify') expect([metadata.width, metadata.height]).toEqual([1024, 1024]);
       else expect(Math.max(metadata.width, metadata.height), file.path).toBeLessThanOrEqual(2000);
     }
     const rows = parse(await readFile(join(dir, 'manifest.csv')), { columns: true }) as Array<
@@ -286,7 +289,8 @@ describe('an export run through the map', () => {
     const ended = await untilEnded(h.core, (await callCore(h.core, 'export:start', selection)).id);
     expect(ended.files.map((file) => file.path)).toEqual(['Instagram feed/Tote-classic-01-feed.jpg']);
     const metadata = await sharp(join(out, 'selection', ended.files[0]!.path)).metadata();
-    expect([metadata.width, metadata.height]).toEqual([1080, 1350]);
+    // 4:5 cut from the 1024 px square result at its own pixels, nothing enlarged.
+    expect([metadata.width, metadata.height]).toEqual([819, 1024]);
     expect(ended.zips).toEqual(['Instagram feed.zip']);
     expect(unzipTest(join(out, 'selection', 'Instagram feed.zip'))).toMatch(/No errors detected/);
   }, 120_000);
@@ -345,6 +349,8 @@ describe('an export stopped and resumed through the map', () => {
       '--recipe',
       'instagram-feed',
       '--not-rejected',
+      '--accept-warning',
+      ACCEPT_ALL.join(','),
       '--data-dir',
       join(h.dir, 'data'),
     ]);
@@ -396,6 +402,8 @@ describe('adbatch export', () => {
     '--not-rejected',
     '--zip',
     'per-recipe',
+    '--accept-warning',
+    ACCEPT_ALL.join(','),
     '--data-dir',
     join(h.dir, 'data'),
     ...extra,
@@ -406,7 +414,7 @@ describe('adbatch export', () => {
     const child = startChild(cliArgs(to, ['--dry-run']));
     expect(await child.exited).toBe(0);
     expect(child.output()).toContain(`36 files into ${to}:`);
-    expect(child.output()).toContain('Shopify/hat-01.jpg  2048x2048');
+    expect(child.output()).toContain('Shopify/hat-01.jpg  1024x1024');
     expect(child.output()).toContain('… and 16 more');
     expect(child.output()).toContain('zip Shopify.zip');
     expect(await listFiles(to).catch(() => [])).toEqual([]);

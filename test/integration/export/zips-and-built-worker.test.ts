@@ -13,7 +13,7 @@ import { runExport } from '../../../src-main/core/export/run.ts';
 import { runExportInWorker } from '../../../src-main/core/export/run-in-worker.ts';
 import { planZips, writeZip } from '../../../src-main/core/export/zips.ts';
 import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
-import { exportItem } from '../../support/export-item.ts';
+import { ACCEPT_ALL, exportItem } from '../../support/export-item.ts';
 import { makeSources } from '../../support/export-sources.ts';
 import { canMount } from '../../support/small-disk.ts';
 
@@ -51,7 +51,7 @@ async function capZip(destination: string) {
     recipes: [builtInRecipe('web')],
     date: '2026-11-23',
   });
-  const report = await runExport({ plan, destination });
+  const report = await runExport({ acceptWarnings: ACCEPT_ALL, plan, destination });
   const [zip] = planZips(report.files, 'per-product', []);
   if (!zip) throw new Error('the export planned no zip for Cap');
   return zip;
@@ -65,7 +65,12 @@ describe('zips of an export', () => {
       recipes: [builtInRecipe('web'), builtInRecipe('story-reels')],
       date: '2026-11-23',
     });
-    const report = await runExport({ plan, destination: out, manifest: { csv: true, json: false } });
+    const report = await runExport({
+      acceptWarnings: ACCEPT_ALL,
+      plan,
+      destination: out,
+      manifest: { csv: true, json: false },
+    });
     const taken = report.files.map((file) => file.relativePath);
     const perProduct = planZips(report.files, 'per-product', taken);
     expect(perProduct.map((zip) => zip.path)).toEqual(['Cap.zip', 'Hat.zip']);
@@ -159,7 +164,7 @@ describe('zips of an export', () => {
   it('removes its .part when cancelled, and leaves the name free', async () => {
     const out = join(root, 'zip-cancel');
     const plan = await planExport({ items, recipes: [builtInRecipe('web')], date: '2026-11-23' });
-    const report = await runExport({ plan, destination: out });
+    const report = await runExport({ acceptWarnings: ACCEPT_ALL, plan, destination: out });
     const [zip] = planZips(report.files, 'per-recipe', []);
     const controller = new AbortController();
     controller.abort();
@@ -177,7 +182,7 @@ describe('the built export worker', () => {
     const plan = await planExport({ items, recipes: [builtInRecipe('shopify')], date: '2026-11-23' });
     const out = join(root, 'built-worker');
     const report = await runExportInWorker(
-      { plan, destination: out, manifest: { csv: false, json: true } },
+      { acceptWarnings: ACCEPT_ALL, plan, destination: out, manifest: { csv: false, json: true } },
       pathToFileURL(BUILT_WORKER),
     );
     expect(report).toMatchObject({ status: 'done', written: plan.files.length, failed: 0 });
