@@ -719,9 +719,12 @@ export interface ExportPlanView {
   zips: string[];
 }
 
-export interface PreflightSummaryView {
-  kind: PreflightError | PreflightWarning;
-  severity: 'error' | 'warning';
+/** A pre-flight error kind (it blocks its files), or a warning kind (it blocks them unless accepted). */
+export type PreflightSummaryView =
+  | (PreflightKindView & { severity: 'error'; kind: PreflightError })
+  | (PreflightKindView & { severity: 'warning'; kind: PreflightWarning });
+
+interface PreflightKindView {
   /** Its words (shared/words.ts PREFLIGHT_WORDS). */
   words: string;
   files: number;

@@ -263,6 +263,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
           if (placed) records.rememberPlaced(snapshot.destination, placed);
         },
       });
+      for (const placed of report.manifestsPlaced) records.rememberPlaced(snapshot.destination, placed);
       const zips: string[] = [];
       state = report.status;
       message = report.message ?? null;

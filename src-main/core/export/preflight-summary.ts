@@ -27,20 +27,22 @@ export function summarisePreflight(
     }
   }
   const acceptedKinds = new Set<string>(accepted);
-  const kinds = [...PREFLIGHT_ERRORS, ...PREFLIGHT_WARNINGS].flatMap((kind): PreflightSummaryView[] => {
+  const view = (kind: PreflightCheck['kind']) => {
     const entry = found.get(kind);
-    if (!entry) return [];
-    const severity = (PREFLIGHT_ERRORS as readonly string[]).includes(kind) ? 'error' : 'warning';
-    return [
-      {
+    return entry ? [{ words: PREFLIGHT_WORDS[kind], files: entry.files, example: entry.example }] : [];
+  };
+  const kinds: PreflightSummaryView[] = [
+    ...PREFLIGHT_ERRORS.flatMap((kind) =>
+      view(kind).map((seen) => ({ ...seen, kind, severity: 'error' as const, accepted: false })),
+    ),
+    ...PREFLIGHT_WARNINGS.flatMap((kind) =>
+      view(kind).map((seen) => ({
+        ...seen,
         kind,
-        severity,
-        words: PREFLIGHT_WORDS[kind],
-        files: entry.files,
-        example: entry.example,
-        accepted: severity === 'warning' && acceptedKinds.has(kind),
-      },
-    ];
-  });
+        severity: 'warning' as const,
+        accepted: acceptedKinds.has(kind),
+      })),
+    ),
+  ];
   return { kinds, blocked };
 }

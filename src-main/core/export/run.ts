@@ -15,6 +15,7 @@ import type { ExportPlan, PlannedFile } from './plan.ts';
 import { blockingReasons, type PreflightCheck } from './plan-checks.ts';
 import { fileChecks } from './preflight.ts';
 import { type DecodedSource, decodeSource, renderFile } from './render.ts';
+import { keptChangedNote } from './replaced-note.ts';
 import { videoPreflight } from './video-preflight.ts';
 
 // An export run: the plan's files written into a folder, each source decoded once for all its recipes,
@@ -57,6 +58,8 @@ export interface ExportReport {
   bytesWritten: number;
   /** The manifests' relative paths (a done run only). */
   manifests: string[];
+  /** The manifests as placed, for the caller to record: the next run into the folder replaces them. */
+  manifestsPlaced: PlacedBefore[];
 }
 
 export interface ExportOptions {
@@ -248,6 +251,11 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
     });
 
   const before = new Map(options.placedBefore?.map((placed) => [placed.plannedPath, placed]));
+  /** What an earlier run placed for this planned path: replaced when still as it left it (place-file.ts). */
+  const oursFor = (plannedPath: string) => {
+    const placed = before.get(plannedPath);
+    return placed ? { ours: placed } : {};
+  };
   /** The earlier run's file, when it was made from the same inputs and is still there, unchanged. */
   const stillPlaced = async (file: PlannedFile, key: string): Promise<PlacedBefore | null> => {
     const placed = before.get(file.relativePath);
@@ -331,15 +339,21 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
           claims,
           owner: String(file.index),
           signal,
+          ...oursFor(file.relativePath),
         });
         finish({
           planned: file,
-          ...placed,
+          relativePath: placed.relativePath,
+          status: placed.status,
           width: made.width,
           height: made.height,
           bytes: made.size,
           sha256: made.sha256,
-          warnings: [...checks.map((check) => check.message), ...made.notes],
+          warnings: [
+            ...checks.map((check) => check.message),
+            ...made.notes,
+            ...(placed.keptChanged ? [keptChangedNote(placed.keptChanged, placed.relativePath)] : []),
+          ],
           renderKey: key,
         });
       } catch (error) {
@@ -373,6 +387,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
 
   const files = outcomes.filter((outcome): outcome is FileOutcome => outcome !== undefined);
   const manifests: string[] = [];
+  const manifestsPlaced: PlacedBefore[] = [];
   if (!stop && options.manifest && (options.manifest.csv || options.manifest.json)) {
     const rows = files.filter((outcome) => outcome.status !== 'failed').map(manifestRow);
     const sheets: Array<[string, string]> = [];
@@ -380,17 +395,29 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
     if (options.manifest.json) sheets.push(['manifest.json', manifestJson(rows)]);
     for (const [name, text] of sheets) {
       const bytes = Buffer.from(text, 'utf8');
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
       try {
         const placed = await placeFile({
           root: destination,
           plannedPath: name,
           content: { bytes },
           size: bytes.length,
-          sha256: createHash('sha256').update(bytes).digest('hex'),
+          sha256,
           claims,
           owner: name,
+          ...oursFor(name),
         });
         manifests.push(placed.relativePath);
+        manifestsPlaced.push({
+          plannedPath: name,
+          renderKey: sha256,
+          relativePath: placed.relativePath,
+          sha256,
+          bytes: bytes.length,
+          width: 0,
+          height: 0,
+          warnings: [],
+        });
       } catch (error) {
         if (!interrupted(error)) throw error;
         break;
@@ -406,6 +433,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
     failed: counts.failed,
     bytesWritten: counts.bytesWritten,
     manifests,
+    manifestsPlaced,
   };
   const stopped = stop as Stop | null;
   if (stopped?.status === 'stopped') {
