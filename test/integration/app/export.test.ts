@@ -190,6 +190,38 @@ describe.runIf(canMount)('an export into a folder to be made on a read-only disk
   });
 });
 
+describe('a focus point set in Review', () => {
+  it('is kept per result and centres the export’s crops on it', async () => {
+    const items = (await callCore(h.core, 'review:get', { batchId })).items;
+    const tote2 = items.filter((item) => item.productName === 'Tote')[1]!;
+    const cropWith = async (focus: { x: number; y: number } | null, name: string) => {
+      expect(await callCore(h.core, 'review:setFocus', { batchId, resultId: tote2.id, focus })).toEqual({
+        resultId: tote2.id,
+        focus,
+      });
+      const started = await callCore(h.core, 'export:start', {
+        scope: { batchIds: [batchId], resultIds: [tote2.id] },
+        recipes: ['instagram-feed'],
+        selection: { rule: 'not-rejected' },
+        destination: join(out, name),
+        acceptWarnings: ACCEPT_ALL,
+      });
+      const ended = await untilEnded(h.core, started.id);
+      expect(ended).toMatchObject({ state: 'done', written: 1 });
+      return ended.files[0]!.sha256;
+    };
+    // The 1024 px square result cut to 4:5 at its left edge, then at its right edge: two crops.
+    const left = await cropWith({ x: 0, y: 0.5 }, 'focus-left');
+    const right = await cropWith({ x: 1, y: 0.5 }, 'focus-right');
+    expect(left).not.toBe(right);
+    // Cleared: the crop finds the subject itself again.
+    await cropWith(null, 'focus-none');
+    expect(
+      await refusalOf(h.core, 'review:setFocus', { batchId, resultId: 999_999, focus: { x: 0.5, y: 0.5 } }),
+    ).toMatchObject({ code: 'not_found' });
+  }, 120_000);
+});
+
 describe('an export run through the map', () => {
   let detail: ExportDetail;
   const events: ExportProgressView[] = [];

@@ -139,7 +139,7 @@ describe('zips of an export', () => {
     60_000,
   );
 
-  it('zips again, beside the old zip, when an entry is no longer what the earlier run zipped', async () => {
+  it('zips again in place of its own zip when an entry changed, and beside a zip changed since', async () => {
     const out = join(root, 'zip-changed');
     const zip = await capZip(out);
     const first = await writeZip(out, zip, { date: '2026-11-23' });
@@ -154,11 +154,20 @@ describe('zips of an export', () => {
       ],
     };
     const placedBefore = { ...first, plannedPath: zip.path, width: 0, height: 0, warnings: [] };
-    expect(await writeZip(out, again, { date: '2026-11-23', placedBefore })).toMatchObject({
+    // Its own zip, as it left it: replaced, no `Cap (2).zip` (issue 29, point 7).
+    const replaced = await writeZip(out, again, { date: '2026-11-23', placedBefore });
+    expect(replaced).toMatchObject({ relativePath: 'Cap.zip', status: 'written', replaced: true });
+    expect(execFileSync('unzip', ['-p', join(out, 'Cap.zip'), changed.path]).equals(bytes)).toBe(true);
+    expect((await listFiles(out)).filter((path) => path.endsWith('.zip'))).toEqual(['Cap.zip']);
+    // A zip someone changed since is a stranger's: kept, the new one beside it.
+    await writeFile(join(out, 'Cap.zip'), 'repacked by hand');
+    const stranger = { ...zip, entries: again.entries.slice(1) };
+    const ours = { ...replaced, plannedPath: zip.path, width: 0, height: 0, warnings: [] };
+    expect(await writeZip(out, stranger, { date: '2026-11-23', placedBefore: ours })).toMatchObject({
       relativePath: 'Cap (2).zip',
-      status: 'written',
+      keptChanged: 'Cap.zip',
     });
-    expect(execFileSync('unzip', ['-p', join(out, 'Cap (2).zip'), changed.path]).equals(bytes)).toBe(true);
+    expect(await readFile(join(out, 'Cap.zip'), 'utf8')).toBe('repacked by hand');
   }, 60_000);
 
   it('removes its .part when cancelled, and leaves the name free', async () => {
@@ -189,7 +198,9 @@ describe('the built export worker', () => {
     for (const file of report.files) {
       expect(await sha256Of(join(out, file.relativePath))).toBe(file.sha256);
       const metadata = await sharp(join(out, file.relativePath)).metadata();
-      expect([metadata.width, metadata.height]).toEqual([2048, 2048]);
+      // Each file at its planned size: the results' own pixels, nothing enlarged.
+      expect([metadata.width, metadata.height]).toEqual([file.planned.width, file.planned.height]);
+      expect(file.planned.scale).toBe(1);
     }
   }, 60_000);
 });
