@@ -222,7 +222,7 @@ async function bareLoop(plan: ExportPlan): Promise<void> {
       const { size, format } = file.recipe;
       let pipeline = sharp(file.item.file).autoOrient();
       if (size.kind === 'exact' && size.fit === 'pad') {
-        const inner = fitInside({ width: 2048, height: 2048 }, size, size.enlarge);
+        const inner = fitInside({ width: 2048, height: 2048 }, size, file.recipe.allowUpscale);
         pipeline = pipeline.resize(inner.width, inner.height, { fit: 'fill' });
         if (inner.width !== size.width || inner.height !== size.height) {
           pipeline = pipeline.resize(size.width, size.height, { fit: 'contain', background: size.padColour });

@@ -14,6 +14,8 @@ import type {
   JobState,
   Mode,
   PauseReason,
+  PreflightError,
+  PreflightWarning,
   Quality,
   RejectReason,
   ResultKind,
@@ -685,6 +687,8 @@ export interface ExportRequest {
   zip?: 'per-product' | 'per-recipe' | null;
   /** `bom`: the CSV manifest starts with UTF-8's byte-order mark, for Excel; absent, the preference's. */
   manifest?: { csv: boolean; json: boolean; bom?: boolean };
+  /** The pre-flight warnings written anyway, per kind: other warned files are held back with the reason. */
+  acceptWarnings?: PreflightWarning[];
 }
 
 export interface ExportPlanView {
@@ -696,8 +700,10 @@ export interface ExportPlanView {
     product: string;
     width: number;
     height: number;
-    /** What the plan can tell before rendering: a size below the recipe's minimum. */
+    /** What the plan can tell before writing, that an export may accept (per kind: `acceptWarnings`). */
     warnings: string[];
+    /** What holds the file back, whatever is accepted: a size under the channel's minimum, a path too long. */
+    errors: string[];
     /** A file of another export (or anyone's) is already under this name: ours goes beside it, or is skipped when identical. */
     exists: boolean;
   }>;
@@ -705,10 +711,32 @@ export interface ExportPlanView {
   collisions: number;
   /** Files the plan can already warn about (of all). */
   warned: number;
+  /**
+   * The pre-flight up front, of all files: each kind found, how many files it concerns, one of its messages,
+   * and whether the request accepts it (a warning) or it blocks its files whatever is accepted (an error).
+   */
+  preflight: PreflightSummaryView[];
+  /** Files the pre-flight holds back as the request stands: with an error, or a warning not accepted. */
+  blocked: number;
   /** Empty tokens and the like, once per product and recipe. */
   notices: string[];
   /** The zips it will write, relative to the destination. */
   zips: string[];
+}
+
+/** A pre-flight error kind (it blocks its files), or a warning kind (it blocks them unless accepted). */
+export type PreflightSummaryView =
+  | (PreflightKindView & { severity: 'error'; kind: PreflightError })
+  | (PreflightKindView & { severity: 'warning'; kind: PreflightWarning });
+
+interface PreflightKindView {
+  /** Its words (shared/words.ts PREFLIGHT_WORDS). */
+  words: string;
+  files: number;
+  /** One file's message, as an example. */
+  example: string;
+  /** A warning the request writes anyway; false for an error. */
+  accepted: boolean;
 }
 
 /** How far an export's files are: the engine's progress (core/export/run.ts) and the view's share it. */

@@ -10,6 +10,8 @@ import {
   type JobState,
   type Mode,
   type PauseReason,
+  type PreflightError,
+  type PreflightWarning,
   type Quality,
   type ShootStyle,
   type VideoChannel,
@@ -237,6 +239,18 @@ export const EXPORT_STATE_WORDS: Record<ExportState, string> = {
   stopped: 'stopped',
   failed: 'failed',
   interrupted: 'interrupted',
+};
+
+/** The pre-flight's kinds, as a heading over the files they concern. */
+export const PREFLIGHT_WORDS: Record<PreflightError | PreflightWarning, string> = {
+  too_small: 'under the channel minimum size',
+  too_many_bytes: 'over the channel file size limit',
+  path_too_long: 'path too long for Windows (260 characters)',
+  below_recommended: 'under the channel recommended size',
+  upscaled: 'enlarged from a smaller result',
+  not_white: 'background not pure white',
+  low_fill: 'product too small in the frame',
+  not_srgb: 'not sRGB',
 };
 
 // How long a batch has left (core/queue/eta.ts), said from moments with the reader's clock: it counts down

@@ -163,6 +163,7 @@ const storedExportItem = z.object({
   credits: z.number().nullable(),
   sourcePhotos: z.array(z.string()),
   aiGenerated: z.boolean(),
+  focus: z.object({ x: z.number(), y: z.number() }).nullable().optional(),
 });
 
 /** An export's snapshot (`exports.snapshot`): its results, recipes, choice and date, fixed at its start. */
@@ -174,6 +175,8 @@ export const storedExportSnapshot = z.object({
   destination: z.string(),
   zip: exportRequest.shape.zip.unwrap(),
   manifest: exportRequest.shape.manifest.unwrap(),
+  /** Older snapshots accepted no pre-flight warning. */
+  acceptWarnings: exportRequest.shape.acceptWarnings.unwrap().default([]),
 });
 
 const count = z.number().int().min(0);

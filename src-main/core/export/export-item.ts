@@ -29,4 +29,9 @@ export interface ExportItem {
   sourcePhotos: string[];
   /** Made by the service's model: marked as such in the file's XMP. */
   aiGenerated: boolean;
+  /**
+   * Where a crop centres, as fractions of the width and height from the top left: the focus point the
+   * designer set in Review; absent, crops find the subject themselves (render.ts).
+   */
+  focus?: { x: number; y: number } | null;
 }

@@ -5,6 +5,7 @@ import { requireBatch } from '../queue/decisions.ts';
 import type { ProductId } from '../queue/ids.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch, Job, Product } from '../queue/types.ts';
+import { focusReader } from '../review/focus-store.ts';
 import { type ProductKey, productKeyLabel, productKeyOf } from '../review/product-key.ts';
 import type { ReviewRow, ReviewStore } from '../review/review-store.ts';
 import { SameProducts } from '../review/same-product.ts';
@@ -123,6 +124,7 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
       return { batch, products: store.batches.products(batch.id), rows };
     });
   }
+  const focusOf = focusReader(store.db);
   const items: ExportItem[] = [];
   for (const { batch, products, rows } of groups) {
     const byProduct = new Map<ProductId, ReviewRow[]>();
@@ -185,6 +187,7 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
           jobId: row.jobId,
           credits: job ? shareOf(job, row.assetId) : null,
           aiGenerated: true,
+          focus: focusOf(row.assetId),
         });
       }
     }

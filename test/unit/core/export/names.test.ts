@@ -13,7 +13,12 @@ import {
   parseRecipe,
   RecipeError,
 } from '../../../../src-main/core/export/recipes.ts';
-import { NameClaims, safeComponent, withSuffix } from '../../../../src-main/core/util/safe-names.ts';
+import {
+  cutMiddle,
+  NameClaims,
+  safeComponent,
+  withSuffix,
+} from '../../../../src-main/core/util/safe-names.ts';
 import { exportItem } from '../../../support/export-item.ts';
 
 const VALUES: NameValues = {
@@ -94,6 +99,21 @@ describe('safe names', () => {
     const suffixed = withSuffix(safe, 12);
     expect(bytes(suffixed)).toBeLessThanOrEqual(255);
     expect(suffixed.endsWith(' (12).jpeg')).toBe(true);
+  });
+
+  it('cuts an export name in its middle, keeping the end that tells similar names apart', () => {
+    const stem = `Long catalog title ${'word '.repeat(60)}Black Cap-classic`;
+    const second = safeComponent(`${stem}-02-feed.jpg`, 'file', { cut: 'middle' });
+    const first = safeComponent(`${stem}-01-feed.jpg`, 'file', { cut: 'middle' });
+    expect(bytes(first)).toBeLessThanOrEqual(255);
+    expect(first).toMatch(/^Long catalog title word .*….*Black Cap-classic-01-feed\.jpg$/);
+    expect(second).not.toBe(first);
+    // Within a length too (the room a path leaves under Windows' 260), never splitting a character.
+    expect(cutMiddle('ab👩‍👩‍👧cdefgh-01', 8)).toBe('ab…-01');
+    expect(cutMiddle('short', 10)).toBe('short');
+    expect(safeComponent(`${stem}-01-feed.jpg`, 'file', { cut: 'middle', maxLength: 40 })).toBe(
+      'Long catalog titl…ap-classic-01-feed.jpg',
+    );
   });
 
   it('tells apart names that differ only in case or Unicode spelling, and keeps one spelling per folder', () => {
