@@ -144,6 +144,8 @@ async function seedItems(root: string, bases: string[]): Promise<ExportItem[]> {
         product: `Product ${product + 1}`,
         sku: `B${String(product).padStart(9, '0')}`,
         handle: `product-${product + 1}`,
+        title: `Product ${product + 1}`,
+        alt: '',
         style: 'classic',
         shot,
         stars: 4,

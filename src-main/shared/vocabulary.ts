@@ -171,3 +171,10 @@ export type AgentRequestState = (typeof AGENT_REQUEST_STATES)[number];
  * app quit while it ran (it can be run again). */
 export const EXPORT_STATES = ['running', 'done', 'cancelled', 'stopped', 'failed', 'interrupted'] as const;
 export type ExportState = (typeof EXPORT_STATES)[number];
+
+/**
+ * What a product is called where it is sold (issue 29): stored per product (core/products/), read from a
+ * catalog or from names at ingest, edited in the product sheet, used by export names and manifests.
+ */
+export const IDENTITY_FIELDS = ['sku', 'handle', 'title', 'brand', 'alt'] as const;
+export type IdentityField = (typeof IDENTITY_FIELDS)[number];
