@@ -298,6 +298,39 @@ describe('parseCatalog: simple product,url[,position] lists', () => {
   });
 });
 
+describe('parseCatalog: what a catalog says of a product (issue 29)', () => {
+  it("keeps a Shopify export's Variant SKU, Handle, Title, Vendor and first alt text", () => {
+    const csv = [
+      'Handle,Title,Vendor,Variant SKU,Image Src,Image Position,Image Alt Text',
+      'cap,Solidus Cap,Solidus,,https://x.test/2.png,2,The back',
+      'cap,,,CAP-RED-1,https://x.test/1.png,1,',
+      'cap,,,CAP-RED-2,,,',
+    ].join('\n');
+    expect(parseCatalog(csv, 'shop.csv')[0]!.identity).toEqual({
+      sku: 'CAP-RED-1',
+      handle: 'cap',
+      title: 'Solidus Cap',
+      brand: 'Solidus',
+      alt: 'The back',
+    });
+  });
+
+  it("reads a simple CSV's named columns in any order and case; its product column is the SKU without one", () => {
+    const csv = 'URL,Product,Brand,SKU,Alt text\nhttps://img.test/t.jpg,tote,Solidus,T-1,A tote\n';
+    expect(parseCatalog(csv, 'list.csv')).toEqual([
+      {
+        key: 'tote',
+        name: 'tote',
+        urls: ['https://img.test/t.jpg'],
+        identity: { sku: 'T-1', brand: 'Solidus', alt: 'A tote' },
+      },
+    ]);
+    expect(parseCatalog('product,url\nmug,https://img.test/m.jpg\n', 'l.csv')[0]!.identity).toEqual({
+      sku: 'mug',
+    });
+  });
+});
+
 describe('parseCatalog: JSON', () => {
   it('reads a list of {product, url, position?}, positions as numbers or text', () => {
     const json = JSON.stringify([
