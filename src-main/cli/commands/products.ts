@@ -18,6 +18,7 @@ interface ProductsOptions {
   out?: string;
   from?: string;
   pattern?: string;
+  bom?: boolean;
 }
 
 /** The sheet in lines: a product's name, then each field export names use ("—" where it has none). */
@@ -38,6 +39,8 @@ export function registerProductsCommand(program: Command): void {
     .argument('<batch>', 'a batch id (b_…)')
     .option('--csv', 'print the sheet as CSV (Product id, Name, SKU, Handle, Title, Brand, Alt text)')
     .option('--out <file>', 'with --csv: write the CSV to this file instead')
+    .option('--bom', "with --csv: start with UTF-8's byte-order mark, which Excel needs (the default)")
+    .option('--no-bom', 'with --csv: without the byte-order mark (for scripts)')
     .option('--from <file>', 'read the sheet back from a CSV: rows matched by product id or current name')
     .option('--pattern <pattern>', "read fields from the products' folder names: {sku}_{title}, or a regex")
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
@@ -69,7 +72,10 @@ export function registerProductsCommand(program: Command): void {
           }
         }
         if (options.csv) {
-          const { csv } = await cli.call('products:exportCsv', { batchId });
+          const { csv } = await cli.call('products:exportCsv', {
+            batchId,
+            ...(options.bom !== undefined ? { bom: options.bom } : {}),
+          });
           if (options.out !== undefined) {
             await writeFile(resolve(options.out), csv);
             process.stdout.write(`Wrote ${resolve(options.out)}.\n`);

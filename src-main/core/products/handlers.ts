@@ -7,6 +7,7 @@ import type { HandlersOf } from '../app/handler-map.ts';
 import { requireBatch } from '../queue/decisions.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch, Product } from '../queue/types.ts';
+import { csvBomOf } from '../util/csv.ts';
 import { safeComponent } from '../util/safe-names.ts';
 import { IdentityStore } from './identity-store.ts';
 import { identityFromName, NamePatternError, parseNamePattern } from './name-pattern.ts';
@@ -85,10 +86,10 @@ export function productsHandlers(
       if (changes.length > 0) write(batch, changes);
       return { ...viewOf(batch), unmatched };
     },
-    'products:exportCsv': async ({ batchId }) => {
+    'products:exportCsv': async ({ batchId, bom }) => {
       const batch = requireBatch(store, batchId);
       return {
-        csv: sheetCsv(sheetRows(store, batch)),
+        csv: sheetCsv(sheetRows(store, batch), { bom: csvBomOf(ctx.settings(), bom) }),
         fileName: safeComponent(`${batch.name} products.csv`, 'file'),
       };
     },

@@ -2,9 +2,10 @@ import { parse } from 'csv-parse/sync';
 import type { ProductIdentity, ProductSheetRow } from '../../shared/models.ts';
 import { IDENTITY_FIELDS, type IdentityField } from '../../shared/vocabulary.ts';
 import { IDENTITY_FIELD_WORDS } from '../../shared/words.ts';
-import { csvField } from '../export/manifest.ts';
+import { type CsvOptions, csvText, inertCellValue } from '../util/csv.ts';
 
-// The product sheet as CSV, to edit in a spreadsheet and read back (`adbatch products <batch> --csv` and
+// The product sheet as CSV (the one writer, util/csv.ts: formula cells inert, a byte-order mark for Excel
+// when asked), to edit in a spreadsheet and read back (`adbatch products <batch> --csv` and
 // `--from FILE`, the sheet's Export and Import): one row per product, its id and name, then its identity.
 // Read back, a row is matched to its product by the id, else by the product's current name; a column the
 // file does not have leaves that field as it is, an empty cell empties it. A row that names no product is
@@ -17,12 +18,12 @@ export class SheetCsvError extends Error {
   override name = 'SheetCsvError';
 }
 
-export function sheetCsv(rows: readonly ProductSheetRow[]): string {
-  const lines = [
+export function sheetCsv(rows: readonly ProductSheetRow[], options: CsvOptions): string {
+  return csvText(
     [ID_HEADER, NAME_HEADER, ...IDENTITY_FIELDS.map((field) => IDENTITY_FIELD_WORDS[field])],
-    ...rows.map((row) => [row.id, row.name, ...IDENTITY_FIELDS.map((field) => row.identity[field])]),
-  ];
-  return `${lines.map((fields) => fields.map(csvField).join(',')).join('\r\n')}\r\n`;
+    rows.map((row) => [row.id, row.name, ...IDENTITY_FIELDS.map((field) => row.identity[field])]),
+    options,
+  );
 }
 
 /** A header cell as a column: the field's word or id (any case, spaces and dashes ignored). */
@@ -53,12 +54,15 @@ export function readSheetCsv(
   const firstLine = content.split(/\r?\n/, 1)[0] ?? '';
   let records: string[][];
   try {
-    records = parse(content, {
-      delimiter: firstLine.includes('\t') && !firstLine.includes(',') ? '\t' : ',',
-      record_delimiter: ['\r\n', '\n', '\r'],
-      relax_column_count: true,
-      skip_empty_lines: true,
-    }) as string[][];
+    // A cell our writer made inert (`'=HYPERLINK…`) reads back as the text it was given.
+    records = (
+      parse(content, {
+        delimiter: firstLine.includes('\t') && !firstLine.includes(',') ? '\t' : ',',
+        record_delimiter: ['\r\n', '\n', '\r'],
+        relax_column_count: true,
+        skip_empty_lines: true,
+      }) as string[][]
+    ).map((cells) => cells.map(inertCellValue));
   } catch (error) {
     throw new SheetCsvError(`The file is not a readable CSV (${(error as Error).message}).`);
   }

@@ -30,8 +30,13 @@ export const productsChannels = {
   'products:fromNames': channel<ProductSheetView & { unmatched: string[] }>()(
     z.object({ batchId, pattern: z.string().min(1).max(500) }).strict(),
   ),
-  /** The sheet as CSV (`Product id`, `Name`, then a column per field), to edit in a spreadsheet. */
-  'products:exportCsv': channel<{ csv: string; fileName: string }>()(z.object({ batchId }).strict()),
+  /**
+   * The sheet as CSV (`Product id`, `Name`, then a column per field), to edit in a spreadsheet; `bom`: with
+   * UTF-8's byte-order mark (for Excel), absent the preference's.
+   */
+  'products:exportCsv': channel<{ csv: string; fileName: string }>()(
+    z.object({ batchId, bom: z.boolean().optional() }).strict(),
+  ),
   /**
    * Reads a sheet back from CSV: rows matched by product id or current name; a row that names no product
    * refuses the whole file, in words, before anything changes.

@@ -165,7 +165,7 @@ describe('a product sheet', () => {
 
     const { csv, fileName } = await callCore(h.core, 'products:exportCsv', { batchId });
     expect(fileName).toBe('Identity products.csv');
-    const records = parse(csv, { columns: true }) as Array<Record<string, string>>;
+    const records = parse(csv, { columns: true, bom: true }) as Array<Record<string, string>>;
     expect(Object.keys(records[0]!)).toEqual([
       'Product id',
       'Name',
@@ -194,12 +194,24 @@ describe('a product sheet', () => {
     const same = await callCore(h.core, 'products:importCsv', { batchId, csv: again.csv });
     expect(same.rows).toEqual(imported.rows);
 
+    // A cell a spreadsheet would run is written inert (the one CSV writer) and reads back as it was typed.
+    const formula = await callCore(h.core, 'products:update', {
+      batchId,
+      changes: [{ productId: imported.rows[0]!.id, field: 'alt', value: '=HYPERLINK("https://x.test")' }],
+    });
+    const inert = await callCore(h.core, 'products:exportCsv', { batchId, bom: true });
+    expect(inert.csv.startsWith('\uFEFFProduct id,')).toBe(true);
+    expect(inert.csv).toContain(`"'=HYPERLINK(""https://x.test"")"`);
+    const back = await callCore(h.core, 'products:importCsv', { batchId, csv: inert.csv });
+    expect(back.rows).toEqual(formula.rows);
+    expect(back.rows[0]!.identity.alt).toBe('=HYPERLINK("https://x.test")');
+
     const unknown = `${again.csv}p_nothing,Scarf,SC-1,,,,\r\n`;
     expect(await refusalOf(h.core, 'products:importCsv', { batchId, csv: unknown })).toEqual({
       code: 'bad_request',
       message:
         'Nothing was changed: a row names no product of Identity (row 5 (id p_nothing, name "Scarf")). Match rows by the "Product id" column or the product\'s current name.',
     });
-    expect((await callCore(h.core, 'products:sheet', { batchId })).rows).toEqual(imported.rows);
+    expect((await callCore(h.core, 'products:sheet', { batchId })).rows).toEqual(back.rows);
   });
 });
