@@ -113,6 +113,8 @@ async function videoItems(root: string): Promise<ExportItem[]> {
       product: `Video product ${n + 1}`,
       sku: `V${String(n).padStart(9, '0')}`,
       handle: `video-product-${n + 1}`,
+      title: `Video product ${n + 1}`,
+      alt: '',
       style: 'classic',
       shot: 1,
       stars: 4,
