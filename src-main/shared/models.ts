@@ -9,6 +9,7 @@ import type {
   BatchDecision,
   BatchViewStatus,
   ExportState,
+  IdentityField,
   JobDecision,
   JobKind,
   JobState,
@@ -720,6 +721,11 @@ export interface ExportPlanView {
   blocked: number;
   /** Empty tokens and the like, once per product and recipe. */
   notices: string[];
+  /**
+   * What stops the export before anything is written, in words: a recipe whose names need a field some
+   * products lack (`{sku}` for Amazon), naming them. Their files are not in the plan; export:start refuses.
+   */
+  blocking: string[];
   /** The zips it will write, relative to the destination. */
   zips: string[];
 }
@@ -1005,4 +1011,27 @@ export interface AgentServerView {
   error: string | null;
   /** The folder agents may export into (and folders inside it). */
   exportFolder: string;
+}
+
+/** What a product is called where it is sold (issue 29): '' where a field is not known. */
+export type ProductIdentity = Record<IdentityField, string>;
+
+/** One product of a batch's product sheet. */
+export interface ProductSheetRow {
+  id: string;
+  /** Its name in Adbatch: its folder's, its SKU's in a folder split by SKU, or the catalog's title. */
+  name: string;
+  /** What was read or typed; '' where nothing was. */
+  identity: ProductIdentity;
+  /**
+   * What export names and manifests use: the identity, where a field is empty the guess (a handle made
+   * from the title, the title from the name, the batch's brand); '' where there is none (a SKU).
+   */
+  used: ProductIdentity;
+}
+
+export interface ProductSheetView {
+  batchId: string;
+  batchName: string;
+  rows: ProductSheetRow[];
 }

@@ -187,3 +187,10 @@ export const PREFLIGHT_WARNINGS = [
   'not_srgb',
 ] as const;
 export type PreflightWarning = (typeof PREFLIGHT_WARNINGS)[number];
+
+/**
+ * What a product is called where it is sold (issue 29): stored per product (core/products/), read from a
+ * catalog or from names at ingest, edited in the product sheet, used by export names and manifests.
+ */
+export const IDENTITY_FIELDS = ['sku', 'handle', 'title', 'brand', 'alt'] as const;
+export type IdentityField = (typeof IDENTITY_FIELDS)[number];

@@ -5,6 +5,7 @@ import {
   type BatchDecision,
   type BatchViewStatus,
   type ExportState,
+  type IdentityField,
   IN_DOUBT_JOB_STATES,
   type JobDecision,
   type JobState,
@@ -290,3 +291,12 @@ export function etaWords(eta: BatchEta, now: number): string {
   if (eta.range) return `${rangeWords(eta.from - now, to)} left`;
   return `about ${spanWords(eta.at - now)} left`;
 }
+
+/** A product's identity field as a column of the product sheet, its CSV and the CLI. */
+export const IDENTITY_FIELD_WORDS: Record<IdentityField, string> = {
+  sku: 'SKU',
+  handle: 'Handle',
+  title: 'Title',
+  brand: 'Brand',
+  alt: 'Alt text',
+};

@@ -13,6 +13,8 @@ export function exportItem(overrides: Partial<ExportItem> & { key: string; file:
     product: 'Cap',
     sku: 'B000CAP001',
     handle: 'cap-black',
+    title: 'Cap',
+    alt: '',
     style: 'classic',
     shot: 1,
     stars: 0,

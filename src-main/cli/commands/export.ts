@@ -159,6 +159,7 @@ export function registerExportCommand(program: Command): void {
           acceptWarnings: options.acceptWarning ?? [],
         };
         const plan = await cli.call('export:plan', request);
+        if (plan.blocking.length > 0) throw new Error(plan.blocking.join('\n'));
         if (plan.total === 0) throw new Error(nothingToExport(request.selection));
         // Said once the export is sure to go (a dry run, or a start that was not refused): a refusal stays one line.
         const notices = () => {

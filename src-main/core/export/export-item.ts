@@ -17,6 +17,10 @@ export interface ExportItem {
   product: string;
   sku: string;
   handle: string;
+  /** The product's title where it is sold (its name when none was given): core/products/identity.ts. */
+  title: string;
+  /** The product's image alt text, '' when none was given. */
+  alt: string;
   style: string;
   /** The shot's number in its shoot, from 1 (a source photo's number among its product's photos). */
   shot: number;

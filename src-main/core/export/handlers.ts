@@ -27,6 +27,7 @@ import { mapLimit } from '../util/map-limit.ts';
 import { describeExportFault } from './export-fault.ts';
 import { exportItemsOf } from './export-items.ts';
 import type { ExportRecord, ExportRecords, ExportSnapshot, ExportSummary } from './export-records.ts';
+import { missingFieldMessage } from './missing-fields.ts';
 import { parseTemplate, TemplateError } from './names.ts';
 import { makeFolders } from './place-file.ts';
 import { placedBeforeOf } from './placed-before.ts';
@@ -491,6 +492,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
           ...plan.notices.map((notice) => notice.message),
           ...(shopify ? [shopify] : []),
         ],
+        blocking: plan.missing.map(missingFieldMessage),
         zips,
       };
     },
@@ -508,6 +510,9 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       }
       const { notices: _notices, ...snapshot } = await snapshotOf(request);
       const plan = await planOf(snapshot);
+      if (plan.missing.length > 0) {
+        throw new AppError('conflict', plan.missing.map(missingFieldMessage).join('\n'));
+      }
       if (plan.files.length === 0) {
         throw new AppError(
           'conflict',

@@ -4,6 +4,7 @@ import { mapLimit } from '../util/map-limit.ts';
 import { NameClaims, safeComponent } from '../util/safe-names.ts';
 import type { ExportItem } from './export-item.ts';
 import { outputFraming } from './geometry.ts';
+import { isIdentityToken, type MissingField, MissingFields } from './missing-fields.ts';
 import {
   type NameValues,
   renderFileName,
@@ -60,6 +61,8 @@ export interface ExportPlan {
   files: readonly PlannedFile[];
   /** Empty name tokens and the like, once per product and recipe. */
   notices: readonly PlanNotice[];
+  /** Products whose names a recipe needs a field of that they lack: their files are not planned (missing-fields.ts). */
+  missing: readonly MissingField[];
 }
 
 export interface PlanRequest {
@@ -150,6 +153,7 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
   const files: PlannedFile[] = [];
   const notices: PlanNotice[] = [];
   const noticed = new Set<string>();
+  const missing = new MissingFields();
   for (const recipe of recipes) {
     for (const { item, n } of takenByRecipe(items, recipe)) {
       const info = await infoOf(item);
@@ -166,6 +170,7 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
         product: item.product,
         sku: item.sku,
         handle: item.handle,
+        title: item.title,
         style: item.style,
         recipe: recipe.name,
         date: request.date,
@@ -178,7 +183,11 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
         w: size.width,
         h: size.height,
       };
-      for (const token of emptyTokensUsed(recipe, values)) {
+      const empty = emptyTokensUsed(recipe, values);
+      const lacking = empty.filter(isIdentityToken);
+      for (const token of lacking) missing.note(recipe, item, token);
+      if (lacking.length > 0) continue;
+      for (const token of empty) {
         const key = `${recipe.id}\u0000${item.productKey}\u0000${token}`;
         if (noticed.has(key)) continue;
         noticed.add(key);
@@ -217,5 +226,5 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
       });
     }
   }
-  return { recipes, files, notices };
+  return { recipes, files, notices, missing: missing.list() };
 }

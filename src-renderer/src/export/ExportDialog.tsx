@@ -254,6 +254,11 @@ function PlanPreview({
           </span>
         )}
       </h3>
+      {plan.blocking.map((message) => (
+        <Notice key={message} kind="error">
+          {message}
+        </Notice>
+      ))}
       {plan.files.length > 0 && (
         // Scrolled by keyboard too: focusable, named for what it holds.
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus to scroll by keys.
@@ -529,6 +534,7 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
                 planning ||
                 planError !== null ||
                 !plan ||
+                plan.blocking.length > 0 ||
                 plan.total === 0
               }
               onClick={() => void start()}

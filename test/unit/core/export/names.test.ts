@@ -26,6 +26,7 @@ const VALUES: NameValues = {
   product: 'Cap / Black',
   sku: 'B000123456',
   handle: 'cap-black',
+  title: 'Cap / Black',
   style: 'classic',
   recipe: 'Shopify',
   date: '2026-11-23',
@@ -212,7 +213,7 @@ describe('the plan', () => {
     expect((await plan()).files.map((file) => file.relativePath)).toEqual(paths);
   });
 
-  it('takes picks by default, stars or everything not rejected when asked, and says when a token is empty', async () => {
+  it('takes picks by default, stars or everything not rejected when asked, and blocks a name that needs a missing SKU', async () => {
     const items = [
       item({ key: 'a1', flag: 'picked' }),
       item({ key: 'a2', flag: null, stars: 3 }),
@@ -244,7 +245,9 @@ describe('the plan', () => {
       date: '2026-11-23',
       readInfo,
     });
-    expect(amazon.notices).toEqual([{ product: 'Cap', message: '{sku} is empty for "Cap" in Amazon main.' }]);
-    expect(amazon.files[0]!.relativePath).toBe('Amazon main/_.MAIN.jpg');
+    // A name the recipe needs and the product lacks blocks its files (issue 29): never `_.MAIN.jpg`.
+    expect(amazon.files).toEqual([]);
+    expect(amazon.notices).toEqual([]);
+    expect(amazon.missing).toEqual([{ recipe: 'Amazon main', token: 'sku', products: ['Cap'] }]);
   });
 });

@@ -6,7 +6,7 @@ import type { Migration } from '../migrate.ts';
 // its focus. Results without a row crop by sharp's attention strategy.
 export const resultFocus: Migration = {
   version: 15,
-  name: '015-preflight-focus',
+  name: '015-result-focus',
   up(db) {
     db.exec(`
       CREATE TABLE result_focus (
