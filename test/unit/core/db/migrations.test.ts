@@ -23,6 +23,19 @@ function tables(db: Database.Database): string[] {
   ).map((row) => row.name);
 }
 
+/** A batch (b1) with one product (p1), its shoot (j1) and one result (asset 7), as of migration 006. */
+function seedOneResult(db: Database.Database): void {
+  db.exec(`
+      INSERT INTO batches (id, name, created_at, base_url, key_id, key_hint, sandbox, library_dir, shoot_settings,
+        quoted_credits, status, updated_at, account_id)
+        VALUES ('b1','B',0,'http://x','k','…k',1,'/lib','{}',4,'finished',0,'sandbox');
+      INSERT INTO products VALUES ('p1','b1',0,'cap','/in/cap','[]','',NULL);
+      INSERT INTO jobs (id, batch_id, product_id, kind, settings, price, state, created_at)
+        VALUES ('j1', 'b1', 'p1', 'shoot', '{}', 4, 'done', 0);
+      INSERT INTO assets (id, job_id, kind, idx, url, path, state) VALUES (7, 'j1', 'image', 0, 'u', 'p', 'done');
+  `);
+}
+
 describe('openDatabase', () => {
   it('creates a durable WAL database at the latest schema version', () => {
     const db = openDatabase(join(dir, 'nested', 'adbatch.db'));
@@ -239,15 +252,7 @@ describe('migration 006-review', () => {
     const db = new Database(join(dir, 'x.db'));
     db.pragma('foreign_keys = ON');
     migrate(db, MIGRATIONS.slice(0, 6));
-    db.exec(`
-      INSERT INTO batches (id, name, created_at, base_url, key_id, key_hint, sandbox, library_dir, shoot_settings,
-        quoted_credits, status, updated_at, account_id)
-        VALUES ('b1','B',0,'http://x','k','…k',1,'/lib','{}',4,'finished',0,'sandbox');
-      INSERT INTO products VALUES ('p1','b1',0,'cap','/in/cap','[]','',NULL);
-      INSERT INTO jobs (id, batch_id, product_id, kind, settings, price, state, created_at)
-        VALUES ('j1', 'b1', 'p1', 'shoot', '{}', 4, 'done', 0);
-      INSERT INTO assets (id, job_id, kind, idx, url, path, state) VALUES (7, 'j1', 'image', 0, 'u', 'p', 'done');
-    `);
+    seedOneResult(db);
     const decide = db.prepare(
       'INSERT OR REPLACE INTO review_decisions (asset_id, flag, stars, reject_reason, decided_at) VALUES (?, ?, ?, ?, 0)',
     );
@@ -489,6 +494,73 @@ describe('migration 013-ledger-money', () => {
       credits: 1,
       type: 'charge',
     });
+    db.close();
+  });
+});
+
+describe('migration 014-agent-quote', () => {
+  it('keeps the quote a request was submitted with, and refuses a second request on the same quote', () => {
+    const db = new Database(join(dir, 'x.db'));
+    migrate(db, MIGRATIONS.slice(0, 13));
+    const request = db.prepare(
+      `INSERT INTO agent_requests (id, client, client_request_id, created_at, account_id, name, request, credits, state)
+       VALUES (?, 'Claude', ?, 0, 'a1', 'n', '{}', 2, 'pending')`,
+    );
+    request.run('r0', 'c0');
+    migrate(db, MIGRATIONS.slice(0, 14));
+    expect(db.pragma('user_version', { simple: true })).toBe(14);
+    expect(db.prepare("SELECT quote_id FROM agent_requests WHERE id = 'r0'").get()).toEqual({
+      quote_id: null,
+    });
+    const withQuote = db.prepare(
+      `INSERT INTO agent_requests (id, client, client_request_id, created_at, account_id, name, request, credits, state, quote_id)
+       VALUES (?, 'Claude', ?, 0, 'a1', 'n', '{}', 2, 'pending', ?)`,
+    );
+    withQuote.run('r1', 'c1', 'q1');
+    withQuote.run('r2', 'c2', null);
+    expect(() => withQuote.run('r3', 'c3', 'q1')).toThrow(/UNIQUE/);
+    db.close();
+  });
+});
+
+describe('migration 015-result-focus', () => {
+  it('keeps one focus point per result, as fractions of its frame, gone with its result', () => {
+    const db = new Database(join(dir, 'x.db'));
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 15));
+    expect(db.pragma('user_version', { simple: true })).toBe(15);
+    seedOneResult(db);
+    const focus = db.prepare('INSERT INTO result_focus (asset_id, x, y, set_at) VALUES (?, ?, ?, 0)');
+    focus.run(7, 0.25, 1);
+    expect(() => focus.run(7, 0.5, 0.5)).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => focus.run(7, 1.5, 0.5)).toThrow(/CHECK/);
+    expect(() => focus.run(7, 0.5, -0.1)).toThrow(/CHECK/);
+    expect(() => focus.run(8, 0.5, 0.5)).toThrow(/FOREIGN KEY/);
+    expect(db.prepare('SELECT asset_id, x, y FROM result_focus').all()).toEqual([
+      { asset_id: 7, x: 0.25, y: 1 },
+    ]);
+    db.exec('DELETE FROM assets WHERE id = 7');
+    expect(db.prepare('SELECT COUNT(*) AS n FROM result_focus').get()).toEqual({ n: 0 });
+    db.close();
+  });
+});
+
+describe('migration 016-product-identity', () => {
+  it('keeps one identity per product, a field not known stored as empty, gone with its product', () => {
+    const db = new Database(join(dir, 'x.db'));
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 16));
+    expect(db.pragma('user_version', { simple: true })).toBe(16);
+    seedOneResult(db);
+    const identity = db.prepare("INSERT INTO product_identity (product_id, sku) VALUES (?, 'SKU-1')");
+    identity.run('p1');
+    expect(() => identity.run('p1')).toThrow(/UNIQUE|PRIMARY/);
+    expect(db.prepare('SELECT * FROM product_identity').all()).toEqual([
+      { product_id: 'p1', sku: 'SKU-1', handle: '', title: '', brand: '', alt_text: '' },
+    ]);
+    expect(() => identity.run('p2')).toThrow(/FOREIGN KEY/);
+    db.exec("DELETE FROM products WHERE id = 'p1'");
+    expect(db.prepare('SELECT COUNT(*) AS n FROM product_identity').get()).toEqual({ n: 0 });
     db.close();
   });
 });
