@@ -471,7 +471,11 @@ describe('adbatch export', () => {
         /^adbatch: The template "\{prodcut\}" has an unknown token/,
       ],
       [[...cliArgs(join(out, 'x')), '--recipe', 'Etsy'], /^adbatch: There is no recipe "Etsy"/],
-      [cliArgs(join(blocker, 'export')), /^adbatch: The export folder \(.*a-file\/export\) is gone/],
+      // A file where a folder of the path must be: said as what it is, not as a folder that went away.
+      [
+        cliArgs(join(blocker, 'export')),
+        /^adbatch: .*a-file\/export is not a folder: part of the path is a file\. Choose a folder instead\.$/m,
+      ],
     ];
     for (const [args, message] of cases) {
       const child = startChild(args);
