@@ -29,6 +29,7 @@ import { type BatchCheck, batchCheck } from './ledger/batch-check.ts';
 import { BrandStore } from './ledger/brand-store.ts';
 import { agencyHandlers } from './ledger/brands-handlers.ts';
 import { usageHandlers } from './ledger/usage-handlers.ts';
+import type { OutboundPolicy } from './net/outbound-policy.ts';
 import { batchesHandlers } from './queue/batches-handlers.ts';
 import { jobsHandlers } from './queue/jobs-handlers.ts';
 import { type LeaseMode, QueueDriver } from './queue/queue-driver.ts';
@@ -87,6 +88,8 @@ export interface CoreOptions {
   driveUnfinished?: boolean;
   /** Keys a front end holds for this session only, never stored (the CLI's ADBATCH_API_KEY). */
   sessionKeys?: SessionKey[];
+  /** Hosts allowed for this session on top of those in Settings (the CLI's --allow-host). */
+  allowedHosts?: string[];
   /** Storage given for this session (the CLI's --s3-* flags); wins over the one in Settings. */
   sessionStorage?: S3HostingConfig | null;
   /** Multiplies the engine's duration priors and delays (default 0.1: the sandbox runs ten times faster). */
@@ -171,6 +174,9 @@ export function createCore(options: CoreOptions): Core {
     unreadableSettings = unreadable;
     return read.settings;
   };
+  const outbound = (): OutboundPolicy => ({
+    allowedHosts: [...(settings().allowedHosts ?? []), ...(options.allowedHosts ?? [])],
+  });
   let queue: QueueDriver | null = null;
   const services = new ServiceAccess({
     accounts,
@@ -209,6 +215,7 @@ export function createCore(options: CoreOptions): Core {
     files: new FileGateway(options.fileUrl),
     settings,
     writeSettings: (next) => options.preferences.write(next),
+    outbound,
     openDialog: options.openDialog ?? (async () => []),
     openImageDialog: options.openImageDialog ?? (async () => null),
     revealFolder: options.revealFolder ?? (async () => 'there is no file manager to open it in here'),

@@ -260,6 +260,7 @@ const settingsInput = CONTRACT['settings:set'].input.shape;
 const storedSettingsFields = {
   libraryDir: settingsInput.libraryDir.unwrap(),
   budgetMarginPercent: settingsInput.budgetMarginPercent.unwrap(),
+  allowedHosts: settingsInput.allowedHosts.unwrap(),
   lastBatch: lastBatchSettings,
   agentServer: z.object({
     enabled: z.boolean(),
@@ -292,6 +293,7 @@ export function readSettings(
   const libraryDir = read('libraryDir', storedSettingsFields.libraryDir);
   const budgetMarginPercent = read('budgetMarginPercent', storedSettingsFields.budgetMarginPercent);
   const lastBatch = read('lastBatch', storedSettingsFields.lastBatch);
+  const allowedHosts = read('allowedHosts', storedSettingsFields.allowedHosts);
   const agentServer = read('agentServer', storedSettingsFields.agentServer);
   return {
     settings: {
@@ -299,6 +301,7 @@ export function readSettings(
       ...(libraryDir !== undefined ? { libraryDir } : {}),
       ...(budgetMarginPercent !== undefined ? { budgetMarginPercent } : {}),
       ...(lastBatch !== undefined ? { lastBatch } : {}),
+      ...(allowedHosts !== undefined ? { allowedHosts } : {}),
       ...(agentServer !== undefined ? { agentServer } : {}),
     },
     unreadable,
