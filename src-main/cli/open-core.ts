@@ -34,6 +34,8 @@ export interface CliCoreOptions {
   library?: string;
   sessionKeys?: SessionKey[];
   storage?: S3HostingConfig | null;
+  /** Hosts input may be fetched from though they are not public (`--allow-host`). */
+  allowHosts?: string[];
   rateLimit?: RateLimit;
   /** The embedded sandbox's speed, and the engine's clock for it. */
   timeScale?: number;
@@ -76,6 +78,7 @@ export function openCliCore(options: CliCoreOptions): CliCore {
     driveUnfinished: options.driveUnfinished ?? false,
     sessionKeys: options.sessionKeys ?? [],
     sessionStorage: options.storage ?? null,
+    allowedHosts: options.allowHosts ?? [],
     timeScale,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     log: {

@@ -197,6 +197,7 @@ export function createCore(options: CoreOptions): Core {
     store,
     services,
     photos,
+    outbound,
     events,
     log,
     rateLimit: () => withMargin(options.rateLimit ?? SERVICE_RATE_LIMIT, settings().budgetMarginPercent),

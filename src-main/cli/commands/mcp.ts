@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { SANDBOX_ACCOUNT_ID, sessionAccountId } from '../../core/app/public-api.ts';
 import { openCliCore } from '../open-core.ts';
+import { addOutboundOptions, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
 import { VERSION } from '../version.ts';
 import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './session-key.ts';
@@ -13,7 +14,7 @@ import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './ses
 // the app, or `adbatch approve`) unless it fits the allowance the user set. Stdout is the protocol's:
 // anything else this process has to say goes to stderr.
 
-interface McpCommandOptions {
+interface McpCommandOptions extends OutboundFlags {
   dataDir: string;
   library: string;
   baseUrl?: string;
@@ -22,7 +23,7 @@ interface McpCommandOptions {
 }
 
 export function registerMcpCommand(program: Command): void {
-  program
+  const command = program
     .command('mcp')
     .description(
       "Serve Adbatch's tools to an agent over MCP on stdio: scan, quote, submit (a person approves), follow, review.",
@@ -35,38 +36,39 @@ export function registerMcpCommand(program: Command): void {
       new Option('--export-folder <dir>', 'a folder agents may export into (again for more)')
         .argParser((dir: string, dirs: string[]) => [...dirs, resolve(dir)])
         .default([], 'none: export_batch refuses'),
-    )
-    .action(async (options: McpCommandOptions) => {
-      const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl, options) : null;
-      const cli = openCliCore({
-        dataDir: options.dataDir,
-        holderName: 'adbatch mcp',
-        leaseMode: 'wait',
-        driveUnfinished: true,
-        library: options.library,
-        sessionKeys: sessionKey ? [sessionKey] : [],
-      });
-      await cli.core.start();
-      // The MCP SDK is imported by this command only: it takes about 200 ms to load, which no other
-      // command should pay at startup.
-      const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
-        import('@modelcontextprotocol/sdk/server/stdio.js'),
-        import('../../mcp/server.ts'),
-      ]);
-      const server = await createMcpServer({
-        call: cli.call,
-        defaultAccountId: sessionKey ? sessionAccountId(sessionKey.apiKey) : SANDBOX_ACCOUNT_ID,
-        version: VERSION,
-        exportFolders: () => options.exportFolder,
-      });
-      const transport = new StdioServerTransport();
-      const closed = new Promise<void>((resolve) => {
-        transport.onclose = () => resolve();
-        process.stdin.once('end', () => resolve());
-      });
-      await server.connect(transport);
-      await closed;
-      await server.close();
-      await cli.core.stop();
+    );
+  addOutboundOptions(command).action(async (options: McpCommandOptions) => {
+    const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl, options) : null;
+    const cli = openCliCore({
+      dataDir: options.dataDir,
+      holderName: 'adbatch mcp',
+      leaseMode: 'wait',
+      driveUnfinished: true,
+      library: options.library,
+      sessionKeys: sessionKey ? [sessionKey] : [],
+      allowHosts: options.allowHost,
     });
+    await cli.core.start();
+    // The MCP SDK is imported by this command only: it takes about 200 ms to load, which no other
+    // command should pay at startup.
+    const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('../../mcp/server.ts'),
+    ]);
+    const server = await createMcpServer({
+      call: cli.call,
+      defaultAccountId: sessionKey ? sessionAccountId(sessionKey.apiKey) : SANDBOX_ACCOUNT_ID,
+      version: VERSION,
+      exportFolders: () => options.exportFolder,
+    });
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = () => resolve();
+      process.stdin.once('end', () => resolve());
+    });
+    await server.connect(transport);
+    await closed;
+    await server.close();
+    await cli.core.stop();
+  });
 }

@@ -7,6 +7,7 @@ import { follow, needsYouLine } from '../follow.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
 import { openCliCore } from '../open-core.ts';
 import { formatRateLimit, positiveNumber, rateLimitOption } from '../options.ts';
+import { addOutboundOptions, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir } from '../paths.ts';
 import { sessionKeysFromEnv } from './session-key.ts';
 
@@ -36,15 +37,16 @@ export function registerResumeCommand(program: Command): void {
       positiveNumber,
       DEFAULT_SANDBOX_TIME_SCALE,
     );
-  addHostingOptions(command).action(
+  addOutboundOptions(addHostingOptions(command)).action(
     async (
       only: string | undefined,
-      options: HostingFlags & {
-        dataDir: string;
-        yes?: boolean;
-        rateLimit: { limit: number; windowMs: number };
-        timeScale: number;
-      },
+      options: HostingFlags &
+        OutboundFlags & {
+          dataDir: string;
+          yes?: boolean;
+          rateLimit: { limit: number; windowMs: number };
+          timeScale: number;
+        },
     ) => {
       const cli = openCliCore({
         dataDir: options.dataDir,
@@ -54,6 +56,7 @@ export function registerResumeCommand(program: Command): void {
         // The key's batches are resumed at the base URL each was started with.
         sessionKeys: sessionKeysFromEnv(),
         storage: hostingFrom(options),
+        allowHosts: options.allowHost,
         rateLimit: options.rateLimit,
         timeScale: options.timeScale,
       });

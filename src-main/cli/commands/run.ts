@@ -28,6 +28,7 @@ import { checkedByCommand } from '../help.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
 import { type CliCore, openCliCore } from '../open-core.ts';
 import { formatRateLimit, positiveNumber, rateLimitOption, wholeNumber } from '../options.ts';
+import { addOutboundOptions, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
 import { brandNamed } from './agency.ts';
 import { formatProblems, shown } from './scan.ts';
@@ -142,12 +143,12 @@ export function registerRunCommand(program: Command): void {
       positiveNumber,
       DEFAULT_SANDBOX_TIME_SCALE,
     );
-  addHostingOptions(command).action(async (folders: string[], options) => {
+  addOutboundOptions(addHostingOptions(command)).action(async (folders: string[], options) => {
     process.exitCode = await runCommand(folders, options);
   });
 }
 
-interface RunOptions extends HostingFlags {
+interface RunOptions extends HostingFlags, OutboundFlags {
   style?: ShootSettingsView['style'];
   shots: string;
   quality: ShootSettingsView['quality'];
@@ -206,6 +207,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
     library: options.library,
     sessionKeys: sessionKey ? [sessionKey] : [],
     storage: hostingFrom(options),
+    allowHosts: options.allowHost,
     rateLimit: options.rateLimit,
     timeScale: options.sandbox ? options.timeScale : 1,
   });

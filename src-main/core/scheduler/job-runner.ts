@@ -82,8 +82,9 @@ export class JobRunner {
     const client = keys.client(batch)!;
     let body: ShootBody | VideoBody;
     let servedCopies: ServedCopy[];
+    let given: string[];
     try {
-      ({ body, servedCopies } = await createBody(job, store, this.options.photos));
+      ({ body, servedCopies, given } = await createBody(job, store, this.options.photos));
     } catch (error) {
       if (error instanceof NoWorkingLink) {
         // Nothing was sent: the job fails here, and its message says what to do.
@@ -97,7 +98,7 @@ export class JobRunner {
       return;
     }
     const product = store.batches.product(job.productId)!;
-    const unreachable = await this.options.inputs.unreachable(batch.id, inputsOf(body, product.name));
+    const unreachable = await this.options.inputs.unreachable(batch.id, inputsOf(body, product.name, given));
     if (unreachable.length > 0) {
       this.holdForInputs(batch, unreachable);
       return;
