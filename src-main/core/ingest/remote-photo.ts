@@ -20,16 +20,30 @@ export type RemoteCheck =
   | { ok: true; width: number | null; height: number | null }
   | { ok: false; code: ProblemCode; reason: string };
 
+/**
+ * A PNG's size from its header chunk, which always comes first: what a bomb declares is read even when the
+ * bytes after it are not an image libvips will look at.
+ */
+function pngHeaderSize(bytes: Buffer): { width: number; height: number } | null {
+  if (bytes.length < 24 || bytes.toString('latin1', 12, 16) !== 'IHDR') return null;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+/** Whether the bytes so far already say the image is over the pixel limit (a PNG's header, for now). */
+function overPixelsSoFar(head: Buffer): boolean {
+  const size = pngHeaderSize(head);
+  return size !== null && size.width * size.height > MAX_PIXELS;
+}
+
+/** The first bytes, read until there are enough or they already say the image is over the limit. */
 async function firstBytes(body: AsyncIterable<Buffer>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let length = 0;
+  let head = Buffer.alloc(0);
   // Leaving the loop early destroys the body: the host that ignores Range is hung up on here.
   for await (const chunk of body) {
-    chunks.push(chunk);
-    length += chunk.length;
-    if (length >= PROBE_BYTES) break;
+    head = Buffer.concat([head, chunk]);
+    if (head.length >= PROBE_BYTES || overPixelsSoFar(head)) break;
   }
-  return Buffer.concat(chunks).subarray(0, PROBE_BYTES);
+  return head.subarray(0, PROBE_BYTES);
 }
 
 /**
@@ -120,8 +134,9 @@ export async function checkRemotePhoto(url: string, policy: OutboundPolicy): Pro
     const meta = await Promise.resolve()
       .then(() => sharp(bytes, { limitInputPixels: false }).metadata())
       .catch(() => null);
-    const width = meta?.width ?? null;
-    const height = meta?.height ?? null;
+    const header = meta?.width && meta.height ? meta : kind === 'png' ? pngHeaderSize(bytes) : null;
+    const width = header?.width || null;
+    const height = header?.height || null;
     if (width && height && width * height > MAX_PIXELS) {
       return { ok: false, code: 'pixel_limit', reason: pixelLimitReason(width, height) };
     }
