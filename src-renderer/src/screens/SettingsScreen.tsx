@@ -164,6 +164,24 @@ function General() {
           onBlur={(event) => void save({ budgetMarginPercent: Number(event.target.value) })}
         />
       </label>
+      <label>
+        Allowed hosts: this computer or your network may serve catalog photos, logos and model images from
+        these (one a line: a name or address, with a port if you like). Any other address that is not public
+        is refused.
+        <textarea
+          rows={3}
+          placeholder={'photos.office.lan\n192.168.1.20:8080'}
+          defaultValue={(settings.allowedHosts ?? []).join('\n')}
+          onBlur={(event) =>
+            void save({
+              allowedHosts: event.target.value
+                .split('\n')
+                .map((host) => host.trim())
+                .filter(Boolean),
+            })
+          }
+        />
+      </label>
     </section>
   );
 }
