@@ -51,6 +51,15 @@ export interface JobRunnerOptions {
   onCompleted: () => void;
 }
 
+/**
+ * The given addresses that are not the service's own: a model preset from its list (the Sandbox's are on
+ * this computer) is the service's address, asked as it is, not input held to the outbound policy.
+ */
+function notTheService(given: readonly string[], baseUrl: string): string[] {
+  const service = URL.parse(baseUrl)?.origin;
+  return given.filter((url) => URL.parse(url)?.origin !== service);
+}
+
 export class JobRunner {
   private readonly store: QueueStore;
 
@@ -98,7 +107,10 @@ export class JobRunner {
       return;
     }
     const product = store.batches.product(job.productId)!;
-    const unreachable = await this.options.inputs.unreachable(batch.id, inputsOf(body, product.name, given));
+    const unreachable = await this.options.inputs.unreachable(
+      batch.id,
+      inputsOf(body, product.name, notTheService(given, client.baseUrl)),
+    );
     if (unreachable.length > 0) {
       this.holdForInputs(batch, unreachable);
       return;

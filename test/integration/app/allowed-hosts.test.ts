@@ -1,7 +1,19 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
-import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
+import {
+  type CoreHarness,
+  callCore,
+  finishedBatch,
+  refusalOf,
+  startCoreHarness,
+} from '../../support/core-harness.ts';
+import { QUICK_SHOOT } from '../../support/job-settings.ts';
+import {
+  PRODUCT_FIXTURES_DIR,
+  type StaticServer,
+  startStaticServer,
+  writeCatalog,
+} from '../../support/static-server.ts';
 
 // Issue 28, point 1, through the app's core: a catalog whose photos are served from this computer is
 // refused photo by photo, saying how to allow the host; once the host is in Allowed hosts (Settings), the
@@ -50,4 +62,17 @@ describe('Allowed hosts in Settings', () => {
     expect(refusal.message).toMatch(/a host name or address, with a port if you like/);
     expect((await callCore(h.core, 'settings:get')).allowedHosts).toEqual([new URL(photos.url).host]);
   });
+
+  it('asks the service’s own addresses and Adbatch’s as they are: a Sandbox model preset, photos it hosts', async () => {
+    const [preset] = await callCore(h.core, 'models:list', { accountId: 'sandbox' });
+    expect(new URL(preset!.imageUrl).hostname).toBe('127.0.0.1');
+    const batchId = await finishedBatch(h.core, {
+      inputs: [join(PRODUCT_FIXTURES_DIR, 'hat')],
+      name: 'With a preset',
+      shoot: { ...QUICK_SHOOT, mode: 'with_model', modelUrl: preset!.imageUrl },
+    });
+    const batch = await callCore(h.core, 'batches:get', { id: batchId });
+    expect(batch.statusReason).toBeNull();
+    expect(batch.items.flatMap((item) => item.jobs).map((job) => job.state)).toEqual(['done']);
+  }, 60_000);
 });
