@@ -1,4 +1,4 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { parseAllowedHost } from '../core/app/public-api.ts';
 
 // `--allow-host HOST[:PORT]`, repeatable: a host on this computer or the office network that Adbatch may
@@ -25,14 +25,13 @@ function collectHosts(text: string, hosts: string[]): string[] {
   return [...hosts, ...named];
 }
 
-export function addOutboundOptions(command: Command): Command {
-  return command.addOption(
-    new Option(
-      '--allow-host <host[:port]>',
-      'fetch catalog photos and other input from this host though it is on this computer or your network (repeatable)',
-    )
-      .argParser(collectHosts)
-      .default([], 'public addresses only')
-      .env('ADBATCH_ALLOW_HOSTS'),
-  );
+/** The option, added to each command that scans or sends input. */
+export function allowHostOption(): Option {
+  return new Option(
+    '--allow-host <host[:port]>',
+    'fetch catalog photos and other input from this host though it is on this computer or your network (repeatable)',
+  )
+    .argParser(collectHosts)
+    .default([], 'public addresses only')
+    .env('ADBATCH_ALLOW_HOSTS');
 }

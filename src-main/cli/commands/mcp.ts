@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { SANDBOX_ACCOUNT_ID, sessionAccountId } from '../../core/app/public-api.ts';
 import { openCliCore } from '../open-core.ts';
-import { addOutboundOptions, type OutboundFlags } from '../outbound-options.ts';
+import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
 import { VERSION } from '../version.ts';
 import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './session-key.ts';
@@ -23,12 +23,13 @@ interface McpCommandOptions extends OutboundFlags {
 }
 
 export function registerMcpCommand(program: Command): void {
-  const command = program
+  program
     .command('mcp')
     .description(
       "Serve Adbatch's tools to an agent over MCP on stdio: scan, quote, submit (a person approves), follow, review.",
     )
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .addOption(allowHostOption())
     .option('--library <dir>', 'where results are saved', defaultLibraryDir())
     .option('--base-url <url>', "the service's address, its key in ADBATCH_API_KEY (else the Sandbox)")
     .option(INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP)
@@ -36,39 +37,39 @@ export function registerMcpCommand(program: Command): void {
       new Option('--export-folder <dir>', 'a folder agents may export into (again for more)')
         .argParser((dir: string, dirs: string[]) => [...dirs, resolve(dir)])
         .default([], 'none: export_batch refuses'),
-    );
-  addOutboundOptions(command).action(async (options: McpCommandOptions) => {
-    const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl, options) : null;
-    const cli = openCliCore({
-      dataDir: options.dataDir,
-      holderName: 'adbatch mcp',
-      leaseMode: 'wait',
-      driveUnfinished: true,
-      library: options.library,
-      sessionKeys: sessionKey ? [sessionKey] : [],
-      allowHosts: options.allowHost,
+    )
+    .action(async (options: McpCommandOptions) => {
+      const sessionKey = options.baseUrl ? sessionKeyFromEnv(options.baseUrl, options) : null;
+      const cli = openCliCore({
+        dataDir: options.dataDir,
+        holderName: 'adbatch mcp',
+        leaseMode: 'wait',
+        driveUnfinished: true,
+        library: options.library,
+        sessionKeys: sessionKey ? [sessionKey] : [],
+        allowHosts: options.allowHost,
+      });
+      await cli.core.start();
+      // The MCP SDK is imported by this command only: it takes about 200 ms to load, which no other
+      // command should pay at startup.
+      const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('../../mcp/server.ts'),
+      ]);
+      const server = await createMcpServer({
+        call: cli.call,
+        defaultAccountId: sessionKey ? sessionAccountId(sessionKey.apiKey) : SANDBOX_ACCOUNT_ID,
+        version: VERSION,
+        exportFolders: () => options.exportFolder,
+      });
+      const transport = new StdioServerTransport();
+      const closed = new Promise<void>((resolve) => {
+        transport.onclose = () => resolve();
+        process.stdin.once('end', () => resolve());
+      });
+      await server.connect(transport);
+      await closed;
+      await server.close();
+      await cli.core.stop();
     });
-    await cli.core.start();
-    // The MCP SDK is imported by this command only: it takes about 200 ms to load, which no other
-    // command should pay at startup.
-    const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
-      import('@modelcontextprotocol/sdk/server/stdio.js'),
-      import('../../mcp/server.ts'),
-    ]);
-    const server = await createMcpServer({
-      call: cli.call,
-      defaultAccountId: sessionKey ? sessionAccountId(sessionKey.apiKey) : SANDBOX_ACCOUNT_ID,
-      version: VERSION,
-      exportFolders: () => options.exportFolder,
-    });
-    const transport = new StdioServerTransport();
-    const closed = new Promise<void>((resolve) => {
-      transport.onclose = () => resolve();
-      process.stdin.once('end', () => resolve());
-    });
-    await server.connect(transport);
-    await closed;
-    await server.close();
-    await cli.core.stop();
-  });
 }

@@ -12,7 +12,7 @@ import { MODES, QUALITIES, SHOOT_ASPECT_RATIOS, SHOOT_STYLES, SHOT_COUNTS } from
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { openCliCore } from '../open-core.ts';
-import { addOutboundOptions, type OutboundFlags } from '../outbound-options.ts';
+import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir } from '../paths.ts';
 import { confirm } from './run.ts';
 import { sessionKeysFromEnv } from './session-key.ts';
@@ -112,7 +112,7 @@ export function formatReshootQuote(quote: ReshootQuote, catalog: CatalogView): s
 }
 
 export function registerReshootCommand(program: Command): void {
-  const command = program
+  program
     .command('reshoot')
     .description(
       'Shoot again, with other settings, the products whose shots are all rejected in Review: quoted, then made.',
@@ -127,10 +127,11 @@ export function registerReshootCommand(program: Command): void {
     .option('--model <url>', 'public image URL of the model (shoots with the model)')
     .option('--background <hex|none>', "background colour hint (the batch's)", colour)
     .option('--yes', 'reshoot without asking: the credits are spent')
-    .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir());
-  addOutboundOptions(command).action(async (batchId: string, options: ReshootOptions) => {
-    process.exitCode = await reshootCommand(batchId, options);
-  });
+    .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .addOption(allowHostOption())
+    .action(async (batchId: string, options: ReshootOptions) => {
+      process.exitCode = await reshootCommand(batchId, options);
+    });
 }
 
 async function reshootCommand(batchId: string, options: ReshootOptions): Promise<number> {

@@ -7,7 +7,7 @@ import { follow, needsYouLine } from '../follow.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
 import { openCliCore } from '../open-core.ts';
 import { formatRateLimit, positiveNumber, rateLimitOption } from '../options.ts';
-import { addOutboundOptions, type OutboundFlags } from '../outbound-options.ts';
+import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir } from '../paths.ts';
 import { sessionKeysFromEnv } from './session-key.ts';
 
@@ -22,6 +22,7 @@ export function registerResumeCommand(program: Command): void {
       'only this batch, resumed even if you paused it (adbatch pause); every batch when absent',
     )
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .addOption(allowHostOption())
     .option(
       '--yes',
       'resume batches restored from a backup too: what they send may have been sent, and paid, after the backup',
@@ -37,7 +38,7 @@ export function registerResumeCommand(program: Command): void {
       positiveNumber,
       DEFAULT_SANDBOX_TIME_SCALE,
     );
-  addOutboundOptions(addHostingOptions(command)).action(
+  addHostingOptions(command).action(
     async (
       only: string | undefined,
       options: HostingFlags &

@@ -28,7 +28,7 @@ import { checkedByCommand } from '../help.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
 import { type CliCore, openCliCore } from '../open-core.ts';
 import { formatRateLimit, positiveNumber, rateLimitOption, wholeNumber } from '../options.ts';
-import { addOutboundOptions, type OutboundFlags } from '../outbound-options.ts';
+import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
 import { brandNamed } from './agency.ts';
 import { formatProblems, shown } from './scan.ts';
@@ -122,6 +122,7 @@ export function registerRunCommand(program: Command): void {
     .option('--name <name>', 'a name for the batch')
     .option('--library <dir>', 'where results are saved', defaultLibraryDir())
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .addOption(allowHostOption())
     .option(
       '--budget <credits>',
       'refuse to start a batch that costs more, and never let it spend more (its own cap)',
@@ -143,7 +144,7 @@ export function registerRunCommand(program: Command): void {
       positiveNumber,
       DEFAULT_SANDBOX_TIME_SCALE,
     );
-  addOutboundOptions(addHostingOptions(command)).action(async (folders: string[], options) => {
+  addHostingOptions(command).action(async (folders: string[], options) => {
     process.exitCode = await runCommand(folders, options);
   });
 }

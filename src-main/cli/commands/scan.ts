@@ -7,7 +7,7 @@ import { counted } from '../../shared/counted.ts';
 import type { ProblemView, ScanView } from '../../shared/models.ts';
 import { EXIT } from '../exit-codes.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
-import { addOutboundOptions, type OutboundFlags } from '../outbound-options.ts';
+import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
 
 // `adbatch scan`: the ingest plan, without spending or uploading anything.
@@ -94,7 +94,7 @@ function planDocument(plan: ScanView) {
 }
 
 export function registerScanCommand(program: Command): void {
-  const command = program
+  program
     .command('scan')
     .description('Show what would be shot from these folders, files or catalogs, and what was turned away.')
     .argument('<input...>', 'folders (nested to any depth), photos, or catalogs (.csv, .json)')
@@ -109,46 +109,47 @@ export function registerScanCommand(program: Command): void {
     )
     .option('--json', 'print the plan as one JSON document')
     .option('--library <dir>', 'where the thumbnail cache lives', defaultLibraryDir())
-    .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir());
-  addOutboundOptions(command).action(
-    async (
-      inputs: string[],
-      options: OutboundFlags & {
-        pattern: string;
-        subfolders: 'own' | 'parent';
-        json?: boolean;
-        library: string;
-        dataDir: string;
-      },
-    ) => {
-      parseGroupPattern(options.pattern);
-      // The queue tells which products were already shot; where none is, a throwaway one stands in, so
-      // that a scan creates no database in the data folder.
-      const scratch = hasQueue(options.dataDir) ? null : await mkdtemp(join(tmpdir(), 'adbatch-scan-'));
-      const cli = openCliCore({
-        dataDir: scratch ?? options.dataDir,
-        holderName: 'adbatch scan',
-        leaseMode: 'none',
-        library: options.library,
-        allowHosts: options.allowHost,
-      });
-      try {
-        const plan = await cli.call('ingest:scan', {
-          inputs,
-          pattern: options.pattern,
-          subfolders: options.subfolders,
+    .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .addOption(allowHostOption())
+    .action(
+      async (
+        inputs: string[],
+        options: OutboundFlags & {
+          pattern: string;
+          subfolders: 'own' | 'parent';
+          json?: boolean;
+          library: string;
+          dataDir: string;
+        },
+      ) => {
+        parseGroupPattern(options.pattern);
+        // The queue tells which products were already shot; where none is, a throwaway one stands in, so
+        // that a scan creates no database in the data folder.
+        const scratch = hasQueue(options.dataDir) ? null : await mkdtemp(join(tmpdir(), 'adbatch-scan-'));
+        const cli = openCliCore({
+          dataDir: scratch ?? options.dataDir,
+          holderName: 'adbatch scan',
+          leaseMode: 'none',
+          library: options.library,
+          allowHosts: options.allowHost,
         });
-        process.stdout.write(
-          options.json ? `${JSON.stringify(planDocument(plan), null, 2)}\n` : `${formatPlan(plan)}\n`,
-        );
-        const unread = plan.problems.some(
-          (problem) => problem.code === 'missing_input' || problem.code === 'bad_catalog',
-        );
-        process.exitCode = unread ? EXIT.error : EXIT.ok;
-      } finally {
-        await cli.core.stop();
-        if (scratch) await rm(scratch, { recursive: true, force: true });
-      }
-    },
-  );
+        try {
+          const plan = await cli.call('ingest:scan', {
+            inputs,
+            pattern: options.pattern,
+            subfolders: options.subfolders,
+          });
+          process.stdout.write(
+            options.json ? `${JSON.stringify(planDocument(plan), null, 2)}\n` : `${formatPlan(plan)}\n`,
+          );
+          const unread = plan.problems.some(
+            (problem) => problem.code === 'missing_input' || problem.code === 'bad_catalog',
+          );
+          process.exitCode = unread ? EXIT.error : EXIT.ok;
+        } finally {
+          await cli.core.stop();
+          if (scratch) await rm(scratch, { recursive: true, force: true });
+        }
+      },
+    );
 }

@@ -5,7 +5,7 @@ import type { PickedVideosRequest } from '../../shared/models.ts';
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { openCliCore } from '../open-core.ts';
-import { addOutboundOptions, type OutboundFlags } from '../outbound-options.ts';
+import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir } from '../paths.ts';
 import { parseVideo } from './run.ts';
 import { sessionKeysFromEnv } from './session-key.ts';
@@ -26,7 +26,7 @@ function logoChoice(value: string): { logoUrl: string } | { logoFile: string } {
 }
 
 export function registerVideosCommand(program: Command): void {
-  const command = program
+  program
     .command('videos')
     .description('Make a video of each product from its picked shots (picked in Review): quoted, then made.')
     .argument('<batch>', 'a batch id')
@@ -39,71 +39,72 @@ export function registerVideosCommand(program: Command): void {
     .option('--music <on|off>', 'a background track', onOff)
     .option('--note <text>', 'creative direction for the service')
     .option('--yes', 'make them without asking: the credits are spent')
-    .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir());
-  addOutboundOptions(command).action(
-    async (
-      batchId: string,
-      options: OutboundFlags & {
-        video: PickedVideosRequest['video'];
-        logo?: string;
-        music?: boolean;
-        note?: string;
-        yes?: boolean;
-        dataDir: string;
-      },
-    ) => {
-      const cli = openCliCore({
-        dataDir: options.dataDir,
-        holderName: 'adbatch videos',
-        leaseMode: options.yes ? 'require' : 'none',
-        sessionKeys: sessionKeysFromEnv(),
-        allowHosts: options.allowHost,
-        timeScale: DEFAULT_SANDBOX_TIME_SCALE,
-      });
-      try {
-        const request: PickedVideosRequest = {
-          batchId,
-          video: {
-            ...options.video,
-            ...(options.logo ? logoChoice(options.logo) : {}),
-            ...(options.music !== undefined ? { music: options.music } : {}),
-            ...(options.note ? { note: options.note } : {}),
-          },
-        };
-        if (options.yes) await cli.core.start();
-        const quote = await cli.call('videos:quote', request);
-        if (quote.products.every((product) => product.used.length === 0)) {
-          // A table of "no picks" rows and a word about --yes would suggest something could be made.
-          process.stderr.write(
-            `No product in batch ${batchId} has a picked shot yet: pick shots in Review in the app first (\`adbatch review ${batchId}\` shows where its review stands). Nothing was spent.\n`,
-          );
-          process.exitCode = EXIT.error;
-          return;
-        }
-        const width = Math.max(7, ...quote.products.map((product) => product.productName.length));
-        const lines = quote.products.map(
-          (product) =>
-            `${product.productName.padEnd(width)}  ${String(product.used.length).padStart(5)}  ${
-              product.credits > 0 ? String(product.credits).padStart(7) : 'no picks'
-            }`,
-        );
-        process.stdout.write(
-          `${'Product'.padEnd(width)}  Shots  Credits\n${lines.join('\n')}\n${'Total'.padEnd(width)}  ${' '.repeat(5)}  ${String(quote.credits).padStart(7)}\nBalance: ${quote.balance} credits\n`,
-        );
-        if (!options.yes) {
-          process.stdout.write('Add --yes to make these videos.\n');
-          return;
-        }
-        process.exitCode = await follow(cli, async () => {
-          const batch = await cli.call('videos:create', request);
-          process.stdout.write(
-            `Making ${quote.products.filter((product) => product.credits > 0).length} videos.\n`,
-          );
-          return [batch.id];
+    .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .addOption(allowHostOption())
+    .action(
+      async (
+        batchId: string,
+        options: OutboundFlags & {
+          video: PickedVideosRequest['video'];
+          logo?: string;
+          music?: boolean;
+          note?: string;
+          yes?: boolean;
+          dataDir: string;
+        },
+      ) => {
+        const cli = openCliCore({
+          dataDir: options.dataDir,
+          holderName: 'adbatch videos',
+          leaseMode: options.yes ? 'require' : 'none',
+          sessionKeys: sessionKeysFromEnv(),
+          allowHosts: options.allowHost,
+          timeScale: DEFAULT_SANDBOX_TIME_SCALE,
         });
-      } finally {
-        await cli.core.stop();
-      }
-    },
-  );
+        try {
+          const request: PickedVideosRequest = {
+            batchId,
+            video: {
+              ...options.video,
+              ...(options.logo ? logoChoice(options.logo) : {}),
+              ...(options.music !== undefined ? { music: options.music } : {}),
+              ...(options.note ? { note: options.note } : {}),
+            },
+          };
+          if (options.yes) await cli.core.start();
+          const quote = await cli.call('videos:quote', request);
+          if (quote.products.every((product) => product.used.length === 0)) {
+            // A table of "no picks" rows and a word about --yes would suggest something could be made.
+            process.stderr.write(
+              `No product in batch ${batchId} has a picked shot yet: pick shots in Review in the app first (\`adbatch review ${batchId}\` shows where its review stands). Nothing was spent.\n`,
+            );
+            process.exitCode = EXIT.error;
+            return;
+          }
+          const width = Math.max(7, ...quote.products.map((product) => product.productName.length));
+          const lines = quote.products.map(
+            (product) =>
+              `${product.productName.padEnd(width)}  ${String(product.used.length).padStart(5)}  ${
+                product.credits > 0 ? String(product.credits).padStart(7) : 'no picks'
+              }`,
+          );
+          process.stdout.write(
+            `${'Product'.padEnd(width)}  Shots  Credits\n${lines.join('\n')}\n${'Total'.padEnd(width)}  ${' '.repeat(5)}  ${String(quote.credits).padStart(7)}\nBalance: ${quote.balance} credits\n`,
+          );
+          if (!options.yes) {
+            process.stdout.write('Add --yes to make these videos.\n');
+            return;
+          }
+          process.exitCode = await follow(cli, async () => {
+            const batch = await cli.call('videos:create', request);
+            process.stdout.write(
+              `Making ${quote.products.filter((product) => product.credits > 0).length} videos.\n`,
+            );
+            return [batch.id];
+          });
+        } finally {
+          await cli.core.stop();
+        }
+      },
+    );
 }
