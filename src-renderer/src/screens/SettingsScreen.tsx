@@ -165,9 +165,8 @@ function General() {
         />
       </label>
       <label>
-        Allowed hosts: this computer or your network may serve catalog photos, logos and model images from
-        these (one a line: a name or address, with a port if you like). Any other address that is not public
-        is refused.
+        Allowed hosts on this computer or your network, for catalog photos, logos and model images (one a
+        line, a port if you like). Any other address that is not public is refused.
         <textarea
           rows={3}
           placeholder={'photos.office.lan\n192.168.1.20:8080'}
