@@ -14,6 +14,10 @@ const NATIVE_MODULES = [
   // libraries: electron-builder #6880, sharp #3985).
   '**/node_modules/sharp/**',
   '**/node_modules/@img/**',
+  // The ffmpeg and ffprobe that make videos for the channels (core/export/video-tools.ts) are started as
+  // processes, which cannot run from inside an archive: their platform packages go out whole.
+  '**/node_modules/@ffmpeg-installer/**',
+  '**/node_modules/@ffprobe-installer/**',
 ];
 
 const config: Configuration = {

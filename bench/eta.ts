@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_ACCOUNT_ID } from '../src-main/core/accounts/account-store.ts';
@@ -7,10 +7,11 @@ import { FileGateway } from '../src-main/core/app/files.ts';
 import { openDatabase } from '../src-main/core/db/open.ts';
 import { startLoopbackHost } from '../src-main/core/hosting/loopback.ts';
 import { scanInputs, toNewProduct } from '../src-main/core/ingest/scan.ts';
+import { type EtaInput, type EtaParts, explainEta } from '../src-main/core/queue/eta.ts';
 import { ACTIVE_JOB_STATES } from '../src-main/core/queue/states.ts';
 import { QueueStore } from '../src-main/core/queue/store.ts';
-import type { Batch } from '../src-main/core/queue/types.ts';
-import { batchDetail } from '../src-main/core/queue/views.ts';
+import type { Batch, Job } from '../src-main/core/queue/types.ts';
+import { type BatchFacts, batchDetail, etaInputOf } from '../src-main/core/queue/views.ts';
 import { Engine } from '../src-main/core/scheduler/engine.ts';
 import { QUICK_SHOOT, QUICK_VIDEO } from '../test/support/job-settings.ts';
 import { makeProductFolders } from '../test/support/product-folders.ts';
@@ -26,14 +27,21 @@ import { benchSize, SHORT, writeResults } from './settings.ts';
 // time the batch's view says (as the app, the CLI and MCP show it) is written down; once the batch ends,
 // the error is |predicted - actual| / actual of the time that was left. Each spread runs BENCH_REPEATS
 // batches (default 3); target: a mean error of at most 20 % at each point, on every spread. Writes
-// bench/results/eta.json. BENCH_SHORT=1: 3 products at x0.05, one spread, one batch.
+// bench/results/eta.json. BENCH_SHORT=1: 3 products at x0.05, one spread, one batch. BENCH_SPREADS
+// (comma-separated, e.g. `wide`) runs some spreads only, to look at one while changing the estimator.
+//
+// Each point also says the estimate's parts beside the truth's, for the job that ends the batch: how long
+// it waits for its shoot, for the budget to send it, for the service to make it, and for a poll to see it
+// done and its results to land. BENCH_ETA_TRACE=<file> writes what the estimator was given at every 5 %
+// of the jobs done, and when each batch ended: estimators can then be compared on the same batches.
 
 const FACTOR = benchSize('BENCH_FACTOR', 0.1, 0.05);
 const PRODUCTS = benchSize('BENCH_PRODUCTS', 30, 3);
 /** The batch run before, on the same database: what a user's earlier batches taught the engine. */
 const WARM_UP_PRODUCTS = benchSize('BENCH_WARM_UP', 20, 1);
 const RATE = { limit: 60, windowMs: 60_000 * FACTOR };
-const SPREADS = SHORT ? ['steady'] : ['steady', 'wide', 'slow-tail:0.1x4'];
+const SPREADS =
+  process.env.BENCH_SPREADS?.split(',') ?? (SHORT ? ['steady'] : ['steady', 'wide', 'slow-tail:0.1x4']);
 /**
  * Batches per spread: one batch's end is itself a draw (whether a slow video happens to start last), so the
  * error judged is the mean over several.
@@ -41,6 +49,9 @@ const SPREADS = SHORT ? ['steady'] : ['steady', 'wide', 'slow-tail:0.1x4'];
 const REPEATS = benchSize('BENCH_REPEATS', 3, 1);
 const CHECKPOINTS = [0.25, 0.5, 0.75] as const;
 const TARGET = 0.2;
+const TRACE = process.env.BENCH_ETA_TRACE;
+/** Per batch, what the estimator was given along the way and when the batch ended (BENCH_ETA_TRACE). */
+const traces: Array<{ spread: string; repeat: number; endedAt: number; trace: TracePoint[] }> = [];
 
 interface Checkpoint {
   share: number;
@@ -50,9 +61,25 @@ interface Checkpoint {
   actualS: number;
   /** |predicted - actual| / actual; null when nothing was predicted. */
   error: number | null;
+  /** The estimate's parts (its likeliest play's last job) and the truth's (the job that ended last). */
+  parts: { predicted: PartsS | null; actual: PartsS };
+}
+
+/** What the estimator was given at a share of the jobs done, for BENCH_ETA_TRACE. */
+interface TracePoint {
+  share: number;
+  input: EtaInput;
 }
 
 const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
+
+/** What the bench's views know beyond the store, at `now`. */
+const factsAt = (now: number): BatchFacts => ({
+  key: () => ({ accountName: 'Bench', held: true }),
+  upload: () => null,
+  pace: () => ({ rateLimit: RATE, sandboxTimeScale: FACTOR }),
+  now: () => now,
+});
 
 /** The remaining time the batch's view gives now, in ms, or null when it gives none. */
 function predictedRemainingMs(
@@ -61,14 +88,44 @@ function predictedRemainingMs(
   files: FileGateway,
   now: number,
 ): number | null {
-  const facts = {
-    key: () => ({ accountName: 'Bench', held: true }),
-    upload: () => null,
-    pace: () => ({ rateLimit: RATE, sandboxTimeScale: FACTOR }),
-    now: () => now,
-  };
-  const eta = batchDetail(store, batch, facts, files, now).eta;
+  const eta = batchDetail(store, batch, factsAt(now), files, now).eta;
   return eta && eta.at - now;
+}
+
+/** An ETA's parts in s, for the table. */
+interface PartsS {
+  shootS: number;
+  budgetS: number;
+  workS: number;
+  seenS: number;
+}
+
+const seconds = (parts: EtaParts): PartsS => ({
+  shootS: round(parts.shootMs / 1000),
+  budgetS: round(parts.budgetMs / 1000),
+  workS: round(parts.workMs / 1000),
+  seenS: round(parts.seenMs / 1000),
+});
+
+/**
+ * The truth's parts from `at`, for the job that ended last: waiting for its shoot, then for the budget to
+ * send it, the service's work (to the completion its history gives), then the poll that saw it and its
+ * download (to when it was done here).
+ */
+function actualParts(jobs: readonly Job[], completedAt: ReadonlyMap<string, number>, at: number): PartsS {
+  const last = jobs.reduce((latest, job) =>
+    (job.finishedAt ?? 0) > (latest.finishedAt ?? 0) ? job : latest,
+  );
+  const shoot = jobs.find((job) => job.id === last.afterJobId);
+  const shootDone = Math.max(at, shoot?.finishedAt ?? at);
+  const sent = Math.max(shootDone, last.acceptedAt ?? shootDone);
+  const completed = Math.max(sent, completedAt.get(last.remoteId ?? '') ?? sent);
+  return seconds({
+    shootMs: shootDone - at,
+    budgetMs: sent - shootDone,
+    workMs: completed - sent,
+    seenMs: (last.finishedAt ?? completed) - completed,
+  });
 }
 
 async function runSpread(
@@ -111,25 +168,39 @@ async function runSpread(
     }).run();
   await drive((await makeBatch(`warm-up ${spread}`, folders.warmUp)).id);
   const batch = await makeBatch(`eta ${spread}`, folders.measured);
-  const seen: Array<{ share: number; at: number; predictedMs: number | null }> = [];
+  const seen: Array<{ share: number; at: number; predictedMs: number | null; parts: EtaParts | null }> = [];
+  const trace: TracePoint[] = [];
   const look = () => {
     const jobs = store.jobs.ofBatch(batch.id);
     const finished = jobs.filter((job) => !ACTIVE_JOB_STATES.includes(job.state)).length / jobs.length;
     const now = Date.now();
+    const input = () => etaInputOf(store, store.batches.get(batch.id)!, factsAt(now));
     for (const share of CHECKPOINTS) {
       if (finished < share || seen.some((point) => point.share === share)) continue;
+      const given = input();
       seen.push({
         share,
         at: now,
         predictedMs: predictedRemainingMs(store, store.batches.get(batch.id)!, files, now),
+        parts: given && explainEta(given),
       });
     }
+    if (!TRACE) return;
+    const share = Math.floor(finished * 20) / 20;
+    const given = share > 0 && share < 1 && !trace.some((point) => point.share === share) && input();
+    if (given) trace.push({ share, input: given });
   };
   const startedAt = Date.now();
   await drive(batch.id, look);
   const endedAt = Date.now();
   const jobs = store.jobs.ofBatch(batch.id);
-  const checkpoints: Checkpoint[] = seen.map(({ share, at, predictedMs }) => {
+  const completedAt = new Map(
+    (await sandbox.jobs()).map((job) => [
+      job.id,
+      Date.parse(job.history.find((step) => step.status === 'completed')?.at ?? ''),
+    ]),
+  );
+  const checkpoints: Checkpoint[] = seen.map(({ share, at, predictedMs, parts }) => {
     const actual = endedAt - at;
     return {
       share,
@@ -137,8 +208,10 @@ async function runSpread(
       predictedS: predictedMs === null ? null : round(predictedMs / 1000),
       actualS: round(actual / 1000),
       error: predictedMs === null ? null : round(Math.abs(predictedMs - actual) / actual, 3),
+      parts: { predicted: parts && seconds(parts), actual: actualParts(jobs, completedAt, at) },
     };
   });
+  traces.push({ spread, repeat, endedAt, trace });
   store.db.close();
   await host.close();
   await sandbox.close();
@@ -201,9 +274,16 @@ async function main(): Promise<void> {
       meanErrors,
       targets,
     });
+    if (TRACE) await writeFile(TRACE, JSON.stringify(traces));
     console.table(
       runs.flatMap((run) =>
-        run.checkpoints.map((point) => ({ spread: run.spread, repeat: run.repeat, ...point })),
+        run.checkpoints.map(({ parts, ...point }) => ({
+          spread: run.spread,
+          repeat: run.repeat,
+          ...point,
+          predictedParts: parts.predicted && Object.values(parts.predicted).join(' + '),
+          actualParts: Object.values(parts.actual).join(' + '),
+        })),
       ),
     );
     console.table(meanErrors);

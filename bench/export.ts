@@ -1,4 +1,4 @@
-import { link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -10,8 +10,9 @@ import { builtInRecipe } from '../src-main/core/export/recipes.ts';
 import { JPEG_ENCODING } from '../src-main/core/export/render.ts';
 import { runExportInWorker } from '../src-main/core/export/run-in-worker.ts';
 import { renderShots } from '../src-main/sandbox/render/shots.ts';
+import { renderVideo } from '../src-main/sandbox/render/video.ts';
 import type { Recipe } from '../src-main/shared/export-recipe.ts';
-import { PRODUCT_FIXTURES_DIR } from '../test/support/static-server.ts';
+import { PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS } from '../test/support/static-server.ts';
 import { benchSize, writeResults } from './settings.ts';
 
 // npm run bench:export (writes bench/results/export.json): issue 13's figures. BENCH_EXPORT_PRODUCTS
@@ -31,6 +32,9 @@ import { benchSize, writeResults } from './settings.ts';
 // Targets: 1 within 1.2 x 2; 1 within 2 x the costliest recipe alone; peak RSS under 1 GB; event-loop
 // delay p99 under 50 ms. The ratio to the sum of the three alone is reported beside it.
 // BENCH_SHORT=1: 4 products from 2 distinct renders, in 2 slices.
+// 4. Videos made for their channels (issue 29): BENCH_EXPORT_VIDEOS (6) of the sandbox's 5 s renders (720 x
+//    720, 12 fps, no sound) exported for Story and Reels and for Amazon in one run, in the worker, by the
+//    bundled ffmpeg; its CPU time is ffmpeg's (the children's, from /proc on Linux) beside the process's.
 
 const PRODUCTS = benchSize('BENCH_EXPORT_PRODUCTS', 2000, 4);
 const SHOTS = 4;
@@ -38,6 +42,8 @@ const DISTINCT = benchSize('BENCH_EXPORT_DISTINCT', 12, 2);
 const CONCURRENCY = 2;
 const SLICES = benchSize('BENCH_EXPORT_SLICES', 8, 2);
 const CACHE = join(tmpdir(), 'adbatch-bench-export-sources');
+const VIDEOS = benchSize('BENCH_EXPORT_VIDEOS', 6, 1);
+const VIDEO_SECONDS = 5;
 
 async function distinctResults(): Promise<string[]> {
   await mkdir(CACHE, { recursive: true });
@@ -65,6 +71,60 @@ async function distinctResults(): Promise<string[]> {
     made.push(path);
   }
   return made;
+}
+
+/** The sandbox's video render as it makes them with ffmpeg present, made once and kept in the cache. */
+async function benchVideo(): Promise<string> {
+  const path = join(CACHE, 'video-720-square.mp4');
+  if (await stat(path).catch(() => null)) return path;
+  const image = await readFile(join(PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS.mug));
+  const part = `${path}.${process.pid}.part.mp4`;
+  await renderVideo(
+    { images: [image], seed: 'bench-video', duration: VIDEO_SECONDS, resolution: '720p', aspectRatio: '1:1' },
+    part,
+  );
+  await rename(part, path);
+  return path;
+}
+
+/** CPU time of the children this process has waited for (ffmpeg), in ms; null where /proc is missing. */
+async function childrenCpuMs(): Promise<number | null> {
+  const line = await readFile('/proc/self/stat', 'utf8').catch(() => null);
+  if (!line) return null;
+  // Fields after the command's closing parenthesis; cutime and cstime are fields 16 and 17 of the line.
+  const fields = line.slice(line.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+}
+
+/** VIDEOS video results, each the cached render hard-linked to its own path. */
+async function videoItems(root: string): Promise<ExportItem[]> {
+  const source = await benchVideo();
+  await mkdir(join(root, 'videos'), { recursive: true });
+  const items: ExportItem[] = [];
+  for (let n = 0; n < VIDEOS; n++) {
+    const file = join(root, 'videos', `video-${n + 1}.mp4`);
+    await link(source, file);
+    items.push({
+      key: `video-${n}`,
+      kind: 'video',
+      file,
+      productKey: `video-${n}`,
+      brand: 'Bench',
+      product: `Video product ${n + 1}`,
+      sku: `V${String(n).padStart(9, '0')}`,
+      handle: `video-product-${n + 1}`,
+      style: 'classic',
+      shot: 1,
+      stars: 4,
+      flag: 'picked',
+      batch: 'Bench',
+      jobId: `video-job-${n}`,
+      credits: 10,
+      sourcePhotos: ['photo.png'],
+      aiGenerated: true,
+    });
+  }
+  return items;
 }
 
 async function seedItems(root: string, bases: string[]): Promise<ExportItem[]> {
@@ -225,6 +285,34 @@ async function main() {
         `slice ${slice + 1}: three ${threePhase.result().ms} ms, bare ${barePhase.result().ms} ms, alone ${alone} ms (sums)`,
       );
     }
+    // 4. The videos, after the images: one run making each for Reels and for Amazon.
+    const videoRecipes = [builtInRecipe('story-reels'), builtInRecipe('amazon-video')] as Recipe[];
+    const videoPlan = await planExport({
+      items: await videoItems(root),
+      recipes: videoRecipes,
+      date,
+      selection: { rule: 'picked', minStars: 0, videos: true, sources: false },
+    });
+    const videoPhase = new Phase();
+    const ffmpegBefore = await childrenCpuMs();
+    await videoPhase.slice(() => exportRun(videoPlan, join(root, 'out-videos')));
+    const ffmpegAfter = await childrenCpuMs();
+    const videoRun = videoPhase.result();
+    const videos = {
+      videos: VIDEOS,
+      sourceSeconds: VIDEO_SECONDS,
+      recipes: videoRecipes.map((recipe) => recipe.name),
+      files: videoPlan.files.length,
+      ...videoRun,
+      ffmpegCpuMs:
+        ffmpegBefore === null || ffmpegAfter === null ? null : Math.round(ffmpegAfter - ffmpegBefore),
+      msPerFile: Math.round(videoRun.ms / videoPlan.files.length),
+      /** Seconds of video made per second of wall time. */
+      realtimeFactor:
+        Math.round(((videoPlan.files.length * VIDEO_SECONDS) / (videoRun.ms / 1000)) * 100) / 100,
+    };
+    console.log(`videos: ${videoPlan.files.length} files in ${videoRun.ms} ms`);
+
     const threeRun = threePhase.result();
     const bare = barePhase.result();
     const aloneRuns = alonePhases.map((phase) => phase.result());
@@ -259,6 +347,7 @@ async function main() {
       cpuRatioThreeToOne: Math.round((threeRun.cpuMs / oneRun.cpuMs) * 100) / 100,
       ratioThreeToSeparately: Math.round((threeRun.ms / separately.ms) * 100) / 100,
       cpuRatioThreeToSeparately: Math.round((threeRun.cpuMs / separately.cpuMs) * 100) / 100,
+      videos,
       targets: {
         ratioToBareLoop: 1.2,
         ratioThreeToOne: 2,

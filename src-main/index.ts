@@ -18,6 +18,7 @@ import log from 'electron-log/main';
 import Store from 'electron-store';
 import { defaultDataDir } from './core/app/data-folder.ts';
 import { callHandler } from './core/app/dispatch.ts';
+import { rememberedLibrary } from './core/app/library-choice.ts';
 import { SANDBOX_ACCOUNT_ID } from './core/app/public-api.ts';
 import { type Core, createCore } from './core/create-core.ts';
 import { APP_ENTRY_URL, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './electron/app-protocol.ts';
@@ -156,7 +157,11 @@ async function start(): Promise<void> {
     version: app.getVersion(),
     secrets: safeStorageBox(safeStorage, process.platform),
     preferences,
-    defaults: { libraryDir: join(app.getPath('pictures'), 'Adbatch'), budgetMarginPercent: 0 },
+    // The library this data folder remembers (a first `adbatch run` may have chosen it), until Settings says.
+    defaults: {
+      libraryDir: rememberedLibrary(dataDir) ?? join(app.getPath('pictures'), 'Adbatch'),
+      budgetMarginPercent: 0,
+    },
     fileUrl: mediaUrl,
     startSandbox: async () => {
       const embedded = await startEmbeddedSandbox({

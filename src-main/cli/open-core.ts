@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { callHandler } from '../core/app/dispatch.ts';
+import type { LibraryChoice } from '../core/app/library-choice.ts';
 import type { RateLimit, S3HostingConfig, SecretBox } from '../core/app/public-api.ts';
 import { type Core, createCore, type LeaseMode, type SessionKey } from '../core/create-core.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE, startEmbeddedSandbox } from '../sandbox/embedded.ts';
 import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';
-import { defaultLibraryDir } from './paths.ts';
+import { chooseCliLibrary } from './paths.ts';
 import { VERSION } from './version.ts';
 
 // The CLI's core: the same composition root as the app, given what only the CLI has (the key from
@@ -31,7 +32,13 @@ export interface CliCoreOptions {
   holderName: string;
   leaseMode: LeaseMode;
   driveUnfinished?: boolean;
-  library?: string;
+  /** The library this command was told (--library); else the data folder's (core/app/library-choice.ts). */
+  library?: string | undefined;
+  /**
+   * The data folder whose library this is, when the core opens another (scan's throwaway one): that
+   * folder's remembered library is used.
+   */
+  libraryOf?: string;
   sessionKeys?: SessionKey[];
   storage?: S3HostingConfig | null;
   /** Hosts input may be fetched from though they are not public (`--allow-host`). */
@@ -43,6 +50,8 @@ export interface CliCoreOptions {
 
 export interface CliCore {
   core: Core;
+  /** The library this command uses, and why (what `libraryLine` says). */
+  library: LibraryChoice;
   call<C extends Channel>(
     channel: C,
     ...args: ArgsOf<C> extends undefined ? [] : [ArgsOf<C>]
@@ -59,12 +68,14 @@ export function hasQueue(dataDir: string): boolean {
 
 export function openCliCore(options: CliCoreOptions): CliCore {
   const timeScale = options.timeScale ?? 1;
+  const dataDir = resolve(options.dataDir);
+  const library = chooseCliLibrary(options.libraryOf ?? dataDir, options.library);
   const core = createCore({
     dataDir: resolve(options.dataDir),
     version: VERSION,
     secrets: NO_KEYCHAIN,
     preferences: { read: () => ({}), write: () => {} },
-    defaults: { libraryDir: resolve(options.library ?? defaultLibraryDir()), budgetMarginPercent: 0 },
+    defaults: { libraryDir: library.dir, budgetMarginPercent: 0 },
     fileUrl: () => '',
     startSandbox: async () => {
       const embedded = await startEmbeddedSandbox({
@@ -91,6 +102,7 @@ export function openCliCore(options: CliCoreOptions): CliCore {
   });
   return {
     core,
+    library,
     call: (channel, ...args) => callHandler(core.dispatch, channel, args[0]),
   };
 }

@@ -1,5 +1,6 @@
 import { Command, CommanderError, type OutputConfiguration } from 'commander';
 import { isDamagedDatabase } from '../core/app/dispatch.ts';
+import { refusalWords } from '../core/app/fs-refusal.ts';
 import { LeaseHeldError } from '../core/app/public-api.ts';
 import { registerAgencyCommands } from './commands/agency.ts';
 import { registerAgentCommands } from './commands/agents.ts';
@@ -17,6 +18,7 @@ import { registerStatusCommand } from './commands/status.ts';
 import { registerVideosCommand } from './commands/videos.ts';
 import { EXIT, EXIT_HELP } from './exit-codes.ts';
 import { optionDescription } from './help.ts';
+import { ScanInterrupted } from './scan-interrupt.ts';
 import { VERSION } from './version.ts';
 
 /**
@@ -58,7 +60,8 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
  */
 export function exitCodeOf(error: unknown, writeErr: (text: string) => void): number {
   if (error instanceof CommanderError) return error.exitCode;
-  writeErr(`adbatch: ${error instanceof Error ? error.message : String(error)}\n`);
+  writeErr(`adbatch: ${refusalWords(error)}\n`);
   if (error instanceof LeaseHeldError) return EXIT.busy;
+  if (error instanceof ScanInterrupted) return EXIT.interrupted;
   return isDamagedDatabase(error) ? EXIT.damagedDatabase : EXIT.error;
 }

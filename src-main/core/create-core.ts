@@ -11,6 +11,8 @@ import { createDispatch, type Dispatch, type HandlerMap } from './app/dispatch.t
 import { AppError } from './app/errors.ts';
 import { CoreEvents } from './app/events.ts';
 import { FileGateway } from './app/files.ts';
+import { fsRefusalOf } from './app/fs-refusal.ts';
+import { rememberedLibrary, rememberLibrary } from './app/library-choice.ts';
 import { DatabaseBackups } from './db/backups.ts';
 import { asDataFolderError, DataFolderError } from './db/data-folder-fault.ts';
 import { type Db, databaseFile, openDatabase } from './db/open.ts';
@@ -177,6 +179,14 @@ export function createCore(options: CoreOptions): Core {
   const outbound = (): OutboundPolicy => ({
     allowedHosts: [...(settings().allowedHosts ?? []), ...(options.allowedHosts ?? [])],
   });
+  // The data folder keeps the library it was first opened with, and the one Settings chose since: every
+  // front end on it then uses that one unless told otherwise (app/library-choice.ts).
+  // A folder that takes the database but not this small file (a disk full just now) only costs the memory.
+  try {
+    if (rememberedLibrary(dataDir) === null) rememberLibrary(dataDir, settings().libraryDir);
+  } catch (error) {
+    log.warn(`The data folder could not remember its library: ${(error as Error).message}`);
+  }
   let queue: QueueDriver | null = null;
   const services = new ServiceAccess({
     accounts,
@@ -215,8 +225,14 @@ export function createCore(options: CoreOptions): Core {
     events,
     files: new FileGateway(options.fileUrl),
     settings,
-    writeSettings: (next) => options.preferences.write(next),
     outbound,
+    writeSettings: (next) => {
+      // A library chosen in Settings becomes the data folder's; settings written for another reason (the
+      // last batch's) carry the one in use, which may be a command's --library for that once.
+      const chosen = next.libraryDir !== settings().libraryDir;
+      options.preferences.write(next);
+      if (chosen) rememberLibrary(dataDir, next.libraryDir);
+    },
     openDialog: options.openDialog ?? (async () => []),
     openImageDialog: options.openImageDialog ?? (async () => null),
     revealFolder: options.revealFolder ?? (async () => 'there is no file manager to open it in here'),
@@ -296,8 +312,10 @@ export function createCore(options: CoreOptions): Core {
     handlers,
     dispatch: createDispatch(
       handlers,
-      (error) => log.error('a handler failed', error),
-      (error) => damageRefusal(error, dataDir),
+      // Only what no sentence exists for reaches here: a bug, said so, with its details for the report.
+      (error) => log.error('an unexpected error (a fault in Adbatch itself)', error),
+      // A damaged database, then a file-system failure no handler put in words (issue 28, point 7).
+      (error) => damageRefusal(error, dataDir) ?? fsRefusalOf(error),
     ),
     events,
     files: ctx.files,

@@ -1,9 +1,12 @@
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { Refusal } from '../core/app/dispatch.ts';
+import { refusalWords } from '../core/app/fs-refusal.ts';
+import { type LibraryChoice, libraryLine } from '../core/app/library-choice.ts';
 import { shootSettings, videoSettings } from '../shared/contract/queue.ts';
 import { resultId, stars } from '../shared/contract/review.ts';
 import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';
@@ -33,6 +36,7 @@ import {
   needsYouWords,
   TAKING_LONGER_WORDS,
 } from '../shared/words.ts';
+import { allowedFolder } from './allowed-folder.ts';
 
 // Adbatch's tools for agents (issue 16, docs/agents.md), over the one handler map every front end calls: an
 // agent scans, quotes and submits batches, follows them, reads and decides results, and reads the balance
@@ -60,6 +64,8 @@ export interface McpOptions {
   /** The account an agent's batches use when it names none: the CLI's key, or the Sandbox. */
   defaultAccountId: string;
   version: string;
+  /** The library batches go to (the data folder's, or the one the server was told): said in the instructions. */
+  library?: () => LibraryChoice;
 }
 
 /** A tool's answer: the data as structured content, and the same as JSON text for clients that read text. */
@@ -70,7 +76,7 @@ function answer(data: Record<string, unknown>): CallToolResult {
 /** A refusal in the core's own words: the agent reads why, and nothing was done. */
 function refused(error: unknown): CallToolResult {
   const message =
-    error instanceof Refusal ? error.message : `Adbatch could not do it: ${(error as Error).message}`;
+    error instanceof Refusal ? error.message : `Adbatch could not do it: ${refusalWords(error)}`;
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
@@ -125,7 +131,8 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     { name: 'adbatch', title: 'Adbatch', version: options.version },
     {
       instructions:
-        'Adbatch turns folders of product photos into priced batches of AI product shoots and video ads. Scan the folders, quote the batch, then submit the quote: a person approves spending in Adbatch unless it fits the allowance they set for agents. Follow the batch, read and decide its results.',
+        'Adbatch turns folders of product photos into priced batches of AI product shoots and video ads. Scan the folders, quote the batch, then submit the quote: a person approves spending in Adbatch unless it fits the allowance they set for agents. Follow the batch, read and decide its results.' +
+        (options.library ? ` Results are saved in the ${libraryLine(options.library())}.` : ''),
     },
   );
   /** The agent, as its client named itself when it connected: every request and batch is recorded under it. */
@@ -140,7 +147,16 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       inputSchema: { paths: z.array(z.string().min(1)).min(1).describe('Absolute paths.') },
       outputSchema: {
         scanId: z.string(),
-        products: z.array(z.object({ name: z.string(), photos: z.number() })),
+        products: z.array(
+          z.object({
+            name: z.string(),
+            photos: z.number(),
+            fromOutside: z
+              .array(z.string())
+              .optional()
+              .describe('Where its photos reached through links out of the dropped folder really are.'),
+          }),
+        ),
         problems: z.array(z.object({ file: z.string(), severity: z.string(), reason: z.string() })),
         skipped: z
           .array(z.object({ folder: z.string(), reason: z.string() }))
@@ -152,15 +168,24 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     },
     ({ paths }, { signal }) =>
       tool(async () => {
-        // The agent gave up on the call (notifications/cancelled): the scan stops rather than run on unread.
-        const cancel = () => void call('ingest:cancelScan').catch(() => {});
+        // The agent gave up on the call (notifications/cancelled): this scan stops rather than run on unread;
+        // another agent's scan, or the same agent's next one, runs on.
+        const scanToken = randomUUID();
+        const cancel = () => void call('ingest:cancelScan', { scanToken }).catch(() => {});
         signal.addEventListener('abort', cancel, { once: true });
-        const scan = await call('ingest:scan', { inputs: paths }).finally(() =>
+        const scan = await call('ingest:scan', { inputs: paths, scanToken }).finally(() =>
           signal.removeEventListener('abort', cancel),
         );
         return {
           scanId: scan.scanId,
-          products: scan.products.map((product) => ({ name: product.name, photos: product.photos.length })),
+          products: scan.products.map((product) => {
+            const fromOutside = product.photos.flatMap((photo) => (photo.realPath ? [photo.realPath] : []));
+            return {
+              name: product.name,
+              photos: product.photos.length,
+              ...(fromOutside.length > 0 ? { fromOutside } : {}),
+            };
+          }),
           problems: scan.problems.map((problem) => ({
             file: problem.file,
             severity: problem.severity,
@@ -562,6 +587,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         message: z.string().nullable(),
         files: z.array(z.object({ path: z.string(), warnings: z.array(z.string()) })),
         manifests: z.array(z.string()),
+        notes: z.array(z.string()),
       },
       annotations: {
         readOnlyHint: false,
@@ -572,7 +598,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     },
     ({ batchId, folder, recipes, rule, minStars }) =>
       tool(async () => {
-        const destination = allowedFolder(folder, options.exportFolders());
+        const destination = await allowedFolder(folder, options.exportFolders());
         const started = await call('export:start', {
           scope: { batchIds: [batchId] },
           recipes: recipes ?? ['Original'],
@@ -602,6 +628,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             warnings: file.warnings,
           })),
           manifests: view.manifests.map((manifest) => join(view.destination, manifest)),
+          notes: view.notes,
         };
       }),
   );
@@ -668,29 +695,6 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
 
 /** How long export_batch waits for the files; past it, it answers with the export still running. */
 const EXPORT_WAIT_MS = 10 * 60_000;
-
-/** The folder, if it is one the user allowed for agents or inside one; refused in words otherwise. */
-function allowedFolder(folder: string, allowed: string[]): string {
-  if (allowed.length === 0) {
-    throw new Refusal(
-      'refused',
-      'No export folder is allowed for agents: the user allows one with adbatch mcp --export-folder DIR (or, in the app, agents export into the library’s "Agent exports" folder).',
-    );
-  }
-  if (!isAbsolute(folder)) throw new Refusal('bad_request', `${folder} is not an absolute path.`);
-  const wanted = resolve(folder);
-  const inside = allowed.some((root) => {
-    const rest = relative(resolve(root), wanted);
-    return rest === '' || (!rest.startsWith('..') && !isAbsolute(rest));
-  });
-  if (!inside) {
-    throw new Refusal(
-      'refused',
-      `${wanted} is not a folder the user allowed for agents: ${allowed.join(', ')}.`,
-    );
-  }
-  return wanted;
-}
 
 /** [from, to) from days given as YYYY-MM-DD (UTC), either left out: this month by default. */
 function periodOf(from?: string, to?: string): UsagePeriod {

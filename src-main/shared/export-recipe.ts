@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RESULT_KINDS } from './vocabulary.ts';
+import { RESULT_KINDS, VIDEO_CHANNELS } from './vocabulary.ts';
 
 // A recipe says what one output of an exported result looks like: its format, its size, its metadata,
 // where it goes and under which name, and what to check before it is written. Its schema is the contract's
@@ -74,6 +74,18 @@ export const preflightSchema = z.object({
 });
 export type Preflight = z.infer<typeof preflightSchema>;
 
+/**
+ * What a recipe makes of a video: a new file to its channel's spec (frame, codec, frame rate, sound; the
+ * specs are in core/export/video-channels.ts), the frame's spare room filled with a blurred copy of the
+ * video scaled to fill it, or with `padColour`. A recipe without it copies videos as they are.
+ */
+export const recipeVideoSchema = z.object({
+  channel: z.enum(VIDEO_CHANNELS),
+  background: z.enum(['blur', 'pad']).default('blur'),
+  padColour: colour.default('#000000'),
+});
+export type RecipeVideo = z.infer<typeof recipeVideoSchema>;
+
 /** What an export takes of a product: its results, and the source photos they were made from. */
 export const EXPORT_KINDS = [...RESULT_KINDS, 'source'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
@@ -93,8 +105,10 @@ export const recipeSchema = z
     folderTemplate: z.string().max(400).default('{recipe}'),
     /** Which of a product's shots this recipe takes: all, the first (a main image), or all but the first. */
     shots: z.enum(['all', 'first', 'rest']).default('all'),
-    /** The kinds of result this recipe exports. A video is copied as it is, whatever the recipe. */
+    /** The kinds of result this recipe exports. A video is copied as it is unless `video` says otherwise. */
     kinds: z.array(z.enum(EXPORT_KINDS)).min(1).default(['shot', 'source']),
+    /** How the recipe's videos are made for a channel; format and size above are its images'. */
+    video: recipeVideoSchema.optional(),
     preflight: preflightSchema.default(preflightSchema.parse({})),
   })
   .refine(

@@ -132,6 +132,8 @@ export interface PhotoView {
   hash: string | null;
   /** The public URL a catalog gave; null for a file on this computer. */
   url: string | null;
+  /** Where the photo really is, when a link that leaves the dropped folder led to it; null otherwise. */
+  realPath: string | null;
 }
 
 export interface ScannedProductView {
@@ -398,6 +400,8 @@ export interface Settings {
   allowedHosts?: string[];
   /** The MCP server inside the app (issue 16): on or off, the port clients were given, and its token. */
   agentServer?: { enabled: boolean; port: number; token: string; exportFolder?: string };
+  /** CSV files written with UTF-8's byte-order mark, which Excel needs to read them (core/util/csv.ts). */
+  csvBom?: boolean;
 }
 
 /** The settings the last batch started with: the next New batch starts from them (issue 14, point 10). */
@@ -684,7 +688,8 @@ export interface ExportRequest {
   destination: string;
   /** Zips of the files beside them, one per product or one per recipe. */
   zip?: 'per-product' | 'per-recipe' | null;
-  manifest?: { csv: boolean; json: boolean };
+  /** `bom`: the CSV manifest starts with UTF-8's byte-order mark, for Excel; absent, the preference's. */
+  manifest?: { csv: boolean; json: boolean; bom?: boolean };
 }
 
 export interface ExportPlanView {
@@ -724,6 +729,8 @@ export interface ExportCounts {
   etaMs: number | null;
   /** The file just finished. */
   path: string;
+  /** A file that takes long to make (a video's transcode) as it is made: its path, how far, 0 to 1. */
+  making?: { path: string; fraction: number };
 }
 
 export interface ExportProgressView extends ExportCounts {
@@ -756,9 +763,11 @@ export interface ExportView {
   progress: ExportProgressView | null;
   /** Why it stopped, failed or was interrupted, and what to do. */
   message: string | null;
-  /** Relative to the destination. */
+  /** Relative to the destination (the manifests, and Shopify's import file). */
   manifests: string[];
   zips: string[];
+  /** What a finished export says besides its files: where Shopify's import file takes its addresses from. */
+  notes: string[];
   written: number;
   identical: number;
   failed: number;

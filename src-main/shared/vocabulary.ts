@@ -39,6 +39,10 @@ export type VideoDuration = (typeof VIDEO_DURATIONS)[number];
 export const VIDEO_RESOLUTIONS = ['480p', '720p', '1080p'] as const;
 export type VideoResolution = (typeof VIDEO_RESOLUTIONS)[number];
 
+/** The channels an export recipe makes videos for (their specs: core/export/video-channels.ts). */
+export const VIDEO_CHANNELS = ['instagram-reels', 'amazon', 'shopify'] as const;
+export type VideoChannel = (typeof VIDEO_CHANNELS)[number];
+
 export const VIDEO_ASPECT_RATIOS = ['21:9', '16:9', '4:3', '1:1', '3:4', '9:16'] as const;
 export type VideoAspectRatio = (typeof VIDEO_ASPECT_RATIOS)[number];
 

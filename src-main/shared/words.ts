@@ -12,6 +12,7 @@ import {
   type PauseReason,
   type Quality,
   type ShootStyle,
+  type VideoChannel,
 } from './vocabulary.ts';
 
 // The domain's closed sets in words for people, once for the app, the CLI and MCP (whose answers give the
@@ -46,6 +47,12 @@ export const STYLE_WORDS: Record<ShootStyle, string> = {
 export const QUALITY_WORDS: Record<Quality, string> = { standard: 'Standard', pro: 'Pro', '4k': '4K' };
 
 export const MODE_WORDS: Record<Mode, string> = { product_only: 'Product only', with_model: 'With a model' };
+
+export const VIDEO_CHANNEL_WORDS: Record<VideoChannel, string> = {
+  'instagram-reels': 'Instagram Reels and Stories',
+  amazon: 'Amazon',
+  shopify: 'Shopify',
+};
 
 // A batch's settings in the catalog's words, for people who read them without the pickers: the batch page, a
 // client's statement, an agent's request. A stored setting this version does not know reads as its id.

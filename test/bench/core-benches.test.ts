@@ -15,10 +15,10 @@ describe('the benches, short', () => {
     expect(figures).toMatchObject({ photos: 10, products: 2, catalogs: { rows: 200 } });
   }, 120_000);
 
-  it('bench:export exports through the three recipes and each alone', async () => {
+  it('bench:export exports through the three recipes and each alone, and makes videos for two channels', async () => {
     const figures = await runShortBench('export');
-    expect(figures).toMatchObject({ products: 4, results: 16 });
-  }, 120_000);
+    expect(figures).toMatchObject({ products: 4, results: 16, videos: { videos: 1, files: 2 } });
+  }, 300_000);
 
   it('bench:database opens, checks and backs up its database', async () => {
     const figures = await runShortBench('database');
@@ -33,7 +33,13 @@ describe('the benches, short', () => {
   it('bench:eta runs a batch on the sandbox and says its ETA at 25, 50 and 75 % done', async () => {
     const figures = await runShortBench('eta');
     expect(figures).toMatchObject({ products: 3, runs: [{ spread: 'steady', jobs: 6, done: 6 }] });
-    const [run] = figures.runs as Array<{ checkpoints: Array<{ share: number }> }>;
+    const [run] = figures.runs as Array<{ checkpoints: Array<{ share: number; parts: unknown }> }>;
     expect(run!.checkpoints.map((point) => point.share)).toEqual([0.25, 0.5, 0.75]);
+    // Each point says the estimate's parts beside the truth's, for the job that ends the batch.
+    const seconds = expect.any(Number);
+    const parts = { shootS: seconds, budgetS: seconds, workS: seconds, seenS: seconds };
+    for (const point of run!.checkpoints) {
+      expect(point.parts).toMatchObject({ predicted: parts, actual: parts });
+    }
   }, 120_000);
 });

@@ -1,12 +1,14 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { renderShots } from '../../src-main/sandbox/render/shots.ts';
+import { resourceFile } from '../../src-main/sandbox/resources.ts';
 
 // Results to export, made on disk for the export tests from the sample product photos in
 // /work/shared/fixtures/products (Solidus sample data; its license is in LICENSE-solidus.md there):
 // a photo carrying GPS in its EXIF, a shot rendered by the sandbox as the service would, products on pure
-// white (one filling the frame, one small in it), a transparent cut-out, and a video.
+// white (one filling the frame, one small in it), a transparent cut-out, and a video (the sandbox's
+// placeholder: a real 3 s H.264 movie, small enough to be made for a channel in a second or two).
 
 export const PRODUCTS = '/work/shared/fixtures/products';
 
@@ -70,9 +72,6 @@ export async function makeSources(dir: string): Promise<Sources> {
   );
   await sharp(circle).png().toFile(cutout);
   const video = join(dir, 'video.mp4');
-  await writeFile(
-    video,
-    Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom'), Buffer.alloc(4096, 7)]),
-  );
+  await copyFile(resourceFile(join('sandbox', 'fallback.mp4')), video);
   return { gpsPhoto, aiShot, fillsWhite, smallOnWhite, cutout, video };
 }

@@ -145,7 +145,9 @@ export function registerAgencyCommands(program: Command): void {
       .option('--to <date>', 'last day, YYYY-MM-DD (UTC), included; default: the end of this month', day)
       .option('--brand <name>', 'only this client brand')
       .option('--json', 'print the usage (and the reconciliation) as JSON')
-      .option('--csv', "print the brand's statement as CSV: one row per job"),
+      .option('--csv', "print the brand's statement as CSV: one row per job")
+      .option('--bom', "with --csv: start with UTF-8's byte-order mark, which Excel needs (the default)")
+      .option('--no-bom', 'with --csv: no byte-order mark (for scripts)'),
   ).action(async (options: KeyOptions & UsageOptions) => {
     if (options.json && options.csv) throw new Error('choose --json or --csv, not both');
     if (!hasQueue(options.dataDir)) throw new Error(`nothing has run with ${options.dataDir} yet`);
@@ -160,7 +162,8 @@ export function registerAgencyCommands(program: Command): void {
         : usage.lines;
       if (options.csv) {
         const owner = brand ? ownerOfBrand(brand) : onlyOwner(usage);
-        process.stdout.write((await cli.call('usage:statement', { ...period, owner })).csv);
+        const bom = options.bom !== undefined ? { bom: options.bom } : {};
+        process.stdout.write((await cli.call('usage:statement', { ...period, owner, ...bom })).csv);
         return;
       }
       const reconciliation = accountId ? await cli.call('usage:reconcile', period) : null;
@@ -181,6 +184,7 @@ interface UsageOptions {
   brand?: string;
   json?: boolean;
   csv?: boolean;
+  bom?: boolean;
 }
 
 function day(text: string): number {

@@ -3,7 +3,7 @@ import { counted } from '../../shared/counted.ts';
 import type { AgentRequestView } from '../../shared/models.ts';
 import { AGENT_REQUEST_STATE_WORDS } from '../../shared/words.ts';
 import { type CliCore, hasQueue, openCliCore } from '../open-core.ts';
-import { defaultDataDir } from '../paths.ts';
+import { defaultDataDir, LIBRARY_HELP, sayLibrary } from '../paths.ts';
 import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './session-key.ts';
 
 // A person's answer to agents' requests from the command line (issue 16): `adbatch requests` lists them,
@@ -18,6 +18,7 @@ interface AgentsOptions {
   dataDir: string;
   baseUrl?: string;
   insecureHttp?: boolean;
+  library?: string;
 }
 
 function line(request: AgentRequestView): string {
@@ -34,6 +35,7 @@ function decidingCore(options: AgentsOptions): CliCore {
     dataDir: options.dataDir,
     holderName: 'adbatch approve',
     leaseMode: 'none',
+    library: options.library,
     sessionKeys: sessionKey ? [sessionKey] : [],
   });
 }
@@ -76,8 +78,10 @@ export function registerAgentCommands(program: Command): void {
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .option('--base-url <url>', "the service's address, its key in ADBATCH_API_KEY (not for the Sandbox)")
     .option(INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP)
+    .option('--library <dir>', LIBRARY_HELP)
     .action((id: string, options: AgentsOptions) =>
       withCore(options, async (cli) => {
+        sayLibrary(cli.library);
         const decided = await cli.call('agents:approve', { id, by: 'adbatch approve' });
         if (decided.state !== 'created') {
           process.stderr.write(`adbatch: ${line(decided)}\n`);

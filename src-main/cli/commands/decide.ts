@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { refusalWords } from '../../core/app/fs-refusal.ts';
 import { retryWarning } from '../../shared/words.ts';
 import { EXIT } from '../exit-codes.ts';
 import { type CliCore, openCliCore } from '../open-core.ts';
@@ -15,7 +16,7 @@ async function decide(dataDir: string, action: (cli: CliCore) => Promise<string>
   try {
     process.stdout.write(`${await action(cli)}\n`);
   } catch (error) {
-    process.stderr.write(`adbatch: ${(error as Error).message}\n`);
+    process.stderr.write(`adbatch: ${refusalWords(error)}\n`);
     process.exitCode = EXIT.error;
   } finally {
     await cli.core.stop();

@@ -47,6 +47,7 @@ interface ExportOptions {
   folders?: string;
   zip?: 'per-product' | 'per-recipe';
   manifest?: { csv: boolean; json: boolean };
+  bom?: boolean;
   dryRun?: boolean;
   dataDir: string;
 }
@@ -90,6 +91,8 @@ export function registerExportCommand(program: Command): void {
     .option('--folders <template>', "every recipe's folder template: {recipe}/{product}")
     .addOption(new Option('--zip <by>', 'zips beside the files').choices(['per-product', 'per-recipe']))
     .option('--manifest <kinds>', 'csv, json, csv,json (the default) or none', manifestOption)
+    .option('--bom', "CSV files start with UTF-8's byte-order mark, which Excel needs (the default)")
+    .option('--no-bom', 'CSV files without the byte-order mark (for scripts)')
     .option('--dry-run', 'print the planned names, write nothing')
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .action(async (batchIds: string[], options: ExportOptions) => {
@@ -121,12 +124,19 @@ export function registerExportCommand(program: Command): void {
           ...(options.folders !== undefined ? { folderTemplate: options.folders } : {}),
           destination: resolve(options.to),
           zip: options.zip ?? null,
-          manifest: options.manifest ?? { csv: true, json: true },
+          manifest: {
+            ...(options.manifest ?? { csv: true, json: true }),
+            ...(options.bom !== undefined ? { bom: options.bom } : {}),
+          },
         };
         const plan = await cli.call('export:plan', request);
-        for (const notice of plan.notices) process.stderr.write(`note: ${notice}\n`);
         if (plan.total === 0) throw new Error(nothingToExport(request.selection));
+        // Said once the export is sure to go (a dry run, or a start that was not refused): a refusal stays one line.
+        const notices = () => {
+          for (const notice of plan.notices) process.stderr.write(`note: ${notice}\n`);
+        };
         if (options.dryRun) {
+          notices();
           const lines = plan.files.map(
             (file) =>
               `${file.path}  ${file.width > 0 ? `${file.width}x${file.height}` : 'copied'}${file.exists ? '  (the name is taken: beside it, or skipped if identical)' : ''}${file.warnings.map((warning) => `\n  warning: ${warning}`).join('')}`,
@@ -151,6 +161,7 @@ export function registerExportCommand(program: Command): void {
         process.once('SIGINT', interrupt);
         const started = await cli.call('export:start', request);
         id = started.id;
+        notices();
         cancel = () => void cli.call('export:cancel', { id: started.id });
         if (started.resumed) process.stdout.write(`Resuming export ${id}: what was finished is kept.\n`);
         for (const progress of early.filter((one) => one.id === id)) {
@@ -167,6 +178,7 @@ export function registerExportCommand(program: Command): void {
         process.stdout.write(
           `${EXPORT_STATE_WORDS[state]}: ${detail.written} written, ${detail.identical} already there, ${detail.failed} failed, into ${detail.destination}${manifests.length > 0 ? `; manifest: ${manifests.join(', ')}` : ''}${detail.zips.length > 0 ? `; zips: ${detail.zips.join(', ')}` : ''}\n`,
         );
+        for (const note of detail.notes) process.stdout.write(`note: ${note}\n`);
         if (detail.message) process.stderr.write(`adbatch: ${detail.message}\n`);
         process.exitCode =
           state === 'done'

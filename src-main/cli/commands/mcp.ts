@@ -3,7 +3,7 @@ import { type Command, Option } from 'commander';
 import { SANDBOX_ACCOUNT_ID, sessionAccountId } from '../../core/app/public-api.ts';
 import { openCliCore } from '../open-core.ts';
 import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
-import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
+import { defaultDataDir, LIBRARY_HELP } from '../paths.ts';
 import { VERSION } from '../version.ts';
 import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './session-key.ts';
 
@@ -16,7 +16,7 @@ import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './ses
 
 interface McpCommandOptions extends OutboundFlags {
   dataDir: string;
-  library: string;
+  library?: string;
   baseUrl?: string;
   insecureHttp?: boolean;
   exportFolder: string[];
@@ -30,7 +30,7 @@ export function registerMcpCommand(program: Command): void {
     )
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .addOption(allowHostOption())
-    .option('--library <dir>', 'where results are saved', defaultLibraryDir())
+    .option('--library <dir>', LIBRARY_HELP)
     .option('--base-url <url>', "the service's address, its key in ADBATCH_API_KEY (else the Sandbox)")
     .option(INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP)
     .addOption(
@@ -60,6 +60,7 @@ export function registerMcpCommand(program: Command): void {
         call: cli.call,
         defaultAccountId: sessionKey ? sessionAccountId(sessionKey.apiKey) : SANDBOX_ACCOUNT_ID,
         version: VERSION,
+        library: () => cli.library,
         exportFolders: () => options.exportFolder,
       });
       const transport = new StdioServerTransport();

@@ -29,7 +29,8 @@ import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-op
 import { type CliCore, openCliCore } from '../open-core.ts';
 import { formatRateLimit, positiveNumber, rateLimitOption, wholeNumber } from '../options.ts';
 import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
-import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
+import { defaultDataDir, LIBRARY_HELP, sayLibrary } from '../paths.ts';
+import { scanUnlessInterrupted } from '../scan-interrupt.ts';
 import { brandNamed } from './agency.ts';
 import { formatProblems, shown } from './scan.ts';
 import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './session-key.ts';
@@ -120,7 +121,7 @@ export function registerRunCommand(program: Command): void {
     .option('--pattern <regex>', 'groups loose photos into products by SKU', DEFAULT_GROUP_PATTERN)
     .option('--include-done', 'also shoot products already shot with the same photos and settings')
     .option('--name <name>', 'a name for the batch')
-    .option('--library <dir>', 'where results are saved', defaultLibraryDir())
+    .option('--library <dir>', LIBRARY_HELP)
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .addOption(allowHostOption())
     .option(
@@ -161,7 +162,7 @@ interface RunOptions extends HostingFlags, OutboundFlags {
   name?: string;
   pattern: string;
   includeDone?: boolean;
-  library: string;
+  library?: string;
   dataDir: string;
   budget?: number;
   brand?: string;
@@ -212,10 +213,11 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
     rateLimit: options.rateLimit,
     timeScale: options.sandbox ? options.timeScale : 1,
   });
+  sayLibrary(cli.library);
   try {
     // The queue is taken first: a run beside another owner would be refused only after the user said yes.
     await cli.core.start();
-    const scan = await cli.call('ingest:scan', { inputs: folders, pattern: options.pattern });
+    const scan = await scanUnlessInterrupted(cli, { inputs: folders, pattern: options.pattern });
     if (scan.problems.length > 0) process.stderr.write(`${formatProblems(scan.problems)}\n`);
     if (scan.products.length === 0)
       throw new Error(`no usable product photos in ${folders.map(shown).join(', ')}`);
@@ -281,7 +283,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
       process.stdout.write(`Batch ${batch.id} started: ${batch.name}\n`);
       return [batch.id];
     });
-    process.stdout.write(`Results: ${resolve(options.library)}\n`);
+    process.stdout.write(`Results: ${cli.library.dir}\n`);
     return code;
   } finally {
     await cli.core.stop();

@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../../core/app/public-api.ts';
 import { counted } from '../../shared/counted.ts';
@@ -8,7 +8,8 @@ import type { ProblemView, ScanView } from '../../shared/models.ts';
 import { EXIT } from '../exit-codes.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
 import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
-import { defaultDataDir, defaultLibraryDir } from '../paths.ts';
+import { defaultDataDir, LIBRARY_HELP, sayLibrary } from '../paths.ts';
+import { scanUnlessInterrupted } from '../scan-interrupt.ts';
 
 // `adbatch scan`: the ingest plan, without spending or uploading anything.
 
@@ -48,7 +49,7 @@ function formatPlan(plan: ScanView): string {
     product.photos.forEach((photo, index) => {
       const size = photo.width && photo.height ? `${photo.width} x ${photo.height}` : 'size unknown';
       lines.push(
-        `  ${index === 0 ? 'hero' : '    '}  ${shown(photo.file)}  ${size}${photo.converted ? `  (${photo.converted})` : ''}`,
+        `  ${index === 0 ? 'hero' : '    '}  ${shown(photo.file)}  ${size}${photo.converted ? `  (${photo.converted})` : ''}${photo.realPath ? `  (a link: really ${photo.realPath})` : ''}`,
       );
     });
   }
@@ -79,6 +80,7 @@ function planDocument(plan: ScanView) {
         hash: photo.hash,
         ...(photo.url ? { url: photo.url } : {}),
         ...(photo.converted ? { converted: photo.converted } : {}),
+        ...(photo.realPath ? { realPath: photo.realPath } : {}),
       })),
     })),
     problems: plan.problems.map((problem) => ({
@@ -108,7 +110,7 @@ export function registerScanCommand(program: Command): void {
         .default('own'),
     )
     .option('--json', 'print the plan as one JSON document')
-    .option('--library <dir>', 'where the thumbnail cache lives', defaultLibraryDir())
+    .option('--library <dir>', `where the thumbnail cache lives: ${LIBRARY_HELP}`)
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .addOption(allowHostOption())
     .action(
@@ -118,7 +120,7 @@ export function registerScanCommand(program: Command): void {
           pattern: string;
           subfolders: 'own' | 'parent';
           json?: boolean;
-          library: string;
+          library?: string;
           dataDir: string;
         },
       ) => {
@@ -132,9 +134,11 @@ export function registerScanCommand(program: Command): void {
           leaseMode: 'none',
           library: options.library,
           allowHosts: options.allowHost,
+          ...(scratch ? { libraryOf: resolve(options.dataDir) } : {}),
         });
+        sayLibrary(cli.library);
         try {
-          const plan = await cli.call('ingest:scan', {
+          const plan = await scanUnlessInterrupted(cli, {
             inputs,
             pattern: options.pattern,
             subfolders: options.subfolders,

@@ -4,6 +4,7 @@ import type { agentServerChannels } from '../../shared/contract/agents.ts';
 import type { AgentServerView } from '../../shared/models.ts';
 import type { AppContext } from '../app/context.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
+import type { LibraryChoice } from '../app/library-choice.ts';
 
 // The app's MCP server over HTTP (issue 16), turned on and off in Settings and kept on across restarts. Core
 // keeps the switch, the port and the token in the settings; the front end that can serve (the app, the
@@ -19,6 +20,8 @@ export type AgentServerStarter = (options: {
   port: number;
   /** The folders agents may export into, read at each export: a change in Settings holds at once. */
   exportFolders: () => string[];
+  /** The library batches go to (Settings' own, which the data folder remembers), read at each session. */
+  library: () => LibraryChoice;
 }) => Promise<{ url: string; port: number; close(): Promise<void> }>;
 
 /** Where agents export unless the user chose another folder: in the library. GUESS (docs/agents.md). */
@@ -54,7 +57,12 @@ export function agentServer(ctx: AppContext, starter: AgentServerStarter | undef
   const start = async (port: number) => {
     const current = saved()!;
     try {
-      const started = await starter!({ token: current.token, port, exportFolders: () => [exportFolder()] });
+      const started = await starter!({
+        token: current.token,
+        port,
+        exportFolders: () => [exportFolder()],
+        library: () => ({ dir: ctx.settings().libraryDir, source: 'remembered' }),
+      });
       running = started;
       error = null;
       save({ ...current, port: started.port });

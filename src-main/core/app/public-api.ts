@@ -18,3 +18,4 @@ export { describeHolder, LeaseHeldError } from '../lease.ts';
 export { parseAllowedHost } from '../net/outbound-policy.ts';
 export type { RateLimit } from '../scheduler/budget.ts';
 export { parseRateLimit, SERVICE_RATE_LIMIT } from '../scheduler/budget.ts';
+export { isWithin, makeRealFolder, OutsideFolderError, realPathOf } from '../util/real-path.ts';

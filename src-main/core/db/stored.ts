@@ -199,6 +199,7 @@ export const storedExportReport = z.object({
   failed: count,
   manifests: z.array(z.string()),
   zips: z.array(z.string()),
+  notes: z.array(z.string()).optional(),
   files: z.array(
     z.object({
       path: z.string(),
@@ -261,6 +262,7 @@ const storedSettingsFields = {
   libraryDir: settingsInput.libraryDir.unwrap(),
   budgetMarginPercent: settingsInput.budgetMarginPercent.unwrap(),
   allowedHosts: settingsInput.allowedHosts.unwrap(),
+  csvBom: settingsInput.csvBom.unwrap(),
   lastBatch: lastBatchSettings,
   agentServer: z.object({
     enabled: z.boolean(),
@@ -295,6 +297,7 @@ export function readSettings(
   const lastBatch = read('lastBatch', storedSettingsFields.lastBatch);
   const allowedHosts = read('allowedHosts', storedSettingsFields.allowedHosts);
   const agentServer = read('agentServer', storedSettingsFields.agentServer);
+  const csvBom = read('csvBom', storedSettingsFields.csvBom);
   return {
     settings: {
       ...defaults,
@@ -303,6 +306,7 @@ export function readSettings(
       ...(lastBatch !== undefined ? { lastBatch } : {}),
       ...(allowedHosts !== undefined ? { allowedHosts } : {}),
       ...(agentServer !== undefined ? { agentServer } : {}),
+      ...(csvBom !== undefined ? { csvBom } : {}),
     },
     unreadable,
   };

@@ -9,6 +9,7 @@ import { type ProductKey, productKeyLabel, productKeyOf } from '../review/produc
 import type { ReviewRow, ReviewStore } from '../review/review-store.ts';
 import { SameProducts } from '../review/same-product.ts';
 import type { ExportItem } from './export-item.ts';
+import { creditShares } from './result-credits.ts';
 
 // What an export can take, read from the queue and the review decisions as ExportItems, in the order they
 // are numbered: each batch's products in batch order, a product's source photos, then its shots shoot by
@@ -70,13 +71,20 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
     if (!jobs.has(id)) jobs.set(id, store.jobs.get(id));
     return jobs.get(id)!;
   };
-  const countResults = store.db.prepare<[string], { n: number }>(
-    "SELECT COUNT(*) AS n FROM assets WHERE job_id = ? AND kind IN ('image', 'video')",
+  const resultsOfJob = store.db.prepare<[string], { id: number }>(
+    "SELECT id FROM assets WHERE job_id = ? AND kind IN ('image', 'video') ORDER BY id",
   );
-  const resultsPerJob = new Map<string, number>();
-  const resultsOf = (jobId: string) => {
-    if (!resultsPerJob.has(jobId)) resultsPerJob.set(jobId, Math.max(1, countResults.get(jobId)?.n ?? 1));
-    return resultsPerJob.get(jobId)!;
+  /** Each result's share of its job's net charge, by asset id (result-credits.ts). */
+  const shares = new Map<string, Map<number, number>>();
+  const shareOf = (job: Job, assetId: number): number => {
+    let byAsset = shares.get(job.id);
+    if (!byAsset) {
+      const ids = resultsOfJob.all(job.id).map((row) => row.id);
+      const split = creditShares(job.creditsCharged - job.creditsRefunded, Math.max(1, ids.length));
+      byAsset = new Map(ids.map((id, rank) => [id, split[rank]!]));
+      shares.set(job.id, byAsset);
+    }
+    return byAsset.get(assetId) ?? 0;
   };
 
   let groups: Array<{ batch: Batch; products: Product[]; rows: readonly ReviewRow[] }>;
@@ -164,7 +172,6 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
       }
       for (const row of productRows) {
         const job = jobOf(row.jobId);
-        const net = job ? job.creditsCharged - job.creditsRefunded : null;
         items.push({
           ...common,
           key: `asset:${row.assetId}`,
@@ -174,9 +181,9 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
           shot: row.index,
           stars: row.stars,
           flag: row.flag,
-          jobId: job?.remoteId ?? row.jobId,
-          // A job's credits shared by the results it made (a shoot of 4 at 8 credits: 2 each).
-          credits: net === null ? null : Math.round((net / resultsOf(row.jobId)) * 100) / 100,
+          // Adbatch's own id, as the statement and the ledger name the job: the one that joins them.
+          jobId: row.jobId,
+          credits: job ? shareOf(job, row.assetId) : null,
           aiGenerated: true,
         });
       }

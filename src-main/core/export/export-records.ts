@@ -29,7 +29,7 @@ export interface ExportSnapshot {
   date: string;
   destination: string;
   zip: 'per-product' | 'per-recipe' | null;
-  manifest: { csv: boolean; json: boolean };
+  manifest: { csv: boolean; json: boolean; bom?: boolean };
 }
 
 export interface ExportSummary {
@@ -40,6 +40,8 @@ export interface ExportSummary {
   zips: string[];
   /** The first files of the run, with their warnings. */
   files: ExportFileView[];
+  /** What the export says besides its files (Shopify's import file and its addresses). */
+  notes?: string[];
 }
 
 interface ExportRecordBase {

@@ -15,10 +15,13 @@ import type { ExportState } from '../../shared/vocabulary.ts';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
 import { throttlePerKey } from '../app/events.ts';
+import { refusalWords } from '../app/fs-refusal.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
 import { markFolder } from '../folder-marks.ts';
+import type { PhotoReachService } from '../hosting/photo-reach.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { ReviewStore } from '../review/review-store.ts';
+import { csvBomOf } from '../util/csv.ts';
 import { localFaultOf } from '../util/local-fault.ts';
 import { mapLimit } from '../util/map-limit.ts';
 import { describeExportFault } from './export-fault.ts';
@@ -34,6 +37,7 @@ import { BUILT_IN_RECIPES, parseRecipe, RecipeError } from './recipes.ts';
 import type { ExportReport, FileOutcome } from './run.ts';
 import { runExportInWorker } from './run-in-worker.ts';
 import { DEFAULT_SELECTION, type Selection } from './selection.ts';
+import { shopifyPlanNotice, writeShopifyImport } from './shopify-export.ts';
 import { planZips, writeZip } from './zips.ts';
 
 // Export (issue 13) through the map: recipes (the built-ins and the designer's), a plan that says what
@@ -109,6 +113,8 @@ export function recipeNamed(known: readonly Recipe[], asked: string): Recipe {
 /** What exports take: the results and decisions to read, and the one recipe store and export records. */
 export interface ExportDeps extends AppContext {
   store: QueueStore;
+  /** Where an export's Shopify files are uploaded (photo storage), when it is set up. */
+  photos: PhotoReachService;
   review: ReviewStore;
   recipes: RecipeStore;
   exportRecords: ExportRecords;
@@ -178,7 +184,11 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       date: localDate(ctx.now()),
       destination: request.destination,
       zip: request.zip ?? null,
-      manifest: request.manifest ?? { csv: true, json: true },
+      manifest: {
+        ...(request.manifest ?? { csv: true, json: true }),
+        // Fixed in the snapshot: a resumed export writes its manifest as it was asked, whatever changed since.
+        bom: csvBomOf(ctx.settings(), request.manifest?.bom),
+      },
       notices,
     };
   };
@@ -212,7 +222,8 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       await rm(probe, { force: true });
     } catch (error) {
       const fault = localFaultOf(error);
-      if (!fault) throw error;
+      // A file where a folder should be is not a folder gone: said as such by dispatch (app/fs-refusal.ts).
+      if (!fault || fault.code === 'ENOTDIR') throw error;
       throw new AppError('conflict', describeExportFault(fault, destination, 0));
     }
   };
@@ -225,13 +236,14 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
     progress.touch(view.id);
   };
 
-  const summaryOf = (report: ExportReport, zips: string[]): ExportSummary => ({
+  const summaryOf = (report: ExportReport, zips: string[], notes: string[]): ExportSummary => ({
     written: report.written,
     identical: report.identical,
     failed: report.failed,
     manifests: report.manifests,
     zips,
     files: report.files.slice(0, FILES_KEPT).map(fileView),
+    ...(notes.length > 0 ? { notes } : {}),
   });
 
   /** `planned`: the plan export:start already made of this snapshot (a resumed export plans it again). */
@@ -260,9 +272,43 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
         },
       });
       const zips: string[] = [];
+      const notes: string[] = [];
       state = report.status;
       message = report.message ?? null;
-      if (report.status === 'done' && snapshot.zip) {
+      if (report.status === 'done') {
+        try {
+          const shopify = await writeShopifyImport({
+            destination: snapshot.destination,
+            files: report.files,
+            taken: [...report.files.map((file) => file.relativePath), ...report.manifests],
+            storage: ctx.photos.uploadStorage(),
+            signal,
+          });
+          if (shopify) {
+            report.manifests.push(shopify.relativePath);
+            notes.push(...shopify.notes);
+            records.rememberPlaced(snapshot.destination, {
+              plannedPath: shopify.relativePath,
+              renderKey: `shopify-import:${shopify.sha256}`,
+              relativePath: shopify.relativePath,
+              sha256: shopify.sha256,
+              bytes: shopify.bytes,
+              width: 0,
+              height: 0,
+              warnings: [],
+            });
+          }
+        } catch (error) {
+          if (signal.aborted) state = 'cancelled';
+          else {
+            const fault = localFaultOf(error);
+            if (!fault) throw error;
+            state = 'stopped';
+            message = describeExportFault(fault, snapshot.destination, report.written + report.identical);
+          }
+        }
+      }
+      if (state === 'done' && snapshot.zip) {
         const taken = [...report.files.map((file) => file.relativePath), ...report.manifests];
         const planned = planZips(report.files, snapshot.zip, taken);
         for (const [index, zip] of planned.entries()) {
@@ -309,10 +355,10 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
           }
         }
       }
-      summary = summaryOf(report, zips);
+      summary = summaryOf(report, zips, notes);
     } catch (error) {
       state = 'failed';
-      message = `The export failed: ${(error as Error).message}`;
+      message = `The export failed: ${refusalWords(error)}`;
       log.error(`export ${id} failed`, error);
     } finally {
       if (stopping && state === 'cancelled') {
@@ -348,6 +394,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       message: record.unreadable !== null ? `${record.unreadable}.` : record.message,
       manifests: summary?.manifests ?? [],
       zips: summary?.zips ?? [],
+      notes: summary?.notes ?? [],
       written: summary?.written ?? 0,
       identical: summary?.identical ?? 0,
       failed: summary?.failed ?? 0,
@@ -414,6 +461,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
           ).map((zip) => zip.path)
         : [];
       const warnings = plan.files.map(warningsOf);
+      const shopify = shopifyPlanNotice(plan.files, ctx.photos.uploadStorage());
       return {
         total: plan.files.length,
         files: plan.files.slice(0, PLANNED_NAMES).map((file, index) => ({
@@ -427,7 +475,11 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
         })),
         collisions: exists.filter(Boolean).length,
         warned: warnings.filter((some) => some.length > 0).length,
-        notices: [...snapshot.notices, ...plan.notices.map((notice) => notice.message)],
+        notices: [
+          ...snapshot.notices,
+          ...plan.notices.map((notice) => notice.message),
+          ...(shopify ? [shopify] : []),
+        ],
         zips,
       };
     },

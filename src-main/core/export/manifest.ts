@@ -1,7 +1,9 @@
-// The sheet that says which file is which: one row per file of an export, as CSV (RFC 4180: fields with a
-// comma, a quote or a line break quoted, quotes doubled, CRLF between records) and as JSON. Nothing in it
-// depends on when the export ran, so an export run again writes the same manifest, byte for byte, and it
-// is skipped like any identical file.
+import { type CsvCell, type CsvOptions, csvText } from '../util/csv.ts';
+
+// The sheet that says which file is which: one row per file of an export, as CSV (the one writer,
+// util/csv.ts: RFC 4180, formula cells neutralised, a byte-order mark for Excel when asked) and as JSON.
+// Nothing in it depends on when the export ran, so an export run again writes the same manifest, byte for
+// byte, and it is skipped like any identical file.
 
 export interface ManifestRow {
   brand: string;
@@ -15,14 +17,16 @@ export interface ManifestRow {
   height: number;
   bytes: number;
   sha256: string;
+  /** Adbatch's id of the job that made it (`j_…`): the statement's `job_id`, so the two join. */
   jobId: string | null;
   style: string;
+  /** The result's share of its job's net charge, on the result's first row only (null on the others). */
   credits: number | null;
   stars: number;
   flag: 'picked' | 'rejected' | null;
 }
 
-const COLUMNS: Array<[header: string, value: (row: ManifestRow) => string]> = [
+const COLUMNS: Array<[header: string, value: (row: ManifestRow) => CsvCell]> = [
   ['brand', (row) => row.brand],
   ['product', (row) => row.product],
   ['sku', (row) => row.sku],
@@ -30,28 +34,23 @@ const COLUMNS: Array<[header: string, value: (row: ManifestRow) => string]> = [
   ['source_photos', (row) => row.sourcePhotos.join(' | ')],
   ['recipe', (row) => row.recipe],
   ['path', (row) => row.path],
-  ['width', (row) => String(row.width)],
-  ['height', (row) => String(row.height)],
-  ['bytes', (row) => String(row.bytes)],
+  ['width', (row) => row.width],
+  ['height', (row) => row.height],
+  ['bytes', (row) => row.bytes],
   ['sha256', (row) => row.sha256],
-  ['job_id', (row) => row.jobId ?? ''],
+  ['job_id', (row) => row.jobId],
   ['style', (row) => row.style],
-  ['credits', (row) => (row.credits === null ? '' : String(row.credits))],
-  ['stars', (row) => String(row.stars)],
-  ['flag', (row) => row.flag ?? ''],
+  ['credits', (row) => row.credits],
+  ['stars', (row) => row.stars],
+  ['flag', (row) => row.flag],
 ];
 
-/** One CSV field, quoted when it must be. */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-export function manifestCsv(rows: readonly ManifestRow[]): string {
-  const lines = [
+export function manifestCsv(rows: readonly ManifestRow[], options: CsvOptions): string {
+  return csvText(
     COLUMNS.map(([header]) => header),
-    ...rows.map((row) => COLUMNS.map(([, value]) => value(row))),
-  ];
-  return `${lines.map((fields) => fields.map(csvField).join(',')).join('\r\n')}\r\n`;
+    rows.map((row) => COLUMNS.map(([, value]) => value(row))),
+    options,
+  );
 }
 
 export function manifestJson(rows: readonly ManifestRow[]): string {

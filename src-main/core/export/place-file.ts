@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
 import { copyFile, link, lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { assertInsideReal } from '../util/real-path.ts';
 import type { NameClaims } from '../util/safe-names.ts';
 import { withSuffix } from '../util/safe-names.ts';
 
@@ -93,7 +94,11 @@ export async function placeFile(options: {
   const slash = plannedPath.lastIndexOf('/');
   const folder = slash < 0 ? '' : plannedPath.slice(0, slash);
   const fileName = plannedPath.slice(slash + 1);
+  // A folder inside the export that is a link out of it is refused, never made or written through (issue
+  // 30); asked again once made, for a link put there meanwhile.
+  await assertInsideReal(root, join(root, folder));
   await makeFolders(join(root, folder));
+  await assertInsideReal(root, join(root, folder));
   const part = partPath(root, plannedPath);
   // Set before the first byte: a write cut short (a full disk, a cancel) leaves a .part to remove too.
   let partWritten = 'partReady' in options.content;
@@ -112,8 +117,11 @@ export async function placeFile(options: {
       options.signal?.throwIfAborted();
       if (!partWritten) {
         partWritten = true;
-        if ('bytes' in options.content) await writeFile(part, options.content.bytes);
-        else if ('copyFrom' in options.content) await copyFile(options.content.copyFrom, part);
+        // Made new (a stale .part removed first), so that a link planted under its name is not followed.
+        await rm(part, { force: true });
+        if ('bytes' in options.content) await writeFile(part, options.content.bytes, { flag: 'wx' });
+        else if ('copyFrom' in options.content)
+          await copyFile(options.content.copyFrom, part, constants.COPYFILE_EXCL);
       }
       options.signal?.throwIfAborted();
       try {

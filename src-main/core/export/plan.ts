@@ -33,10 +33,13 @@ export interface PlannedFile {
   n: number;
   /** The file's extension, without its dot: what it is encoded as. */
   ext: string;
-  /** 0 for a video (copied as it is). */
+  /** A video's are its source's (0 when unknown); one made for a channel gets its frame when it is made. */
   width: number;
   height: number;
-  /** The output is the source's bytes, unchanged: a video, or an Original that keeps the source's metadata. */
+  /**
+   * The output is the source's bytes, unchanged: a video its recipe does not make for a channel, or an
+   * Original that keeps the source's metadata.
+   */
   copy: boolean;
 }
 
@@ -126,8 +129,9 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
   for (const recipe of recipes) {
     for (const { item, n } of takenByRecipe(items, recipe)) {
       const info = await infoOf(item);
+      // A video is copied as it is unless the recipe makes it for a channel (video-make.ts).
       const copy =
-        item.kind === 'video' ||
+        (item.kind === 'video' && !recipe.video) ||
         (recipe.format.type === 'original' && recipe.size.kind === 'original' && recipe.metadata.keepSource);
       const size = copy ? { width: info.width, height: info.height } : outputDimensions(recipe.size, info);
       const values: NameValues = {
@@ -139,7 +143,8 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
         recipe: recipe.name,
         date: request.date,
         batch: item.batch,
-        ext: item.kind === 'video' ? info.ext : extensionOf(recipe.format.type, info),
+        ext:
+          item.kind === 'video' ? (recipe.video ? 'mp4' : info.ext) : extensionOf(recipe.format.type, info),
         shot: item.shot,
         n,
         stars: item.stars,

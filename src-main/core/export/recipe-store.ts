@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Recipe } from '../../shared/export-recipe.ts';
+import { refusalWords } from '../app/fs-refusal.ts';
 import { storedRecipesFile, tryReadStored, UnreadableError } from '../db/stored.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
 import { BUILT_IN_RECIPES, parseRecipe, RecipeError } from './recipes.ts';
@@ -42,7 +43,7 @@ export class RecipeStore {
       try {
         result.recipes.push(parseRecipe(entry));
       } catch (error) {
-        result.unreadable.push({ entry, reason: (error as Error).message });
+        result.unreadable.push({ entry, reason: refusalWords(error) });
       }
     }
     return result;

@@ -83,7 +83,19 @@ export const BUILT_IN_RECIPES: readonly Recipe[] = [
     size: { kind: 'exact', width: 1080, height: 1920, fit: 'pad', padColour: '#ffffff' },
     fileTemplate: '{product}-{style}-{n:02}-story.{ext}',
     kinds: ['shot', 'video'],
+    // Its videos are made 1080 x 1920 at 30 fps with sound, a smaller or wider one over a blurred copy.
+    video: { channel: 'instagram-reels' },
     preflight: { minLongEdge: 1920, srgb: true },
+  },
+  {
+    // Amazon's product video: its own upload, apart from the images, so a recipe of its own.
+    id: 'amazon-video',
+    name: 'Amazon video',
+    format: { type: 'original' },
+    size: { kind: 'original' },
+    fileTemplate: '{product}-{style}-{n:02}-amazon.{ext}',
+    kinds: ['video'],
+    video: { channel: 'amazon' },
   },
   {
     id: 'web',

@@ -1,18 +1,21 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { ExportCounts, ExportFileStatus } from '../../shared/models.ts';
+import { refusalWords } from '../app/fs-refusal.ts';
 import { type LocalFault, localFaultOf } from '../util/local-fault.ts';
 import { NameClaims } from '../util/safe-names.ts';
 import { describeExportFault } from './export-fault.ts';
 import { type ManifestRow, manifestCsv, manifestJson } from './manifest.ts';
-import { type Content, partPath, placeFile, sameBytes, sha256OfFile } from './place-file.ts';
+import { type Content, makeFolders, partPath, placeFile, sameBytes, sha256OfFile } from './place-file.ts';
 import { type PlacedBefore, renderKey } from './placed-before.ts';
 import type { ExportPlan, PlannedFile } from './plan.ts';
 import { preflightWarnings } from './preflight.ts';
 import { type DecodedSource, decodeSource, renderFile } from './render.ts';
+import { videoChannelRules } from './video-channels.ts';
+import { makeChannelVideo } from './video-make.ts';
 import { videoPreflight } from './video-preflight.ts';
 
 // An export run: the plan's files written into a folder, each source decoded once for all its recipes,
@@ -70,7 +73,8 @@ export interface ExportOptions {
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (progress: ExportProgress) => void;
-  manifest?: { csv: boolean; json: boolean };
+  /** `bom`: the CSV manifest starts with UTF-8's byte-order mark (for Excel). */
+  manifest?: { csv: boolean; json: boolean; bom?: boolean };
   /** What earlier runs placed in this folder: a file still there as they left it is not rendered again. */
   placedBefore?: readonly PlacedBefore[];
   /** Each file as it is finished, in the order they finish. */
@@ -128,6 +132,20 @@ async function copied(file: PlannedFile, sha256: string): Promise<Made> {
   return { content: { copyFrom: source }, size, sha256, width: file.width, height: file.height, warnings };
 }
 
+/** A video made for its recipe's channel, written straight into the file's `.part` (video-make.ts). */
+async function madeForChannel(
+  file: PlannedFile,
+  destination: string,
+  signal: AbortSignal | undefined,
+  onProgress: (fraction: number) => void,
+): Promise<Made> {
+  const output = partPath(destination, file.relativePath);
+  await makeFolders(dirname(output));
+  const rules = videoChannelRules(file.recipe)!;
+  const made = await makeChannelVideo({ file, rules, output, signal, onProgress });
+  return { ...made, content: { partReady: true } };
+}
+
 async function rendered(decoded: DecodedSource, file: PlannedFile): Promise<Made> {
   const output = await renderFile(decoded, file);
   const metadata = await sharp(output.bytes).metadata();
@@ -147,8 +165,14 @@ async function sha256OffThread(bytes: Buffer): Promise<string> {
   return Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
 }
 
-function manifestRow(outcome: FileOutcome): ManifestRow {
+/**
+ * A file's row. A result's credits are stated on its first row only (`stated` holds the results already
+ * given theirs): a result three recipes wrote is paid for once, so the column sums to the export's cost.
+ */
+function manifestRow(outcome: FileOutcome, stated: Set<string>): ManifestRow {
   const { item, recipe } = outcome.planned;
+  const first = !stated.has(item.key);
+  stated.add(item.key);
   return {
     brand: item.brand,
     product: item.product,
@@ -162,7 +186,7 @@ function manifestRow(outcome: FileOutcome): ManifestRow {
     sha256: outcome.sha256,
     jobId: item.jobId,
     style: item.style,
-    credits: item.credits,
+    credits: first ? item.credits : null,
     stars: item.stars,
     flag: item.flag,
   };
@@ -183,20 +207,28 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
   const counts = { done: 0, written: 0, identical: 0, failed: 0, bytesWritten: 0 };
   let stop: Stop | null = null;
 
+  let lastPath = '';
+  const progress = (making?: ExportProgress['making']) => {
+    const elapsedMs = now() - started;
+    options.onProgress?.({
+      ...counts,
+      total: plan.files.length,
+      elapsedMs,
+      etaMs:
+        counts.done === 0 ? null : Math.round((elapsedMs / counts.done) * (plan.files.length - counts.done)),
+      path: lastPath,
+      ...(making ? { making } : {}),
+    });
+  };
+
   const finish = (outcome: FileOutcome) => {
     outcomes[outcome.planned.index] = outcome;
     options.onFile?.(outcome);
     counts.done++;
     counts[outcome.status]++;
     if (outcome.status === 'written') counts.bytesWritten += outcome.bytes;
-    const elapsedMs = now() - started;
-    options.onProgress?.({
-      ...counts,
-      total: plan.files.length,
-      elapsedMs,
-      etaMs: Math.round((elapsedMs / counts.done) * (plan.files.length - counts.done)),
-      path: outcome.relativePath,
-    });
+    lastPath = outcome.relativePath;
+    progress();
   };
 
   const interrupted = (error: unknown): boolean => {
@@ -251,7 +283,11 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
           continue;
         }
         if (file.copy) made = await copied(file, await sourceSha256);
-        else {
+        else if (file.item.kind === 'video') {
+          made = await madeForChannel(file, destination, signal, (fraction) =>
+            progress({ path: file.relativePath, fraction }),
+          );
+        } else {
           // Decoded once for all of this source's recipes; a source that cannot be decoded fails each once.
           decoded ??= decodeSource(file.item.file);
           made = await rendered(await decoded, file);
@@ -261,7 +297,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
           stop ??= { status: 'cancelled' };
           break;
         }
-        const message = `${file.item.file} could not be exported: ${(error as Error).message}`;
+        const message = `${file.item.file} could not be exported: ${refusalWords(error)}`;
         finish({
           planned: file,
           relativePath: file.relativePath,
@@ -328,9 +364,13 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
   const files = outcomes.filter((outcome): outcome is FileOutcome => outcome !== undefined);
   const manifests: string[] = [];
   if (!stop && options.manifest && (options.manifest.csv || options.manifest.json)) {
-    const rows = files.filter((outcome) => outcome.status !== 'failed').map(manifestRow);
+    const stated = new Set<string>();
+    const rows = files
+      .filter((outcome) => outcome.status !== 'failed')
+      .map((outcome) => manifestRow(outcome, stated));
     const sheets: Array<[string, string]> = [];
-    if (options.manifest.csv) sheets.push(['manifest.csv', manifestCsv(rows)]);
+    if (options.manifest.csv)
+      sheets.push(['manifest.csv', manifestCsv(rows, { bom: options.manifest.bom ?? false })]);
     if (options.manifest.json) sheets.push(['manifest.json', manifestJson(rows)]);
     for (const [name, text] of sheets) {
       const bytes = Buffer.from(text, 'utf8');

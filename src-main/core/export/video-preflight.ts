@@ -174,7 +174,7 @@ export async function videoPreflight(recipe: Recipe, file: string, bytes: number
       `The video is ${video.width} x ${video.height}; ${recipe.name} wants at least ${minLongEdge} px on the long side.`,
     );
   }
-  const rules = videoChannelRules(recipe.id);
+  const rules = videoChannelRules(recipe);
   const aspect = wantedAspect(recipe, rules);
   if (aspect && video.width > 0 && video.height > 0 && offRatio(video.width, video.height, aspect)) {
     warnings.push(

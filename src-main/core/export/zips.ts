@@ -133,7 +133,8 @@ export async function writeZip(root: string, zip: ZipPlan, options: ZipOptions):
     await pipeline(
       archive.outputStream,
       hashing,
-      createWriteStream(part),
+      // Made new (the stale one removed above): a link planted under its name is refused, not followed.
+      createWriteStream(part, { flags: 'wx' }),
       options.signal ? { signal: options.signal } : {},
     );
   } catch (error) {

@@ -87,6 +87,18 @@ export class PhotoReachService {
     return this.storageHost;
   }
 
+  /**
+   * The storage an export uploads to (its Shopify files): the session's, else the one in Settings; null
+   * when there is none, or the saved one cannot be read (Settings says why).
+   */
+  uploadStorage(): S3HostingConfig | null {
+    try {
+      return this.storageConfig();
+    } catch {
+      return null;
+    }
+  }
+
   /** The storage in Settings changed: the next batch gets a host for the new one. */
   async storageChanged(): Promise<void> {
     const previous = this.storageHost;

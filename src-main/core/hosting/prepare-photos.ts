@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { JobState } from '../../shared/vocabulary.ts';
 import type { VideoBody } from '../api/index.ts';
+import { refusalWords } from '../app/fs-refusal.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Asset, Batch, Photo, VideoSettings } from '../queue/types.ts';
 import { checkLink, type LinkCheck } from './link-check.ts';
@@ -70,7 +71,7 @@ export class PhotoPreparation {
         }
         this.prepared.add(batchId);
       } catch (error) {
-        this.pause(batchId, (error as Error).message);
+        this.pause(batchId, refusalWords(error));
       }
     }
   }
@@ -114,7 +115,7 @@ export class PhotoPreparation {
         : null;
       return await Promise.all(photos.map((photo) => photo.url ?? host!.urlFor(photo.path!)));
     } catch (error) {
-      throw new PhotoUnreachable((error as Error).message);
+      throw new PhotoUnreachable(refusalWords(error));
     }
   }
 
@@ -133,7 +134,7 @@ export class PhotoPreparation {
     } catch (error) {
       // A host that cannot take a file now (storage failing) pauses the batch, as for its photos.
       if (error instanceof NoWorkingLink) throw error;
-      throw new PhotoUnreachable((error as Error).message);
+      throw new PhotoUnreachable(refusalWords(error));
     }
   }
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
+import { describeFsFailure } from '../app/fs-refusal.ts';
 
 // Catalogs of photos that are already public: a Shopify products export (`Handle`, `Title`, `Image Src`,
 // `Image Position`; one row per image, the title only on a product's first row) or a simple list of
@@ -157,7 +158,7 @@ export async function readCatalog(file: string): Promise<CatalogProduct[]> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new CatalogError(`${file}: unreadable (${(error as NodeJS.ErrnoException).code ?? error})`);
+    throw new CatalogError(describeFsFailure(error) ?? `${file}: unreadable (${String(error)})`);
   }
   return parseCatalog(text, file);
 }

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { access, copyFile, open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Metadata } from 'sharp';
+import { describeFsFailure } from '../app/fs-refusal.ts';
 import { loadSharp } from '../util/load-sharp.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
 import {
@@ -30,6 +31,8 @@ export interface FileRef {
   display: string;
   /** False when `path` cannot round-trip through a string: the photo is then sent from a copy. */
   utf8Name: boolean;
+  /** Where the photo really is, when a link that leaves the dropped folder led to it. */
+  realPath?: string;
 }
 
 export interface CheckedContent {
@@ -86,7 +89,7 @@ function readError(error: NodeJS.ErrnoException): Rejection {
   if (error.code === 'EACCES' || error.code === 'EPERM')
     return reject('unreadable', 'unreadable: permission denied');
   if (error.code === 'ENOENT') return reject('unreadable', 'unreadable: the file vanished while scanning');
-  return reject('unreadable', `unreadable: ${error.code ?? error.message}`);
+  return reject('unreadable', `unreadable: ${describeFsFailure(error) ?? error.message}`);
 }
 
 /**

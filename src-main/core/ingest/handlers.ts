@@ -16,6 +16,9 @@ import { scannedProductView, scanView } from './views.ts';
 
 const PROGRESS_INTERVAL_MS = 100;
 
+/** How a cancelled scan is refused: front ends tell it from a failure by this sentence's code and words. */
+const SCAN_CANCELLED = 'The scan was cancelled: nothing was planned.';
+
 export interface IngestDeps extends AppContext {
   scans: ScanHolder;
   store: QueueStore;
@@ -34,38 +37,46 @@ function adbatchPaths(ctx: IngestDeps): AdbatchPath[] {
 
 export function ingestHandlers(ctx: IngestDeps): HandlersOf<typeof ingestChannels> {
   const { events, files, scans } = ctx;
-  /** The scans under way, each stopped by its controller. */
-  const running = new Set<AbortController>();
+  /** The scans under way that a front end named, each stopped by its controller. */
+  const running = new Map<string, AbortController>();
   return {
     'dialog:open': async () => ctx.openDialog(),
-    'ingest:scan': async ({ inputs, pattern, subfolders }) => {
+    'ingest:scan': async ({ inputs, pattern, subfolders, scanToken }) => {
+      if (scanToken !== undefined && running.has(scanToken))
+        throw new AppError(
+          'conflict',
+          'A scan with this token is already under way: give each scan its own.',
+        );
+      // Named from the start, so that a cancel sent while the library is made still stops the scan.
+      const controller = new AbortController();
+      if (scanToken !== undefined) running.set(scanToken, controller);
       let latest = { checked: 0, total: 0 };
       const tick = throttlePerKey(PROGRESS_INTERVAL_MS, () => events.emit('ingest:progress', latest));
       const { libraryDir } = ctx.settings();
-      // The scan's cache goes in the library: a library it makes is Adbatch's, marked as made.
-      await makeOwnFolder(libraryDir, 'library');
-      const controller = new AbortController();
-      running.add(controller);
-      const plan = await scanInputs(inputs, {
-        signal: controller.signal,
-        cacheDir: ingestCacheDir(libraryDir),
-        pattern,
-        subfolders,
-        outbound: ctx.outbound(),
-        adbatch: await AdbatchFolders.of(adbatchPaths(ctx)),
-        onProgress: (progress) => {
-          latest = progress;
-          tick.touch('scan');
-        },
-      }).finally(() => running.delete(controller));
+      const plan = await (async () => {
+        // The scan's cache goes in the library: a library it makes is Adbatch's, marked as made.
+        await makeOwnFolder(libraryDir, 'library');
+        return scanInputs(inputs, {
+          signal: controller.signal,
+          cacheDir: ingestCacheDir(libraryDir),
+          pattern,
+          subfolders,
+          outbound: ctx.outbound(),
+          adbatch: await AdbatchFolders.of(adbatchPaths(ctx)),
+          onProgress: (progress) => {
+            latest = progress;
+            tick.touch('scan');
+          },
+        });
+      })().finally(() => {
+        if (scanToken !== undefined) running.delete(scanToken);
+      });
       tick.flush();
       const scanId = scans.hold(plan);
       return scanView(scanId, plan, files, (product) => scans.isLeftOut(product));
     },
-    'ingest:cancelScan': async () => {
-      for (const controller of running) {
-        controller.abort(new AppError('refused', 'The scan was cancelled: nothing was planned.'));
-      }
+    'ingest:cancelScan': async ({ scanToken }) => {
+      running.get(scanToken)?.abort(new AppError('refused', SCAN_CANCELLED));
       return null;
     },
     'ingest:hero': async ({ scanId, product: name, photo }) =>

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
+import { describeFsFailure } from '../app/fs-refusal.ts';
 import type { OutboundPolicy } from '../net/outbound-policy.ts';
 import type { NewProduct } from '../queue/types.ts';
 import { mapLimit } from '../util/map-limit.ts';
@@ -15,6 +16,7 @@ import {
 } from './check-photo.ts';
 import { compareNatural, DEFAULT_GROUP_PATTERN, groupBySku, parseGroupPattern, skuOf } from './group.ts';
 import { MAX_PHOTOS_PER_PRODUCT } from './limits.ts';
+import { outsideReason } from './outside-links.ts';
 import { checkRemotePhoto, type RemoteCheck } from './remote-photo.ts';
 import type {
   DroppedProduct,
@@ -78,6 +80,7 @@ function photoOf(entry: Checked & { result: { ok: true } }): PlannedPhoto {
     format: photo.format,
     thumbnail: photo.thumbnail,
     converted: photo.converted,
+    realPath: entry.file.realPath ?? null,
   };
 }
 
@@ -238,6 +241,7 @@ function catalogProducts(
         format: null,
         thumbnail: null,
         converted: null,
+        realPath: null,
       });
     }
     const kept = finishPhotos(entry.name, photos, problems);
@@ -269,7 +273,7 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
     if (info instanceof Error) {
       plan.problems.push({
         file: path,
-        reason: info.code === 'ENOENT' ? 'no such file or folder' : `unreadable: ${info.code}`,
+        reason: info.code === 'ENOENT' ? 'no such file or folder' : (describeFsFailure(info) ?? info.message),
         severity: 'error',
         code: 'missing_input',
       });
@@ -360,6 +364,14 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
     const photos: PlannedPhoto[] = [];
     for (const file of source.files) {
       const entry = { file, result: results.get(file)! } as Checked & { result: { ok: true } };
+      if (file.realPath) {
+        plan.problems.push({
+          file: file.display,
+          reason: outsideReason(file.realPath),
+          severity: 'warning',
+          code: 'outside_link',
+        });
+      }
       for (const warning of entry.result.photo.warnings) {
         plan.problems.push({
           file: file.display,

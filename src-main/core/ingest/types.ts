@@ -14,6 +14,7 @@ export type ProblemCode =
   | 'animated'
   | 'unreadable'
   | 'broken_link'
+  | 'outside_link'
   | 'duplicate'
   | 'too_many_photos'
   | 'no_photos'
@@ -55,6 +56,8 @@ export interface PlannedPhoto {
   thumbnail: string | null;
   /** Why a converted copy is sent instead of the original; null when the original is sent. */
   converted: string | null;
+  /** Where the photo really is, when a link that leaves the dropped folder led to it; null otherwise. */
+  realPath: string | null;
 }
 
 export interface PlannedProduct {

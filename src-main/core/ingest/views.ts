@@ -21,6 +21,7 @@ export function scannedProductView(
       converted: photo.converted,
       hash: photo.hash,
       url: photo.url,
+      realPath: photo.realPath,
     })),
   };
 }

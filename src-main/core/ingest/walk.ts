@@ -1,8 +1,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
+import { describeFsFailure } from '../app/fs-refusal.ts';
 import { markedKind } from '../folder-marks.ts';
 import { AdbatchFolders, adbatchSkip, realKey } from './adbatch-folders.ts';
 import type { FileRef } from './check-photo.ts';
+import { isWithin, linkIntoAdbatch, shownReal } from './outside-links.ts';
 import type { Problem, SkippedFile } from './types.ts';
 
 // The files under a dropped folder, folder by folder, nested to any depth. System junk and a folder's own
@@ -59,6 +61,9 @@ const SEPARATOR = Buffer.from(sep);
 export async function walkFolder(root: string, adbatch = AdbatchFolders.none): Promise<Walk> {
   const walk: Walk = { folders: [], problems: [], skipped: [] };
   const seen = new Set<string>();
+  const rootReal = await realKey(root);
+  /** Whether a real path was reached through a link that leaves the dropped folder. */
+  const outside = (real: string) => rootReal !== null && !isWithin(rootReal, real);
   const pending: Buffer[] = [Buffer.from(root)];
   while (pending.length > 0) {
     const dirRaw = pending.pop()!;
@@ -73,6 +78,11 @@ export async function walkFolder(root: string, adbatch = AdbatchFolders.none): P
     const knownAdbatch = adbatch.at(real);
     if (knownAdbatch) {
       walk.skipped.push(adbatchSkip(dir.display, knownAdbatch));
+      continue;
+    }
+    const intoAdbatch = outside(real) ? await linkIntoAdbatch(dir.display, real, adbatch) : null;
+    if (intoAdbatch) {
+      walk.skipped.push(intoAdbatch);
       continue;
     }
     let entries: Array<{
@@ -90,7 +100,7 @@ export async function walkFolder(root: string, adbatch = AdbatchFolders.none): P
         reason:
           code === 'EACCES' || code === 'EPERM'
             ? 'folder unreadable: permission denied'
-            : `folder unreadable: ${code}`,
+            : `folder unreadable: ${describeFsFailure(error) ?? code}`,
         severity: 'error',
         code: 'unreadable',
       });
@@ -141,8 +151,20 @@ export async function walkFolder(root: string, adbatch = AdbatchFolders.none): P
       const note = isFile ? folderNoteReason(name) : null;
       if (note) walk.skipped.push({ file: fileRef(raw).display, reason: note });
       else if (isFolder) subfolders.push(raw);
-      else if (isFile) files.push(fileRef(raw));
-      else walk.skipped.push({ file: fileRef(raw).display, reason: 'not a regular file' });
+      else if (isFile) {
+        const fileReal = entry.isSymbolicLink()
+          ? await realKey(raw)
+          : `${real}${sep}${entry.name.toString('latin1')}`;
+        if (fileReal === null || !outside(fileReal)) {
+          files.push(fileRef(raw));
+          continue;
+        }
+        const into = entry.isSymbolicLink()
+          ? await linkIntoAdbatch(fileRef(raw).display, fileReal, adbatch)
+          : null;
+        if (into) walk.skipped.push(into);
+        else files.push({ ...fileRef(raw), realPath: shownReal(fileReal) });
+      } else walk.skipped.push({ file: fileRef(raw).display, reason: 'not a regular file' });
     }
     walk.folders.push({ folder: dir, rel: relative(root, dir.display), files });
     // Popped last-in first-out: pushed in reverse so folders are read in name order.

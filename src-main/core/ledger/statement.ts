@@ -3,7 +3,7 @@ import type { JobKind } from '../../shared/vocabulary.ts';
 import { shootWords, videoWords } from '../../shared/words.ts';
 import type { Db } from '../db/open.ts';
 import { storedJobVideo, storedShoot, tryReadStored, UnreadableError } from '../db/stored.ts';
-import { csvField } from '../export/manifest.ts';
+import { csvText } from '../util/csv.ts';
 import { ownerFilter } from './usage.ts';
 
 // A client statement: one row per job attempt billed to the owner in the period (what was charged, what was
@@ -32,11 +32,6 @@ function settingsInWords(kind: JobKind, json: string, jobId: string): string {
   return video instanceof UnreadableError ? `(${video.message})` : videoWords(video);
 }
 
-/** A spreadsheet would run a text that starts like a formula: it is kept as text. */
-function safeText(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 function fileNameOf(owner: UsageOwner, period: UsagePeriod): string {
   const name = owner.kind === 'unassigned' ? `${owner.agencyName ?? 'agency'} unassigned` : owner.name;
   const day = (at: number) => new Date(at).toISOString().slice(0, 10);
@@ -45,7 +40,8 @@ function fileNameOf(owner: UsageOwner, period: UsagePeriod): string {
   return `${slug}-statement-${day(period.from)}-to-${last}.csv`;
 }
 
-export function statement(db: Db, owner: UsageOwner, period: UsagePeriod): StatementView {
+/** `bom`: the CSV starts with UTF-8's byte-order mark, for Excel (the preference's, util/csv.ts). */
+export function statement(db: Db, owner: UsageOwner, period: UsagePeriod, bom: boolean): StatementView {
   const filter = ownerFilter(owner);
   const rows = db
     .prepare<
@@ -85,25 +81,23 @@ export function statement(db: Db, owner: UsageOwner, period: UsagePeriod): State
   }));
   const charged = statementRows.reduce((sum, row) => sum + row.charged, 0);
   const refunded = statementRows.reduce((sum, row) => sum + row.refunded, 0);
-  const lines = [
-    COLUMNS,
-    ...statementRows.map((row) => [
-      row.date,
-      safeText(row.batch),
-      safeText(row.product),
-      row.kind,
-      row.settings,
-      String(row.charged),
-      String(row.refunded),
-      row.jobId,
-    ]),
-  ];
+  // The one writer makes a batch or product named like a formula inert; the credits stay numbers.
+  const csvRows = statementRows.map((row) => [
+    row.date,
+    row.batch,
+    row.product,
+    row.kind,
+    row.settings,
+    row.charged,
+    row.refunded,
+    row.jobId,
+  ]);
   return {
     owner,
     period,
     rows: statementRows,
     totals: { charged, refunded, net: charged - refunded },
-    csv: `${lines.map((fields) => fields.map(csvField).join(',')).join('\r\n')}\r\n`,
+    csv: csvText(COLUMNS, csvRows, { bom }),
     fileName: fileNameOf(owner, period),
   };
 }

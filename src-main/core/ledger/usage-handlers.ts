@@ -6,6 +6,7 @@ import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
 import type { QueueStore } from '../queue/store.ts';
+import { csvBomOf } from '../util/csv.ts';
 import type { BrandStore } from './brand-store.ts';
 import { reconcile } from './reconcile.ts';
 import { statement } from './statement.ts';
@@ -52,7 +53,8 @@ export function usageHandlers(ctx: UsageDeps): HandlersOf<typeof usageChannels> 
       const accounts = await knownAccounts(period);
       return reconcile({ db, store, brands, services, accounts: () => accounts, now }, period);
     },
-    'usage:statement': async ({ owner, from, to }) => statement(db, owner, { from, to }),
+    'usage:statement': async ({ owner, from, to, bom }) =>
+      statement(db, owner, { from, to }, csvBomOf(ctx.settings(), bom)),
     'usage:printStatement': async ({ fileName }) => {
       if (!ctx.printStatement) {
         throw new AppError(

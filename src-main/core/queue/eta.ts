@@ -1,21 +1,26 @@
 import type { BatchEta } from '../../shared/models.ts';
 import type { RateLimit } from '../scheduler/budget.ts';
+import { aimPollMs } from '../scheduler/durations.ts';
 
 // How long a batch has left (issue 27, point 9), as a pure function of what is known: the jobs still to
 // run, the durations learned for their classes (scheduler/durations.ts) and the key's request budget.
 //
 // The batch is played forward a few dozen times, each time with every job's duration drawn from what was
-// learned of its class (its median times a spread drawn from every class of the batch that has learned
-// enough, counting the jobs still running as lasting at least what they have run: a busy service or a
-// slow tail shows in shoots and videos alike, and the shoots, learned first, show it before the videos
-// can; or, as often as little is known, a guess around the
-// prior or the median, off by one factor for the whole kind in that play: a guess is wrong for every job of
-// a kind alike, not for each on its own, or the slowest of many guesses would be wildly slow): creates leave at the pace the budget allows (each job costs about
-// REQUESTS_PER_JOB requests, its polls included), videos before shoots as the request pump sends them, a
-// video once its shoot is seen done, and a job is seen done at the poll aimed at it (the median or the
-// 90th percentile of its class, then in growing steps). A running job's draw is one longer than it has
-// already run. The batch's end in each play gives the likeliest end (the median) and a range (10th to
-// 90th percentile). It is given as moments, not spans, so that a front end counts down between answers.
+// learned of its class (its learned durations pooled with those of every class of the batch that has
+// learned enough, counting the jobs still running as lasting at least until the last poll that found them
+// running: a busy service or a slow tail shows in shoots and videos alike, and the shoots, learned first,
+// show it before the videos can). A running job's draw is one longer than that poll (not than all it has
+// run: it may be done, waiting for its next poll). Creates leave at the pace the budget allows (each job
+// costs about REQUESTS_PER_JOB requests, its polls included), videos before shoots as the request pump
+// sends them, a video once its shoot is seen done. A job is seen done at the first poll the
+// planner would make after it is done (scheduler/poll-planner.ts): aimed at its class's 90th percentile
+// while creates queue behind it, at the even odds once the budget has room to spare.
+//
+// The point estimate is the median end of the plays, so it is as likely early as late: every pessimism
+// (how wrong what was learned may be, a guess while little is known) goes into the range (10th to 90th
+// percentile), never into the likeliest time. What was learned may itself be off: each play scales a
+// kind's durations by one factor for all its jobs alike (a busy service slows them all), wide while little
+// is learned, narrowing as more is. Moments, not spans, so that a front end counts down between answers.
 // The draws are seeded: the same facts give the same answer.
 
 /**
@@ -24,15 +29,20 @@ import type { RateLimit } from '../scheduler/budget.ts';
  */
 const REQUESTS_PER_JOB = 2.1;
 /** Plays of the batch: enough for a stable median and range, few enough to redo at each progress event. */
-const PLAYS = 24;
+const PLAYS = 48;
 /** Fewer learned durations than this in a class: little is known, and the estimate is said as a range. */
 const FEW_SAMPLES = 3;
-/** How far off a kind's guess may be, in one play: log-normal, half within 0.67 to 1.5 times its centre. */
+/**
+ * How far off a kind's durations may be, in one play, with nothing learned: log-normal, half within 0.67
+ * to 1.5 times the prior. With n durations learned, the sigma is this over the square root of n + 1.
+ */
 const GUESS_SIGMA = 0.6;
 /** How far one job's guessed duration strays from its kind's, in one play: ±20 %. */
 const GUESS_JITTER = 0.2;
 /** The range is said ("1 to 3 min") when it is wider than this share of the likeliest time left. */
 const WIDE_RANGE = 0.5;
+/** A poll that finds a job running is followed by one at least this share of its class's typical later. */
+const MIN_POLL_GAP = 0.05;
 /** Nothing finishing for this many times the longest running class's typical duration is a stall. */
 const STALL_TYPICALS = 2;
 
@@ -80,7 +90,7 @@ function normal(random: () => number): number {
   return Math.sqrt(-2 * Math.log(Math.max(Number.MIN_VALUE, random()))) * Math.cos(2 * Math.PI * random());
 }
 
-function quantile(sorted: readonly number[], q: number): number {
+function quantile<T>(sorted: readonly T[], q: number): T {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
@@ -91,14 +101,12 @@ interface Outcome {
 }
 
 /**
- * What is known of a class: its learned durations sorted, where a guess is centred, the percentiles its
- * polls are aimed at, and the outcomes its draws take.
+ * What is known of a class: its learned durations sorted (its polls are aimed from them), where a guess
+ * is centred, and the outcomes its draws take.
  */
 interface ClassFacts {
   sorted: number[];
   centre: number;
-  q50: number;
-  q90: number;
   outcomes: Outcome[];
   /** The share of its jobs that outlast every learned duration, and how long they are guessed to take. */
   beyond: Outcome | null;
@@ -144,19 +152,19 @@ function survival(
  * every learned duration stays its own class's: a shoot running five times its typical says nothing of
  * how far past theirs the videos go.
  */
-function classFacts(jobs: readonly EtaJob[]): Map<string, ClassFacts> {
+function classFacts(input: EtaInput, freeAt: number): Map<string, ClassFacts> {
+  const { jobs, now } = input;
   const classes = new Map<string, ClassFacts>();
   for (const job of jobs) {
     if (classes.has(job.durationClass)) continue;
     const sorted = [...job.samplesMs].sort((a, b) => a - b);
     const centre = sorted.length > 0 ? quantile(sorted, 0.5) : job.priorMs;
-    const q90 = sorted.length > 0 ? quantile(sorted, 0.9) : job.priorMs;
     const running = jobs
       .filter((other) => other.durationClass === job.durationClass && other.phase === 'running')
-      .map((other) => other.elapsedMs);
+      .map((other) => outlasted(sorted, centre, other.elapsedMs, now, freeAt));
     const { outcomes, beyond } =
       sorted.length > 0 ? survival(sorted, running, centre) : { outcomes: [], beyond: null };
-    classes.set(job.durationClass, { sorted, centre, q50: centre, q90, outcomes, beyond });
+    classes.set(job.durationClass, { sorted, centre, outcomes, beyond });
   }
   const enough = [...classes.values()].filter((known) => known.sorted.length >= FEW_SAMPLES);
   const learned = enough.reduce((sum, known) => sum + known.sorted.length, 0);
@@ -192,38 +200,74 @@ function pick(outcomes: readonly Outcome[], random: () => number): number {
 }
 
 /**
- * A duration of the class: a learned one, or (as often as little is known) a guess around its centre, off
- * by `guessFactor`, the play's factor for the job's kind.
+ * A duration of the class, in one play: with nothing learned, a guess around its prior (one factor for
+ * its kind, each job ±20 % about it); else a learned outcome, times the play's factor for its kind.
  */
-function draw(facts: ClassFacts, guessFactor: number, random: () => number): number {
-  const n = facts.sorted.length;
-  if (n === 0 || random() < 1 / (n + 1)) {
-    return facts.centre * guessFactor * (1 + GUESS_JITTER * (2 * random() - 1));
-  }
-  return facts.centre * pick(facts.outcomes, random);
-}
-
-/** A duration longer than `elapsed`: the job has run that long already. Past every draw, a quarter more. */
-function drawLonger(facts: ClassFacts, guessFactor: number, elapsed: number, random: () => number): number {
-  for (let attempt = 0; attempt < 16; attempt++) {
-    const duration = draw(facts, guessFactor, random);
-    if (duration > elapsed) return duration;
-  }
-  return elapsed * (1.1 + 0.4 * random());
+function draw(facts: ClassFacts, kindFactor: number, random: () => number): number {
+  if (facts.sorted.length === 0) return facts.centre * kindFactor * (1 + GUESS_JITTER * (2 * random() - 1));
+  return facts.centre * pick(facts.outcomes, random) * kindFactor;
 }
 
 /**
- * When a job that takes `duration` is seen done, after it was sent: at the poll aimed at the 90th
- * percentile of its class, or, while the budget has room to spare (`busy` false), at the early look at
- * its median.
+ * A duration longer than `outlasted`: the job ran at least that long. Drawn from the outcomes longer than
+ * that alone (drawing and throwing away shorter ones gives up too often on a slow tail, which is just what
+ * a job that outlasted the usual durations is likely in); past every outcome, a quarter more on average.
  */
-function seenAfter(facts: ClassFacts, duration: number, busy: boolean): number {
-  // Nothing learned: probes, each 1.6 times later than the last, overshoot by some 15 % on average.
-  if (facts.sorted.length === 0) return duration * 1.15;
-  if (!busy && duration <= facts.q50) return facts.q50;
-  if (duration <= facts.q90) return facts.q90;
-  // Past the aimed polls, the planner backs off by a quarter of the time waited.
-  return duration * 1.125;
+function drawLonger(facts: ClassFacts, kindFactor: number, outlasted: number, random: () => number): number {
+  const longer = facts.outcomes.filter((outcome) => facts.centre * outcome.ratio * kindFactor > outlasted);
+  if (facts.sorted.length > 0 && longer.length > 0) return facts.centre * pick(longer, random) * kindFactor;
+  for (let attempt = 0; facts.sorted.length === 0 && attempt < 16; attempt++) {
+    const duration = draw(facts, kindFactor, random);
+    if (duration > outlasted) return duration;
+  }
+  return outlasted * (1.1 + 0.3 * random());
+}
+
+/**
+ * The polls the planner makes of a job sent at `sentAt` while they find it running, in ms after it was
+ * sent: each aimed at the 90th percentile of the durations longer than the last, or, once the budget has
+ * room to spare (from `freeAt`), an early look at their even odds (poll-planner.ts `earlyPollAt`), which
+ * the pump makes as soon as the budget frees.
+ */
+function* polls(sorted: readonly number[], centre: number, sentAt: number, freeAt: number) {
+  let polled = 0;
+  for (let poll = 0; poll < 64; poll++) {
+    const planned = aimPollMs(sorted, centre, polled, 0.9);
+    const early = Math.max(aimPollMs(sorted, centre, polled, 0.5), freeAt - sentAt);
+    polled = Math.max(Math.min(planned, early), polled + centre * MIN_POLL_GAP);
+    yield polled;
+  }
+}
+
+/**
+ * What a job running for `elapsedMs` is known to have outlasted: the last poll that found it running, not
+ * its whole elapsed time (it may be done, its next poll not yet made). Counting the elapsed time would have
+ * every job that waits for its poll drawn as one still running past it.
+ */
+function outlasted(
+  sorted: readonly number[],
+  centre: number,
+  elapsedMs: number,
+  now: number,
+  freeAt: number,
+) {
+  let last = 0;
+  for (const poll of polls(sorted, centre, now - elapsedMs, freeAt)) {
+    if (poll >= elapsedMs) break;
+    last = poll;
+  }
+  return last;
+}
+
+/**
+ * When a job that takes `duration` is seen done, in ms after it was sent at `sentAt`: at the first poll
+ * made after it is done, and not before `notBefore` (the polls before it found the job running).
+ */
+function seenAfter(facts: ClassFacts, duration: number, sentAt: number, freeAt: number, notBefore = 0) {
+  for (const poll of polls(facts.sorted, facts.centre, sentAt, freeAt)) {
+    if (poll >= duration && poll >= notBefore) return poll;
+  }
+  return Math.max(duration, notBefore);
 }
 
 /** Inserts keeping `list` sorted by `at`. */
@@ -238,32 +282,81 @@ function insertByTime<T extends { at: number }>(list: T[], item: T): void {
   list.splice(lo, 0, item);
 }
 
-/** One play of the batch from `now`: when its last job is seen done. */
-function play(input: EtaInput, facts: Map<string, ClassFacts>, random: () => number): number {
+/**
+ * Where the time left goes, for the job that ends the batch: waiting for its shoot to be seen done, then
+ * for the budget to send it, the service's work, and the wait for a poll to see it done.
+ */
+export interface EtaParts {
+  shootMs: number;
+  budgetMs: number;
+  workMs: number;
+  seenMs: number;
+}
+
+/** One play's end, and its parts. */
+interface Play {
+  end: number;
+  parts: EtaParts;
+}
+
+/** What every play of a batch starts from. */
+interface Start {
+  input: EtaInput;
+  /** Each job's class facts, by job id. */
+  facts: Map<string, ClassFacts>;
+  /** How far apart creates leave while they queue, in ms. */
+  spacing: number;
+  /**
+   * When the budget has room to spare: once the creates queued now have left (a lower bound: videos not
+   * yet ready leave later, but each alone leaves the budget mostly free).
+   */
+  freeAt: number;
+}
+
+function startOf(input: EtaInput): Start {
   const spacing = (input.rate.windowMs / input.rate.limit) * REQUESTS_PER_JOB;
+  const freeAt = input.now + spacing * input.jobs.filter((job) => job.phase === 'waiting').length;
+  const classes = classFacts(input, freeAt);
+  const facts = new Map(input.jobs.map((job) => [job.id, classes.get(job.durationClass)!]));
+  return { input, facts, spacing, freeAt };
+}
+
+/** One play of the batch from `now`: when its last job is seen done. */
+function play({ input, facts, spacing, freeAt }: Start, random: () => number): Play {
   const waitingOn = new Map<string, EtaJob[]>();
   const shoots: EtaJob[] = [];
   const ready: Array<{ at: number; job: EtaJob }> = [];
-  const guessFactors = {
-    shoot: Math.exp(GUESS_SIGMA * normal(random)),
-    video: Math.exp(GUESS_SIGMA * normal(random)),
-  };
-  let end = input.now;
+  const learned = (kind: EtaJob['kind']) =>
+    Math.max(
+      0,
+      ...input.jobs.filter((job) => job.kind === kind).map((job) => facts.get(job.id)!.sorted.length),
+    );
+  const kindFactor = (kind: EtaJob['kind']) =>
+    Math.exp((GUESS_SIGMA / Math.sqrt(learned(kind) + 1)) * normal(random));
+  const factors = { shoot: kindFactor('shoot'), video: kindFactor('video') };
+  let last: Play = { end: input.now, parts: { shootMs: 0, budgetMs: 0, workMs: 0, seenMs: 0 } };
   /** The job is seen done at `at`: what waited for it can be sent from then. */
-  const seen = (job: EtaJob, at: number) => {
-    end = Math.max(end, at);
+  const seen = (job: EtaJob, at: number, parts: EtaParts) => {
+    if (at > last.end) last = { end: at, parts };
     for (const next of waitingOn.get(job.id) ?? []) insertByTime(ready, { at, job: next });
   };
   for (const job of input.jobs) {
     if (job.after) waitingOn.set(job.after, [...(waitingOn.get(job.after) ?? []), job]);
   }
-  const sending = input.jobs.some((job) => job.phase === 'waiting');
   for (const job of input.jobs) {
     const known = facts.get(job.id)!;
-    if (job.phase === 'downloading') seen(job, input.now);
+    if (job.phase === 'downloading') seen(job, input.now, { shootMs: 0, budgetMs: 0, workMs: 0, seenMs: 0 });
     else if (job.phase === 'running') {
-      const duration = drawLonger(known, guessFactors[job.kind], job.elapsedMs, random);
-      seen(job, input.now + seenAfter(known, duration, sending) - job.elapsedMs);
+      const sentAt = input.now - job.elapsedMs;
+      const lastRunning = outlasted(known.sorted, known.centre, job.elapsedMs, input.now, freeAt);
+      const duration = drawLonger(known, factors[job.kind], lastRunning, random);
+      const seenMs = seenAfter(known, duration, sentAt, freeAt, job.elapsedMs);
+      seen(job, sentAt + seenMs, {
+        shootMs: 0,
+        budgetMs: 0,
+        workMs: Math.max(0, duration - job.elapsedMs),
+        seenMs: seenMs - Math.max(duration, job.elapsedMs),
+      });
     } else if (job.after === null && job.kind === 'video') insertByTime(ready, { at: input.now, job });
     else if (job.after === null) shoots.push(job);
   }
@@ -271,33 +364,50 @@ function play(input: EtaInput, facts: Map<string, ClassFacts>, random: () => num
   let slot = input.now;
   while (shoots.length > 0 || ready.length > 0) {
     let job: EtaJob;
+    /** When it could have left: now, or when its shoot was seen done. */
+    let readyAt = input.now;
     if (ready.length > 0 && (ready[0]!.at <= slot || shoots.length === 0)) {
       const next = ready.shift()!;
+      readyAt = next.at;
       slot = Math.max(slot, next.at);
       job = next.job;
     } else job = shoots.shift()!;
     const known = facts.get(job.id)!;
-    // The budget is busy while creates are still queued behind this one.
-    const busy = shoots.length > 0 || (ready[0]?.at ?? Number.POSITIVE_INFINITY) <= slot + spacing;
-    seen(job, slot + seenAfter(known, draw(known, guessFactors[job.kind], random), busy));
+    const duration = draw(known, factors[job.kind], random);
+    const seenMs = seenAfter(known, duration, slot, freeAt);
+    seen(job, slot + seenMs, {
+      shootMs: readyAt - input.now,
+      budgetMs: slot - readyAt,
+      workMs: duration,
+      seenMs: seenMs - duration,
+    });
     slot += spacing;
   }
-  return end;
+  return last;
+}
+
+/** The plays of the batch, sorted by their end. */
+function plays(start: Start): Play[] {
+  const random = seeded(27);
+  return Array.from({ length: PLAYS }, () => play(start, random)).sort((a, b) => a.end - b.end);
+}
+
+/** Where the likeliest play's time left goes (bench:eta shows it beside the truth); null when nothing is left. */
+export function explainEta(input: EtaInput): EtaParts | null {
+  return input.jobs.length === 0 ? null : quantile(plays(startOf(input)), 0.5).parts;
 }
 
 /** The batch's likely end and range, and when it would stall; null when nothing is left to run. */
 export function estimateEta(input: EtaInput): BatchEta | null {
   if (input.jobs.length === 0) return null;
-  const classes = classFacts(input.jobs);
-  const facts = new Map(input.jobs.map((job) => [job.id, classes.get(job.durationClass)!]));
-  const random = seeded(27);
-  const ends = Array.from({ length: PLAYS }, () => play(input, facts, random)).sort((a, b) => a - b);
+  const start = startOf(input);
+  const ends = plays(start).map((one) => one.end);
   const at = quantile(ends, 0.5);
   const from = quantile(ends, 0.1);
   const to = quantile(ends, 0.9);
   const fewKnown = input.jobs.some((job) => job.samplesMs.length < FEW_SAMPLES);
   const running = input.jobs.filter((job) => job.phase === 'running');
-  const longest = Math.max(0, ...running.map((job) => facts.get(job.id)!.centre));
+  const longest = Math.max(0, ...running.map((job) => start.facts.get(job.id)!.centre));
   return {
     at: Math.round(at),
     from: Math.round(from),

@@ -16,7 +16,7 @@ import { batchFolder, ingestCacheDir } from '../library.ts';
 import type { RateLimit } from '../scheduler/budget.ts';
 import { DurationModel, durationClass } from '../scheduler/durations.ts';
 import { batchDecisionsFor, decisionsFor } from './decisions.ts';
-import { type EtaJob, estimateEta } from './eta.ts';
+import { type EtaInput, type EtaJob, estimateEta } from './eta.ts';
 import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES, viewStatus } from './states.ts';
 import type { BatchTotals, QueueStore } from './store.ts';
 import type { Batch, Job, Product, VideoSettings } from './types.ts';
@@ -38,11 +38,11 @@ export interface BatchFacts {
 const MIN_STALL_MS = 60_000;
 
 /**
- * When a running batch should be done (eta.ts): from its jobs with work left, what their classes taught
- * (scheduler/durations.ts) and its key's budget. A video whose shoot waits for a person is not counted:
- * it runs only once the person decides.
+ * What a running batch's ETA is worked out from (eta.ts): its jobs with work left, what their classes
+ * taught (scheduler/durations.ts) and its key's budget. A video whose shoot waits for a person is not
+ * counted: it runs only once the person decides. Exported for bench:eta, which shows the estimate's parts.
  */
-function etaOf(store: QueueStore, batch: Batch, facts: BatchFacts): BatchEta | null {
+export function etaInputOf(store: QueueStore, batch: Batch, facts: BatchFacts): EtaInput | null {
   if (batch.status !== 'running') return null;
   const now = facts.now();
   const { rateLimit, sandboxTimeScale } = facts.pace(batch);
@@ -71,13 +71,19 @@ function etaOf(store: QueueStore, batch: Batch, facts: BatchFacts): BatchEta | n
         priorMs: durations.priorMs(jobClass),
       };
     });
-  return estimateEta({
+  return {
     now,
     jobs: left,
     rate: rateLimit,
     lastProgressAt: Math.max(batch.createdAt, ...jobs.map((job) => job.finishedAt ?? 0)),
     minStallMs: MIN_STALL_MS * (batch.sandbox ? sandboxTimeScale : 1),
-  });
+  };
+}
+
+/** When a running batch should be done (eta.ts); null when it is not running or has nothing left. */
+function etaOf(store: QueueStore, batch: Batch, facts: BatchFacts): BatchEta | null {
+  const input = etaInputOf(store, batch, facts);
+  return input && estimateEta(input);
 }
 
 function progressOf(store: QueueStore, batch: Batch, totals: BatchTotals, facts: BatchFacts): BatchProgress {

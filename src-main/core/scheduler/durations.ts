@@ -52,6 +52,30 @@ function priorSeconds(jobClass: string): number {
   return durationKind(jobClass).endsWith('shoot') ? 30 : 180;
 }
 
+/**
+ * Milliseconds after acceptance at which a job is done with probability `quantile`, given that it was still
+ * running `elapsedMs` after acceptance, from the durations known of its class (`knownMs`). With nothing
+ * known, a probe; past every known duration, a back-off in proportion to the time already waited. Pure, so
+ * that an ETA (queue/eta.ts) plays the polls forward as the planner makes them.
+ */
+export function aimPollMs(
+  knownMs: readonly number[],
+  priorMs: number,
+  elapsedMs: number,
+  quantile: number,
+): number {
+  if (knownMs.length === 0) return Math.max(priorMs / 8, elapsedMs * PROBE_GROWTH);
+  const longer = knownMs.filter((ms) => ms > elapsedMs).sort((a, b) => a - b);
+  if (longer.length === 0) return elapsedMs + Math.max(medianOf(knownMs) * 0.25, elapsedMs * 0.25);
+  return longer[Math.min(longer.length - 1, Math.floor(quantile * longer.length))]!;
+}
+
+/** The upper median of durations (not empty). */
+function medianOf(durations: readonly number[]): number {
+  const sorted = [...durations].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
 export class DurationModel {
   private readonly samples = new Map<string, number[]>();
 
@@ -103,20 +127,10 @@ export class DurationModel {
 
   /**
    * Milliseconds after acceptance at which the job is done with probability `quantile`, given that it was
-   * still running `elapsedMs` after acceptance. With nothing known, a probe; past every known duration, a
-   * back-off in proportion to the time already waited.
+   * still running `elapsedMs` after acceptance (`aimPollMs`).
    */
   pollAfterMs(jobClass: string, elapsedMs: number, quantile: number): number {
-    const known = this.known(jobClass);
-    if (known.length === 0) {
-      const firstProbe = this.priorMs(jobClass) / 8;
-      return Math.max(firstProbe, elapsedMs * PROBE_GROWTH);
-    }
-    const elapsed = elapsedMs / 1000;
-    const longer = known.filter((seconds) => seconds > elapsed).sort((a, b) => a - b);
-    if (longer.length === 0) return elapsedMs + Math.max(this.typicalMs(jobClass) * 0.25, elapsedMs * 0.25);
-    const index = Math.min(longer.length - 1, Math.floor(quantile * longer.length));
-    return longer[index]! * 1000;
+    return aimPollMs(this.knownMs(jobClass), this.priorMs(jobClass), elapsedMs, quantile);
   }
 
   /** The durations known for the class (helped by its kind's, as polls are), in ms: what an ETA draws from. */
@@ -126,9 +140,8 @@ export class DurationModel {
 
   /** The median known duration (the prior when nothing is known), for ETAs and deadlines. */
   typicalMs(jobClass: string): number {
-    const sorted = [...this.known(jobClass)].sort((a, b) => a - b);
-    if (sorted.length === 0) return this.priorMs(jobClass);
-    return sorted[Math.floor(sorted.length / 2)]! * 1000;
+    const known = this.known(jobClass);
+    return known.length === 0 ? this.priorMs(jobClass) : medianOf(known) * 1000;
   }
 
   /** What the class is guessed to take before anything is learned, in its service's time. */

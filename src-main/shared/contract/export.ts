@@ -39,7 +39,11 @@ const exportRequest = z
     folderTemplate: z.string().max(400).optional(),
     destination: absolutePath,
     zip: z.enum(['per-product', 'per-recipe']).nullable().optional(),
-    manifest: z.object({ csv: z.boolean(), json: z.boolean() }).strict().optional(),
+    // `bom`: the CSV manifest starts with UTF-8's byte-order mark (for Excel); absent, the preference's.
+    manifest: z
+      .object({ csv: z.boolean(), json: z.boolean(), bom: z.boolean().optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -6,6 +6,9 @@ import { channel, none } from './channel.ts';
 
 export const scanId = z.string().min(1).max(100);
 
+/** A front end's name for one scan under way, so that cancelling it never cancels another's. */
+export const scanToken = z.string().min(1).max(100);
+
 export const ingestChannels = {
   /** The OS dialog to choose folders, photos or catalogs; [] when cancelled. */
   'dialog:open': channel<string[]>()(none),
@@ -16,11 +19,16 @@ export const ingestChannels = {
         inputs: z.array(z.string().min(1).max(4096)).min(1).max(10_000),
         pattern: z.string().max(500).optional(),
         subfolders: z.enum(['own', 'parent']).optional(),
+        /** Names the scan for `ingest:cancelScan`; a scan without one cannot be cancelled. */
+        scanToken: scanToken.optional(),
       })
       .strict(),
   ),
-  /** Stops the scans under way (a large catalog's, say): each is refused as cancelled; nothing is held. */
-  'ingest:cancelScan': channel<null>()(none),
+  /**
+   * Stops the scan under way with this token (a large catalog's, say): it is refused as cancelled, nothing is
+   * held; other scans run on. A token no scan has (one already finished) is nothing to stop.
+   */
+  'ingest:cancelScan': channel<null>()(z.object({ scanToken }).strict()),
   /** Makes another of a scanned product's photos its hero (sent first); the others keep their order. */
   'ingest:hero': channel<ScannedProductView>()(
     z

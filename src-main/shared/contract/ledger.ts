@@ -60,7 +60,13 @@ export const usageChannels = {
   /** A client statement: one row per job of the owner in the period, and its CSV. */
   'usage:statement': channel<StatementView>()(
     z
-      .object({ from: z.number().int().min(0), to: z.number().int().min(0), owner: usageOwner })
+      .object({
+        from: z.number().int().min(0),
+        to: z.number().int().min(0),
+        owner: usageOwner,
+        /** The CSV starts with UTF-8's byte-order mark (for Excel); absent, the preference's. */
+        bom: z.boolean().optional(),
+      })
       .strict()
       .refine((value) => value.to > value.from, {
         message: 'is not a period: its end must come after its start',

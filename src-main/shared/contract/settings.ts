@@ -21,6 +21,7 @@ export const settingsChannels = {
         libraryDir: z.string().min(1).max(4096),
         budgetMarginPercent: z.number().int().min(0).max(50),
         allowedHosts: z.array(allowedHost).max(200),
+        csvBom: z.boolean(),
       })
       .partial()
       .strict(),

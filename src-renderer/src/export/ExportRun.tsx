@@ -87,7 +87,14 @@ export function ExportRun({
                 }`
               : 'Starting…'}
           </p>
-          {progress?.path && <p className="muted small export-current">{progress.path}</p>}
+          {progress?.making ? (
+            // A video being made for its channel takes a while: how far it is.
+            <p className="muted small export-current">
+              {`Making ${progress.making.path}: ${Math.round(progress.making.fraction * 100)} %`}
+            </p>
+          ) : (
+            progress?.path && <p className="muted small export-current">{progress.path}</p>
+          )}
           <div className="actions">
             <button type="button" disabled={cancelling} onClick={() => void cancel()}>
               {cancelling ? 'Cancelling…' : 'Cancel export'}
@@ -122,6 +129,11 @@ export function ExportRun({
             {`, ${plural(warned.length, 'file')} with warnings`}.
           </p>
           {detail.message && detail.state !== 'cancelled' && <Notice kind="error">{detail.message}</Notice>}
+          {detail.notes.map((note) => (
+            <Notice key={note} kind="info">
+              {note}
+            </Notice>
+          ))}
           {(detail.manifests.length > 0 || detail.zips.length > 0) && (
             <p className="muted small">
               In {detail.destination}: {[...detail.manifests, ...detail.zips].join(', ')}

@@ -1,4 +1,5 @@
 import type { Recipe } from '../../../src-main/shared/export-recipe.ts';
+import { VIDEO_CHANNEL_WORDS } from '../../../src-main/shared/words.ts';
 
 // A recipe in a few words for the export dialog's list, and the id a new recipe of the designer's is saved
 // under.
@@ -13,8 +14,13 @@ const FORMATS: Record<Recipe['format']['type'], string> = {
 
 const FITS = { pad: 'padded', crop: 'cropped', inside: 'fitted inside' } as const;
 
-/** "JPEG 90 · 2048 × 2048, padded · at least 2048 px": format, size, and the first check. */
+/**
+ * "JPEG 90 · 2048 × 2048, padded · at least 2048 px": format, size, and the first check; then, for a recipe
+ * that makes videos, for which channel ("MP4 for Amazon" alone when it takes nothing else).
+ */
 export function recipeWords(recipe: Recipe): string {
+  const videos = recipe.video && `MP4 for ${VIDEO_CHANNEL_WORDS[recipe.video.channel]}`;
+  if (videos && recipe.kinds.every((kind) => kind === 'video')) return videos;
   const format =
     'quality' in recipe.format
       ? `${FORMATS[recipe.format.type]} ${recipe.format.quality}`
@@ -26,7 +32,7 @@ export function recipeWords(recipe: Recipe): string {
         ? `long edge ${recipe.size.px} px`
         : `${recipe.size.width} × ${recipe.size.height}, ${FITS[recipe.size.fit]}`;
   const minimum = recipe.preflight.minLongEdge ? ` · at least ${recipe.preflight.minLongEdge} px` : '';
-  return `${format} · ${size}${minimum}`;
+  return `${format} · ${size}${minimum}${videos ? ` · ${videos}` : ''}`;
 }
 
 /** A recipe id from its name (lower case, digits, dashes), not one of `taken`. */

@@ -77,6 +77,23 @@ function DropZone() {
   );
 }
 
+/** Photos a link brought from outside the dropped folder, and where they really are (issue 28, point 4). */
+function FromOutside({ photos }: { photos: ScannedProductView['photos'] }) {
+  const real = photos.flatMap((photo) => (photo.realPath ? [photo.realPath] : []));
+  if (real.length === 0) return null;
+  return (
+    <span className="from-outside" data-testid="from-outside" title={real.join('\n')}>
+      {' · '}
+      {counted(real.length, 'photo')} through a link, really in {[...new Set(real.map(folderOf))].join(', ')}
+    </span>
+  );
+}
+
+/** The folder a path is in. */
+function folderOf(path: string): string {
+  return path.replace(/[\\/][^\\/]*$/, '') || path;
+}
+
 /** The product's photos, hero first: choosing another makes it the hero, the one the service sees first. */
 function HeroChoice({ product }: { product: ScannedProductView }) {
   const setHero = useNewBatch((state) => state.setHero);
@@ -173,7 +190,7 @@ function AdbatchFolders({ skipped }: { skipped: ScanView['skippedFiles'] }) {
 }
 
 function Plan() {
-  const { scan, scanning } = useNewBatch();
+  const { scan, scanning, cancelScan, cancelling } = useNewBatch();
   if (scanning) {
     return (
       <div className="scanning" aria-live="polite">
@@ -181,6 +198,9 @@ function Plan() {
           Checking photos… {scanning.checked} of {scanning.total || '?'}
         </p>
         <ProgressBar value={scanning.checked} max={scanning.total} label="Checking photos" />
+        <button type="button" disabled={cancelling} onClick={() => void cancelScan()}>
+          {cancelling ? 'Cancelling…' : 'Cancel'}
+        </button>
       </div>
     );
   }
@@ -224,6 +244,7 @@ function Plan() {
                 <small>
                   {counted(product.photos.length, 'photo')} · hero {fileName(product.photos[0]?.file ?? '')}
                   {product.photos.some((photo) => photo.converted) ? ' · some converted' : ''}
+                  <FromOutside photos={product.photos} />
                 </small>
               </div>
               {product.photos.length > 1 && <HeroChoice product={product} />}

@@ -181,6 +181,15 @@ function General() {
           }
         />
       </label>
+      <label>
+        <input
+          type="checkbox"
+          checked={settings.csvBom === true}
+          onChange={(event) => void save({ csvBom: event.target.checked })}
+        />{' '}
+        CSV files for Excel: manifests and statements start with UTF-8's byte-order mark, without which Excel
+        garbles accented letters
+      </label>
     </section>
   );
 }

@@ -20,6 +20,10 @@ interface NewBatchState {
   inputs: string[];
   scan: ScanView | null;
   scanning: { checked: number; total: number } | null;
+  /** The scan under way's own name, to cancel it alone (the app's, never an agent's); null when none is. */
+  scanToken: string | null;
+  /** The scan under way was told to stop: it ends once the checks already started are done. */
+  cancelling: boolean;
   accountId: string;
   /**
    * Agency keys: the client brand billed; null when the user chose none (the agency's own work); undefined
@@ -42,6 +46,8 @@ interface NewBatchState {
   /** A folder of photos inside another: a product of its own, or part of the one above. */
   subfolders: 'own' | 'parent';
   scanInputs(inputs: string[]): Promise<void>;
+  /** Stops the scan under way: it ends refused as cancelled, and nothing is planned. */
+  cancelScan(): Promise<void>;
   /** Scans the same inputs again with subfolders taken the other way. */
   setSubfolders(subfolders: 'own' | 'parent'): Promise<void>;
   setAccount(accountId: string): void;
@@ -67,6 +73,8 @@ const initial = {
   subfolders: 'own' as const,
   scan: null,
   scanning: null,
+  scanToken: null,
+  cancelling: false,
   accountId: 'sandbox',
   brandId: undefined,
   creditCap: null,
@@ -101,14 +109,27 @@ let quoteRequest = 0;
 export const useNewBatch = create<NewBatchState>((set, get) => ({
   ...initial,
   async scanInputs(inputs) {
-    set({ inputs, scan: null, quote: null, scanning: { checked: 0, total: 0 }, error: null });
+    // A drop while a scan runs replaces it: the one under way is stopped, and its answer never shown.
+    await get().cancelScan();
+    const scanToken = crypto.randomUUID();
+    set({
+      inputs,
+      scan: null,
+      quote: null,
+      scanning: { checked: 0, total: 0 },
+      scanToken,
+      cancelling: false,
+      error: null,
+    });
+    const current = () => get().scanToken === scanToken;
     try {
       const [scan, catalog, last] = await Promise.all([
-        api.call('ingest:scan', { inputs, subfolders: get().subfolders }),
+        api.call('ingest:scan', { inputs, subfolders: get().subfolders, scanToken }),
         useCatalog.getState().ready(),
         // Settings chosen on this screen are kept for the next drop; a fresh screen starts from the last batch's.
         get().shoot ? null : api.call('batches:lastSettings'),
       ]);
+      if (!current()) return;
       const folder = inputs[0]?.split(/[\\/]/).filter(Boolean).pop() ?? 'Batch';
       set({
         scan,
@@ -125,10 +146,16 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
       });
       await get().requestQuote();
     } catch (error) {
-      set({ error: messageOf(error) });
+      if (current()) set({ error: messageOf(error) });
     } finally {
-      set({ scanning: null });
+      if (current()) set({ scanning: null, scanToken: null, cancelling: false });
     }
+  },
+  async cancelScan() {
+    const { scanToken } = get();
+    if (!scanToken) return;
+    await api.call('ingest:cancelScan', { scanToken });
+    if (get().scanToken === scanToken) set({ cancelling: true });
   },
   async setSubfolders(subfolders) {
     set({ subfolders });

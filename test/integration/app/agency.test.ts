@@ -401,7 +401,9 @@ describe('client statements', () => {
     const view = await call('usage:statement', { ...period, owner });
     const usage = lineOf((await call('usage:get', period)).lines, { kind: 'brand', brandId: acme.id })!;
     expect(view.totals).toEqual({ charged: usage.charged, refunded: usage.refunded, net: usage.net });
-    const [header, ...rows] = view.csv.trimEnd().split('\r\n');
+    // UTF-8's byte-order mark first, by default, for Excel (core/util/csv.ts).
+    expect(view.csv.startsWith('\uFEFF')).toBe(true);
+    const [header, ...rows] = view.csv.slice(1).trimEnd().split('\r\n');
     expect(header).toBe('date,batch,product,kind,settings,credits_charged,credits_refunded,job_id');
     expect(rows).toHaveLength(view.rows.length);
     // The settings in the catalog's words, as a client reads them.

@@ -91,6 +91,7 @@ describe('export recipes through the map', () => {
       ['amazon-additional', true],
       ['instagram-feed', true],
       ['story-reels', true],
+      ['amazon-video', true],
       ['web', true],
     ]);
     const saved = await callCore(h.core, 'export:saveRecipe', {
@@ -204,7 +205,8 @@ describe('an export run through the map', () => {
   it('writes every planned file, decoded at its recipe’s size, with a manifest whose sha256 match', async () => {
     const dir = join(out, 'run');
     expect(detail).toMatchObject({ state: 'done', written: 8, identical: 0, failed: 0 });
-    expect(detail.manifests).toEqual(['manifest.csv', 'manifest.json']);
+    // With the Shopify recipe, Shopify's import file beside the manifests (export-sheets.test.ts).
+    expect(detail.manifests).toEqual(['manifest.csv', 'manifest.json', 'shopify-import.csv']);
     expect(await listFiles(dir)).toEqual(
       [
         ...detail.files.map((file) => file.path),
@@ -212,6 +214,7 @@ describe('an export run through the map', () => {
         '.adbatch-export',
         'manifest.csv',
         'manifest.json',
+        'shopify-import.csv',
         'Hat.zip',
         'Tote.zip',
       ].sort(),
@@ -258,7 +261,7 @@ describe('an export run through the map', () => {
     expect(listed).toMatchObject({
       state: 'done',
       destination: join(out, 'run'),
-      manifests: ['manifest.csv', 'manifest.json'],
+      manifests: ['manifest.csv', 'manifest.json', 'shopify-import.csv'],
       recipes: ['Shopify', 'Amazon main', 'Amazon additional'],
       resumable: false,
     });
@@ -370,7 +373,13 @@ describe('an export stopped and resumed through the map', () => {
     const files = await listFiles(dir);
     expect(files.filter((path) => path.includes('.part'))).toEqual([]);
     expect(files).toEqual(
-      [...detail.files.map((file) => file.path), '.adbatch-export', 'manifest.csv', 'manifest.json'].sort(),
+      [
+        ...detail.files.map((file) => file.path),
+        '.adbatch-export',
+        'manifest.csv',
+        'manifest.json',
+        'shopify-import.csv',
+      ].sort(),
     );
     expect(files).toEqual(expect.arrayContaining(finishedBefore));
     for (const file of detail.files)
@@ -521,6 +530,7 @@ describe('adbatch export', () => {
         '.adbatch-export',
         'manifest.csv',
         'manifest.json',
+        'shopify-import.csv',
         'Shopify.zip',
         'Web.zip',
         'Story and Reels.zip',
@@ -538,7 +548,7 @@ describe('adbatch export', () => {
     expect(await third.exited).toBe(0);
     expect(third.output()).toMatch(/^done: 0 written, 36 already there, 0 failed/m);
     expect(third.output()).toContain(
-      `, into ${to}; manifest: ${join(to, 'manifest.csv')}, ${join(to, 'manifest.json')}; zips: `,
+      `, into ${to}; manifest: ${join(to, 'manifest.csv')}, ${join(to, 'manifest.json')}, ${join(to, 'shopify-import.csv')}; zips: `,
     );
   }, 240_000);
 });

@@ -14,8 +14,9 @@ import {
 } from '../../support/core-harness.ts';
 import { PRODUCT_FIXTURES_DIR } from '../../support/static-server.ts';
 
-// A scan of a large catalog can be stopped (issue 28, point 3): `ingest:cancelScan` refuses the scans under
-// way in words, no new photo URL is asked for, and the next scan runs as usual. The photo host here holds
+// A scan of a large catalog can be stopped (issue 28, point 3): `ingest:cancelScan` refuses the scan under
+// way with its token in words, no new photo URL is asked for, another scan under way runs on, and the next
+// scan runs as usual. The photo host here holds
 // every answer until the cancel is sent, so the scan is surely under way when it is cancelled.
 
 const ROWS = 40;
@@ -66,9 +67,9 @@ describe('ingest:cancelScan', () => {
     const rows = Array.from({ length: ROWS }, (_, i) => `Shirt ${i},${base}/shirt-${i}.png`);
     await writeFile(catalog, `product,url\n${rows.join('\n')}\n`);
     const firstAsked = once(server, 'asked');
-    const reply = h.core.dispatch('ingest:scan', { inputs: [catalog] });
+    const reply = h.core.dispatch('ingest:scan', { inputs: [catalog], scanToken: 'large' });
     await firstAsked;
-    await callCore(h.core, 'ingest:cancelScan');
+    await callCore(h.core, 'ingest:cancelScan', { scanToken: 'large' });
     holding = false;
     answerHeld();
     expect(await reply).toEqual({
@@ -80,6 +81,45 @@ describe('ingest:cancelScan', () => {
     });
     // Only the checks already started (the scan's default concurrency, twice the cores) were asked for.
     expect(asked).toBeLessThanOrEqual(Math.max(2, availableParallelism() * 2));
+  });
+
+  it('cancels only the scan with its token: another under way at the same time finishes', async () => {
+    holding = true;
+    const catalogOf = async (name: string) => {
+      const file = join(dir, `${name}.csv`);
+      const rows = Array.from({ length: ROWS }, (_, i) => `${name} ${i},${base}/${name}-${i}.png`);
+      await writeFile(file, `product,url\n${rows.join('\n')}\n`);
+      return file;
+    };
+    const [first, second] = [await catalogOf('first'), await catalogOf('second')];
+    // Both scans are surely under way once each has asked for a photo of its own.
+    const askedBoth = new Promise<void>((resolve) => {
+      const check = () => {
+        const paths = held.map((response) => response.req.url ?? '');
+        if (
+          paths.some((path) => path.startsWith('/first-')) &&
+          paths.some((path) => path.startsWith('/second-'))
+        ) {
+          server.off('asked', check);
+          resolve();
+        }
+      };
+      server.on('asked', check);
+    });
+    const cancelled = h.core.dispatch('ingest:scan', { inputs: [first], scanToken: 'first' });
+    const kept = callCore(h.core, 'ingest:scan', { inputs: [second], scanToken: 'second' });
+    await askedBoth;
+    await callCore(h.core, 'ingest:cancelScan', { scanToken: 'first' });
+    holding = false;
+    answerHeld();
+    expect(await cancelled).toEqual({
+      ok: false,
+      error: expect.objectContaining({
+        code: 'refused',
+        message: 'The scan was cancelled: nothing was planned.',
+      }),
+    });
+    expect((await kept).products).toHaveLength(ROWS);
   });
 
   it('leaves the next scan alone', async () => {

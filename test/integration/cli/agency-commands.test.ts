@@ -110,9 +110,21 @@ describe('adbatch run --brand and adbatch usage', () => {
     expect(usage.stdout).toMatch(/Acme Outdoor: Matched: 2 credits on both sides\./);
 
     const csv = await adbatch(['usage', '--brand', 'Acme Outdoor', '--csv', '--data-dir', where.dataDir]);
-    const rows = csv.stdout.trimEnd().split('\r\n');
+    // UTF-8's byte-order mark first, for Excel, by default (core/util/csv.ts); --no-bom leaves it out.
+    expect(csv.stdout.startsWith('\uFEFF')).toBe(true);
+    const rows = csv.stdout.slice(1).trimEnd().split('\r\n');
     expect(rows[0]).toBe('date,batch,product,kind,settings,credits_charged,credits_refunded,job_id');
     expect(rows.slice(1).map((row) => row.split(',')[5])).toEqual(['1', '1']);
+    const bare = await adbatch([
+      'usage',
+      '--brand',
+      'Acme Outdoor',
+      '--csv',
+      '--no-bom',
+      '--data-dir',
+      where.dataDir,
+    ]);
+    expect(bare.stdout).toBe(csv.stdout.slice(1));
 
     const json = JSON.parse(
       (

@@ -180,7 +180,8 @@ describe('adbatch scan on a Shopify export', () => {
       env: { ...process.env, ...scanEnv() },
     });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toBe('');
+    // Nothing on stderr but the one line that says which library keeps the thumbnails.
+    expect(result.stderr).toBe(`adbatch: library: ${scanEnv().ADBATCH_LIBRARY} (as ADBATCH_LIBRARY says)\n`);
     const plan = JSON.parse(result.stdout);
     expect(plan.problems).toEqual([]);
     expect(plan.products).toEqual(

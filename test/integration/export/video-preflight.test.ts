@@ -211,15 +211,14 @@ describe('videoPreflight', () => {
       "The video's index (its 'moov' box) comes after its frames; Instagram Reels and Stories wants it first (ffmpeg's -movflags +faststart).",
     );
     expect(warnings).toContain('400.0 MB; Instagram Reels and Stories takes at most 300.0 MB.');
-    const { warnings: short } = await videoPreflight(builtInRecipe('amazon-main')!, FALLBACK, 10_000);
+    const { warnings: short } = await videoPreflight(builtInRecipe('amazon-video')!, FALLBACK, 10_000);
     expect(short).toContain('The video lasts 3 s; Amazon takes at least 6 s.');
   });
 
   it('holds a video against Amazon’s rules: 16:9, 720 px high at least, 6 to 45 s', async () => {
-    const amazon = builtInRecipe('amazon-additional')!;
+    const amazon = builtInRecipe('amazon-video')!;
     const { warnings } = await videoPreflight(amazon, landscape, 1_000_000);
     expect(warnings).toEqual([
-      'The video is 854 x 480; Amazon additional wants at least 1000 px on the long side.',
       'The video lasts 5 s; Amazon takes at least 6 s.',
       'The video is 854 x 480; Amazon wants at least 720 px on the short side.',
       'The video runs at 12 fps; Amazon takes 23.976 fps or more.',
@@ -251,7 +250,9 @@ describe('videoPreflight', () => {
 });
 
 describe('an export with videos', () => {
-  it('puts each video’s warnings and its size, read from the file, in the report', async () => {
+  it('puts each copied video’s warnings and its size, read from the file, in the report', async () => {
+    // A recipe that copies videos (Story and Reels makes them anew: video-channels.test.ts).
+    const storyCopy = parseRecipe({ ...storyReels, id: 'story-copy', name: 'Story copy', video: undefined });
     const cut = join(dir, 'cut.mp4');
     const whole = await readFile(landscape);
     await writeFile(cut, whole.subarray(0, whole.length - 5000));
@@ -259,7 +260,7 @@ describe('an export with videos', () => {
       exportItem({ key, kind: 'video', file, productKey: key, product: key, handle: key });
     const plan = await planExport({
       items: [video('portrait', portrait), video('cut', cut)],
-      recipes: [storyReels],
+      recipes: [storyCopy],
       selection: { rule: 'picked', minStars: 0, videos: true, sources: false },
       date: '2026-11-23',
     });
@@ -267,9 +268,9 @@ describe('an export with videos', () => {
     expect(report.status).toBe('done');
     const byKey = Object.fromEntries(report.files.map((file) => [file.planned.item.key, file]));
     expect(byKey.portrait).toMatchObject({ status: 'written', width: 720, height: 1280 });
-    expect(byKey.portrait!.warnings).toContain(
-      'The video runs at 12 fps; Instagram Reels and Stories takes 23 fps or more.',
-    );
+    expect(byKey.portrait!.warnings).toEqual([
+      'The video is 720 x 1280; Story copy wants at least 1920 px on the long side.',
+    ]);
     expect(byKey.cut).toMatchObject({ status: 'written', width: 0, height: 0 });
     expect(byKey.cut!.warnings).toEqual([
       expect.stringMatching(

@@ -334,6 +334,7 @@ describe('scanInputs on catalogs', () => {
           format: null,
           thumbnail: null,
           converted: null,
+          realPath: null,
         });
       }
     }

@@ -117,6 +117,12 @@ describe('electron-builder.config.ts', () => {
         names.join(),
       ).toBe(true);
     for (const path of natives) expect(filter(path, file), relative(ROOT, path)).toBe(true);
+    // The bundled ffmpeg and ffprobe are started as processes: they too must be outside the archive.
+    for (const tool of ['ffmpeg', 'ffprobe']) {
+      const binary = join(ROOT, 'node_modules', `@${tool}-installer`, platform, tool);
+      expect(existsSync(binary), binary).toBe(true);
+      expect(filter(binary, file), binary).toBe(true);
+    }
     for (const path of ['node_modules/zod/package.json', 'node_modules/undici/index.js', 'out/main/index.js'])
       expect(filter(join(ROOT, path), file), path).toBe(false);
   });

@@ -8,11 +8,15 @@ import { recipeIdFor, recipeWords } from '../../../src-renderer/src/export/recip
 const named = (name: string) => BUILT_IN_RECIPES.find((recipe) => recipe.name === name)!;
 
 describe('recipeWords', () => {
-  it('says format, size and the first check of each kind of recipe', () => {
+  it('says format, size and the first check of each kind of recipe, and the channel its videos are for', () => {
     expect(recipeWords(named('Shopify'))).toBe('JPEG 90 · 2048 × 2048, padded · at least 2048 px');
     expect(recipeWords(named('Instagram feed'))).toBe('JPEG 90 · 1080 × 1350, cropped · at least 1080 px');
     expect(recipeWords(named('Web'))).toBe('WebP 82 · long edge 1600 px');
     expect(recipeWords(named('Original'))).toBe('Same format · original size');
+    expect(recipeWords(named('Story and Reels'))).toBe(
+      'JPEG 90 · 1080 × 1920, padded · at least 1920 px · MP4 for Instagram Reels and Stories',
+    );
+    expect(recipeWords(named('Amazon video'))).toBe('MP4 for Amazon');
   });
 });
 

@@ -106,7 +106,7 @@ describe('safe names', () => {
 });
 
 describe('recipes', () => {
-  it('has the seven built-ins, and refuses a recipe with a clear reason', () => {
+  it('has the eight built-ins, and refuses a recipe with a clear reason', () => {
     expect(BUILT_IN_RECIPES.map((recipe) => recipe.name)).toEqual([
       'Original',
       'Shopify',
@@ -114,6 +114,7 @@ describe('recipes', () => {
       'Amazon additional',
       'Instagram feed',
       'Story and Reels',
+      'Amazon video',
       'Web',
     ]);
     expect(builtInRecipe('amazon MAIN')?.fileTemplate).toBe('{sku}.MAIN.{ext}');

@@ -36,6 +36,7 @@ describe('the designer’s recipes', () => {
       'amazon-additional',
       'instagram-feed',
       'story-reels',
+      'amazon-video',
       'web',
       'etsy',
     ]);

@@ -339,7 +339,9 @@ describe('readCatalog and isCatalogFile', () => {
   it('refuses a missing file with a CatalogError naming it', async () => {
     const file = join(dir, 'nowhere.csv');
     await expect(readCatalog(file)).rejects.toThrow(CatalogError);
-    await expect(readCatalog(file)).rejects.toThrow(`${file}: unreadable (ENOENT)`);
+    await expect(readCatalog(file)).rejects.toThrow(
+      `${file} does not exist: it was moved, renamed or deleted`,
+    );
   });
 
   it('knows catalogs by their extension', () => {

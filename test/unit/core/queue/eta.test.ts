@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type EtaInput, type EtaJob, estimateEta } from '../../../../src-main/core/queue/eta.ts';
+import { type EtaInput, type EtaJob, estimateEta, explainEta } from '../../../../src-main/core/queue/eta.ts';
 import { etaWords } from '../../../../src-main/shared/words.ts';
 
 // The batch's ETA (issue 27, point 9): from the learned durations of the jobs still to run and the key's
@@ -121,5 +121,44 @@ describe('estimateEta', () => {
     expect(etaWords(eta, NOW + 60_000)).toBe('waiting on the service for 5 min');
     // Nothing running: nothing to wait on.
     expect(estimateEta(input(products(1, [], []), { lastProgressAt }))!.stalledAt).toBeNull();
+  });
+
+  it('puts what little is learned into the range, not into the likeliest time', () => {
+    const batch = (count: number) => products(10, learned(20_000, count), learned(60_000, count));
+    const little = estimateEta(input(batch(4)))!;
+    const much = estimateEta(input(batch(24)))!;
+    // Both learned the same typical durations: the likeliest end is the same, only how sure it is differs.
+    expect(Math.abs(little.at - much.at)).toBeLessThan(0.1 * (much.at - NOW));
+    expect(little.to - little.from).toBeGreaterThan(1.5 * (much.to - much.from));
+    expect(little.at).toBeGreaterThan(little.from);
+    expect(little.to).toBeGreaterThan(little.at);
+  });
+
+  it('counts a running job as having outlasted the last poll that found it running, not all its time', () => {
+    // Half the videos take 10 s, the rest a minute but one at 30 s: with the budget free, the first poll
+    // looks at the even odds, 30 s. A video running for 12 s has not been polled yet: it may well be done
+    // and waiting for that poll, not one of the slow ones because it has run past 10 s.
+    const samplesMs = [...Array(12).fill(10_000), 30_000, ...Array(11).fill(60_000)];
+    const eta = estimateEta(
+      input([
+        job('v', { kind: 'video', phase: 'running', elapsedMs: 12_000, samplesMs, priorMs: VIDEO_PRIOR }),
+      ]),
+    )!;
+    expect(eta.at - NOW).toBe(18_000);
+    // It may yet be a slow one: the range says so.
+    expect(eta.to - NOW).toBeGreaterThan(40_000);
+  });
+
+  it("explains the likeliest time left: the last job's wait for its shoot, the budget, the work and its poll", () => {
+    const facts = input(products(100, learned(1000), learned(2000)));
+    const eta = estimateEta(facts)!;
+    const parts = explainEta(facts)!;
+    expect(parts.shootMs + parts.budgetMs + parts.workMs + parts.seenMs).toBeCloseTo(eta.at - NOW, -1);
+    // 200 jobs at the budget's pace: waiting to be sent (the last video's shoot waited too) is most of it,
+    // the work a couple of seconds.
+    expect(parts.shootMs + parts.budgetMs).toBeGreaterThan(0.8 * (eta.at - NOW));
+    expect(parts.workMs).toBeGreaterThan(1000);
+    expect(parts.workMs).toBeLessThan(3000);
+    expect(explainEta(input([]))).toBeNull();
   });
 });

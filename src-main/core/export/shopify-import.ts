@@ -1,0 +1,75 @@
+import type { CsvCell } from '../util/csv.ts';
+import { csvText } from '../util/csv.ts';
+import type { ExportItem } from './export-item.ts';
+
+// The file Shopify's product import takes to add an export's images to their products: `Handle`, `Title`,
+// `Image Src`, `Image Position`, `Image Alt Text`, one row per image, a product's images in the export's
+// order (Shopify's "Using CSV files to import and export products": a row per image, the rows of a product
+// sharing its handle; updating products needs `Handle` and `Title`, so the title is on a product's first
+// row). Shopify fetches each `Image Src` from the web while it imports: only a public https address works,
+// so the files are uploaded to the photo storage when one is set up (shopify-upload.ts), and without one
+// the file names where each file is in the export folder and the export says how to get addresses.
+
+export const SHOPIFY_IMPORT_FILE = 'shopify-import.csv';
+/** The built-in Shopify recipe: its files are the ones the import file lists (a guess, as for videos). */
+export const SHOPIFY_RECIPE_ID = 'shopify';
+
+const HEADER = ['Handle', 'Title', 'Image Src', 'Image Position', 'Image Alt Text'];
+
+/** What Shopify knows a product by. */
+export interface ShopifyProduct {
+  handle: string;
+  title: string;
+  alt: string;
+}
+
+/**
+ * The product's identity as Shopify's import takes it, in one place so the products' own fields (SKU,
+ * handle, title, alt text) plug in here: for now the catalog's handle (or one made from the name, as
+ * export-items.ts does for `{handle}`), the product's name as the title and, a guess, as every image's alt
+ * text.
+ */
+export function shopifyProductOf(item: ExportItem): ShopifyProduct {
+  return { handle: item.handle, title: item.product, alt: item.product };
+}
+
+export interface ShopifyImage {
+  item: ExportItem;
+  /** The public address, or where the file is in the export folder when there is none. */
+  src: string;
+}
+
+export interface ShopifyImportSheet {
+  text: string;
+  rows: number;
+  products: number;
+  /** Products left out, in words: Shopify needs a handle. */
+  skipped: string[];
+}
+
+/**
+ * The import file for these images, in order. Without a byte-order mark whatever the preference (a
+ * guess): it is read by Shopify's importer, not by a person in Excel, and a mark before `Handle` is a risk
+ * Shopify does not document.
+ */
+export function shopifyImportCsv(images: readonly ShopifyImage[]): ShopifyImportSheet {
+  const positions = new Map<string, number>();
+  const skipped = new Set<string>();
+  const rows: CsvCell[][] = [];
+  for (const { item, src } of images) {
+    const product = shopifyProductOf(item);
+    if (product.handle === '') {
+      skipped.add(`${item.product} has no handle Shopify can take (its name has no letter or digit)`);
+      continue;
+    }
+    const position = (positions.get(product.handle) ?? 0) + 1;
+    positions.set(product.handle, position);
+    rows.push([product.handle, position === 1 ? product.title : null, src, position, product.alt]);
+  }
+  return {
+    text: csvText(HEADER, rows, { bom: false }),
+    rows: rows.length,
+    products: positions.size,
+    skipped: [...skipped],
+  };
+}

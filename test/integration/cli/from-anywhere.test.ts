@@ -1,0 +1,228 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rememberedLibrary } from '../../../src-main/core/app/library-choice.ts';
+import { builtInRecipe } from '../../../src-main/core/export/recipes.ts';
+import { ADBATCH_BIN, adbatch, collected } from '../../support/cli.ts';
+import { exportItem } from '../../support/export-item.ts';
+import { makeSources } from '../../support/export-sources.ts';
+import { makeProductFolders } from '../../support/product-folders.ts';
+import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
+import { untilValue } from '../../support/until.ts';
+
+// Adbatch run from a folder that is not the checkout, as desktop agents start `adbatch mcp` (they set no
+// working folder) and as a designer types `adbatch export` from anywhere: the MCP SDK's client starts the
+// server with cwd a temp folder and goes through scan, quote, submit, `adbatch approve` from another
+// process (no --library: the data folder's own), the batch to its end and an export; `adbatch export` and
+// the app's export worker (the sources' under tsx, and the built out/main one) run from the same temp
+// folder. The export folder is held to where it really is: a symbolic link out of it is refused.
+
+const ROOT = resolve(__dirname, '../../..');
+const TSX_LOADER = createRequire(import.meta.url).resolve('tsx');
+const BUILT_APP_WORKER = join(ROOT, 'out/main/export-worker.js');
+
+let service: DefaultHarness;
+let dir: string;
+/** The working folder every process here starts in: empty, nowhere near the checkout. */
+let cwd: string;
+let where: { dataDir: string; library: string };
+let exports: string;
+let outside: string;
+let client: Client;
+let stderr = '';
+
+beforeAll(async () => {
+  service = await startDefaultHarness({ timeScale: 0.002 });
+  // Real, so that paths compare as the server answers them (macOS's /tmp is a link).
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'adbatch-anywhere-')));
+  cwd = join(dir, 'elsewhere');
+  await mkdir(cwd);
+  where = { dataDir: join(dir, 'data'), library: join(dir, 'library') };
+  exports = join(dir, 'exports');
+  outside = join(dir, 'outside');
+  await mkdir(exports);
+  await mkdir(outside);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      ADBATCH_BIN,
+      'mcp',
+      '--data-dir',
+      where.dataDir,
+      '--library',
+      where.library,
+      '--base-url',
+      service.sandbox.url,
+      '--export-folder',
+      exports,
+    ],
+    cwd,
+    env: { ...(process.env as Record<string, string>), ADBATCH_API_KEY: service.keys.personal },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  client = new Client({ name: 'Desktop Agent', version: '1.0.0' });
+  await client.connect(transport);
+}, 60_000);
+afterAll(async () => {
+  await client?.close();
+  await service?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+async function tool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const result = await call(name, args);
+  expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+  return result.structuredContent as Record<string, unknown>;
+}
+
+/** Every file under `folder`, relative, sorted. */
+async function filesUnder(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(folder.length + 1))
+    .sort();
+}
+
+let batchId: string;
+
+describe('adbatch mcp started with a working folder that is not the checkout', () => {
+  it('says which library it uses, and the data folder remembers it', () => {
+    expect(client.getInstructions()).toContain(`library: ${where.library} (as --library says)`);
+    expect(rememberedLibrary(where.dataDir)).toBe(where.library);
+  });
+
+  it('quotes, is approved from another process into the same library, runs, and exports', async () => {
+    const folders = await makeProductFolders(join(dir, 'products'), 1);
+    const scan = await tool('scan_inputs', { paths: folders });
+    const quote = await tool('quote_batch', {
+      scanId: scan.scanId,
+      name: 'anywhere',
+      style: 'classic',
+      shots: 1,
+      quality: 'standard',
+    });
+    const submitted = await tool('submit_batch', { quoteId: quote.quoteId, clientRequestId: 'anywhere-1' });
+    expect(submitted).toMatchObject({ state: 'pending' });
+
+    // No --library: the data folder's own, said on stderr (before, ~/Pictures/Adbatch).
+    const approved = await adbatch(
+      [
+        'approve',
+        String(submitted.requestId),
+        '--data-dir',
+        where.dataDir,
+        '--base-url',
+        service.sandbox.url,
+      ],
+      { cwd, env: { ...process.env, ADBATCH_API_KEY: service.keys.personal } },
+    );
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stderr).toBe(`adbatch: library: ${where.library} (this data folder's library)\n`);
+    const request = await tool('request_status', { requestId: submitted.requestId });
+    batchId = String(request.batchId);
+    await untilValue(async () => {
+      const now = await tool('batch_status', { batchId });
+      return now.status === 'finished' ? now : null;
+    });
+    const { results } = (await tool('list_results', { batchId })) as {
+      results: Array<{ resultId: number; path: string }>;
+    };
+    expect(results).toHaveLength(1);
+    expect(results[0]!.path.startsWith(`${where.library}/`), results[0]!.path).toBe(true);
+    await tool('review_decide', { batchId, resultIds: [results[0]!.resultId], flag: 'picked' });
+
+    const exported = await tool('export_batch', {
+      batchId,
+      folder: join(exports, 'a'),
+      recipes: ['Shopify'],
+    });
+    expect(exported).toMatchObject({ state: 'done', written: 1, failed: 0, folder: join(exports, 'a') });
+    expect(await filesUnder(join(exports, 'a'))).toEqual(
+      expect.arrayContaining(['manifest.csv', 'manifest.json', expect.stringMatching(/^Shopify\//)]),
+    );
+    expect(stderr).not.toMatch(/tsx|Cannot find/);
+  }, 90_000);
+
+  it('refuses a link inside the allowed folder that points out of it, writing nothing outside', async () => {
+    await symlink(outside, join(exports, 'link'));
+    const refused = await call('export_batch', { batchId, folder: join(exports, 'link', 'b') });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain(
+      `is not a folder the user allowed for agents (it leads to ${join(outside, 'b')} through a link)`,
+    );
+    // A link made where the export's folder is to be made (the folder checked, then a link put there).
+    await symlink(join(outside, 'later'), join(exports, 'dangling'));
+    const dangling = await call('export_batch', { batchId, folder: join(exports, 'dangling') });
+    expect(dangling.isError).toBe(true);
+    expect(JSON.stringify(dangling.content)).toContain('is a link');
+    // A folder the export makes inside the allowed one is a link out: the export stops, saying so, and
+    // nothing lands outside, not even a folder.
+    await mkdir(join(exports, 'c'));
+    await symlink(outside, join(exports, 'c', 'Original'));
+    const inner = await tool('export_batch', { batchId, folder: join(exports, 'c') });
+    expect(inner).toMatchObject({ state: 'failed', written: 0 });
+    expect(inner.message).toContain(
+      `Original/product-01 leads out of ${join(exports, 'c')} through a link (to ${join(outside, 'product-01')})`,
+    );
+    expect(await readdir(outside)).toEqual([]);
+  });
+
+  it('passes over the library reached through a link, as its own', async () => {
+    await symlink(where.library, join(dir, 'library-link'));
+    const scan = await tool('scan_inputs', { paths: [join(dir, 'library-link')] });
+    expect(scan.products).toEqual([]);
+    expect(scan.skipped).toEqual([expect.objectContaining({ reason: "Adbatch's own library" })]);
+  });
+});
+
+describe('exports from a working folder that is not the checkout', () => {
+  it('adbatch export writes the files', async () => {
+    const to = join(dir, 'cli-export');
+    const result = await adbatch(['export', batchId, '--to', to, '--data-dir', where.dataDir], { cwd });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`done: 1 written, 0 already there, 0 failed, into ${to}`);
+    expect(await filesUnder(to)).toEqual(expect.arrayContaining(['manifest.csv', 'manifest.json']));
+  });
+
+  it("the app's export worker runs, from the sources under tsx and built", async () => {
+    const sources = await makeSources(join(dir, 'sources'));
+    for (const [name, worker] of [
+      ['sources', []],
+      ['built', [BUILT_APP_WORKER]],
+    ] as const) {
+      const destination = join(dir, `worker-${name}`);
+      const request = join(dir, `worker-${name}.json`);
+      await writeFile(
+        request,
+        JSON.stringify({
+          items: [exportItem({ key: 'cap-1', file: sources.aiShot })],
+          recipes: [builtInRecipe('web')],
+          date: '2026-11-27',
+          destination,
+        }),
+      );
+      const child = await collected(
+        process.execPath,
+        ['--import', TSX_LOADER, join(ROOT, 'test/support/worker-export-child.ts'), request, ...worker],
+        { cwd },
+      );
+      expect(child.code, child.stderr).toBe(0);
+      expect(JSON.parse(child.stdout)).toMatchObject({ status: 'done', written: 1, failed: 0 });
+      expect(existsSync(destination)).toBe(true);
+    }
+  }, 60_000);
+});
