@@ -138,7 +138,15 @@ describe('scan_inputs cancelled by the MCP client', () => {
   beforeAll(async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [ADBATCH_BIN, 'mcp', '--data-dir', join(dir, 'mcp-data'), '--library', join(dir, 'library')],
+      args: [
+        ADBATCH_BIN,
+        'mcp',
+        '--data-dir',
+        join(dir, 'mcp-data'),
+        '--library',
+        join(dir, 'library'),
+        ...ALLOW_PHOTO_HOST,
+      ],
       stderr: 'pipe',
     });
     client = new Client({ name: 'Cancelling Agent', version: '1.0.0' });
