@@ -52,12 +52,24 @@ export async function makeRealFolder(folder: string): Promise<void> {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const stats = await lstat(level);
-    if (stats.isSymbolicLink() || !stats.isDirectory()) {
-      throw new OutsideFolderError(`${level} is ${stats.isSymbolicLink() ? 'a link' : 'not a folder'}.`);
-    }
+    if (stats.isSymbolicLink()) throw new OutsideFolderError(`${level} is a link.`);
+    if (!stats.isDirectory()) throw fileInTheWay(level, folder);
   }
   const real = await realpath(folder);
   if (real !== folder) throw new OutsideFolderError(`${folder} leads to ${real} through a link.`);
+}
+
+/**
+ * A file where a folder must be, as the error mkdir itself gives (so core/app/fs-refusal.ts says it in
+ * words): the folder itself a file (EEXIST), or a file on the way to it (ENOTDIR, at the folder asked for).
+ */
+function fileInTheWay(level: string, folder: string): NodeJS.ErrnoException {
+  const atTheEnd = level === folder;
+  return Object.assign(new Error(`${atTheEnd ? level : folder}: a file is in the way`), {
+    code: atTheEnd ? 'EEXIST' : 'ENOTDIR',
+    path: atTheEnd ? level : folder,
+    syscall: 'mkdir',
+  });
 }
 
 /**

@@ -125,7 +125,8 @@ describe('Ctrl+C while the CLI scans', () => {
       expect({ code, signal, stderr }).toEqual({
         code: 130,
         signal: null,
-        stderr: 'adbatch: Scan cancelled (Ctrl+C): nothing was planned, and nothing was spent.\n',
+        // The library line every scanning command says first (issue 30), then the sentence.
+        stderr: `adbatch: library: ${join(dir, 'library')} (as --library says)\nadbatch: Scan cancelled (Ctrl+C): nothing was planned, and nothing was spent.\n`,
       });
       expect(stdout).toBe('');
       expect(askedFor(name)).toBeLessThanOrEqual(CONCURRENCY);
