@@ -113,6 +113,8 @@ async function videoItems(root: string): Promise<ExportItem[]> {
       product: `Video product ${n + 1}`,
       sku: `V${String(n).padStart(9, '0')}`,
       handle: `video-product-${n + 1}`,
+      title: `Video product ${n + 1}`,
+      alt: '',
       style: 'classic',
       shot: 1,
       stars: 4,
@@ -144,6 +146,8 @@ async function seedItems(root: string, bases: string[]): Promise<ExportItem[]> {
         product: `Product ${product + 1}`,
         sku: `B${String(product).padStart(9, '0')}`,
         handle: `product-${product + 1}`,
+        title: `Product ${product + 1}`,
+        alt: '',
         style: 'classic',
         shot,
         stars: 4,
@@ -222,7 +226,7 @@ async function bareLoop(plan: ExportPlan): Promise<void> {
       const { size, format } = file.recipe;
       let pipeline = sharp(file.item.file).autoOrient();
       if (size.kind === 'exact' && size.fit === 'pad') {
-        const inner = fitInside({ width: 2048, height: 2048 }, size, size.enlarge);
+        const inner = fitInside({ width: 2048, height: 2048 }, size, file.recipe.allowUpscale);
         pipeline = pipeline.resize(inner.width, inner.height, { fit: 'fill' });
         if (inner.width !== size.width || inner.height !== size.height) {
           pipeline = pipeline.resize(size.width, size.height, { fit: 'contain', background: size.padColour });

@@ -7,6 +7,7 @@ import { registerAgentCommands } from './commands/agents.ts';
 import { registerDecisionCommands } from './commands/decide.ts';
 import { registerExportCommand } from './commands/export.ts';
 import { registerMcpCommand } from './commands/mcp.ts';
+import { registerProductsCommand } from './commands/products.ts';
 import { registerRedownloadCommand } from './commands/redownload.ts';
 import { registerReshootCommand } from './commands/reshoot.ts';
 import { registerResumeCommand } from './commands/resume.ts';
@@ -45,6 +46,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
   registerReviewCommand(program);
   registerVideosCommand(program);
   registerReshootCommand(program);
+  registerProductsCommand(program);
   registerExportCommand(program);
   registerDecisionCommands(program);
   registerAgencyCommands(program);

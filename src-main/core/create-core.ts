@@ -32,6 +32,7 @@ import { BrandStore } from './ledger/brand-store.ts';
 import { agencyHandlers } from './ledger/brands-handlers.ts';
 import { usageHandlers } from './ledger/usage-handlers.ts';
 import type { OutboundPolicy } from './net/outbound-policy.ts';
+import { productsHandlers } from './products/handlers.ts';
 import { batchesHandlers } from './queue/batches-handlers.ts';
 import { jobsHandlers } from './queue/jobs-handlers.ts';
 import { type LeaseMode, QueueDriver } from './queue/queue-driver.ts';
@@ -284,6 +285,7 @@ export function createCore(options: CoreOptions): Core {
     ...reviewHandlers({ ...ctx, reviewHistory: new ReviewHistory(), previews }),
     ...videosHandlers(ctx),
     ...reshootHandlers(ctx),
+    ...productsHandlers(ctx),
     ...storageHandlers(ctx),
     ...exports.handlers,
     ...exportOutHandlers(ctx),

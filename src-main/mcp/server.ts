@@ -21,6 +21,7 @@ import {
   JOB_KINDS,
   JOB_STATES,
   PAUSE_REASONS,
+  PREFLIGHT_WARNINGS,
   RESULT_KINDS,
   REVIEW_FLAGS,
   SHOOT_STYLES,
@@ -575,6 +576,12 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         recipes: z.array(z.string().min(1)).min(1).optional().describe('Recipe names; Original when absent.'),
         rule: z.enum(['picked', 'picked-or-stars', 'not-rejected']).optional(),
         minStars: z.number().int().min(0).max(5).optional(),
+        acceptWarnings: z
+          .array(z.enum(PREFLIGHT_WARNINGS))
+          .optional()
+          .describe(
+            'Pre-flight warning kinds to write anyway (below_recommended, upscaled, not_white, low_fill, not_srgb); a file with another warning is held back with the reason.',
+          ),
       },
       outputSchema: {
         exportId: z.string(),
@@ -585,7 +592,9 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         identical: z.number(),
         failed: z.number(),
         message: z.string().nullable(),
-        files: z.array(z.object({ path: z.string(), warnings: z.array(z.string()) })),
+        files: z.array(
+          z.object({ path: z.string(), warnings: z.array(z.string()), error: z.string().optional() }),
+        ),
         manifests: z.array(z.string()),
         notes: z.array(z.string()),
       },
@@ -596,7 +605,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         openWorldHint: false,
       },
     },
-    ({ batchId, folder, recipes, rule, minStars }) =>
+    ({ batchId, folder, recipes, rule, minStars, acceptWarnings }) =>
       tool(async () => {
         const destination = await allowedFolder(folder, options.exportFolders());
         const started = await call('export:start', {
@@ -605,6 +614,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           destination,
           selection: { rule: rule ?? 'picked', minStars: minStars ?? 0 },
           manifest: { csv: true, json: true },
+          acceptWarnings: acceptWarnings ?? [],
         });
         let view = await call('export:get', { id: started.id });
         for (
@@ -626,6 +636,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           files: view.files.slice(0, 200).map((file) => ({
             path: join(view.destination, file.path),
             warnings: file.warnings,
+            ...(file.error ? { error: file.error } : {}),
           })),
           manifests: view.manifests.map((manifest) => join(view.destination, manifest)),
           notes: view.notes,

@@ -25,12 +25,14 @@ export type RecipeFormat = z.infer<typeof recipeFormatSchema>;
 export const recipeSizeSchema = z.discriminatedUnion('kind', [
   /** The source's own pixels. */
   z.object({ kind: z.literal('original') }),
-  /** The long edge at `px`, the ratio kept; never enlarged unless asked. */
-  z.object({ kind: z.literal('long-edge'), px: pixels, enlarge: z.boolean().default(false) }),
+  /** The long edge at `px`, the ratio kept (never enlarged unless the recipe allows it: `allowUpscale`). */
+  z.object({ kind: z.literal('long-edge'), px: pixels }),
   /**
    * Exactly `width` x `height`: `pad` fits the whole image inside and pads the rest with `padColour`;
-   * `crop` covers the frame and crops the overflow (centred); `inside` fits inside without padding, so
-   * one side may come out shorter.
+   * `crop` covers the frame and crops the overflow (around the subject: a focus point set in Review, else
+   * sharp's attention strategy); `inside` fits inside without padding, so one side may come out shorter.
+   * A source smaller than the frame makes a smaller frame of the same shape unless the recipe allows
+   * upscaling (core/export/geometry.ts).
    */
   z.object({
     kind: z.literal('exact'),
@@ -38,7 +40,6 @@ export const recipeSizeSchema = z.discriminatedUnion('kind', [
     height: pixels,
     fit: z.enum(['pad', 'crop', 'inside']),
     padColour: colour.default('#ffffff'),
-    enlarge: z.boolean().default(true),
   }),
 ]);
 export type RecipeSize = z.infer<typeof recipeSizeSchema>;
@@ -60,8 +61,13 @@ export const metadataPolicySchema = z.object({
 export type MetadataPolicy = z.infer<typeof metadataPolicySchema>;
 
 export const preflightSchema = z.object({
-  /** Pixels the long side should have at least. */
+  /**
+   * Pixels of the source the long side must have at least (the channel's minimum): below, a pre-flight
+   * error that blocks the file. Counted on the source's pixels, never on enlarged ones.
+   */
   minLongEdge: z.number().int().positive().optional(),
+  /** Pixels the channel recommends (Amazon's zoom, Shopify's 2048): below, a warning. */
+  recommendedLongEdge: z.number().int().positive().optional(),
   /** Bytes a file may take at most. */
   maxBytes: z.number().int().positive().optional(),
   /** The file must be sRGB. */
@@ -96,6 +102,8 @@ export const recipeSchema = z
     name: z.string().trim().min(1).max(80),
     format: recipeFormatSchema,
     size: recipeSizeSchema,
+    /** Whether the recipe may enlarge a source smaller than its size; a pre-flight warning says so when it does. */
+    allowUpscale: z.boolean().default(false),
     /** What a transparent image is flattened on when its format has no alpha (JPEG). */
     background: colour.default('#ffffff'),
     metadata: metadataPolicySchema.default(metadataPolicySchema.parse({})),

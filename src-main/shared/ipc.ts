@@ -6,6 +6,7 @@ import { exportChannels, exportDesktopChannels } from './contract/export.ts';
 import { storageChannels } from './contract/hosting.ts';
 import { ingestChannels } from './contract/ingest.ts';
 import { brandsChannels, usageChannels } from './contract/ledger.ts';
+import { productsChannels } from './contract/products.ts';
 import { batchesChannels, jobsChannels } from './contract/queue.ts';
 import { reshootChannels, reviewChannels, videosChannels } from './contract/review.ts';
 import { catalogChannels, settingsChannels } from './contract/settings.ts';
@@ -31,6 +32,7 @@ export const CONTRACT = {
   ...reviewChannels,
   ...videosChannels,
   ...reshootChannels,
+  ...productsChannels,
   ...storageChannels,
   ...exportChannels,
   ...exportDesktopChannels,

@@ -9,11 +9,14 @@ import type {
   BatchDecision,
   BatchViewStatus,
   ExportState,
+  IdentityField,
   JobDecision,
   JobKind,
   JobState,
   Mode,
   PauseReason,
+  PreflightError,
+  PreflightWarning,
   Quality,
   RejectReason,
   ResultKind,
@@ -690,6 +693,8 @@ export interface ExportRequest {
   zip?: 'per-product' | 'per-recipe' | null;
   /** `bom`: the CSV manifest starts with UTF-8's byte-order mark, for Excel; absent, the preference's. */
   manifest?: { csv: boolean; json: boolean; bom?: boolean };
+  /** The pre-flight warnings written anyway, per kind: other warned files are held back with the reason. */
+  acceptWarnings?: PreflightWarning[];
 }
 
 export interface ExportPlanView {
@@ -701,8 +706,10 @@ export interface ExportPlanView {
     product: string;
     width: number;
     height: number;
-    /** What the plan can tell before rendering: a size below the recipe's minimum. */
+    /** What the plan can tell before writing, that an export may accept (per kind: `acceptWarnings`). */
     warnings: string[];
+    /** What holds the file back, whatever is accepted: a size under the channel's minimum, a path too long. */
+    errors: string[];
     /** A file of another export (or anyone's) is already under this name: ours goes beside it, or is skipped when identical. */
     exists: boolean;
   }>;
@@ -710,10 +717,37 @@ export interface ExportPlanView {
   collisions: number;
   /** Files the plan can already warn about (of all). */
   warned: number;
+  /**
+   * The pre-flight up front, of all files: each kind found, how many files it concerns, one of its messages,
+   * and whether the request accepts it (a warning) or it blocks its files whatever is accepted (an error).
+   */
+  preflight: PreflightSummaryView[];
+  /** Files the pre-flight holds back as the request stands: with an error, or a warning not accepted. */
+  blocked: number;
   /** Empty tokens and the like, once per product and recipe. */
   notices: string[];
+  /**
+   * What stops the export before anything is written, in words: a recipe whose names need a field some
+   * products lack (`{sku}` for Amazon), naming them. Their files are not in the plan; export:start refuses.
+   */
+  blocking: string[];
   /** The zips it will write, relative to the destination. */
   zips: string[];
+}
+
+/** A pre-flight error kind (it blocks its files), or a warning kind (it blocks them unless accepted). */
+export type PreflightSummaryView =
+  | (PreflightKindView & { severity: 'error'; kind: PreflightError })
+  | (PreflightKindView & { severity: 'warning'; kind: PreflightWarning });
+
+interface PreflightKindView {
+  /** Its words (shared/words.ts PREFLIGHT_WORDS). */
+  words: string;
+  files: number;
+  /** One file's message, as an example. */
+  example: string;
+  /** A warning the request writes anyway; false for an error. */
+  accepted: boolean;
 }
 
 /** How far an export's files are: the engine's progress (core/export/run.ts) and the view's share it. */
@@ -982,4 +1016,27 @@ export interface AgentServerView {
   error: string | null;
   /** The folder agents may export into (and folders inside it). */
   exportFolder: string;
+}
+
+/** What a product is called where it is sold (issue 29): '' where a field is not known. */
+export type ProductIdentity = Record<IdentityField, string>;
+
+/** One product of a batch's product sheet. */
+export interface ProductSheetRow {
+  id: string;
+  /** Its name in Adbatch: its folder's, its SKU's in a folder split by SKU, or the catalog's title. */
+  name: string;
+  /** What was read or typed; '' where nothing was. */
+  identity: ProductIdentity;
+  /**
+   * What export names and manifests use: the identity, where a field is empty the guess (a handle made
+   * from the title, the title from the name, the batch's brand); '' where there is none (a SKU).
+   */
+  used: ProductIdentity;
+}
+
+export interface ProductSheetView {
+  batchId: string;
+  batchName: string;
+  rows: ProductSheetRow[];
 }

@@ -171,3 +171,26 @@ export type AgentRequestState = (typeof AGENT_REQUEST_STATES)[number];
  * app quit while it ran (it can be run again). */
 export const EXPORT_STATES = ['running', 'done', 'cancelled', 'stopped', 'failed', 'interrupted'] as const;
 export type ExportState = (typeof EXPORT_STATES)[number];
+
+/**
+ * What the export's pre-flight finds before a file is written (core/export/plan-checks.ts). An error blocks
+ * its file (the channel refuses it, or the path is too long for Windows); a warning blocks it too unless
+ * the export accepts that kind ("export anyway": a plan option, a checkbox, `--accept-warning`).
+ */
+export const PREFLIGHT_ERRORS = ['too_small', 'too_many_bytes', 'path_too_long'] as const;
+export type PreflightError = (typeof PREFLIGHT_ERRORS)[number];
+export const PREFLIGHT_WARNINGS = [
+  'below_recommended',
+  'upscaled',
+  'not_white',
+  'low_fill',
+  'not_srgb',
+] as const;
+export type PreflightWarning = (typeof PREFLIGHT_WARNINGS)[number];
+
+/**
+ * What a product is called where it is sold (issue 29): stored per product (core/products/), read from a
+ * catalog or from names at ingest, edited in the product sheet, used by export names and manifests.
+ */
+export const IDENTITY_FIELDS = ['sku', 'handle', 'title', 'brand', 'alt'] as const;
+export type IdentityField = (typeof IDENTITY_FIELDS)[number];

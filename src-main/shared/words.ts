@@ -5,11 +5,14 @@ import {
   type BatchDecision,
   type BatchViewStatus,
   type ExportState,
+  type IdentityField,
   IN_DOUBT_JOB_STATES,
   type JobDecision,
   type JobState,
   type Mode,
   type PauseReason,
+  type PreflightError,
+  type PreflightWarning,
   type Quality,
   type ShootStyle,
   type VideoChannel,
@@ -239,6 +242,18 @@ export const EXPORT_STATE_WORDS: Record<ExportState, string> = {
   interrupted: 'interrupted',
 };
 
+/** The pre-flight's kinds, as a heading over the files they concern. */
+export const PREFLIGHT_WORDS: Record<PreflightError | PreflightWarning, string> = {
+  too_small: 'under the channel minimum size',
+  too_many_bytes: 'over the channel file size limit',
+  path_too_long: 'path too long for Windows (260 characters)',
+  below_recommended: 'under the channel recommended size',
+  upscaled: 'enlarged from a smaller result',
+  not_white: 'background not pure white',
+  low_fill: 'product too small in the frame',
+  not_srgb: 'not sRGB',
+};
+
 // How long a batch has left (core/queue/eta.ts), said from moments with the reader's clock: it counts down
 // between answers.
 
@@ -276,3 +291,12 @@ export function etaWords(eta: BatchEta, now: number): string {
   if (eta.range) return `${rangeWords(eta.from - now, to)} left`;
   return `about ${spanWords(eta.at - now)} left`;
 }
+
+/** A product's identity field as a column of the product sheet, its CSV and the CLI. */
+export const IDENTITY_FIELD_WORDS: Record<IdentityField, string> = {
+  sku: 'SKU',
+  handle: 'Handle',
+  title: 'Title',
+  brand: 'Brand',
+  alt: 'Alt text',
+};

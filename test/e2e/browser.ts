@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -141,6 +141,16 @@ export async function checkAllLooks(
     await page.emulateMedia({ colorScheme: 'light' });
     if (viewport) await page.setViewportSize(viewport);
     await settled(page);
+  }
+}
+
+const DOCS_SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
+
+/** The light and dark looks at 1280x800 of a screen checkAllLooks saved, copied where the docs show them. */
+export async function intoDocs(name: string): Promise<void> {
+  await mkdir(DOCS_SCREENSHOTS, { recursive: true });
+  for (const look of [name, `${name}-dark`]) {
+    await copyFile(join(SCREENSHOTS, `${look}.png`), join(DOCS_SCREENSHOTS, `${look}.png`));
   }
 }
 

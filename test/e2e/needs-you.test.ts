@@ -1,4 +1,4 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import type { AppServer } from '../harness/app-server.ts';
 import { appInChromium } from '../support/app-fixture.ts';
 import { INTO_STATE, productJobs, withQueueStore } from '../support/job-states.ts';
 import { newBatch, SHOOT_PRICE } from '../unit/core/queue/store-fixtures.ts';
-import { checkAllLooks, SCREENSHOTS } from './browser.ts';
+import { checkAllLooks, intoDocs } from './browser.ts';
 
 // Issue 27, point 3, in Chromium: a batch that finished running with credits in doubt (two creates whose
 // answers were lost, one shoot past its deadline) reads "needs you" in the Batches list and on its page, never
@@ -16,7 +16,6 @@ import { checkAllLooks, SCREENSHOTS } from './browser.ts';
 // list and the page are saved at 1280x800, light and dark, into docs/screenshots/ (docs/app.md shows them).
 
 const EXAMPLES = resolve(import.meta.dirname, '../../resources/examples');
-const DOCS_SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
 
 let page: Page;
 let app: AppServer;
@@ -79,14 +78,6 @@ const { missing } = appInChromium('needs-you', {
 const row = (product: string) =>
   page.getByTestId('batch-products').locator('.product-row').filter({ hasText: product });
 const offered = (product: string) => row(product).locator('.job-actions button').allTextContents();
-
-/** The light and dark looks at 1280x800 of a screen checkAllLooks saved, copied where the docs show them. */
-async function intoDocs(name: string): Promise<void> {
-  await mkdir(DOCS_SCREENSHOTS, { recursive: true });
-  for (const look of [name, `${name}-dark`]) {
-    await copyFile(join(SCREENSHOTS, `${look}.png`), join(DOCS_SCREENSHOTS, `${look}.png`));
-  }
-}
 
 describe.skipIf(missing)(`a batch that needs you${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('says so in the list and on its page, with the credits at stake and the decisions core allows', async () => {

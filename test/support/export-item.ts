@@ -1,4 +1,5 @@
 import type { ExportItem } from '../../src-main/core/export/export-item.ts';
+import { PREFLIGHT_WARNINGS } from '../../src-main/shared/vocabulary.ts';
 
 // A result to export, with everything a test does not set: a picked shot of the Solidus cap. Apart from
 // export-sources.ts (which makes the files with sharp and the sandbox's renderer), so that a test that plans
@@ -12,6 +13,8 @@ export function exportItem(overrides: Partial<ExportItem> & { key: string; file:
     product: 'Cap',
     sku: 'B000CAP001',
     handle: 'cap-black',
+    title: 'Cap',
+    alt: '',
     style: 'classic',
     shot: 1,
     stars: 0,
@@ -24,3 +27,9 @@ export function exportItem(overrides: Partial<ExportItem> & { key: string; file:
     ...overrides,
   };
 }
+
+/**
+ * "Export anyway" for every pre-flight warning: for the tests of writing, naming and resuming, which
+ * write every file the plan holds (the pre-flight's own tests choose what they accept).
+ */
+export const ACCEPT_ALL = [...PREFLIGHT_WARNINGS];

@@ -68,7 +68,7 @@ export async function makeSources(dir: string): Promise<Sources> {
   const smallOnWhite = await onWhite('small.png', 500, 300);
   const cutout = join(dir, 'cutout.png');
   const circle = Buffer.from(
-    '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400"><circle cx="300" cy="200" r="150" fill="#d02020"/></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800"><circle cx="600" cy="400" r="300" fill="#d02020"/></svg>',
   );
   await sharp(circle).png().toFile(cutout);
   const video = join(dir, 'video.mp4');

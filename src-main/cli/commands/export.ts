@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { Refusal } from '../../core/app/dispatch.ts';
-import type { ExportProgressView, ExportRequest } from '../../shared/models.ts';
-import type { ExportState } from '../../shared/vocabulary.ts';
+import type { ExportPlanView, ExportProgressView, ExportRequest } from '../../shared/models.ts';
+import { type ExportState, PREFLIGHT_WARNINGS, type PreflightWarning } from '../../shared/vocabulary.ts';
 import { EXPORT_STATE_WORDS } from '../../shared/words.ts';
 import { EXIT } from '../exit-codes.ts';
 import { openCliCore } from '../open-core.ts';
@@ -34,6 +34,28 @@ function manifestOption(text: string): { csv: boolean; json: boolean } {
   return { csv: kinds.includes('csv'), json: kinds.includes('json') };
 }
 
+/** `--accept-warning not_white,upscaled`: the pre-flight warning kinds written anyway. */
+function acceptOption(text: string, previous: PreflightWarning[] = []): PreflightWarning[] {
+  const kinds = text.split(',').map((kind) => kind.trim().toLowerCase());
+  const known: readonly string[] = PREFLIGHT_WARNINGS;
+  for (const kind of kinds) {
+    if (!known.includes(kind)) {
+      throw new InvalidArgumentError(`the warnings are ${PREFLIGHT_WARNINGS.join(', ')}`);
+    }
+  }
+  return [...new Set([...previous, ...(kinds as PreflightWarning[])])];
+}
+
+/** The pre-flight up front: each kind with its count, errors first, and what is held back. */
+function preflightLines(plan: ExportPlanView): string {
+  const lines = plan.preflight.map(
+    (kind) =>
+      `${kind.severity === 'error' ? 'error' : kind.accepted ? 'warning (accepted)' : 'warning'}: ${kind.files} file${kind.files === 1 ? '' : 's'} ${kind.words}${kind.severity === 'warning' ? ` [--accept-warning ${kind.kind}]` : ''}\n  e.g. ${kind.example}`,
+  );
+  if (plan.blocked > 0) lines.push(`${plan.blocked} of ${plan.total} files held back before writing.`);
+  return lines.map((line) => `${line}\n`).join('');
+}
+
 interface ExportOptions {
   all?: boolean;
   to: string;
@@ -48,6 +70,7 @@ interface ExportOptions {
   zip?: 'per-product' | 'per-recipe';
   manifest?: { csv: boolean; json: boolean };
   bom?: boolean;
+  acceptWarning?: PreflightWarning[];
   dryRun?: boolean;
   dataDir: string;
 }
@@ -93,6 +116,11 @@ export function registerExportCommand(program: Command): void {
     .option('--manifest <kinds>', 'csv, json, csv,json (the default) or none', manifestOption)
     .option('--bom', "CSV files start with UTF-8's byte-order mark, which Excel needs (the default)")
     .option('--no-bom', 'CSV files without the byte-order mark (for scripts)')
+    .option(
+      '--accept-warning <kinds>',
+      `pre-flight warnings to write anyway, comma-separated: ${PREFLIGHT_WARNINGS.join(', ')}`,
+      acceptOption,
+    )
     .option('--dry-run', 'print the planned names, write nothing')
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
     .action(async (batchIds: string[], options: ExportOptions) => {
@@ -128,8 +156,10 @@ export function registerExportCommand(program: Command): void {
             ...(options.manifest ?? { csv: true, json: true }),
             ...(options.bom !== undefined ? { bom: options.bom } : {}),
           },
+          acceptWarnings: options.acceptWarning ?? [],
         };
         const plan = await cli.call('export:plan', request);
+        if (plan.blocking.length > 0) throw new Error(plan.blocking.join('\n'));
         if (plan.total === 0) throw new Error(nothingToExport(request.selection));
         // Said once the export is sure to go (a dry run, or a start that was not refused): a refusal stays one line.
         const notices = () => {
@@ -139,9 +169,10 @@ export function registerExportCommand(program: Command): void {
           notices();
           const lines = plan.files.map(
             (file) =>
-              `${file.path}  ${file.width > 0 ? `${file.width}x${file.height}` : 'copied'}${file.exists ? '  (the name is taken: beside it, or skipped if identical)' : ''}${file.warnings.map((warning) => `\n  warning: ${warning}`).join('')}`,
+              `${file.path}  ${file.width > 0 ? `${file.width}x${file.height}` : 'copied'}${file.exists ? '  (the name is taken: beside it, or skipped if identical)' : ''}${file.errors.map((error) => `\n  error: ${error}`).join('')}${file.warnings.map((warning) => `\n  warning: ${warning}`).join('')}`,
           );
           const more = plan.total - plan.files.length;
+          process.stdout.write(preflightLines(plan));
           process.stdout.write(
             `${plan.total} file${plan.total === 1 ? '' : 's'} into ${request.destination}:\n${lines.join('\n')}\n${more > 0 ? `… and ${more} more\n` : ''}${plan.zips.map((zip) => `zip ${zip}\n`).join('')}`,
           );
@@ -162,6 +193,8 @@ export function registerExportCommand(program: Command): void {
         const started = await cli.call('export:start', request);
         id = started.id;
         notices();
+        // The pre-flight up front, once the export is sure to run (a refusal stays one line).
+        process.stdout.write(preflightLines(plan));
         cancel = () => void cli.call('export:cancel', { id: started.id });
         if (started.resumed) process.stdout.write(`Resuming export ${id}: what was finished is kept.\n`);
         for (const progress of early.filter((one) => one.id === id)) {

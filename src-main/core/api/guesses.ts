@@ -1,3 +1,5 @@
+import type { Quality } from '../../shared/vocabulary.ts';
+
 // Every guess about what the service's description (shared/api/ad-service-api.md) leaves "not shown",
 // kept in this one file so that when the real service answers differently there is one place to fix.
 // Each constant names the gap it fills. The rest of the client treats these as hints, never as a
@@ -72,3 +74,10 @@ export function redactApiKeys(text: string, key?: string): string {
   if (key && key.trim().length >= 8) result = result.split(key.trim()).join(maskApiKey(key));
   return result.replace(KEY_IN_TEXT, (found) => maskApiKey(found));
 }
+
+/**
+ * The long side of a shot at each quality: the description says "2K" for pro and "4K" for 4k; standard's
+ * 1024 is what the service has delivered. The export's pre-flight names the quality that would have been
+ * enough for a channel from these (core/export/plan-checks.ts).
+ */
+export const QUALITY_LONG_SIDE: Readonly<Record<Quality, number>> = { standard: 1024, pro: 2048, '4k': 4096 };

@@ -3,7 +3,7 @@ import { lastBatchSettings, shootSettings, videoSettings } from '../../shared/co
 import { recipeSchema } from '../../shared/export-recipe.ts';
 import { CONTRACT } from '../../shared/ipc.ts';
 import type { Settings } from '../../shared/models.ts';
-import { RESULT_KINDS } from '../../shared/vocabulary.ts';
+import { IDENTITY_FIELDS, RESULT_KINDS } from '../../shared/vocabulary.ts';
 
 // What Adbatch reads back of what it stored, as JSON in the database or in a file of its own, is parsed
 // here against the shape it was written in, never cast: a row edited by hand, written by a later Adbatch or
@@ -118,6 +118,7 @@ const storedNewProduct = z.object({
   sourceDir: z.string(),
   path: z.string().optional(),
   photos: storedPhotos,
+  identity: z.partialRecord(z.enum(IDENTITY_FIELDS), z.string()).optional(),
 });
 
 // Agents' requests (migration 011): what a person's yes makes.
@@ -154,6 +155,9 @@ const storedExportItem = z.object({
   product: z.string(),
   sku: z.string(),
   handle: z.string(),
+  // Snapshots taken before products had titles and alt texts (issue 29) have none.
+  title: z.string().default(''),
+  alt: z.string().default(''),
   style: z.string(),
   shot: z.number().int(),
   stars: z.number().int().min(0).max(5),
@@ -163,6 +167,7 @@ const storedExportItem = z.object({
   credits: z.number().nullable(),
   sourcePhotos: z.array(z.string()),
   aiGenerated: z.boolean(),
+  focus: z.object({ x: z.number(), y: z.number() }).nullable().optional(),
 });
 
 /** An export's snapshot (`exports.snapshot`): its results, recipes, choice and date, fixed at its start. */
@@ -174,6 +179,8 @@ export const storedExportSnapshot = z.object({
   destination: z.string(),
   zip: exportRequest.shape.zip.unwrap(),
   manifest: exportRequest.shape.manifest.unwrap(),
+  /** Older snapshots accepted no pre-flight warning. */
+  acceptWarnings: exportRequest.shape.acceptWarnings.unwrap().default([]),
 });
 
 const count = z.number().int().min(0);

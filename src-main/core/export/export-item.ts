@@ -17,6 +17,10 @@ export interface ExportItem {
   product: string;
   sku: string;
   handle: string;
+  /** The product's title where it is sold (its name when none was given): core/products/identity.ts. */
+  title: string;
+  /** The product's image alt text, '' when none was given. */
+  alt: string;
   style: string;
   /** The shot's number in its shoot, from 1 (a source photo's number among its product's photos). */
   shot: number;
@@ -29,4 +33,9 @@ export interface ExportItem {
   sourcePhotos: string[];
   /** Made by the service's model: marked as such in the file's XMP. */
   aiGenerated: boolean;
+  /**
+   * Where a crop centres, as fractions of the width and height from the top left: the focus point the
+   * designer set in Review; absent, crops find the subject themselves (render.ts).
+   */
+  focus?: { x: number; y: number } | null;
 }

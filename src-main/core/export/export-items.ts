@@ -1,11 +1,13 @@
 import { basename, join } from 'node:path';
 import type { ExportScope } from '../../shared/models.ts';
 import { AppError } from '../app/errors.ts';
+import { sheetRows } from '../products/sheet.ts';
 import { requireBatch } from '../queue/decisions.ts';
 import type { ProductId } from '../queue/ids.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch, Job, Product } from '../queue/types.ts';
-import { type ProductKey, productKeyLabel, productKeyOf } from '../review/product-key.ts';
+import { focusReader } from '../review/focus-store.ts';
+import { type ProductKey, productKeyLabel } from '../review/product-key.ts';
 import type { ReviewRow, ReviewStore } from '../review/review-store.ts';
 import { SameProducts } from '../review/same-product.ts';
 import type { ExportItem } from './export-item.ts';
@@ -15,42 +17,8 @@ import { creditShares } from './result-credits.ts';
 // are numbered: each batch's products in batch order, a product's source photos, then its shots shoot by
 // shoot, then its videos (Review's order).
 //
-// What names say of a product (guesses, in docs/export.md): products have no SKU, brand or handle fields.
-// `{sku}` is what ingest knew: a catalog row's handle or product column, or the SKU a folder was split by
-// (`SKU123_1.jpg` → SKU123); a plain folder's product has none. `{handle}` is the catalog's handle, else a
-// Shopify-style handle made from the product's name (lower case, dashes): `Cap / Black` → `cap-black`. `{brand}` is empty until brands
-// exist (issue 15).
-
-/** A Shopify-style handle from a name: lower case, letters and digits, dashes between words. */
-export function handleOf(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '');
-}
-
-/** The SKU ingest knew of the product, '' when none: see above. */
-export function skuOf(product: Product): string {
-  const key = productKeyOf(product);
-  if (key.startsWith('handle:')) return key.slice('handle:'.length);
-  const own = product.path ? basename(product.path) : '';
-  // A folder split by the SKUs in its file names stores each SKU as its path's last part.
-  return own && own !== basename(product.sourceDir) ? own : '';
-}
-
-/**
- * A catalog's key when it is a handle already (a Shopify export's `Handle`: lower case, digits, dashes); a
- * simple catalog's product column ("Hat") and a folder's product get one made from the name.
- */
-function handleOfProduct(product: Product): string {
-  const key = productKeyOf(product);
-  const catalogKey = key.startsWith('handle:') ? key.slice('handle:'.length) : null;
-  return catalogKey && /^[\p{Ll}\p{N}]+(?:-[\p{Ll}\p{N}]+)*$/u.test(catalogKey)
-    ? catalogKey
-    : handleOf(product.name);
-}
+// What names say of a product is its identity (core/products/): what ingest read or the designer typed in
+// the product sheet, with its guesses where a field is empty (docs/products.md).
 
 export interface ExportItems {
   items: ExportItem[];
@@ -123,8 +91,10 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
       return { batch, products: store.batches.products(batch.id), rows };
     });
   }
+  const focusOf = focusReader(store.db);
   const items: ExportItem[] = [];
   for (const { batch, products, rows } of groups) {
+    const identities = new Map(sheetRows(store, batch, products).map((row) => [row.id, row.used]));
     const byProduct = new Map<ProductId, ReviewRow[]>();
     for (const row of rows) {
       const productRows = byProduct.get(row.productId);
@@ -138,12 +108,15 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
       const sourcePhotos = product.photos.map((photo) =>
         basename(photo.source ?? photo.path ?? photo.url ?? ''),
       );
+      const identity = identities.get(product.id)!;
       const common = {
         productKey: `${batch.id}/${product.id}`,
-        brand: store.batches.brandName(batch.id) ?? '',
+        brand: identity.brand,
         product: product.name,
-        sku: skuOf(product),
-        handle: handleOfProduct(product),
+        sku: identity.sku,
+        handle: identity.handle,
+        title: identity.title,
+        alt: identity.alt,
         batch: batch.name,
         sourcePhotos,
       };
@@ -185,6 +158,7 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
           jobId: row.jobId,
           credits: job ? shareOf(job, row.assetId) : null,
           aiGenerated: true,
+          focus: focusOf(row.assetId),
         });
       }
     }

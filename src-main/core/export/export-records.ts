@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import type { ExportFileView, ExportProgressView } from '../../shared/models.ts';
-import type { ExportState } from '../../shared/vocabulary.ts';
+import type { ExportState, PreflightWarning } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import {
   storedExportProgress,
@@ -30,6 +30,8 @@ export interface ExportSnapshot {
   destination: string;
   zip: 'per-product' | 'per-recipe' | null;
   manifest: { csv: boolean; json: boolean; bom?: boolean };
+  /** The pre-flight warnings written anyway. */
+  acceptWarnings: PreflightWarning[];
 }
 
 export interface ExportSummary {

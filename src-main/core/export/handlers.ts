@@ -27,11 +27,13 @@ import { mapLimit } from '../util/map-limit.ts';
 import { describeExportFault } from './export-fault.ts';
 import { exportItemsOf } from './export-items.ts';
 import type { ExportRecord, ExportRecords, ExportSnapshot, ExportSummary } from './export-records.ts';
+import { missingFieldMessage } from './missing-fields.ts';
 import { parseTemplate, TemplateError } from './names.ts';
 import { makeFolders } from './place-file.ts';
 import { placedBeforeOf } from './placed-before.ts';
 import { type ExportPlan, type PlannedFile, planExport } from './plan.ts';
-import { longEdgeWarning } from './preflight.ts';
+import { pixelChecksOf } from './plan-pixels.ts';
+import { summarisePreflight } from './preflight-summary.ts';
 import type { RecipeStore } from './recipe-store.ts';
 import { BUILT_IN_RECIPES, parseRecipe, RecipeError } from './recipes.ts';
 import type { ExportReport, FileOutcome } from './run.ts';
@@ -189,6 +191,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
         // Fixed in the snapshot: a resumed export writes its manifest as it was asked, whatever changed since.
         bom: csvBomOf(ctx.settings(), request.manifest?.bom),
       },
+      acceptWarnings: request.acceptWarnings ?? [],
       notices,
     };
   };
@@ -200,6 +203,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
         recipes: snapshot.recipes,
         selection: snapshot.selection,
         date: snapshot.date,
+        destination: snapshot.destination,
       });
     } catch (error) {
       return asRequestError(error);
@@ -263,6 +267,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
         plan,
         destination: snapshot.destination,
         manifest: snapshot.manifest,
+        acceptWarnings: snapshot.acceptWarnings,
         placedBefore,
         signal,
         onProgress: (step) => emitProgress({ id, phase: 'files', ...step }),
@@ -271,6 +276,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
           if (placed) records.rememberPlaced(snapshot.destination, placed);
         },
       });
+      for (const placed of report.manifestsPlaced) records.rememberPlaced(snapshot.destination, placed);
       const zips: string[] = [];
       const notes: string[] = [];
       state = report.status;
@@ -442,10 +448,14 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
           return false;
         }
       });
-      const warningsOf = (file: PlannedFile): string[] => {
-        const tooSmall = file.item.kind === 'video' ? null : longEdgeWarning(file.recipe, file);
-        return tooSmall ? [tooSmall] : [];
-      };
+      // Everything knowable before writing: sizes and paths from the plan, the white background from
+      // the pixels rendered in memory.
+      const measured = await pixelChecksOf(plan.files);
+      const checksOf = (file: PlannedFile) => [...file.checks, ...(measured.get(file.index) ?? [])];
+      const checks = plan.files.map(checksOf);
+      const preflight = summarisePreflight(checks, snapshot.acceptWarnings);
+      const messages = (index: number, severity: 'error' | 'warning') =>
+        checks[index]!.filter((check) => check.severity === severity).map((check) => check.message);
       // Every planned file as if written: the zips' names are known before their sizes.
       const zips = snapshot.zip
         ? planZips(
@@ -460,7 +470,6 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
             plan.files.map((file) => file.relativePath),
           ).map((zip) => zip.path)
         : [];
-      const warnings = plan.files.map(warningsOf);
       const shopify = shopifyPlanNotice(plan.files, ctx.photos.uploadStorage());
       return {
         total: plan.files.length,
@@ -470,16 +479,20 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
           product: file.item.product,
           width: file.width,
           height: file.height,
-          warnings: warnings[index]!,
+          warnings: messages(index, 'warning'),
+          errors: messages(index, 'error'),
           exists: exists[index]!,
         })),
         collisions: exists.filter(Boolean).length,
-        warned: warnings.filter((some) => some.length > 0).length,
+        warned: checks.filter((some) => some.some((check) => check.severity === 'warning')).length,
+        preflight: preflight.kinds,
+        blocked: preflight.blocked,
         notices: [
           ...snapshot.notices,
           ...plan.notices.map((notice) => notice.message),
           ...(shopify ? [shopify] : []),
         ],
+        blocking: plan.missing.map(missingFieldMessage),
         zips,
       };
     },
@@ -497,6 +510,9 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       }
       const { notices: _notices, ...snapshot } = await snapshotOf(request);
       const plan = await planOf(snapshot);
+      if (plan.missing.length > 0) {
+        throw new AppError('conflict', plan.missing.map(missingFieldMessage).join('\n'));
+      }
       if (plan.files.length === 0) {
         throw new AppError(
           'conflict',

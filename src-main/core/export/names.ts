@@ -7,6 +7,7 @@ export const TEXT_TOKENS = [
   'product',
   'sku',
   'handle',
+  'title',
   'style',
   'recipe',
   'date',

@@ -9,6 +9,7 @@ import type { HandlersOf } from '../app/handler-map.ts';
 import type { ExportItem } from './export-item.ts';
 import { exportItemsOf } from './export-items.ts';
 import { type ExportDeps, recipeNamed } from './handlers.ts';
+import { missingFieldMessage } from './missing-fields.ts';
 import { partPath } from './place-file.ts';
 import { planExport } from './plan.ts';
 import { parseRecipe } from './recipes.ts';
@@ -66,6 +67,9 @@ export function exportOutHandlers(ctx: ExportDeps): HandlersOf<typeof exportDesk
       selection: { rule: 'picked', minStars: 0, videos: true, sources: false },
       date: new Date(ctx.now()).toISOString().slice(0, 10),
     });
+    // Dragged out, a product a name needs a field of (its SKU) is refused as an export is, never left out.
+    if (plan.missing.length > 0)
+      throw new AppError('conflict', plan.missing.map(missingFieldMessage).join('\n'));
     const key = createHash('sha256')
       .update(JSON.stringify([asDragged, chosen.map((item) => [item.key, item.file])]))
       .digest('hex')

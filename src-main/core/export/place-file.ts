@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { assertInsideReal } from '../util/real-path.ts';
 import type { NameClaims } from '../util/safe-names.ts';
-import { withSuffix } from '../util/safe-names.ts';
+import { foldKey, withSuffix } from '../util/safe-names.ts';
 
 // A file put in place under its planned name without ever overwriting one this export did not write.
 // The bytes go to a `.part` beside it, then take the name with a hard link, which fails when the name
@@ -13,7 +13,10 @@ import { withSuffix } from '../util/safe-names.ts';
 // taken by the same bytes (same size and sha256) is that file: nothing is written, which is what makes an
 // export run twice into one folder write nothing the second time, and an interrupted one resume.
 // A name taken by other bytes moves the file to ` (2)`, ` (3)`…; the same probing on a re-run lands on
-// the same name again.
+// the same name again. One exception: the file an earlier export placed under that name (recorded in
+// `export_files`) and still as it left it (size and sha256) is ours, and is replaced when its source
+// changed, so a re-export leaves no ` (2)` beside it. A file of ours changed since is a stranger's now:
+// kept, the new one beside it, and the caller says so (`keptChanged`).
 
 /** The bytes, a file to copy, or the `.part` already written by the caller (a zip streamed into it). */
 export type Content = { bytes: Buffer } | { copyFrom: string } | { partReady: true };
@@ -21,6 +24,17 @@ export type Content = { bytes: Buffer } | { copyFrom: string } | { partReady: tr
 export interface Placed {
   relativePath: string;
   status: 'written' | 'identical';
+  /** Our earlier file under the name, replaced by this one. */
+  replaced?: true;
+  /** Our earlier file under the name, changed since it was written: kept, this one went beside it. */
+  keptChanged?: string;
+}
+
+/** What an earlier export placed under a planned name: its path and bytes then. */
+export interface OursBefore {
+  relativePath: string;
+  bytes: number;
+  sha256: string;
 }
 
 export async function sha256OfFile(path: string): Promise<string> {
@@ -89,6 +103,8 @@ export async function placeFile(options: {
   claims: NameClaims;
   owner: string;
   signal?: AbortSignal;
+  /** The file an earlier export placed for this planned path, replaced if still as it left it. */
+  ours?: OursBefore;
 }): Promise<Placed> {
   const { root, plannedPath, claims, owner } = options;
   const slash = plannedPath.lastIndexOf('/');
@@ -102,6 +118,16 @@ export async function placeFile(options: {
   const part = partPath(root, plannedPath);
   // Set before the first byte: a write cut short (a full disk, a cancel) leaves a .part to remove too.
   let partWritten = 'partReady' in options.content;
+  let keptChanged: string | undefined;
+  const writePart = async () => {
+    if (partWritten) return;
+    partWritten = true;
+    // Made new (a stale .part removed first), so that a link planted under its name is not followed.
+    await rm(part, { force: true });
+    if ('bytes' in options.content) await writeFile(part, options.content.bytes, { flag: 'wx' });
+    else if ('copyFrom' in options.content)
+      await copyFile(options.content.copyFrom, part, constants.COPYFILE_EXCL);
+  };
   try {
     for (let count = 1; ; count++) {
       const candidate = `${folder ? `${folder}/` : ''}${withSuffix(fileName, count)}`;
@@ -112,17 +138,23 @@ export async function placeFile(options: {
         if (existing === options.size && (await sha256OfFile(target)) === options.sha256) {
           return { relativePath: candidate, status: 'identical' };
         }
+        const ours = options.ours;
+        if (ours && foldKey(ours.relativePath) === foldKey(candidate)) {
+          if (await sameBytes(target, ours.bytes, ours.sha256)) {
+            // Ours, as we left it: replaced in one rename, never a moment without a whole file.
+            options.signal?.throwIfAborted();
+            await writePart();
+            options.signal?.throwIfAborted();
+            await rename(part, target);
+            partWritten = false;
+            return { relativePath: candidate, status: 'written', replaced: true };
+          }
+          keptChanged = candidate;
+        }
         continue;
       }
       options.signal?.throwIfAborted();
-      if (!partWritten) {
-        partWritten = true;
-        // Made new (a stale .part removed first), so that a link planted under its name is not followed.
-        await rm(part, { force: true });
-        if ('bytes' in options.content) await writeFile(part, options.content.bytes, { flag: 'wx' });
-        else if ('copyFrom' in options.content)
-          await copyFile(options.content.copyFrom, part, constants.COPYFILE_EXCL);
-      }
+      await writePart();
       options.signal?.throwIfAborted();
       try {
         await link(part, target);
@@ -140,7 +172,7 @@ export async function placeFile(options: {
         await rename(part, target);
         partWritten = false;
       }
-      return { relativePath: candidate, status: 'written' };
+      return { relativePath: candidate, status: 'written', ...(keptChanged ? { keptChanged } : {}) };
     }
   } finally {
     if (partWritten) await rm(part, { force: true });

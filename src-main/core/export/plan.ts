@@ -3,7 +3,8 @@ import type { Recipe } from '../../shared/export-recipe.ts';
 import { mapLimit } from '../util/map-limit.ts';
 import { NameClaims, safeComponent } from '../util/safe-names.ts';
 import type { ExportItem } from './export-item.ts';
-import { outputDimensions } from './geometry.ts';
+import { outputFraming } from './geometry.ts';
+import { isIdentityToken, type MissingField, MissingFields } from './missing-fields.ts';
 import {
   type NameValues,
   renderFileName,
@@ -12,6 +13,7 @@ import {
   type TextToken,
   usesToken,
 } from './names.ts';
+import { MAX_WINDOWS_PATH, type PreflightCheck, pathCheck, pathLength, sizeChecks } from './plan-checks.ts';
 import { parseRecipe } from './recipes.ts';
 import { DEFAULT_SELECTION, type Selection, selectItems } from './selection.ts';
 import { extensionOf, readSourceInfo, type SourceInfo } from './source-info.ts';
@@ -36,11 +38,16 @@ export interface PlannedFile {
   /** A video's are its source's (0 when unknown); one made for a channel gets its frame when it is made. */
   width: number;
   height: number;
+  /** Output pixels per source pixel: above 1 only where the recipe allows upscaling (geometry.ts). */
+  scale: number;
   /**
-   * The output is the source's bytes, unchanged: a video its recipe does not make for a channel, or an
-   * Original that keeps the source's metadata.
+   * The output is the source's bytes, unchanged: a video its recipe does not make for a channel, a result
+   * in the Original recipe (the downloaded bytes exactly), or a source photo in an Original that keeps the
+   * source's metadata.
    */
   copy: boolean;
+  /** What the plan knows before rendering: the size against the channel's, the enlargement, the path. */
+  checks: PreflightCheck[];
 }
 
 export interface PlanNotice {
@@ -54,6 +61,8 @@ export interface ExportPlan {
   files: readonly PlannedFile[];
   /** Empty name tokens and the like, once per product and recipe. */
   notices: readonly PlanNotice[];
+  /** Products whose names a recipe needs a field of that they lack: their files are not planned (missing-fields.ts). */
+  missing: readonly MissingField[];
 }
 
 export interface PlanRequest {
@@ -62,6 +71,11 @@ export interface PlanRequest {
   selection?: Selection;
   /** `{date}`: the export's day, YYYY-MM-DD, fixed by the caller so that a resumed export keeps its names. */
   date: string;
+  /**
+   * The export folder, absolute: a name is cut in its middle to keep the whole path under Windows' 260
+   * characters, and a path still too long is a pre-flight error. Without it, paths are not measured.
+   */
+  destination?: string;
   /** How a source's size and format are read (its header, by default). */
   readInfo?: (file: string, kind: ExportItem['kind']) => Promise<SourceInfo>;
 }
@@ -104,6 +118,19 @@ function emptyTokensUsed(recipe: Recipe, values: NameValues): TextToken[] {
   return used.filter((token) => values[token].trim() === '');
 }
 
+/** Room for a file's name that keeps the whole path under 260 characters, with room for a ` (2)`. */
+const SUFFIX_ROOM = 4;
+/** A name cut shorter than this says too little: the path is an error instead. */
+const SHORTEST_CUT = 24;
+
+/** The file name, cut in its middle where the whole path would pass Windows' limit. */
+function fittedName(fileName: string, destination: string | undefined, folders: readonly string[]): string {
+  if (destination === undefined) return fileName;
+  const room = MAX_WINDOWS_PATH - 1 - pathLength(destination, [...folders, ''].join('/')) - SUFFIX_ROOM;
+  if (fileName.length <= room || room < SHORTEST_CUT) return fileName;
+  return safeComponent(fileName, 'file', { maxLength: room, cut: 'middle' });
+}
+
 export async function planExport(request: PlanRequest): Promise<ExportPlan> {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(request.date))
     throw new Error(`The export date "${request.date}" is not YYYY-MM-DD.`);
@@ -126,19 +153,24 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
   const files: PlannedFile[] = [];
   const notices: PlanNotice[] = [];
   const noticed = new Set<string>();
+  const missing = new MissingFields();
   for (const recipe of recipes) {
     for (const { item, n } of takenByRecipe(items, recipe)) {
       const info = await infoOf(item);
+      const original = recipe.format.type === 'original' && recipe.size.kind === 'original';
       // A video is copied as it is unless the recipe makes it for a channel (video-make.ts).
       const copy =
         (item.kind === 'video' && !recipe.video) ||
-        (recipe.format.type === 'original' && recipe.size.kind === 'original' && recipe.metadata.keepSource);
-      const size = copy ? { width: info.width, height: info.height } : outputDimensions(recipe.size, info);
+        (item.kind !== 'video' && original && (item.kind !== 'source' || recipe.metadata.keepSource));
+      const size = copy
+        ? { width: info.width, height: info.height, scale: 1 }
+        : outputFraming(recipe.size, info, recipe.allowUpscale);
       const values: NameValues = {
         brand: item.brand,
         product: item.product,
         sku: item.sku,
         handle: item.handle,
+        title: item.title,
         style: item.style,
         recipe: recipe.name,
         date: request.date,
@@ -151,7 +183,11 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
         w: size.width,
         h: size.height,
       };
-      for (const token of emptyTokensUsed(recipe, values)) {
+      const empty = emptyTokensUsed(recipe, values);
+      const lacking = empty.filter(isIdentityToken);
+      for (const token of lacking) missing.note(recipe, item, token);
+      if (lacking.length > 0) continue;
+      for (const token of empty) {
         const key = `${recipe.id}\u0000${item.productKey}\u0000${token}`;
         if (noticed.has(key)) continue;
         noticed.add(key);
@@ -161,13 +197,20 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
         });
       }
       const folders = renderFolders(recipe.folderTemplate, values).map((folder) =>
-        safeComponent(folder, 'folder'),
+        safeComponent(folder, 'folder', { cut: 'middle' }),
       );
-      const file = safeComponent(renderFileName(recipe.fileTemplate, values), 'file');
+      const file = fittedName(
+        safeComponent(renderFileName(recipe.fileTemplate, values), 'file', { cut: 'middle' }),
+        request.destination,
+        folders,
+      );
       const index = files.length;
       // A plan of thousands of files gives the event loop a turn now and then.
       if (index % 500 === 499) await setImmediate();
       const relativePath = claims.claim([...folders, file].join('/'), String(index));
+      const checks = sizeChecks(recipe, item.kind, info, size);
+      const tooLong = request.destination === undefined ? null : pathCheck(request.destination, relativePath);
+      if (tooLong) checks.push(tooLong);
       files.push({
         index,
         item,
@@ -177,9 +220,11 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
         ext: values.ext,
         width: size.width,
         height: size.height,
+        scale: size.scale,
         copy,
+        checks,
       });
     }
   }
-  return { recipes, files, notices };
+  return { recipes, files, notices, missing: missing.list() };
 }

@@ -1,8 +1,9 @@
 import type { Recipe } from '../../shared/export-recipe.ts';
+import { error, type PreflightCheck, warning } from './plan-checks.ts';
 
-// The checks of a recipe on a file about to be written, as warnings: the file is still written (the
-// designer may know better), but the warning goes with it to the dialog, the CLI and the report. The
-// white background is measured on the pixels (render.ts); these read the file's size and header.
+// The checks of a recipe on a file's bytes, made in memory before the file is placed (run.ts): its size
+// against the channel's limit (an error: the channel refuses it) and its colour space (a warning). The
+// sizes, the path and the white background are checked in the plan (plan-checks.ts).
 
 export interface FileFacts {
   width: number;
@@ -29,32 +30,33 @@ function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** An image's long edge below the recipe's minimum, in words; known from its size alone (so the plan says it too). */
-export function longEdgeWarning(recipe: Recipe, size: { width: number; height: number }): string | null {
-  const { minLongEdge } = recipe.preflight;
-  const longEdge = Math.max(size.width, size.height);
-  return minLongEdge !== undefined && longEdge < minLongEdge
-    ? `${longEdge} px on the long side; ${recipe.name} wants at least ${minLongEdge} px.`
-    : null;
-}
-
-export function preflightWarnings(recipe: Recipe, facts: FileFacts): string[] {
-  const warnings: string[] = [];
+export function fileChecks(recipe: Recipe, facts: FileFacts): PreflightCheck[] {
+  const checks: PreflightCheck[] = [];
   const { maxBytes, srgb } = recipe.preflight;
-  const isImage = facts.space !== null;
-  const tooSmall = isImage ? longEdgeWarning(recipe, facts) : null;
-  if (tooSmall) warnings.push(tooSmall);
   if (maxBytes !== undefined && facts.bytes > maxBytes) {
-    warnings.push(`${megabytes(facts.bytes)}; ${recipe.name} takes at most ${megabytes(maxBytes)}.`);
+    checks.push(
+      error(
+        'too_many_bytes',
+        `${megabytes(facts.bytes)}; ${recipe.name} takes at most ${megabytes(maxBytes)}.`,
+      ),
+    );
   }
-  if (srgb && isImage) {
-    if (facts.space !== 'srgb')
-      warnings.push(`The file is ${facts.space}, not sRGB: its colours will shift where it is shown.`);
-    else if (facts.icc && !isSrgbProfile(facts.icc)) {
-      warnings.push(
-        'The file carries a colour profile that is not sRGB: its colours will shift where it is shown.',
+  if (srgb && facts.space !== null) {
+    if (facts.space !== 'srgb') {
+      checks.push(
+        warning(
+          'not_srgb',
+          `The file is ${facts.space}, not sRGB: its colours will shift where it is shown.`,
+        ),
+      );
+    } else if (facts.icc && !isSrgbProfile(facts.icc)) {
+      checks.push(
+        warning(
+          'not_srgb',
+          'The file carries a colour profile that is not sRGB: its colours will shift where it is shown.',
+        ),
       );
     }
   }
-  return warnings;
+  return checks;
 }

@@ -25,9 +25,9 @@ const MB = 1024 * 1024;
 /** What Amazon asks of every product image, its main one and the others alike (docs/export.md). */
 const AMAZON_IMAGE = {
   format: { type: 'jpeg', quality: 90 },
-  size: { kind: 'long-edge', px: 2000, enlarge: false },
+  size: { kind: 'long-edge', px: 2000 },
   kinds: ['shot'],
-  preflight: { minLongEdge: 1000, maxBytes: 10 * MB, srgb: true },
+  preflight: { minLongEdge: 1000, recommendedLongEdge: 1600, maxBytes: 10 * MB, srgb: true },
 } satisfies Partial<RecipeInput>;
 
 /**
@@ -50,7 +50,7 @@ export const BUILT_IN_RECIPES: readonly Recipe[] = [
     format: { type: 'jpeg', quality: 90 },
     size: { kind: 'exact', width: 2048, height: 2048, fit: 'pad', padColour: '#ffffff' },
     fileTemplate: '{handle}-{n:02}.{ext}',
-    preflight: { minLongEdge: 2048, maxBytes: 20 * MB, srgb: true },
+    preflight: { recommendedLongEdge: 2048, maxBytes: 20 * MB, srgb: true },
   },
   {
     ...AMAZON_IMAGE,
@@ -74,7 +74,7 @@ export const BUILT_IN_RECIPES: readonly Recipe[] = [
     size: { kind: 'exact', width: 1080, height: 1350, fit: 'crop' },
     fileTemplate: '{product}-{style}-{n:02}-feed.{ext}',
     kinds: ['shot'],
-    preflight: { minLongEdge: 1080, srgb: true },
+    preflight: { recommendedLongEdge: 1080, srgb: true },
   },
   {
     id: 'story-reels',
@@ -85,7 +85,7 @@ export const BUILT_IN_RECIPES: readonly Recipe[] = [
     kinds: ['shot', 'video'],
     // Its videos are made 1080 x 1920 at 30 fps with sound, a smaller or wider one over a blurred copy.
     video: { channel: 'instagram-reels' },
-    preflight: { minLongEdge: 1920, srgb: true },
+    preflight: { recommendedLongEdge: 1920, srgb: true },
   },
   {
     // Amazon's product video: its own upload, apart from the images, so a recipe of its own.
@@ -101,7 +101,7 @@ export const BUILT_IN_RECIPES: readonly Recipe[] = [
     id: 'web',
     name: 'Web',
     format: { type: 'webp', quality: 82 },
-    size: { kind: 'long-edge', px: 1600, enlarge: false },
+    size: { kind: 'long-edge', px: 1600 },
     fileTemplate: '{product}-{style}-{n:02}.{ext}',
     kinds: ['shot'],
     preflight: { srgb: true },

@@ -1,9 +1,11 @@
 import sharp, { type Sharp } from 'sharp';
 import type { Recipe } from '../../shared/export-recipe.ts';
+import type { ExportItem } from './export-item.ts';
 import type { Dimensions } from './geometry.ts';
 import { fitInside } from './geometry.ts';
 import { embedIccInJpeg, embedIccInPng, srgbProfile } from './icc.ts';
 import type { PlannedFile } from './plan.ts';
+import { type PreflightCheck, pixelChecks } from './plan-checks.ts';
 import { buildXmp } from './xmp.ts';
 
 // One source decoded once, then each recipe's file made from its pixels. The decode makes the pixels
@@ -34,8 +36,8 @@ export interface RenderedFile {
   bytes: Buffer;
   width: number;
   height: number;
-  /** Pre-flight warnings on the pixels (the white background), before the file is written. */
-  warnings: string[];
+  /** Pre-flight checks of the pixels (the white background), before the file is written. */
+  checks: PreflightCheck[];
 }
 
 function parseColour(hex: string): { r: number; g: number; b: number; alpha: number } {
@@ -51,14 +53,35 @@ function sameSize(a: Dimensions, b: Dimensions): boolean {
   return a.width === b.width && a.height === b.height;
 }
 
-function resized(source: DecodedSource, recipe: Recipe, target: Dimensions): Sharp {
+type FocusPoint = NonNullable<ExportItem['focus']>;
+
+/**
+ * The source covering the frame, cropped around the subject: the designer's focus point when there is one,
+ * else where sharp's attention strategy finds it (skin, saturation, luminance), never the canvas's centre.
+ */
+function cropped(pipeline: Sharp, source: Dimensions, target: Dimensions, focus: FocusPoint | null): Sharp {
+  if (!focus) return pipeline.resize(target.width, target.height, { fit: 'cover', position: 'attention' });
+  const scale = Math.max(target.width / source.width, target.height / source.height);
+  const width = Math.max(target.width, Math.round(source.width * scale));
+  const height = Math.max(target.height, Math.round(source.height * scale));
+  const clamp = (value: number, most: number) => Math.min(Math.max(0, Math.round(value)), most);
+  return pipeline.resize(width, height, { fit: 'fill' }).extract({
+    left: clamp(focus.x * width - target.width / 2, width - target.width),
+    top: clamp(focus.y * height - target.height / 2, height - target.height),
+    width: target.width,
+    height: target.height,
+  });
+}
+
+function resized(source: DecodedSource, planned: PlannedFile): Sharp {
   const pipeline = sharp(source.data, { raw: source.info });
-  const { size } = recipe;
+  const { size, allowUpscale } = planned.recipe;
+  const target = { width: planned.width, height: planned.height };
   if (size.kind === 'exact' && size.fit === 'crop') {
-    return pipeline.resize(target.width, target.height, { fit: 'cover', position: 'centre' });
+    return cropped(pipeline, source.info, target, planned.item.focus ?? null);
   }
   if (size.kind === 'exact' && size.fit === 'pad') {
-    const inner = fitInside(source.info, target, size.enlarge);
+    const inner = fitInside(source.info, target, allowUpscale);
     const fitted = sameSize(inner, source.info)
       ? pipeline
       : pipeline.resize(inner.width, inner.height, { fit: 'fill' });
@@ -145,29 +168,32 @@ export async function measureWhiteBackground(
   return { edgeMin, fill };
 }
 
+/** The output's pixels before encoding: resized, cropped or padded, flattened where its format has no alpha. */
+function pixelsOf(source: DecodedSource, planned: PlannedFile): Sharp {
+  const pipeline = resized(source, planned);
+  return source.hasAlpha && planned.ext === 'jpg'
+    ? pipeline.flatten({ background: planned.recipe.background })
+    : pipeline;
+}
+
+/** The output's raw pixels, and the checks made on them (a main image's white background). */
+export async function checkedPixels(
+  source: DecodedSource,
+  planned: PlannedFile,
+): Promise<{ pixels: Sharp; checks: PreflightCheck[] }> {
+  const pipeline = pixelsOf(source, planned);
+  if (!planned.recipe.preflight.whiteBackground) return { pixels: pipeline, checks: [] };
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  const raw = { width: info.width, height: info.height, channels: info.channels };
+  const checks = pixelChecks(planned.recipe, await measureWhiteBackground(data, raw));
+  return { pixels: sharp(data, { raw }), checks };
+}
+
 /** The file of one recipe from a decoded source. */
 export async function renderFile(source: DecodedSource, planned: PlannedFile): Promise<RenderedFile> {
   const { recipe, item, ext } = planned;
-  let pipeline = resized(source, recipe, planned);
-  if (source.hasAlpha && ext === 'jpg') pipeline = pipeline.flatten({ background: recipe.background });
-  const warnings: string[] = [];
-  const white = recipe.preflight.whiteBackground;
-  if (white) {
-    const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
-    const pixels = { width: info.width, height: info.height, channels: info.channels };
-    const measured = await measureWhiteBackground(data, pixels);
-    if (measured.edgeMin < 255) {
-      warnings.push(
-        `The background is not pure white (RGB 255) at the edges: the darkest edge value is ${measured.edgeMin}.`,
-      );
-    }
-    if (measured.fill < white.minFill) {
-      warnings.push(
-        `The product spans ${Math.round(measured.fill * 100)} % of the frame; ${recipe.name} asks for at least ${Math.round(white.minFill * 100)} %.`,
-      );
-    }
-    pipeline = sharp(data, { raw: pixels });
-  }
+  const checked = await checkedPixels(source, planned);
+  let pipeline = checked.pixels;
   const xmp = buildXmp({
     rating: recipe.metadata.rating ? (item.flag === 'rejected' ? -1 : item.stars) : null,
     title: recipe.metadata.title ? item.product : null,
@@ -184,5 +210,5 @@ export async function renderFile(source: DecodedSource, planned: PlannedFile): P
     : ext === 'jpg'
       ? embedIccInJpeg(data, await srgbProfile())
       : embedIccInPng(data, await srgbProfile());
-  return { bytes, width: info.width, height: info.height, warnings };
+  return { bytes, width: info.width, height: info.height, checks: checked.checks };
 }

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { ExportCounts, ExportFileStatus } from '../../shared/models.ts';
+import type { PreflightWarning } from '../../shared/vocabulary.ts';
 import { refusalWords } from '../app/fs-refusal.ts';
 import { type LocalFault, localFaultOf } from '../util/local-fault.ts';
 import { NameClaims } from '../util/safe-names.ts';
@@ -12,8 +13,10 @@ import { type ManifestRow, manifestCsv, manifestJson } from './manifest.ts';
 import { type Content, makeFolders, partPath, placeFile, sameBytes, sha256OfFile } from './place-file.ts';
 import { type PlacedBefore, renderKey } from './placed-before.ts';
 import type { ExportPlan, PlannedFile } from './plan.ts';
-import { preflightWarnings } from './preflight.ts';
+import { blockingReasons, type PreflightCheck } from './plan-checks.ts';
+import { fileChecks } from './preflight.ts';
 import { type DecodedSource, decodeSource, renderFile } from './render.ts';
+import { keptChangedNote } from './replaced-note.ts';
 import { videoChannelRules } from './video-channels.ts';
 import { makeChannelVideo } from './video-make.ts';
 import { videoPreflight } from './video-preflight.ts';
@@ -58,6 +61,8 @@ export interface ExportReport {
   bytesWritten: number;
   /** The manifests' relative paths (a done run only). */
   manifests: string[];
+  /** The manifests as placed, for the caller to record: the next run into the folder replaces them. */
+  manifestsPlaced: PlacedBefore[];
 }
 
 export interface ExportOptions {
@@ -79,6 +84,11 @@ export interface ExportOptions {
   placedBefore?: readonly PlacedBefore[];
   /** Each file as it is finished, in the order they finish. */
   onFile?: (outcome: FileOutcome) => void;
+  /**
+   * The pre-flight warnings written anyway ("export anyway", per kind): a file with a warning of another
+   * kind is held back with the reason, as a file with an error always is (plan-checks.ts).
+   */
+  acceptWarnings?: readonly PreflightWarning[];
   now?: () => number;
 }
 
@@ -102,7 +112,10 @@ interface Made {
   sha256: string;
   width: number;
   height: number;
-  warnings: string[];
+  /** The checks of the bytes and pixels made, besides the plan's. */
+  checks: PreflightCheck[];
+  /** Warnings that never hold a file back: a video's, copied as it is (video-preflight.ts). */
+  notes: string[];
 }
 
 /** A source's bytes copied: `sha256` is the source's, read once for its render key. */
@@ -119,17 +132,26 @@ async function copied(file: PlannedFile, sha256: string): Promise<Made> {
       sha256,
       width: frame.width,
       height: frame.height,
-      warnings,
+      checks: [],
+      notes: warnings,
     };
   }
   const metadata = await sharp(source).metadata();
-  const warnings = preflightWarnings(file.recipe, {
+  const checks = fileChecks(file.recipe, {
     ...file,
     bytes: size,
     space: metadata.space,
     icc: metadata.icc ?? null,
   });
-  return { content: { copyFrom: source }, size, sha256, width: file.width, height: file.height, warnings };
+  return {
+    content: { copyFrom: source },
+    size,
+    sha256,
+    width: file.width,
+    height: file.height,
+    checks,
+    notes: [],
+  };
 }
 
 /** A video made for its recipe's channel, written straight into the file's `.part` (video-make.ts). */
@@ -142,8 +164,9 @@ async function madeForChannel(
   const output = partPath(destination, file.relativePath);
   await makeFolders(dirname(output));
   const rules = videoChannelRules(file.recipe)!;
-  const made = await makeChannelVideo({ file, rules, output, signal, onProgress });
-  return { ...made, content: { partReady: true } };
+  const { warnings, ...made } = await makeChannelVideo({ file, rules, output, signal, onProgress });
+  // A made video that failed its channel's spec was refused in video-make.ts; what it passed with are notes.
+  return { ...made, content: { partReady: true }, checks: [], notes: warnings };
 }
 
 async function rendered(decoded: DecodedSource, file: PlannedFile): Promise<Made> {
@@ -156,7 +179,8 @@ async function rendered(decoded: DecodedSource, file: PlannedFile): Promise<Made
     sha256: await sha256OffThread(output.bytes),
     width: output.width,
     height: output.height,
-    warnings: [...output.warnings, ...preflightWarnings(file.recipe, facts)],
+    checks: [...output.checks, ...fileChecks(file.recipe, facts)],
+    notes: [],
   };
 }
 
@@ -244,7 +268,27 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
     return false;
   };
 
+  const accepted = new Set(options.acceptWarnings ?? []);
+  /** A file the pre-flight holds back: not written, with the reasons as its error. */
+  const held = (file: PlannedFile, reasons: string[], checks: readonly PreflightCheck[]) =>
+    finish({
+      planned: file,
+      relativePath: file.relativePath,
+      status: 'failed',
+      width: 0,
+      height: 0,
+      bytes: 0,
+      sha256: '',
+      warnings: checks.map((check) => check.message),
+      error: `Not written (pre-flight): ${reasons.join(' ')}`,
+    });
+
   const before = new Map(options.placedBefore?.map((placed) => [placed.plannedPath, placed]));
+  /** What an earlier run placed for this planned path: replaced when still as it left it (place-file.ts). */
+  const oursFor = (plannedPath: string) => {
+    const placed = before.get(plannedPath);
+    return placed ? { ours: placed } : {};
+  };
   /** The earlier run's file, when it was made from the same inputs and is still there, unchanged. */
   const stillPlaced = async (file: PlannedFile, key: string): Promise<PlacedBefore | null> => {
     const placed = before.get(file.relativePath);
@@ -282,6 +326,11 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
           });
           continue;
         }
+        const planReasons = blockingReasons(file.checks, accepted);
+        if (planReasons.length > 0) {
+          held(file, planReasons, file.checks);
+          continue;
+        }
         if (file.copy) made = await copied(file, await sourceSha256);
         else if (file.item.kind === 'video') {
           made = await madeForChannel(file, destination, signal, (fraction) =>
@@ -311,6 +360,12 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
         });
         continue;
       }
+      const checks = [...file.checks, ...made.checks];
+      const reasons = blockingReasons(made.checks, accepted);
+      if (reasons.length > 0) {
+        held(file, reasons, checks);
+        continue;
+      }
       try {
         const placed = await placeFile({
           root: destination,
@@ -321,15 +376,21 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
           claims,
           owner: String(file.index),
           signal,
+          ...oursFor(file.relativePath),
         });
         finish({
           planned: file,
-          ...placed,
+          relativePath: placed.relativePath,
+          status: placed.status,
           width: made.width,
           height: made.height,
           bytes: made.size,
           sha256: made.sha256,
-          warnings: made.warnings,
+          warnings: [
+            ...checks.map((check) => check.message),
+            ...made.notes,
+            ...(placed.keptChanged ? [keptChangedNote(placed.keptChanged, placed.relativePath)] : []),
+          ],
           renderKey: key,
         });
       } catch (error) {
@@ -363,6 +424,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
 
   const files = outcomes.filter((outcome): outcome is FileOutcome => outcome !== undefined);
   const manifests: string[] = [];
+  const manifestsPlaced: PlacedBefore[] = [];
   if (!stop && options.manifest && (options.manifest.csv || options.manifest.json)) {
     const stated = new Set<string>();
     const rows = files
@@ -374,17 +436,29 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
     if (options.manifest.json) sheets.push(['manifest.json', manifestJson(rows)]);
     for (const [name, text] of sheets) {
       const bytes = Buffer.from(text, 'utf8');
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
       try {
         const placed = await placeFile({
           root: destination,
           plannedPath: name,
           content: { bytes },
           size: bytes.length,
-          sha256: createHash('sha256').update(bytes).digest('hex'),
+          sha256,
           claims,
           owner: name,
+          ...oursFor(name),
         });
         manifests.push(placed.relativePath);
+        manifestsPlaced.push({
+          plannedPath: name,
+          renderKey: sha256,
+          relativePath: placed.relativePath,
+          sha256,
+          bytes: bytes.length,
+          width: 0,
+          height: 0,
+          warnings: [],
+        });
       } catch (error) {
         if (!interrupted(error)) throw error;
         break;
@@ -400,6 +474,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
     failed: counts.failed,
     bytesWritten: counts.bytesWritten,
     manifests,
+    manifestsPlaced,
   };
   const stopped = stop as Stop | null;
   if (stopped?.status === 'stopped') {

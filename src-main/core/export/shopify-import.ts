@@ -24,13 +24,11 @@ export interface ShopifyProduct {
 }
 
 /**
- * The product's identity as Shopify's import takes it, in one place so the products' own fields (SKU,
- * handle, title, alt text) plug in here: for now the catalog's handle (or one made from the name, as
- * export-items.ts does for `{handle}`), the product's name as the title and, a guess, as every image's alt
- * text.
+ * The product's identity as Shopify's import takes it: its handle and title (core/products/identity.ts:
+ * the sheet's, else made from its name), and its alt text, else, a guess, its title for every image.
  */
 export function shopifyProductOf(item: ExportItem): ShopifyProduct {
-  return { handle: item.handle, title: item.product, alt: item.product };
+  return { handle: item.handle, title: item.title, alt: item.alt || item.title };
 }
 
 export interface ShopifyImage {

@@ -157,7 +157,8 @@ export async function videoPreflight(recipe: Recipe, file: string, bytes: number
     throw error;
   }
   const warnings: string[] = [];
-  const { maxBytes, minLongEdge } = recipe.preflight;
+  const { maxBytes } = recipe.preflight;
+  const minLongEdge = recipe.preflight.minLongEdge ?? recipe.preflight.recommendedLongEdge;
   if (maxBytes !== undefined && bytes > maxBytes) {
     warnings.push(`${megabytes(bytes)}; ${recipe.name} takes at most ${megabytes(maxBytes)}.`);
   }

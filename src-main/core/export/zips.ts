@@ -151,6 +151,8 @@ export async function writeZip(root: string, zip: ZipPlan, options: ZipOptions):
     claims: new NameClaims(),
     owner: zip.path,
     ...(options.signal ? { signal: options.signal } : {}),
+    // The zip an earlier export placed here: replaced, not piled up beside (`Shopify (2).zip`).
+    ...(before ? { ours: before } : {}),
   });
   return { ...placed, bytes, sha256, renderKey };
 }

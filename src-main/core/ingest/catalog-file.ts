@@ -2,11 +2,17 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
+import type { ProductIdentity } from '../../shared/models.ts';
+import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
 import { describeFsFailure } from '../app/fs-refusal.ts';
 
 // Catalogs of photos that are already public: a Shopify products export (`Handle`, `Title`, `Image Src`,
 // `Image Position`; one row per image, the title only on a product's first row) or a simple list of
 // `product,url[,position]` as CSV (with or without a header row) or JSON. Their URLs are used as they are.
+// What a catalog says of a product's identity is kept with it (issue 29): Shopify's `Variant SKU`, `Handle`,
+// `Title`, `Vendor` and `Image Alt Text`; a simple CSV's header may name `sku`, `handle`, `title`, `brand`
+// (or `vendor`) and `alt` (or `alt text`) columns. A simple catalog's product column is its SKU when no
+// column names one (the guess export made before identities were kept).
 
 export interface CatalogProduct {
   /** The handle or product column: the product's path, as a folder's relative path is for files. */
@@ -14,6 +20,8 @@ export interface CatalogProduct {
   name: string;
   /** In position order, duplicates removed. */
   urls: string[];
+  /** What the catalog says of its identity: each field's first non-empty value over the product's rows. */
+  identity: Partial<ProductIdentity>;
 }
 
 export class CatalogError extends Error {}
@@ -27,16 +35,25 @@ interface Entry {
   name?: string;
   url: string;
   position: number | null;
+  identity?: Partial<ProductIdentity>;
 }
 
 function toProducts(entries: readonly Entry[]): CatalogProduct[] {
   const byKey = new Map<
     string,
-    { name: string; items: Array<{ url: string; position: number | null; row: number }> }
+    {
+      name: string;
+      items: Array<{ url: string; position: number | null; row: number }>;
+      identity: Partial<ProductIdentity>;
+    }
   >();
   entries.forEach((entry, row) => {
-    const product = byKey.get(entry.key) ?? { name: entry.key, items: [] };
+    const product = byKey.get(entry.key) ?? { name: entry.key, items: [], identity: {} };
     if (entry.name) product.name = product.name === entry.key ? entry.name : product.name;
+    for (const field of IDENTITY_FIELDS) {
+      const value = entry.identity?.[field];
+      if (value && !product.identity[field]) product.identity[field] = value;
+    }
     if (entry.url) product.items.push({ url: entry.url, position: entry.position, row });
     byKey.set(entry.key, product);
   });
@@ -45,7 +62,12 @@ function toProducts(entries: readonly Entry[]): CatalogProduct[] {
       (a, b) =>
         (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) || a.row - b.row,
     );
-    return { key, name: product.name, urls: [...new Set(ordered.map((item) => item.url))] };
+    return {
+      key,
+      name: product.name,
+      urls: [...new Set(ordered.map((item) => item.url))],
+      identity: product.identity,
+    };
   });
 }
 
@@ -62,6 +84,13 @@ function fromShopify(rows: Record<string, string>[]): Entry[] {
       name: row.Title?.trim() || undefined,
       url: row['Image Src']?.trim() ?? '',
       position: position(row['Image Position']),
+      identity: {
+        sku: row['Variant SKU']?.trim() ?? '',
+        handle: row.Handle!.trim(),
+        title: row.Title?.trim() ?? '',
+        brand: row.Vendor?.trim() ?? '',
+        alt: row['Image Alt Text']?.trim() ?? '',
+      },
     }));
 }
 
@@ -74,15 +103,59 @@ function isHeader(cells: readonly string[]): boolean {
   return second !== '' && !/[/\\.:]/.test(second);
 }
 
+/** A simple catalog's columns by the names a header may give them (any case); unnamed ones by place. */
+const SIMPLE_COLUMNS = {
+  product: ['product', 'name'],
+  url: ['url', 'image url', 'image src', 'image'],
+  position: ['position', 'image position'],
+  sku: ['sku', 'variant sku'],
+  handle: ['handle'],
+  title: ['title'],
+  brand: ['brand', 'vendor'],
+  alt: ['alt', 'alt text', 'image alt text'],
+} as const;
+
+type SimpleColumn = keyof typeof SIMPLE_COLUMNS;
+
+function columnsOf(header: readonly string[] | null): Partial<Record<SimpleColumn, number>> {
+  const named: Partial<Record<SimpleColumn, number>> = {};
+  const names = header?.map((cell) => cell.trim().toLowerCase()) ?? [];
+  for (const [column, spellings] of Object.entries(SIMPLE_COLUMNS) as Array<
+    [SimpleColumn, readonly string[]]
+  >) {
+    const index = names.findIndex((name) => spellings.includes(name));
+    if (index >= 0) named[column] = index;
+  }
+  return { product: 0, url: 1, position: 2, ...named };
+}
+
 /** `row` counts as a spreadsheet does: the header is row 1, blank lines count. */
 function fromSimpleRows(rows: ReadonlyArray<{ cells: string[]; row: number }>, file: string): Entry[] {
-  const body = rows.length > 0 && isHeader(rows[0]!.cells) ? rows.slice(1) : rows;
+  const header = rows.length > 0 && isHeader(rows[0]!.cells) ? rows[0]!.cells : null;
+  const columns = columnsOf(header);
+  const body = header ? rows.slice(1) : rows;
   return body.map(({ cells, row }) => {
-    const [product, url, pos] = cells.map((cell) => cell.trim());
+    const cell = (column: SimpleColumn) => {
+      const index = columns[column];
+      return index === undefined ? '' : (cells[index]?.trim() ?? '');
+    };
+    const product = cell('product');
+    const url = cell('url');
     if (!product || !url) {
       throw new CatalogError(`${file}: row ${row} needs a product and a URL (product,url[,position])`);
     }
-    return { key: product, url, position: position(pos) };
+    return {
+      key: product,
+      url,
+      position: position(cell('position')),
+      identity: {
+        sku: cell('sku') || product,
+        handle: cell('handle'),
+        title: cell('title'),
+        brand: cell('brand'),
+        alt: cell('alt'),
+      },
+    };
   });
 }
 
@@ -120,6 +193,7 @@ function parseEntries(content: string, file: string): CatalogProduct[] {
         key: entry.product,
         url: entry.url,
         position: position(entry.position),
+        identity: { sku: entry.product },
       })),
     );
   }

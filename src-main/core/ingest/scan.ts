@@ -249,7 +249,13 @@ function catalogProducts(
       problems.push({ file: entry.name, reason: 'no usable photos', severity: 'error', code: 'no_photos' });
       continue;
     }
-    products.push({ name: entry.name, path: entry.key, sourceDir: file, photos: kept });
+    products.push({
+      name: entry.name,
+      path: entry.key,
+      sourceDir: file,
+      photos: kept,
+      identity: entry.identity,
+    });
   }
   return products;
 }
@@ -418,5 +424,6 @@ export function toNewProduct(product: PlannedProduct): NewProduct {
       width: photo.width,
       height: photo.height,
     })),
+    ...(product.identity ? { identity: product.identity } : {}),
   };
 }

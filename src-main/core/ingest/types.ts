@@ -1,4 +1,4 @@
-import type { SkippedView } from '../../shared/models.ts';
+import type { ProductIdentity, SkippedView } from '../../shared/models.ts';
 import type { SniffedKind } from './sniff.ts';
 
 export type ProblemCode =
@@ -68,6 +68,8 @@ export interface PlannedProduct {
   sourceDir: string;
   /** Hero first, at most 8. */
   photos: PlannedPhoto[];
+  /** What its catalog says of its identity (a folder's product has none: its guesses are export's). */
+  identity?: Partial<ProductIdentity>;
 }
 
 export interface IngestPlan {

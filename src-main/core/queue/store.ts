@@ -2,6 +2,7 @@ import type { Db } from '../db/open.ts';
 import { Caps } from '../ledger/caps.ts';
 import { LedgerStore } from '../ledger/ledger-store.ts';
 import { quoteShoot, quoteVideo } from '../pricing.ts';
+import { IdentityStore } from '../products/identity-store.ts';
 import { AssetStore } from './asset-store.ts';
 import { BatchStore } from './batch-store.ts';
 import { type BatchTotals, collectTotals, type TotalsWithProducts, totalsOf } from './batch-totals.ts';
@@ -25,6 +26,7 @@ export class QueueStore {
   readonly assets: AssetStore;
   readonly ledger: LedgerStore;
   readonly caps: Caps;
+  private readonly identities: IdentityStore;
 
   constructor(
     readonly db: Db,
@@ -35,6 +37,7 @@ export class QueueStore {
     this.caps = new Caps(db, now);
     this.jobs = new JobStore(db, this.batches, this.ledger, now);
     this.assets = new AssetStore(db, this.jobs);
+    this.identities = new IdentityStore(db);
   }
 
   /** A batch, its products and a shoot (and a video after it) per product, priced at today's prices. */
@@ -47,6 +50,7 @@ export class QueueStore {
       input.products.forEach((product, position) => {
         const fingerprint = productFingerprint(product.photos, input.shoot, input.video);
         const productId = this.batches.insertProduct(batchId, position, product, fingerprint);
+        if (product.identity) this.identities.set(productId, product.identity);
         const shootId = this.jobs.insert({
           batchId,
           productId,

@@ -1,3 +1,4 @@
+import type { ProductIdentity } from '../../shared/models.ts';
 import type {
   BatchStatus,
   JobKind,
@@ -60,6 +61,8 @@ export interface NewProduct {
   path?: string;
   /** Hero first. */
   photos: Photo[];
+  /** What ingest read of its identity (core/products/), stored with it. */
+  identity?: Partial<ProductIdentity>;
 }
 
 export interface NewBatch {

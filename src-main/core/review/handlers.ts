@@ -20,6 +20,7 @@ import type { AssetId, BatchId, ProductId } from '../queue/ids.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch, Product } from '../queue/types.ts';
 import { changed, countsOf } from './decide.ts';
+import { setFocus } from './focus-store.ts';
 import type { ResultPreviews } from './previews.ts';
 import { type ProductKey, productKeyLabel } from './product-key.ts';
 import type { ReviewHistory, ScopeKey } from './review-history.ts';
@@ -351,6 +352,11 @@ export function reviewHandlers(
         changed(decision, decision.assetId === kept.assetId ? { flag: 'picked' } : { flag: 'rejected' }),
       );
       return commit(scope, before, after);
+    },
+    'review:setFocus': async ({ resultId, focus, ...asked }) => {
+      const [row] = rowsOf(scopeOf(asked), [resultId]);
+      setFocus(store.db, row!.assetId, focus, ctx.now());
+      return { resultId, focus };
     },
     'review:undo': async (asked) => replay(asked, (scope) => history.undo(scope)),
     'review:redo': async (asked) => replay(asked, (scope) => history.redo(scope)),

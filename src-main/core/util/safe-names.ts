@@ -22,6 +22,11 @@ export interface NameStyle {
   replacement?: string;
   /** At most this many UTF-16 code units (what Windows counts in a path), besides the 255 bytes. */
   maxLength?: number;
+  /**
+   * Where a name too long is cut: its end (the library's, which names stay as they are on disk), or its
+   * middle, so that the end that tells similar names apart stays (the export's: `…-02-feed.jpg`).
+   */
+  cut?: 'end' | 'middle';
 }
 
 const FORBIDDEN = /[<>:"/\\|?*\p{Cc}]/gu;
@@ -58,6 +63,31 @@ export function truncateToBytes(
   return kept;
 }
 
+const ELLIPSIS = '…';
+
+/**
+ * `text` within `maxBytes` of UTF-8 (and `maxLength` UTF-16 units) with its middle replaced by `…`: as much
+ * of its start and of its end as fit, never splitting a character.
+ */
+export function cutMiddle(text: string, maxBytes: number, maxLength = Number.POSITIVE_INFINITY): string {
+  if (byteLength(text) <= maxBytes && text.length <= maxLength) return text;
+  const parts = [...graphemes.segment(text)].map(({ segment }) => segment);
+  let bytes = byteLength(ELLIPSIS);
+  let length = ELLIPSIS.length;
+  let head = 0;
+  let tail = parts.length;
+  // Alternately a character of the end and one of the start, the end first: it tells names apart.
+  for (let fromEnd = true; head < tail; fromEnd = !fromEnd) {
+    const segment = parts[fromEnd ? tail - 1 : head]!;
+    if (bytes + byteLength(segment) > maxBytes || length + segment.length > maxLength) break;
+    bytes += byteLength(segment);
+    length += segment.length;
+    if (fromEnd) tail--;
+    else head++;
+  }
+  return `${parts.slice(0, head).join('')}${ELLIPSIS}${parts.slice(tail).join('')}`;
+}
+
 /** A name split as `stem` + `extension` (with its dot; empty when there is none). */
 export function splitExtension(name: string): { stem: string; extension: string } {
   const match = EXTENSION.exec(name);
@@ -71,7 +101,7 @@ export function splitExtension(name: string): { stem: string; extension: string 
  * bytes (and the style's length), a file's extension kept; never empty (`_`).
  */
 export function safeComponent(raw: string, kind: 'file' | 'folder', style: NameStyle = {}): string {
-  const { replacement = '_', maxLength = Number.POSITIVE_INFINITY } = style;
+  const { replacement = '_', maxLength = Number.POSITIVE_INFINITY, cut = 'end' } = style;
   let name = raw
     .normalize('NFC')
     .replace(FORBIDDEN, replacement)
@@ -84,7 +114,11 @@ export function safeComponent(raw: string, kind: 'file' | 'folder', style: NameS
   if (RESERVED.test(safeStem.split('.')[0]!.trimEnd())) safeStem = `${MARK}${safeStem}`;
   const bytesLeft = MAX_COMPONENT_BYTES - byteLength(extension);
   const lengthLeft = maxLength - extension.length;
-  safeStem = truncateToBytes(safeStem, bytesLeft, lengthLeft).replace(/[. ]+$/, '') || MARK;
+  const shortened =
+    cut === 'middle'
+      ? cutMiddle(safeStem, bytesLeft, lengthLeft)
+      : truncateToBytes(safeStem, bytesLeft, lengthLeft);
+  safeStem = shortened.replace(/[. ]+$/, '') || MARK;
   return `${safeStem}${extension}`;
 }
 

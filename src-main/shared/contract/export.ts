@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type Recipe, recipeSchema } from '../export-recipe.ts';
 import type { ExportDetail, ExportPlanView, ExportRecipesView, ExportView } from '../models.ts';
+import { PREFLIGHT_WARNINGS } from '../vocabulary.ts';
 import { absolutePath, channel, id, none } from './channel.ts';
 import { batchId } from './queue.ts';
 import { product, resultId, stars } from './review.ts';
@@ -44,6 +45,11 @@ const exportRequest = z
       .object({ csv: z.boolean(), json: z.boolean(), bom: z.boolean().optional() })
       .strict()
       .optional(),
+    /**
+     * The pre-flight warnings to write anyway, per kind ("export anyway"): a file with a warning of a kind
+     * not listed is held back with the reason, as a file with a pre-flight error always is.
+     */
+    acceptWarnings: z.array(z.enum(PREFLIGHT_WARNINGS)).max(PREFLIGHT_WARNINGS.length).optional(),
   })
   .strict();
 

@@ -85,6 +85,19 @@ export const reviewChannels = {
   ),
   /** Picks this result and rejects the others of its product (shots, or videos) in the scope. */
   'review:keep': channel<ReviewDecided>()(inScope({ resultId })),
+  /**
+   * Sets where a result's subject is (fractions of its width and height from the top left), so that an
+   * export's crops centre there; null clears it (crops then find the subject themselves).
+   */
+  'review:setFocus': channel<{ resultId: number; focus: { x: number; y: number } | null }>()(
+    inScope({
+      resultId,
+      focus: z
+        .object({ x: z.number().min(0).max(1), y: z.number().min(0).max(1) })
+        .strict()
+        .nullable(),
+    }),
+  ),
   /** Undoes the scope's last decision of this session; nothing changed when there is none. */
   'review:undo': channel<ReviewDecided>()(inScope({})),
   'review:redo': channel<ReviewDecided>()(inScope({})),

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { counted, noun } from '../../../src-main/shared/counted.ts';
 import type { Recipe } from '../../../src-main/shared/export-recipe.ts';
 import type { ExportPlanView, ExportRequest, ExportScope } from '../../../src-main/shared/models.ts';
+import type { PreflightWarning } from '../../../src-main/shared/vocabulary.ts';
 import { api, messageOf } from '../api/index.ts';
 import { ChoiceSelect, type SelectOption } from '../components/ChoiceSelect.tsx';
 import { ModalSheet } from '../components/ModalSheet.tsx';
@@ -60,6 +61,7 @@ function requestOf(choices: ExportChoices, scope: ExportScope, destination: stri
     destination,
     zip: choices.zip,
     manifest: choices.manifest,
+    acceptWarnings: choices.acceptWarnings,
   };
 }
 
@@ -162,21 +164,84 @@ function RecipeList({
   );
 }
 
+/**
+ * The pre-flight up front, before the names: each error and warning kind with how many files it holds, an
+ * example, and for a warning the designer's explicit "export anyway" (a checkbox per kind).
+ */
+function PreflightChecks({
+  plan,
+  accepted,
+  onAccept,
+}: {
+  plan: ExportPlanView;
+  accepted: readonly PreflightWarning[];
+  onAccept: (kind: PreflightWarning, on: boolean) => void;
+}) {
+  if (plan.preflight.length === 0) return null;
+  const errors = plan.preflight.filter((kind) => kind.severity === 'error');
+  const warnings = plan.preflight.flatMap((kind) => (kind.severity === 'warning' ? [kind] : []));
+  return (
+    <section className="export-preflight" aria-labelledby="export-preflight-title">
+      <h3 id="export-preflight-title">
+        Before writing
+        {plan.blocked > 0 && (
+          <span className="export-blocked"> · {counted(plan.blocked, 'file')} held back</span>
+        )}
+      </h3>
+      {errors.length > 0 && (
+        <ul className="export-preflight-errors" aria-label="Errors">
+          {errors.map((kind) => (
+            <li key={kind.kind}>
+              <strong>
+                {counted(kind.files, 'file')} {kind.words}
+              </strong>
+              <small>{kind.example}</small>
+            </li>
+          ))}
+        </ul>
+      )}
+      {warnings.length > 0 && (
+        <ul className="export-preflight-warnings" aria-label="Warnings">
+          {warnings.map((kind) => (
+            <li key={kind.kind}>
+              <CheckField checked={accepted.includes(kind.kind)} onChange={(on) => onAccept(kind.kind, on)}>
+                <span>
+                  <strong>
+                    {counted(kind.files, 'file')} {kind.words}
+                  </strong>{' '}
+                  · export anyway
+                  <br />
+                  <small>{kind.example}</small>
+                </span>
+              </CheckField>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 function PlanPreview({
   plan,
   error,
   planning,
   destinationChosen,
+  accepted,
+  onAccept,
 }: {
   plan: ExportPlanView | null;
   error: string | null;
   planning: boolean;
   destinationChosen: boolean;
+  accepted: readonly PreflightWarning[];
+  onAccept: (kind: PreflightWarning, on: boolean) => void;
 }) {
   if (error) return <Notice kind="error">{error}</Notice>;
   if (!plan) return <p className="muted">Choose at least one recipe to see the names.</p>;
   return (
     <section className="export-preview" aria-labelledby="export-preview-title" aria-busy={planning}>
+      <PreflightChecks plan={plan} accepted={accepted} onAccept={onAccept} />
       <h3 id="export-preview-title">
         {plan.total === 0
           ? 'Nothing to export with these choices'
@@ -189,6 +254,11 @@ function PlanPreview({
           </span>
         )}
       </h3>
+      {plan.blocking.map((message) => (
+        <Notice key={message} kind="error">
+          {message}
+        </Notice>
+      ))}
       {plan.files.length > 0 && (
         // Scrolled by keyboard too: focusable, named for what it holds.
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus to scroll by keys.
@@ -210,8 +280,17 @@ function PlanPreview({
                     <code>{file.path}</code>
                   </td>
                   <td className="number">{file.width > 0 ? `${file.width} × ${file.height}` : 'as is'}</td>
-                  <td className={file.warnings.length > 0 ? 'export-warned' : 'muted'}>
+                  <td
+                    className={
+                      file.errors.length > 0
+                        ? 'export-blocked'
+                        : file.warnings.length > 0
+                          ? 'export-warned'
+                          : 'muted'
+                    }
+                  >
                     {[
+                      ...file.errors,
                       ...file.warnings,
                       ...(destinationChosen && file.exists
                         ? ['name taken: goes beside it, or skipped if identical']
@@ -428,6 +507,14 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
                 error={request ? planError : null}
                 planning={planning}
                 destinationChosen={choices.destination !== null}
+                accepted={choices.acceptWarnings}
+                onAccept={(kind, on) =>
+                  setChoices({
+                    acceptWarnings: on
+                      ? [...choices.acceptWarnings, kind]
+                      : choices.acceptWarnings.filter((one) => one !== kind),
+                  })
+                }
               />
             </div>
           </div>
@@ -447,6 +534,7 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
                 planning ||
                 planError !== null ||
                 !plan ||
+                plan.blocking.length > 0 ||
                 plan.total === 0
               }
               onClick={() => void start()}

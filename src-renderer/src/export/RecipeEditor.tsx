@@ -31,7 +31,8 @@ interface Draft {
   aiSource: boolean;
   fileTemplate: string;
   folderTemplate: string;
-  minLongEdge: string;
+  /** The long edge under which the plan warns: the recipe's recommended size. */
+  recommendedLongEdge: string;
   maxMegabytes: string;
 }
 
@@ -81,7 +82,9 @@ function draftOf(recipe: Recipe | null): Draft {
     aiSource: recipe?.metadata.aiSource ?? true,
     fileTemplate: recipe?.fileTemplate ?? '{product}-{n:02}.{ext}',
     folderTemplate: recipe?.folderTemplate ?? '{recipe}',
-    minLongEdge: recipe?.preflight.minLongEdge ? String(recipe.preflight.minLongEdge) : '',
+    recommendedLongEdge: recipe?.preflight.recommendedLongEdge
+      ? String(recipe.preflight.recommendedLongEdge)
+      : '',
     maxMegabytes: recipe?.preflight.maxBytes ? String(recipe.preflight.maxBytes / (1024 * 1024)) : '',
   };
 }
@@ -103,7 +106,7 @@ function recipeOf(draft: Draft, id: string, base: Recipe | null): RecipeInput {
             fit: draft.fit,
             padColour: draft.padColour,
           };
-  const minLongEdge = Number(draft.minLongEdge);
+  const recommendedLongEdge = Number(draft.recommendedLongEdge);
   const maxMegabytes = Number(draft.maxMegabytes);
   return {
     ...(base ?? {}),
@@ -121,7 +124,8 @@ function recipeOf(draft: Draft, id: string, base: Recipe | null): RecipeInput {
     folderTemplate: draft.folderTemplate,
     preflight: {
       ...(base?.preflight ?? {}),
-      minLongEdge: draft.minLongEdge && minLongEdge > 0 ? Math.round(minLongEdge) : undefined,
+      recommendedLongEdge:
+        draft.recommendedLongEdge && recommendedLongEdge > 0 ? Math.round(recommendedLongEdge) : undefined,
       maxBytes: draft.maxMegabytes && maxMegabytes > 0 ? Math.round(maxMegabytes * 1024 * 1024) : undefined,
     },
   };
@@ -270,8 +274,8 @@ export function RecipeEditor({
         <NumberField
           label="Warn below (px, long edge)"
           min={1}
-          value={draft.minLongEdge}
-          onChange={(minLongEdge) => change({ minLongEdge })}
+          value={draft.recommendedLongEdge}
+          onChange={(recommendedLongEdge) => change({ recommendedLongEdge })}
         />
         <NumberField
           label="Warn above (MB)"

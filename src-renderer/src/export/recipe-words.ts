@@ -15,8 +15,8 @@ const FORMATS: Record<Recipe['format']['type'], string> = {
 const FITS = { pad: 'padded', crop: 'cropped', inside: 'fitted inside' } as const;
 
 /**
- * "JPEG 90 · 2048 × 2048, padded · at least 2048 px": format, size, and the first check; then, for a recipe
- * that makes videos, for which channel ("MP4 for Amazon" alone when it takes nothing else).
+ * "JPEG 90 · 2048 × 2048, padded · 2048 px recommended": format, size, and the first size check; then, for a
+ * recipe that makes videos, for which channel ("MP4 for Amazon" alone when it takes nothing else).
  */
 export function recipeWords(recipe: Recipe): string {
   const videos = recipe.video && `MP4 for ${VIDEO_CHANNEL_WORDS[recipe.video.channel]}`;
@@ -31,8 +31,13 @@ export function recipeWords(recipe: Recipe): string {
       : recipe.size.kind === 'long-edge'
         ? `long edge ${recipe.size.px} px`
         : `${recipe.size.width} × ${recipe.size.height}, ${FITS[recipe.size.fit]}`;
-  const minimum = recipe.preflight.minLongEdge ? ` · at least ${recipe.preflight.minLongEdge} px` : '';
-  return `${format} · ${size}${minimum}${videos ? ` · ${videos}` : ''}`;
+  const { minLongEdge, recommendedLongEdge } = recipe.preflight;
+  const check = minLongEdge
+    ? ` · at least ${minLongEdge} px`
+    : recommendedLongEdge
+      ? ` · ${recommendedLongEdge} px recommended`
+      : '';
+  return `${format} · ${size}${recipe.allowUpscale ? ', enlarges' : ''}${check}${videos ? ` · ${videos}` : ''}`;
 }
 
 /** A recipe id from its name (lower case, digits, dashes), not one of `taken`. */

@@ -19,6 +19,7 @@ import { StatusBadge } from '../components/StatusBadge.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
 import { BatchExportButton } from '../export/ExportButtons.tsx';
 import { megabytes } from '../format.ts';
+import { ProductSheetButton } from '../products/ProductSheet.tsx';
 import { useNavigation } from '../stores/navigation.ts';
 import { useNotices } from '../stores/notices.ts';
 import { chargedWords, pauseWords, progressWords } from './batch/batch-words.ts';
@@ -422,6 +423,7 @@ export function BatchScreen({ id }: { id: string }) {
               Review
             </button>
           )}
+          <ProductSheetButton batchId={id} />
           {detail.done > 0 && <BatchExportButton batchId={id} />}
           {allows('pause') && (
             <button type="button" onClick={() => void act(() => api.call('batches:pause', { id }))}>

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { Recipe, RecipeInput } from '../../../src-main/shared/export-recipe.ts';
 import type { ExportProgressView, ExportRecipesView, ExportView } from '../../../src-main/shared/models.ts';
-import type { ExportState } from '../../../src-main/shared/vocabulary.ts';
+import type { ExportState, PreflightWarning } from '../../../src-main/shared/vocabulary.ts';
 import { api } from '../api/index.ts';
 
 // Exports in the renderer: the recipes (built-in and the designer's own), each export's latest progress and
@@ -27,6 +27,8 @@ export interface ExportChoices {
   destination: string | null;
   zip: 'per-product' | 'per-recipe' | null;
   manifest: { csv: boolean; json: boolean };
+  /** The pre-flight warnings written anyway ("export anyway", a checkbox per kind). */
+  acceptWarnings: PreflightWarning[];
 }
 
 export const DEFAULT_CHOICES: ExportChoices = {
@@ -40,6 +42,7 @@ export const DEFAULT_CHOICES: ExportChoices = {
   destination: null,
   zip: null,
   manifest: { csv: true, json: true },
+  acceptWarnings: [],
 };
 
 interface ExportsState {

@@ -18,6 +18,7 @@ import {
   TEST_PHOTO_HOSTS,
 } from '../../support/core-harness.ts';
 import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
+import { ACCEPT_ALL } from '../../support/export-item.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { canMount } from '../../support/small-disk.ts';
 import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
@@ -78,6 +79,7 @@ const request = (overrides: Partial<ExportRequest> = {}): ExportRequest => ({
   recipes: ['shopify', 'Amazon main', 'amazon-additional'],
   destination: join(out, 'run'),
   zip: 'per-product',
+  acceptWarnings: ACCEPT_ALL,
   ...overrides,
 });
 
@@ -190,6 +192,38 @@ describe.runIf(canMount)('an export into a folder to be made on a read-only disk
   });
 });
 
+describe('a focus point set in Review', () => {
+  it('is kept per result and centres the export’s crops on it', async () => {
+    const items = (await callCore(h.core, 'review:get', { batchId })).items;
+    const tote2 = items.filter((item) => item.productName === 'Tote')[1]!;
+    const cropWith = async (focus: { x: number; y: number } | null, name: string) => {
+      expect(await callCore(h.core, 'review:setFocus', { batchId, resultId: tote2.id, focus })).toEqual({
+        resultId: tote2.id,
+        focus,
+      });
+      const started = await callCore(h.core, 'export:start', {
+        scope: { batchIds: [batchId], resultIds: [tote2.id] },
+        recipes: ['instagram-feed'],
+        selection: { rule: 'not-rejected' },
+        destination: join(out, name),
+        acceptWarnings: ACCEPT_ALL,
+      });
+      const ended = await untilEnded(h.core, started.id);
+      expect(ended).toMatchObject({ state: 'done', written: 1 });
+      return ended.files[0]!.sha256;
+    };
+    // The 1024 px square result cut to 4:5 at its left edge, then at its right edge: two crops.
+    const left = await cropWith({ x: 0, y: 0.5 }, 'focus-left');
+    const right = await cropWith({ x: 1, y: 0.5 }, 'focus-right');
+    expect(left).not.toBe(right);
+    // Cleared: the crop finds the subject itself again.
+    await cropWith(null, 'focus-none');
+    expect(
+      await refusalOf(h.core, 'review:setFocus', { batchId, resultId: 999_999, focus: { x: 0.5, y: 0.5 } }),
+    ).toMatchObject({ code: 'not_found' });
+  }, 120_000);
+});
+
 describe('an export run through the map', () => {
   let detail: ExportDetail;
   const events: ExportProgressView[] = [];
@@ -223,7 +257,8 @@ describe('an export run through the map', () => {
       const metadata = await sharp(join(dir, file.path)).metadata();
       expect(metadata.format, file.path).toBe('jpeg');
       expect(metadata.space, file.path).toBe('srgb');
-      if (file.recipe === 'Shopify') expect([metadata.width, metadata.height]).toEqual([2048, 2048]);
+      // The sandbox's 1024 px results, not enlarged: Shopify's square at the result's own pixels.
+      if (file.recipe === 'Shopify') expect([metadata.width, metadata.height]).toEqual([1024, 1024]);
       else expect(Math.max(metadata.width, metadata.height), file.path).toBeLessThanOrEqual(2000);
     }
     const rows = parse(await readFile(join(dir, 'manifest.csv')), { columns: true }) as Array<
@@ -290,7 +325,8 @@ describe('an export run through the map', () => {
     const ended = await untilEnded(h.core, (await callCore(h.core, 'export:start', selection)).id);
     expect(ended.files.map((file) => file.path)).toEqual(['Instagram feed/Tote-classic-01-feed.jpg']);
     const metadata = await sharp(join(out, 'selection', ended.files[0]!.path)).metadata();
-    expect([metadata.width, metadata.height]).toEqual([1080, 1350]);
+    // 4:5 cut from the 1024 px square result at its own pixels, nothing enlarged.
+    expect([metadata.width, metadata.height]).toEqual([819, 1024]);
     expect(ended.zips).toEqual(['Instagram feed.zip']);
     expect(unzipTest(join(out, 'selection', 'Instagram feed.zip'))).toMatch(/No errors detected/);
   }, 120_000);
@@ -349,6 +385,8 @@ describe('an export stopped and resumed through the map', () => {
       '--recipe',
       'instagram-feed',
       '--not-rejected',
+      '--accept-warning',
+      ACCEPT_ALL.join(','),
       '--data-dir',
       join(h.dir, 'data'),
     ]);
@@ -406,6 +444,8 @@ describe('adbatch export', () => {
     '--not-rejected',
     '--zip',
     'per-recipe',
+    '--accept-warning',
+    ACCEPT_ALL.join(','),
     '--data-dir',
     join(h.dir, 'data'),
     ...extra,
@@ -416,7 +456,7 @@ describe('adbatch export', () => {
     const child = startChild(cliArgs(to, ['--dry-run']));
     expect(await child.exited).toBe(0);
     expect(child.output()).toContain(`36 files into ${to}:`);
-    expect(child.output()).toContain('Shopify/hat-01.jpg  2048x2048');
+    expect(child.output()).toContain('Shopify/hat-01.jpg  1024x1024');
     expect(child.output()).toContain('… and 16 more');
     expect(child.output()).toContain('zip Shopify.zip');
     expect(await listFiles(to).catch(() => [])).toEqual([]);

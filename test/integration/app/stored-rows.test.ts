@@ -106,6 +106,7 @@ describe('an export whose snapshot does not parse', () => {
     destination,
     zip: null,
     manifest: { csv: true, json: false },
+    acceptWarnings: [],
   });
   /** An export a kill interrupted, as its run left it. */
   const interrupted = (id: string, at: number) => {

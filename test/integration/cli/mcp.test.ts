@@ -184,14 +184,26 @@ describe('adbatch mcp', () => {
     expect(decided.results).toEqual([{ resultId: results[0]!.resultId, flag: 'picked', stars: 4 }]);
     // The pick exported into a folder the user allowed: written once, identical the second time.
     const folder = join(dir, 'exports', 'autumn');
-    const exported = await tool('export_batch', { batchId: request.batchId, folder, recipes: ['Shopify'] });
+    // A 1024 px result under Shopify's 2048: held back with the reason until the agent accepts that warning.
+    const held = await tool('export_batch', { batchId: request.batchId, folder, recipes: ['Shopify'] });
+    expect(held).toMatchObject({ state: 'done', written: 0, failed: 1 });
+    expect((held.files as Array<{ error: string }>)[0]!.error).toContain(
+      'Shopify wants 2048 px: choose Pro (2K)',
+    );
+    const accept = { acceptWarnings: ['below_recommended'] };
+    const exported = await tool('export_batch', {
+      batchId: request.batchId,
+      folder,
+      recipes: ['Shopify'],
+      ...accept,
+    });
     expect(exported).toMatchObject({ state: 'done', written: 1, identical: 0, failed: 0, folder });
     const files = exported.files as Array<{ path: string }>;
     expect(files).toHaveLength(1);
     expect(existsSync(files[0]!.path)).toBe(true);
     for (const manifest of exported.manifests as string[]) expect(existsSync(manifest), manifest).toBe(true);
     expect(
-      await tool('export_batch', { batchId: request.batchId, folder, recipes: ['Shopify'] }),
+      await tool('export_batch', { batchId: request.batchId, folder, recipes: ['Shopify'], ...accept }),
     ).toMatchObject({
       state: 'done',
       written: 0,

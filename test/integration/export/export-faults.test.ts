@@ -10,7 +10,7 @@ import { BUILT_IN_RECIPES, builtInRecipe } from '../../../src-main/core/export/r
 import { runExport } from '../../../src-main/core/export/run.ts';
 import { startChild } from '../../support/child-process.ts';
 import { listFiles, sha256Of } from '../../support/export-checks.ts';
-import { exportItem } from '../../support/export-item.ts';
+import { ACCEPT_ALL, exportItem } from '../../support/export-item.ts';
 import { makeSources } from '../../support/export-sources.ts';
 import { canMount, smallDisk } from '../../support/small-disk.ts';
 
@@ -51,8 +51,15 @@ describe.runIf(canMount)('a full disk', () => {
     const disk = smallDisk(root, { sizeBytes: 8 * 1024 * 1024, freeBytes: 1536 * 1024 });
     try {
       const out = join(disk.library, 'export');
-      const plan = await planExport({ items, recipes: [builtInRecipe('shopify')], date: '2026-11-23' });
-      const report = await runExport({ plan, destination: out, manifest: { csv: true, json: false } });
+      // Enlarged to 2048 px, as the recipe allows: files big enough to fill the small disk.
+      const shopify = { ...builtInRecipe('shopify')!, allowUpscale: true };
+      const plan = await planExport({ items, recipes: [shopify], date: '2026-11-23' });
+      const report = await runExport({
+        acceptWarnings: ACCEPT_ALL,
+        plan,
+        destination: out,
+        manifest: { csv: true, json: false },
+      });
       expect(report.status).toBe('stopped');
       expect(report.fault?.kind).toBe('disk_full');
       expect(report.message).toMatch(
@@ -67,7 +74,12 @@ describe.runIf(canMount)('a full disk', () => {
         await sharp(join(out, file.relativePath)).raw().toBuffer();
       }
       await disk.mend();
-      const resumed = await runExport({ plan, destination: out, manifest: { csv: true, json: false } });
+      const resumed = await runExport({
+        acceptWarnings: ACCEPT_ALL,
+        plan,
+        destination: out,
+        manifest: { csv: true, json: false },
+      });
       expect(resumed).toMatchObject({
         status: 'done',
         identical: report.written,
@@ -93,7 +105,7 @@ describe.runIf(canMount)('a read-only folder', () => {
         recipes: [builtInRecipe('web')],
         date: '2026-11-23',
       });
-      const report = await runExport({ plan, destination: mount });
+      const report = await runExport({ acceptWarnings: ACCEPT_ALL, plan, destination: mount });
       expect(report).toMatchObject({ status: 'stopped', written: 0, fault: { kind: 'read_only' } });
       expect(report.message).toBe(
         `The export folder (${mount}) is on a read-only disk: choose another folder.`,
@@ -123,7 +135,7 @@ describe('an export killed mid-run', () => {
     const plan = await planExport(request);
     const beforeResume = await listFiles(out);
     expect(beforeResume.length).toBeLessThan(plan.files.length);
-    const report = await runExport({ plan, destination: out });
+    const report = await runExport({ acceptWarnings: ACCEPT_ALL, plan, destination: out });
     expect(report.status).toBe('done');
     expect(report.written + report.identical).toBe(plan.files.length);
     expect(await listFiles(out)).toEqual(plan.files.map((file) => file.relativePath).sort());

@@ -10,7 +10,7 @@ import * as render from '../../../src-main/core/export/render.ts';
 import { type FileOutcome, runExport } from '../../../src-main/core/export/run.ts';
 import { runExportInWorker } from '../../../src-main/core/export/run-in-worker.ts';
 import { fileStamps, sha256Of } from '../../support/export-checks.ts';
-import { exportItem } from '../../support/export-item.ts';
+import { ACCEPT_ALL, exportItem } from '../../support/export-item.ts';
 import { makeSources } from '../../support/export-sources.ts';
 
 // A resumed or repeated export does not render again what an earlier run placed and is still there
@@ -51,7 +51,12 @@ const asPlaced = (outcomes: FileOutcome[]): PlacedBefore[] =>
 
 async function firstRun(out: string, plan: ExportPlan) {
   const placed: FileOutcome[] = [];
-  const report = await runExport({ plan, destination: out, onFile: (outcome) => placed.push(outcome) });
+  const report = await runExport({
+    acceptWarnings: ACCEPT_ALL,
+    plan,
+    destination: out,
+    onFile: (outcome) => placed.push(outcome),
+  });
   expect(report).toMatchObject({ status: 'done', written: plan.files.length });
   expect(placed).toHaveLength(plan.files.length);
   return { report, placedBefore: asPlaced(placed) };
@@ -67,7 +72,7 @@ describe('an export run again with what the earlier run placed', () => {
     const stamps = await fileStamps(out);
 
     decodes.mockClear();
-    const again = await runExport({ plan, destination: out, placedBefore });
+    const again = await runExport({ acceptWarnings: ACCEPT_ALL, plan, destination: out, placedBefore });
     expect(decodes).not.toHaveBeenCalled();
     expect(again).toMatchObject({ status: 'done', written: 0, identical: plan.files.length });
     const facts = ({ relativePath, sha256, bytes, width, height, warnings }: FileOutcome) => ({
@@ -90,7 +95,7 @@ describe('an export run again with what the earlier run placed', () => {
     await writeFile(join(out, changed), 'the designer’s own file now');
 
     decodes.mockClear();
-    const again = await runExport({ plan, destination: out, placedBefore });
+    const again = await runExport({ acceptWarnings: ACCEPT_ALL, plan, destination: out, placedBefore });
     expect(decodes).toHaveBeenCalledTimes(1);
     expect(decodes).toHaveBeenCalledWith(plan.files[0]!.item.file);
     expect(again).toMatchObject({ written: 1, identical: plan.files.length - 1 });
@@ -107,7 +112,12 @@ describe('an export run again with what the earlier run placed', () => {
     const replanned = await planExport({ items: restarred, recipes, date: '2026-11-23' });
 
     decodes.mockClear();
-    const again = await runExport({ plan: replanned, destination: out, placedBefore });
+    const again = await runExport({
+      acceptWarnings: ACCEPT_ALL,
+      plan: replanned,
+      destination: out,
+      placedBefore,
+    });
     expect(decodes.mock.calls).toEqual([[restarred[1]!.file]]);
     const ofCap2 = replanned.files.filter((file) => file.item.key === 'cap-2').length;
     expect(ofCap2).toBeGreaterThan(0);
@@ -120,11 +130,17 @@ describe('an export in its worker thread', () => {
     const out = join(root, 'worker');
     const plan = await planExport({ items, recipes: [builtInRecipe('web')], date: '2026-11-23' });
     const placed: FileOutcome[] = [];
-    await runExportInWorker({ plan, destination: out, onFile: (outcome) => placed.push(outcome) });
+    await runExportInWorker({
+      acceptWarnings: ACCEPT_ALL,
+      plan,
+      destination: out,
+      onFile: (outcome) => placed.push(outcome),
+    });
     expect(placed.map((outcome) => outcome.status)).toEqual(plan.files.map(() => 'written'));
     expect(placed.every((outcome) => /^[0-9a-f]{64}$/.test(outcome.renderKey ?? ''))).toBe(true);
     const again: FileOutcome[] = [];
     const report = await runExportInWorker({
+      acceptWarnings: ACCEPT_ALL,
       plan,
       destination: out,
       placedBefore: asPlaced(placed),

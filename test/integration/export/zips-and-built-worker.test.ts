@@ -13,7 +13,7 @@ import { runExport } from '../../../src-main/core/export/run.ts';
 import { runExportInWorker } from '../../../src-main/core/export/run-in-worker.ts';
 import { planZips, writeZip } from '../../../src-main/core/export/zips.ts';
 import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
-import { exportItem } from '../../support/export-item.ts';
+import { ACCEPT_ALL, exportItem } from '../../support/export-item.ts';
 import { makeSources } from '../../support/export-sources.ts';
 import { canMount } from '../../support/small-disk.ts';
 
@@ -51,7 +51,7 @@ async function capZip(destination: string) {
     recipes: [builtInRecipe('web')],
     date: '2026-11-23',
   });
-  const report = await runExport({ plan, destination });
+  const report = await runExport({ acceptWarnings: ACCEPT_ALL, plan, destination });
   const [zip] = planZips(report.files, 'per-product', []);
   if (!zip) throw new Error('the export planned no zip for Cap');
   return zip;
@@ -65,7 +65,12 @@ describe('zips of an export', () => {
       recipes: [builtInRecipe('web'), builtInRecipe('story-reels')],
       date: '2026-11-23',
     });
-    const report = await runExport({ plan, destination: out, manifest: { csv: true, json: false } });
+    const report = await runExport({
+      acceptWarnings: ACCEPT_ALL,
+      plan,
+      destination: out,
+      manifest: { csv: true, json: false },
+    });
     const taken = report.files.map((file) => file.relativePath);
     const perProduct = planZips(report.files, 'per-product', taken);
     expect(perProduct.map((zip) => zip.path)).toEqual(['Cap.zip', 'Hat.zip']);
@@ -134,7 +139,7 @@ describe('zips of an export', () => {
     60_000,
   );
 
-  it('zips again, beside the old zip, when an entry is no longer what the earlier run zipped', async () => {
+  it('zips again in place of its own zip when an entry changed, and beside a zip changed since', async () => {
     const out = join(root, 'zip-changed');
     const zip = await capZip(out);
     const first = await writeZip(out, zip, { date: '2026-11-23' });
@@ -149,17 +154,26 @@ describe('zips of an export', () => {
       ],
     };
     const placedBefore = { ...first, plannedPath: zip.path, width: 0, height: 0, warnings: [] };
-    expect(await writeZip(out, again, { date: '2026-11-23', placedBefore })).toMatchObject({
+    // Its own zip, as it left it: replaced, no `Cap (2).zip` (issue 29, point 7).
+    const replaced = await writeZip(out, again, { date: '2026-11-23', placedBefore });
+    expect(replaced).toMatchObject({ relativePath: 'Cap.zip', status: 'written', replaced: true });
+    expect(execFileSync('unzip', ['-p', join(out, 'Cap.zip'), changed.path]).equals(bytes)).toBe(true);
+    expect((await listFiles(out)).filter((path) => path.endsWith('.zip'))).toEqual(['Cap.zip']);
+    // A zip someone changed since is a stranger's: kept, the new one beside it.
+    await writeFile(join(out, 'Cap.zip'), 'repacked by hand');
+    const stranger = { ...zip, entries: again.entries.slice(1) };
+    const ours = { ...replaced, plannedPath: zip.path, width: 0, height: 0, warnings: [] };
+    expect(await writeZip(out, stranger, { date: '2026-11-23', placedBefore: ours })).toMatchObject({
       relativePath: 'Cap (2).zip',
-      status: 'written',
+      keptChanged: 'Cap.zip',
     });
-    expect(execFileSync('unzip', ['-p', join(out, 'Cap (2).zip'), changed.path]).equals(bytes)).toBe(true);
+    expect(await readFile(join(out, 'Cap.zip'), 'utf8')).toBe('repacked by hand');
   }, 60_000);
 
   it('removes its .part when cancelled, and leaves the name free', async () => {
     const out = join(root, 'zip-cancel');
     const plan = await planExport({ items, recipes: [builtInRecipe('web')], date: '2026-11-23' });
-    const report = await runExport({ plan, destination: out });
+    const report = await runExport({ acceptWarnings: ACCEPT_ALL, plan, destination: out });
     const [zip] = planZips(report.files, 'per-recipe', []);
     const controller = new AbortController();
     controller.abort();
@@ -177,14 +191,16 @@ describe('the built export worker', () => {
     const plan = await planExport({ items, recipes: [builtInRecipe('shopify')], date: '2026-11-23' });
     const out = join(root, 'built-worker');
     const report = await runExportInWorker(
-      { plan, destination: out, manifest: { csv: false, json: true } },
+      { acceptWarnings: ACCEPT_ALL, plan, destination: out, manifest: { csv: false, json: true } },
       pathToFileURL(BUILT_WORKER),
     );
     expect(report).toMatchObject({ status: 'done', written: plan.files.length, failed: 0 });
     for (const file of report.files) {
       expect(await sha256Of(join(out, file.relativePath))).toBe(file.sha256);
       const metadata = await sharp(join(out, file.relativePath)).metadata();
-      expect([metadata.width, metadata.height]).toEqual([2048, 2048]);
+      // Each file at its planned size: the results' own pixels, nothing enlarged.
+      expect([metadata.width, metadata.height]).toEqual([file.planned.width, file.planned.height]);
+      expect(file.planned.scale).toBe(1);
     }
   }, 60_000);
 });

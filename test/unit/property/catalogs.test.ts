@@ -89,6 +89,8 @@ describe('catalogs, property-tested', () => {
             // What the file holds: a title that reads as a formula has the writer's quote before it.
             name: inertText(product.title),
             urls: expectedUrls(product.photos),
+            // Its identity (issue 29): the handle, and the title where there is one.
+            identity: { handle: product.key, ...(product.title ? { title: inertText(product.title) } : {}) },
           })),
         );
       }),
@@ -109,6 +111,8 @@ describe('catalogs, property-tested', () => {
             key: inertText(product.key),
             name: inertText(product.key),
             urls: expectedUrls(product.photos),
+            // A plain list's product column is its SKU (issue 29's guess).
+            identity: { sku: inertText(product.key) },
           })),
         );
       }),

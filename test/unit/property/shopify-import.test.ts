@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { handleOf } from '../../../src-main/core/export/export-items.ts';
 import { shopifyImportCsv } from '../../../src-main/core/export/shopify-import.ts';
+import { handleOf } from '../../../src-main/core/products/identity.ts';
 import { inertCellValue, isFormulaLike } from '../../../src-main/core/util/csv.ts';
 import { exportItem } from '../../support/export-item.ts';
 import { check, hostileText } from '../../support/fuzz.ts';
@@ -21,6 +21,8 @@ describe("Shopify's import file, property-tested", () => {
             key: `asset:${index}`,
             file: `/library/${index}.png`,
             product: name,
+            // As the product sheet gives them without a title or alt text of their own: the name.
+            title: name,
             handle: handleOf(name),
           }),
           src: `https://cdn.example.com/${index}-${copy}.jpg`,
@@ -38,8 +40,8 @@ describe("Shopify's import file, property-tested", () => {
           const expected = (seen.get(rowHandle) ?? 0) + 1;
           seen.set(rowHandle, expected);
           expect(Number(position)).toBe(expected);
-          expect(inertCellValue(title)).toBe(expected === 1 ? item.product : '');
-          expect(inertCellValue(alt)).toBe(item.product);
+          expect(inertCellValue(title)).toBe(expected === 1 ? item.title : '');
+          expect(inertCellValue(alt)).toBe(item.title);
           for (const cell of row) expect(isFormulaLike(cell)).toBe(false);
         }
         expect(sheet.products).toBe(seen.size);

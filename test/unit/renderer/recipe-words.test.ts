@@ -9,12 +9,16 @@ const named = (name: string) => BUILT_IN_RECIPES.find((recipe) => recipe.name ==
 
 describe('recipeWords', () => {
   it('says format, size and the first check of each kind of recipe, and the channel its videos are for', () => {
-    expect(recipeWords(named('Shopify'))).toBe('JPEG 90 · 2048 × 2048, padded · at least 2048 px');
-    expect(recipeWords(named('Instagram feed'))).toBe('JPEG 90 · 1080 × 1350, cropped · at least 1080 px');
+    expect(recipeWords(named('Shopify'))).toBe('JPEG 90 · 2048 × 2048, padded · 2048 px recommended');
+    expect(recipeWords(named('Instagram feed'))).toBe('JPEG 90 · 1080 × 1350, cropped · 1080 px recommended');
+    expect(recipeWords(named('Amazon main'))).toBe('JPEG 90 · long edge 2000 px · at least 1000 px');
+    expect(recipeWords({ ...named('Shopify'), allowUpscale: true })).toBe(
+      'JPEG 90 · 2048 × 2048, padded, enlarges · 2048 px recommended',
+    );
     expect(recipeWords(named('Web'))).toBe('WebP 82 · long edge 1600 px');
     expect(recipeWords(named('Original'))).toBe('Same format · original size');
     expect(recipeWords(named('Story and Reels'))).toBe(
-      'JPEG 90 · 1080 × 1920, padded · at least 1920 px · MP4 for Instagram Reels and Stories',
+      'JPEG 90 · 1080 × 1920, padded · 1920 px recommended · MP4 for Instagram Reels and Stories',
     );
     expect(recipeWords(named('Amazon video'))).toBe('MP4 for Amazon');
   });

@@ -13,6 +13,8 @@ import { agentRequests } from './011-agent-requests.ts';
 import { ledgerAgent } from './012-ledger-agent.ts';
 import { ledgerMoney } from './013-ledger-money.ts';
 import { agentQuote } from './014-agent-quote.ts';
+import { resultFocus } from './015-result-focus.ts';
+import { productIdentity } from './016-product-identity.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -30,4 +32,6 @@ export const MIGRATIONS: readonly Migration[] = [
   ledgerAgent,
   ledgerMoney,
   agentQuote,
+  resultFocus,
+  productIdentity,
 ];

@@ -35,6 +35,7 @@ function snapshot(destination: string): ExportSnapshot {
     destination,
     zip: null,
     manifest: { csv: true, json: true },
+    acceptWarnings: [],
   };
 }
 

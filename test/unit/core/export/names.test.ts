@@ -13,7 +13,12 @@ import {
   parseRecipe,
   RecipeError,
 } from '../../../../src-main/core/export/recipes.ts';
-import { NameClaims, safeComponent, withSuffix } from '../../../../src-main/core/util/safe-names.ts';
+import {
+  cutMiddle,
+  NameClaims,
+  safeComponent,
+  withSuffix,
+} from '../../../../src-main/core/util/safe-names.ts';
 import { exportItem } from '../../../support/export-item.ts';
 
 const VALUES: NameValues = {
@@ -21,6 +26,7 @@ const VALUES: NameValues = {
   product: 'Cap / Black',
   sku: 'B000123456',
   handle: 'cap-black',
+  title: 'Cap / Black',
   style: 'classic',
   recipe: 'Shopify',
   date: '2026-11-23',
@@ -94,6 +100,21 @@ describe('safe names', () => {
     const suffixed = withSuffix(safe, 12);
     expect(bytes(suffixed)).toBeLessThanOrEqual(255);
     expect(suffixed.endsWith(' (12).jpeg')).toBe(true);
+  });
+
+  it('cuts an export name in its middle, keeping the end that tells similar names apart', () => {
+    const stem = `Long catalog title ${'word '.repeat(60)}Black Cap-classic`;
+    const second = safeComponent(`${stem}-02-feed.jpg`, 'file', { cut: 'middle' });
+    const first = safeComponent(`${stem}-01-feed.jpg`, 'file', { cut: 'middle' });
+    expect(bytes(first)).toBeLessThanOrEqual(255);
+    expect(first).toMatch(/^Long catalog title word .*….*Black Cap-classic-01-feed\.jpg$/);
+    expect(second).not.toBe(first);
+    // Within a length too (the room a path leaves under Windows' 260), never splitting a character.
+    expect(cutMiddle('ab👩‍👩‍👧cdefgh-01', 8)).toBe('ab…-01');
+    expect(cutMiddle('short', 10)).toBe('short');
+    expect(safeComponent(`${stem}-01-feed.jpg`, 'file', { cut: 'middle', maxLength: 40 })).toBe(
+      'Long catalog titl…ap-classic-01-feed.jpg',
+    );
   });
 
   it('tells apart names that differ only in case or Unicode spelling, and keeps one spelling per folder', () => {
@@ -192,7 +213,7 @@ describe('the plan', () => {
     expect((await plan()).files.map((file) => file.relativePath)).toEqual(paths);
   });
 
-  it('takes picks by default, stars or everything not rejected when asked, and says when a token is empty', async () => {
+  it('takes picks by default, stars or everything not rejected when asked, and blocks a name that needs a missing SKU', async () => {
     const items = [
       item({ key: 'a1', flag: 'picked' }),
       item({ key: 'a2', flag: null, stars: 3 }),
@@ -224,7 +245,9 @@ describe('the plan', () => {
       date: '2026-11-23',
       readInfo,
     });
-    expect(amazon.notices).toEqual([{ product: 'Cap', message: '{sku} is empty for "Cap" in Amazon main.' }]);
-    expect(amazon.files[0]!.relativePath).toBe('Amazon main/_.MAIN.jpg');
+    // A name the recipe needs and the product lacks blocks its files (issue 29): never `_.MAIN.jpg`.
+    expect(amazon.files).toEqual([]);
+    expect(amazon.notices).toEqual([]);
+    expect(amazon.missing).toEqual([{ recipe: 'Amazon main', token: 'sku', products: ['Cap'] }]);
   });
 });

@@ -187,6 +187,7 @@ describe('parseCatalog: a Shopify products export', () => {
           'https://x.test/b.png',
           'https://x.test/a.png',
         ],
+        identity: { handle: 'mug', title: 'Mug Set' },
       },
     ]);
   });
@@ -208,31 +209,46 @@ describe('parseCatalog: simple product,url[,position] lists', () => {
       'tote,https://img.test/tote-1.jpg,3',
     ].join('\n');
     expect(parseCatalog(csv, 'list.csv')).toEqual([
-      { key: 'tote', name: 'tote', urls: ['https://img.test/tote-1.jpg', 'https://img.test/tote-2.jpg'] },
-      { key: 'cap', name: 'cap', urls: ['https://img.test/cap.jpg'] },
+      {
+        key: 'tote',
+        name: 'tote',
+        urls: ['https://img.test/tote-1.jpg', 'https://img.test/tote-2.jpg'],
+        identity: { sku: 'tote' },
+      },
+      { key: 'cap', name: 'cap', urls: ['https://img.test/cap.jpg'], identity: { sku: 'cap' } },
     ]);
   });
 
   it('reads a CSV without a header or positions, in row order', () => {
     const csv = 'tote,https://img.test/b.jpg\ncap,http://img.test/cap.jpg\ntote,https://img.test/a.jpg\n';
     expect(parseCatalog(csv, 'list.csv')).toEqual([
-      { key: 'tote', name: 'tote', urls: ['https://img.test/b.jpg', 'https://img.test/a.jpg'] },
-      { key: 'cap', name: 'cap', urls: ['http://img.test/cap.jpg'] },
+      {
+        key: 'tote',
+        name: 'tote',
+        urls: ['https://img.test/b.jpg', 'https://img.test/a.jpg'],
+        identity: { sku: 'tote' },
+      },
+      { key: 'cap', name: 'cap', urls: ['http://img.test/cap.jpg'], identity: { sku: 'cap' } },
     ]);
   });
 
   it('reads a header in other words, blank lines, spaces, CRLF and a BOM', () => {
     const csv = '\uFEFFProduct Name, Image URL\r\n\r\n  tote , https://img.test/t.jpg \r\n\r\n';
     expect(parseCatalog(csv, 'list.csv')).toEqual([
-      { key: 'tote', name: 'tote', urls: ['https://img.test/t.jpg'] },
+      { key: 'tote', name: 'tote', urls: ['https://img.test/t.jpg'], identity: { sku: 'tote' } },
     ]);
   });
 
   it('reads a name with a stray quote, and a file whose line ends are mixed', () => {
     const csv = 'product,url\r\nPizza stone 12",https://img.test/p.jpg\nPeel,https://img.test/peel.jpg\n';
     expect(parseCatalog(csv, 'list.csv')).toEqual([
-      { key: 'Pizza stone 12"', name: 'Pizza stone 12"', urls: ['https://img.test/p.jpg'] },
-      { key: 'Peel', name: 'Peel', urls: ['https://img.test/peel.jpg'] },
+      {
+        key: 'Pizza stone 12"',
+        name: 'Pizza stone 12"',
+        urls: ['https://img.test/p.jpg'],
+        identity: { sku: 'Pizza stone 12"' },
+      },
+      { key: 'Peel', name: 'Peel', urls: ['https://img.test/peel.jpg'], identity: { sku: 'Peel' } },
     ]);
   });
 
@@ -240,10 +256,15 @@ describe('parseCatalog: simple product,url[,position] lists', () => {
     const withHeader =
       'product\turl\tposition\nmug, large\thttps://img.test/m2.jpg\t2\nmug, large\thttps://img.test/m1.jpg\t1\n';
     expect(parseCatalog(withHeader, 'list.TSV')).toEqual([
-      { key: 'mug, large', name: 'mug, large', urls: ['https://img.test/m1.jpg', 'https://img.test/m2.jpg'] },
+      {
+        key: 'mug, large',
+        name: 'mug, large',
+        urls: ['https://img.test/m1.jpg', 'https://img.test/m2.jpg'],
+        identity: { sku: 'mug, large' },
+      },
     ]);
     expect(parseCatalog('mug\thttps://img.test/m.jpg\n', 'list.tsv')).toEqual([
-      { key: 'mug', name: 'mug', urls: ['https://img.test/m.jpg'] },
+      { key: 'mug', name: 'mug', urls: ['https://img.test/m.jpg'], identity: { sku: 'mug' } },
     ]);
   });
 
@@ -277,6 +298,39 @@ describe('parseCatalog: simple product,url[,position] lists', () => {
   });
 });
 
+describe('parseCatalog: what a catalog says of a product (issue 29)', () => {
+  it("keeps a Shopify export's Variant SKU, Handle, Title, Vendor and first alt text", () => {
+    const csv = [
+      'Handle,Title,Vendor,Variant SKU,Image Src,Image Position,Image Alt Text',
+      'cap,Solidus Cap,Solidus,,https://x.test/2.png,2,The back',
+      'cap,,,CAP-RED-1,https://x.test/1.png,1,',
+      'cap,,,CAP-RED-2,,,',
+    ].join('\n');
+    expect(parseCatalog(csv, 'shop.csv')[0]!.identity).toEqual({
+      sku: 'CAP-RED-1',
+      handle: 'cap',
+      title: 'Solidus Cap',
+      brand: 'Solidus',
+      alt: 'The back',
+    });
+  });
+
+  it("reads a simple CSV's named columns in any order and case; its product column is the SKU without one", () => {
+    const csv = 'URL,Product,Brand,SKU,Alt text\nhttps://img.test/t.jpg,tote,Solidus,T-1,A tote\n';
+    expect(parseCatalog(csv, 'list.csv')).toEqual([
+      {
+        key: 'tote',
+        name: 'tote',
+        urls: ['https://img.test/t.jpg'],
+        identity: { sku: 'T-1', brand: 'Solidus', alt: 'A tote' },
+      },
+    ]);
+    expect(parseCatalog('product,url\nmug,https://img.test/m.jpg\n', 'l.csv')[0]!.identity).toEqual({
+      sku: 'mug',
+    });
+  });
+});
+
 describe('parseCatalog: JSON', () => {
   it('reads a list of {product, url, position?}, positions as numbers or text', () => {
     const json = JSON.stringify([
@@ -291,8 +345,9 @@ describe('parseCatalog: JSON', () => {
         key: 'tote',
         name: 'tote',
         urls: ['https://img.test/t1.jpg', 'https://img.test/t2.jpg', 'https://img.test/t3.jpg'],
+        identity: { sku: 'tote' },
       },
-      { key: 'cap', name: 'cap', urls: ['https://img.test/c.jpg'] },
+      { key: 'cap', name: 'cap', urls: ['https://img.test/c.jpg'], identity: { sku: 'cap' } },
     ]);
   });
 

@@ -1,0 +1,90 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { ProductSheetView } from '../../shared/models.ts';
+import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
+import { IDENTITY_FIELD_WORDS } from '../../shared/words.ts';
+import { hasQueue, openCliCore } from '../open-core.ts';
+import { defaultDataDir } from '../paths.ts';
+
+// `adbatch products <batch>`: the batch's product sheet (issue 29), what each product is called where it is
+// sold. `--csv` prints it as CSV (or writes it with `--out`) to edit in a spreadsheet; `--from FILE` reads
+// such a file back, rows matched by product id or current name, refusing a row that names no product;
+// `--pattern` reads the fields from the products' folder names (`{sku}_{title}`).
+
+interface ProductsOptions {
+  dataDir: string;
+  csv?: boolean;
+  out?: string;
+  from?: string;
+  pattern?: string;
+  bom?: boolean;
+}
+
+/** The sheet in lines: a product's name, then each field export names use ("—" where it has none). */
+function sheetLines(view: ProductSheetView): string {
+  const lines = view.rows.map((row) => {
+    const fields = IDENTITY_FIELDS.filter((field) => field !== 'alt').map(
+      (field) => `${IDENTITY_FIELD_WORDS[field]} ${row.used[field] || '—'}`,
+    );
+    return `${row.id}  ${row.name}\n    ${fields.join(', ')}`;
+  });
+  return `${view.batchName}: ${view.rows.length} products\n${lines.join('\n')}\n`;
+}
+
+export function registerProductsCommand(program: Command): void {
+  program
+    .command('products')
+    .description("A batch's product sheet: each product's SKU, handle, title, brand and alt text.")
+    .argument('<batch>', 'a batch id (b_…)')
+    .option('--csv', 'print the sheet as CSV (Product id, Name, SKU, Handle, Title, Brand, Alt text)')
+    .option('--out <file>', 'with --csv: write the CSV to this file instead')
+    .option('--bom', "with --csv: start with UTF-8's byte-order mark, which Excel needs (the default)")
+    .option('--no-bom', 'with --csv: without the byte-order mark (for scripts)')
+    .option('--from <file>', 'read the sheet back from a CSV: rows matched by product id or current name')
+    .option('--pattern <pattern>', "read fields from the products' folder names: {sku}_{title}, or a regex")
+    .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .action(async (batchId: string, options: ProductsOptions) => {
+      if (options.out !== undefined && !options.csv) throw new Error('--out goes with --csv');
+      if (!hasQueue(options.dataDir)) throw new Error(`nothing has run with ${options.dataDir} yet`);
+      const cli = openCliCore({
+        dataDir: options.dataDir,
+        holderName: 'adbatch products',
+        leaseMode: 'none',
+      });
+      try {
+        if (options.from !== undefined) {
+          const file = resolve(options.from);
+          const csv = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+            throw new Error(`cannot read ${file} (${error.code ?? error.message})`);
+          });
+          const view = await cli.call('products:importCsv', { batchId, csv });
+          process.stdout.write(
+            `${view.changed} of ${view.rows.length} products of ${view.batchName} read from ${file}.\n`,
+          );
+        }
+        if (options.pattern !== undefined) {
+          const view = await cli.call('products:fromNames', { batchId, pattern: options.pattern });
+          const read = view.rows.length - view.unmatched.length;
+          process.stdout.write(`${read} of ${view.rows.length} products read from their names.\n`);
+          if (view.unmatched.length > 0) {
+            process.stderr.write(`note: the pattern does not match ${view.unmatched.join(', ')}\n`);
+          }
+        }
+        if (options.csv) {
+          const { csv } = await cli.call('products:exportCsv', {
+            batchId,
+            ...(options.bom !== undefined ? { bom: options.bom } : {}),
+          });
+          if (options.out !== undefined) {
+            await writeFile(resolve(options.out), csv);
+            process.stdout.write(`Wrote ${resolve(options.out)}.\n`);
+          } else process.stdout.write(csv);
+        } else if (options.from === undefined && options.pattern === undefined) {
+          process.stdout.write(sheetLines(await cli.call('products:sheet', { batchId })));
+        }
+      } finally {
+        await cli.core.stop();
+      }
+    });
+}

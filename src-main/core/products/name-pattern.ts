@@ -1,0 +1,87 @@
+import type { ProductIdentity } from '../../shared/models.ts';
+import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
+
+// A product's identity read from its name (its folder's, or the SKU its files were split by) by a pattern
+// the designer gives: a template of fields such as `{sku}_{title}` or `{brand} - {title}`, or a regular
+// expression whose named groups are fields (`^(?<sku>[A-Z]{2}\d+)\s+(?<title>.+)$`). A template's fields
+// take as little as they can but the last, which takes the rest; it matches the whole name.
+//
+// Guess, named (docs/products.md): without a pattern nothing is read from a name but what ingest already
+// knew (a folder's name is its product's title, the SKU a folder's files were split by is its SKU).
+
+export class NamePatternError extends Error {
+  override name = 'NamePatternError';
+}
+
+const FIELD_TOKEN = /\{([^{}]*)\}/g;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function fieldsList(): string {
+  return IDENTITY_FIELDS.map((field) => `{${field}}`).join(' ');
+}
+
+function fromTemplate(template: string): RegExp {
+  const tokens = [...template.matchAll(FIELD_TOKEN)];
+  let source = '^';
+  let last = 0;
+  const seen = new Set<string>();
+  tokens.forEach((match, index) => {
+    const field = match[1]!.trim();
+    if (!(IDENTITY_FIELDS as readonly string[]).includes(field)) {
+      throw new NamePatternError(
+        `The pattern "${template}" has an unknown field {${match[1]}}: the fields are ${fieldsList()}.`,
+      );
+    }
+    if (seen.has(field)) throw new NamePatternError(`The pattern "${template}" names {${field}} twice.`);
+    seen.add(field);
+    source += escapeRegExp(template.slice(last, match.index));
+    source += `(?<${field}>.${index === tokens.length - 1 ? '+' : '+?'})`;
+    last = match.index + match[0].length;
+  });
+  const rest = template.slice(last);
+  if (/[{}]/.test(rest) || /[{}]/.test(template.replace(FIELD_TOKEN, ''))) {
+    throw new NamePatternError(`The pattern "${template}" has a brace that opens or closes no field.`);
+  }
+  return new RegExp(`${source}${escapeRegExp(rest)}$`, 'u');
+}
+
+function fromRegExp(text: string): RegExp {
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(text, 'u');
+  } catch (error) {
+    throw new NamePatternError(
+      `The pattern "${text}" is not a valid regular expression: ${(error as Error).message}`,
+    );
+  }
+  const groups = [...text.matchAll(/\(\?<([^>=!]+)>/g)].map((match) => match[1]!);
+  const unknown = groups.filter((group) => !(IDENTITY_FIELDS as readonly string[]).includes(group));
+  if (groups.length === 0 || unknown.length > 0) {
+    throw new NamePatternError(
+      `The pattern "${text}" must name its groups after fields (${IDENTITY_FIELDS.map((field) => `(?<${field}>…)`).join(' ')})${unknown.length > 0 ? `, not ${unknown.map((group) => `(?<${group}>…)`).join(' ')}` : ''}.`,
+    );
+  }
+  return pattern;
+}
+
+/** The pattern as a regular expression whose named groups are fields, or a NamePatternError in words. */
+export function parseNamePattern(text: string): RegExp {
+  const trimmed = text.trim();
+  if (trimmed === '') throw new NamePatternError('The pattern is empty: give one such as {sku}_{title}.');
+  return /\{[a-z]+\}/.test(trimmed) ? fromTemplate(trimmed) : fromRegExp(trimmed);
+}
+
+/** The fields the pattern reads from a name (trimmed, non-empty ones), or null when it does not match. */
+export function identityFromName(name: string, pattern: RegExp): Partial<ProductIdentity> | null {
+  const match = pattern.exec(name);
+  if (!match?.groups) return null;
+  const found: Partial<ProductIdentity> = {};
+  for (const field of IDENTITY_FIELDS) {
+    const value = match.groups[field]?.trim();
+    if (value) found[field] = value;
+  }
+  return found;
+}

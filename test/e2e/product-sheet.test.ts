@@ -1,0 +1,181 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { NewProduct } from '../../src-main/core/queue/types.ts';
+import type { AppServer } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
+import { callCore, pickResults } from '../support/core-harness.ts';
+import { INTO_STATE, productJobs, withQueueStore } from '../support/job-states.ts';
+import { newBatch } from '../unit/core/queue/store-fixtures.ts';
+import { expectAccessible, SCREENSHOTS, screenshot } from './browser.ts';
+
+// Issue 29, point 1, in Chromium: a batch of two catalog products (their SKUs, handles and vendor read at
+// ingest) and three folders that have none. The product sheet opens from the batch's page, says which
+// products have no SKU, and a column of SKUs copied from a spreadsheet is pasted into the first folder's SKU
+// cell: it fills the three rows below it in one change, stored by core, and the Amazon plan that was blocked
+// for them names files by those SKUs. The sheet is saved at 1280x800, light and dark, into docs/screenshots/.
+
+const EXAMPLES = resolve(import.meta.dirname, '../../resources/examples');
+const DOCS_SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
+
+let page: Page;
+let app: AppServer;
+let batchId: string;
+let dir: string;
+
+function example(name: string, folder: string, file: string, identity?: NewProduct['identity']): NewProduct {
+  return {
+    name,
+    sourceDir: join(EXAMPLES, folder),
+    photos: [{ path: join(EXAMPLES, folder, file), url: null }],
+    ...(identity ? { identity } : {}),
+  };
+}
+
+const { missing } = appInChromium('product-sheet', {
+  prepare: async (dir) => {
+    const dataDir = join(dir, 'data');
+    await mkdir(dataDir, { recursive: true });
+    const results: string[] = [];
+    batchId = withQueueStore(dataDir, (ctx) => {
+      const batch = ctx.store.createBatch(
+        newBatch({
+          name: 'Spring catalog',
+          video: null,
+          libraryDir: join(dir, 'library'),
+          products: [
+            example('Red cap', 'cap-red', 'solidus_cap_red_1.png', {
+              sku: 'SOL-CAP-RED',
+              handle: 'solidus-cap-red',
+              title: 'Solidus Cap, Red',
+              brand: 'Solidus',
+              alt: 'A red six-panel cap',
+            }),
+            example('Canvas tote', 'tote', 'solidus_canvas_tote.png', {
+              sku: 'SOL-TOTE',
+              handle: 'canvas-tote',
+              title: 'Canvas Tote',
+              brand: 'Solidus',
+            }),
+            example('mug-set', 'mug-set', 'solidus_mug_set.png'),
+            example('notebook', 'notebook', 'solidus_notebook.png'),
+            example('hat', 'hat', 'solidus_hat.png'),
+          ],
+        }),
+      );
+      for (const { shoot, video } of productJobs(ctx, batch.id)) {
+        INTO_STATE.done(ctx, shoot, video);
+        results.push(join(dir, 'library', `results/${shoot.id}-1.png`));
+      }
+      ctx.store.batches.setStatus(batch.id, 'finished');
+      return batch.id;
+    });
+    // Each shoot's one result on disk, a real photo: what an export plan reads the size of.
+    await mkdir(join(dir, 'library', 'results'), { recursive: true });
+    for (const result of results) await copyFile(join(EXAMPLES, 'hat', 'solidus_hat.png'), result);
+    return undefined;
+  },
+  ready: (ui) => {
+    ({ app, page, dir } = ui);
+  },
+  open: false,
+});
+
+const sku = (product: string) => page.getByRole('textbox', { name: `SKU of ${product}`, exact: true });
+
+/** What a spreadsheet puts on the clipboard for a column of cells, pasted where the keyboard is. */
+async function pasteInto(cell: ReturnType<typeof sku>, text: string): Promise<void> {
+  await cell.focus();
+  await cell.evaluate((input, pasted) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', pasted);
+    input.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, text);
+}
+
+describe.skipIf(missing)(`the product sheet${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  it('is filled by pasting a column from a spreadsheet, and unblocks Amazon names', async () => {
+    const amazon = {
+      scope: { batchIds: [batchId] },
+      recipes: ['amazon-main'],
+      destination: join(dir, 'exports'),
+    };
+    const { items } = await callCore(app.core, 'review:get', { batchId });
+    await pickResults(
+      app.core,
+      batchId,
+      items.map((item) => item.id),
+    );
+    const before = await callCore(app.core, 'export:plan', amazon);
+    expect(before.blocking).toEqual([
+      'Amazon main names files with {sku}, and 3 products have no SKU: mug-set, notebook, hat. Give them one in the product sheet (or adbatch products <batch> --from FILE).',
+    ]);
+
+    await page.goto(app.url);
+    await page
+      .getByTestId('batches-list')
+      .getByRole('button', { name: /Spring catalog/ })
+      .click();
+    await page.getByRole('button', { name: 'Products…' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Products of Spring catalog' });
+    await expect.poll(() => sku('Red cap').inputValue()).toBe('SOL-CAP-RED');
+    expect(await sheet.getByTestId('products-lacking').textContent()).toBe(
+      '3 of 5 products have no SKU: a recipe named by {sku} (Amazon) will not export them.',
+    );
+    // A guess is shown greyed where a cell is empty: the handle made from the name.
+    expect(
+      await page
+        .getByRole('textbox', { name: 'Handle of notebook', exact: true })
+        .getAttribute('placeholder'),
+    ).toBe('notebook');
+
+    // Three cells of a column, as Excel copies them (CRLF, a last line break).
+    await pasteInto(sku('mug-set'), 'SOL-MUG-6\r\nSOL-NOTE-A5\r\nSOL-HAT\r\n');
+    await expect.poll(() => sku('hat').inputValue()).toBe('SOL-HAT');
+    expect(await sku('mug-set').inputValue()).toBe('SOL-MUG-6');
+    expect(await sku('notebook').inputValue()).toBe('SOL-NOTE-A5');
+    expect(await sheet.getByRole('status').textContent()).toBe('Pasted 3 rows.');
+    expect(await sheet.getByTestId('products-lacking').count()).toBe(0);
+
+    // A brand and title typed into one cell each, kept as the keyboard leaves it.
+    const brand = page.getByRole('textbox', { name: 'Brand of hat', exact: true });
+    await brand.fill('Solidus');
+    await brand.press('Enter');
+    await expect
+      .poll(async () => (await callCore(app.core, 'products:sheet', { batchId })).rows.at(-1)?.identity.brand)
+      .toBe('Solidus');
+
+    const stored = await callCore(app.core, 'products:sheet', { batchId });
+    expect(stored.rows.map((row) => row.identity.sku)).toEqual([
+      'SOL-CAP-RED',
+      'SOL-TOTE',
+      'SOL-MUG-6',
+      'SOL-NOTE-A5',
+      'SOL-HAT',
+    ]);
+    const after = await callCore(app.core, 'export:plan', amazon);
+    expect(after.blocking).toEqual([]);
+
+    await mkdir(DOCS_SCREENSHOTS, { recursive: true });
+    try {
+      for (const [scheme, suffix] of [
+        ['light', ''],
+        ['dark', '-dark'],
+      ] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await screenshot(page, `60-product-sheet${suffix}`);
+        await expectAccessible(page, `The product sheet (${scheme})`);
+        await copyFile(
+          join(SCREENSHOTS, `60-product-sheet${suffix}.png`),
+          join(DOCS_SCREENSHOTS, `60-product-sheet${suffix}.png`),
+        );
+      }
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+  }, 90_000);
+});

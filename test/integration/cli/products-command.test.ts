@@ -1,0 +1,90 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adbatch, runOnSandbox } from '../../support/cli.ts';
+import { makeProductFolders } from '../../support/product-folders.ts';
+
+// `adbatch products <batch>` as a user runs it, on a batch of two plain folders (no SKU): the sheet as CSV,
+// edited and read back with --from (rows matched by id or name), a row that names no product refused in
+// words with nothing changed, and a pattern that reads SKUs from the folders' names.
+
+let dir: string;
+let where: { dataDir: string; library: string };
+let batchId: string;
+/** The batch's name as `adbatch run` gave it (the sheet's first line says it). */
+let batchName: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adbatch-products-'));
+  where = { dataDir: join(dir, 'data'), library: join(dir, 'library') };
+  await makeProductFolders(join(dir, 'photos'), 2);
+  const run = await runOnSandbox([join(dir, 'photos')], where);
+  expect(run.code, run.stderr).toBe(0);
+  batchId = /Batch (b_[0-9a-f]+) started/.exec(run.stdout)![1]!;
+  const sheet = await products();
+  expect(sheet.stdout).toMatch(/^.+: 2 products$/m);
+  batchName = /^(.+): 2 products$/m.exec(sheet.stdout)![1]!;
+}, 120_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const products = (...args: string[]) => adbatch(['products', batchId, ...args, '--data-dir', where.dataDir]);
+
+describe('adbatch products', () => {
+  it('prints the sheet as CSV, reads an edited one back, and refuses a row that names no product', async () => {
+    const printed = await products('--csv');
+    expect(printed.code, printed.stderr).toBe(0);
+    const rows = parse(printed.stdout, { columns: true, bom: true }) as Array<Record<string, string>>;
+    // Excel's byte-order mark by default (the one CSV writer's preference); --no-bom for scripts.
+    expect(printed.stdout.startsWith('\uFEFFProduct id,Name,SKU,Handle,Title,Brand,Alt text\r\n')).toBe(true);
+    expect((await products('--csv', '--no-bom')).stdout.startsWith('Product id,')).toBe(true);
+    expect(rows.map((row) => [row.Name, row.SKU, row.Handle])).toEqual([
+      ['product-01', '', ''],
+      ['product-02', '', ''],
+    ]);
+
+    const edited = join(dir, 'edited.csv');
+    await writeFile(
+      edited,
+      `Product id,Name,SKU,Brand\n${rows[0]!['Product id']},,SKU-1,Solidus\n,product-02,SKU-2,Solidus\n`,
+    );
+    const read = await products('--from', edited);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stdout).toBe(`2 of 2 products of ${batchName} read from ${edited}.\n`);
+    const out = join(dir, 'sheet.csv');
+    expect((await products('--csv', '--out', out)).code).toBe(0);
+    const after = parse(await readFile(out, 'utf8'), { columns: true, bom: true }) as Array<
+      Record<string, string>
+    >;
+    expect(after.map((row) => [row.SKU, row.Brand])).toEqual([
+      ['SKU-1', 'Solidus'],
+      ['SKU-2', 'Solidus'],
+    ]);
+
+    const wrong = join(dir, 'wrong.csv');
+    await writeFile(wrong, 'Name,SKU\nproduct-01,SKU-9\nscarf,SC-1\n');
+    const refused = await products('--from', wrong);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `adbatch: Nothing was changed: a row names no product of ${batchName} (row 3 (name "scarf")). Match rows by the "Product id" column or the product's current name.\n`,
+    );
+    const unchanged = await products();
+    expect(unchanged.stdout).toContain('SKU SKU-1, Handle product-01, Title product-01, Brand Solidus');
+  }, 60_000);
+
+  it('reads fields from the folder names by a pattern, naming the products it does not match', async () => {
+    const read = await products('--pattern', 'product-{sku}');
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stdout).toBe('2 of 2 products read from their names.\n');
+    const sheet = await products();
+    expect(sheet.stdout).toContain('SKU 01, Handle product-01');
+    expect(sheet.stdout).toContain('SKU 02, Handle product-02');
+    const refused = await products('--pattern', '{sku}_{size}');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^adbatch: The pattern "\{sku\}_\{size\}" has an unknown field \{size\}/);
+  }, 60_000);
+});
