@@ -41,6 +41,8 @@ export interface CliCoreOptions {
   libraryOf?: string;
   sessionKeys?: SessionKey[];
   storage?: S3HostingConfig | null;
+  /** Hosts input may be fetched from though they are not public (`--allow-host`). */
+  allowHosts?: string[];
   rateLimit?: RateLimit;
   /** The embedded sandbox's speed, and the engine's clock for it. */
   timeScale?: number;
@@ -87,6 +89,7 @@ export function openCliCore(options: CliCoreOptions): CliCore {
     driveUnfinished: options.driveUnfinished ?? false,
     sessionKeys: options.sessionKeys ?? [],
     sessionStorage: options.storage ?? null,
+    allowedHosts: options.allowHosts ?? [],
     timeScale,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     log: {

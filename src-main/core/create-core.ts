@@ -31,6 +31,7 @@ import { type BatchCheck, batchCheck } from './ledger/batch-check.ts';
 import { BrandStore } from './ledger/brand-store.ts';
 import { agencyHandlers } from './ledger/brands-handlers.ts';
 import { usageHandlers } from './ledger/usage-handlers.ts';
+import type { OutboundPolicy } from './net/outbound-policy.ts';
 import { productsHandlers } from './products/handlers.ts';
 import { batchesHandlers } from './queue/batches-handlers.ts';
 import { jobsHandlers } from './queue/jobs-handlers.ts';
@@ -90,6 +91,8 @@ export interface CoreOptions {
   driveUnfinished?: boolean;
   /** Keys a front end holds for this session only, never stored (the CLI's ADBATCH_API_KEY). */
   sessionKeys?: SessionKey[];
+  /** Hosts allowed for this session on top of those in Settings (the CLI's --allow-host). */
+  allowedHosts?: string[];
   /** Storage given for this session (the CLI's --s3-* flags); wins over the one in Settings. */
   sessionStorage?: S3HostingConfig | null;
   /** Multiplies the engine's duration priors and delays (default 0.1: the sandbox runs ten times faster). */
@@ -174,6 +177,9 @@ export function createCore(options: CoreOptions): Core {
     unreadableSettings = unreadable;
     return read.settings;
   };
+  const outbound = (): OutboundPolicy => ({
+    allowedHosts: [...(settings().allowedHosts ?? []), ...(options.allowedHosts ?? [])],
+  });
   // The data folder keeps the library it was first opened with, and the one Settings chose since: every
   // front end on it then uses that one unless told otherwise (app/library-choice.ts).
   // A folder that takes the database but not this small file (a disk full just now) only costs the memory.
@@ -202,6 +208,7 @@ export function createCore(options: CoreOptions): Core {
     store,
     services,
     photos,
+    outbound,
     events,
     log,
     rateLimit: () => withMargin(options.rateLimit ?? SERVICE_RATE_LIMIT, settings().budgetMarginPercent),
@@ -219,6 +226,7 @@ export function createCore(options: CoreOptions): Core {
     events,
     files: new FileGateway(options.fileUrl),
     settings,
+    outbound,
     writeSettings: (next) => {
       // A library chosen in Settings becomes the data folder's; settings written for another reason (the
       // last batch's) carry the one in use, which may be a command's --library for that once.

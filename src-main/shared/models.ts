@@ -396,6 +396,11 @@ export interface Settings {
   budgetMarginPercent: number;
   /** What the last batch started with; set by `batches:create`, read through `batches:lastSettings`. */
   lastBatch?: LastBatchSettings;
+  /**
+   * Hosts Adbatch may fetch input from though they are on this computer or the office network (a catalog's
+   * photos served from the LAN): `host` or `host:port` (core/net/outbound-policy.ts).
+   */
+  allowedHosts?: string[];
   /** The MCP server inside the app (issue 16): on or off, the port clients were given, and its token. */
   agentServer?: { enabled: boolean; port: number; token: string; exportFolder?: string };
   /** CSV files written with UTF-8's byte-order mark, which Excel needs to read them (core/util/csv.ts). */

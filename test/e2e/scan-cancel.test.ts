@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appInChromium } from '../support/app-fixture.ts';
+import { TEST_PHOTO_HOSTS } from '../support/core-harness.ts';
 
 // A large catalog's scan is cancelled from New batch (issue 28, point 3): the progress shows a Cancel
 // button, and pressing it stops the scan (no photo is asked for beyond those already under way) and says
@@ -46,7 +47,8 @@ const { missing } = appInChromium('scan-cancel', {
     const catalog = join(dir, 'large.csv');
     const rows = Array.from({ length: ROWS }, (_, i) => `Shirt ${i},${base}/shirt-${i}.png`);
     await writeFile(catalog, `product,url\n${rows.join('\n')}\n`);
-    return { app: { pick: [catalog] } };
+    // The photo host is on this computer: allowed by name, as a designer allows their own.
+    return { app: { pick: [catalog], allowedHosts: TEST_PHOTO_HOSTS } };
   },
   ready: (ui) => {
     page = ui.page;

@@ -90,6 +90,8 @@ export async function startAppServer(
     pickImage?: string;
     pickFolder?: string;
     timeScale?: number;
+    /** Hosts allowed for the session though not public (a test's own photo host: `TEST_PHOTO_HOSTS`). */
+    allowedHosts?: string[];
   } = {},
 ): Promise<AppServer> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
@@ -103,6 +105,7 @@ export async function startAppServer(
     pickImage: options.pickImage ?? null,
     ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
     timeScale: options.timeScale,
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
   });
   const { core } = harness;
 

@@ -43,6 +43,12 @@ export interface CoreHarness {
   close(): Promise<void>;
 }
 
+/**
+ * The photo hosts a test serves catalogs and logos from run on this computer, which the outbound policy
+ * refuses unless they are allowed by name: a test that uses one allows it, as a designer allows their own.
+ */
+export const TEST_PHOTO_HOSTS = ['127.0.0.1'];
+
 export async function startCoreHarness(
   options: {
     secrets?: SecretBox;
@@ -63,6 +69,8 @@ export async function startCoreHarness(
     sandbox?: { url: string; apiKey: string };
     /** The settings as the front end hands them over at start (unchecked, as a preferences file holds them). */
     preferences?: unknown;
+    /** Hosts allowed for the session though not public (`--allow-host`): `TEST_PHOTO_HOSTS` for a test's own. */
+    allowedHosts?: string[];
   } = {},
 ): Promise<CoreHarness> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'adbatch-core-')));
@@ -118,6 +126,7 @@ export async function startCoreHarness(
         version: '0.0.0-test',
       }),
     timeScale,
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     rateLimit,
     log,
   });

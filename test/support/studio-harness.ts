@@ -7,6 +7,7 @@ import {
   HARNESS_TIME_SCALE,
   scaledRateLimit,
   startCoreHarness,
+  TEST_PHOTO_HOSTS,
 } from './core-harness.ts';
 import { defaultKeys } from './sandbox-harness.ts';
 import { type StaticServer, startStaticServer } from './static-server.ts';
@@ -33,7 +34,8 @@ export interface StudioHarness {
 export async function startStudioHarness(
   options: Pick<SandboxOptions, 'videoRenderer'> = {},
 ): Promise<StudioHarness> {
-  const h = await startCoreHarness();
+  // The catalogs' photo host is on this computer: allowed by name, as a designer allows their own.
+  const h = await startCoreHarness({ allowedHosts: TEST_PHOTO_HOSTS });
   const started: Array<{ close(): Promise<void> }> = [h];
   try {
     // As compressed as the app's core: its time, and its rate window (the service's real 60 s one refused
@@ -59,7 +61,11 @@ export async function startStudioHarness(
       photos,
       studio,
       credits: () => service.accounts().find((account) => account.type === 'personal')!.credits,
-      cliEnv: () => ({ ...process.env, ADBATCH_API_KEY: defaultKeys(service).personal }),
+      cliEnv: () => ({
+        ...process.env,
+        ADBATCH_API_KEY: defaultKeys(service).personal,
+        ADBATCH_ALLOW_HOSTS: TEST_PHOTO_HOSTS.join(','),
+      }),
       quitApp: () => (quit ??= h.core.stop()),
       async close() {
         await photos.close();

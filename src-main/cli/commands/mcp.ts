@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { SANDBOX_ACCOUNT_ID, sessionAccountId } from '../../core/app/public-api.ts';
 import { openCliCore } from '../open-core.ts';
+import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir, LIBRARY_HELP } from '../paths.ts';
 import { VERSION } from '../version.ts';
 import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './session-key.ts';
@@ -13,7 +14,7 @@ import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './ses
 // the app, or `adbatch approve`) unless it fits the allowance the user set. Stdout is the protocol's:
 // anything else this process has to say goes to stderr.
 
-interface McpCommandOptions {
+interface McpCommandOptions extends OutboundFlags {
   dataDir: string;
   library?: string;
   baseUrl?: string;
@@ -28,6 +29,7 @@ export function registerMcpCommand(program: Command): void {
       "Serve Adbatch's tools to an agent over MCP on stdio: scan, quote, submit (a person approves), follow, review.",
     )
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .addOption(allowHostOption())
     .option('--library <dir>', LIBRARY_HELP)
     .option('--base-url <url>', "the service's address, its key in ADBATCH_API_KEY (else the Sandbox)")
     .option(INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP)
@@ -45,6 +47,7 @@ export function registerMcpCommand(program: Command): void {
         driveUnfinished: true,
         library: options.library,
         sessionKeys: sessionKey ? [sessionKey] : [],
+        allowHosts: options.allowHost,
       });
       await cli.core.start();
       // The MCP SDK is imported by this command only: it takes about 200 ms to load, which no other

@@ -12,6 +12,7 @@ import { MODES, QUALITIES, SHOOT_ASPECT_RATIOS, SHOOT_STYLES, SHOT_COUNTS } from
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { openCliCore } from '../open-core.ts';
+import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir } from '../paths.ts';
 import { confirm } from './run.ts';
 import { sessionKeysFromEnv } from './session-key.ts';
@@ -22,7 +23,7 @@ import { sessionKeysFromEnv } from './session-key.ts';
 // (or --yes), added to the batch and followed to the end like `resume`. ADBATCH_API_KEY is the key of a
 // batch that `adbatch run` made with it.
 
-interface ReshootOptions {
+interface ReshootOptions extends OutboundFlags {
   products?: string[];
   style: ShootSettingsView['style'];
   quality?: ShootSettingsView['quality'];
@@ -127,6 +128,7 @@ export function registerReshootCommand(program: Command): void {
     .option('--background <hex|none>', "background colour hint (the batch's)", colour)
     .option('--yes', 'reshoot without asking: the credits are spent')
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .addOption(allowHostOption())
     .action(async (batchId: string, options: ReshootOptions) => {
       process.exitCode = await reshootCommand(batchId, options);
     });
@@ -140,6 +142,7 @@ async function reshootCommand(batchId: string, options: ReshootOptions): Promise
     // Only a reshoot that may be made takes the queue; a quote alone reads beside whoever drives it.
     leaseMode: options.yes || asking ? 'require' : 'none',
     sessionKeys: sessionKeysFromEnv(),
+    allowHosts: options.allowHost,
     timeScale: DEFAULT_SANDBOX_TIME_SCALE,
   });
   try {

@@ -7,6 +7,7 @@ import { follow, needsYouLine } from '../follow.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
 import { openCliCore } from '../open-core.ts';
 import { formatRateLimit, positiveNumber, rateLimitOption } from '../options.ts';
+import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir } from '../paths.ts';
 import { sessionKeysFromEnv } from './session-key.ts';
 
@@ -21,6 +22,7 @@ export function registerResumeCommand(program: Command): void {
       'only this batch, resumed even if you paused it (adbatch pause); every batch when absent',
     )
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .addOption(allowHostOption())
     .option(
       '--yes',
       'resume batches restored from a backup too: what they send may have been sent, and paid, after the backup',
@@ -39,12 +41,13 @@ export function registerResumeCommand(program: Command): void {
   addHostingOptions(command).action(
     async (
       only: string | undefined,
-      options: HostingFlags & {
-        dataDir: string;
-        yes?: boolean;
-        rateLimit: { limit: number; windowMs: number };
-        timeScale: number;
-      },
+      options: HostingFlags &
+        OutboundFlags & {
+          dataDir: string;
+          yes?: boolean;
+          rateLimit: { limit: number; windowMs: number };
+          timeScale: number;
+        },
     ) => {
       const cli = openCliCore({
         dataDir: options.dataDir,
@@ -54,6 +57,7 @@ export function registerResumeCommand(program: Command): void {
         // The key's batches are resumed at the base URL each was started with.
         sessionKeys: sessionKeysFromEnv(),
         storage: hostingFrom(options),
+        allowHosts: options.allowHost,
         rateLimit: options.rateLimit,
         timeScale: options.timeScale,
       });

@@ -28,6 +28,7 @@ import { checkedByCommand } from '../help.ts';
 import { addHostingOptions, type HostingFlags, hostingFrom } from '../hosting-options.ts';
 import { type CliCore, openCliCore } from '../open-core.ts';
 import { formatRateLimit, positiveNumber, rateLimitOption, wholeNumber } from '../options.ts';
+import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir, LIBRARY_HELP, sayLibrary } from '../paths.ts';
 import { scanUnlessInterrupted } from '../scan-interrupt.ts';
 import { brandNamed } from './agency.ts';
@@ -122,6 +123,7 @@ export function registerRunCommand(program: Command): void {
     .option('--name <name>', 'a name for the batch')
     .option('--library <dir>', LIBRARY_HELP)
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .addOption(allowHostOption())
     .option(
       '--budget <credits>',
       'refuse to start a batch that costs more, and never let it spend more (its own cap)',
@@ -148,7 +150,7 @@ export function registerRunCommand(program: Command): void {
   });
 }
 
-interface RunOptions extends HostingFlags {
+interface RunOptions extends HostingFlags, OutboundFlags {
   style?: ShootSettingsView['style'];
   shots: string;
   quality: ShootSettingsView['quality'];
@@ -207,6 +209,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
     library: options.library,
     sessionKeys: sessionKey ? [sessionKey] : [],
     storage: hostingFrom(options),
+    allowHosts: options.allowHost,
     rateLimit: options.rateLimit,
     timeScale: options.sandbox ? options.timeScale : 1,
   });

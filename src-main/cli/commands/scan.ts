@@ -7,6 +7,7 @@ import { counted } from '../../shared/counted.ts';
 import type { ProblemView, ScanView } from '../../shared/models.ts';
 import { EXIT } from '../exit-codes.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
+import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir, LIBRARY_HELP, sayLibrary } from '../paths.ts';
 import { scanUnlessInterrupted } from '../scan-interrupt.ts';
 
@@ -111,10 +112,11 @@ export function registerScanCommand(program: Command): void {
     .option('--json', 'print the plan as one JSON document')
     .option('--library <dir>', `where the thumbnail cache lives: ${LIBRARY_HELP}`)
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .addOption(allowHostOption())
     .action(
       async (
         inputs: string[],
-        options: {
+        options: OutboundFlags & {
           pattern: string;
           subfolders: 'own' | 'parent';
           json?: boolean;
@@ -131,6 +133,7 @@ export function registerScanCommand(program: Command): void {
           holderName: 'adbatch scan',
           leaseMode: 'none',
           library: options.library,
+          allowHosts: options.allowHost,
           ...(scratch ? { libraryOf: resolve(options.dataDir) } : {}),
         });
         sayLibrary(cli.library);

@@ -5,6 +5,7 @@ import type { PickedVideosRequest } from '../../shared/models.ts';
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { openCliCore } from '../open-core.ts';
+import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir } from '../paths.ts';
 import { parseVideo } from './run.ts';
 import { sessionKeysFromEnv } from './session-key.ts';
@@ -39,10 +40,11 @@ export function registerVideosCommand(program: Command): void {
     .option('--note <text>', 'creative direction for the service')
     .option('--yes', 'make them without asking: the credits are spent')
     .option('--data-dir <dir>', 'where the queue database lives', defaultDataDir())
+    .addOption(allowHostOption())
     .action(
       async (
         batchId: string,
-        options: {
+        options: OutboundFlags & {
           video: PickedVideosRequest['video'];
           logo?: string;
           music?: boolean;
@@ -56,6 +58,7 @@ export function registerVideosCommand(program: Command): void {
           holderName: 'adbatch videos',
           leaseMode: options.yes ? 'require' : 'none',
           sessionKeys: sessionKeysFromEnv(),
+          allowHosts: options.allowHost,
           timeScale: DEFAULT_SANDBOX_TIME_SCALE,
         });
         try {

@@ -1,4 +1,5 @@
 import type { Settings } from '../../shared/models.ts';
+import type { OutboundPolicy } from '../net/outbound-policy.ts';
 import type { CoreEvents } from './events.ts';
 import type { FileGateway } from './files.ts';
 
@@ -29,6 +30,8 @@ export interface AppContext {
   files: FileGateway;
   settings(): Settings;
   writeSettings(settings: Settings): void;
+  /** What input may be fetched from: the hosts allowed in Settings and for this session, over public ones. */
+  outbound(): OutboundPolicy;
   /** The OS's open dialog (Electron); the browser harness answers with a folder of its choosing. */
   openDialog(): Promise<string[]>;
   /** The OS's open dialog for one image file (a logo); null when cancelled. */

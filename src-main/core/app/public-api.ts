@@ -15,6 +15,7 @@ export type { S3HostingConfig } from '../hosting/s3.ts';
 export { parseS3Config } from '../hosting/s3.ts';
 export { DEFAULT_GROUP_PATTERN, parseGroupPattern } from '../ingest/group.ts';
 export { describeHolder, LeaseHeldError } from '../lease.ts';
+export { parseAllowedHost } from '../net/outbound-policy.ts';
 export type { RateLimit } from '../scheduler/budget.ts';
 export { parseRateLimit, SERVICE_RATE_LIMIT } from '../scheduler/budget.ts';
 export { isWithin, makeRealFolder, OutsideFolderError, realPathOf } from '../util/real-path.ts';

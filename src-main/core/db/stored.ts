@@ -268,6 +268,7 @@ const settingsInput = CONTRACT['settings:set'].input.shape;
 const storedSettingsFields = {
   libraryDir: settingsInput.libraryDir.unwrap(),
   budgetMarginPercent: settingsInput.budgetMarginPercent.unwrap(),
+  allowedHosts: settingsInput.allowedHosts.unwrap(),
   csvBom: settingsInput.csvBom.unwrap(),
   lastBatch: lastBatchSettings,
   agentServer: z.object({
@@ -301,6 +302,7 @@ export function readSettings(
   const libraryDir = read('libraryDir', storedSettingsFields.libraryDir);
   const budgetMarginPercent = read('budgetMarginPercent', storedSettingsFields.budgetMarginPercent);
   const lastBatch = read('lastBatch', storedSettingsFields.lastBatch);
+  const allowedHosts = read('allowedHosts', storedSettingsFields.allowedHosts);
   const agentServer = read('agentServer', storedSettingsFields.agentServer);
   const csvBom = read('csvBom', storedSettingsFields.csvBom);
   return {
@@ -309,6 +311,7 @@ export function readSettings(
       ...(libraryDir !== undefined ? { libraryDir } : {}),
       ...(budgetMarginPercent !== undefined ? { budgetMarginPercent } : {}),
       ...(lastBatch !== undefined ? { lastBatch } : {}),
+      ...(allowedHosts !== undefined ? { allowedHosts } : {}),
       ...(agentServer !== undefined ? { agentServer } : {}),
       ...(csvBom !== undefined ? { csvBom } : {}),
     },

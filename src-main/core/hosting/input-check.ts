@@ -1,4 +1,5 @@
 import type { ShootBody, VideoBody } from '../api/index.ts';
+import type { OutboundPolicy } from '../net/outbound-policy.ts';
 import { checkLink, type LinkAnswer, type LinkCheck } from './link-check.ts';
 
 // What the service will fetch is fetched first by Adbatch, right before the POST: each address a job hands
@@ -10,6 +11,11 @@ import { checkLink, type LinkAnswer, type LinkCheck } from './link-check.ts';
 // An address that answered is not asked again for every job of the batch (a logo, a model image shared by
 // all): it is taken as answering for a while, per batch and per run. One that did not is asked again at
 // the next try, the batch's resume.
+//
+// An address that came from input as it was given (a catalog's photo URL, a model image or a logo typed as
+// an address) is asked under the outbound policy (core/net/outbound-policy.ts): one that points at this
+// computer or the office network is held with that reason, unless its host was allowed by name. Addresses
+// Adbatch made itself (its photo host's, the storage's) are asked as they are.
 
 /** How long an address that answered is taken as answering, for the jobs of its batch that follow. */
 export const ANSWERED_FRESH_MS = 5 * 60_000;
@@ -18,6 +24,8 @@ export const ANSWERED_FRESH_MS = 5 * 60_000;
 export interface Input {
   what: string;
   url: string;
+  /** Given by a person or a catalog as it is, not made by Adbatch: held to the outbound policy. */
+  given: boolean;
 }
 
 /** An input that did not answer, and why (`HTTP 404`, `connection refused`, `not an image (text/html)`). */
@@ -25,16 +33,23 @@ export interface UnreachableInput extends Input {
   why: string;
 }
 
-/** The addresses the service fetches for this create, but a video's shots (see above). */
-export function inputsOf(body: ShootBody | VideoBody, productName: string): Input[] {
+/**
+ * The addresses the service fetches for this create, but a video's shots (see above); `given` are those of
+ * them taken from input as they are (`CreateBody.given`).
+ */
+export function inputsOf(
+  body: ShootBody | VideoBody,
+  productName: string,
+  given: readonly string[],
+): Input[] {
+  const input = (what: string, url: string): Input => ({ what, url, given: given.includes(url) });
   if ('productImageUrls' in body) {
-    const photos = body.productImageUrls.map((url, index) => ({
-      what: `photo ${index + 1} of ${productName}`,
-      url,
-    }));
-    return body.modelUrl ? [...photos, { what: 'the model image', url: body.modelUrl }] : photos;
+    const photos = body.productImageUrls.map((url, index) =>
+      input(`photo ${index + 1} of ${productName}`, url),
+    );
+    return body.modelUrl ? [...photos, input('the model image', body.modelUrl)] : photos;
   }
-  return body.logoUrl ? [{ what: 'the logo', url: body.logoUrl }] : [];
+  return body.logoUrl ? [input('the logo', body.logoUrl)] : [];
 }
 
 export class InputCheck {
@@ -44,6 +59,8 @@ export class InputCheck {
   constructor(
     private readonly options: {
       now: () => number;
+      /** Which given addresses may be asked (the hosts allowed now, in Settings and for this session). */
+      outbound: () => OutboundPolicy;
       /** Whether an image's address answers (default: `checkLink` expecting an image). */
       check?: LinkCheck;
     },
@@ -51,18 +68,19 @@ export class InputCheck {
 
   /** The inputs of this batch's job that do not answer now; [] when all do. */
   async unreachable(batchId: string, inputs: readonly Input[]): Promise<UnreachableInput[]> {
-    const answers = await Promise.all(inputs.map((input) => this.ask(`${batchId} ${input.url}`, input.url)));
+    const answers = await Promise.all(inputs.map((input) => this.ask(`${batchId} ${input.url}`, input)));
     return inputs.flatMap((input, index) => {
       const answer = answers[index]!;
       return answer.answers ? [] : [{ ...input, why: answer.why }];
     });
   }
 
-  private ask(key: string, url: string): Promise<LinkAnswer> {
+  private ask(key: string, { url, given }: Input): Promise<LinkAnswer> {
     const now = this.options.now();
     const known = this.asked.get(key);
     if (known && now - known.at < ANSWERED_FRESH_MS) return known.answer;
-    const check = this.options.check ?? ((address: string) => checkLink(address, undefined, 'image'));
+    const policy = given ? this.options.outbound() : undefined;
+    const check = this.options.check ?? ((address: string) => checkLink(address, undefined, 'image', policy));
     const entry = { at: now, answer: check(url) };
     this.asked.set(key, entry);
     // An address that did not answer is asked again at the next try.

@@ -1,3 +1,7 @@
+import { failureCodes } from '../api/network-errors.ts';
+import { fetchOutbound } from '../net/outbound-fetch.ts';
+import type { OutboundPolicy } from '../net/outbound-policy.ts';
+
 // Whether a result's URL still answers, asked right before it is handed to the service as an input: the
 // contract does not promise that result URLs last, and a video made from a URL that no longer answers is
 // charged, then fails (and is refunded) minutes later.
@@ -29,39 +33,62 @@ function mayBeImage(contentType: string | null): boolean {
   return type === '' || type.startsWith('image/') || type === 'application/octet-stream';
 }
 
+type FirstByte = { status: number; contentType: string | null } | { refused: string };
+
+/** The answer's status and type: Adbatch's own addresses and the service's are asked as they are. */
+async function firstByte(url: string, signal: AbortSignal): Promise<FirstByte> {
+  const response = await fetch(url, { headers: { range: 'bytes=0-0' }, redirect: 'follow', signal });
+  await response.body?.cancel().catch(() => {});
+  return { status: response.status, contentType: response.headers.get('content-type') };
+}
+
+/** The same for an address from input, through the outbound policy: it may be refused without a request. */
+async function firstByteOfInput(
+  url: string,
+  signal: AbortSignal,
+  policy: OutboundPolicy,
+): Promise<FirstByte> {
+  const fetched = await fetchOutbound(url, policy, { headers: { range: 'bytes=0-0' }, signal });
+  if (!fetched.ok) return { refused: fetched.reason };
+  const { statusCode, headers, close } = fetched.answer;
+  await close();
+  const contentType = headers['content-type'];
+  return { status: statusCode, contentType: typeof contentType === 'string' ? contentType : null };
+}
+
 /**
  * Asks for the URL's first byte; anything but a 2xx within the timeout is a URL that does not answer. With
  * `image`, a 2xx whose content type cannot be an image (an error page served as 200) does not either.
+ * With `policy`, the URL came from input (a catalog, an address typed): it is asked under the outbound policy,
+ * and one it refuses does not answer, with the policy's reason.
  */
 export async function checkLink(
   url: string,
   timeoutMs = LINK_CHECK_TIMEOUT_MS,
   expect?: 'image',
+  policy?: OutboundPolicy,
 ): Promise<LinkAnswer> {
-  let response: Response;
+  let answer: FirstByte;
   try {
-    response = await fetch(url, {
-      headers: { range: 'bytes=0-0' },
-      redirect: 'follow',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const signal = AbortSignal.timeout(timeoutMs);
+    answer = policy ? await firstByteOfInput(url, signal, policy) : await firstByte(url, signal);
   } catch (error) {
     return { answers: false, why: describeFetchError(error), gone: false };
   }
-  await response.body?.cancel().catch(() => {});
-  if (response.ok) {
-    const contentType = response.headers.get('content-type');
-    if (expect !== 'image' || mayBeImage(contentType)) return { answers: true };
-    return { answers: false, why: `not an image (${contentType})`, gone: true };
+  if ('refused' in answer) return { answers: false, why: answer.refused, gone: true };
+  if (answer.status >= 200 && answer.status < 300) {
+    if (expect !== 'image' || mayBeImage(answer.contentType)) return { answers: true };
+    return { answers: false, why: `not an image (${answer.contentType})`, gone: true };
   }
-  const gone = response.status >= 400 && response.status < 500 && !PASSING_CLIENT_ERRORS.has(response.status);
-  return { answers: false, why: `HTTP ${response.status}`, gone };
+  const gone = answer.status >= 400 && answer.status < 500 && !PASSING_CLIENT_ERRORS.has(answer.status);
+  return { answers: false, why: `HTTP ${answer.status}`, gone };
 }
 
 function describeFetchError(error: unknown): string {
-  const failure = error as Error & { cause?: { code?: string; message?: string } };
+  const failure = error as Error & { cause?: { message?: string } };
   if (failure.name === 'TimeoutError') return 'no answer in time';
-  const code = failure.cause?.code;
+  // fetch wraps the system's error in its cause; undici's request raises it as it is.
+  const code = failureCodes(error)[0];
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'its host is not found';
   if (code === 'ECONNRESET') return 'connection reset';

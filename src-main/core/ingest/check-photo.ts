@@ -6,7 +6,15 @@ import type { Metadata } from 'sharp';
 import { describeFsFailure } from '../app/fs-refusal.ts';
 import { loadSharp } from '../util/load-sharp.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
-import { MAX_FILE_BYTES, MAX_PIXELS, MIN_SHORT_SIDE, THUMBNAIL_SIZE, WARN_SHORT_SIDE } from './limits.ts';
+import {
+  MAX_FILE_BYTES,
+  MAX_PIXELS,
+  MIN_SHORT_SIDE,
+  pixelLimitReason,
+  THUMBNAIL_SIZE,
+  tooLargeReason,
+  WARN_SHORT_SIDE,
+} from './limits.ts';
 import { DECODABLE_KINDS, SERVICE_READY_KINDS, type SniffedKind, sniff } from './sniff.ts';
 import type { ProblemCode } from './types.ts';
 
@@ -73,8 +81,6 @@ const KIND_NAMES: Record<SniffedKind, string> = {
   empty: 'empty',
   unknown: 'unknown',
 };
-
-const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 type Rejection = { ok: false; code: ProblemCode; reason: string };
 const reject = (code: ProblemCode, reason: string): Rejection => ({ ok: false, code, reason });
@@ -248,10 +254,7 @@ async function checkContent(
   if (!meta.width || !meta.height) return reject('truncated', `truncated or corrupt ${KIND_NAMES[kind]}`);
   const pixels = meta.width * meta.height;
   if (pixels > MAX_PIXELS) {
-    return reject(
-      'pixel_limit',
-      `${meta.width} x ${meta.height} is over the limit of ${MAX_PIXELS / 1e6} megapixels (a decompression bomb?)`,
-    );
+    return reject('pixel_limit', pixelLimitReason(meta.width, meta.height));
   }
   if ((meta.pages ?? 1) > 1) return reject('animated', `animated (${meta.pages} frames): use a still photo`);
   const sideways = (meta.orientation ?? 1) >= 5;
@@ -329,10 +332,7 @@ export async function checkPhoto(file: FileRef, cache: IngestCache, memo: Conten
     const info = await stat(file.path);
     if (info.size === 0) return reject('empty', 'empty file (0 bytes)');
     if (info.size > MAX_FILE_BYTES) {
-      return reject(
-        'too_large',
-        `too large: ${megabytes(info.size)}, the limit is ${megabytes(MAX_FILE_BYTES)}`,
-      );
+      return reject('too_large', tooLargeReason(info.size));
     }
     read = await readPhoto(file.path, info.size);
   } catch (error) {

@@ -61,6 +61,7 @@ export function ingestHandlers(ctx: IngestDeps): HandlersOf<typeof ingestChannel
           cacheDir: ingestCacheDir(libraryDir),
           pattern,
           subfolders,
+          outbound: ctx.outbound(),
           adbatch: await AdbatchFolders.of(adbatchPaths(ctx)),
           onProgress: (progress) => {
             latest = progress;

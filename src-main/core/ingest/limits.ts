@@ -14,3 +14,15 @@ export const MAX_FILE_BYTES = 40 * 1024 * 1024;
 export const MAX_PIXELS = 120_000_000;
 /** The long side of the thumbnails the app shows. */
 export const THUMBNAIL_SIZE = 320;
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Why a photo of this many bytes is refused, local or remote: the same words for both. */
+export function tooLargeReason(bytes: number): string {
+  return `too large: ${megabytes(bytes)}, the limit is ${megabytes(MAX_FILE_BYTES)}`;
+}
+
+/** Why a photo this large in pixels is refused, local or remote, before a pixel of it is decoded. */
+export function pixelLimitReason(width: number, height: number): string {
+  return `${width} x ${height} is over the limit of ${MAX_PIXELS / 1e6} megapixels (a decompression bomb?)`;
+}

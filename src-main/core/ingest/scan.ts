@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { describeFsFailure } from '../app/fs-refusal.ts';
+import type { OutboundPolicy } from '../net/outbound-policy.ts';
 import type { NewProduct } from '../queue/types.ts';
 import { mapLimit } from '../util/map-limit.ts';
 import { AdbatchFolders, adbatchSkip, markedAbove, realKey } from './adbatch-folders.ts';
@@ -50,6 +51,8 @@ export interface ScanOptions {
   onProgress?: (progress: { checked: number; total: number }) => void;
   /** Stops the scan between checks: it rejects with the signal's reason, and nothing is planned. */
   signal?: AbortSignal;
+  /** Which catalog URLs may be fetched (default: public addresses only, no host allowed by name). */
+  outbound?: OutboundPolicy;
 }
 
 interface Source {
@@ -340,7 +343,7 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
   });
   const checks = new Map<string, RemoteCheck>();
   await mapLimit(urls, concurrency, async (url) => {
-    checks.set(url, await checkRemotePhoto(url));
+    checks.set(url, await checkRemotePhoto(url, options.outbound ?? { allowedHosts: [] }));
     checkedOne();
   });
 

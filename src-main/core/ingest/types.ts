@@ -19,6 +19,8 @@ export type ProblemCode =
   | 'too_many_photos'
   | 'no_photos'
   | 'unreachable'
+  /** A URL whose host is on this computer or the office network, not allowed by name. */
+  | 'not_public'
   | 'bad_catalog'
   | 'missing_input'
   | 'already_done'

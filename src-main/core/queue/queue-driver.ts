@@ -15,6 +15,7 @@ import {
   tryAcquireLease,
 } from '../lease.ts';
 import { writeManifest } from '../manifest.ts';
+import type { OutboundPolicy } from '../net/outbound-policy.ts';
 import type { ResultPreviews } from '../review/previews.ts';
 import { type RateLimit, RequestBudget } from '../scheduler/budget.ts';
 import { Engine } from '../scheduler/engine.ts';
@@ -45,6 +46,8 @@ export interface QueueDriverOptions {
   store: QueueStore;
   services: ServiceAccess;
   photos: PhotoReachService;
+  /** Which addresses from input may be fetched (the hosts allowed in Settings and for this session). */
+  outbound: () => OutboundPolicy;
   events: CoreEvents;
   log: Logger;
   rateLimit: () => RateLimit;
@@ -300,6 +303,7 @@ export class QueueDriver {
       batchIds,
       stayAlive: true,
       hostFor: (batch) => photos.hostFor(batch),
+      outbound: this.options.outbound,
       rateLimit: this.options.rateLimit(),
       sandboxTimeScale: this.options.timeScale,
       clientFor: (batch) => services.clientForBatch(batch),

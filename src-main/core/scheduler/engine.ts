@@ -4,6 +4,7 @@ import { DownloadPump } from '../downloads/download-pump.ts';
 import { InputCheck } from '../hosting/input-check.ts';
 import type { HostingProgress, PhotoHost } from '../hosting/photo-host.ts';
 import { PhotoPreparation } from '../hosting/prepare-photos.ts';
+import type { OutboundPolicy } from '../net/outbound-policy.ts';
 import type { BatchId } from '../queue/ids.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch } from '../queue/types.ts';
@@ -33,6 +34,8 @@ export interface EngineOptions {
    * storage set up for a remote service): the batch is then paused for the user, not failed.
    */
   hostFor: (batch: Batch) => PhotoHost;
+  /** Which addresses of a job's input may be fetched to check them (default: public ones only). */
+  outbound?: () => OutboundPolicy;
   rateLimit: RateLimit;
   now?: () => number;
   /** Polls aim at the moment a job is done with this probability (default 0.9). */
@@ -119,7 +122,7 @@ export class Engine {
       keys: this.keys,
       planner,
       photos: this.photos,
-      inputs: new InputCheck({ now: this.now }),
+      inputs: new InputCheck({ now: this.now, outbound: options.outbound ?? (() => ({ allowedHosts: [] })) }),
       rateLimit: options.rateLimit,
       now: this.now,
       timeScales: this.timeScales,

@@ -51,6 +51,15 @@ export interface JobRunnerOptions {
   onCompleted: () => void;
 }
 
+/**
+ * The given addresses that are not the service's own: a model preset from its list (the Sandbox's are on
+ * this computer) is the service's address, asked as it is, not input held to the outbound policy.
+ */
+function notTheService(given: readonly string[], baseUrl: string): string[] {
+  const service = URL.parse(baseUrl)?.origin;
+  return given.filter((url) => URL.parse(url)?.origin !== service);
+}
+
 export class JobRunner {
   private readonly store: QueueStore;
 
@@ -82,8 +91,9 @@ export class JobRunner {
     const client = keys.client(batch)!;
     let body: ShootBody | VideoBody;
     let servedCopies: ServedCopy[];
+    let given: string[];
     try {
-      ({ body, servedCopies } = await createBody(job, store, this.options.photos));
+      ({ body, servedCopies, given } = await createBody(job, store, this.options.photos));
     } catch (error) {
       if (error instanceof NoWorkingLink) {
         // Nothing was sent: the job fails here, and its message says what to do.
@@ -97,7 +107,10 @@ export class JobRunner {
       return;
     }
     const product = store.batches.product(job.productId)!;
-    const unreachable = await this.options.inputs.unreachable(batch.id, inputsOf(body, product.name));
+    const unreachable = await this.options.inputs.unreachable(
+      batch.id,
+      inputsOf(body, product.name, notTheService(given, client.baseUrl)),
+    );
     if (unreachable.length > 0) {
       this.holdForInputs(batch, unreachable);
       return;

@@ -16,6 +16,8 @@ export interface CreateBody {
   body: ShootBody | VideoBody;
   /** A video's shots whose own URL did not answer, sent as served copies. */
   servedCopies: ServedCopy[];
+  /** The body's addresses taken from input as given (catalog photos, a model image, a logo's address). */
+  given: string[];
 }
 
 /**
@@ -43,6 +45,10 @@ export async function createBody(job: Job, store: QueueStore, photos: PhotoPrepa
         ...(settings.backgroundColor ? { backgroundColor: settings.backgroundColor } : {}),
       },
       servedCopies: [],
+      given: [
+        ...product.photos.flatMap((photo) => (photo.url ? [photo.url] : [])),
+        ...(settings.modelUrl ? [settings.modelUrl] : []),
+      ],
     };
   }
   const settings = job.settings as VideoSettings;
@@ -67,6 +73,7 @@ export async function createBody(job: Job, store: QueueStore, photos: PhotoPrepa
       ...(settings.note ? { note: settings.note } : {}),
     },
     servedCopies: links.served,
+    given: !settings.logoFile && settings.logoUrl ? [settings.logoUrl] : [],
   };
 }
 

@@ -2,6 +2,14 @@ import { z } from 'zod';
 import type { AppInfo, CatalogView, Settings } from '../models.ts';
 import { channel, none } from './channel.ts';
 
+/** One host allowed by name: `host` or `host:port` (core/net/outbound-policy.ts reads it; this only bounds it). */
+const allowedHost = z
+  .string()
+  .trim()
+  .min(1)
+  .max(300)
+  .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s/@[\]]+)(:\d{1,5})?$/, 'a host name or address, with a port if you like');
+
 // The app's own facts and preferences, and the catalog a batch is chosen from (core/settings/).
 
 export const settingsChannels = {
@@ -12,6 +20,7 @@ export const settingsChannels = {
       .object({
         libraryDir: z.string().min(1).max(4096),
         budgetMarginPercent: z.number().int().min(0).max(50),
+        allowedHosts: z.array(allowedHost).max(200),
         csvBom: z.boolean(),
       })
       .partial()

@@ -165,6 +165,23 @@ function General() {
         />
       </label>
       <label>
+        Allowed hosts on this computer or your network, for catalog photos, logos and model images (one a
+        line, a port if you like). Any other address that is not public is refused.
+        <textarea
+          rows={3}
+          placeholder={'photos.office.lan\n192.168.1.20:8080'}
+          defaultValue={(settings.allowedHosts ?? []).join('\n')}
+          onBlur={(event) =>
+            void save({
+              allowedHosts: event.target.value
+                .split('\n')
+                .map((host) => host.trim())
+                .filter(Boolean),
+            })
+          }
+        />
+      </label>
+      <label>
         <input
           type="checkbox"
           checked={settings.csvBom === true}

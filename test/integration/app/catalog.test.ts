@@ -4,7 +4,13 @@ import { ServiceClient, ValidationError } from '../../../src-main/core/api/index
 import { generateApiKey } from '../../../src-main/sandbox/accounts.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { CatalogView } from '../../../src-main/shared/models.ts';
-import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
+import {
+  type CoreHarness,
+  callCore,
+  refusalOf,
+  startCoreHarness,
+  TEST_PHOTO_HOSTS,
+} from '../../support/core-harness.ts';
 import { PRODUCT_FIXTURES_DIR } from '../../support/static-server.ts';
 
 // The vocabulary the app offers (`catalog:get`, through the dispatch every transport uses) against the
@@ -20,7 +26,7 @@ let client: ServiceClient;
 let catalog: CatalogView;
 
 beforeAll(async () => {
-  h = await startCoreHarness();
+  h = await startCoreHarness({ allowedHosts: TEST_PHOTO_HOSTS });
   const key = generateApiKey();
   sandbox = await startSandbox({
     accounts: { accounts: [{ name: 'Catalog', type: 'personal', credits: 100_000, keys: [{ key }] }] },

@@ -7,7 +7,13 @@ import type { Core } from '../../../src-main/core/create-core.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { ArgsOf, Channel, EventName, Events } from '../../../src-main/shared/ipc.ts';
 import type { ShootSettingsView } from '../../../src-main/shared/models.ts';
-import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
+import {
+  type CoreHarness,
+  callCore,
+  refusalOf,
+  startCoreHarness,
+  TEST_PHOTO_HOSTS,
+} from '../../support/core-harness.ts';
 import { SandboxClient } from '../../support/sandbox-client.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
 import { expectNoPlainSecret, expectSealed } from '../../support/sealing.ts';
@@ -22,7 +28,7 @@ let service: Sandbox;
 const secrets = memorySecretBox();
 
 beforeAll(async () => {
-  h = await startCoreHarness({ secrets });
+  h = await startCoreHarness({ secrets, allowedHosts: TEST_PHOTO_HOSTS });
   service = await startSandbox({ port: 0, timeScale: 0.02 });
 });
 afterAll(async () => {

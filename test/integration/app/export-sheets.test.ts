@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src-main/core/create-core.ts';
 import { SHOPIFY_NEEDS_URLS } from '../../../src-main/core/export/shopify-export.ts';
 import type { ExportDetail, ExportRequest, UsageOwner } from '../../../src-main/shared/models.ts';
-import { type CoreHarness, callCore, finishedBatch, startCoreHarness } from '../../support/core-harness.ts';
+import {
+  type CoreHarness,
+  callCore,
+  finishedBatch,
+  startCoreHarness,
+  TEST_PHOTO_HOSTS,
+} from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { S3RVER_CREDENTIALS, type S3Server, startS3Server } from '../../support/s3-server.ts';
 import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../support/static-server.ts';
@@ -54,7 +60,7 @@ async function exported(folder: string, overrides: Partial<ExportRequest> = {}):
 const rowsOf = (bytes: Buffer) => parse(bytes, { bom: true, columns: true }) as Array<Record<string, string>>;
 
 beforeAll(async () => {
-  h = await startCoreHarness();
+  h = await startCoreHarness({ allowedHosts: TEST_PHOTO_HOSTS });
   photos = await startStaticServer();
   s3 = await startS3Server(join(h.dir, 's3'), ['shop']);
   const catalog = join(h.dir, 'catalog.csv');

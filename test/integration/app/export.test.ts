@@ -15,6 +15,7 @@ import {
   pickResults,
   refusalOf,
   startCoreHarness,
+  TEST_PHOTO_HOSTS,
 } from '../../support/core-harness.ts';
 import { fileStamps, listFiles, sha256Of } from '../../support/export-checks.ts';
 import { ACCEPT_ALL } from '../../support/export-item.ts';
@@ -50,7 +51,7 @@ function zipEntries(zip: string): string[] {
 }
 
 beforeAll(async () => {
-  h = await startCoreHarness();
+  h = await startCoreHarness({ allowedHosts: TEST_PHOTO_HOSTS });
   photos = await startStaticServer();
   // Shot on the embedded sandbox: an export reads the library and the database, never the service.
   batchId = await finishedBatch(h.core, {

@@ -8,7 +8,13 @@ import type { Core } from '../../../src-main/core/create-core.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { ArgsOf, Channel, EventName, Events } from '../../../src-main/shared/ipc.ts';
 import type { PhotoStorageInput, ShootSettingsView } from '../../../src-main/shared/models.ts';
-import { type CoreHarness, callCore, refusalOf, startCoreHarness } from '../../support/core-harness.ts';
+import {
+  type CoreHarness,
+  callCore,
+  refusalOf,
+  startCoreHarness,
+  TEST_PHOTO_HOSTS,
+} from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { S3RVER_CREDENTIALS, type S3Server, startS3Server } from '../../support/s3-server.ts';
 import { defaultKeys } from '../../support/sandbox-harness.ts';
@@ -31,7 +37,7 @@ const secrets = memorySecretBox();
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'adbatch-storage-'));
-  h = await startCoreHarness({ secrets });
+  h = await startCoreHarness({ secrets, allowedHosts: TEST_PHOTO_HOSTS });
   service = await startSandbox({ port: 0, timeScale: 0.02 });
   s3 = await startS3Server(join(dir, 's3'), ['photos']);
   storage = {

@@ -13,7 +13,13 @@ import {
   SCREEN_EDGE,
 } from '../../../src-main/core/review/previews.ts';
 import type { ReviewView } from '../../../src-main/shared/models.ts';
-import { type CoreHarness, callCore, finishedBatch, startCoreHarness } from '../../support/core-harness.ts';
+import {
+  type CoreHarness,
+  callCore,
+  finishedBatch,
+  startCoreHarness,
+  TEST_PHOTO_HOSTS,
+} from '../../support/core-harness.ts';
 import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
 import { until } from '../../support/until.ts';
 
@@ -44,7 +50,7 @@ async function expectPreviewOf(original: string, preview: string, size: PreviewS
 }
 
 beforeAll(async () => {
-  h = await startCoreHarness();
+  h = await startCoreHarness({ allowedHosts: TEST_PHOTO_HOSTS });
   photos = await startStaticServer();
   batchId = await finishedBatch(h.core, {
     inputs: [await writeCatalog(join(h.dir, 'previews.csv'), photos, ['hat', 'tote'])],

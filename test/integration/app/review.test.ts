@@ -9,6 +9,7 @@ import {
   finishedBatch,
   refusalOf,
   startCoreHarness,
+  TEST_PHOTO_HOSTS,
 } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
@@ -22,7 +23,7 @@ let photos: StaticServer;
 let batchId: string;
 
 beforeAll(async () => {
-  h = await startCoreHarness();
+  h = await startCoreHarness({ allowedHosts: TEST_PHOTO_HOSTS });
   photos = await startStaticServer();
   batchId = await finishedBatch(h.core, {
     inputs: [await writeCatalog(join(h.dir, 'review.csv'), photos, ['hat', 'tote'])],

@@ -6,7 +6,12 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CoreHarness, callCore, startCoreHarness } from '../../support/core-harness.ts';
+import {
+  type CoreHarness,
+  callCore,
+  startCoreHarness,
+  TEST_PHOTO_HOSTS,
+} from '../../support/core-harness.ts';
 import { PRODUCT_FIXTURES_DIR } from '../../support/static-server.ts';
 
 // A scan of a large catalog can be stopped (issue 28, point 3): `ingest:cancelScan` refuses the scan under
@@ -27,7 +32,7 @@ let asked = 0;
 let png: Buffer;
 
 beforeAll(async () => {
-  h = await startCoreHarness();
+  h = await startCoreHarness({ allowedHosts: TEST_PHOTO_HOSTS });
   dir = await mkdtemp(join(tmpdir(), 'adbatch-scan-cancel-'));
   png = await sharp({ create: { width: 800, height: 800, channels: 3, background: '#8090a0' } })
     .png()

@@ -12,7 +12,8 @@ import { type StaticServer, startStaticServer } from '../../support/static-serve
 // The issue's acceptance: "A Shopify export CSV with several products runs as a batch in the sandbox without
 // any upload". The real CLI, as a user runs it, on a Shopify export whose Image Src URLs point at a photo
 // host on 127.0.0.1 serving real product photos: the sandbox fetches them from there, nothing is uploaded
-// or served from this machine.
+// or served from this machine. That photo host is on this computer, which the outbound policy refuses unless
+// allowed by name: each command here allows it with --allow-host, as a designer serving their own would.
 
 let dir: string;
 let statics: StaticServer;
@@ -40,6 +41,9 @@ const PRODUCTS = [
   { handle: 'solidus-hat', title: 'Solidus Hat', photos: [['hat/solidus_hat.png', 1]] },
   { handle: 'canvas-tote', title: 'Canvas Tote', photos: [['tote/solidus_canvas_tote.png', 1]] },
 ] as const;
+
+/** `--allow-host` for the test's photo host (its address and port). */
+const allowPhotos = () => ['--allow-host', new URL(statics.url).host];
 
 /** A product's photo URLs, hero first. */
 function heroFirst(product: (typeof PRODUCTS)[number]): string[] {
@@ -99,7 +103,7 @@ describe('adbatch run on a Shopify export', () => {
   it('runs the batch in the sandbox from the public URLs, uploading nothing', async () => {
     const data = join(dir, 'data');
     const library = join(dir, 'library');
-    const result = await runOnSandbox([shopify], { dataDir: data, library });
+    const result = await runOnSandbox([shopify], { dataDir: data, library }, allowPhotos());
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
     // Nothing was turned away, and no photo had to be made reachable (uploaded or served): they already were.
     expect(result.stderr).not.toMatch(/error|warning/);
@@ -172,7 +176,9 @@ describe('adbatch run on a Shopify export', () => {
 
 describe('adbatch scan on a Shopify export', () => {
   it('prints the plan as JSON: products with their URL photos, hero first, and no problems', async () => {
-    const result = await adbatch(['scan', shopify, '--json'], { env: { ...process.env, ...scanEnv() } });
+    const result = await adbatch(['scan', shopify, '--json', ...allowPhotos()], {
+      env: { ...process.env, ...scanEnv() },
+    });
     expect(result.code, result.stderr).toBe(0);
     // Nothing on stderr but the one line that says which library keeps the thumbnails.
     expect(result.stderr).toBe(`adbatch: library: ${scanEnv().ADBATCH_LIBRARY} (as ADBATCH_LIBRARY says)\n`);
@@ -191,6 +197,43 @@ describe('adbatch scan on a Shopify export', () => {
         })),
       })),
     );
+  });
+
+  it('without --allow-host, refuses every photo on this computer, saying how to allow it, asking nothing', async () => {
+    const before = statics.hits().length;
+    const result = await adbatch(['scan', shopify, '--json'], { env: { ...process.env, ...scanEnv() } });
+    expect(result.code, result.stderr).toBe(0);
+    const plan = JSON.parse(result.stdout);
+    expect(plan.products).toEqual([]);
+    const host = new URL(statics.url).host;
+    const photoProblems = plan.problems.filter((problem: { code: string }) => problem.code === 'not_public');
+    expect(photoProblems).toHaveLength(PRODUCTS.reduce((sum, product) => sum + product.photos.length, 0));
+    const path = PRODUCTS[0].photos[0][0];
+    expect(photoProblems).toContainEqual({
+      file: statics.urlOf(path),
+      reason: `${statics.urlOf(path)} points at a loopback address (this computer) (127.0.0.1); Adbatch fetches only public addresses. To allow it: --allow-host ${host}, or add it to Allowed hosts in Settings`,
+      severity: 'error',
+      code: 'not_public',
+    });
+    expect(statics.hits().length).toBe(before);
+    // Allowed on another port only: still refused.
+    const otherPort = await adbatch(['scan', shopify, '--json', '--allow-host', '127.0.0.1:1'], {
+      env: { ...process.env, ...scanEnv() },
+    });
+    expect(JSON.parse(otherPort.stdout).products).toEqual([]);
+    // Allowed through the environment, as `resume` and `videos` take it: taken.
+    const fromEnv = await adbatch(['scan', shopify, '--json'], {
+      env: { ...process.env, ...scanEnv(), ADBATCH_ALLOW_HOSTS: `example.test,${host}` },
+    });
+    expect(JSON.parse(fromEnv.stdout).products).toHaveLength(PRODUCTS.length);
+  });
+
+  it('refuses an --allow-host that is not a host, saying what one looks like', async () => {
+    const result = await adbatch(['scan', shopify, '--allow-host', 'http://x/y'], {
+      env: { ...process.env, ...scanEnv() },
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/"http:\/\/x\/y" is not a host to allow: write a host name or address/);
   });
 
   it('reports a missing catalog by name and exits non-zero, without crashing', async () => {

@@ -74,6 +74,9 @@ beforeEach(() => {
   asked = [];
 });
 
+/** The photo host is on this computer: allowed by name, as a designer allows their own. */
+const ALLOW_PHOTO_HOST = ['--allow-host', '127.0.0.1'];
+
 describe('Ctrl+C while the CLI scans', () => {
   const commands: Array<{ name: string; args: (catalog: string) => string[] }> = [
     {
@@ -85,12 +88,17 @@ describe('Ctrl+C while the CLI scans', () => {
         join(dir, 'library'),
         '--data-dir',
         join(dir, 'scan-data'),
+        ...ALLOW_PHOTO_HOST,
       ],
     },
     {
       name: 'run',
       args: (catalog) =>
-        sandboxRunArgs([catalog], { dataDir: join(dir, 'run-data'), library: join(dir, 'library') }),
+        sandboxRunArgs(
+          [catalog],
+          { dataDir: join(dir, 'run-data'), library: join(dir, 'library') },
+          ALLOW_PHOTO_HOST,
+        ),
     },
   ];
   for (const { name, args } of commands) {
@@ -131,7 +139,15 @@ describe('scan_inputs cancelled by the MCP client', () => {
   beforeAll(async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [ADBATCH_BIN, 'mcp', '--data-dir', join(dir, 'mcp-data'), '--library', join(dir, 'library')],
+      args: [
+        ADBATCH_BIN,
+        'mcp',
+        '--data-dir',
+        join(dir, 'mcp-data'),
+        '--library',
+        join(dir, 'library'),
+        ...ALLOW_PHOTO_HOST,
+      ],
       stderr: 'pipe',
     });
     client = new Client({ name: 'Cancelling Agent', version: '1.0.0' });

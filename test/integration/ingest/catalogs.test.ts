@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkRemotePhoto } from '../../../src-main/core/ingest/remote-photo.ts';
 import { scanInputs } from '../../../src-main/core/ingest/scan.ts';
 import type { IngestPlan, Problem } from '../../../src-main/core/ingest/types.ts';
+import type { OutboundPolicy } from '../../../src-main/core/net/outbound-policy.ts';
 import {
   PRODUCT_FIXTURES_DIR,
   PRODUCT_PHOTOS,
@@ -20,6 +21,11 @@ import {
 // not do: honour Range, dribble a huge body, hang up midway).
 
 const PROBE_BYTES = 64 * 1024;
+/**
+ * Every photo host here runs on this computer, which the outbound policy refuses unless allowed by name: they
+ * are allowed as a designer serving a catalog from their own machine would allow theirs (`--allow-host`).
+ */
+const allowTestHosts: OutboundPolicy = { allowedHosts: ['127.0.0.1'] };
 
 let dir: string;
 let statics: StaticServer;
@@ -130,12 +136,12 @@ afterAll(async () => {
 
 describe('checkRemotePhoto', () => {
   it('accepts a real product photo, with its real size', async () => {
-    expect(await checkRemotePhoto(statics.urlOf(PRODUCT_PHOTOS.hat))).toEqual({
+    expect(await checkRemotePhoto(statics.urlOf(PRODUCT_PHOTOS.hat), allowTestHosts)).toEqual({
       ok: true,
       width: 1360,
       height: 1190,
     });
-    expect(await checkRemotePhoto(statics.urlOf(PRODUCT_PHOTOS.hoodieWide))).toEqual({
+    expect(await checkRemotePhoto(statics.urlOf(PRODUCT_PHOTOS.hoodieWide), allowTestHosts)).toEqual({
       ok: true,
       width: 1440,
       height: 794,
@@ -144,7 +150,7 @@ describe('checkRemotePhoto', () => {
 
   it('asks for the first 64 KB only, and reads the size from a 206 answer', async () => {
     const before = odd.log.length;
-    expect(await checkRemotePhoto(`${odd.url}/honours-range.png`)).toEqual({
+    expect(await checkRemotePhoto(`${odd.url}/honours-range.png`, allowTestHosts)).toEqual({
       ok: true,
       width: 1360,
       height: 1190,
@@ -155,7 +161,7 @@ describe('checkRemotePhoto', () => {
   });
 
   it('says HTTP 404 for a missing photo', async () => {
-    expect(await checkRemotePhoto(statics.urlOf('hat/no-such-photo.png'))).toEqual({
+    expect(await checkRemotePhoto(statics.urlOf('hat/no-such-photo.png'), allowTestHosts)).toEqual({
       ok: false,
       code: 'unreachable',
       reason: 'unreachable: HTTP 404',
@@ -163,13 +169,13 @@ describe('checkRemotePhoto', () => {
   });
 
   it('turns away a web page, naming its content type', async () => {
-    const check = await checkRemotePhoto(statics.urlOf('page.html'));
+    const check = await checkRemotePhoto(statics.urlOf('page.html'), allowTestHosts);
     expect(check).toMatchObject({ ok: false, code: 'not_an_image' });
     expect(check.ok ? '' : check.reason).toMatch(/not an image: the server says text\/html/);
   });
 
   it('turns away an error page labelled as an image, by its bytes', async () => {
-    const check = await checkRemotePhoto(statics.urlOf('error-page.jpg'));
+    const check = await checkRemotePhoto(statics.urlOf('error-page.jpg'), allowTestHosts);
     expect(check).toEqual({
       ok: false,
       code: 'not_an_image',
@@ -178,27 +184,33 @@ describe('checkRemotePhoto', () => {
   });
 
   it('turns away an SVG drawing', async () => {
-    expect(await checkRemotePhoto(statics.urlOf('logo.svg'))).toMatchObject({ ok: false, code: 'svg' });
+    expect(await checkRemotePhoto(statics.urlOf('logo.svg'), allowTestHosts)).toMatchObject({
+      ok: false,
+      code: 'svg',
+    });
   });
 
   it('turns away a photo too small to shoot, with its size', async () => {
-    const check = await checkRemotePhoto(statics.urlOf('tiny.png'));
+    const check = await checkRemotePhoto(statics.urlOf('tiny.png'), allowTestHosts);
     expect(check).toMatchObject({ ok: false, code: 'too_small' });
     expect(check.ok ? '' : check.reason).toMatch(/too small: 100 x 100/);
   });
 
   it('turns away an image answer with no bytes', async () => {
-    expect(await checkRemotePhoto(statics.urlOf('empty.png'))).toMatchObject({ ok: false, code: 'empty' });
+    expect(await checkRemotePhoto(statics.urlOf('empty.png'), allowTestHosts)).toMatchObject({
+      ok: false,
+      code: 'empty',
+    });
   });
 
   it('refuses what is not an http(s) URL, without asking anyone', async () => {
     const before = statics.hits().length;
     for (const url of ['ftp://127.0.0.1/hat.png', 'file:///etc/passwd', 'data:image/png;base64,iVBORw0K']) {
-      const check = await checkRemotePhoto(url);
+      const check = await checkRemotePhoto(url, allowTestHosts);
       expect(check).toMatchObject({ ok: false, code: 'unreachable' });
       expect(check.ok ? '' : check.reason).toMatch(/^not a public http\(s\) URL \((ftp|file|data):\)$/);
     }
-    expect(await checkRemotePhoto('hat.png')).toEqual({
+    expect(await checkRemotePhoto('hat.png', allowTestHosts)).toEqual({
       ok: false,
       code: 'unreachable',
       reason: 'not a URL',
@@ -210,19 +222,19 @@ describe('checkRemotePhoto', () => {
     const server = await listen(() => {});
     const { port } = server.address() as AddressInfo;
     await closeServer(server);
-    const check = await checkRemotePhoto(`http://127.0.0.1:${port}/hat.png`);
+    const check = await checkRemotePhoto(`http://127.0.0.1:${port}/hat.png`, allowTestHosts);
     expect(check).toEqual({ ok: false, code: 'unreachable', reason: 'unreachable: ECONNREFUSED' });
   });
 
   it('says unreachable, without throwing, when the host hangs up in the middle', async () => {
-    const check = await checkRemotePhoto(`${odd.url}/hangs-up.png`);
+    const check = await checkRemotePhoto(`${odd.url}/hangs-up.png`, allowTestHosts);
     expect(check).toMatchObject({ ok: false, code: 'unreachable' });
     expect(check.ok ? '' : check.reason).toMatch(/^unreachable: the answer broke off: /);
   });
 
   it('reads about 64 KB of a host that ignores Range and sends 20 MB, then hangs up', async () => {
     const started = Date.now();
-    const check = await checkRemotePhoto(`${odd.url}/ignores-range.png`);
+    const check = await checkRemotePhoto(`${odd.url}/ignores-range.png`, allowTestHosts);
     const took = Date.now() - started;
     expect(check).toEqual({ ok: true, width: 1360, height: 1190 });
     // The slow host has had its connection closed: it stopped writing far short of the 20 MB.
@@ -275,7 +287,10 @@ describe('scanInputs on catalogs', () => {
     // A second catalog with a product of the same name: told apart.
     await writeFile(list, `product,url\nRed Cap,${photo(PRODUCT_PHOTOS.capGray)}\n`);
     await writeFile(broken, '{"product": "mug", "url": ');
-    plan = await scanInputs([shopify, list, broken, missing], { cacheDir: join(dir, 'cache') });
+    plan = await scanInputs([shopify, list, broken, missing], {
+      cacheDir: join(dir, 'cache'),
+      outbound: allowTestHosts,
+    });
   });
 
   const problemsAbout = (file: string) => plan.problems.filter((problem) => problem.file === file);
@@ -402,6 +417,7 @@ describe('scanInputs on a catalog: progress and cancelling', () => {
     const seen: Array<{ checked: number; total: number }> = [];
     const plan = await scanInputs([await catalogOf('progress.csv', 5)], {
       cacheDir: join(dir, 'cache'),
+      outbound: allowTestHosts,
       onProgress: (progress) => seen.push(progress),
     });
     expect(plan.products).toHaveLength(5);
@@ -417,6 +433,7 @@ describe('scanInputs on a catalog: progress and cancelling', () => {
     const reason = new Error('cancelled by the designer');
     const scan = scanInputs([file], {
       cacheDir: join(dir, 'cache'),
+      outbound: allowTestHosts,
       concurrency: 2,
       signal: controller.signal,
       onProgress: ({ checked }) => {

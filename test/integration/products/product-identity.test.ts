@@ -12,6 +12,7 @@ import {
   pickResults,
   refusalOf,
   startCoreHarness,
+  TEST_PHOTO_HOSTS,
 } from '../../support/core-harness.ts';
 import { listFiles } from '../../support/export-checks.ts';
 import {
@@ -32,7 +33,8 @@ let photos: StaticServer;
 let batchId: string;
 
 beforeAll(async () => {
-  h = await startCoreHarness();
+  // The catalog's photo host is on this computer: allowed by name, as a designer allows their own.
+  h = await startCoreHarness({ allowedHosts: TEST_PHOTO_HOSTS });
   photos = await startStaticServer();
   const catalog = join(h.dir, 'shop.csv');
   await writeFile(
