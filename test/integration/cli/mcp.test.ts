@@ -99,9 +99,10 @@ describe('adbatch mcp', () => {
       'submit_batch',
       'usage',
     ]);
+    // A decision replaces the one made before (issue 30): destructive, though it spends nothing.
     expect(byName.get('review_decide')!.annotations).toMatchObject({
       readOnlyHint: false,
-      destructiveHint: false,
+      destructiveHint: true,
     });
     expect(byName.get('quote_batch')!.annotations).toMatchObject({ readOnlyHint: true });
     // Check all again spends nothing: it asks the service again, and may be asked twice.

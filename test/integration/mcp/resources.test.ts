@@ -117,6 +117,8 @@ describe('resources over MCP', () => {
     const noExport = await readError('adbatch://export/x_none/manifest');
     expect(noExport.code).toBe(-32002);
     expect(noExport.message).toMatch(/x_none/);
+    for (const error of [noResult, noBatch, noExport])
+      expect(error.message).not.toMatch(/\b[a-z]+:[a-z]+\b/i);
     // A link of no template Adbatch declares: the SDK's own refusal.
     expect((await readError('adbatch://elsewhere/1')).code).toBe(ErrorCode.InvalidParams);
   });
