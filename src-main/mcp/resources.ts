@@ -100,11 +100,16 @@ async function readManifest(call: CoreCall, uri: string, variables: Variables): 
     );
   }
   const contents = await Promise.all(
-    view.manifests.map(async (manifest) => ({
-      uri,
-      mimeType: MANIFEST_TYPES[extname(manifest).toLowerCase()] ?? 'text/plain',
-      text: await readFile(join(view.destination, manifest), 'utf8'),
-    })),
+    view.manifests.map(async (manifest) => {
+      const path = join(view.destination, manifest);
+      return {
+        uri,
+        mimeType: MANIFEST_TYPES[extname(manifest).toLowerCase()] ?? 'text/plain',
+        text: await readFile(path, 'utf8'),
+        // Which manifest this is: every one is read at the export's one URI.
+        _meta: { path },
+      };
+    }),
   );
   return { contents };
 }

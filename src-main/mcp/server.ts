@@ -37,7 +37,7 @@ import {
 } from '../shared/words.ts';
 import { allowedFolder } from './allowed-folder.ts';
 import { agentWords } from './errors.ts';
-import { registerResources, resultUri } from './resources.ts';
+import { exportManifestUri, registerResources, resultUri } from './resources.ts';
 import {
   batchIdArgument,
   choice,
@@ -606,6 +606,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           z.object({ path: z.string(), warnings: z.array(z.string()), error: z.string().optional() }),
         ),
         manifests: z.array(z.string()),
+        manifestUri: z.string().describe('The manifests over MCP, with resources/read.'),
         notes: z.array(z.string()),
       },
       annotations: {
@@ -649,6 +650,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             ...(file.error ? { error: file.error } : {}),
           })),
           manifests: view.manifests.map((manifest) => join(view.destination, manifest)),
+          manifestUri: exportManifestUri(view.id),
           notes: view.notes,
         };
       }),

@@ -99,9 +99,15 @@ describe('resources over MCP', () => {
 
     const uri = `adbatch://export/${started.id}/manifest`;
     const { contents } = await client.readResource({ uri });
+    const manifest = async (file: string, mimeType: string) => ({
+      uri,
+      mimeType,
+      text: await readFile(join(destination, file), 'utf8'),
+      _meta: { path: join(destination, file) },
+    });
     expect(contents).toEqual([
-      { uri, mimeType: 'text/csv', text: await readFile(join(destination, 'manifest.csv'), 'utf8') },
-      { uri, mimeType: 'application/json', text: await readFile(join(destination, 'manifest.json'), 'utf8') },
+      await manifest('manifest.csv', 'text/csv'),
+      await manifest('manifest.json', 'application/json'),
     ]);
   }, 60_000);
 
