@@ -3,6 +3,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS } from '../../../src-main/shared/ipc.ts';
 import {
+  PREFLIGHT_WARNINGS,
   QUALITIES,
   REVIEW_FLAGS,
   SHOOT_ASPECT_RATIOS,
@@ -69,6 +70,9 @@ describe('the MCP tools’ schemas', () => {
     expect(property('make_videos', ['duration']).enum).toEqual([...VIDEO_DURATIONS]);
     expect(property('make_videos', ['resolution']).enum).toEqual([...VIDEO_RESOLUTIONS]);
     expect(property('export_batch', ['rule']).enum).toEqual(['picked', 'picked-or-stars', 'not-rejected']);
+    expect((property('export_batch', ['acceptWarnings']).items as Schema).enum).toEqual([
+      ...PREFLIGHT_WARNINGS,
+    ]);
     expect(property('review_decide', ['flag']).anyOf).toEqual([
       { type: 'string', enum: [...REVIEW_FLAGS] },
       { type: 'null', description: 'None.' },
@@ -121,6 +125,11 @@ describe('the MCP tools’ schemas', () => {
         'export_batch',
         { batchId: 'b_none', folder: '/tmp', rule: 'all' },
         'rule must be one of: picked, picked-or-stars, not-rejected',
+      ],
+      [
+        'export_batch',
+        { batchId: 'b_none', folder: '/tmp', acceptWarnings: ['blurry'] },
+        `acceptWarnings must be one of: ${PREFLIGHT_WARNINGS.join(', ')}`,
       ],
       // An id longer than any the core makes: refused naming the tool's argument, not the channel's.
       ['batch_status', { batchId: 'b'.repeat(300) }, '<=200 characters at batchId'],
