@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { Refusal } from '../core/app/dispatch.ts';
 import { refusalWords } from '../core/app/fs-refusal.ts';
 import { type LibraryChoice, libraryLine } from '../core/app/library-choice.ts';
-import { shootSettings, videoSettings } from '../shared/contract/queue.ts';
 import { resultId, stars } from '../shared/contract/review.ts';
 import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';
 import type { BatchDetail, CatalogView, UsagePeriod } from '../shared/models.ts';
@@ -38,6 +36,18 @@ import {
   TAKING_LONGER_WORDS,
 } from '../shared/words.ts';
 import { allowedFolder } from './allowed-folder.ts';
+import { agentWords } from './errors.ts';
+import { exportManifestUri, registerResources, resultUri } from './resources.ts';
+import {
+  batchIdArgument,
+  choice,
+  exportRuleChoice,
+  flagChoice,
+  orNull,
+  requestIdArgument,
+  shootChoices,
+  videoChoices,
+} from './schemas.ts';
 
 // Adbatch's tools for agents (issue 16, docs/agents.md), over the one handler map every front end calls: an
 // agent scans, quotes and submits batches, follows them, reads and decides results, and reads the balance
@@ -77,7 +87,9 @@ function answer(data: Record<string, unknown>): CallToolResult {
 /** A refusal in the core's own words: the agent reads why, and nothing was done. */
 function refused(error: unknown): CallToolResult {
   const message =
-    error instanceof Refusal ? error.message : `Adbatch could not do it: ${refusalWords(error)}`;
+    error instanceof Refusal
+      ? agentWords(error.message)
+      : `Adbatch could not do it: ${agentWords(refusalWords(error))}`;
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
@@ -106,21 +118,15 @@ const requestShape = {
   requestId: z.string(),
   state: z.enum(AGENT_REQUEST_STATES),
   stateWords: z.string(),
-  batchId: z.string().nullable(),
+  batchId: orNull(z.string()),
   credits: z.number(),
-  reason: z.string().nullable(),
+  reason: orNull(z.string()),
 };
 
 const batchSettings = {
-  style: shootSettings.shape.style.optional().describe('The shoot style; the catalog default when absent.'),
-  shots: shootSettings.shape.shots.optional().describe('Shots per product.'),
-  quality: shootSettings.shape.quality.optional(),
-  aspectRatio: shootSettings.shape.aspectRatio.optional(),
+  ...shootChoices,
   video: z
-    .object({
-      duration: videoSettings.shape.duration,
-      resolution: videoSettings.shape.resolution,
-    })
+    .object(videoChoices)
     .optional()
     .describe('A video ad of each product from its first shots; none when absent.'),
 };
@@ -165,7 +171,8 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             'Folders Adbatch wrote (its library, results, exports, data), never scanned as products.',
           ),
       },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      // A catalog file may name its photos by URL: scanning fetches them.
+      annotations: { readOnlyHint: true, openWorldHint: true },
     },
     ({ paths }, { signal }) =>
       tool(async () => {
@@ -214,7 +221,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       outputSchema: {
         quoteId: z.string(),
         credits: z.number(),
-        balance: z.number().nullable(),
+        balance: orNull(z.number()),
         shortfall: z.number(),
         expiresAt: z.string(),
         products: z.array(z.object({ product: z.string(), credits: z.number() })),
@@ -273,7 +280,8 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           .describe('Your own id for this request: the same id again answers the first request.'),
       },
       outputSchema: requestShape,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      // It spends credits when the batch fits the allowance: the spending is the allowance's rule, not this hint.
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     ({ quoteId, clientRequestId }) =>
       tool(async () =>
@@ -287,7 +295,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       title: 'Follow a request',
       description:
         'Where a submitted request stands: pending (waiting for a person’s approval), created (with its batch), declined or expired.',
-      inputSchema: { requestId: z.string().min(1) },
+      inputSchema: { requestId: requestIdArgument },
       outputSchema: requestShape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -300,15 +308,15 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       title: 'Follow a batch',
       description:
         'A batch’s progress: its status (and why it is paused, in words when the reason is not enough), jobs done and failed, credits charged and refunded, the time left while it runs, the shoots and videos taking longer than usual (still followed), and the shoots and videos that wait for a person’s decision in Adbatch (check again, retry, abandon, download again: a person’s, not a tool’s), with what each decision costs. A batch whose credits are in doubt is `needs_you`, never `finished`: `needsYou` says what is at stake; check_batch_again asks the service again, free.',
-      inputSchema: { batchId: z.string().min(1) },
+      inputSchema: { batchId: batchIdArgument },
       outputSchema: {
         batchId: z.string(),
         name: z.string(),
         status: z.enum(BATCH_VIEW_STATUSES),
-        statusReason: z.enum(PAUSE_REASONS).nullable(),
+        statusReason: orNull(z.enum(PAUSE_REASONS)),
         statusWords: z.string(),
-        statusMessage: z.string().nullable(),
-        needsYou: z.string().nullable(),
+        statusMessage: orNull(z.string()),
+        needsYou: orNull(z.string()),
         creditsInDoubt: z.number(),
         decisions: z.array(z.object({ decision: z.enum(BATCH_DECISIONS), words: z.string() })),
         jobs: z.number(),
@@ -326,11 +334,11 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             stateWords: z.string(),
             creditsAtStake: z.number(),
             // Why it waits, in words: what the service no longer serves and what it was paid, for one.
-            why: z.string().nullable(),
+            why: orNull(z.string()),
             decisions: z.array(z.object({ decision: z.enum(JOB_DECISIONS), words: z.string() })),
           }),
         ),
-        timeLeft: z.string().nullable(),
+        timeLeft: orNull(z.string()),
         takingLonger: z.array(
           z.object({ jobId: z.string(), product: z.string(), kind: z.enum(JOB_KINDS), words: z.string() }),
         ),
@@ -371,7 +379,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       title: 'Check a batch’s doubts again',
       description:
         'Check all again, free: every shoot and video of a batch in doubt is asked about once more (one past its deadline is followed again, results paid for are downloaded again, a create whose answer was lost is looked for in the service’s usage report). Nothing is sent again and nothing is charged. Answers the batch as batch_status does; what the check found is in each job’s words.',
-      inputSchema: { batchId: z.string().min(1) },
+      inputSchema: { batchId: batchIdArgument },
       outputSchema: { batchId: z.string(), status: z.enum(BATCH_VIEW_STATUSES), statusWords: z.string() },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
@@ -393,8 +401,8 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           z.object({
             accountId: z.string(),
             name: z.string(),
-            balance: z.number().nullable(),
-            brand: z.string().nullable(),
+            balance: orNull(z.number()),
+            brand: orNull(z.string()),
           }),
         ),
       },
@@ -417,7 +425,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       title: 'List a batch’s results',
       description:
         'The shots and videos a batch made, each with its file on this computer (also as a resource link), its product and style, and the decision on it (picked, rejected, stars 0 to 5).',
-      inputSchema: { batchId: z.string().min(1) },
+      inputSchema: { batchId: batchIdArgument },
       outputSchema: {
         batchId: z.string(),
         results: z.array(
@@ -425,10 +433,10 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             resultId: z.number(),
             product: z.string(),
             kind: z.enum(RESULT_KINDS),
-            style: z.enum(SHOOT_STYLES).nullable(),
+            style: orNull(z.enum(SHOOT_STYLES)),
             index: z.number(),
             path: z.string(),
-            flag: z.enum(REVIEW_FLAGS).nullable(),
+            flag: orNull(z.enum(REVIEW_FLAGS)),
             stars: z.number(),
           }),
         ),
@@ -454,11 +462,12 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         return {
           content: [
             { type: 'text', text: JSON.stringify({ batchId, results }, null, 2) },
+            // Readable with resources/read by any client (mcp/resources.ts): a shot as a JPEG an agent can look at.
             ...results.map((result) => ({
               type: 'resource_link' as const,
-              uri: pathToFileURL(result.path).href,
+              uri: resultUri(batchId, result.resultId),
               name: `${result.product} ${result.kind} ${result.index}`,
-              mimeType: result.kind === 'video' ? 'video/mp4' : undefined,
+              mimeType: result.kind === 'video' ? 'application/json' : 'image/jpeg',
             })),
           ],
           structuredContent: { batchId, results },
@@ -476,19 +485,20 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       description:
         'Records a decision on results of a batch, as a designer does in Review: pick or reject (null clears it), and stars 0 to 5. Picks are what videos are made from and what is exported.',
       inputSchema: {
-        batchId: z.string().min(1),
+        batchId: batchIdArgument,
         resultIds: z.array(resultId).min(1),
-        flag: z.enum(REVIEW_FLAGS).nullable().optional(),
+        flag: flagChoice.optional(),
         stars: stars.optional(),
       },
       outputSchema: {
         results: z.array(
-          z.object({ resultId: z.number(), flag: z.enum(REVIEW_FLAGS).nullable(), stars: z.number() }),
+          z.object({ resultId: z.number(), flag: orNull(z.enum(REVIEW_FLAGS)), stars: z.number() }),
         ),
       },
+      // A decision replaces the one the designer made before.
       annotations: {
         readOnlyHint: false,
-        destructiveHint: false,
+        destructiveHint: true,
         idempotentHint: true,
         openWorldHint: false,
       },
@@ -519,11 +529,11 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       description:
         'What a video ad of each product of a batch, made from its picked shots, would cost: a new quote, nothing spent. Submit its quote id with submit_batch, like a batch: a person approves it unless it fits the allowance.',
       inputSchema: {
-        batchId: z.string().min(1),
-        duration: videoSettings.shape.duration
+        batchId: batchIdArgument,
+        duration: videoChoices.duration
           .optional()
           .describe('Seconds; the batch’s video settings or the catalog default when absent.'),
-        resolution: videoSettings.shape.resolution.optional(),
+        resolution: videoChoices.resolution.optional(),
       },
       outputSchema: {
         quoteId: z.string(),
@@ -571,13 +581,13 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       title: 'Export a batch',
       description: `Writes a batch's picked results (or more) as the files a channel wants, with export recipes (built in: Original, Shopify, Amazon main, Amazon additional, Instagram feed, Story/Reels, Web; or the designer's own), and a manifest, into a folder the user allowed for agents${options.exportFolders().length > 0 ? ` (${options.exportFolders().join(', ')}, or a folder inside one)` : ' (none is allowed yet)'}. A second identical export writes nothing. Waits until the files are written.`,
       inputSchema: {
-        batchId: z.string().min(1),
+        batchId: batchIdArgument,
         folder: z.string().min(1).describe('Absolute; one of the allowed folders or inside one.'),
         recipes: z.array(z.string().min(1)).min(1).optional().describe('Recipe names; Original when absent.'),
-        rule: z.enum(['picked', 'picked-or-stars', 'not-rejected']).optional(),
+        rule: exportRuleChoice.optional(),
         minStars: z.number().int().min(0).max(5).optional(),
         acceptWarnings: z
-          .array(z.enum(PREFLIGHT_WARNINGS))
+          .array(choice('acceptWarnings', PREFLIGHT_WARNINGS))
           .optional()
           .describe(
             'Pre-flight warning kinds to write anyway (below_recommended, upscaled, not_white, low_fill, not_srgb); a file with another warning is held back with the reason.',
@@ -591,11 +601,12 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         written: z.number(),
         identical: z.number(),
         failed: z.number(),
-        message: z.string().nullable(),
+        message: orNull(z.string()),
         files: z.array(
           z.object({ path: z.string(), warnings: z.array(z.string()), error: z.string().optional() }),
         ),
         manifests: z.array(z.string()),
+        manifestUri: z.string().describe('The manifests over MCP, with resources/read.'),
         notes: z.array(z.string()),
       },
       annotations: {
@@ -639,6 +650,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             ...(file.error ? { error: file.error } : {}),
           })),
           manifests: view.manifests.map((manifest) => join(view.destination, manifest)),
+          manifestUri: exportManifestUri(view.id),
           notes: view.notes,
         };
       }),
@@ -665,8 +677,8 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             charged: z.number(),
             refunded: z.number(),
             net: z.number(),
-            cap: z.number().nullable(),
-            left: z.number().nullable(),
+            cap: orNull(z.number()),
+            left: orNull(z.number()),
           }),
         ),
         totals: z.object({
@@ -701,6 +713,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       }),
   );
 
+  registerResources(server, call);
   return server;
 }
 

@@ -99,9 +99,10 @@ describe('adbatch mcp', () => {
       'submit_batch',
       'usage',
     ]);
+    // A decision replaces the one made before (issue 30): destructive, though it spends nothing.
     expect(byName.get('review_decide')!.annotations).toMatchObject({
       readOnlyHint: false,
-      destructiveHint: false,
+      destructiveHint: true,
     });
     expect(byName.get('quote_batch')!.annotations).toMatchObject({ readOnlyHint: true });
     // Check all again spends nothing: it asks the service again, and may be asked twice.
@@ -174,7 +175,12 @@ describe('adbatch mcp', () => {
     };
     expect(results).toHaveLength(2);
     for (const result of results) expect(existsSync(result.path), result.path).toBe(true);
-    expect(listing.content.filter((item) => item.type === 'resource_link')).toHaveLength(2);
+    const links = listing.content.filter((item) => item.type === 'resource_link');
+    expect(links).toHaveLength(2);
+    // Each link readable over MCP (issue 30): the shot as a JPEG, its original's path beside it.
+    const shot = await client.readResource({ uri: links[0]!.uri });
+    expect(shot.contents.map((content) => content.mimeType)).toEqual(['image/jpeg', 'application/json']);
+    expect(JSON.stringify(shot.contents[1])).toContain(JSON.stringify(results[0]!.path).slice(1, -1));
     const decided = await tool('review_decide', {
       batchId: request.batchId,
       resultIds: [results[0]!.resultId],
@@ -202,6 +208,9 @@ describe('adbatch mcp', () => {
     expect(files).toHaveLength(1);
     expect(existsSync(files[0]!.path)).toBe(true);
     for (const manifest of exported.manifests as string[]) expect(existsSync(manifest), manifest).toBe(true);
+    // The manifests over MCP too, for a client that cannot read this computer's files.
+    const { contents } = await client.readResource({ uri: exported.manifestUri as string });
+    expect(contents.map((content) => content._meta?.path)).toEqual(exported.manifests);
     expect(
       await tool('export_batch', { batchId: request.batchId, folder, recipes: ['Shopify'], ...accept }),
     ).toMatchObject({
