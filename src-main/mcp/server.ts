@@ -609,9 +609,10 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         manifestUri: z.string().describe('The manifests over MCP, with resources/read.'),
         notes: z.array(z.string()),
       },
+      // Destructive: a re-export replaces the files an earlier export placed there when their sources changed.
       annotations: {
         readOnlyHint: false,
-        destructiveHint: false,
+        destructiveHint: true,
         idempotentHint: true,
         openWorldHint: false,
       },

@@ -100,6 +100,11 @@ describe('the MCP tools’ schemas', () => {
       readOnlyHint: false,
       destructiveHint: true,
     });
+    // A re-export replaces the files an earlier one placed (issue 29): destructive, though it spends nothing.
+    expect(tools.get('export_batch')!.annotations).toMatchObject({
+      destructiveHint: true,
+      openWorldHint: false,
+    });
     expect(tools.get('usage')!.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
   });
 
