@@ -14,7 +14,6 @@ import {
   AGENT_REQUEST_STATES,
   BATCH_DECISIONS,
   BATCH_VIEW_STATUSES,
-  EXPORT_STATES,
   JOB_DECISIONS,
   JOB_KINDS,
   JOB_STATES,
@@ -29,15 +28,16 @@ import {
   BATCH_DECISION_WORDS,
   batchStatusWords,
   decisionWords,
-  EXPORT_STATE_WORDS,
   etaWords,
   JOB_STATE_WORDS,
   needsYouWords,
   TAKING_LONGER_WORDS,
 } from '../shared/words.ts';
 import { allowedFolder } from './allowed-folder.ts';
+import { registerWaitBatch } from './batch-wait.ts';
 import { agentWords } from './errors.ts';
-import { exportManifestUri, registerResources, resultUri } from './resources.ts';
+import { exportShape, followExport, registerExportStatus, waitSecondsInput } from './export-work.ts';
+import { registerResources, resultUri } from './resources.ts';
 import {
   batchIdArgument,
   choice,
@@ -93,7 +93,7 @@ function refused(error: unknown): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-async function tool(run: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
+export async function tool(run: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
   try {
     return answer(await run());
   } catch (error) {
@@ -579,7 +579,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     'export_batch',
     {
       title: 'Export a batch',
-      description: `Writes a batch's picked results (or more) as the files a channel wants, with export recipes (built in: Original, Shopify, Amazon main, Amazon additional, Instagram feed, Story/Reels, Web; or the designer's own), and a manifest, into a folder the user allowed for agents${options.exportFolders().length > 0 ? ` (${options.exportFolders().join(', ')}, or a folder inside one)` : ' (none is allowed yet)'}. A second identical export writes nothing. Waits until the files are written.`,
+      description: `Writes a batch's picked results (or more) as the files a channel wants, with export recipes (built in: Original, Shopify, Amazon main, Amazon additional, Instagram feed, Story/Reels, Web; or the designer's own), and a manifest, into a folder the user allowed for agents${options.exportFolders().length > 0 ? ` (${options.exportFolders().join(', ')}, or a folder inside one)` : ' (none is allowed yet)'}. A second identical export writes nothing. Waits for the files up to waitSeconds (45 at most), sending progress when asked; an export still running then is answered with export_status to poll, and one whose call is cancelled is stopped.`,
       inputSchema: {
         batchId: batchIdArgument,
         folder: z.string().min(1).describe('Absolute; one of the allowed folders or inside one.'),
@@ -592,23 +592,9 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           .describe(
             'Pre-flight warning kinds to write anyway (below_recommended, upscaled, not_white, low_fill, not_srgb); a file with another warning is held back with the reason.',
           ),
+        waitSeconds: waitSecondsInput,
       },
-      outputSchema: {
-        exportId: z.string(),
-        state: z.enum(EXPORT_STATES),
-        stateWords: z.string(),
-        folder: z.string(),
-        written: z.number(),
-        identical: z.number(),
-        failed: z.number(),
-        message: orNull(z.string()),
-        files: z.array(
-          z.object({ path: z.string(), warnings: z.array(z.string()), error: z.string().optional() }),
-        ),
-        manifests: z.array(z.string()),
-        manifestUri: z.string().describe('The manifests over MCP, with resources/read.'),
-        notes: z.array(z.string()),
-      },
+      outputSchema: exportShape,
       // Destructive: a re-export replaces the files an earlier export placed there when their sources changed.
       annotations: {
         readOnlyHint: false,
@@ -617,7 +603,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         openWorldHint: false,
       },
     },
-    ({ batchId, folder, recipes, rule, minStars, acceptWarnings }) =>
+    ({ batchId, folder, recipes, rule, minStars, acceptWarnings, waitSeconds }, extra) =>
       tool(async () => {
         const destination = await allowedFolder(folder, options.exportFolders());
         const started = await call('export:start', {
@@ -628,34 +614,11 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           manifest: { csv: true, json: true },
           acceptWarnings: acceptWarnings ?? [],
         });
-        let view = await call('export:get', { id: started.id });
-        for (
-          const deadline = Date.now() + EXPORT_WAIT_MS;
-          view.state === 'running' && Date.now() < deadline;
-        ) {
-          await new Promise((resolve) => setTimeout(resolve, 250));
-          view = await call('export:get', { id: started.id });
-        }
-        return {
-          exportId: view.id,
-          state: view.state,
-          stateWords: EXPORT_STATE_WORDS[view.state],
-          folder: view.destination,
-          written: view.written,
-          identical: view.identical,
-          failed: view.failed,
-          message: view.message,
-          files: view.files.slice(0, 200).map((file) => ({
-            path: join(view.destination, file.path),
-            warnings: file.warnings,
-            ...(file.error ? { error: file.error } : {}),
-          })),
-          manifests: view.manifests.map((manifest) => join(view.destination, manifest)),
-          manifestUri: exportManifestUri(view.id),
-          notes: view.notes,
-        };
+        return followExport(call, started.id, extra, { waitSeconds, startedHere: true });
       }),
   );
+  registerExportStatus(server, call);
+  registerWaitBatch(server, call);
 
   server.registerTool(
     'usage',
@@ -717,9 +680,6 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
   registerResources(server, call);
   return server;
 }
-
-/** How long export_batch waits for the files; past it, it answers with the export still running. */
-const EXPORT_WAIT_MS = 10 * 60_000;
 
 /** [from, to) from days given as YYYY-MM-DD (UTC), either left out: this month by default. */
 function periodOf(from?: string, to?: string): UsagePeriod {

@@ -90,6 +90,7 @@ describe('adbatch mcp', () => {
       'batch_status',
       'check_batch_again',
       'export_batch',
+      'export_status',
       'list_results',
       'make_videos',
       'quote_batch',
@@ -98,6 +99,7 @@ describe('adbatch mcp', () => {
       'scan_inputs',
       'submit_batch',
       'usage',
+      'wait_batch',
     ]);
     // A decision replaces the one made before (issue 30): destructive, though it spends nothing.
     expect(byName.get('review_decide')!.annotations).toMatchObject({
