@@ -48,6 +48,7 @@ import {
   shootChoices,
   videoChoices,
 } from './schemas.ts';
+import { alreadyShot, scanOf } from './stateless-quote.ts';
 
 // Adbatch's tools for agents (issue 16, docs/agents.md), over the one handler map every front end calls: an
 // agent scans, quotes and submits batches, follows them, reads and decides results, and reads the balance
@@ -150,7 +151,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     {
       title: 'Scan product folders',
       description:
-        'Reads folders of product photos (one folder per product), photos, or a catalog file (CSV, JSON) on this computer into products, with every problem found. Returns a scan id for quote_batch.',
+        'Reads folders of product photos (one folder per product), photos, or a catalog file (CSV, JSON) on this computer into products, with every problem found. Returns a scan id for quote_batch, kept 30 minutes (quote_batch also takes the paths directly).',
       inputSchema: { paths: z.array(z.string().min(1)).min(1).describe('Absolute paths.') },
       outputSchema: {
         scanId: z.string(),
@@ -181,7 +182,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         const scanToken = randomUUID();
         const cancel = () => void call('ingest:cancelScan', { scanToken }).catch(() => {});
         signal.addEventListener('abort', cancel, { once: true });
-        const scan = await call('ingest:scan', { inputs: paths, scanToken }).finally(() =>
+        const scan = await call('agents:scan', { inputs: paths, scanToken }).finally(() =>
           signal.removeEventListener('abort', cancel),
         );
         return {
@@ -210,9 +211,20 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     'quote_batch',
     {
       title: 'Quote a batch',
-      description: `What a batch of the scanned products costs, per product and in all, against the balance and the brand's budget. Nothing is spent. Returns a quote id for submit_batch (valid 30 minutes, and only while the balance and prices hold). Choices: ${choices(catalog)}.`,
+      description: `What a batch of the products in these paths (or of a scan_inputs scan) costs, per product and in all, against the balance and the brand's budget. Nothing is spent. Products already shot from the same photos with the same settings are left out and listed in alreadyShot with why; includeDone shoots them again (charged again). Returns a quote id for submit_batch (valid 30 minutes, and only while the balance and prices hold). Choices: ${choices(catalog)}.`,
       inputSchema: {
-        scanId: z.string().min(1),
+        paths: z
+          .array(z.string().min(1))
+          .min(1)
+          .optional()
+          .describe('Absolute paths of product folders, photos or a catalog file: scanned, then quoted.'),
+        scanId: z.string().min(1).optional().describe('A scan_inputs scan id, instead of the paths.'),
+        includeDone: z
+          .boolean()
+          .optional()
+          .describe(
+            'Shoot again the products already shot with these settings (charged again); false when absent.',
+          ),
         name: z.string().min(1).max(200).describe('The batch name people see.'),
         accountId: z.string().optional().describe('The account; the server’s default when absent.'),
         brandId: z.string().optional().describe('The client brand billed (agency keys).'),
@@ -225,6 +237,11 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         shortfall: z.number(),
         expiresAt: z.string(),
         products: z.array(z.object({ product: z.string(), credits: z.number() })),
+        alreadyShot: z
+          .array(z.object({ product: z.string(), reason: z.string() }))
+          .describe(
+            'Products left out: already shot (or being shot) with these settings; includeDone shoots them again.',
+          ),
         caps: z.array(z.object({ label: z.string(), left: z.number(), passes: z.boolean() })),
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
@@ -244,12 +261,12 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         const quote = await call('agents:quote', {
           client: client(),
           request: {
-            scanId: input.scanId,
+            scanId: await scanOf(call, input),
             accountId: input.accountId ?? options.defaultAccountId,
             ...(input.brandId ? { brandId: input.brandId } : {}),
             shoot,
             video,
-            includeDone: false,
+            includeDone: input.includeDone ?? false,
             name: input.name,
           },
         });
@@ -260,6 +277,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           shortfall: quote.shortfall,
           expiresAt: new Date(quote.expiresAt).toISOString(),
           products: quote.products.map((row) => ({ product: row.product, credits: row.credits })),
+          alreadyShot: alreadyShot(quote.setAside),
           caps: quote.caps.map((cap) => ({ label: cap.label, left: cap.left, passes: cap.passes })),
         };
       }),

@@ -1,12 +1,9 @@
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callHandler } from '../../../src-main/core/app/dispatch.ts';
-import { type CoreCall, createMcpServer } from '../../../src-main/mcp/server.ts';
 import { type CoreHarness, callCore, finishedBatch, startCoreHarness } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
+import { type McpInProcess, startMcpInProcess } from '../../support/mcp-in-process.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 import { untilValue } from '../../support/until.ts';
 
@@ -15,48 +12,24 @@ import { untilValue } from '../../support/until.ts';
 // (export_status, followed to its end), and an export whose call the client cancels: stopped, not left to run.
 
 let h: CoreHarness;
-let client: Client;
-let exports: string;
+let mcp: McpInProcess;
 
 beforeAll(async () => {
   h = await startCoreHarness();
-  exports = join(h.dir, 'exports');
-  const call: CoreCall = (channel, ...args) => callHandler(h.core.dispatch, channel, args[0]);
-  const server = await createMcpServer({
-    call,
-    defaultAccountId: 'sandbox',
-    version: 'test',
-    exportFolders: () => [exports],
-  });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  client = new Client({ name: 'Long agent', version: '1.0.0' });
-  await client.connect(clientSide);
+  mcp = await startMcpInProcess(h, 'Long agent');
 }, 30_000);
 afterAll(async () => {
-  await client?.close();
+  await mcp?.client.close();
   await h?.close();
 });
 
-async function tool(
-  name: string,
-  args: Record<string, unknown>,
-  onprogress?: (progress: Progress) => void,
-  signal?: AbortSignal,
-): Promise<Record<string, unknown>> {
-  const result = (await client.callTool({ name, arguments: args }, undefined, {
-    ...(onprogress ? { onprogress } : {}),
-    ...(signal ? { signal } : {}),
-  })) as CallToolResult;
-  expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-  return result.structuredContent as Record<string, unknown>;
-}
+const tool: McpInProcess['tool'] = (name, args, options) => mcp.tool(name, args, options);
 
 /** Every shot of a finished batch, 12 of them: 36 files in three recipes, enough to be caught running. */
 let exportedBatch: string;
 const everything = (folder: string) => ({
   batchId: exportedBatch,
-  folder: join(exports, folder),
+  folder: join(mcp.exports, folder),
   recipes: ['shopify', 'web', 'instagram-feed'],
   rule: 'not-rejected',
 });
@@ -84,7 +57,11 @@ describe('long work over MCP', () => {
     });
     const seen: Progress[] = [];
     const waited = await untilValue(async () => {
-      const answer = await tool('wait_batch', { batchId: batch.id }, (progress) => seen.push(progress));
+      const answer = await tool(
+        'wait_batch',
+        { batchId: batch.id },
+        { onprogress: (progress) => seen.push(progress) },
+      );
       return answer.running ? null : answer;
     });
     expect(waited).toMatchObject({
@@ -110,8 +87,10 @@ describe('long work over MCP', () => {
     });
     const seen: Progress[] = [];
     const ended = await untilValue(async () => {
-      const now = await tool('export_status', { exportId: started.exportId, waitSeconds: 45 }, (progress) =>
-        seen.push(progress),
+      const now = await tool(
+        'export_status',
+        { exportId: started.exportId, waitSeconds: 45 },
+        { onprogress: (progress) => seen.push(progress) },
       );
       return now.state === 'running' ? null : now;
     });
@@ -123,15 +102,13 @@ describe('long work over MCP', () => {
 
   it('stops the export it started when the client cancels the call', async () => {
     const controller = new AbortController();
-    const calling = tool(
-      'export_batch',
-      everything('cancelled'),
-      () => controller.abort(),
-      controller.signal,
-    );
+    const calling = tool('export_batch', everything('cancelled'), {
+      onprogress: () => controller.abort(),
+      signal: controller.signal,
+    });
     await expect(calling).rejects.toThrow(/abort/i);
     const [exported] = (await callCore(h.core, 'export:list')).filter(
-      (one) => one.destination === join(exports, 'cancelled'),
+      (one) => one.destination === join(mcp.exports, 'cancelled'),
     );
     const ended = await untilValue(async () => {
       const now = await tool('export_status', { exportId: exported!.id });
