@@ -401,6 +401,13 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
       if (quote.expiresAt < ctx.now()) {
         throw new AppError('conflict', `The quote ${quoteId} expired: quote the batch again.`);
       }
+      // A quote of products all shot already makes nothing: refused now, not left to expire at its approval.
+      if (quote.credits === 0 && quote.plan.kind !== 'videos') {
+        throw new AppError(
+          'bad_request',
+          `The quote ${quoteId} has nothing to shoot: its products were shot already with these settings. Quote again with includeDone to shoot them again.`,
+        );
+      }
       // One quote, one request: checked and written in one decision, so submits at once (in this process or
       // another on the data folder) cannot both use it. The same client request id is the same request.
       const { request, fresh } = decideSpending(store, () => {

@@ -68,7 +68,7 @@ const creates = async () =>
     (entry) => entry.method === 'POST' && entry.path === '/v1/shoots',
   ).length;
 
-async function quoted(name: string, count: number): Promise<Record<string, unknown>> {
+async function quoted(name: string, count: number, includeDone = false): Promise<Record<string, unknown>> {
   const folders = await makeProductFolders(join(dir, name), count);
   const scan = await tool('scan_inputs', { paths: folders });
   expect(scan.products).toHaveLength(count);
@@ -78,6 +78,7 @@ async function quoted(name: string, count: number): Promise<Record<string, unkno
     style: 'classic',
     shots: 1,
     quality: 'standard',
+    includeDone,
   });
 }
 
@@ -288,7 +289,9 @@ describe('adbatch mcp', () => {
   });
 
   it('makes nothing when a person declines', async () => {
-    const quote = await quoted('agent-declined', 1);
+    // The fixture's photos were shot by the first test's batch: shot again, so the quote has something to make.
+    const quote = await quoted('agent-declined', 1, true);
+    expect(quote.credits).toBe(1);
     const submitted = await tool('submit_batch', { quoteId: quote.quoteId, clientRequestId: 'declined-1' });
     const before = await creates();
     const declined = await adbatch([

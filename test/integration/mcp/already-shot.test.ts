@@ -47,6 +47,16 @@ describe('quote_batch without a scan held', () => {
         reason: expect.stringContaining('already shot from these photos with these settings in "Shot once"'),
       })),
     );
+    // Nothing to shoot is refused at the submit, saying what to do, rather than left to expire later.
+    const empty = (await mcp.client.callTool({
+      name: 'submit_batch',
+      arguments: { quoteId: again.quoteId, clientRequestId: 'twice' },
+    })) as CallToolResult;
+    expect(empty.isError).toBe(true);
+    expect(JSON.stringify(empty.content)).toContain(
+      `The quote ${again.quoteId} has nothing to shoot: its products were shot already with these settings. Quote again with includeDone`,
+    );
+    expect(await callCore(h.core, 'agents:requests')).toHaveLength(1);
     const reshoot = await mcp.tool('quote_batch', {
       paths,
       name: 'Shot twice',
