@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADBATCH_BIN, adbatch } from '../../support/cli.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
@@ -160,7 +160,20 @@ describe('adbatch mcp', () => {
     expect(approved.stdout).toMatch(/^Approved: batch b_[0-9a-f]+ for Test Desktop, 2 credits\.\n$/);
     const request = await tool('request_status', { requestId: submitted.requestId });
     expect(request).toMatchObject({ state: 'created' });
-    // The MCP server holds the queue: it drives the batch the approval made.
+    // The MCP server holds the queue: it drives the batch the approval made, followed to its end by
+    // wait_batch with progress notifications (over stdio, as a desktop agent sees them).
+    const progress: Progress[] = [];
+    await untilValue(async () => {
+      const result = (await client.callTool(
+        { name: 'wait_batch', arguments: { batchId: request.batchId } },
+        undefined,
+        {
+          onprogress: (one) => progress.push(one),
+        },
+      )) as CallToolResult;
+      return (result.structuredContent as { running: boolean }).running ? null : result;
+    });
+    expect(progress.at(-1)).toMatchObject({ progress: 2, total: 2 });
     let status = await untilValue(async () => {
       const now = await tool('batch_status', { batchId: request.batchId });
       return now.status === 'finished' ? now : null;
