@@ -171,7 +171,8 @@ describe('adbatch mcp', () => {
           onprogress: (one) => progress.push(one),
         },
       )) as CallToolResult;
-      return (result.structuredContent as { running: boolean }).running ? null : result;
+      // Until finished, not only stopped: a batch paused a moment (the service busy) runs on.
+      return (result.structuredContent as { status: string }).status === 'finished' ? result : null;
     });
     expect(progress.at(-1)).toMatchObject({ progress: 2, total: 2 });
     let status = await untilValue(async () => {

@@ -65,7 +65,7 @@ describe('long work over MCP', () => {
         { batchId: batch.id },
         { onprogress: (progress) => seen.push(progress) },
       );
-      return answer.running ? null : answer;
+      return answer.status === 'finished' ? answer : null;
     });
     expect(waited).toMatchObject({
       batchId: batch.id,
