@@ -13,7 +13,8 @@ import { QUICK_SHOOT, QUICK_VIDEO } from '../support/job-settings.ts';
 //        [--products FOLDER]
 //
 // stdout, one line each: `ready <batch id>` once the core is started (and the batch created), then
-// `progress <done>/<jobs> <status>` as the batch moves, and `finished <batch id>` when it has ended.
+// `progress <done>/<jobs> <status>` as the batch moves, and `finished <batch id>` when it has ended
+// (finished, or needs_you: ended with jobs in doubt).
 // SIGTERM stops the core cleanly and exits 0.
 
 const { values } = parseArgs({
@@ -71,7 +72,9 @@ const report = (status: string, done: number, jobs: number) => {
   if (line === last) return;
   last = line;
   process.stdout.write(`${line}\n`);
-  if (status === 'finished') process.stdout.write(`finished ${batchId}\n`);
+  // A batch that ended with jobs in doubt (a create a kill interrupted) is shown as needs_you: it has ended
+  // all the same, and waits for a person's decision on those jobs (issue 27).
+  if (status === 'finished' || status === 'needs_you') process.stdout.write(`finished ${batchId}\n`);
 };
 core.events.on('batches:progress', (progress) => {
   if (progress.id === batchId) report(progress.status, progress.done, progress.jobs);
