@@ -5,6 +5,7 @@ import type { SecretBox } from './accounts/secrets.ts';
 import { type SandboxConnection, ServiceAccess, type SessionKey } from './accounts/service-access.ts';
 import { type AgentServerStarter, agentServer } from './agents/agent-server.ts';
 import { agentDesk } from './agents/handlers.ts';
+import { AgentQuoteStore } from './agents/quote-store.ts';
 import { AgentRequestStore } from './agents/request-store.ts';
 import type { AppContext, Logger, Preferences } from './app/context.ts';
 import { createDispatch, type Dispatch, type HandlerMap } from './app/dispatch.ts';
@@ -265,6 +266,7 @@ export function createCore(options: CoreOptions): Core {
   const agents = agentDesk({
     ...ctx,
     agentRequests: new AgentRequestStore(db, now),
+    agentQuotes: new AgentQuoteStore(db, now),
     handlers: () => handlers,
   });
   let stopWatching = () => {};

@@ -14,7 +14,6 @@ import {
   AGENT_REQUEST_STATES,
   BATCH_DECISIONS,
   BATCH_VIEW_STATUSES,
-  EXPORT_STATES,
   JOB_DECISIONS,
   JOB_KINDS,
   JOB_STATES,
@@ -29,15 +28,16 @@ import {
   BATCH_DECISION_WORDS,
   batchStatusWords,
   decisionWords,
-  EXPORT_STATE_WORDS,
   etaWords,
   JOB_STATE_WORDS,
   needsYouWords,
   TAKING_LONGER_WORDS,
 } from '../shared/words.ts';
 import { allowedFolder } from './allowed-folder.ts';
+import { registerWaitBatch } from './batch-wait.ts';
 import { agentWords } from './errors.ts';
-import { exportManifestUri, registerResources, resultUri } from './resources.ts';
+import { exportShape, followExport, registerExportStatus, waitSecondsInput } from './export-work.ts';
+import { registerResources, resultUri } from './resources.ts';
 import {
   batchIdArgument,
   choice,
@@ -48,6 +48,7 @@ import {
   shootChoices,
   videoChoices,
 } from './schemas.ts';
+import { alreadyShot, scanOf } from './stateless-quote.ts';
 
 // Adbatch's tools for agents (issue 16, docs/agents.md), over the one handler map every front end calls: an
 // agent scans, quotes and submits batches, follows them, reads and decides results, and reads the balance
@@ -93,7 +94,7 @@ function refused(error: unknown): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-async function tool(run: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
+export async function tool(run: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
   try {
     return answer(await run());
   } catch (error) {
@@ -150,7 +151,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     {
       title: 'Scan product folders',
       description:
-        'Reads folders of product photos (one folder per product), photos, or a catalog file (CSV, JSON) on this computer into products, with every problem found. Returns a scan id for quote_batch.',
+        'Reads folders of product photos (one folder per product), photos, or a catalog file (CSV, JSON) on this computer into products, with every problem found. Returns a scan id for quote_batch, kept 30 minutes (quote_batch also takes the paths directly).',
       inputSchema: { paths: z.array(z.string().min(1)).min(1).describe('Absolute paths.') },
       outputSchema: {
         scanId: z.string(),
@@ -181,7 +182,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         const scanToken = randomUUID();
         const cancel = () => void call('ingest:cancelScan', { scanToken }).catch(() => {});
         signal.addEventListener('abort', cancel, { once: true });
-        const scan = await call('ingest:scan', { inputs: paths, scanToken }).finally(() =>
+        const scan = await call('agents:scan', { inputs: paths, scanToken }).finally(() =>
           signal.removeEventListener('abort', cancel),
         );
         return {
@@ -210,9 +211,20 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     'quote_batch',
     {
       title: 'Quote a batch',
-      description: `What a batch of the scanned products costs, per product and in all, against the balance and the brand's budget. Nothing is spent. Returns a quote id for submit_batch (valid 30 minutes, and only while the balance and prices hold). Choices: ${choices(catalog)}.`,
+      description: `What a batch of the products in these paths (or of a scan_inputs scan) costs, per product and in all, against the balance and the brand's budget. Nothing is spent. Products already shot from the same photos with the same settings are left out and listed in alreadyShot with why; includeDone shoots them again (charged again). Returns a quote id for submit_batch (valid 30 minutes, and only while the balance and prices hold). Choices: ${choices(catalog)}.`,
       inputSchema: {
-        scanId: z.string().min(1),
+        paths: z
+          .array(z.string().min(1))
+          .min(1)
+          .optional()
+          .describe('Absolute paths of product folders, photos or a catalog file: scanned, then quoted.'),
+        scanId: z.string().min(1).optional().describe('A scan_inputs scan id, instead of the paths.'),
+        includeDone: z
+          .boolean()
+          .optional()
+          .describe(
+            'Shoot again the products already shot with these settings (charged again); false when absent.',
+          ),
         name: z.string().min(1).max(200).describe('The batch name people see.'),
         accountId: z.string().optional().describe('The account; the server’s default when absent.'),
         brandId: z.string().optional().describe('The client brand billed (agency keys).'),
@@ -225,6 +237,11 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         shortfall: z.number(),
         expiresAt: z.string(),
         products: z.array(z.object({ product: z.string(), credits: z.number() })),
+        alreadyShot: z
+          .array(z.object({ product: z.string(), reason: z.string() }))
+          .describe(
+            'Products left out: already shot (or being shot) with these settings; includeDone shoots them again.',
+          ),
         caps: z.array(z.object({ label: z.string(), left: z.number(), passes: z.boolean() })),
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
@@ -244,12 +261,12 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         const quote = await call('agents:quote', {
           client: client(),
           request: {
-            scanId: input.scanId,
+            scanId: await scanOf(call, input),
             accountId: input.accountId ?? options.defaultAccountId,
             ...(input.brandId ? { brandId: input.brandId } : {}),
             shoot,
             video,
-            includeDone: false,
+            includeDone: input.includeDone ?? false,
             name: input.name,
           },
         });
@@ -260,6 +277,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           shortfall: quote.shortfall,
           expiresAt: new Date(quote.expiresAt).toISOString(),
           products: quote.products.map((row) => ({ product: row.product, credits: row.credits })),
+          alreadyShot: alreadyShot(quote.setAside),
           caps: quote.caps.map((cap) => ({ label: cap.label, left: cap.left, passes: cap.passes })),
         };
       }),
@@ -579,7 +597,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     'export_batch',
     {
       title: 'Export a batch',
-      description: `Writes a batch's picked results (or more) as the files a channel wants, with export recipes (built in: Original, Shopify, Amazon main, Amazon additional, Instagram feed, Story/Reels, Web; or the designer's own), and a manifest, into a folder the user allowed for agents${options.exportFolders().length > 0 ? ` (${options.exportFolders().join(', ')}, or a folder inside one)` : ' (none is allowed yet)'}. A second identical export writes nothing. Waits until the files are written.`,
+      description: `Writes a batch's picked results (or more) as the files a channel wants, with export recipes (built in: Original, Shopify, Amazon main, Amazon additional, Instagram feed, Story/Reels, Web; or the designer's own), and a manifest, into a folder the user allowed for agents${options.exportFolders().length > 0 ? ` (${options.exportFolders().join(', ')}, or a folder inside one)` : ' (none is allowed yet)'}. A second identical export writes nothing. Waits for the files up to waitSeconds (45 at most), sending progress when asked; an export still running then is answered with export_status to poll, and one whose call is cancelled is stopped.`,
       inputSchema: {
         batchId: batchIdArgument,
         folder: z.string().min(1).describe('Absolute; one of the allowed folders or inside one.'),
@@ -592,23 +610,9 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           .describe(
             'Pre-flight warning kinds to write anyway (below_recommended, upscaled, not_white, low_fill, not_srgb); a file with another warning is held back with the reason.',
           ),
+        waitSeconds: waitSecondsInput,
       },
-      outputSchema: {
-        exportId: z.string(),
-        state: z.enum(EXPORT_STATES),
-        stateWords: z.string(),
-        folder: z.string(),
-        written: z.number(),
-        identical: z.number(),
-        failed: z.number(),
-        message: orNull(z.string()),
-        files: z.array(
-          z.object({ path: z.string(), warnings: z.array(z.string()), error: z.string().optional() }),
-        ),
-        manifests: z.array(z.string()),
-        manifestUri: z.string().describe('The manifests over MCP, with resources/read.'),
-        notes: z.array(z.string()),
-      },
+      outputSchema: exportShape,
       // Destructive: a re-export replaces the files an earlier export placed there when their sources changed.
       annotations: {
         readOnlyHint: false,
@@ -617,7 +621,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         openWorldHint: false,
       },
     },
-    ({ batchId, folder, recipes, rule, minStars, acceptWarnings }) =>
+    ({ batchId, folder, recipes, rule, minStars, acceptWarnings, waitSeconds }, extra) =>
       tool(async () => {
         const destination = await allowedFolder(folder, options.exportFolders());
         const started = await call('export:start', {
@@ -628,34 +632,11 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           manifest: { csv: true, json: true },
           acceptWarnings: acceptWarnings ?? [],
         });
-        let view = await call('export:get', { id: started.id });
-        for (
-          const deadline = Date.now() + EXPORT_WAIT_MS;
-          view.state === 'running' && Date.now() < deadline;
-        ) {
-          await new Promise((resolve) => setTimeout(resolve, 250));
-          view = await call('export:get', { id: started.id });
-        }
-        return {
-          exportId: view.id,
-          state: view.state,
-          stateWords: EXPORT_STATE_WORDS[view.state],
-          folder: view.destination,
-          written: view.written,
-          identical: view.identical,
-          failed: view.failed,
-          message: view.message,
-          files: view.files.slice(0, 200).map((file) => ({
-            path: join(view.destination, file.path),
-            warnings: file.warnings,
-            ...(file.error ? { error: file.error } : {}),
-          })),
-          manifests: view.manifests.map((manifest) => join(view.destination, manifest)),
-          manifestUri: exportManifestUri(view.id),
-          notes: view.notes,
-        };
+        return followExport(call, started.id, extra, { waitSeconds, startedHere: true });
       }),
   );
+  registerExportStatus(server, call);
+  registerWaitBatch(server, call);
 
   server.registerTool(
     'usage',
@@ -717,9 +698,6 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
   registerResources(server, call);
   return server;
 }
-
-/** How long export_batch waits for the files; past it, it answers with the export still running. */
-const EXPORT_WAIT_MS = 10 * 60_000;
 
 /** [from, to) from days given as YYYY-MM-DD (UTC), either left out: this month by default. */
 function periodOf(from?: string, to?: string): UsagePeriod {

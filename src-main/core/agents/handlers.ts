@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { agentsChannels } from '../../shared/contract/agents.ts';
 import type {
   AgentAllowanceView,
@@ -11,11 +10,11 @@ import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
 import { SANDBOX_ACCOUNT_NAME } from '../accounts/service-access.ts';
 import { AppError } from '../app/errors.ts';
 import type { HandlerMap, HandlersOf } from '../app/handler-map.ts';
-import type { AgentPlan } from '../db/stored.ts';
 import type { ScanHolder } from '../ingest/scan-holder.ts';
 import { type BatchMakerDeps, batchMaker } from '../queue/batch-maker.ts';
 import { decideSpending } from '../queue/spend.ts';
 import type { Batch } from '../queue/types.ts';
+import type { AgentQuoteStore } from './quote-store.ts';
 import type { AgentRequest, AgentRequestStore } from './request-store.ts';
 
 // Agents spend only with a person's yes (issue 16, docs/agents.md). An agent quotes a batch and submits the
@@ -27,29 +26,17 @@ import type { AgentRequest, AgentRequestStore } from './request-store.ts';
 // Each spending step is one decision (queue/spend.ts): a quote makes one request (a second use is refused,
 // naming the first), and the allowance is checked again in the transaction that writes the batch and the
 // request's move, so submits at once, in one process or several, never pass it together.
-//
-// GUESS: a quote is kept 30 minutes, in the process that made it (it names a scan held in that process).
+// An agent's scans and quotes are kept in the database 30 minutes (quote-store.ts): any process on the data
+// folder answers them, so a client that starts a server per call quotes and submits as with one server.
 
-const QUOTE_TTL_MS = 30 * 60_000;
 /** Who decides when nobody is asked. */
 const BY_ALLOWANCE = 'the allowance';
 const BY_APP = 'Adbatch';
 
-interface HeldQuote {
-  id: string;
-  client: string;
-  accountId: string;
-  brandId: string | null;
-  name: string;
-  plan: AgentPlan;
-  credits: number;
-  balance: number | null;
-  expiresAt: number;
-}
-
 export interface AgentsDeps extends BatchMakerDeps {
   scans: ScanHolder;
   agentRequests: AgentRequestStore;
+  agentQuotes: AgentQuoteStore;
   /** The handler map itself (made after this): videos are quoted and added by Make videos' own handlers. */
   handlers: () => HandlerMap;
 }
@@ -81,9 +68,8 @@ export interface AgentDesk {
 }
 
 export function agentDesk(ctx: AgentsDeps): AgentDesk {
-  const { agentRequests: requests, store, services, brands, scans, events, log, now } = ctx;
+  const { agentRequests: requests, agentQuotes: kept, store, services, brands, scans, events, log } = ctx;
   const maker = batchMaker(ctx);
-  const quotes = new Map<string, HeldQuote>();
 
   const accountName = (accountId: string) => {
     if (accountId === SANDBOX_ACCOUNT_ID) return SANDBOX_ACCOUNT_NAME;
@@ -342,20 +328,35 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
     };
   };
 
-  /** Keeps a quote for `agents:submit` (and lets go of the expired ones). */
-  const hold = (quote: Omit<HeldQuote, 'id' | 'expiresAt'>): HeldQuote => {
-    for (const [id, held] of quotes) if (held.expiresAt < now()) quotes.delete(id);
-    const held = { ...quote, id: `q_${randomBytes(8).toString('hex')}`, expiresAt: now() + QUOTE_TTL_MS };
-    quotes.set(held.id, held);
-    return held;
+  /**
+   * The products of a scan: one kept for agents (any process's), else one this process holds (the app's).
+   * Neither: the agent is told what to do, in its terms, not the app's "drop the folders again".
+   */
+  const scanned = (scanId: string) => {
+    const products = kept.scan(scanId);
+    if (products) return products;
+    try {
+      return scans.products(scanId);
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'not_found')) throw error;
+      throw new AppError(
+        'not_found',
+        `Scan ${scanId} expired or is unknown (scans are kept 30 minutes): quote again with the paths instead of the scan id.`,
+      );
+    }
   };
 
   const handlers: AgentDesk['handlers'] = {
+    'agents:scan': async (input) => {
+      const scan = await ctx.handlers()['ingest:scan'](input);
+      const held = kept.holdScan(scans.products(scan.scanId));
+      return { ...scan, scanId: held.id };
+    },
     'agents:quote': async ({ client, request }) => {
-      const products = scans.products(request.scanId);
+      const products = scanned(request.scanId);
       const quote = await maker.quote(request, products, true);
       const { scanId: _scan, ...settings } = request;
-      const held = hold({
+      const held = kept.holdQuote({
         client,
         accountId: request.accountId,
         brandId: request.brandId ?? pinnedBrand(request.accountId),
@@ -372,7 +373,7 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
       // Quoted on the balance as it is now, as a batch's quote is: a cached one would expire it at once.
       services.forgetBatchBalance(batch);
       const quote = await ctx.handlers()['videos:quote'](request);
-      const held = hold({
+      const held = kept.holdQuote({
         client,
         accountId: batch.accountId,
         brandId: batch.brandId,
@@ -390,16 +391,22 @@ export function agentDesk(ctx: AgentsDeps): AgentDesk {
     'agents:submit': async ({ client, quoteId, clientRequestId }) => {
       const known = requests.byClientRequest(client, clientRequestId);
       if (known) return view(known);
-      const quote = quotes.get(quoteId);
+      const quote = kept.quote(quoteId);
       if (!quote || quote.client !== client) {
         throw new AppError(
           'not_found',
           `There is no quote ${quoteId} for ${client} here: quote the batch again.`,
         );
       }
-      if (quote.expiresAt < now()) {
-        quotes.delete(quoteId);
+      if (quote.expiresAt < ctx.now()) {
         throw new AppError('conflict', `The quote ${quoteId} expired: quote the batch again.`);
+      }
+      // A quote of products all shot already makes nothing: refused now, not left to expire at its approval.
+      if (quote.credits === 0 && quote.plan.kind !== 'videos') {
+        throw new AppError(
+          'bad_request',
+          `The quote ${quoteId} has nothing to shoot: its products were shot already with these settings. Quote again with includeDone to shoot them again.`,
+        );
       }
       // One quote, one request: checked and written in one decision, so submits at once (in this process or
       // another on the data folder) cannot both use it. The same client request id is the same request.

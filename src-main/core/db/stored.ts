@@ -113,7 +113,7 @@ const storedPhoto = z.object({
 /** A product's photos (`products.photos`), hero first. */
 export const storedPhotos = z.array(storedPhoto);
 
-const storedNewProduct = z.object({
+export const storedNewProduct = z.object({
   name: z.string(),
   sourceDir: z.string(),
   path: z.string().optional(),

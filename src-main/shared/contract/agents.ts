@@ -5,8 +5,10 @@ import type {
   AgentRequestView,
   AgentServerView,
   AgentVideoQuoteView,
+  ScanView,
 } from '../models.ts';
 import { absolutePath, channel, creditAmount, none } from './channel.ts';
+import { ingestChannels } from './ingest.ts';
 import { newBatchRequest } from './queue.ts';
 import { pickedVideosRequest } from './review.ts';
 
@@ -19,6 +21,8 @@ const decider = z.string().trim().min(1).max(100);
 const requestId = z.string().min(1).max(100);
 
 export const agentsChannels = {
+  /** An agent's scan: as `ingest:scan`, its products kept 30 minutes for `agents:quote` in any process. */
+  'agents:scan': channel<ScanView>()(ingestChannels['ingest:scan'].input),
   /** An agent's quote: kept by id for `agents:submit`; `client` is the agent's name. */
   'agents:quote': channel<AgentQuoteView>()(
     z.object({ client: agentClient, request: newBatchRequest }).strict(),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADBATCH_BIN, adbatch } from '../../support/cli.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
@@ -68,7 +68,7 @@ const creates = async () =>
     (entry) => entry.method === 'POST' && entry.path === '/v1/shoots',
   ).length;
 
-async function quoted(name: string, count: number): Promise<Record<string, unknown>> {
+async function quoted(name: string, count: number, includeDone = false): Promise<Record<string, unknown>> {
   const folders = await makeProductFolders(join(dir, name), count);
   const scan = await tool('scan_inputs', { paths: folders });
   expect(scan.products).toHaveLength(count);
@@ -78,6 +78,7 @@ async function quoted(name: string, count: number): Promise<Record<string, unkno
     style: 'classic',
     shots: 1,
     quality: 'standard',
+    includeDone,
   });
 }
 
@@ -90,6 +91,7 @@ describe('adbatch mcp', () => {
       'batch_status',
       'check_batch_again',
       'export_batch',
+      'export_status',
       'list_results',
       'make_videos',
       'quote_batch',
@@ -98,6 +100,7 @@ describe('adbatch mcp', () => {
       'scan_inputs',
       'submit_batch',
       'usage',
+      'wait_batch',
     ]);
     // A decision replaces the one made before (issue 30): destructive, though it spends nothing.
     expect(byName.get('review_decide')!.annotations).toMatchObject({
@@ -157,7 +160,21 @@ describe('adbatch mcp', () => {
     expect(approved.stdout).toMatch(/^Approved: batch b_[0-9a-f]+ for Test Desktop, 2 credits\.\n$/);
     const request = await tool('request_status', { requestId: submitted.requestId });
     expect(request).toMatchObject({ state: 'created' });
-    // The MCP server holds the queue: it drives the batch the approval made.
+    // The MCP server holds the queue: it drives the batch the approval made, followed to its end by
+    // wait_batch with progress notifications (over stdio, as a desktop agent sees them).
+    const progress: Progress[] = [];
+    await untilValue(async () => {
+      const result = (await client.callTool(
+        { name: 'wait_batch', arguments: { batchId: request.batchId } },
+        undefined,
+        {
+          onprogress: (one) => progress.push(one),
+        },
+      )) as CallToolResult;
+      // Until finished, not only stopped: a batch paused a moment (the service busy) runs on.
+      return (result.structuredContent as { status: string }).status === 'finished' ? result : null;
+    });
+    expect(progress.at(-1)).toMatchObject({ progress: 2, total: 2 });
     let status = await untilValue(async () => {
       const now = await tool('batch_status', { batchId: request.batchId });
       return now.status === 'finished' ? now : null;
@@ -286,7 +303,9 @@ describe('adbatch mcp', () => {
   });
 
   it('makes nothing when a person declines', async () => {
-    const quote = await quoted('agent-declined', 1);
+    // The fixture's photos were shot by the first test's batch: shot again, so the quote has something to make.
+    const quote = await quoted('agent-declined', 1, true);
+    expect(quote.credits).toBe(1);
     const submitted = await tool('submit_batch', { quoteId: quote.quoteId, clientRequestId: 'declined-1' });
     const before = await creates();
     const declined = await adbatch([

@@ -15,6 +15,7 @@ import { ledgerMoney } from './013-ledger-money.ts';
 import { agentQuote } from './014-agent-quote.ts';
 import { resultFocus } from './015-result-focus.ts';
 import { productIdentity } from './016-product-identity.ts';
+import { agentQuotes } from './017-mcplong-agent-quotes.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   agentQuote,
   resultFocus,
   productIdentity,
+  agentQuotes,
 ];

@@ -1,0 +1,119 @@
+import { join } from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { ExportDetail } from '../shared/models.ts';
+import { EXPORT_STATES } from '../shared/vocabulary.ts';
+import { EXPORT_STATE_WORDS } from '../shared/words.ts';
+import { LONG_WAIT_MS, type ToolExtra, waitForWork, waitMs } from './long-work.ts';
+import { exportManifestUri } from './resources.ts';
+import { orNull } from './schemas.ts';
+import { type CoreCall, tool } from './server.ts';
+
+// An export as an agent sees it (issue 30, point 3): `export_batch` starts it and waits for its files at
+// most LONG_WAIT_MS, reporting each file as progress; an export still running past that is answered at once
+// with `export_status` to poll, and one the client cancelled while it waited is stopped (the tool started
+// it: no one else is waiting for it). `export_status` reads any export again, free.
+
+/** What export_batch and export_status answer. */
+export const exportShape = {
+  exportId: z.string(),
+  state: z.enum(EXPORT_STATES),
+  stateWords: z.string(),
+  folder: z.string(),
+  done: z.number().describe('Files done so far, of total.'),
+  total: z.number().describe('Files planned; 0 while the export is still planning them.'),
+  written: z.number(),
+  identical: z.number(),
+  failed: z.number(),
+  message: orNull(z.string()),
+  files: z.array(z.object({ path: z.string(), warnings: z.array(z.string()), error: z.string().optional() })),
+  manifests: z.array(z.string()),
+  manifestUri: z.string().describe('The manifests over MCP, with resources/read.'),
+  notes: z.array(z.string()),
+  poll: z
+    .object({ tool: z.literal('export_status'), arguments: z.object({ exportId: z.string() }) })
+    .optional()
+    .describe('Present while the export runs: call this tool with these arguments to follow it.'),
+};
+
+/** How long a tool may be asked to wait: the agent's choice, within the cap that keeps it under a timeout. */
+export const waitSecondsInput = z
+  .number()
+  .int()
+  .min(0)
+  .max(LONG_WAIT_MS / 1000)
+  .optional()
+  .describe('The most seconds to wait before answering (45 when absent); 0 answers at once.');
+
+export function exportAnswer(view: ExportDetail): Record<string, unknown> {
+  return {
+    exportId: view.id,
+    state: view.state,
+    stateWords: EXPORT_STATE_WORDS[view.state],
+    folder: view.destination,
+    done: view.state === 'running' ? (view.progress?.done ?? 0) : view.total,
+    total: view.progress?.total ?? view.total,
+    written: view.written,
+    identical: view.identical,
+    failed: view.failed,
+    message: view.message,
+    files: view.files.slice(0, 200).map((file) => ({
+      path: join(view.destination, file.path),
+      warnings: file.warnings,
+      ...(file.error ? { error: file.error } : {}),
+    })),
+    manifests: view.manifests.map((manifest) => join(view.destination, manifest)),
+    manifestUri: exportManifestUri(view.id),
+    notes: view.notes,
+    ...(view.state === 'running'
+      ? { poll: { tool: 'export_status', arguments: { exportId: view.id } } }
+      : {}),
+  };
+}
+
+/**
+ * Follows an export until it has ended, the wait is over (answered running, with what to poll) or the
+ * client cancels (then the export the tool started is cancelled too).
+ */
+export async function followExport(
+  call: CoreCall,
+  exportId: string,
+  extra: ToolExtra,
+  options: { waitSeconds?: number; startedHere: boolean },
+): Promise<Record<string, unknown>> {
+  const waited = await waitForWork({
+    read: () => call('export:get', { id: exportId }),
+    ended: (view) => view.state !== 'running',
+    progress: (view) => {
+      const { done, total } = view.progress ?? { done: 0, total: view.total };
+      return {
+        done,
+        total: total > 0 ? total : null,
+        message: total > 0 ? `${done} of ${total} files exported` : 'planning the files',
+      };
+    },
+    extra,
+    limitMs: waitMs(options.waitSeconds),
+  });
+  if (waited.outcome === 'cancelled' && options.startedHere && waited.value.state === 'running') {
+    await call('export:cancel', { id: exportId });
+    return exportAnswer(await call('export:get', { id: exportId }));
+  }
+  return exportAnswer(waited.value);
+}
+
+export function registerExportStatus(server: McpServer, call: CoreCall): void {
+  server.registerTool(
+    'export_status',
+    {
+      title: 'Follow an export',
+      description:
+        'Where an export stands (one export_batch answered still running): files done of total, written, identical and failed, and when it has ended its files and manifests. Waits for it to end up to waitSeconds, sending progress when asked.',
+      inputSchema: { exportId: z.string().min(1), waitSeconds: waitSecondsInput },
+      outputSchema: exportShape,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ exportId, waitSeconds }, extra) =>
+      tool(() => followExport(call, exportId, extra, { waitSeconds: waitSeconds ?? 0, startedHere: false })),
+  );
+}

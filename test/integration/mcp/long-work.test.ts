@@ -1,0 +1,123 @@
+import { join } from 'node:path';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PREFLIGHT_WARNINGS } from '../../../src-main/shared/vocabulary.ts';
+import { type CoreHarness, callCore, finishedBatch, startCoreHarness } from '../../support/core-harness.ts';
+import { QUICK_SHOOT } from '../../support/job-settings.ts';
+import { type McpInProcess, startMcpInProcess } from '../../support/mcp-in-process.ts';
+import { makeProductFolders } from '../../support/product-folders.ts';
+import { untilValue } from '../../support/until.ts';
+
+// Long work over MCP (issue 30, point 3), the SDK's own client on a real core with the embedded Sandbox:
+// a batch followed to its end with progress notifications, an export that answers at once with what to poll
+// (export_status, followed to its end), and an export whose call the client cancels: stopped, not left to run.
+
+let h: CoreHarness;
+let mcp: McpInProcess;
+
+beforeAll(async () => {
+  h = await startCoreHarness();
+  mcp = await startMcpInProcess(h, 'Long agent');
+}, 30_000);
+afterAll(async () => {
+  await mcp?.client.close();
+  await h?.close();
+});
+
+const tool: McpInProcess['tool'] = (name, args, options) => mcp.tool(name, args, options);
+
+/** Every shot of a finished batch, 12 of them: 36 files in three recipes, enough to be caught running. */
+let exportedBatch: string;
+const everything = (folder: string) => ({
+  batchId: exportedBatch,
+  folder: join(mcp.exports, folder),
+  recipes: ['shopify', 'web', 'instagram-feed'],
+  rule: 'not-rejected',
+  // The sandbox's shots are small for these channels: written anyway, so every planned file is one.
+  acceptWarnings: [...PREFLIGHT_WARNINGS],
+});
+
+describe('long work over MCP', () => {
+  beforeAll(async () => {
+    exportedBatch = await finishedBatch(h.core, {
+      inputs: await makeProductFolders(join(h.dir, 'export-products'), 3),
+      name: 'To export',
+      shoot: { ...QUICK_SHOOT, shots: 4 },
+    });
+  }, 120_000);
+
+  it('follows a batch to its end, reporting its jobs done as progress', async () => {
+    const scan = await callCore(h.core, 'ingest:scan', {
+      inputs: await makeProductFolders(join(h.dir, 'waited'), 3),
+    });
+    const batch = await callCore(h.core, 'batches:create', {
+      scanId: scan.scanId,
+      accountId: 'sandbox',
+      shoot: QUICK_SHOOT,
+      video: null,
+      includeDone: true,
+      name: 'Waited for',
+    });
+    const seen: Progress[] = [];
+    const waited = await untilValue(async () => {
+      const answer = await tool(
+        'wait_batch',
+        { batchId: batch.id },
+        { onprogress: (progress) => seen.push(progress) },
+      );
+      return answer.status === 'finished' ? answer : null;
+    });
+    expect(waited).toMatchObject({
+      batchId: batch.id,
+      status: 'finished',
+      running: false,
+      jobs: 3,
+      done: 3,
+      poll: { tool: 'batch_status', arguments: { batchId: batch.id } },
+    });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.at(-1)).toMatchObject({ progress: 3, total: 3, message: '3 of 3 jobs done' });
+    for (const [at, progress] of seen.entries()) {
+      expect(progress.progress).toBeGreaterThanOrEqual(seen[at - 1]?.progress ?? 0);
+    }
+  }, 120_000);
+
+  it('answers a long export at once with export_status to poll, which follows it to its end', async () => {
+    const started = await tool('export_batch', { ...everything('polled'), waitSeconds: 0 });
+    expect(started).toMatchObject({
+      state: 'running',
+      poll: { tool: 'export_status', arguments: { exportId: started.exportId } },
+    });
+    const seen: Progress[] = [];
+    const ended = await untilValue(async () => {
+      const now = await tool(
+        'export_status',
+        { exportId: started.exportId, waitSeconds: 45 },
+        { onprogress: (progress) => seen.push(progress) },
+      );
+      return now.state === 'running' ? null : now;
+    });
+    expect(ended).toMatchObject({ state: 'done', done: 36, total: 36, written: 36, failed: 0 });
+    expect(ended.poll).toBeUndefined();
+    expect(ended.files).toHaveLength(36);
+    expect(seen.at(-1)).toMatchObject({ progress: 36, total: 36 });
+  }, 120_000);
+
+  it('stops the export it started when the client cancels the call', async () => {
+    const controller = new AbortController();
+    const calling = tool('export_batch', everything('cancelled'), {
+      onprogress: () => controller.abort(),
+      signal: controller.signal,
+    });
+    await expect(calling).rejects.toThrow(/abort/i);
+    const [exported] = (await callCore(h.core, 'export:list')).filter(
+      (one) => one.destination === join(mcp.exports, 'cancelled'),
+    );
+    const ended = await untilValue(async () => {
+      const now = await tool('export_status', { exportId: exported!.id });
+      return now.state === 'running' ? null : now;
+    });
+    expect(ended).toMatchObject({ state: 'cancelled' });
+    expect(ended.written as number).toBeLessThan(36);
+  }, 120_000);
+});
