@@ -120,13 +120,15 @@ describe('adbatch mcp through the MCP Inspector CLI, one process per call', () =
         'quote_batch',
         'submit_batch',
         'request_status',
+        'wait_batch',
         'batch_status',
         'list_results',
+        'export_batch',
       ]),
     );
   });
 
-  it('scans, quotes by paths, submits, is approved elsewhere, runs, lists and reads a result', async () => {
+  it('scans, quotes by paths, submits, is approved elsewhere, runs, reads a result and exports', async () => {
     const paths = await makeProductFolders(join(dir, 'products'), 2);
     const scan = await data('scan_inputs', { paths });
     expect(scan.products).toEqual([
@@ -164,10 +166,11 @@ describe('adbatch mcp through the MCP Inspector CLI, one process per call', () =
     const batchId = String(request.batchId);
 
     // A server lives only as long as its call: wait_batch keeps one up while the batch runs (up to its own
-    // limit), and batch_status, in the next process, says where it ended.
+    // limit), called again until the batch is finished, not only stopped (a batch paused a moment while the
+    // service is busy runs on), and batch_status, in the next process, says so too.
     await untilValue(async () => {
       const waited = await data('wait_batch', { batchId });
-      return waited.running === false ? waited : null;
+      return waited.status === 'finished' ? waited : null;
     });
     const status = await data('batch_status', { batchId });
     expect(status).toMatchObject({ batchId, status: 'finished' });
