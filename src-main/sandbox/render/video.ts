@@ -176,7 +176,7 @@ export function musicSource(seconds: number): string {
 
 /**
  * One still per image, larger than the frame by the pan margin: the image contained (never cropped,
- * a square shot in a 9:16 video keeps its product) over a blurred, darkened cover of itself.
+ * a square shot in a 9:16 video keeps its product), centred, over a blurred, darkened cover of itself.
  * The SANDBOX mark goes on the image at its own size, where the sandbox's shots already carry it: a
  * sandbox shot keeps one mark (redrawn over itself), any other image gets the same one, and the video
  * shows one mark that pans with its image. (Overlaying a second, fixed mark on the frames showed two.)
@@ -194,7 +194,13 @@ async function writeStill(source: Buffer, index: number, frame: Frame, dir: stri
       .modulate({ brightness: 0.7 })
       .raw()
       .toBuffer({ resolveWithObject: true });
-    const foreground = await sharp(image).resize(width, height, { fit: 'inside' }).toBuffer();
+    // Contained in the part of the still that every pan position shows, so the image and its mark, in
+    // its corner, are always whole in the frame (at the still's full size the pan cut the mark off).
+    const inView = {
+      width: even(frame.width * (1 - PAN_MARGIN)),
+      height: even(frame.height * (1 - PAN_MARGIN)),
+    };
+    const foreground = await sharp(image).resize(inView.width, inView.height, { fit: 'inside' }).toBuffer();
     const { width: smallWidth, height: smallHeight, channels } = backdrop.info;
     await sharp(backdrop.data, { raw: { width: smallWidth, height: smallHeight, channels } })
       .resize(width, height, { fit: 'fill', kernel: 'linear' })

@@ -201,6 +201,12 @@ describe.skipIf(!hasFfmpeg)(FFMPEG_SUITE, () => {
     expect(plainMark).toBeGreaterThan(100);
     expect(shotMark).toBeGreaterThan(plainMark * 0.8);
     expect(shotMark).toBeLessThan(plainMark * 1.3);
+    // The pan never carries the mark out of the frame: it is whole at the start and at the end too.
+    for (const seconds of [0, 4.9]) {
+      const edge = markPixels(await greyFrame(fromShot, seconds), grey);
+      expect(edge, `${seconds} s`).toBeGreaterThan(shotMark * 0.8);
+      expect(edge, `${seconds} s`).toBeLessThan(shotMark * 1.2);
+    }
   });
 
   it('rejects an image it cannot decode', async () => {
