@@ -80,7 +80,14 @@ async function benchVideo(): Promise<string> {
   const image = await readFile(join(PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS.mug));
   const part = `${path}.${process.pid}.part.mp4`;
   await renderVideo(
-    { images: [image], seed: 'bench-video', duration: VIDEO_SECONDS, resolution: '720p', aspectRatio: '1:1' },
+    {
+      images: [image],
+      seed: 'bench-video',
+      duration: VIDEO_SECONDS,
+      resolution: '720p',
+      aspectRatio: '1:1',
+      music: true,
+    },
     part,
   );
   await rename(part, path);

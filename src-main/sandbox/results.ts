@@ -149,7 +149,14 @@ async function renderVideoJob(
   const aspectRatio = job.request.aspectRatio ?? pickAspectRatio(hero.width ?? 1, hero.height ?? 1);
   await mkdir(dir, { recursive: true });
   await renderVideo(
-    { images, duration: job.request.duration, resolution: job.request.resolution, aspectRatio, seed: job.id },
+    {
+      images,
+      duration: job.request.duration,
+      resolution: job.request.resolution,
+      aspectRatio,
+      music: job.request.music ?? true,
+      seed: job.id,
+    },
     join(dir, VIDEO_FILE),
     renderer,
   ).catch(asInputError);

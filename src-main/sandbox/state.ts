@@ -57,6 +57,8 @@ const videoRequestSchema = z.object({
   aspectRatio: z.enum(VIDEO_ASPECT_RATIOS).nullable(),
   /** Absent in state files written before the sandbox fetched logos. */
   logoUrl: z.string().nullable().optional(),
+  /** The contract's default is true; absent in state files written before the sandbox honoured it. */
+  music: z.boolean().optional(),
 });
 export type VideoRequest = z.infer<typeof videoRequestSchema>;
 

@@ -142,9 +142,10 @@ export function validateVideo(input: unknown): VideoRequest {
       : oneOf<VideoAspectRatio>(body, 'aspect_ratio', VIDEO_ASPECT_RATIOS, undefined);
   const logoUrl = optionalUrl(body, 'logo_url');
   optionalType(body, 'music', 'boolean');
+  const music = body.music !== false;
   optionalType(body, 'note', 'string', 2000);
   optionalUrl(body, 'callback_url');
-  return { imageUrls, duration, resolution, mode, aspectRatio, logoUrl };
+  return { imageUrls, duration, resolution, mode, aspectRatio, logoUrl, music };
 }
 
 export function validateBrandName(input: unknown): string {

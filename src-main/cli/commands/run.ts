@@ -31,6 +31,7 @@ import { formatRateLimit, positiveNumber, rateLimitOption, wholeNumber } from '.
 import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir, LIBRARY_HELP, sayLibrary } from '../paths.ts';
 import { scanUnlessInterrupted } from '../scan-interrupt.ts';
+import { freshBatchName, setAsideLine } from '../set-aside.ts';
 import { brandNamed } from './agency.ts';
 import { formatProblems, shown } from './scan.ts';
 import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './session-key.ts';
@@ -242,14 +243,11 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
     };
     const quote = await cli.call('batches:quote', request);
     if (quote.setAside.length > 0) {
-      process.stderr.write(`${formatProblems(quote.setAside)}\n  (--include-done shoots them again)\n`);
+      // With nothing left to shoot the line is the outcome (stdout); beside a batch it is a note (stderr).
+      const out = quote.products.length === 0 ? process.stdout : process.stderr;
+      out.write(`${setAsideLine(quote.setAside)}\n`);
     }
-    if (quote.products.length === 0) {
-      process.stdout.write(
-        'Nothing to shoot: every product was already shot with these photos and settings.\n',
-      );
-      return EXIT.ok;
-    }
+    if (quote.products.length === 0) return EXIT.ok;
     process.stdout.write(`${formatQuote(quote, request.video !== null, await cli.call('catalog:get'))}\n`);
     for (const cap of quote.caps) {
       process.stdout.write(
@@ -274,12 +272,14 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
       }
     }
     const code = await follow(cli, async () => {
-      const batch = await cli.call('batches:create', {
-        ...request,
-        name:
-          options.name ??
+      // The default name is to the minute: a re-run in the same minute gets "(2)", not the same name again.
+      const name =
+        options.name ??
+        freshBatchName(
           `${new Date().toISOString().slice(0, 16).replace('T', ' ')} ${basename(resolve(folders[0]!))}`,
-      });
+          (await cli.call('batches:list')).map((batch) => batch.name),
+        );
+      const batch = await cli.call('batches:create', { ...request, name });
       process.stdout.write(`Batch ${batch.id} started: ${batch.name}\n`);
       return [batch.id];
     });

@@ -16,13 +16,15 @@ import {
 import type { Frame } from './geometry.ts';
 import { type Random, seededRandom } from './random.ts';
 import { InputImageError } from './shots.ts';
-import { watermarkBox, watermarkSvg } from './watermark.ts';
+import { watermarkOverlay } from './watermark.ts';
 
 export interface VideoRenderInput {
   images: Buffer[];
   duration: VideoDuration;
   resolution: VideoResolution;
   aspectRatio: VideoAspectRatio;
+  /** The contract's `music`: a background track, or no audio stream at all. */
+  music: boolean;
   /** The job id: the same seed pans the same way. */
   seed: string;
 }
@@ -30,21 +32,29 @@ export interface VideoRenderInput {
 export type VideoRenderer = 'auto' | 'ffmpeg' | 'bundled';
 
 /**
- * A 3 s 320x180 placeholder for machines without ffmpeg. Made once with:
- *   ffmpeg -f lavfi -i gradients=s=320x180:r=12:d=3:speed=0.03 -i mark.png
- *     -filter_complex "[0][1]overlay=(W-w)/2:(H-h)/2,format=yuv420p" -c:v libx264 -crf 30 -movflags +faststart
- * where mark.png is watermarkSvg(200, 44) rendered by sharp.
+ * 3 s 320x180 placeholders for machines without ffmpeg, silent and with the background track: they keep
+ * the frame rate, the one mark and the sound of a rendered video, not its size or length. Made once with:
+ *   ffmpeg -f lavfi -i gradients=s=320x180:r=24:d=3:speed=0.03 -i mark.png [-f lavfi -i "<MUSIC_SOURCE>"]
+ *     -filter_complex "[0][1]overlay=(W-w)/2:(H-h)/2,format=yuv420p" -c:v libx264 -crf 30 [-c:a aac -b:a 64k]
+ *     -movflags +faststart -t 3
+ * where mark.png is watermarkSvg(200, 44) rendered by sharp and MUSIC_SOURCE is musicSource(3).
  */
 const FALLBACK_VIDEO = resourceFile(join('sandbox', 'fallback.mp4'));
+const FALLBACK_VIDEO_WITH_MUSIC = resourceFile(join('sandbox', 'fallback-music.mp4'));
 
 const SHORT_SIDE: Record<VideoResolution, number> = { '480p': 480, '720p': 720, '1080p': 1080 };
-/** A slideshow of slow pans needs few frames: 12 fps halves the encode of the usual 24. */
-const FPS = 12;
+/**
+ * Guess: the contract does not say its videos' frame rate; 24 fps is the usual rate of generated video, and
+ * the rate the review player steps by (src-renderer/src/review/video-transport.ts FRAME_RATE).
+ */
+export const FPS = 24;
 /** Frames of each fade out of and into black between stills (a quarter second). */
-const DIP_FRAMES = 3;
+const DIP_FRAMES = 6;
 /** Stills are this much larger than the frame, the room the slow pan moves through. */
 const PAN_MARGIN = 0.08;
 const STDERR_TAIL = 2000;
+/** AAC, which every player and browser plays in an MP4; music needs few bits. */
+const AUDIO_ARGS = ['-c:a', 'aac', '-b:a', '96k'];
 /** Speed over bytes; yuv420p and +faststart so every player and browser can play it while it downloads. */
 const ENCODE_ARGS = [
   '-c:v',
@@ -66,7 +76,7 @@ export async function renderVideo(
   outFile: string,
   renderer: VideoRenderer = 'auto',
 ): Promise<{ renderer: 'ffmpeg' | 'bundled' }> {
-  if (renderer === 'bundled') return copyFallback(outFile);
+  if (renderer === 'bundled') return copyFallback(input.music, outFile);
   const ffmpeg = findFfmpeg();
   if (ffmpeg) {
     await renderWithFfmpeg(ffmpeg, input, outFile);
@@ -75,11 +85,11 @@ export async function renderVideo(
   if (renderer === 'ffmpeg') {
     throw new Error('the ffmpeg video renderer was requested but ffmpeg is not on PATH');
   }
-  return copyFallback(outFile);
+  return copyFallback(input.music, outFile);
 }
 
-async function copyFallback(outFile: string): Promise<{ renderer: 'bundled' }> {
-  await copyFile(FALLBACK_VIDEO, outFile);
+async function copyFallback(music: boolean, outFile: string): Promise<{ renderer: 'bundled' }> {
+  await copyFile(music ? FALLBACK_VIDEO_WITH_MUSIC : FALLBACK_VIDEO, outFile);
   return { renderer: 'bundled' };
 }
 
@@ -131,13 +141,16 @@ async function renderWithFfmpeg(ffmpeg: string, input: VideoRenderInput, outFile
   const dir = await mkdtemp(join(tmpdir(), 'adbatch-video-'));
   try {
     const stills = await Promise.all(input.images.map((image, i) => writeStill(image, i, frame, dir)));
-    const mark = await writeMark(frame, dir);
-    const slides = filterGraph(stills.length, frames, frame, seededRandom(input.seed));
-    const graph = `${slides};[slides][${stills.length}]overlay=${mark.left}:${mark.top}[out]`;
+    const graph = filterGraph(stills.length, frames, frame, seededRandom(input.seed));
+    // The music is one more input (after the stills, so its index is theirs plus one) and its own output.
+    const musicInput = input.music ? ['-f', 'lavfi', '-i', musicSource(input.duration)] : [];
+    const musicOutput = input.music ? ['-map', `${stills.length}:a`, ...AUDIO_ARGS] : ['-an'];
     const args = [
       ...['-hide_banner', '-loglevel', 'error', '-y'],
-      ...[...stills, mark.file].flatMap((file) => ['-i', file]),
-      ...['-filter_complex', graph, '-map', '[out]', '-an', '-r', String(FPS), '-frames:v', String(frames)],
+      ...stills.flatMap((file) => ['-i', file]),
+      ...musicInput,
+      ...['-filter_complex', graph, '-map', '[slides]', '-r', String(FPS), '-frames:v', String(frames)],
+      ...musicOutput,
       ...ENCODE_ARGS,
       outFile,
     ];
@@ -147,25 +160,33 @@ async function renderWithFfmpeg(ffmpeg: string, input: VideoRenderInput, outFile
   }
 }
 
-/** The SANDBOX mark as a PNG, overlaid after the pan so it stays put in its corner. */
-async function writeMark(frame: Frame, dir: string): Promise<{ file: string; left: number; top: number }> {
-  const box = watermarkBox(frame.width, frame.height);
-  const file = join(dir, 'mark.png');
-  await sharp(Buffer.from(watermarkSvg(box.width, box.height)))
-    .png()
-    .toFile(file);
-  return { file, left: box.left, top: box.top };
+/**
+ * The background track: a soft A minor chord with a slow swell, faded in and out, synthesised by ffmpeg
+ * so the sandbox ships no audio. Quiet on purpose: it proves a track is there without startling anyone.
+ */
+export function musicSource(seconds: number): string {
+  const chord = [220, 261.63, 329.63].map((hz) => `sin(2*PI*${hz}*t)`).join('+');
+  const swell = '(0.75+0.25*sin(2*PI*0.25*t))';
+  const fadeOut = Math.max(0, seconds - 1);
+  return (
+    `aevalsrc='0.05*${swell}*(${chord})':s=44100:d=${seconds},` +
+    `afade=t=in:d=0.5,afade=t=out:st=${fadeOut}:d=1`
+  );
 }
 
 /**
  * One still per image, larger than the frame by the pan margin: the image contained (never cropped,
- * a square shot in a 9:16 video keeps its product) over a blurred, darkened cover of itself.
+ * a square shot in a 9:16 video keeps its product), centred, over a blurred, darkened cover of itself.
+ * The SANDBOX mark goes on the image at its own size, where the sandbox's shots already carry it: a
+ * sandbox shot keeps one mark (redrawn over itself), any other image gets the same one, and the video
+ * shows one mark that pans with its image. (Overlaying a second, fixed mark on the frames showed two.)
  */
-async function writeStill(image: Buffer, index: number, frame: Frame, dir: string): Promise<string> {
+async function writeStill(source: Buffer, index: number, frame: Frame, dir: string): Promise<string> {
   const width = even(frame.width * (1 + PAN_MARGIN));
   const height = even(frame.height * (1 + PAN_MARGIN));
   const file = join(dir, `still-${index}.jpg`);
   try {
+    const image = await markImage(source);
     // The blur runs at an eighth of the size: a wide blur at full size would cost far more, for a blur.
     const backdrop = await sharp(image)
       .resize(Math.ceil(width / 8), Math.ceil(height / 8), { fit: 'cover' })
@@ -173,7 +194,13 @@ async function writeStill(image: Buffer, index: number, frame: Frame, dir: strin
       .modulate({ brightness: 0.7 })
       .raw()
       .toBuffer({ resolveWithObject: true });
-    const foreground = await sharp(image).resize(width, height, { fit: 'inside' }).toBuffer();
+    // Contained in the part of the still that every pan position shows, so the image and its mark, in
+    // its corner, are always whole in the frame (at the still's full size the pan cut the mark off).
+    const inView = {
+      width: even(frame.width * (1 - PAN_MARGIN)),
+      height: even(frame.height * (1 - PAN_MARGIN)),
+    };
+    const foreground = await sharp(image).resize(inView.width, inView.height, { fit: 'inside' }).toBuffer();
     const { width: smallWidth, height: smallHeight, channels } = backdrop.info;
     await sharp(backdrop.data, { raw: { width: smallWidth, height: smallHeight, channels } })
       .resize(width, height, { fit: 'fill', kernel: 'linear' })
@@ -184,6 +211,14 @@ async function writeStill(image: Buffer, index: number, frame: Frame, dir: strin
     throw new InputImageError(`video image ${index + 1} is not a decodable image`);
   }
   return file;
+}
+
+/** The image with the mark in its corner, in its own format (a PNG keeps its transparency). */
+async function markImage(image: Buffer): Promise<Buffer> {
+  const { width, height } = await sharp(image).metadata();
+  return sharp(image)
+    .composite([watermarkOverlay(width, height)])
+    .toBuffer();
 }
 
 function even(value: number): number {

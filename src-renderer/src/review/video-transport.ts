@@ -7,7 +7,7 @@
 
 /**
  * Guess: the service does not say its videos' frame rate; 24 fps is the usual rate of generated video. (The
- * sandbox renders at 12 fps: a step of 1/24 s then shows every frame twice, and misses none.)
+ * sandbox renders at the same rate, and test/unit/sandbox/render/video.test.ts holds the two equal.)
  */
 export const FRAME_RATE = 24;
 export const RATES = [1, 2, 4] as const;

@@ -21,6 +21,7 @@ import { specFailures, videoTarget } from '../../../src-main/core/export/video-s
 import { unpackedPath, videoToolPath } from '../../../src-main/core/export/video-tools.ts';
 import { renderVideo } from '../../../src-main/sandbox/render/video.ts';
 import { exportItem } from '../../support/export-item.ts';
+import { atFrameRate } from '../../support/low-frame-rate.ts';
 import { topLevelBoxes } from '../../support/mp4-boxes.ts';
 import { PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS } from '../../support/static-server.ts';
 
@@ -80,12 +81,14 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'adbatch-video-channels-'));
   const image = await readFile(join(PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS.mug));
   square = join(dir, 'square.mp4');
-  // What the sandbox renders when ffmpeg is present: 720 x 720 at 12 fps, no sound.
+  // What the sandbox renders when ffmpeg is present with music off (720 x 720, no sound), slowed to 12 fps.
+  const rendered = join(dir, 'rendered.mp4');
   await renderVideo(
-    { images: [image], seed: 'channels', duration: 5, resolution: '720p', aspectRatio: '1:1' },
-    square,
+    { images: [image], seed: 'channels', duration: 5, resolution: '720p', aspectRatio: '1:1', music: false },
+    rendered,
     'ffmpeg',
   );
+  await atFrameRate(rendered, 12, square);
   withSound = join(dir, 'with-sound.mp4');
   await execFileAsync(videoToolPath('ffmpeg'), [
     ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25:duration=4'],

@@ -13,6 +13,7 @@ import { renderVideo } from '../../../src-main/sandbox/render/video.ts';
 import { resourceFile } from '../../../src-main/sandbox/resources.ts';
 import type { Recipe } from '../../../src-main/shared/export-recipe.ts';
 import { exportItem } from '../../support/export-item.ts';
+import { atFrameRate } from '../../support/low-frame-rate.ts';
 import { largeHeader, moovLast, topLevelBoxes } from '../../support/mp4-boxes.ts';
 import { PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS } from '../../support/static-server.ts';
 
@@ -52,9 +53,13 @@ beforeAll(async () => {
   const image = await readFile(join(PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS.mug));
   portrait = join(dir, 'portrait.mp4');
   landscape = join(dir, 'landscape.mp4');
-  const render = { images: [image], seed: 'preflight' };
-  await renderVideo({ ...render, duration: 5, resolution: '720p', aspectRatio: '9:16' }, portrait, 'ffmpeg');
-  await renderVideo({ ...render, duration: 5, resolution: '480p', aspectRatio: '16:9' }, landscape, 'ffmpeg');
+  // Silent, and slowed to 12 fps, below what both channels take, for their frame-rate checks.
+  const render = { images: [image], seed: 'preflight', music: false };
+  const rendered = join(dir, 'rendered.mp4');
+  await renderVideo({ ...render, duration: 5, resolution: '720p', aspectRatio: '9:16' }, rendered, 'ffmpeg');
+  await atFrameRate(rendered, 12, portrait);
+  await renderVideo({ ...render, duration: 5, resolution: '480p', aspectRatio: '16:9' }, rendered, 'ffmpeg');
+  await atFrameRate(rendered, 12, landscape);
 }, 120_000);
 
 afterAll(async () => {

@@ -396,6 +396,31 @@ describe('video lifecycle and the MP4', () => {
     },
   );
 
+  it.skipIf(!existsSync(FFPROBE))(
+    'honours music: a sound track by default (the contract says true), none when it is false',
+    async () => {
+      const streamsOf = async (music: boolean | undefined) => {
+        const created = await h.client.createVideo(h.keys.personal, {
+          image_urls: [h.photo('capGray')],
+          duration: 5,
+          resolution: '480p',
+          ...(music === undefined ? {} : { music }),
+        });
+        const { body } = await h.client.waitForStatus<VideoBody>('videos', created.body.id, h.keys.personal, {
+          timeoutMs: 40_000,
+        });
+        const file = join(scratch, `music-${String(music)}.mp4`);
+        await writeFile(file, (await fetchBytes(body.video_url!)).bytes);
+        const { stdout } = await promisify(execFile)(FFPROBE, [
+          ...['-v', 'error', '-show_entries', 'stream=codec_type,r_frame_rate', '-of', 'csv=p=0', file],
+        ]);
+        return stdout.trim().split('\n');
+      };
+      expect(await streamsOf(undefined)).toEqual(['video,24/1', 'audio,0/0']);
+      expect(await streamsOf(false)).toEqual(['video,24/1']);
+    },
+  );
+
   it('chooses the aspect ratio from the images when it is omitted (a landscape photo gives a landscape video)', async () => {
     const created = await h.client.createVideo(h.keys.agency, {
       image_urls: [h.photo('hoodieWide')],

@@ -3,15 +3,19 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InputImageError } from '../../../../src-main/sandbox/render/shots.ts';
 import {
+  FPS,
   findFfmpeg,
   pickAspectRatio,
   renderVideo,
   type VideoRenderInput,
   videoFrameSize,
 } from '../../../../src-main/sandbox/render/video.ts';
+import { watermarkOverlay } from '../../../../src-main/sandbox/render/watermark.ts';
+import { FRAME_RATE } from '../../../../src-renderer/src/review/video-transport.ts';
 import { PRODUCT_FIXTURES_DIR, PRODUCT_PHOTOS } from '../../../support/static-server.ts';
 
 const execFileAsync = promisify(execFile);
@@ -39,6 +43,7 @@ function video(overrides: Partial<VideoRenderInput> = {}): VideoRenderInput {
     duration: 5,
     resolution: '480p',
     aspectRatio: '16:9',
+    music: false,
     seed: 'vid_test',
     ...overrides,
   };
@@ -60,6 +65,34 @@ async function probe(file: string) {
     format: { duration: string };
   };
   return { ...parsed.streams[0]!, duration: Number(parsed.format.duration) };
+}
+
+/** Each stream's kind, codec and frame rate, as ffprobe reads them. */
+async function probeStreams(file: string) {
+  const { stdout } = await execFileAsync('ffprobe', [
+    ...['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,r_frame_rate', '-of', 'json', file],
+  ]);
+  return (
+    JSON.parse(stdout) as { streams: { codec_type: string; codec_name: string; r_frame_rate: string }[] }
+  ).streams;
+}
+
+/** The frame at `seconds` as 8-bit grey pixels, decoded by ffmpeg. */
+async function greyFrame(file: string, seconds: number): Promise<Buffer> {
+  const { stdout } = await execFileAsync(
+    'ffmpeg',
+    [
+      ...['-v', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1'],
+      ...['-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
+    ],
+    { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024 },
+  );
+  return stdout;
+}
+
+/** Pixels far lighter than the plain grey of the test image: the white strokes of a SANDBOX mark. */
+function markPixels(frame: Buffer, grey: number): number {
+  return frame.reduce((count, value) => (value - grey > 80 ? count + 1 : count), 0);
 }
 
 describe('pickAspectRatio', () => {
@@ -126,6 +159,56 @@ describe.skipIf(!hasFfmpeg)(FFMPEG_SUITE, () => {
     },
   );
 
+  it('has a sound track (AAC) when music is on and none when it is off, at the player’s frame rate', async () => {
+    expect(FPS).toBe(FRAME_RATE);
+    const withMusic = join(dir, 'music-on.mp4');
+    const silent = join(dir, 'music-off.mp4');
+    await renderVideo(video({ music: true }), withMusic, 'ffmpeg');
+    await renderVideo(video({ music: false }), silent, 'ffmpeg');
+    expect(await probeStreams(withMusic)).toEqual([
+      { codec_type: 'video', codec_name: 'h264', r_frame_rate: `${FRAME_RATE}/1` },
+      { codec_type: 'audio', codec_name: 'aac', r_frame_rate: '0/0' },
+    ]);
+    expect(await probeStreams(silent)).toEqual([
+      { codec_type: 'video', codec_name: 'h264', r_frame_rate: `${FRAME_RATE}/1` },
+    ]);
+    // The track is heard, not a silent stream: its mean volume is well above digital silence.
+    const { stderr } = await execFileAsync('ffmpeg', [
+      ...['-hide_banner', '-i', withMusic, '-map', '0:a', '-af', 'volumedetect', '-f', 'null', '-'],
+    ]);
+    const mean = Number(/mean_volume: (-?[\d.]+) dB/.exec(stderr)?.[1]);
+    expect(mean).toBeGreaterThan(-40);
+  });
+
+  it('shows one SANDBOX mark, whether or not the image already carries it as a sandbox shot does', async () => {
+    const grey = 120;
+    const plain = await sharp({
+      create: { width: 1280, height: 720, channels: 3, background: { r: grey, g: grey, b: grey } },
+    })
+      .png()
+      .toBuffer();
+    const shot = await sharp(plain)
+      .composite([watermarkOverlay(1280, 720)])
+      .png()
+      .toBuffer();
+    const fromPlain = join(dir, 'mark-plain.mp4');
+    const fromShot = join(dir, 'mark-shot.mp4');
+    await renderVideo(video({ images: [plain], seed: 'mark' }), fromPlain, 'ffmpeg');
+    await renderVideo(video({ images: [shot], seed: 'mark' }), fromShot, 'ffmpeg');
+    const plainMark = markPixels(await greyFrame(fromPlain, 2.5), grey);
+    const shotMark = markPixels(await greyFrame(fromShot, 2.5), grey);
+    // An image of the user's own is marked too; a shot's own mark is not joined by a second one.
+    expect(plainMark).toBeGreaterThan(100);
+    expect(shotMark).toBeGreaterThan(plainMark * 0.8);
+    expect(shotMark).toBeLessThan(plainMark * 1.3);
+    // The pan never carries the mark out of the frame: it is whole at the start and at the end too.
+    for (const seconds of [0, 4.9]) {
+      const edge = markPixels(await greyFrame(fromShot, seconds), grey);
+      expect(edge, `${seconds} s`).toBeGreaterThan(shotMark * 0.8);
+      expect(edge, `${seconds} s`).toBeLessThan(shotMark * 1.2);
+    }
+  });
+
   it('rejects an image it cannot decode', async () => {
     const out = join(dir, 'broken.mp4');
     const render = renderVideo(video({ images: [images[0]!, Buffer.from('not a picture')] }), out, 'ffmpeg');
@@ -139,6 +222,22 @@ describe('renderVideo without ffmpeg', () => {
     const out = join(dir, 'bundled.mp4');
     await expect(renderVideo(video(), out, 'bundled')).resolves.toEqual({ renderer: 'bundled' });
     await expectMp4(out);
+  });
+
+  it.skipIf(!hasFfmpeg)('bundles a placeholder with a sound track for music, and a silent one', async () => {
+    const withMusic = join(dir, 'bundled-music.mp4');
+    const silent = join(dir, 'bundled-silent.mp4');
+    await renderVideo(video({ music: true }), withMusic, 'bundled');
+    await renderVideo(video({ music: false }), silent, 'bundled');
+    expect((await probeStreams(withMusic)).map((stream) => [stream.codec_type, stream.r_frame_rate])).toEqual(
+      [
+        ['video', `${FRAME_RATE}/1`],
+        ['audio', '0/0'],
+      ],
+    );
+    expect((await probeStreams(silent)).map((stream) => [stream.codec_type, stream.r_frame_rate])).toEqual([
+      ['video', `${FRAME_RATE}/1`],
+    ]);
   });
 
   it('falls back to the bundled MP4 on auto, and refuses an explicit ffmpeg, when PATH has no ffmpeg', async () => {
