@@ -35,9 +35,6 @@ const config: Configuration = {
     // Sources and build files of better-sqlite3 (its SQLite amalgamation alone is 9 MB): only lib/ and
     // prebuilds/ run.
     '!**/node_modules/better-sqlite3/{src,deps,build}/**',
-    // sharp's musl (Alpine) builds: Electron runs on glibc only. An npm that does not read the lock file's
-    // `libc` (npm 10, Node 22's; the lock file is kept as it writes it) installs them beside the glibc ones.
-    '!**/node_modules/@img/*linuxmusl*/**',
   ],
   // The sandbox's assets, found at process.resourcesPath/sandbox by src-main/sandbox/resources.ts.
   extraResources: [{ from: 'resources/sandbox', to: 'sandbox' }],

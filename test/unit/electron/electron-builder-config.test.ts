@@ -173,15 +173,6 @@ describe('electron-builder.config.ts', () => {
     expect(at('src/better_sqlite3.cpp')).toBe(false);
   });
 
-  it("packs sharp's glibc builds, not its musl ones, which Electron cannot run on", () => {
-    const filter = getNodeModuleFileMatcher(ROOT, DESTINATION, expand, {}, packagerInfo()).createFilter();
-    const at = (path: string) => filter(join(ROOT, 'node_modules', '@img', path), file);
-    expect(at('sharp-linux-x64/lib/sharp-linux-x64.node')).toBe(true);
-    expect(at('sharp-libvips-linux-x64/lib/libvips-cpp.so.8.18.7')).toBe(true);
-    expect(at('sharp-linuxmusl-x64/lib/sharp-linuxmusl-x64.node')).toBe(false);
-    expect(at('sharp-libvips-linuxmusl-x64/lib/libvips-cpp.so.8.18.7')).toBe(false);
-  });
-
   it('puts the sandbox assets where the packaged app looks for them (resources/sandbox)', () => {
     const [resources] = getFileMatchers(loaded, 'extraResources', '/packaged/resources', {
       ...matcherOptions,
@@ -192,7 +183,6 @@ describe('electron-builder.config.ts', () => {
       to: '/packaged/resources/sandbox',
     });
     expect(existsSync(join(resources!.from, 'fallback.mp4'))).toBe(true);
-    expect(existsSync(join(resources!.from, 'fallback-music.mp4'))).toBe(true);
   });
 
   it('flips every fuse of the wire as decided: no run-as-node, NODE_OPTIONS or inspector; asar only, checked', async () => {
