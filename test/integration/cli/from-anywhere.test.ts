@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rememberedLibrary } from '../../../src-main/core/app/library-choice.ts';
 import { builtInRecipe } from '../../../src-main/core/export/recipes.ts';
@@ -107,9 +107,9 @@ describe('adbatch mcp started with a working folder that is not the checkout', (
 
   it('quotes, is approved from another process into the same library, runs, and exports', async () => {
     const folders = await makeProductFolders(join(dir, 'products'), 1);
-    const scan = await tool('scan_inputs', { paths: folders });
+    // Quoted by its paths, as a client that starts a server per call would (no scan held in between).
     const quote = await tool('quote_batch', {
-      scanId: scan.scanId,
+      paths: folders,
       name: 'anywhere',
       style: 'classic',
       shots: 1,
@@ -134,10 +134,16 @@ describe('adbatch mcp started with a working folder that is not the checkout', (
     expect(approved.stderr).toBe(`adbatch: library: ${where.library} (this data folder's library)\n`);
     const request = await tool('request_status', { requestId: submitted.requestId });
     batchId = String(request.batchId);
+    // Followed to its end by wait_batch, with the progress notifications a desktop agent asks for.
+    const progress: Progress[] = [];
     await untilValue(async () => {
-      const now = await tool('batch_status', { batchId });
-      return now.status === 'finished' ? now : null;
+      const result = (await client.callTool({ name: 'wait_batch', arguments: { batchId } }, undefined, {
+        onprogress: (one) => progress.push(one),
+      })) as CallToolResult;
+      // Until finished, not only stopped: a batch paused a moment (the service busy) runs on.
+      return (result.structuredContent as { status: string }).status === 'finished' ? result : null;
     });
+    expect(progress.at(-1)).toMatchObject({ progress: 1, total: 1 });
     const { results } = (await tool('list_results', { batchId })) as {
       results: Array<{ resultId: number; path: string }>;
     };
@@ -156,6 +162,19 @@ describe('adbatch mcp started with a working folder that is not the checkout', (
     expect(await filesUnder(join(exports, 'a'))).toEqual(
       expect.arrayContaining(['manifest.csv', 'manifest.json', expect.stringMatching(/^Shopify\//)]),
     );
+    // Again: nothing rewritten.
+    const again = await tool('export_batch', {
+      batchId,
+      folder: join(exports, 'a'),
+      recipes: ['Shopify'],
+      acceptWarnings: ['below_recommended'],
+    });
+    expect(again).toMatchObject({ state: 'done', written: 0, identical: 1, failed: 0 });
+    // The result read over MCP, by the link list_results gave.
+    const listing = await call('list_results', { batchId });
+    const link = listing.content.find((item) => item.type === 'resource_link');
+    const read = await client.readResource({ uri: link!.uri });
+    expect(read.contents.map((content) => content.mimeType)).toEqual(['image/jpeg', 'application/json']);
     expect(stderr).not.toMatch(/tsx|Cannot find/);
   }, 90_000);
 
