@@ -217,6 +217,11 @@ export interface QuoteView {
    * attribute its spend to the brand (it reports it unassigned). The words to show.
    */
   attributionWarning: string | null;
+  /**
+   * The export recipes the designer used lately for this brand that the chosen quality's shots will be too
+   * small for, each with the quality that would be enough: "Shopify wants 2048 px: choose Pro (2K)."
+   */
+  recipeAdvice: string[];
 }
 
 /**
