@@ -491,6 +491,11 @@ export interface ReviewItemView {
   rejectReason: RejectReason | null;
   /** A flag or a star was given. */
   reviewed: boolean;
+  /**
+   * Where the designer put the subject (fractions of the width and height from the top left), which an
+   * export's crops centre on; null: none set, crops find the subject themselves.
+   */
+  focus: { x: number; y: number } | null;
   /** In one product's view across batches: the batch this result came from (absent in a batch's view). */
   batch?: ReviewBatchRef;
 }
