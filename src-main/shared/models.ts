@@ -217,6 +217,11 @@ export interface QuoteView {
    * attribute its spend to the brand (it reports it unassigned). The words to show.
    */
   attributionWarning: string | null;
+  /**
+   * The export recipes the designer used lately for this brand that the chosen quality's shots will be too
+   * small for, each with the quality that would be enough: "Shopify wants 2048 px: choose Pro (2K)."
+   */
+  recipeAdvice: string[];
 }
 
 /**
@@ -486,6 +491,11 @@ export interface ReviewItemView {
   rejectReason: RejectReason | null;
   /** A flag or a star was given. */
   reviewed: boolean;
+  /**
+   * Where the designer put the subject (fractions of the width and height from the top left), which an
+   * export's crops centre on; null: none set, crops find the subject themselves.
+   */
+  focus: { x: number; y: number } | null;
   /** In one product's view across batches: the batch this result came from (absent in a batch's view). */
   batch?: ReviewBatchRef;
 }

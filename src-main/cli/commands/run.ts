@@ -255,6 +255,8 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
       );
     }
     if (quote.attributionWarning) process.stderr.write(`${quote.attributionWarning}\n`);
+    // Said before the batch, while another quality can still be chosen (the recipes of recent exports).
+    for (const advice of quote.recipeAdvice) process.stderr.write(`note: ${advice}\n`);
     if (options.budget !== undefined && quote.credits > options.budget) {
       process.stderr.write(
         `This batch costs ${counted(quote.credits, 'credit')}, over the --budget of ${options.budget}. Nothing was started.\n`,

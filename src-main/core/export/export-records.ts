@@ -210,6 +210,28 @@ export class ExportRecords {
   }
 
   /**
+   * The recipes of the newest `exports` exports of batches billed to this brand (null: to none), newest first,
+   * each once (by id, as frozen then): the recipes New batch measures the chosen quality against.
+   */
+  recentRecipes(brandId: string | null, exports = 10): Recipe[] {
+    const rows = this.db
+      .prepare<[string | null, number], Row>(
+        `SELECT * FROM exports e WHERE EXISTS (
+           SELECT 1 FROM json_each(e.request, '$.scope.batchIds') AS chosen
+           JOIN batches b ON b.id = chosen.value WHERE b.brand_id IS ?)
+         ORDER BY e.created_at DESC, e.rowid DESC LIMIT ?`,
+      )
+      .all(brandId, exports);
+    const recipes = new Map<string, Recipe>();
+    for (const record of rows.map(toRecord)) {
+      for (const recipe of record.snapshot?.recipes ?? []) {
+        if (!recipes.has(recipe.id)) recipes.set(recipe.id, recipe);
+      }
+    }
+    return [...recipes.values()];
+  }
+
+  /**
    * `running` exports whose process is gone become `interrupted`; `runningHere` says which this process runs
    * (its own pid may be a dead process's, reused).
    */

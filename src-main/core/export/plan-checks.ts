@@ -38,6 +38,40 @@ function enoughQuality(needed: number): string | null {
   return word.includes(size) ? word : `${word} (${size})`;
 }
 
+/** Where a shot's output falls short of its recipe's sizes: what it wants, and the quality that reaches it. */
+export interface SizeShortfall {
+  /** Under the channel's minimum (an error) or its recommendation (a warning). */
+  severity: 'error' | 'warning';
+  /** The long side the output has, counted in the source's pixels. */
+  longEdge: number;
+  /** The long side the recipe wants. */
+  wanted: number;
+  /** The shot quality whose long side would have been enough, in the app's words; null: none is. */
+  quality: string | null;
+}
+
+/**
+ * The one measure of "too small" shared by the pre-flight (sizeChecks) and New batch's advice before a batch
+ * (quality-advice.ts): an output counted on the source's pixels against the recipe's minimum, then its
+ * recommendation; null when it reaches both.
+ */
+export function sizeShortfall(recipe: Recipe, source: Dimensions, framing: Framing): SizeShortfall | null {
+  const { minLongEdge, recommendedLongEdge } = recipe.preflight;
+  const longEdge = sourceLongEdge(framing);
+  const sourceLong = Math.max(source.width, source.height);
+  const short = (severity: SizeShortfall['severity'], wanted: number): SizeShortfall => ({
+    severity,
+    longEdge,
+    wanted,
+    quality: enoughQuality(Math.ceil((sourceLong * wanted) / longEdge)),
+  });
+  if (minLongEdge !== undefined && longEdge < minLongEdge) return short('error', minLongEdge);
+  if (recommendedLongEdge !== undefined && longEdge < recommendedLongEdge) {
+    return short('warning', recommendedLongEdge);
+  }
+  return null;
+}
+
 /**
  * The size checks of one output, counted on the source's pixels (an enlarged frame passes nothing): under
  * the channel's minimum is an error, under its recommendation a warning that names the shot quality that
@@ -51,28 +85,15 @@ export function sizeChecks(
 ): PreflightCheck[] {
   if (kind === 'video') return [];
   const checks: PreflightCheck[] = [];
-  const { minLongEdge, recommendedLongEdge } = recipe.preflight;
-  const longEdge = sourceLongEdge(framing);
-  const sourceLong = Math.max(source.width, source.height);
-  /** A hint for a shot too small for `wanted`: the quality whose long side would reach it. */
-  const hint = (wanted: number) => {
-    if (kind !== 'shot') return '';
-    const quality = enoughQuality(Math.ceil((sourceLong * wanted) / longEdge));
-    return quality ? `: choose ${quality}` : '';
-  };
-  if (minLongEdge !== undefined && longEdge < minLongEdge) {
+  const short = sizeShortfall(recipe, source, framing);
+  if (short) {
+    // Only a shot can be made again at another quality: a source photo's hint would mislead.
+    const hint = kind === 'shot' && short.quality ? `: choose ${short.quality}` : '';
+    const result = `${short.longEdge} px of the result on the long side; ${recipe.name}`;
     checks.push(
-      error(
-        'too_small',
-        `${longEdge} px of the result on the long side; ${recipe.name} needs at least ${minLongEdge} px${hint(minLongEdge)}.`,
-      ),
-    );
-  } else if (recommendedLongEdge !== undefined && longEdge < recommendedLongEdge) {
-    checks.push(
-      warning(
-        'below_recommended',
-        `${longEdge} px of the result on the long side; ${recipe.name} wants ${recommendedLongEdge} px${hint(recommendedLongEdge)}.`,
-      ),
+      short.severity === 'error'
+        ? error('too_small', `${result} needs at least ${short.wanted} px${hint}.`)
+        : warning('below_recommended', `${result} wants ${short.wanted} px${hint}.`),
     );
   }
   if (framing.scale > 1) {

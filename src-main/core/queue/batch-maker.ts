@@ -4,6 +4,8 @@ import type { ServiceAccess } from '../accounts/service-access.ts';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
 import type { DatabaseBackups } from '../db/backups.ts';
+import type { ExportRecords } from '../export/export-records.ts';
+import { qualityAdvice } from '../export/quality-advice.ts';
 import type { PhotoReachService } from '../hosting/photo-reach.ts';
 import { NO_STORAGE } from '../hosting/photo-reach.ts';
 import { setAsideEarlierShots } from '../ingest/already-done.ts';
@@ -49,8 +51,12 @@ export interface CommitAlso {
 const tooDear = (credits: number, balance: number) =>
   `This batch costs ${credits} credits; the balance is ${balance}. Top up or choose fewer products.`;
 
-/** What making a batch takes: the queue, the key's service, photo reach, the brands' caps, the backups. */
+/**
+ * What making a batch takes: the queue, the key's service, photo reach, the brands' caps, the backups, and
+ * the exports made before (the recipes the quote measures the quality against).
+ */
 export interface BatchMakerDeps extends AppContext {
+  exportRecords: ExportRecords;
   backups: DatabaseBackups;
   store: QueueStore;
   services: ServiceAccess;
@@ -144,6 +150,11 @@ export function batchMaker(ctx: BatchMakerDeps) {
         videoLaterCredits: later ? quoteVideo(later) : null,
         caps: billing.caps,
         attributionWarning: billing.attributionWarning,
+        recipeAdvice: qualityAdvice(
+          ctx.exportRecords.recentRecipes(billing.brandId),
+          request.shoot.quality,
+          request.shoot.aspectRatio,
+        ),
       };
     },
 

@@ -20,7 +20,7 @@ import type { AssetId, BatchId, ProductId } from '../queue/ids.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch, Product } from '../queue/types.ts';
 import { changed, countsOf } from './decide.ts';
-import { setFocus } from './focus-store.ts';
+import { focusPoints, setFocus } from './focus-store.ts';
 import type { ResultPreviews } from './previews.ts';
 import { type ProductKey, productKeyLabel } from './product-key.ts';
 import type { ReviewHistory, ScopeKey } from './review-history.ts';
@@ -135,15 +135,16 @@ export function reviewHandlers(
     return (productId: string): string | null => known.get(productId) ?? null;
   };
 
-  /** What one answer looks at once: the previews on disk, and the products' source photos. */
+  /** What one answer looks at once: the previews on disk, the products' source photos, the focus points. */
   const lookup = (batch: Batch, rows: readonly ReviewRow[], whole: boolean) => ({
     present: previews.presence(),
     sourceOf: sourcesOf(batch, rows, whole),
+    focus: focusPoints(store.db),
   });
 
   /** One result as Review shows it. */
   const view = (libraryDir: string, row: ReviewRow, seen: ReturnType<typeof lookup>): ReviewItemView => {
-    const { present, sourceOf } = seen;
+    const { present, sourceOf, focus } = seen;
     const original = join(libraryDir, row.path);
     const thumbnailUrl = row.thumbnailPath ? files.url(join(libraryDir, row.thumbnailPath)) : null;
     return {
@@ -163,6 +164,7 @@ export function reviewHandlers(
       stars: row.stars,
       rejectReason: row.rejectReason,
       reviewed: isReviewed(row),
+      focus: focus.get(row.assetId) ?? null,
     };
   };
 
@@ -237,7 +239,7 @@ export function reviewHandlers(
       rowsNamed: (ids) => review.acrossBatches(products, ids),
       productRows: () => review.acrossBatches(products),
       views: (rows) => {
-        const seen = { present: previews.presence(), sourceOf };
+        const seen = { present: previews.presence(), sourceOf, focus: focusPoints(store.db) };
         return rows.map((row) => ({
           ...view(batches.get(row.batchId)!.libraryDir, row, seen),
           batch: refs.get(row.batchId)!,

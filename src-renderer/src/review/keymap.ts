@@ -21,7 +21,8 @@ export type ReviewAction =
   | { type: 'redo' }
   | { type: 'sheet' }
   | { type: 'video'; command: VideoCommand }
-  | { type: 'product-scope' };
+  | { type: 'product-scope' }
+  | { type: 'focus-reset' };
 
 export interface KeyBinding {
   /** `KeyboardEvent.key` values, with `Mod+` for Ctrl (Cmd on macOS) and `Shift+` where it matters. */
@@ -79,6 +80,11 @@ export const REVIEW_KEYMAP: KeyBinding[] = [
   },
   { keys: ['w'], label: 'A/B wipe against the source photo', action: { type: 'mode', mode: 'wipe' } },
   { keys: ['z'], label: 'Zoom 2x or fit (locked across panes)', action: { type: 'zoom' } },
+  {
+    keys: ['Shift+f'],
+    label: 'Clear the focus point (crops find the subject again)',
+    action: { type: 'focus-reset' },
+  },
   // Like scrolling: Shift+→ shows more of the right side. A step is a tenth of the way from edge to edge.
   { keys: ['Shift+ArrowLeft'], label: 'Pan left (zoomed)', action: { type: 'pan', dx: PAN_STEP, dy: 0 } },
   { keys: ['Shift+ArrowRight'], label: 'Pan right (zoomed)', action: { type: 'pan', dx: -PAN_STEP, dy: 0 } },

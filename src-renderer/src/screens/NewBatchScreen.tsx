@@ -486,6 +486,13 @@ function Quote({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsV
           )}
           <PhotoReachNote reach={quote.photos} onSettings={() => go({ name: 'settings' })} />
           <CapsPreview quote={quote} />
+          {quote.recipeAdvice.length > 0 && (
+            <Notice kind="warning">
+              <span data-testid="recipe-advice">
+                Too small for the recipes you export with: {quote.recipeAdvice.join(' ')}
+              </span>
+            </Notice>
+          )}
         </>
       )}
       {quote && quote.setAside.length > 0 && quote.products.length > 0 && (

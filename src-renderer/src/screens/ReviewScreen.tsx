@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Fragment, memo, type PointerEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { counted } from '../../../src-main/shared/counted.ts';
 import type { ReviewFilter, ReviewItemView, ReviewScope } from '../../../src-main/shared/models.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
@@ -332,7 +332,62 @@ function Loupe({ item, position, total }: { item: ReviewItemView; position: numb
         <FlagBadge item={item} />
         <Stars count={item.stars} />
         <span className="muted">{zoom === 1 ? 'Fit' : '2x: drag or Shift+arrows to pan'}</span>
+        {item.kind === 'shot' && <FocusPicker key={item.id} item={item} />}
         <small className="muted">{item.file}</small>
+      </div>
+    </div>
+  );
+}
+
+/** A pointer's place on an element, as fractions of its width and height, kept inside it. */
+function fractionAt(event: PointerEvent<HTMLElement>): { x: number; y: number } {
+  const box = event.currentTarget.getBoundingClientRect();
+  const inside = (value: number) => Math.round(Math.max(0, Math.min(1, value)) * 1000) / 1000;
+  return {
+    x: inside((event.clientX - box.left) / box.width),
+    y: inside((event.clientY - box.top) / box.height),
+  };
+}
+
+/**
+ * The loupe's focus point (issue 29, point 5): the result small beside it, its subject marked where the
+ * designer put it; a click or a drag moves the mark, saved when the pointer lets go (one write per move),
+ * and Shift+F clears it. Beside the big image rather than on it, where a drag already pans the zoomed view.
+ */
+function FocusPicker({ item }: { item: ReviewItemView }) {
+  const [moving, setMoving] = useState<{ x: number; y: number } | null>(null);
+  const shown = moving ?? item.focus;
+  return (
+    <div className="focus-picker">
+      <small className="muted">
+        {item.focus
+          ? 'Crops centre on the mark: click or drag to move it, Shift+F to clear it.'
+          : 'Crops find the subject: click where it is to centre them there.'}
+      </small>
+      <div
+        className="focus-frame"
+        data-testid="focus-frame"
+        onPointerDown={(event) => {
+          event.currentTarget.setPointerCapture(event.pointerId);
+          setMoving(fractionAt(event));
+        }}
+        onPointerMove={(event) => {
+          if (moving) setMoving(fractionAt(event));
+        }}
+        onPointerUp={(event) => {
+          const at = fractionAt(event);
+          setMoving(null);
+          void useReview.getState().setFocus(at);
+        }}
+      >
+        <img className="focus-image" src={item.gridUrl ?? item.url} alt="" draggable={false} />
+        {shown && (
+          <span
+            className="focus-mark"
+            data-testid="focus-mark"
+            style={{ left: `${shown.x * 100}%`, top: `${shown.y * 100}%` }}
+          />
+        )}
       </div>
     </div>
   );
@@ -556,6 +611,9 @@ function perform(action: ReviewAction, openSheet: () => void): void {
       return;
     case 'product-scope':
       toggleProductScope();
+      return;
+    case 'focus-reset':
+      if (review.mode === 'loupe') void review.setFocus(null);
       return;
   }
 }

@@ -74,6 +74,8 @@ interface ReviewState {
   keep(): Promise<void>;
   undo(): Promise<void>;
   redo(): Promise<void>;
+  /** Puts the active result's focus point (null: clears it), which its export's crops centre on. */
+  setFocus(focus: ReviewItemView['focus']): Promise<void>;
 }
 
 /**
@@ -374,6 +376,22 @@ export const useReview = create<ReviewState>((set, get) => {
         merge(await api.call('review:keep', { ...scope, resultId: activeId }), false);
         set({ pinned: new Set([...get().pinned, activeId]) });
         if (get().autoAdvance) advanceFrom(activeId);
+      });
+    },
+
+    async setFocus(focus) {
+      const { scope, activeId, items } = get();
+      const before = items.find((item) => item.id === activeId);
+      if (!scope || !before || before.kind === 'video') return;
+      // Shown at once; a refusal puts the point back where it was.
+      replace([{ ...before, focus }]);
+      await run(async () => {
+        try {
+          await api.call('review:setFocus', { ...scope, resultId: before.id, focus });
+        } catch (failure) {
+          replace([before]);
+          throw failure;
+        }
       });
     },
 

@@ -201,6 +201,11 @@ describe('a focus point set in Review', () => {
         resultId: tote2.id,
         focus,
       });
+      // Review's view carries it, as the loupe shows it.
+      const shown = (await callCore(h.core, 'review:get', { batchId })).items.find(
+        (item) => item.id === tote2.id,
+      );
+      expect(shown?.focus).toEqual(focus);
       const started = await callCore(h.core, 'export:start', {
         scope: { batchIds: [batchId], resultIds: [tote2.id] },
         recipes: ['instagram-feed'],

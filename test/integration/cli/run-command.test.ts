@@ -104,5 +104,34 @@ describe('adbatch run --sandbox', () => {
     const retry = await adbatch(['retry', manifest.products[0].jobs[0].id, '--data-dir', join(dir, 'data')]);
     expect(retry.code).toBe(1);
     expect(retry.stderr).toMatch(/only failed, lost and outcome-unknown jobs can be retried/);
+
+    // Exported for Shopify, the next run at Standard says before the batch that Pro would be enough.
+    const exported = await adbatch([
+      'export',
+      manifest.batch.id,
+      '--recipe',
+      'shopify',
+      '--not-rejected',
+      '--to',
+      join(dir, 'exports'),
+      '--accept-warning',
+      'below_recommended',
+      '--data-dir',
+      join(dir, 'data'),
+    ]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const again = await adbatch([
+      'run',
+      products,
+      '--style',
+      'minimal',
+      '--include-done',
+      '--budget',
+      '0',
+      '--yes',
+      ...common(),
+    ]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('note: Shopify wants 2048 px: choose Pro (2K).');
   }, 120_000);
 });

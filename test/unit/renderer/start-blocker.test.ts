@@ -14,6 +14,7 @@ const quote: QuoteView = {
   videoLaterCredits: null,
   caps: [],
   attributionWarning: null,
+  recipeAdvice: [],
 };
 const ready: StartState = { quote, quoting: false, starting: false, error: null, modelMissing: false };
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../../../src-main/core/db/open.ts';
 import { ExportRecords, type ExportSnapshot } from '../../../../src-main/core/export/export-records.ts';
+import { builtInRecipe } from '../../../../src-main/core/export/recipes.ts';
 import { DEFAULT_SELECTION } from '../../../../src-main/core/export/selection.ts';
 
 // What the exports table and the files they placed keep over time, on a real SQLite file: the newest ended
@@ -72,5 +73,47 @@ describe('export records pruned', () => {
     ]);
     const folders = ['/exports/0', '/exports/1', '/exports/2', '/exports/3', '/exports/4', '/exports/5'];
     expect(folders.map((folder) => records.placedIn(folder).length)).toEqual([0, 1, 1, 0, 1, 1]);
+  });
+});
+
+describe('the recipes of recent exports, per brand', () => {
+  /** A batch billed to `brandId` (null: to none), as the queue writes one. */
+  function batch(id: string, brandId: string | null): void {
+    db.prepare(
+      `INSERT INTO batches (id, name, created_at, base_url, key_id, key_hint, library_dir, shoot_settings,
+         quoted_credits, status, updated_at, brand_id)
+       VALUES (?, ?, 0, 'sandbox', 'k', '…', '/library', '{}', 0, 'finished', 0, ?)`,
+    ).run(id, id, brandId);
+  }
+
+  function exported(id: string, batchId: string, recipes: string[]): void {
+    records.create({
+      id,
+      request: JSON.stringify({ scope: { batchIds: [batchId] } }),
+      snapshot: { ...snapshot(`/exports/${id}`), recipes: recipes.map((one) => builtInRecipe(one)!) },
+      ownerPid: process.pid,
+    });
+  }
+
+  it("lists the newest exports' recipes once each, of the brand's batches only", () => {
+    db.prepare(
+      "INSERT INTO brands (id, base_url, remote_id, name, created_at) VALUES ('acme', 'x', 'r1', 'Acme', 0)",
+    ).run();
+    batch('b-none', null);
+    batch('b-acme', 'acme');
+    exported('e1', 'b-none', ['web']);
+    exported('e2', 'b-acme', ['shopify', 'amazon-main']);
+    exported('e3', 'b-acme', ['amazon-main', 'instagram-feed']);
+    expect(records.recentRecipes('acme').map((recipe) => recipe.id)).toEqual([
+      'amazon-main',
+      'instagram-feed',
+      'shopify',
+    ]);
+    expect(records.recentRecipes(null).map((recipe) => recipe.id)).toEqual(['web']);
+    // Only the newest export counted: the older one's Shopify is left out.
+    expect(records.recentRecipes('acme', 1).map((recipe) => recipe.id)).toEqual([
+      'amazon-main',
+      'instagram-feed',
+    ]);
   });
 });
