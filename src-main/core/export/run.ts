@@ -269,8 +269,8 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
   };
 
   const accepted = new Set(options.acceptWarnings ?? []);
-  /** A file the pre-flight holds back: not written, with the reasons as its error. */
-  const held = (file: PlannedFile, reasons: string[], checks: readonly PreflightCheck[]) =>
+  /** A file not written: held back by the pre-flight, or failed while it was made or placed. */
+  const failed = (file: PlannedFile, error: string, warnings: string[]) =>
     finish({
       planned: file,
       relativePath: file.relativePath,
@@ -279,9 +279,15 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
       height: 0,
       bytes: 0,
       sha256: '',
-      warnings: checks.map((check) => check.message),
-      error: `Not written (pre-flight): ${reasons.join(' ')}`,
+      warnings,
+      error,
     });
+  const held = (file: PlannedFile, reasons: string[], checks: readonly PreflightCheck[]) =>
+    failed(
+      file,
+      `Not written (pre-flight): ${reasons.join(' ')}`,
+      checks.map((check) => check.message),
+    );
 
   const before = new Map(options.placedBefore?.map((placed) => [placed.plannedPath, placed]));
   /** What an earlier run placed for this planned path: replaced when still as it left it (place-file.ts). */
@@ -346,18 +352,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
           stop ??= { status: 'cancelled' };
           break;
         }
-        const message = `${file.item.file} could not be exported: ${refusalWords(error)}`;
-        finish({
-          planned: file,
-          relativePath: file.relativePath,
-          status: 'failed',
-          width: 0,
-          height: 0,
-          bytes: 0,
-          sha256: '',
-          warnings: [],
-          error: message,
-        });
+        failed(file, `${file.item.file} could not be exported: ${refusalWords(error)}`, []);
         continue;
       }
       const checks = [...file.checks, ...made.checks];
