@@ -139,7 +139,7 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     await dialog.getByRole('button', { name: 'New recipe…' }).click();
     await dialog.getByLabel('Recipe name').fill('Print');
     await dialog.getByLabel('Long edge (px)').fill('4000');
-    await dialog.getByLabel('Warn below (px, long edge)').fill('4000');
+    await dialog.getByLabel('Warn below (px of the result, long edge)').fill('4000');
     await checkLooks(page, '24-export-recipe-editor', 'Recipe editor');
     await dialog.getByRole('button', { name: 'Save recipe' }).click();
     await dialog.getByRole('checkbox', { name: /^Print/ }).waitFor();
