@@ -19,7 +19,7 @@ import { checkAllLooks, checkLooks, intoDocs, openReview, screenshot } from './b
 // second export from the Batch screen to its end (the files decoded), Reveal, an interrupted export offered
 // again at start and resumed, and Review's selection dragged out through a recipe, every file of it. The
 // pre-flight up front (issue 29): errors and warnings per kind with their counts, "export anyway" per
-// warning kind; its look saved at 1280x800, light and dark, into docs/screenshots/ (docs/export.md).
+// warning kind; the recipe editor's enlarging, videos and byte limit; its look saved at 1280x800, light and dark, into docs/screenshots/ (docs/export.md).
 
 const PRODUCTS = ['bottles', 'cap-black', 'cap-gray', 'cap-red', 'hat', 'hoodie-black'];
 const RESULTS = PRODUCTS.length * 4;
@@ -139,7 +139,7 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     await dialog.getByRole('button', { name: 'New recipe…' }).click();
     await dialog.getByLabel('Recipe name').fill('Print');
     await dialog.getByLabel('Long edge (px)').fill('4000');
-    await dialog.getByLabel('Warn below (px, long edge)').fill('4000');
+    await dialog.getByLabel('Warn below (px of the result, long edge)').fill('4000');
     await checkLooks(page, '24-export-recipe-editor', 'Recipe editor');
     await dialog.getByRole('button', { name: 'Save recipe' }).click();
     await dialog.getByRole('checkbox', { name: /^Print/ }).waitFor();
@@ -379,4 +379,55 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     await expect.poll(() => aside.count()).toBe(0);
     expect((await listFiles(out)).some((file) => file.endsWith('.part'))).toBe(false);
   }, 180_000);
+
+  it('sets enlarging, the videos’ channel and background, and the byte limit in the recipe editor', async () => {
+    await startPage();
+    await page
+      .getByRole('button', { name: /Export from Review/ })
+      .first()
+      .click();
+    await page.getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export' });
+    await dialog.getByRole('button', { name: 'New recipe…' }).click();
+    await dialog.getByLabel('Recipe name').fill('Reels square');
+    await dialog.getByRole('combobox', { name: /^Size/ }).selectOption({ label: 'Exact width × height' });
+    const enlarge = dialog.getByRole('checkbox', {
+      name: 'Enlarge results smaller than this size (invents pixels)',
+    });
+    expect(await enlarge.isChecked()).toBe(false);
+    await enlarge.check();
+    const videos = dialog.getByRole('combobox', { name: /^Videos/ });
+    expect(await videos.inputValue()).toBe('none');
+    await videos.selectOption({ label: 'Made for Instagram Reels and Stories' });
+    await dialog.getByLabel('Spare room in the frame').selectOption({ label: 'A plain colour' });
+    await dialog.getByLabel('Video padding').fill('#336699');
+    await dialog.getByLabel('Refuse files above (MB)').fill('8');
+    await dialog.getByRole('button', { name: 'Save recipe' }).click();
+    await dialog.getByRole('checkbox', { name: /^Reels square/ }).waitFor();
+    const savedAs = async () =>
+      (await callCore(app.core, 'export:recipes')).recipes.find((recipe) => recipe.name === 'Reels square');
+    expect(await savedAs()).toMatchObject({
+      size: { kind: 'exact', width: 1080, height: 1080 },
+      allowUpscale: true,
+      kinds: ['shot', 'source', 'video'],
+      video: { channel: 'instagram-reels', background: 'pad', padColour: '#336699' },
+      preflight: { maxBytes: 8 * 1024 * 1024 },
+    });
+
+    // Read back as saved; videos then copied as they are, and nothing enlarged.
+    await dialog.getByRole('button', { name: 'Edit Reels square' }).click();
+    expect(await enlarge.isChecked()).toBe(true);
+    expect(await videos.inputValue()).toBe('instagram-reels');
+    expect(await dialog.getByLabel('Spare room in the frame').inputValue()).toBe('pad');
+    await enlarge.uncheck();
+    await videos.selectOption({ label: 'Copied as they are' });
+    expect(await dialog.getByLabel('Spare room in the frame').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Save recipe' }).click();
+    await expect.poll(async () => (await savedAs())?.allowUpscale).toBe(false);
+    const copying = await savedAs();
+    expect(copying?.kinds).toEqual(['shot', 'source', 'video']);
+    expect(copying?.video).toBeUndefined();
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+  }, 120_000);
 });

@@ -4,6 +4,7 @@ import { recipeSchema } from '../../shared/export-recipe.ts';
 import { CONTRACT } from '../../shared/ipc.ts';
 import type { Settings } from '../../shared/models.ts';
 import { IDENTITY_FIELDS, RESULT_KINDS } from '../../shared/vocabulary.ts';
+import { withLegacyUpscale } from './legacy-recipe.ts';
 
 // What Adbatch reads back of what it stored, as JSON in the database or in a file of its own, is parsed
 // here against the shape it was written in, never cast: a row edited by hand, written by a later Adbatch or
@@ -173,7 +174,8 @@ const storedExportItem = z.object({
 /** An export's snapshot (`exports.snapshot`): its results, recipes, choice and date, fixed at its start. */
 export const storedExportSnapshot = z.object({
   items: z.array(storedExportItem),
-  recipes: z.array(recipeSchema),
+  /** A snapshot from before `allowUpscale` keeps its recipes' `size.enlarge: true` (legacy-recipe.ts). */
+  recipes: z.array(z.preprocess(withLegacyUpscale, recipeSchema)),
   selection: exportRequest.shape.selection.unwrap().required(),
   date: z.string(),
   destination: z.string(),

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import { refusalWords } from '../app/fs-refusal.ts';
+import { withLegacyUpscale } from '../db/legacy-recipe.ts';
 import { storedRecipesFile, tryReadStored, UnreadableError } from '../db/stored.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
 import { BUILT_IN_RECIPES, parseRecipe, RecipeError } from './recipes.ts';
@@ -41,7 +42,8 @@ export class RecipeStore {
     const result: SavedRecipes = { recipes: [], unreadable: [] };
     for (const entry of file.recipes) {
       try {
-        result.recipes.push(parseRecipe(entry));
+        // A recipe saved before `allowUpscale` said `size.enlarge: true`: kept as allowUpscale, not dropped.
+        result.recipes.push(parseRecipe(withLegacyUpscale(entry)));
       } catch (error) {
         result.unreadable.push({ entry, reason: refusalWords(error) });
       }

@@ -1,40 +1,27 @@
 import { useState } from 'react';
-import type { Recipe, RecipeInput } from '../../../src-main/shared/export-recipe.ts';
+import type { Recipe } from '../../../src-main/shared/export-recipe.ts';
+import { VIDEO_CHANNELS } from '../../../src-main/shared/vocabulary.ts';
+import { VIDEO_CHANNEL_WORDS } from '../../../src-main/shared/words.ts';
 import { messageOf } from '../api/index.ts';
 import { ChoiceSelect, type SelectOption } from '../components/ChoiceSelect.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { useExports } from '../stores/exports.ts';
 import { CheckField, NumberField, TextField } from './FormFields.tsx';
+import {
+  type Draft,
+  draftOf,
+  type Fit,
+  type FormatType,
+  recipeOf,
+  type SizeKind,
+  type VideoBackground,
+  type VideoChoice,
+} from './recipe-draft.ts';
 import { recipeIdFor } from './recipe-words.ts';
 
 // One of the designer's own recipes, new or edited: format and quality, size, metadata, the file-name and
 // folder templates, and the checks before a file is written. Core checks it with the recipe schema and says
 // what is wrong in words, shown here as it is.
-
-type FormatType = Recipe['format']['type'];
-type SizeKind = Recipe['size']['kind'];
-type Fit = 'pad' | 'crop' | 'inside';
-
-interface Draft {
-  name: string;
-  format: FormatType;
-  quality: number;
-  size: SizeKind;
-  longEdge: number;
-  width: number;
-  height: number;
-  fit: Fit;
-  padColour: string;
-  keepSource: boolean;
-  rating: boolean;
-  title: boolean;
-  aiSource: boolean;
-  fileTemplate: string;
-  folderTemplate: string;
-  /** The long edge under which the plan warns: the recipe's recommended size. */
-  recommendedLongEdge: string;
-  maxMegabytes: string;
-}
 
 const DEFAULT_QUALITY: Record<FormatType, number> = { original: 90, jpeg: 90, png: 90, webp: 82, avif: 55 };
 
@@ -58,78 +45,22 @@ const FITS: ReadonlyArray<SelectOption<Fit>> = [
   { value: 'inside', text: 'Whole image, no padding' },
 ];
 
+const VIDEOS: ReadonlyArray<SelectOption<VideoChoice>> = [
+  { value: 'none', text: 'Not exported' },
+  { value: 'copy', text: 'Copied as they are' },
+  ...VIDEO_CHANNELS.map((channel) => ({ value: channel, text: `Made for ${VIDEO_CHANNEL_WORDS[channel]}` })),
+];
+
+const VIDEO_BACKGROUNDS: ReadonlyArray<SelectOption<VideoBackground>> = [
+  { value: 'blur', text: 'A blurred copy of the video' },
+  { value: 'pad', text: 'A plain colour' },
+];
+
 /** The bounds of a size in pixels, as the recipe schema has them (core/export/recipes.ts). */
 const PIXELS = { min: 16, max: 20000 };
 
 export const TOKENS =
   '{brand} {product} {sku} {handle} {style} {shot} {n} {n:03} {stars} {w} {h} {recipe} {date} {batch} {ext}';
-
-function draftOf(recipe: Recipe | null): Draft {
-  const size = recipe?.size;
-  return {
-    name: recipe?.name ?? '',
-    format: recipe?.format.type ?? 'jpeg',
-    quality: recipe && 'quality' in recipe.format ? recipe.format.quality : 90,
-    size: size?.kind ?? 'long-edge',
-    longEdge: size?.kind === 'long-edge' ? size.px : 2000,
-    width: size?.kind === 'exact' ? size.width : 1080,
-    height: size?.kind === 'exact' ? size.height : 1080,
-    fit: size?.kind === 'exact' ? size.fit : 'pad',
-    padColour: size?.kind === 'exact' ? size.padColour : '#ffffff',
-    keepSource: recipe?.metadata.keepSource ?? false,
-    rating: recipe?.metadata.rating ?? true,
-    title: recipe?.metadata.title ?? true,
-    aiSource: recipe?.metadata.aiSource ?? true,
-    fileTemplate: recipe?.fileTemplate ?? '{product}-{n:02}.{ext}',
-    folderTemplate: recipe?.folderTemplate ?? '{recipe}',
-    recommendedLongEdge: recipe?.preflight.recommendedLongEdge
-      ? String(recipe.preflight.recommendedLongEdge)
-      : '',
-    maxMegabytes: recipe?.preflight.maxBytes ? String(recipe.preflight.maxBytes / (1024 * 1024)) : '',
-  };
-}
-
-function recipeOf(draft: Draft, id: string, base: Recipe | null): RecipeInput {
-  const format =
-    draft.format === 'original' || draft.format === 'png'
-      ? { type: draft.format }
-      : { type: draft.format, quality: draft.quality };
-  const size =
-    draft.size === 'original'
-      ? { kind: 'original' as const }
-      : draft.size === 'long-edge'
-        ? { kind: 'long-edge' as const, px: draft.longEdge }
-        : {
-            kind: 'exact' as const,
-            width: draft.width,
-            height: draft.height,
-            fit: draft.fit,
-            padColour: draft.padColour,
-          };
-  const recommendedLongEdge = Number(draft.recommendedLongEdge);
-  const maxMegabytes = Number(draft.maxMegabytes);
-  return {
-    ...(base ?? {}),
-    id,
-    name: draft.name.trim(),
-    format: format as RecipeInput['format'],
-    size,
-    metadata: {
-      keepSource: draft.keepSource,
-      rating: draft.rating,
-      title: draft.title,
-      aiSource: draft.aiSource,
-    },
-    fileTemplate: draft.fileTemplate,
-    folderTemplate: draft.folderTemplate,
-    preflight: {
-      ...(base?.preflight ?? {}),
-      recommendedLongEdge:
-        draft.recommendedLongEdge && recommendedLongEdge > 0 ? Math.round(recommendedLongEdge) : undefined,
-      maxBytes: draft.maxMegabytes && maxMegabytes > 0 ? Math.round(maxMegabytes * 1024 * 1024) : undefined,
-    },
-  };
-}
 
 export function RecipeEditor({
   recipe,
@@ -232,6 +163,39 @@ export function RecipeEditor({
           </>
         )}
       </div>
+      {draft.size !== 'original' && (
+        <CheckField checked={draft.allowUpscale} onChange={(allowUpscale) => change({ allowUpscale })}>
+          Enlarge results smaller than this size (invents pixels)
+        </CheckField>
+      )}
+      <div className="row">
+        <ChoiceSelect
+          label="Videos"
+          value={draft.videos}
+          options={VIDEOS}
+          onChange={(videos) => change({ videos })}
+        />
+        {draft.videos !== 'none' && draft.videos !== 'copy' && (
+          <>
+            <ChoiceSelect
+              label="Spare room in the frame"
+              value={draft.videoBackground}
+              options={VIDEO_BACKGROUNDS}
+              onChange={(videoBackground) => change({ videoBackground })}
+            />
+            {draft.videoBackground === 'pad' && (
+              <label>
+                Video padding
+                <input
+                  type="color"
+                  value={draft.videoPadColour}
+                  onChange={(event) => change({ videoPadColour: event.target.value })}
+                />
+              </label>
+            )}
+          </>
+        )}
+      </div>
       <fieldset className="recipe-metadata">
         <legend>Metadata</legend>
         <CheckField
@@ -272,13 +236,13 @@ export function RecipeEditor({
       </p>
       <div className="row">
         <NumberField
-          label="Warn below (px, long edge)"
+          label="Warn below (px of the result, long edge)"
           min={1}
           value={draft.recommendedLongEdge}
           onChange={(recommendedLongEdge) => change({ recommendedLongEdge })}
         />
         <NumberField
-          label="Warn above (MB)"
+          label="Refuse files above (MB)"
           min={0}
           step="0.1"
           value={draft.maxMegabytes}

@@ -81,4 +81,37 @@ describe('the designer’s recipes', () => {
     expect(file.recipes).toEqual([expect.objectContaining({ id: 'etsy' }), damaged]);
     expect((await store.saved()).recipes.map((recipe) => recipe.id)).toEqual(['etsy']);
   });
+
+  it('reads a recipe saved with the old size.enlarge: true as allowUpscale, and saves it the new way', async () => {
+    const store = new RecipeStore(dataDir);
+    const old = { ...mine, size: { ...mine.size, enlarge: true } };
+    const unenlarged = {
+      ...mine,
+      id: 'etsy-small',
+      name: 'Etsy small',
+      size: { ...mine.size, enlarge: false },
+    };
+    const decided = { ...old, id: 'etsy-big', name: 'Etsy big', allowUpscale: false };
+    await writeFile(join(dataDir, RECIPES_FILE), JSON.stringify({ recipes: [old, unenlarged, decided] }));
+    const saved = (await store.saved()).recipes;
+    expect(saved.map((recipe) => [recipe.id, recipe.allowUpscale])).toEqual([
+      ['etsy', true],
+      ['etsy-small', false],
+      // A recipe that says allowUpscale itself is taken at its word.
+      ['etsy-big', false],
+    ]);
+    expect(saved[0]!.size).toEqual({
+      kind: 'exact',
+      width: 2000,
+      height: 1600,
+      fit: 'pad',
+      padColour: '#ffffff',
+    });
+    await store.save({ ...mine, id: 'other', name: 'Other' });
+    const file = JSON.parse(await readFile(join(dataDir, RECIPES_FILE), 'utf8')) as {
+      recipes: Array<{ id: string; allowUpscale: boolean; size: object }>;
+    };
+    expect(file.recipes[0]).toMatchObject({ id: 'etsy', allowUpscale: true });
+    expect(file.recipes[0]!.size).not.toHaveProperty('enlarge');
+  });
 });
