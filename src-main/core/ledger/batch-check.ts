@@ -3,6 +3,7 @@ import { monthOf } from '../../shared/usage-period.ts';
 import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
 import type { AppContext } from '../app/context.ts';
+import type { QueueDriver } from '../queue/queue-driver.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch } from '../queue/types.ts';
 import type { BrandStore } from './brand-store.ts';
@@ -36,9 +37,14 @@ function noticeOf(line: ReconciliationLine): string {
 }
 
 export function batchCheck(
-  ctx: AppContext & { store: QueueStore; brands: BrandStore; services: ServiceAccess },
+  ctx: AppContext & {
+    store: QueueStore;
+    brands: BrandStore;
+    services: ServiceAccess;
+    queue: Pick<QueueDriver, 'nudge'>;
+  },
 ): BatchCheck {
-  const { store, brands, services, events, log, now } = ctx;
+  const { store, brands, services, queue, events, log, now } = ctx;
   const accountOf = (batch: Batch): AccountView | null => {
     if (batch.accountId === SANDBOX_ACCOUNT_ID || !services.keyOf(batch).held) return null;
     try {
@@ -53,7 +59,15 @@ export function batchCheck(
     if (account?.type !== 'agency') return;
     try {
       const report = await reconcile(
-        { db: store.db, store, brands, services, accounts: () => [account], now },
+        {
+          db: store.db,
+          store,
+          brands,
+          services,
+          accounts: () => [account],
+          now,
+          batchChanged: (id) => queue.nudge(id),
+        },
         monthOf(now()),
       );
       const line = report.lines.find((one) => isBatchLine(one, account));

@@ -58,6 +58,12 @@ export interface ReconcileDeps {
   services: ServiceAccess;
   accounts: () => AccountView[];
   now: () => number;
+  /**
+   * A job the report settled moved (outcome unknown to failed or lost), so its batch may no longer be in
+   * doubt: its progress is sent again (`QueueDriver.nudge`), or a front end following events keeps showing
+   * "needs you" for a batch that is finished.
+   */
+  batchChanged: (batchId: string) => void;
 }
 
 export async function reconcile(deps: ReconcileDeps, period: UsagePeriod): Promise<ReconciliationView> {
@@ -97,6 +103,8 @@ export async function reconcile(deps: ReconcileDeps, period: UsagePeriod): Promi
           `resolved by the usage report of ${new Date(period.from).toISOString().slice(0, 10)}`,
         );
         resolved.push({ jobId: entry.jobId, credits: entry.credits, charged });
+        const job = deps.store.jobs.get(entry.jobId);
+        if (job) deps.batchChanged(job.batchId);
       }
       if (charged) {
         here.credits += stake;

@@ -4,6 +4,7 @@ import { credits } from '../../shared/words.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
 import type { AppContext } from '../app/context.ts';
 import type { JobId } from '../queue/ids.ts';
+import type { QueueDriver } from '../queue/queue-driver.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch } from '../queue/types.ts';
 import { isBatchLine } from './batch-check.ts';
@@ -23,6 +24,8 @@ export interface UnknownOutcomeDeps extends AppContext {
   store: QueueStore;
   brands: BrandStore;
   services: ServiceAccess;
+  /** Told of a batch whose jobs the usage report settled, so its progress is sent again. */
+  queue: Pick<QueueDriver, 'nudge'>;
 }
 
 /**
@@ -62,6 +65,7 @@ export async function checkUnknownOutcomes(
           services: deps.services,
           accounts: () => [account!],
           now: deps.now,
+          batchChanged: (id) => deps.queue.nudge(id),
         },
         period,
       );

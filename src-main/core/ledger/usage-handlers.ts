@@ -5,6 +5,7 @@ import type { ServiceAccess } from '../accounts/service-access.ts';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
+import type { QueueDriver } from '../queue/queue-driver.ts';
 import type { QueueStore } from '../queue/store.ts';
 import { csvBomOf } from '../util/csv.ts';
 import type { BrandStore } from './brand-store.ts';
@@ -19,6 +20,8 @@ export interface UsageDeps extends AppContext {
   store: QueueStore;
   brands: BrandStore;
   services: ServiceAccess;
+  /** Told of a batch whose jobs a reconciliation moved, so its progress is sent again. */
+  queue: Pick<QueueDriver, 'nudge'>;
   /** Prints the window showing a statement to a PDF the user places (the app); absent elsewhere. */
   printStatement?: (fileName: string) => Promise<{ path: string } | null>;
 }
@@ -35,7 +38,7 @@ export async function usageAccount(services: ServiceAccess, accountId: string): 
 }
 
 export function usageHandlers(ctx: UsageDeps): HandlersOf<typeof usageChannels> {
-  const { store, brands, services, now } = ctx;
+  const { store, brands, services, queue, now } = ctx;
   const db = store.db;
 
   /** Every account whose key this process holds; the Sandbox's when it spent in the period (it starts on demand). */
@@ -51,7 +54,8 @@ export function usageHandlers(ctx: UsageDeps): HandlersOf<typeof usageChannels> 
       usageView({ db, store, brands, now }, period, runways(db, services.accountsList(), now())),
     'usage:reconcile': async (period) => {
       const accounts = await knownAccounts(period);
-      return reconcile({ db, store, brands, services, accounts: () => accounts, now }, period);
+      const batchChanged = (batchId: string) => queue.nudge(batchId);
+      return reconcile({ db, store, brands, services, accounts: () => accounts, now, batchChanged }, period);
     },
     'usage:statement': async ({ owner, from, to, bom }) =>
       statement(db, owner, { from, to }, csvBomOf(ctx.settings(), bom)),

@@ -200,12 +200,18 @@ describe('a batch billed to a brand', () => {
     const bloom = (await call('brands:list')).find((brand) => brand.name === 'Bloom Cosmetics')!;
     const notices: Array<{ id: string; message: string }> = [];
     const off = h.core.events.on('batches:notice', (notice) => notices.push(notice));
+    const progress = new Map<string, string>();
+    const offProgress = h.core.events.on('batches:progress', (one) => progress.set(one.id, one.status));
     const resolvedBy = async (id: string) => {
       await untilSettled([id]);
       // The check against the service's report that follows each batch resolves what was at stake.
       await expect
         .poll(async () => (await call('batches:get', { id })).creditsAtStake, { timeout: 10_000 })
         .toBe(0);
+      // A front end following events hears of it: the batch's last progress is finished, not needs you.
+      const status = (await call('batches:get', { id })).status;
+      expect(status).toBe('finished');
+      await until(() => progress.get(id) === status);
       return notices.find((notice) => notice.id === id && notice.message.startsWith('Checked'))?.message;
     };
     try {
@@ -239,6 +245,7 @@ describe('a batch billed to a brand', () => {
       expect(unassigned).toMatchObject({ verdict: 'matched', difference: 0, ledger: { credits: 1 } });
     } finally {
       off();
+      offProgress();
     }
   }, 60_000);
 });
