@@ -143,7 +143,12 @@ describe('adbatch mcp started with a working folder that is not the checkout', (
       // Until finished, not only stopped: a batch paused a moment (the service busy) runs on.
       return (result.structuredContent as { status: string }).status === 'finished' ? result : null;
     });
-    expect(progress.at(-1)).toMatchObject({ progress: 1, total: 1 });
+    // Seen, of the batch's 1 job, never past it. Not necessarily the last one: the SDK's client hands a
+    // notification to its handler a microtask late, and drops it when the call's answer arrived in the same
+    // read (protocol.js deletes the call's progress handler at once); the answer itself says what was done.
+    expect(progress.length).toBeGreaterThan(0);
+    for (const one of progress) expect(one.total, JSON.stringify(progress)).toBe(1);
+    expect(Math.max(...progress.map((one) => one.progress))).toBeLessThanOrEqual(1);
     const { results } = (await tool('list_results', { batchId })) as {
       results: Array<{ resultId: number; path: string }>;
     };

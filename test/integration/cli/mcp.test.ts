@@ -174,7 +174,12 @@ describe('adbatch mcp', () => {
       // Until finished, not only stopped: a batch paused a moment (the service busy) runs on.
       return (result.structuredContent as { status: string }).status === 'finished' ? result : null;
     });
-    expect(progress.at(-1)).toMatchObject({ progress: 2, total: 2 });
+    // Seen, of the batch's 2 jobs, never past it. Not necessarily the last one: the SDK's client hands a
+    // notification to its handler a microtask late, and drops it when the call's answer arrived in the same
+    // read (protocol.js deletes the call's progress handler at once); the answer itself says what was done.
+    expect(progress.length).toBeGreaterThan(0);
+    for (const one of progress) expect(one.total, JSON.stringify(progress)).toBe(2);
+    expect(Math.max(...progress.map((one) => one.progress))).toBeLessThanOrEqual(2);
     let status = await untilValue(async () => {
       const now = await tool('batch_status', { batchId: request.batchId });
       return now.status === 'finished' ? now : null;
