@@ -21,6 +21,7 @@ import type {
   RejectReason,
   ResultKind,
   ReviewFlag,
+  ReviewLabel,
   ShootStyle,
   ShotCount,
   VideoAspectRatio,
@@ -489,6 +490,8 @@ export interface ReviewItemView {
   flag: ReviewFlag | null;
   stars: number;
   rejectReason: RejectReason | null;
+  /** Its colour label (keys 6 to 9), null without one. */
+  label: ReviewLabel | null;
   /** A flag or a star was given. */
   reviewed: boolean;
   /**
@@ -537,6 +540,7 @@ export interface ReviewFilter {
   style?: ShootStyle;
   /** Part of the product's name, any case. */
   product?: string;
+  label?: ReviewLabel | 'none';
 }
 
 /** Counts over the whole batch, whatever the filter: what each filter would show. */
@@ -551,6 +555,8 @@ export interface ReviewCounts {
   /** `atLeastStars[n]`: results with at least n stars (n from 0 to 5). */
   atLeastStars: number[];
   byStyle: Partial<Record<ShootStyle, number>>;
+  /** Results with each colour label. */
+  byLabel: Partial<Record<ReviewLabel, number>>;
 }
 
 export interface ReviewView {
@@ -618,6 +624,7 @@ export interface ReviewChange {
   flag?: ReviewFlag | null;
   stars?: number;
   rejectReason?: RejectReason | null;
+  label?: ReviewLabel | null;
 }
 
 /** The items a decision, an undo or a redo changed, as they are now. */

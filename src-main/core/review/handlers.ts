@@ -163,6 +163,7 @@ export function reviewHandlers(
       flag: row.flag,
       stars: row.stars,
       rejectReason: row.rejectReason,
+      label: row.label,
       reviewed: isReviewed(row),
       focus: focus.get(row.assetId) ?? null,
     };

@@ -1,4 +1,4 @@
-import type { RejectReason, ReviewFlag, ShootStyle } from '../../shared/vocabulary.ts';
+import type { RejectReason, ReviewFlag, ReviewLabel, ShootStyle } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import type { AssetId, BatchId, JobId, ProductId } from '../queue/ids.ts';
 
@@ -26,6 +26,7 @@ export interface ReviewRow {
   flag: ReviewFlag | null;
   stars: number;
   rejectReason: RejectReason | null;
+  label: ReviewLabel | null;
 }
 
 /** A result's decision; all empty means undecided (no row). */
@@ -34,6 +35,7 @@ export interface Decision {
   flag: ReviewFlag | null;
   stars: number;
   rejectReason: RejectReason | null;
+  label: ReviewLabel | null;
 }
 
 interface ItemRow {
@@ -52,12 +54,13 @@ interface ItemRow {
   flag: ReviewFlag | null;
   stars: number | null;
   reject_reason: RejectReason | null;
+  label: ReviewLabel | null;
 }
 
 const SELECT_ITEMS = `SELECT a.id AS asset_id, j.batch_id, j.id AS job_id, p.id AS product_id,
     p.name AS product_name, p.position, a.kind,
     json_extract(COALESCE(shoot.settings, j.settings), '$.style') AS style, a.idx, a.path, a.sha256,
-    thumb.path AS thumbnail_path, d.flag, d.stars, d.reject_reason
+    thumb.path AS thumbnail_path, d.flag, d.stars, d.reject_reason, d.label
   FROM assets a
   JOIN jobs j ON j.id = a.job_id
   JOIN products p ON p.id = j.product_id
@@ -196,8 +199,13 @@ export class ReviewStore {
   decisions(assetIds: readonly AssetId[]): Decision[] {
     const read = this.db.prepare<
       [AssetId],
-      { flag: ReviewFlag | null; stars: number; reject_reason: RejectReason | null }
-    >('SELECT flag, stars, reject_reason FROM review_decisions WHERE asset_id = ?');
+      {
+        flag: ReviewFlag | null;
+        stars: number;
+        reject_reason: RejectReason | null;
+        label: ReviewLabel | null;
+      }
+    >('SELECT flag, stars, reject_reason, label FROM review_decisions WHERE asset_id = ?');
     return assetIds.map((assetId) => {
       const row = read.get(assetId);
       return {
@@ -205,6 +213,7 @@ export class ReviewStore {
         flag: row?.flag ?? null,
         stars: row?.stars ?? 0,
         rejectReason: row?.reject_reason ?? null,
+        label: row?.label ?? null,
       };
     });
   }
@@ -212,9 +221,10 @@ export class ReviewStore {
   /** Writes these decisions in one transaction; an empty one removes the result's row. */
   apply(decisions: readonly Decision[]): void {
     const upsert = this.db.prepare(
-      `INSERT INTO review_decisions (asset_id, flag, stars, reject_reason, decided_at) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO review_decisions (asset_id, flag, stars, reject_reason, label, decided_at)
+       VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (asset_id) DO UPDATE SET flag = excluded.flag, stars = excluded.stars,
-         reject_reason = excluded.reject_reason, decided_at = excluded.decided_at`,
+         reject_reason = excluded.reject_reason, label = excluded.label, decided_at = excluded.decided_at`,
     );
     const remove = this.db.prepare('DELETE FROM review_decisions WHERE asset_id = ?');
     // Only caches that were up to date until now stay so: the decisions are then the only change.
@@ -224,10 +234,16 @@ export class ReviewStore {
     this.db.transaction(() => {
       const at = this.now();
       for (const decision of decisions) {
-        if (decision.flag === null && decision.stars === 0 && decision.rejectReason === null) {
+        const empty =
+          decision.flag === null &&
+          decision.stars === 0 &&
+          decision.rejectReason === null &&
+          decision.label === null;
+        if (empty) {
           remove.run(decision.assetId);
         } else {
-          upsert.run(decision.assetId, decision.flag, decision.stars, decision.rejectReason, at);
+          const { assetId, flag, stars, rejectReason, label } = decision;
+          upsert.run(assetId, flag, stars, rejectReason, label, at);
         }
       }
     })();
@@ -243,6 +259,7 @@ export class ReviewStore {
           flag: decision.flag,
           stars: decision.stars,
           rejectReason: decision.rejectReason,
+          label: decision.label,
         };
       }
       this.cached.set(known.batchId, { ...known, version: after, rows });
@@ -267,5 +284,6 @@ function reviewRow(row: ItemRow): ReviewRow {
     flag: row.flag,
     stars: row.stars ?? 0,
     rejectReason: row.reject_reason,
+    label: row.label,
   };
 }
