@@ -300,8 +300,14 @@ export interface JobView {
   failureCode: string | null;
   failureMessage: string | null;
   /** Result thumbnails (images) and the video, as they land; `resultId` is the result Review shows (a
-   * thumbnail's image), null where none is known. */
-  results: Array<{ kind: 'image' | 'thumbnail' | 'video'; url: string; resultId: number | null }>;
+   * thumbnail's image), null where none is known. A video's `posterUrl` is its poster frame (320 px, as
+   * Review's grid shows it), null for the others and while it is being made or when it cannot be. */
+  results: Array<{
+    kind: 'image' | 'thumbnail' | 'video';
+    url: string;
+    resultId: number | null;
+    posterUrl: string | null;
+  }>;
 }
 
 export interface ProductProgressView {
@@ -479,7 +485,8 @@ export interface ReviewItemView {
   sourceUrl: string | null;
   /**
    * What a grid cell shows: a shot's 320 px preview, made locally (the original's `url` while it is being
-   * made again); a video's thumbnail from the service, or null without one.
+   * made again); a video's poster frame at that size (its thumbnail from the service, or null, while the
+   * frame is being made or when it cannot be: the grid then says "Video" and its duration).
    */
   gridUrl: string | null;
   /**
@@ -487,6 +494,10 @@ export interface ReviewItemView {
    * again); null for a video, which plays from `url`.
    */
   screenUrl: string | null;
+  /** A video's poster frame at the loupe's size, shown before it plays; null for a shot or without one. */
+  posterUrl: string | null;
+  /** A video's length in seconds as it was ordered; null for a shot. */
+  durationSeconds: number | null;
   flag: ReviewFlag | null;
   stars: number;
   rejectReason: RejectReason | null;
