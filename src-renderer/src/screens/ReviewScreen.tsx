@@ -13,6 +13,7 @@ import { MakeVideosDialog } from '../review/MakeVideosDialog.tsx';
 import { BatchOf, ProductSummary, toggleProductScope } from '../review/ProductScope.tsx';
 import { imageFor, usePreloaded } from '../review/preload.ts';
 import { ReshootButton } from '../review/ReshootDialog.tsx';
+import { LabelFilter, LabelMark, TileImage } from '../review/ResultMarks.tsx';
 import { videoOnScreen } from '../review/video-transport.ts';
 import { useNavigation } from '../stores/navigation.ts';
 import { panesOf, type ReviewMode, useReview, useVisibleItems } from '../stores/review.ts';
@@ -45,13 +46,15 @@ function Stars({ count }: { count: number }) {
 
 function FlagBadge({ item }: { item: ReviewItemView }) {
   if (item.flag === 'picked') return <span className="flag flag-picked">Picked</span>;
-  if (item.flag === 'rejected')
-    return (
-      <span className="flag flag-rejected">
-        Rejected{item.rejectReason ? `: ${REASON_LABELS[item.rejectReason]}` : ''}
-      </span>
-    );
-  return null;
+  if (item.flag !== 'rejected') return null;
+  const words = `Rejected${item.rejectReason ? `: ${REASON_LABELS[item.rejectReason]}` : ''}`;
+  // The whole words in a tooltip too: a tile's caption ends in an ellipsis where it is narrow (the loupe
+  // and the panes say them all).
+  return (
+    <span className="flag flag-rejected" title={words}>
+      {words}
+    </span>
+  );
 }
 
 function itemName(item: ReviewItemView): string {
@@ -102,20 +105,12 @@ const Tile = memo(function Tile({
       ) : (
         // Keyed by the result: a tile reused for another result gets a new image element, never the last
         // result's picture while the new one loads.
-        <img
-          key={item.id}
-          className="tile-image"
-          src={item.gridUrl ?? item.url}
-          alt=""
-          decoding="async"
-          width={180}
-          height={180}
-          draggable={false}
-        />
+        <TileImage key={item.id} item={item} />
       )}
       <span className="tile-caption">{itemName(item)}</span>
       <BatchOf item={item} />
       <span className="tile-marks">
+        <LabelMark label={item.label} />
         <FlagBadge item={item} />
         <Stars count={item.stars} />
       </span>
@@ -308,6 +303,7 @@ function ItemInfo({ item }: { item: ReviewItemView }) {
     <span className="pane-info">
       <strong>{itemName(item)}</strong>
       <BatchOf item={item} />
+      <LabelMark label={item.label} />
       <FlagBadge item={item} />
       <Stars count={item.stars} />
     </span>
@@ -329,6 +325,7 @@ function Loupe({ item, position, total }: { item: ReviewItemView; position: numb
           {position} of {total}
         </span>
         <BatchOf item={item} />
+        <LabelMark label={item.label} />
         <FlagBadge item={item} />
         <Stars count={item.stars} />
         <span className="muted">{zoom === 1 ? 'Fit' : '2x: drag or Shift+arrows to pan'}</span>
@@ -538,6 +535,7 @@ function Filters() {
           ))}
         </select>
       </label>
+      <LabelFilter filter={filter} counts={counts} update={update} />
       <label className="review-filter">
         Reviewed
         <select
