@@ -4,7 +4,7 @@ import type { ReviewItemView } from '../../../src-main/shared/models.ts';
 // by stars, by the time made, or by product name. The order is taken when the sort is chosen and as results
 // arrive, not again after each decision: a star given under "by stars" leaves the result where it is, so the
 // grid does not jump under the keys and auto-advance goes on to the result after it (darktable users report
-// such jumps); choosing a sort in the menu takes the order again.
+// such jumps); choosing a sort in the menu, or opening Review again, takes the order anew.
 
 export const REVIEW_SORTS = ['batch', 'stars', 'time', 'product'] as const;
 export type ReviewSort = (typeof REVIEW_SORTS)[number];
