@@ -23,7 +23,7 @@ export function scopeKey(scope: ReviewScope): string {
 }
 
 /** What storage holds, parsed: anything else (an older shape, a hand edit) is left out. */
-function parsed(stored: unknown): Partial<Pick<ReviewMemory, 'sort' | 'positions'>> {
+export function parsedMemory(stored: unknown): Partial<Pick<ReviewMemory, 'sort' | 'positions'>> {
   if (typeof stored !== 'object' || stored === null) return {};
   const sort = 'sort' in stored && isReviewSort(stored.sort) ? stored.sort : undefined;
   const positions: Record<string, number> = {};
@@ -55,7 +55,7 @@ export const useReviewMemory = create<ReviewMemory>()(
       name: 'adbatch.review',
       storage: createJSONStorage(() => localStorage),
       partialize: ({ sort, positions }) => ({ sort, positions }),
-      merge: (stored, current) => ({ ...current, ...parsed(stored) }),
+      merge: (stored, current) => ({ ...current, ...parsedMemory(stored) }),
     },
   ),
 );
