@@ -486,6 +486,8 @@ export interface ReviewItemView {
    * again); null for a video, which plays from `url`.
    */
   screenUrl: string | null;
+  /** When it was made (its job finished), in ms since 1970: what Review's sort by time orders by. */
+  madeAt: number;
   flag: ReviewFlag | null;
   stars: number;
   rejectReason: RejectReason | null;

@@ -160,6 +160,7 @@ export function reviewHandlers(
       thumbnailUrl,
       sourceUrl: sourceOf(row.productId),
       ...previewUrls(row, original, thumbnailUrl, present),
+      madeAt: row.madeAt,
       flag: row.flag,
       stars: row.stars,
       rejectReason: row.rejectReason,

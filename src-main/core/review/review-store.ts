@@ -23,6 +23,8 @@ export interface ReviewRow {
   /** Of the downloaded file's bytes: what its previews are keyed by. */
   sha256: string | null;
   thumbnailPath: string | null;
+  /** When its job finished (when it was made), in ms; its creation while that is not recorded. */
+  madeAt: number;
   flag: ReviewFlag | null;
   stars: number;
   rejectReason: RejectReason | null;
@@ -49,6 +51,7 @@ interface ItemRow {
   path: string;
   sha256: string | null;
   thumbnail_path: string | null;
+  made_at: number;
   flag: ReviewFlag | null;
   stars: number | null;
   reject_reason: RejectReason | null;
@@ -57,7 +60,7 @@ interface ItemRow {
 const SELECT_ITEMS = `SELECT a.id AS asset_id, j.batch_id, j.id AS job_id, p.id AS product_id,
     p.name AS product_name, p.position, a.kind,
     json_extract(COALESCE(shoot.settings, j.settings), '$.style') AS style, a.idx, a.path, a.sha256,
-    thumb.path AS thumbnail_path, d.flag, d.stars, d.reject_reason
+    thumb.path AS thumbnail_path, COALESCE(j.finished_at, j.created_at) AS made_at, d.flag, d.stars, d.reject_reason
   FROM assets a
   JOIN jobs j ON j.id = a.job_id
   JOIN products p ON p.id = j.product_id
@@ -264,6 +267,7 @@ function reviewRow(row: ItemRow): ReviewRow {
     path: row.path,
     sha256: row.sha256,
     thumbnailPath: row.thumbnail_path,
+    madeAt: row.made_at,
     flag: row.flag,
     stars: row.stars ?? 0,
     rejectReason: row.reject_reason,
