@@ -116,7 +116,21 @@ describe.skipIf(missing)(`the batch page fits its content${missing ? ` (skipped:
     const box = (await shot.boundingBox())!;
     expect(Math.abs(box.width / box.height - 4 / 5)).toBeLessThan(0.03);
     const video = bottles.getByRole('button', { name: 'bottles, video 1: open in Review' });
-    expect(await video.isVisible()).toBe(true);
+    // Its first frame, at the video's own aspect, the tile as tall as the shots'.
+    const frame = video.locator('video');
+    await expect
+      .poll(() => frame.evaluate((element: HTMLVideoElement) => element.readyState))
+      .toBeGreaterThan(0);
+    const drawn = await frame.evaluate((element: HTMLVideoElement) => {
+      const at = element.getBoundingClientRect();
+      return {
+        height: at.height,
+        ratio: at.width / at.height,
+        own: element.videoWidth / element.videoHeight,
+      };
+    });
+    expect(drawn.height).toBe(box.height);
+    expect(Math.abs(drawn.ratio - drawn.own)).toBeLessThan(0.03);
 
     // The failed attempt: folded under the success, said as such, and readable once opened.
     const earlier = bottles.locator('details.earlier-attempts');
@@ -156,5 +170,11 @@ describe.skipIf(missing)(`the batch page fits its content${missing ? ` (skipped:
         expect((await measureRows(page)).troubles, look).toEqual([]);
       },
     );
+
+    // The video's tile opens Review on the video.
+    await video.click();
+    await expect
+      .poll(() => page.locator('.tile[aria-current="true"]').textContent())
+      .toContain('bottles, video 1');
   }, 120_000);
 });
