@@ -71,7 +71,12 @@ function measureRows(target: Page) {
     rows.forEach(({ row, box }, index) => {
       const name = row.querySelector<HTMLElement>('.product-name');
       const label = name?.textContent ?? `row ${index}`;
-      if (!name || name.getBoundingClientRect().width === 0 || name.scrollWidth > name.clientWidth) {
+      if (
+        !name ||
+        name.getBoundingClientRect().width === 0 ||
+        name.scrollWidth > name.clientWidth ||
+        name.scrollHeight > name.clientHeight
+      ) {
         troubles.push(`${label}: name hidden or cut`);
       }
       const next = rows[index + 1];
