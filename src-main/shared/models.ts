@@ -295,6 +295,13 @@ export interface JobView {
   creditsAtStake: number;
   /** What the user may decide about it now, as core allows it (core/queue/decisions.ts); [] when nothing. */
   decisions: JobDecision[];
+  /**
+   * A later job of its product and kind made good (`JobStore.supersededIn`): an earlier attempt, which the
+   * batch page folds under the one that succeeded.
+   */
+  superseded: boolean;
+  /** The aspect ratio its results were asked in ("4:5"); null where the service chooses (a video's default). */
+  aspectRatio: string | null;
   /** The service's failure code, or Adbatch's (`stale`, `results_missing`): an open set; the message says it. */
   failureCode: string | null;
   failureMessage: string | null;
