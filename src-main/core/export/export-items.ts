@@ -24,6 +24,8 @@ export interface ExportItems {
   items: ExportItem[];
   /** Things the export cannot take, in words (a catalog's source photo that is only a URL). */
   notices: string[];
+  /** The batches the scope reads, in its order: whose client brand the export remembers its choice for. */
+  batches: Batch[];
 }
 
 interface Reader {
@@ -163,5 +165,5 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
       }
     }
   }
-  return { items, notices };
+  return { items, notices, batches: groups.map((group) => group.batch) };
 }
