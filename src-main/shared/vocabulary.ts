@@ -189,10 +189,11 @@ export const PREFLIGHT_WARNINGS = [
 export type PreflightWarning = (typeof PREFLIGHT_WARNINGS)[number];
 
 /**
- * The front ends that remember their own last export per client brand (issue 31): the app's dialog, the
- * CLI's `adbatch export` and MCP's `export_batch` each start from their own last recipes and folder.
+ * The front ends that remember their own last export per client brand (issue 31): the app's dialog and the
+ * CLI's `adbatch export` each start from their own last recipes and folder. MCP's `export_batch` always
+ * names its folder (one the user allowed for agents) and remembers nothing.
  */
-export const EXPORT_FRONTS = ['app', 'cli', 'mcp'] as const;
+export const EXPORT_FRONTS = ['app', 'cli'] as const;
 export type ExportFront = (typeof EXPORT_FRONTS)[number];
 
 /**

@@ -4,7 +4,7 @@ import type { Db } from '../db/open.ts';
 import { tryReadStored, UnreadableError } from '../db/stored.ts';
 
 // What each front end last exported for each client brand (migration 018): the recipes and the folder,
-// written when an export starts. The app, the CLI and MCP each keep their own, so that a folder given to
+// written when an export starts. The app and the CLI each keep their own, so that a folder given to
 // `adbatch export --to` does not silently become the app's; a front end may read another's when the user
 // says so (`--to last-app`). Batches billed to no brand share the key '' (NO_BRAND).
 

@@ -12,7 +12,7 @@ export const exportLastChoice: Migration = {
     db.exec(`
       CREATE TABLE export_last_choice (
         brand_key TEXT NOT NULL,
-        front TEXT NOT NULL CHECK (front IN ('app', 'cli', 'mcp')),
+        front TEXT NOT NULL CHECK (front IN ('app', 'cli')),
         recipes TEXT NOT NULL,
         destination TEXT NOT NULL,
         chosen_at INTEGER NOT NULL,

@@ -566,7 +566,7 @@ describe('migration 016-product-identity', () => {
 });
 
 describe('migration 018-export31-last-choice', () => {
-  it('keeps one last choice per brand and front end, for the three front ends only', () => {
+  it('keeps one last choice per brand and front end, for the app and the CLI only', () => {
     const db = new Database(join(dir, 'x.db'));
     migrate(db, MIGRATIONS.slice(0, 18));
     expect(db.pragma('user_version', { simple: true })).toBe(18);
@@ -577,7 +577,7 @@ describe('migration 018-export31-last-choice', () => {
     remember.run('b_acme', 'cli', '["original"]', '/tmp/acme');
     remember.run('', 'app', '["web"]', '/exports/own');
     expect(() => remember.run('b_acme', 'app', '["web"]', '/elsewhere')).toThrow(/UNIQUE|PRIMARY/);
-    expect(() => remember.run('b_acme', 'browser', '["web"]', '/elsewhere')).toThrow(/CHECK/);
+    expect(() => remember.run('b_acme', 'mcp', '["web"]', '/elsewhere')).toThrow(/CHECK/);
     expect(
       db
         .prepare('SELECT brand_key, front, destination FROM export_last_choice ORDER BY brand_key, front')
