@@ -37,7 +37,11 @@ const { missing } = appInChromium('export-remembers', {
       shots.map((shot) => shot.id),
     );
     // A video per product from its pick; only the first video picked.
-    await callCore(app.core, 'videos:create', { batchId, video: QUICK_VIDEO });
+    const { duration, resolution, mode, aspectRatio } = QUICK_VIDEO;
+    await callCore(app.core, 'videos:create', {
+      batchId,
+      video: { duration, resolution, mode, aspectRatio },
+    });
     await untilFinished(app.core, batchId);
     const videos = (await callCore(app.core, 'review:get', { batchId, filter: { kind: 'video' } })).items;
     expect(videos).toHaveLength(PRODUCTS.length);
