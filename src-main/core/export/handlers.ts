@@ -41,7 +41,13 @@ import { BUILT_IN_RECIPES, parseRecipe, RecipeError } from './recipes.ts';
 import type { ExportReport, FileOutcome } from './run.ts';
 import { runExportInWorker } from './run-in-worker.ts';
 import { type ScopeBrand, scopeBrandOf } from './scope-brand.ts';
-import { DEFAULT_SELECTION, leftOutOf, type Selection } from './selection.ts';
+import {
+  DEFAULT_SELECTION,
+  leftOutOf,
+  type NotDownloaded,
+  notDownloadedLeftOut,
+  type Selection,
+} from './selection.ts';
 import { shopifyPlanNotice, writeShopifyImport } from './shopify-export.ts';
 import { planZips, writeZip } from './zips.ts';
 
@@ -198,10 +204,14 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
 
   const snapshotOf = async (
     request: ExportRequest,
-  ): Promise<ExportSnapshot & { notices: string[]; brand: ScopeBrand }> => {
+  ): Promise<ExportSnapshot & { notices: string[]; brand: ScopeBrand; notDownloaded: NotDownloaded }> => {
     const selection: Selection = { ...DEFAULT_SELECTION, ...request.selection };
     const chosen = await recipesOf(request);
-    const { items, notices, batches } = exportItemsOf({ store, review }, request.scope, selection.sources);
+    const { items, notices, batches, notDownloaded } = exportItemsOf(
+      { store, review },
+      request.scope,
+      selection.sources,
+    );
     return {
       items,
       recipes: chosen,
@@ -217,6 +227,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       acceptWarnings: request.acceptWarnings ?? [],
       notices,
       brand: scopeBrandOf(batches, ctx.brands),
+      notDownloaded,
     };
   };
 
@@ -518,7 +529,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
         ],
         blocking: plan.missing.map(missingFieldMessage),
         zips,
-        leftOut: [...plan.leftOut],
+        leftOut: [...plan.leftOut, ...notDownloadedLeftOut(snapshot.notDownloaded)],
       };
     },
     'export:start': async (request) => {
@@ -543,7 +554,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
           leftOut: leftOutOf(snapshot.items, snapshot.selection, snapshot.recipes),
         };
       }
-      const { notices: _notices, brand, ...snapshot } = await snapshotOf(request);
+      const { notices: _notices, brand, notDownloaded, ...snapshot } = await snapshotOf(request);
       const plan = await planOf(snapshot);
       if (plan.missing.length > 0) {
         throw new AppError('conflict', plan.missing.map(missingFieldMessage).join('\n'));
@@ -562,7 +573,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
         snapshot.recipes.map((recipe) => recipe.id),
         brand,
       );
-      return { id, resumed: false, leftOut: [...plan.leftOut] };
+      return { id, resumed: false, leftOut: [...plan.leftOut, ...notDownloadedLeftOut(notDownloaded)] };
     },
     'export:lastChoice': async ({ scope, from }) => {
       const brand = brandOf(scope);

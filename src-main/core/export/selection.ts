@@ -35,6 +35,22 @@ export function selectItems(items: readonly ExportItem[], selection: Selection):
   });
 }
 
+/** The scope's results made but whose files are not on this computer, by kind. */
+export interface NotDownloaded {
+  shot: number;
+  video: number;
+}
+
+/** The results not downloaded in words, as `leftOutOf` says the rest ("2 photos not yet downloaded …"). */
+export function notDownloadedLeftOut(counts: NotDownloaded): string[] {
+  return (['shot', 'video'] as const).flatMap((kind) => {
+    const count = counts[kind];
+    if (count === 0) return [];
+    const what = kind === 'video' ? (count === 1 ? 'video' : 'videos') : count === 1 ? 'photo' : 'photos';
+    return [`${count} ${what} not yet downloaded ${count === 1 ? 'is' : 'are'} not exported`];
+  });
+}
+
 /** Why a result of the scope does not go out. */
 type LeftOutReason = 'videos_not_asked' | 'rejected' | 'not_picked' | 'not_picked_or_starred' | 'no_recipe';
 

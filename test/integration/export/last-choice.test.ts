@@ -22,7 +22,8 @@ import { untilValue } from '../../support/until.ts';
 // Export remembers (issue 31, point 4), on a real SQLite file and batches the sandbox made over HTTP for
 // two client brands of its agency: each front end's last recipes and folder per brand, the app's and the
 // CLI's apart; `adbatch export` without `--to` goes where the CLI last exported that brand and says so in
-// one line, `--to last-app` takes the app's, and a brand the CLI never exported is asked for a folder.
+// one line, `--to last-app` takes the app's, and a brand the CLI never exported is asked for a folder; and
+// a result whose file is not downloaded said to be left out.
 
 let service: DefaultHarness;
 let h: CoreHarness;
@@ -216,4 +217,22 @@ describe('the last export per brand', () => {
       'adbatch: say where with --to DIR (the CLI has not exported these batches’ brand before; --to last-app takes the app’s last folder)',
     );
   }, 120_000);
+
+  it('says a result whose file is not on this computer is not exported', async () => {
+    const [shot] = (await call('review:get', { batchId: bloomBatch })).items;
+    // As a download that failed leaves it (`adbatch redownload` tries it again).
+    const db = new Database(join(dataDir(), 'adbatch.db'));
+    try {
+      db.prepare("UPDATE assets SET state = 'failed', error = 'ECONNRESET' WHERE id = ?").run(shot!.id);
+    } finally {
+      db.close();
+    }
+    const plan = await call('export:plan', {
+      scope: { batchIds: [bloomBatch] },
+      recipes: ['original'],
+      destination: join(out, 'bloom-plan'),
+    });
+    expect(plan.total).toBe(0);
+    expect(plan.leftOut).toEqual(['1 photo not yet downloaded is not exported']);
+  });
 });
