@@ -8,6 +8,7 @@ import type {
   AgentRequestState,
   BatchDecision,
   BatchViewStatus,
+  ExportFront,
   ExportState,
   IdentityField,
   JobDecision,
@@ -714,6 +715,18 @@ export interface ExportRequest {
   manifest?: { csv: boolean; json: boolean; bom?: boolean };
   /** The pre-flight warnings written anyway, per kind: other warned files are held back with the reason. */
   acceptWarnings?: PreflightWarning[];
+  /** The front end starting it: its recipes and folder become that front end's last for the scope's brand. */
+  rememberAs?: ExportFront;
+}
+
+/** What a front end last exported for a client brand (none: batches billed to no brand), per front end. */
+export interface ExportLastChoiceView {
+  /** The client brand's name; null for batches billed to no brand (or to several). */
+  brand: string | null;
+  /** Recipe ids, in the order they ran. */
+  recipes: string[];
+  destination: string;
+  chosenAt: number;
 }
 
 export interface ExportPlanView {
@@ -752,6 +765,11 @@ export interface ExportPlanView {
   blocking: string[];
   /** The zips it will write, relative to the destination. */
   zips: string[];
+  /**
+   * What the scope holds that this export leaves out, and why, in words ("11 videos not picked are not
+   * exported"): the same sentences in the app, the CLI and MCP (core/export/selection.ts).
+   */
+  leftOut: string[];
 }
 
 /** A pre-flight error kind (it blocks its files), or a warning kind (it blocks them unless accepted). */

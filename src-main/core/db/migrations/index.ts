@@ -16,6 +16,7 @@ import { agentQuote } from './014-agent-quote.ts';
 import { resultFocus } from './015-result-focus.ts';
 import { productIdentity } from './016-product-identity.ts';
 import { agentQuotes } from './017-mcplong-agent-quotes.ts';
+import { exportLastChoice } from './018-export31-last-choice.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   resultFocus,
   productIdentity,
   agentQuotes,
+  exportLastChoice,
 ];

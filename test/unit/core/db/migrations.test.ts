@@ -564,3 +564,29 @@ describe('migration 016-product-identity', () => {
     db.close();
   });
 });
+
+describe('migration 018-export31-last-choice', () => {
+  it('keeps one last choice per brand and front end, for the app and the CLI only', () => {
+    const db = new Database(join(dir, 'x.db'));
+    migrate(db, MIGRATIONS.slice(0, 18));
+    expect(db.pragma('user_version', { simple: true })).toBe(18);
+    const remember = db.prepare(
+      'INSERT INTO export_last_choice (brand_key, front, recipes, destination, chosen_at) VALUES (?, ?, ?, ?, 1)',
+    );
+    remember.run('b_acme', 'app', '["shopify"]', '/exports/acme');
+    remember.run('b_acme', 'cli', '["original"]', '/tmp/acme');
+    remember.run('', 'app', '["web"]', '/exports/own');
+    expect(() => remember.run('b_acme', 'app', '["web"]', '/elsewhere')).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => remember.run('b_acme', 'mcp', '["web"]', '/elsewhere')).toThrow(/CHECK/);
+    expect(
+      db
+        .prepare('SELECT brand_key, front, destination FROM export_last_choice ORDER BY brand_key, front')
+        .all(),
+    ).toEqual([
+      { brand_key: '', front: 'app', destination: '/exports/own' },
+      { brand_key: 'b_acme', front: 'app', destination: '/exports/acme' },
+      { brand_key: 'b_acme', front: 'cli', destination: '/tmp/acme' },
+    ]);
+    db.close();
+  });
+});
