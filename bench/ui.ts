@@ -17,9 +17,10 @@ import { benchSize, writeResults } from './settings.ts';
 //     (virtualised lists; see scrollFrames in page-frames.ts for how a frame's work is measured);
 //  2. library: BENCH_LIBRARY_JOBS (100,000) finished jobs in the database; the Batches screen must show
 //     its first rows under 500 ms from navigation start.
-// BENCH_SHORT=1: 100 live products (a list still tall enough to scroll), 2,000 jobs, a 1 s scroll.
+// BENCH_SHORT=1: 200 live products (a list still tall enough to scroll: 64 px a compact row), 2,000 jobs, a
+// 1 s scroll.
 
-const LIVE_PRODUCTS = benchSize('BENCH_LIVE_PRODUCTS', 2000, 100);
+const LIVE_PRODUCTS = benchSize('BENCH_LIVE_PRODUCTS', 2000, 200);
 const LIBRARY_JOBS = benchSize('BENCH_LIBRARY_JOBS', 100_000, 2000);
 const PRODUCTS_PER_LIBRARY_BATCH = 1000;
 const SCROLL_MS = benchSize('BENCH_UI_SCROLL_MS', 6000, 1000);

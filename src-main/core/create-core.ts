@@ -20,6 +20,7 @@ import { type Db, databaseFile, openDatabase } from './db/open.ts';
 import { readSettings } from './db/stored.ts';
 import { ExportRecords } from './export/export-records.ts';
 import { exportHandlers } from './export/handlers.ts';
+import { LastExportChoices } from './export/last-choice.ts';
 import { exportOutHandlers } from './export/out-handlers.ts';
 import { RecipeStore } from './export/recipe-store.ts';
 import { PhotoReachService } from './hosting/photo-reach.ts';
@@ -258,6 +259,7 @@ export function createCore(options: CoreOptions): Core {
     review,
     recipes: new RecipeStore(dataDir),
     exportRecords: new ExportRecords(db, now),
+    lastChoices: new LastExportChoices(db, now),
   };
   checkBatch = batchCheck(ctx);
 

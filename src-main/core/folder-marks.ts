@@ -1,6 +1,7 @@
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AdbatchFolderKind } from '../shared/models.ts';
+import { makeFolders } from './util/make-folders.ts';
 
 // What Adbatch wrote is never an input (issue 27): a folder Adbatch made for its own files carries a small
 // hidden JSON file that says so, and survives the folder being moved or renamed, where the paths Adbatch
@@ -55,6 +56,6 @@ export async function markFolder(dir: string, kind: Exclude<AdbatchFolderKind, '
  */
 export async function makeOwnFolder(dir: string, kind: Exclude<AdbatchFolderKind, 'data'>): Promise<void> {
   if ((await stat(dir).catch(() => null))?.isDirectory()) return;
-  await mkdir(dir, { recursive: true });
+  await makeFolders(dir);
   await markFolder(dir, kind);
 }

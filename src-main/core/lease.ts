@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { asDataFolderError } from './db/data-folder-fault.ts';
 import { readStored, storedLeaseHolder } from './db/stored.ts';
+import { makeFoldersSync } from './util/make-folders.ts';
 
 // One data folder has one owner: whatever drives its queue (the app, `adbatch run`/`resume`, the browser
 // harness) first takes this lease. Two engines on one queue once downloaded the same files and marked paid
@@ -90,7 +91,7 @@ export function tryAcquireLease(dataDir: string, name: string, now: () => number
 }
 
 function acquire(dataDir: string, name: string, now: () => number): LeaseAttempt {
-  mkdirSync(dataDir, { recursive: true });
+  makeFoldersSync(dataDir);
   const db = new Database(join(dataDir, LOCK_FILE), { timeout: 0 });
   try {
     db.pragma('locking_mode = EXCLUSIVE');

@@ -1,8 +1,9 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { libraryFault } from './downloads/library-check.ts';
 import { batchFolder } from './library.ts';
 import type { QueueStore } from './queue/store.ts';
+import { makeFolders } from './util/make-folders.ts';
 
 // manifest.json, beside a batch's results: every product, job, charge and file, so the batch can be read
 // (and audited) without Adbatch. Written atomically: a write that fails (a full disk) leaves no `.part`.
@@ -86,7 +87,7 @@ export async function writeManifest(store: QueueStore, batchId: string): Promise
   const folder = batchFolder(batch);
   if (await libraryFault(batch.libraryDir, folder, store.assets.anySaved(batch.id))) return null;
   const file = join(batch.libraryDir, folder, 'manifest.json');
-  await mkdir(join(batch.libraryDir, folder), { recursive: true });
+  await makeFolders(join(batch.libraryDir, folder));
   try {
     await writeFile(`${file}.part`, `${JSON.stringify(buildManifest(store, batchId), null, 2)}\n`);
     await rename(`${file}.part`, file);

@@ -30,6 +30,12 @@ export const exportShape = {
   manifests: z.array(z.string()),
   manifestUri: z.string().describe('The manifests over MCP, with resources/read.'),
   notes: z.array(z.string()),
+  leftOut: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'What the batch holds that this export leaves out, and why ("11 videos not picked are not exported"); export_batch only.',
+    ),
   poll: z
     .object({ tool: z.literal('export_status'), arguments: z.object({ exportId: z.string() }) })
     .optional()

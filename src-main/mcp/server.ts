@@ -635,7 +635,8 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           manifest: { csv: true, json: true },
           acceptWarnings: acceptWarnings ?? [],
         });
-        return followExport(call, started.id, extra, { waitSeconds, startedHere: true });
+        const answer = await followExport(call, started.id, extra, { waitSeconds, startedHere: true });
+        return { ...answer, leftOut: started.leftOut };
       }),
   );
   registerExportStatus(server, call);

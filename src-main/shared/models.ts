@@ -8,6 +8,7 @@ import type {
   AgentRequestState,
   BatchDecision,
   BatchViewStatus,
+  ExportFront,
   ExportState,
   IdentityField,
   JobDecision,
@@ -296,6 +297,13 @@ export interface JobView {
   creditsAtStake: number;
   /** What the user may decide about it now, as core allows it (core/queue/decisions.ts); [] when nothing. */
   decisions: JobDecision[];
+  /**
+   * A later job of its product and kind made good (`JobStore.supersededIn`): an earlier attempt, which the
+   * batch page folds under the one that succeeded.
+   */
+  superseded: boolean;
+  /** The aspect ratio its results were asked in ("4:5"); null where the service chooses (a video's default). */
+  aspectRatio: string | null;
   /** The service's failure code, or Adbatch's (`stale`, `results_missing`): an open set; the message says it. */
   failureCode: string | null;
   failureMessage: string | null;
@@ -494,6 +502,8 @@ export interface ReviewItemView {
    * again); null for a video, which plays from `url`.
    */
   screenUrl: string | null;
+  /** When it was made (its job finished), in ms since 1970: what Review's sort by time orders by. */
+  madeAt: number;
   /** A video's poster frame at the loupe's size, shown before it plays; null for a shot or without one. */
   posterUrl: string | null;
   /** A video's length in seconds as it was ordered; null for a shot. */
@@ -723,6 +733,18 @@ export interface ExportRequest {
   manifest?: { csv: boolean; json: boolean; bom?: boolean };
   /** The pre-flight warnings written anyway, per kind: other warned files are held back with the reason. */
   acceptWarnings?: PreflightWarning[];
+  /** The front end starting it: its recipes and folder become that front end's last for the scope's brand. */
+  rememberAs?: ExportFront;
+}
+
+/** What a front end last exported for a client brand (none: batches billed to no brand), per front end. */
+export interface ExportLastChoiceView {
+  /** The client brand's name; null for batches billed to no brand (or to several). */
+  brand: string | null;
+  /** Recipe ids, in the order they ran. */
+  recipes: string[];
+  destination: string;
+  chosenAt: number;
 }
 
 export interface ExportPlanView {
@@ -761,6 +783,11 @@ export interface ExportPlanView {
   blocking: string[];
   /** The zips it will write, relative to the destination. */
   zips: string[];
+  /**
+   * What the scope holds that this export leaves out, and why, in words ("11 videos not picked are not
+   * exported"): the same sentences in the app, the CLI and MCP (core/export/selection.ts).
+   */
+  leftOut: string[];
 }
 
 /** A pre-flight error kind (it blocks its files), or a warning kind (it blocks them unless accepted). */

@@ -193,6 +193,14 @@ export const PREFLIGHT_WARNINGS = [
 export type PreflightWarning = (typeof PREFLIGHT_WARNINGS)[number];
 
 /**
+ * The front ends that remember their own last export per client brand (issue 31): the app's dialog and the
+ * CLI's `adbatch export` each start from their own last recipes and folder. MCP's `export_batch` always
+ * names its folder (one the user allowed for agents) and remembers nothing.
+ */
+export const EXPORT_FRONTS = ['app', 'cli'] as const;
+export type ExportFront = (typeof EXPORT_FRONTS)[number];
+
+/**
  * What a product is called where it is sold (issue 29): stored per product (core/products/), read from a
  * catalog or from names at ingest, edited in the product sheet, used by export names and manifests.
  */

@@ -9,7 +9,7 @@ const missing = browserMissing();
 describe.skipIf(missing)(`the UI benches, short${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('bench:ui scrolls a live batch and opens a library', async () => {
     const figures = await runShortBench('ui');
-    expect(figures).toMatchObject({ live: { products: 100 }, library: { jobs: 2000 } });
+    expect(figures).toMatchObject({ live: { products: 200 }, library: { jobs: 2000 } });
   }, 180_000);
 
   it('bench:review times previews, review:get and decide, and the Review view', async () => {

@@ -16,6 +16,8 @@ export function jobView(kind: JobView['kind'], state: JobState, price = 4): JobV
     creditsRefunded: 0,
     creditsAtStake: 0,
     decisions: [],
+    superseded: false,
+    aspectRatio: null,
     failureCode: null,
     failureMessage: null,
     results: [],

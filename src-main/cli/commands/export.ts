@@ -1,18 +1,20 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { Refusal } from '../../core/app/dispatch.ts';
 import type { ExportPlanView, ExportProgressView, ExportRequest } from '../../shared/models.ts';
 import { type ExportState, PREFLIGHT_WARNINGS, type PreflightWarning } from '../../shared/vocabulary.ts';
 import { EXPORT_STATE_WORDS } from '../../shared/words.ts';
 import { EXIT } from '../exit-codes.ts';
+import { exportTarget, LAST_APP } from '../export-target.ts';
 import { openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
 
-// `adbatch export <batch...|--all> --to DIR`: the picked results of batches out as the files each channel
+// `adbatch export <batch...|--all> [--to DIR]`: the picked results of batches out as the files each channel
 // wants (docs/export.md), through the same handlers as the app. A dry run prints the planned names; a run
 // prints a line per file as it goes and what the pre-flight warned about. The same command run again after
 // a kill resumes that export under the same names (core keeps it); run again after it finished, it writes
-// nothing. It reads beside whatever drives the queue (the app may be open).
+// nothing. It reads beside whatever drives the queue (the app may be open). Without `--to`, it goes where the
+// CLI last exported the batches' client brand, with the same recipes, and says so (export-target.ts).
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -58,7 +60,7 @@ function preflightLines(plan: ExportPlanView): string {
 
 interface ExportOptions {
   all?: boolean;
-  to: string;
+  to?: string;
   recipe?: string[];
   picked?: boolean;
   notRejected?: boolean;
@@ -103,7 +105,10 @@ export function registerExportCommand(program: Command): void {
     )
     .argument('[batch...]', 'batch ids')
     .option('--all', 'every batch')
-    .requiredOption('--to <dir>', 'the export folder')
+    .option(
+      '--to <dir>',
+      `the export folder (default: where the CLI last exported this brand, with its recipes; ${LAST_APP}: the app's last)`,
+    )
     .option('--recipe <name>', 'a recipe by name or id, again for more (default: Original)', collect)
     .addOption(new Option('--picked', 'the picks only (the default)').conflicts(['notRejected', 'minStars']))
     .addOption(new Option('--not-rejected', 'everything not rejected').conflicts(['minStars']))
@@ -135,9 +140,11 @@ export function registerExportCommand(program: Command): void {
       try {
         const ids = options.all ? (await cli.call('batches:list')).map((batch) => batch.id) : batchIds;
         if (ids.length === 0) throw new Error('there is no batch to export');
+        const scope = { batchIds: ids };
+        const target = await exportTarget(cli, scope, options.to, options.recipe !== undefined);
         const request: ExportRequest = {
-          scope: { batchIds: ids },
-          recipes: options.recipe ?? ['original'],
+          scope,
+          recipes: options.recipe ?? target.recipes ?? ['original'],
           selection: {
             rule: options.notRejected
               ? 'not-rejected'
@@ -150,20 +157,22 @@ export function registerExportCommand(program: Command): void {
           },
           ...(options.name !== undefined ? { fileTemplate: options.name } : {}),
           ...(options.folders !== undefined ? { folderTemplate: options.folders } : {}),
-          destination: resolve(options.to),
+          destination: target.destination,
           zip: options.zip ?? null,
           manifest: {
             ...(options.manifest ?? { csv: true, json: true }),
             ...(options.bom !== undefined ? { bom: options.bom } : {}),
           },
           acceptWarnings: options.acceptWarning ?? [],
+          rememberAs: 'cli',
         };
+        if (target.line) process.stdout.write(`${target.line}\n`);
         const plan = await cli.call('export:plan', request);
         if (plan.blocking.length > 0) throw new Error(plan.blocking.join('\n'));
         if (plan.total === 0) throw new Error(nothingToExport(request.selection));
         // Said once the export is sure to go (a dry run, or a start that was not refused): a refusal stays one line.
         const notices = () => {
-          for (const notice of plan.notices) process.stderr.write(`note: ${notice}\n`);
+          for (const notice of [...plan.leftOut, ...plan.notices]) process.stderr.write(`note: ${notice}\n`);
         };
         if (options.dryRun) {
           notices();

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { tryReadStored, UnreadableError } from '../db/stored.ts';
+import { makeFoldersSync } from '../util/make-folders.ts';
 
 // One library per data folder. The data folder remembers the library its batches go to (`library.json`
 // beside the database), set by the app's Settings or by the first command that opened the folder; every
@@ -48,7 +49,7 @@ export function rememberedLibrary(dataDir: string): string | null {
  * core synchronously, and this is one small file.
  */
 export function rememberLibrary(dataDir: string, libraryDir: string): void {
-  mkdirSync(dataDir, { recursive: true });
+  makeFoldersSync(dataDir);
   const target = join(dataDir, LIBRARY_FILE);
   const part = `${target}.${randomBytes(6).toString('hex')}.part`;
   try {

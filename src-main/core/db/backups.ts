@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { makeFolders } from '../util/make-folders.ts';
 import { markAsBackup } from './backup-mark.ts';
 import { refuseDamaged } from './check.ts';
 import type { Db } from './open.ts';
@@ -86,7 +87,7 @@ export class DatabaseBackups {
 
   private async copy(): Promise<string> {
     const dir = backupsDir(this.dataDir);
-    await mkdir(dir, { recursive: true });
+    await makeFolders(dir);
     const takenAt = this.now();
     const file = join(dir, backupName(takenAt));
     const part = `${file}.part`;

@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { makeFoldersSync } from '../util/make-folders.ts';
 import { checkDatabaseFile } from './check.ts';
 import { migrate } from './migrate.ts';
 import { MIGRATIONS } from './migrations/index.ts';
@@ -22,7 +22,7 @@ export function databaseFile(dataDir: string): string {
  */
 export function openDatabase(file: string): Db {
   if (file !== ':memory:') {
-    mkdirSync(dirname(file), { recursive: true });
+    makeFoldersSync(dirname(file));
     checkDatabaseFile(file);
   }
   const db = new Database(file);

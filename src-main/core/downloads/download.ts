@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { loadSharp } from '../util/load-sharp.ts';
 import { localFaultOf } from '../util/local-fault.ts';
+import { makeFolders } from '../util/make-folders.ts';
 
 // One result to disk: streamed into `<file>.part`, resumed with a Range request when a previous attempt
 // left bytes behind, verified (declared length, the image decodes, an MP4 starts with `ftyp`), hashed,
@@ -94,7 +95,7 @@ export async function downloadVerified(
 ): Promise<DownloadResult> {
   const part = `${file}.part`;
   if (options.root) await mkdirBelow(options.root, dirname(file));
-  else await mkdir(dirname(file), { recursive: true });
+  else await makeFolders(dirname(file));
   const offset = await partSize(part);
   let response: Dispatcher.ResponseData;
   // Imported on first use, not at startup (api/transport.ts says why).

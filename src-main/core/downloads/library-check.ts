@@ -1,7 +1,8 @@
-import { mkdir, stat, statfs, unlink, writeFile } from 'node:fs/promises';
+import { stat, statfs, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { makeOwnFolder, markFolder } from '../folder-marks.ts';
 import type { LocalFault } from '../util/local-fault.ts';
+import { makeFolders } from '../util/make-folders.ts';
 
 // Whether a batch's results can be written where they belong. Before a download: the library folder is
 // there (an empty one deleted is made again, a batch with nothing saved yet having nothing to lose; one on a
@@ -51,7 +52,7 @@ export async function libraryFault(
 /** Makes the batch's folder in the library, if it is not there yet, marked as Adbatch's own results. */
 export async function markBatchFolder(libraryDir: string, batchDir: string): Promise<void> {
   const folder = join(libraryDir, batchDir);
-  await mkdir(folder, { recursive: true });
+  await makeFolders(folder);
   await markFolder(folder, 'batch');
 }
 

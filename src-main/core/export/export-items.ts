@@ -12,6 +12,7 @@ import type { ReviewRow, ReviewStore } from '../review/review-store.ts';
 import { SameProducts } from '../review/same-product.ts';
 import type { ExportItem } from './export-item.ts';
 import { creditShares } from './result-credits.ts';
+import type { NotDownloaded } from './selection.ts';
 
 // What an export can take, read from the queue and the review decisions as ExportItems, in the order they
 // are numbered: each batch's products in batch order, a product's source photos, then its shots shoot by
@@ -24,6 +25,10 @@ export interface ExportItems {
   items: ExportItem[];
   /** Things the export cannot take, in words (a catalog's source photo that is only a URL). */
   notices: string[];
+  /** The batches the scope reads, in its order: whose client brand the export remembers its choice for. */
+  batches: Batch[];
+  /** The scope's results made but not downloaded (yet, or their download failed): not exported, and said. */
+  notDownloaded: NotDownloaded;
 }
 
 interface Reader {
@@ -90,6 +95,21 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
       }
       return { batch, products: store.batches.products(batch.id), rows };
     });
+  }
+  // A selection from Review holds downloaded results only: nothing of it is waiting for its file.
+  const notDownloaded: NotDownloaded = { shot: 0, video: 0 };
+  if (!scope.resultIds) {
+    const waiting = store.db.prepare<[string, string], { kind: 'image' | 'video'; n: number }>(
+      `SELECT a.kind AS kind, COUNT(*) AS n FROM assets a JOIN jobs j ON j.id = a.job_id
+       WHERE j.batch_id = ? AND j.product_id IN (SELECT value FROM json_each(?))
+         AND a.kind IN ('image', 'video') AND a.state != 'done'
+       GROUP BY a.kind`,
+    );
+    for (const { batch, products } of groups) {
+      for (const row of waiting.all(batch.id, JSON.stringify(products.map((product) => product.id)))) {
+        notDownloaded[row.kind === 'video' ? 'video' : 'shot'] += row.n;
+      }
+    }
   }
   const focusOf = focusReader(store.db);
   const items: ExportItem[] = [];
@@ -164,5 +184,5 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
       }
     }
   }
-  return { items, notices };
+  return { items, notices, batches: groups.map((group) => group.batch), notDownloaded };
 }

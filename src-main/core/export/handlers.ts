@@ -19,17 +19,19 @@ import { refusalWords } from '../app/fs-refusal.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
 import { markFolder } from '../folder-marks.ts';
 import type { PhotoReachService } from '../hosting/photo-reach.ts';
+import type { BrandStore } from '../ledger/brand-store.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { ReviewStore } from '../review/review-store.ts';
 import { csvBomOf } from '../util/csv.ts';
 import { localFaultOf } from '../util/local-fault.ts';
+import { makeFolders } from '../util/make-folders.ts';
 import { mapLimit } from '../util/map-limit.ts';
 import { describeExportFault } from './export-fault.ts';
 import { exportItemsOf } from './export-items.ts';
 import type { ExportRecord, ExportRecords, ExportSnapshot, ExportSummary } from './export-records.ts';
+import type { LastExportChoices } from './last-choice.ts';
 import { missingFieldMessage } from './missing-fields.ts';
 import { parseTemplate, TemplateError } from './names.ts';
-import { makeFolders } from './place-file.ts';
 import { placedBeforeOf } from './placed-before.ts';
 import { type ExportPlan, type PlannedFile, planExport } from './plan.ts';
 import { pixelChecksOf } from './plan-pixels.ts';
@@ -38,7 +40,14 @@ import type { RecipeStore } from './recipe-store.ts';
 import { BUILT_IN_RECIPES, parseRecipe, RecipeError } from './recipes.ts';
 import type { ExportReport, FileOutcome } from './run.ts';
 import { runExportInWorker } from './run-in-worker.ts';
-import { DEFAULT_SELECTION, type Selection } from './selection.ts';
+import { type ScopeBrand, scopeBrandOf } from './scope-brand.ts';
+import {
+  DEFAULT_SELECTION,
+  leftOutOf,
+  type NotDownloaded,
+  notDownloadedLeftOut,
+  type Selection,
+} from './selection.ts';
 import { shopifyPlanNotice, writeShopifyImport } from './shopify-export.ts';
 import { planZips, writeZip } from './zips.ts';
 
@@ -69,8 +78,11 @@ function localDate(at: number): string {
   return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
 }
 
-/** The request in one canonical spelling, so that the same export asked twice is recognised. */
-function requestKey(request: ExportRequest): string {
+/**
+ * The request in one canonical spelling, so that the same export asked twice is recognised: by whichever
+ * front end (`rememberAs` is not part of what is exported).
+ */
+function requestKey({ rememberAs: _front, ...request }: ExportRequest): string {
   const sorted = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(sorted);
     if (value && typeof value === 'object') {
@@ -120,6 +132,8 @@ export interface ExportDeps extends AppContext {
   review: ReviewStore;
   recipes: RecipeStore;
   exportRecords: ExportRecords;
+  brands: BrandStore;
+  lastChoices: LastExportChoices;
 }
 
 export interface ExportService {
@@ -130,7 +144,7 @@ export interface ExportService {
 
 export function exportHandlers(ctx: ExportDeps): ExportService {
   const { store, review, events, log } = ctx;
-  const { recipes, exportRecords: records } = ctx;
+  const { recipes, exportRecords: records, lastChoices } = ctx;
   const running = new Map<string, Running>();
   /** Set as core stops: a run cut short then was interrupted (offered again at the next start), not cancelled. */
   let stopping = false;
@@ -175,10 +189,29 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
     }
   };
 
-  const snapshotOf = async (request: ExportRequest): Promise<ExportSnapshot & { notices: string[] }> => {
+  /** The client brand the scope's batches are billed to: whose last choice an export is remembered as. */
+  const brandOf = (scope: ExportRequest['scope']): ScopeBrand =>
+    scopeBrandOf(exportItemsOf({ store, review }, scope, false).batches, ctx.brands);
+
+  /** The recipes and folder of an export that started, as its front end's last for the brand. */
+  const remember = (request: ExportRequest, recipeIds: string[], brand: ScopeBrand) => {
+    if (request.rememberAs === undefined) return;
+    lastChoices.remember(brand.key, request.rememberAs, {
+      recipes: recipeIds,
+      destination: request.destination,
+    });
+  };
+
+  const snapshotOf = async (
+    request: ExportRequest,
+  ): Promise<ExportSnapshot & { notices: string[]; brand: ScopeBrand; notDownloaded: NotDownloaded }> => {
     const selection: Selection = { ...DEFAULT_SELECTION, ...request.selection };
     const chosen = await recipesOf(request);
-    const { items, notices } = exportItemsOf({ store, review }, request.scope, selection.sources);
+    const { items, notices, batches, notDownloaded } = exportItemsOf(
+      { store, review },
+      request.scope,
+      selection.sources,
+    );
     return {
       items,
       recipes: chosen,
@@ -193,6 +226,8 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       },
       acceptWarnings: request.acceptWarnings ?? [],
       notices,
+      brand: scopeBrandOf(batches, ctx.brands),
+      notDownloaded,
     };
   };
 
@@ -494,6 +529,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
         ],
         blocking: plan.missing.map(missingFieldMessage),
         zips,
+        leftOut: [...plan.leftOut, ...notDownloadedLeftOut(snapshot.notDownloaded)],
       };
     },
     'export:start': async (request) => {
@@ -504,11 +540,21 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       // The same export a kill interrupted: run again from its snapshot, so its names are the same (one that
       // cannot be read is not resumed: this export starts anew).
       if (interrupted && interrupted.unreadable === null) {
+        const { snapshot } = interrupted;
         records.claim(interrupted.id, process.pid);
-        launch(interrupted.id, interrupted.snapshot);
-        return { id: interrupted.id, resumed: true };
+        launch(interrupted.id, snapshot);
+        remember(
+          request,
+          snapshot.recipes.map((recipe) => recipe.id),
+          brandOf(request.scope),
+        );
+        return {
+          id: interrupted.id,
+          resumed: true,
+          leftOut: leftOutOf(snapshot.items, snapshot.selection, snapshot.recipes),
+        };
       }
-      const { notices: _notices, ...snapshot } = await snapshotOf(request);
+      const { notices: _notices, brand, notDownloaded, ...snapshot } = await snapshotOf(request);
       const plan = await planOf(snapshot);
       if (plan.missing.length > 0) {
         throw new AppError('conflict', plan.missing.map(missingFieldMessage).join('\n'));
@@ -522,7 +568,17 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       const id = randomUUID();
       records.create({ id, request: key, snapshot, ownerPid: process.pid });
       launch(id, snapshot, plan);
-      return { id, resumed: false };
+      remember(
+        request,
+        snapshot.recipes.map((recipe) => recipe.id),
+        brand,
+      );
+      return { id, resumed: false, leftOut: [...plan.leftOut, ...notDownloadedLeftOut(notDownloaded)] };
+    },
+    'export:lastChoice': async ({ scope, from }) => {
+      const brand = brandOf(scope);
+      const last = lastChoices.get(brand.key, from);
+      return last && { brand: brand.name, ...last };
     },
     'export:resume': async ({ id }) => {
       const record = requireRecord(id);

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
-import { copyFile, link, lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, link, lstat, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { makeFolders } from '../util/make-folders.ts';
 import { assertInsideReal } from '../util/real-path.ts';
 import type { NameClaims } from '../util/safe-names.ts';
 import { foldKey, withSuffix } from '../util/safe-names.ts';
@@ -63,28 +64,6 @@ async function sizeOf(path: string): Promise<number | 'other' | null> {
 export async function sameBytes(path: string, size: number, sha256: string): Promise<boolean> {
   const existing = await sizeOf(path);
   return existing === size && (await sha256OfFile(path)) === sha256;
-}
-
-/**
- * `mkdir -p`, with the real reason when it fails: Node's recursive mkdir answers ENOENT where the disk
- * answered EROFS, so the folders are then made one at a time, from the top, to hear the disk's own answer.
- */
-export async function makeFolders(target: string): Promise<void> {
-  try {
-    await mkdir(target, { recursive: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    const levels: string[] = [];
-    for (let level = target; dirname(level) !== level; level = dirname(level)) levels.unshift(level);
-    for (const level of levels) {
-      try {
-        await mkdir(level);
-      } catch (inner) {
-        if ((inner as NodeJS.ErrnoException).code !== 'EEXIST') throw inner;
-      }
-    }
-    throw error;
-  }
 }
 
 /** Link errors that mean the volume has no hard links (FAT, exFAT, some network shares). */

@@ -15,7 +15,7 @@ import {
 } from './names.ts';
 import { MAX_WINDOWS_PATH, type PreflightCheck, pathCheck, pathLength, sizeChecks } from './plan-checks.ts';
 import { parseRecipe } from './recipes.ts';
-import { DEFAULT_SELECTION, type Selection, selectItems } from './selection.ts';
+import { DEFAULT_SELECTION, leftOutOf, type Selection, selectItems } from './selection.ts';
 import { extensionOf, readSourceInfo, type SourceInfo } from './source-info.ts';
 
 // An export planned before anything is written: every file it makes, under its final relative path, from
@@ -63,6 +63,8 @@ export interface ExportPlan {
   notices: readonly PlanNotice[];
   /** Products whose names a recipe needs a field of that they lack: their files are not planned (missing-fields.ts). */
   missing: readonly MissingField[];
+  /** What the scope's results the export leaves out, and why, in words (selection.ts `leftOutOf`). */
+  leftOut: readonly string[];
 }
 
 export interface PlanRequest {
@@ -135,7 +137,8 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(request.date))
     throw new Error(`The export date "${request.date}" is not YYYY-MM-DD.`);
   const recipes = request.recipes.map((recipe) => deepFreeze(parseRecipe(structuredClone(recipe))));
-  const items = selectItems(request.items, request.selection ?? DEFAULT_SELECTION);
+  const selection = request.selection ?? DEFAULT_SELECTION;
+  const items = selectItems(request.items, selection);
   const readInfo = request.readInfo ?? readSourceInfo;
   const infos = new Map<string, Promise<SourceInfo>>();
   const infoOf = (item: ExportItem) => {
@@ -226,5 +229,11 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
       });
     }
   }
-  return { recipes, files, notices, missing: missing.list() };
+  return {
+    recipes,
+    files,
+    notices,
+    missing: missing.list(),
+    leftOut: leftOutOf(request.items, selection, recipes),
+  };
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PhotoReach } from '../../shared/models.ts';
 import { storedLoopbackHost, tryReadStored, UnreadableError } from '../db/stored.ts';
 import type { Batch } from '../queue/types.ts';
+import { makeFolders } from '../util/make-folders.ts';
 import { isLoopbackUrl, type LoopbackHost, startLoopbackHost } from './loopback.ts';
 import type { PhotoHost } from './photo-host.ts';
 import type { PhotoStorage } from './photo-storage.ts';
@@ -36,7 +37,7 @@ export async function startPersistentLoopbackHost(dataDir: string): Promise<Loop
     host = await startLoopbackHost({ secret });
   }
   const port = Number(new URL(host.origin).port);
-  await mkdir(dataDir, { recursive: true });
+  await makeFolders(dataDir);
   await writeFile(file, JSON.stringify({ secret: secret.toString('hex'), port }), { mode: 0o600 });
   return host;
 }

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import type { PhotoStorageInput, PhotoStorageView } from '../../shared/models.ts';
@@ -7,6 +7,7 @@ import { maskApiKey } from '../api/index.ts';
 import { AppError } from '../app/errors.ts';
 import type { Db } from '../db/open.ts';
 import { readStoredValue, storedPhotoStorage, UnreadableError } from '../db/stored.ts';
+import { makeFolders } from '../util/make-folders.ts';
 import {
   createS3Host,
   DEFAULT_S3_PREFIX,
@@ -189,7 +190,7 @@ export class PhotoStorage {
  * credentials, the region, and the public address or presigned links, before any batch relies on them.
  */
 export async function checkPhotoStorage(config: S3HostingConfig, workDir: string): Promise<void> {
-  await mkdir(workDir, { recursive: true });
+  await makeFolders(workDir);
   const file = join(workDir, 'storage-check.png');
   await writeFile(file, TEST_PHOTO);
   const host = createS3Host(config);

@@ -197,6 +197,8 @@ export function jobView(
     creditsRefunded: job.creditsRefunded,
     creditsAtStake: stakes.get(job.id) ?? 0,
     decisions: decisionsFor(job, superseded),
+    superseded,
+    aspectRatio: job.settings.aspectRatio,
     failureCode: job.failureCode,
     failureMessage: job.failureMessage,
     results,

@@ -165,6 +165,7 @@ export function reviewHandlers(
       thumbnailUrl,
       sourceUrl: sourceOf(row.productId),
       ...previewUrls(row, original, thumbnailUrl, present),
+      madeAt: row.madeAt,
       durationSeconds: row.durationSeconds,
       flag: row.flag,
       stars: row.stars,

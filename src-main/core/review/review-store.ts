@@ -23,6 +23,8 @@ export interface ReviewRow {
   /** Of the downloaded file's bytes: what its previews are keyed by. */
   sha256: string | null;
   thumbnailPath: string | null;
+  /** When its job finished (when it was made), in ms; its creation while that is not recorded. */
+  madeAt: number;
   /** A video's length in seconds as it was ordered; null for a shot. */
   durationSeconds: number | null;
   flag: ReviewFlag | null;
@@ -53,6 +55,7 @@ interface ItemRow {
   path: string;
   sha256: string | null;
   thumbnail_path: string | null;
+  made_at: number;
   duration: number | null;
   flag: ReviewFlag | null;
   stars: number | null;
@@ -63,7 +66,8 @@ interface ItemRow {
 const SELECT_ITEMS = `SELECT a.id AS asset_id, j.batch_id, j.id AS job_id, p.id AS product_id,
     p.name AS product_name, p.position, a.kind,
     json_extract(COALESCE(shoot.settings, j.settings), '$.style') AS style, a.idx, a.path, a.sha256,
-    thumb.path AS thumbnail_path, json_extract(j.settings, '$.duration') AS duration, d.flag, d.stars, d.reject_reason, d.label
+    thumb.path AS thumbnail_path, json_extract(j.settings, '$.duration') AS duration,
+    COALESCE(j.finished_at, j.created_at) AS made_at, d.flag, d.stars, d.reject_reason, d.label
   FROM assets a
   JOIN jobs j ON j.id = a.job_id
   JOIN products p ON p.id = j.product_id
@@ -284,6 +288,7 @@ function reviewRow(row: ItemRow): ReviewRow {
     path: row.path,
     sha256: row.sha256,
     thumbnailPath: row.thumbnail_path,
+    madeAt: row.made_at,
     durationSeconds: row.kind === 'video' ? row.duration : null,
     flag: row.flag,
     stars: row.stars ?? 0,

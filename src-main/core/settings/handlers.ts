@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { settingsChannels } from '../../shared/contract/settings.ts';
 import type { Settings } from '../../shared/models.ts';
@@ -9,6 +8,7 @@ import { requireBatch } from '../queue/decisions.ts';
 import type { QueueDriver } from '../queue/queue-driver.ts';
 import type { QueueStore } from '../queue/store.ts';
 import { csvBomOf } from '../util/csv.ts';
+import { makeFolders } from '../util/make-folders.ts';
 
 // The app itself: its facts, its settings, and the library shown in the file manager.
 
@@ -38,7 +38,7 @@ export function settingsHandlers(
     'library:reveal': async ({ batchId }) => {
       const batch = batchId ? requireBatch(ctx.store, batchId) : null;
       const folder = batch ? join(batch.libraryDir, batchFolder(batch)) : ctx.settings().libraryDir;
-      await mkdir(folder, { recursive: true });
+      await makeFolders(folder);
       return { folder, failure: await ctx.revealFolder(folder) };
     },
   };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { makeFolders } from './make-folders.ts';
 
 /**
  * Writes a file under a unique `.part` name, then renames it into place: a reader finds the whole file or
@@ -10,7 +11,7 @@ export async function writeAtomically(
   target: string,
   write: (part: string) => Promise<unknown>,
 ): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
+  await makeFolders(dirname(target));
   const part = `${target}.${randomBytes(6).toString('hex')}.part`;
   try {
     await write(part);

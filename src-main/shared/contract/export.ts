@@ -1,30 +1,38 @@
 import { z } from 'zod';
 import { type Recipe, recipeSchema } from '../export-recipe.ts';
-import type { ExportDetail, ExportPlanView, ExportRecipesView, ExportView } from '../models.ts';
-import { PREFLIGHT_WARNINGS } from '../vocabulary.ts';
+import type {
+  ExportDetail,
+  ExportLastChoiceView,
+  ExportPlanView,
+  ExportRecipesView,
+  ExportView,
+} from '../models.ts';
+import { EXPORT_FRONTS, PREFLIGHT_WARNINGS } from '../vocabulary.ts';
 import { absolutePath, channel, id, none } from './channel.ts';
 import { batchId } from './queue.ts';
 import { product, resultId, stars } from './review.ts';
 
 // Picked results to the files each channel wants (core/export/).
 
+const exportScope = z
+  .object({
+    batchIds: z.array(batchId).min(1).max(10_000).optional(),
+    product,
+    resultIds: z.array(resultId).min(1).max(100_000).optional(),
+  })
+  .partial({ product: true })
+  .strict()
+  .refine((scope) => (scope.batchIds === undefined) !== (scope.product === undefined), {
+    message: 'names batches or a product, not both',
+  })
+  .refine((scope) => !scope.resultIds || scope.product !== undefined || scope.batchIds?.length === 1, {
+    message: 'a selection of results is of one batch or one product',
+    path: ['resultIds'],
+  });
+
 const exportRequest = z
   .object({
-    scope: z
-      .object({
-        batchIds: z.array(batchId).min(1).max(10_000).optional(),
-        product,
-        resultIds: z.array(resultId).min(1).max(100_000).optional(),
-      })
-      .partial({ product: true })
-      .strict()
-      .refine((scope) => (scope.batchIds === undefined) !== (scope.product === undefined), {
-        message: 'names batches or a product, not both',
-      })
-      .refine((scope) => !scope.resultIds || scope.product !== undefined || scope.batchIds?.length === 1, {
-        message: 'a selection of results is of one batch or one product',
-        path: ['resultIds'],
-      }),
+    scope: exportScope,
     recipes: z.array(z.string().trim().min(1).max(100)).min(1).max(50),
     selection: z
       .object({
@@ -50,6 +58,8 @@ const exportRequest = z
      * not listed is held back with the reason, as a file with a pre-flight error always is.
      */
     acceptWarnings: z.array(z.enum(PREFLIGHT_WARNINGS)).max(PREFLIGHT_WARNINGS.length).optional(),
+    /** The front end starting it: its recipes and folder become that front end's last for the brand. */
+    rememberAs: z.enum(EXPORT_FRONTS).optional(),
   })
   .strict();
 
@@ -65,7 +75,14 @@ export const exportChannels = {
    * Starts an export from a snapshot of its settings (recipes, results, date); the same request as an
    * interrupted export resumes that one, under the same names.
    */
-  'export:start': channel<{ id: string; resumed: boolean }>()(exportRequest),
+  'export:start': channel<{ id: string; resumed: boolean; leftOut: string[] }>()(exportRequest),
+  /**
+   * What a front end last exported for the brand the scope's batches are billed to (recipes and folder),
+   * null when it has not yet: each front end has its own unless told to take another's.
+   */
+  'export:lastChoice': channel<ExportLastChoiceView | null>()(
+    z.object({ scope: exportScope, from: z.enum(EXPORT_FRONTS) }).strict(),
+  ),
   /** Runs an interrupted export again: what was finished is found and not written twice. */
   'export:resume': channel<ExportView>()(id),
   /** Stops an export: what it finished stays, what it half-wrote goes. */

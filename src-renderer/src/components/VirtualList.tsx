@@ -1,10 +1,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useRef } from 'react';
 
-/** A long list that renders only the rows in view: thousands of products stay smooth to scroll. */
+/**
+ * A long list that renders only the rows in view: thousands of products stay smooth to scroll. Rows are
+ * `rowHeight` tall; `measured` rows are as tall as their content (rowHeight is then only the first guess),
+ * measured as they render and whenever they change size, so a row that grows never runs over the next.
+ */
 export function VirtualList<T>({
   items,
   rowHeight,
+  measured = false,
   label,
   render,
   className,
@@ -12,6 +17,7 @@ export function VirtualList<T>({
 }: {
   items: readonly T[];
   rowHeight: number;
+  measured?: boolean;
   label: string;
   render: (item: T, index: number) => ReactNode;
   className?: string;
@@ -44,8 +50,10 @@ export function VirtualList<T>({
             role="listitem"
             aria-setsize={items.length}
             aria-posinset={row.index + 1}
-            className="virtual-row"
-            style={{ transform: `translateY(${row.start}px)`, height: rowHeight }}
+            className={measured ? 'virtual-row measured' : 'virtual-row'}
+            data-index={row.index}
+            ref={measured ? rows.measureElement : undefined}
+            style={{ transform: `translateY(${row.start}px)`, ...(measured ? {} : { height: rowHeight }) }}
           >
             {render(items[row.index]!, row.index)}
           </div>

@@ -11,6 +11,7 @@ import { fileName } from '../format.ts';
 import { type ExportChoices, type ListedRecipe, useExports } from '../stores/exports.ts';
 import { ExportRun } from './ExportRun.tsx';
 import { CheckField, TextField } from './FormFields.tsx';
+import { LeftOut } from './LeftOut.tsx';
 import { RecipeEditor, TOKENS } from './RecipeEditor.tsx';
 import { recipeWords } from './recipe-words.ts';
 
@@ -254,6 +255,7 @@ function PlanPreview({
           </span>
         )}
       </h3>
+      <LeftOut sentences={plan.leftOut} />
       {plan.blocking.map((message) => (
         <Notice key={message} kind="error">
           {message}
@@ -319,7 +321,7 @@ function PlanPreview({
 }
 
 export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClose: () => void }) {
-  const { recipes, choices, libraryDir, setChoices } = useExports();
+  const { recipes, choices, libraryDir, remembered, setChoices } = useExports();
   const [scopeKey, setScopeKey] = useState(scopes[0]!.key);
   const [editing, setEditing] = useState<Recipe | null | false>(false);
   const [error, setError] = useState<string | null>(null);
@@ -327,12 +329,15 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
   const [starting, setStarting] = useState(false);
   const scope = (scopes.find((one) => one.key === scopeKey) ?? scopes[0]!).scope;
 
+  // The scope the dialog opened on names the client brand whose last recipes and folder it starts from.
+  const opened = scopes[0]!.scope;
   useEffect(() => {
-    useExports
-      .getState()
+    const store = useExports.getState();
+    store
       .load()
+      .then(() => store.recall(opened))
       .catch((failure: unknown) => setError(messageOf(failure)));
-  }, []);
+  }, [opened]);
 
   // Before a folder is chosen the names are planned against the library: the same names, nothing said taken.
   const planned = choices.destination ?? libraryDir;
@@ -353,7 +358,10 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
     if (!choices.destination) return;
     setStarting(true);
     try {
-      const started = await api.call('export:start', requestOf(choices, scope, choices.destination));
+      const started = await api.call('export:start', {
+        ...requestOf(choices, scope, choices.destination),
+        rememberAs: 'app',
+      });
       setRunId(started.id);
       setError(null);
     } catch (failure) {
@@ -481,6 +489,12 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
                     {choices.destination ? 'Change folder…' : 'Choose folder…'}
                   </button>
                 </div>
+                {remembered && remembered.destination === choices.destination && (
+                  <p className="muted small" data-testid="export-remembered">
+                    {remembered.brand ? `Your last export for ${remembered.brand}` : 'Your last export'} went
+                    here.
+                  </p>
+                )}
                 <div className="row">
                   <ChoiceSelect
                     label="Zips"

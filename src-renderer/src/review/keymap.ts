@@ -11,6 +11,7 @@ export type ReviewAction =
   | { type: 'decide'; change: ReviewChange }
   | { type: 'keep' }
   | { type: 'move'; by: 1 | -1 }
+  | { type: 'move-row'; by: 1 | -1 }
   | { type: 'mode'; mode: 'grid' | 'loupe' | 'compare' | 'survey' | 'wipe' }
   | { type: 'zoom' }
   | { type: 'pan'; dx: number; dy: number }
@@ -73,16 +74,26 @@ export const REVIEW_KEYMAP: KeyBinding[] = [
     action: { type: 'move', by: 1 },
   },
   { keys: ['ArrowLeft'], label: 'Previous (the previous pane)', action: { type: 'move', by: -1 } },
+  {
+    keys: ['ArrowDown'],
+    label: 'A row down (panes too); in the loupe: the next product',
+    action: { type: 'move-row', by: 1 },
+  },
+  {
+    keys: ['ArrowUp'],
+    label: 'A row up (panes too); in the loupe: the previous product',
+    action: { type: 'move-row', by: -1 },
+  },
   { keys: ['g', 'Escape'], label: 'Grid', action: { type: 'mode', mode: 'grid' } },
   { keys: ['e', 'Enter'], label: 'Loupe: one result, big', action: { type: 'mode', mode: 'loupe' } },
   {
     keys: ['c'],
-    label: 'Compare: the selection (2 to 4), or this result and the next',
+    label: 'Compare: the selection (2 to 4), or this result and the next of its product',
     action: { type: 'mode', mode: 'compare' },
   },
   {
     keys: ['n'],
-    label: "Survey: this product's results side by side",
+    label: "Survey: the selection, or this product's results, all fitted on screen",
     action: { type: 'mode', mode: 'survey' },
   },
   { keys: ['w'], label: 'A/B wipe against the source photo', action: { type: 'mode', mode: 'wipe' } },

@@ -1,18 +1,18 @@
-import { memo, useCallback, useEffect, useState } from 'react';
-import type { BatchDetail, BatchEta, JobView, ProductProgressView } from '../../../src-main/shared/models.ts';
+import { useCallback, useEffect, useState } from 'react';
+import type { BatchDetail, BatchEta, JobView } from '../../../src-main/shared/models.ts';
 import type { BatchDecision, JobDecision } from '../../../src-main/shared/vocabulary.ts';
 import {
   BATCH_DECISION_WORDS,
   credits,
-  decisionWords,
   etaWords,
-  jobStateWords,
   needsYouWords,
   retryWarning,
   shootWords,
   videoWords,
 } from '../../../src-main/shared/words.ts';
 import { api, messageOf } from '../api/index.ts';
+import { ProductRow } from '../batch/ProductRow.tsx';
+import type { OpenResult } from '../batch/ResultTiles.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
@@ -39,126 +39,8 @@ function EtaLeft({ eta }: { eta: BatchEta }) {
   return <span data-testid="batch-eta"> · {etaWords(eta, now)}</span>;
 }
 
-function JobLine({
-  job,
-  product,
-  onDecide,
-  onOpen,
-  paused,
-  savingBlocked,
-}: {
-  job: JobView;
-  product: string;
-  onDecide: Decide;
-  onOpen: Open;
-  paused: boolean;
-  /** The batch is paused because its results cannot be written: a downloading job waits for that. */
-  savingBlocked: boolean;
-}) {
-  return (
-    <div className={`job job-${job.state}`}>
-      <span className="job-kind">{job.kind}</span>
-      <span className="job-state">{jobStateWords(job, { paused, savingBlocked })}</span>
-      <span className="job-results">
-        {job.results
-          .filter((result) => result.kind === 'thumbnail')
-          .map((result, index) => (
-            <button
-              key={result.url}
-              type="button"
-              className="result-open"
-              disabled={result.resultId === null}
-              onClick={() => onOpen(result.resultId)}
-              aria-label={`${product}, shot ${index + 1}: open in Review`}
-            >
-              <img src={result.url} alt="" height={RESULT_HEIGHT} decoding="async" />
-            </button>
-          ))}
-        {job.results
-          .filter((result) => result.kind === 'video')
-          .map((result) => (
-            // biome-ignore lint/a11y/useMediaCaption: the sandbox's and the service's ad videos have no speech to caption.
-            <video
-              key={result.url}
-              src={result.url}
-              controls
-              preload="metadata"
-              height={RESULT_HEIGHT}
-              aria-label={`${product}, video`}
-            />
-          ))}
-      </span>
-      {job.failureMessage && <small className="job-reason">{job.failureMessage}</small>}
-      {/* What core allows for this job, and nothing else: a button here is a decision core accepts. */}
-      {job.decisions.length > 0 && (
-        <span className="job-actions">
-          {job.creditsAtStake > 0 && <small>{credits(job.creditsAtStake)} may already be charged</small>}
-          {job.decisions.map((decision) => (
-            <button key={decision} type="button" onClick={() => onDecide(decision, job)}>
-              {decisionWords(decision, job)}
-            </button>
-          ))}
-        </span>
-      )}
-    </div>
-  );
-}
-
-type Decide = (action: JobDecision, job: JobView) => void;
-/** Opens the batch's Review on this result (null: Review's first). */
-type Open = (resultId: number | null) => void;
-
-/** How tall a result shows on the batch page, in its own aspect ratio. */
-const RESULT_HEIGHT = 96;
-
-function ProductRowView({
-  item,
-  onDecide,
-  onOpen,
-  paused,
-  savingBlocked,
-}: {
-  item: ProductProgressView;
-  onDecide: Decide;
-  onOpen: Open;
-  paused: boolean;
-  savingBlocked: boolean;
-}) {
-  return (
-    <div className="product-row">
-      {item.heroUrl ? (
-        <img src={item.heroUrl} alt={`${item.name}, hero`} width={56} height={56} decoding="async" />
-      ) : (
-        <span className="thumb-placeholder" />
-      )}
-      <div className="product-jobs">
-        <strong>{item.name}</strong>
-        {item.jobs.map((job) => (
-          <JobLine
-            key={job.id}
-            job={job}
-            product={item.name}
-            onDecide={onDecide}
-            onOpen={onOpen}
-            paused={paused}
-            savingBlocked={savingBlocked}
-          />
-        ))}
-      </div>
-    </div>
-  );
-}
-
-/** A refresh brings new objects for every product: a row renders again only when its own content changed. */
-const ProductRow = memo(
-  ProductRowView,
-  (before, after) =>
-    before.onDecide === after.onDecide &&
-    before.onOpen === after.onOpen &&
-    before.paused === after.paused &&
-    before.savingBlocked === after.savingBlocked &&
-    JSON.stringify(before.item) === JSON.stringify(after.item),
-);
+/** A product's row before it is measured: one line of tiles (the rows are as tall as their content). */
+const PRODUCT_ROW_GUESS = 66;
 
 /** What the engine said about the batch while it ran, newest first, until dismissed. */
 function RunNotes({ batchId }: { batchId: string }) {
@@ -231,7 +113,7 @@ export function BatchScreen({ id }: { id: string }) {
     if (chosen) await api.call('batches:relocate', { id, libraryDir: chosen });
   };
   const batchName = detail?.name ?? '';
-  const open = useCallback<Open>(
+  const open = useCallback<OpenResult>(
     (resultId) =>
       go({ name: 'review', batchId: id, batchName, ...(resultId !== null ? { focus: resultId } : {}) }),
     [go, id, batchName],
@@ -478,7 +360,8 @@ export function BatchScreen({ id }: { id: string }) {
       )}
       <VirtualList
         items={detail.items}
-        rowHeight={(RESULT_HEIGHT + 16) * (detail.video ? 2 : 1) + 40}
+        rowHeight={PRODUCT_ROW_GUESS}
+        measured
         label="Products"
         testId="batch-products"
         className="batch-products"
@@ -487,8 +370,7 @@ export function BatchScreen({ id }: { id: string }) {
             item={item}
             onDecide={decide}
             onOpen={open}
-            paused={paused}
-            savingBlocked={paused && detail.statusReason === 'library'}
+            moment={{ paused, savingBlocked: paused && detail.statusReason === 'library' }}
           />
         )}
       />

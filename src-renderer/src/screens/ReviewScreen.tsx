@@ -7,13 +7,20 @@ import { ModalSheet } from '../components/ModalSheet.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { dragResults } from '../export/drag-out.ts';
 import { DragOutChoice, ReviewExportButton } from '../export/ExportButtons.tsx';
+import { Filmstrip } from '../review/Filmstrip.tsx';
+import { useFittedPanes } from '../review/fitted-panes.ts';
 import { bindingOf, keyLabel, REASON_KEYS, REVIEW_KEYMAP, type ReviewAction } from '../review/keymap.ts';
 import { LoupeVideo } from '../review/LoupeVideo.tsx';
+import { useReviewLayout } from '../review/layout.ts';
 import { MakeVideosDialog } from '../review/MakeVideosDialog.tsx';
+import { moveVertically } from '../review/moves.ts';
 import { BatchOf, ProductSummary, toggleProductScope } from '../review/ProductScope.tsx';
 import { imageFor, usePreloaded } from '../review/preload.ts';
 import { ReshootButton } from '../review/ReshootDialog.tsx';
 import { LabelFilter, LabelMark, TileImage } from '../review/ResultMarks.tsx';
+import { useRememberedPosition } from '../review/remembered-position.ts';
+import { rememberedResult } from '../review/review-memory.ts';
+import { SortControl } from '../review/SortControl.tsx';
 import { videoOnScreen } from '../review/video-transport.ts';
 import { useNavigation } from '../stores/navigation.ts';
 import { panesOf, type ReviewMode, useReview, useVisibleItems } from '../stores/review.ts';
@@ -186,9 +193,12 @@ function ReviewGrid({ items }: { items: ReviewItemView[] }) {
   useEffect(() => {
     const element = scroller.current;
     if (!element) return;
-    const observer = new ResizeObserver(() =>
-      setColumns(Math.max(1, Math.floor(element.clientWidth / TILE_WIDTH))),
-    );
+    const observer = new ResizeObserver(() => {
+      const measured = Math.max(1, Math.floor(element.clientWidth / TILE_WIDTH));
+      setColumns(measured);
+      // What ↑ and ↓ step by: the columns the rows are laid out in.
+      useReviewLayout.setState({ gridColumns: measured });
+    });
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
@@ -393,8 +403,10 @@ function FocusPicker({ item }: { item: ReviewItemView }) {
 /** Compare and survey: results side by side, one active pane that takes the keys. */
 function Panes({ items, testId }: { items: ReviewItemView[]; testId: string }) {
   const activeId = useReview((state) => state.activeId);
+  const panes = useRef<HTMLDivElement>(null);
+  const fitted = useFittedPanes(panes, items.length);
   return (
-    <div className={`panes panes-${Math.min(items.length, 4)}`} data-testid={testId}>
+    <div className="panes panes-fitted" data-testid={testId} ref={panes} style={fitted}>
       {items.map((item) => (
         <section
           key={item.id}
@@ -574,6 +586,9 @@ function perform(action: ReviewAction, openSheet: () => void): void {
     case 'move':
       review.move(action.by);
       return;
+    case 'move-row':
+      moveVertically(action.by);
+      return;
     case 'mode':
       review.setMode(action.mode);
       return;
@@ -648,9 +663,12 @@ export function ReviewScreen({
   const product = scope?.product;
   // Asked for as the screen is put in the page, not after the browser has drawn it empty: core works on the
   // first page meanwhile.
+  // Without a result to open on, the one this batch (or product) was left on, even after a reload.
   useLayoutEffect(() => {
-    void useReview.getState().load(product === undefined ? { batchId } : { product }, focus);
+    const opened = product === undefined ? { batchId } : { product };
+    void useReview.getState().load(opened, focus ?? rememberedResult(opened));
   }, [batchId, product, focus]);
+  useRememberedPosition();
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -728,6 +746,7 @@ export function ReviewScreen({
       {review.product && product !== undefined && <ProductSummary product={review.product} />}
       <div className="review-toolbar">
         <Filters />
+        <SortControl />
         <div className="review-controls">
           <label className="check">
             <input type="checkbox" checked={review.autoAdvance} onChange={() => review.toggleAutoAdvance()} />
@@ -794,9 +813,20 @@ export function ReviewScreen({
           </p>
         </EmptyState>
       ) : review.mode === 'loupe' && active ? (
-        <Loupe item={active} position={activeIndex + 1} total={visible.length} />
+        <>
+          <Loupe item={active} position={activeIndex + 1} total={visible.length} />
+          <Filmstrip items={visible} name={itemName} />
+        </>
       ) : (review.mode === 'compare' || review.mode === 'survey') && active ? (
-        <Panes items={panesOf(visible, review)} testId={review.mode} />
+        <>
+          {review.mode === 'compare' && review.selected.size < 2 && panesOf(visible, review).length < 2 && (
+            <Notice kind="info">
+              {active.productName} has no other {active.kind} to compare with: compare stays within a product
+              (select results with Space to compare across products).
+            </Notice>
+          )}
+          <Panes items={panesOf(visible, review)} testId={review.mode} />
+        </>
       ) : review.mode === 'wipe' && active ? (
         <Wipe item={active} />
       ) : (

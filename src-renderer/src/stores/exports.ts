@@ -1,12 +1,19 @@
 import { create } from 'zustand';
 import type { Recipe, RecipeInput } from '../../../src-main/shared/export-recipe.ts';
-import type { ExportProgressView, ExportRecipesView, ExportView } from '../../../src-main/shared/models.ts';
+import type {
+  ExportLastChoiceView,
+  ExportProgressView,
+  ExportRecipesView,
+  ExportScope,
+  ExportView,
+} from '../../../src-main/shared/models.ts';
 import type { ExportState, PreflightWarning } from '../../../src-main/shared/vocabulary.ts';
 import { api } from '../api/index.ts';
 
 // Exports in the renderer: the recipes (built-in and the designer's own), each export's latest progress and
 // how it ended (from core's `export:progress` and `export:changed` events, at most ten a second per export),
-// the exports a quit or a kill interrupted (offered again at start), what the export dialog was last set to,
+// the exports a quit or a kill interrupted (offered again at start), what the export dialog was last set to
+// (its recipes and folder: the app's last export for the client brand, kept by core, issue 31),
 // the recipe Review's results are dragged out through, and the exports put aside to run while the designer
 // works on (as Lightroom's exports run behind its window, their progress in a corner).
 
@@ -54,6 +61,8 @@ interface ExportsState {
   /** The library folder: where a plan is asked about before an export folder is chosen. */
   libraryDir: string | null;
   choices: ExportChoices;
+  /** The app's last export for the brand of the batches the dialog opened on: its recipes and folder. */
+  remembered: ExportLastChoiceView | null;
   progress: Record<string, ExportProgressView>;
   ended: Record<string, ExportState>;
   /** Exports a quit or a kill interrupted, offered again (and those resumed from the offer, until closed). */
@@ -65,6 +74,11 @@ interface ExportsState {
   /** The export put aside that is shown again in a sheet, if any. */
   shownAside: string | null;
   load(): Promise<void>;
+  /**
+   * The dialog's recipes and folder as the app last exported the scope's client brand (the defaults for a
+   * brand it has not exported), unless the designer changed them while this was asked. After `load`.
+   */
+  recall(scope: ExportScope): Promise<void>;
   setChoices(change: Partial<ExportChoices>): void;
   saveRecipe(recipe: RecipeInput): Promise<Recipe>;
   deleteRecipe(id: string): Promise<void>;
@@ -87,6 +101,7 @@ export const useExports = create<ExportsState>((set, get) => ({
   platform: '',
   libraryDir: null,
   choices: DEFAULT_CHOICES,
+  remembered: null,
   progress: {},
   ended: {},
   offered: [],
@@ -94,11 +109,7 @@ export const useExports = create<ExportsState>((set, get) => ({
   aside: [],
   shownAside: null,
   async load() {
-    const [view, info, recent] = await Promise.all([
-      api.call('export:recipes'),
-      api.call('app:info'),
-      api.call('export:list'),
-    ]);
+    const [view, info] = await Promise.all([api.call('export:recipes'), api.call('app:info')]);
     const known = new Set(view.recipes.map((recipe) => recipe.id));
     const { choices } = get();
     set({
@@ -106,12 +117,20 @@ export const useExports = create<ExportsState>((set, get) => ({
       unreadable: view.unreadable.map((entry) => entry.reason),
       platform: info.platform,
       libraryDir: info.libraryDir,
-      choices: {
-        ...choices,
-        recipes: choices.recipes.filter((id) => known.has(id)),
-        // The folder the last export went into, until another is chosen.
-        destination: choices.destination ?? recent[0]?.destination ?? null,
-      },
+      choices: { ...choices, recipes: choices.recipes.filter((id) => known.has(id)) },
+    });
+  },
+  async recall(scope) {
+    const asked = get().choices;
+    const remembered = await api.call('export:lastChoice', { scope, from: 'app' });
+    set({ remembered });
+    if (get().choices !== asked) return;
+    // Never the CLI's folder, nor another brand's: this brand's last export from the app, or none yet.
+    // A recipe deleted since is left out (called after `load`, the recipes there are are known).
+    const known = new Set(get().recipes.map((recipe) => recipe.id));
+    get().setChoices({
+      recipes: (remembered?.recipes ?? DEFAULT_CHOICES.recipes).filter((id) => known.has(id)),
+      destination: remembered?.destination ?? null,
     });
   },
   setChoices(change) {

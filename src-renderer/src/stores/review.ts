@@ -12,8 +12,11 @@ import { applyReviewChange } from '../../../src-main/shared/review-change.ts';
 import { isReviewed, matchesReviewFilter } from '../../../src-main/shared/review-filter.ts';
 import { api, messageOf } from '../api/index.ts';
 import { firstScreenIn } from '../review/first-screen.ts';
+import { comparePair, surveyItems } from '../review/panes.ts';
 import { toggledLabel } from '../review/ResultMarks.tsx';
 import { recount } from '../review/recount.ts';
+import { useReviewMemory } from '../review/review-memory.ts';
+import { inSortOrder, type ReviewSort } from '../review/sort.ts';
 
 // One batch's review in the renderer: every result of the batch, the filter applied here (so a decision
 // shows within the frame), the active result, the grid's selection, and the rules of moving on. Decisions go
@@ -80,47 +83,46 @@ interface ReviewState {
 }
 
 /**
- * The panes of compare (the selection, 2 to 4, else the active result and the next) and survey (the active
- * result's product, of its kind).
+ * The panes of compare (the selection, 2 to 4, else the active result and the next of its product) and survey
+ * (the selection, else the active result's product, of its kind): review/panes.ts.
  */
 export function panesOf(
   visible: readonly ReviewItemView[],
   state: Pick<ReviewState, 'selected' | 'activeId' | 'mode'>,
 ): ReviewItemView[] {
   const at = visible.findIndex((item) => item.id === state.activeId);
-  const active = visible[at];
-  if (!active) return [];
-  if (state.mode === 'survey') {
-    return visible.filter((item) => item.productId === active.productId && item.kind === active.kind);
-  }
+  if (state.mode === 'survey') return surveyItems(visible, at, state.selected);
   const chosen = visible.filter((item) => state.selected.has(item.id)).slice(0, 4);
-  return chosen.length >= 2 ? chosen : visible.slice(at, at + 2);
+  return chosen.length >= 2 ? chosen : comparePair(visible, at);
 }
 
 /** The last answer of visibleItems, and what it was asked about. */
 let lastVisible: {
-  asked: Pick<ReviewState, 'items' | 'filter' | 'pinned'>;
+  asked: Pick<ReviewState, 'items' | 'filter' | 'pinned'> & { sort: ReviewSort };
   visible: ReviewItemView[];
 } | null = null;
 
 /**
- * The results the screen shows: those the filter keeps, and the pinned ones, in the batch's order. Worked out
- * again only when the results, the filter or the pinned ones changed: a step in the loupe or the grid asks it
- * several times over 8,000 results, within the key's frame.
+ * The results the screen shows: those the filter keeps, and the pinned ones, in the sort's order (the batch's
+ * unless another was chosen, review/sort.ts). Worked out again only when the results, the filter, the pinned
+ * ones or the sort changed: a step in the loupe or the grid asks it several times over 8,000 results, within
+ * the key's frame.
  */
 export function visibleItems(state: Pick<ReviewState, 'items' | 'filter' | 'pinned'>): ReviewItemView[] {
   const last = lastVisible;
+  const { sort } = useReviewMemory.getState();
   if (
     last &&
     last.asked.items === state.items &&
     last.asked.filter === state.filter &&
-    last.asked.pinned === state.pinned
+    last.asked.pinned === state.pinned &&
+    last.asked.sort === sort
   )
     return last.visible;
-  const visible = state.items.filter(
+  const visible = inSortOrder(state.items, sort).filter(
     (item) => state.pinned.has(item.id) || matchesReviewFilter(item, state.filter),
   );
-  lastVisible = { asked: { items: state.items, filter: state.filter, pinned: state.pinned }, visible };
+  lastVisible = { asked: { items: state.items, filter: state.filter, pinned: state.pinned, sort }, visible };
   return visible;
 }
 
@@ -132,6 +134,8 @@ export function useVisibleItems(): ReviewItemView[] {
   const items = useReview((state) => state.items);
   const filter = useReview((state) => state.filter);
   const pinned = useReview((state) => state.pinned);
+  // Read by visibleItems itself; asked for here so that a new sort renders the results again.
+  useReviewMemory((memory) => memory.sort);
   return visibleItems({ items, filter, pinned });
 }
 

@@ -153,8 +153,9 @@ describe('a retry where something succeeded after', () => {
       const later = ctx.store.jobs.ofBatch(batch.id).filter((job) => job.state === 'waiting');
       const again = later.filter((job) => job.id !== second!.shoot.id && job.afterJobId === null);
       for (const job of again) INTO_STATE.done(ctx, job, job);
-      return { failedShoot, lostVideo };
+      return { batchId: batch.id, failedShoot, lostVideo };
     });
+    const { batchId } = ids;
     const cli = openCliCore({ dataDir, holderName: 'decisions test', leaseMode: 'none' });
     try {
       for (const [id, kind] of [
@@ -163,6 +164,8 @@ describe('a retry where something succeeded after', () => {
       ] as const) {
         const { job } = await cli.call('jobs:get', { id });
         expect(job.decisions, job.state).toEqual([]);
+        // Said as an earlier attempt, which the batch page folds under the success.
+        expect(job.superseded).toBe(true);
         const refusal = await decide(cli, 'jobs:retry', id);
         expect(refusal?.code).toBe('conflict');
         expect(refusal?.message).toBe(
@@ -171,6 +174,10 @@ describe('a retry where something succeeded after', () => {
         // The history is still there to read.
         expect(job.failureMessage).not.toBeNull();
       }
+      // The batch's view says the same of each line: the two attempts that failed, and no other.
+      const { items } = await cli.call('batches:get', { id: batchId });
+      const earlier = items.flatMap((item) => item.jobs).filter((job) => job.superseded);
+      expect(earlier.map((job) => job.id).sort()).toEqual([ids.failedShoot, ids.lostVideo].sort());
     } finally {
       await cli.core.stop();
     }

@@ -56,6 +56,13 @@ describe('review', () => {
       true,
     );
     expect(view.items.every((item) => item.url.length > 0 && item.thumbnailUrl !== null)).toBe(true);
+    // When each was made: its shoot's finish, what Review's sort by time orders by.
+    const db = new Database(join(h.dir, 'data', 'adbatch.db'), { readonly: true });
+    const finished = new Set(
+      db.prepare<[string], number>('SELECT finished_at FROM jobs WHERE batch_id = ?').pluck().all(batchId),
+    );
+    db.close();
+    expect(view.items.every((item) => finished.has(item.madeAt) && item.madeAt > 0)).toBe(true);
     expect(view.counts).toMatchObject({
       total: 8,
       reviewed: 0,

@@ -3,15 +3,15 @@ import { mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rememberedLibrary } from '../../../src-main/core/app/library-choice.ts';
 import { builtInRecipe } from '../../../src-main/core/export/recipes.ts';
-import { ADBATCH_BIN, adbatch, collected } from '../../support/cli.ts';
+import { adbatch, collected } from '../../support/cli.ts';
 import { exportItem } from '../../support/export-item.ts';
 import { makeSources } from '../../support/export-sources.ts';
+import { approveRequest, personalKeyOn, type StdioMcp, startStdioMcp } from '../../support/mcp-stdio.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
 import { untilValue } from '../../support/until.ts';
@@ -35,7 +35,8 @@ let where: { dataDir: string; library: string };
 let exports: string;
 let outside: string;
 let client: Client;
-let stderr = '';
+let stderr: StdioMcp['stderr'];
+let tool: StdioMcp['tool'];
 
 beforeAll(async () => {
   service = await startDefaultHarness({ timeScale: 0.002 });
@@ -48,29 +49,13 @@ beforeAll(async () => {
   outside = join(dir, 'outside');
   await mkdir(exports);
   await mkdir(outside);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      ADBATCH_BIN,
-      'mcp',
-      '--data-dir',
-      where.dataDir,
-      '--library',
-      where.library,
-      '--base-url',
-      service.sandbox.url,
-      '--export-folder',
-      exports,
-    ],
+  ({ client, stderr, tool } = await startStdioMcp({
+    where,
+    service: personalKeyOn(service),
+    exportFolder: exports,
+    clientName: 'Desktop Agent',
     cwd,
-    env: { ...(process.env as Record<string, string>), ADBATCH_API_KEY: service.keys.personal },
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  client = new Client({ name: 'Desktop Agent', version: '1.0.0' });
-  await client.connect(transport);
+  }));
 }, 60_000);
 afterAll(async () => {
   await client?.close();
@@ -80,12 +65,6 @@ afterAll(async () => {
 
 async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
-
-async function tool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await call(name, args);
-  expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-  return result.structuredContent as Record<string, unknown>;
 }
 
 /** Every file under `folder`, relative, sorted. */
@@ -119,17 +98,7 @@ describe('adbatch mcp started with a working folder that is not the checkout', (
     expect(submitted).toMatchObject({ state: 'pending' });
 
     // No --library: the data folder's own, said on stderr (before, ~/Pictures/Adbatch).
-    const approved = await adbatch(
-      [
-        'approve',
-        String(submitted.requestId),
-        '--data-dir',
-        where.dataDir,
-        '--base-url',
-        service.sandbox.url,
-      ],
-      { cwd, env: { ...process.env, ADBATCH_API_KEY: service.keys.personal } },
-    );
+    const approved = await approveRequest(submitted.requestId, where, personalKeyOn(service), cwd);
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stderr).toBe(`adbatch: library: ${where.library} (this data folder's library)\n`);
     const request = await tool('request_status', { requestId: submitted.requestId });
@@ -180,7 +149,7 @@ describe('adbatch mcp started with a working folder that is not the checkout', (
     const link = listing.content.find((item) => item.type === 'resource_link');
     const read = await client.readResource({ uri: link!.uri });
     expect(read.contents.map((content) => content.mimeType)).toEqual(['image/jpeg', 'application/json']);
-    expect(stderr).not.toMatch(/tsx|Cannot find/);
+    expect(stderr()).not.toMatch(/tsx|Cannot find/);
   }, 90_000);
 
   it('refuses a link inside the allowed folder that points out of it, writing nothing outside', async () => {

@@ -10,7 +10,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ADBATCH_BIN, adbatch, type CliResult, collected } from '../../support/cli.ts';
+import { type CliResult, collected } from '../../support/cli.ts';
+import { approveRequest, mcpServerArgs, personalKeyOn } from '../../support/mcp-stdio.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
 import { untilValue } from '../../support/until.ts';
@@ -65,16 +66,7 @@ function inspector(options: string[]): Promise<CliResult> {
       `ADBATCH_API_KEY=${service.keys.personal}`,
       '--',
       process.execPath,
-      ADBATCH_BIN,
-      'mcp',
-      '--data-dir',
-      where.dataDir,
-      '--library',
-      where.library,
-      '--base-url',
-      service.sandbox.url,
-      '--export-folder',
-      exports,
+      ...mcpServerArgs(where, personalKeyOn(service), exports),
     ],
     { cwd, env: { ...process.env, HOME: home } },
   );
@@ -149,17 +141,7 @@ describe('adbatch mcp through the MCP Inspector CLI, one process per call', () =
     const submitted = await data('submit_batch', { quoteId: quote.quoteId, clientRequestId: 'inspector-1' });
     expect(submitted).toMatchObject({ state: 'pending', credits: 2 });
 
-    const approved = await adbatch(
-      [
-        'approve',
-        String(submitted.requestId),
-        '--data-dir',
-        where.dataDir,
-        '--base-url',
-        service.sandbox.url,
-      ],
-      { cwd, env: { ...process.env, ADBATCH_API_KEY: service.keys.personal } },
-    );
+    const approved = await approveRequest(submitted.requestId, where, personalKeyOn(service), cwd);
     expect(approved.code, approved.stderr).toBe(0);
     const request = await data('request_status', { requestId: submitted.requestId });
     expect(request).toMatchObject({ state: 'created' });

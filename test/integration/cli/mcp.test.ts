@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADBATCH_BIN, adbatch } from '../../support/cli.ts';
+import { adbatch } from '../../support/cli.ts';
+import { approveRequest, personalKeyOn, type StdioMcp, startStdioMcp } from '../../support/mcp-stdio.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
 import { untilValue } from '../../support/until.ts';
@@ -20,48 +20,25 @@ let service: DefaultHarness;
 let dir: string;
 let where: { dataDir: string; library: string };
 let client: Client;
-let stderr = '';
+let stderr: StdioMcp['stderr'];
+let tool: StdioMcp['tool'];
 
 beforeAll(async () => {
   service = await startDefaultHarness({ timeScale: 0.002 });
   dir = await mkdtemp(join(tmpdir(), 'adbatch-mcp-'));
   where = { dataDir: join(dir, 'data'), library: join(dir, 'library') };
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      ADBATCH_BIN,
-      'mcp',
-      '--data-dir',
-      where.dataDir,
-      '--library',
-      where.library,
-      '--base-url',
-      service.sandbox.url,
-      '--export-folder',
-      join(dir, 'exports'),
-    ],
-    env: { ...(process.env as Record<string, string>), ADBATCH_API_KEY: service.keys.personal },
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  client = new Client({ name: 'Test Desktop', version: '1.0.0' });
-  await client.connect(transport);
+  ({ client, stderr, tool } = await startStdioMcp({
+    where,
+    service: personalKeyOn(service),
+    exportFolder: join(dir, 'exports'),
+    clientName: 'Test Desktop',
+  }));
 }, 60_000);
 afterAll(async () => {
   await client?.close();
   await service?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
-
-const withKey = () => ({ env: { ...process.env, ADBATCH_API_KEY: service.keys.personal } });
-
-async function tool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-  return result.structuredContent as Record<string, unknown>;
-}
 
 const creates = async () =>
   (await service.client.requestLog()).filter(
@@ -145,17 +122,7 @@ describe('adbatch mcp', () => {
     const listed = await adbatch(['requests', '--data-dir', where.dataDir]);
     expect(listed.stdout).toContain(`${submitted.requestId}  Test Desktop: "agent-autumn"`);
     expect(listed.stdout).toContain('waiting for approval');
-    const approved = await adbatch(
-      [
-        'approve',
-        String(submitted.requestId),
-        '--data-dir',
-        where.dataDir,
-        '--base-url',
-        service.sandbox.url,
-      ],
-      withKey(),
-    );
+    const approved = await approveRequest(submitted.requestId, where, personalKeyOn(service));
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stdout).toMatch(/^Approved: batch b_[0-9a-f]+ for Test Desktop, 2 credits\.\n$/);
     const request = await tool('request_status', { requestId: submitted.requestId });
@@ -270,17 +237,7 @@ describe('adbatch mcp', () => {
     });
     expect(videoRequest).toMatchObject({ state: 'pending', credits: videoCredits });
     expect(await videoPosts()).toBe(0);
-    const yes = await adbatch(
-      [
-        'approve',
-        String(videoRequest.requestId),
-        '--data-dir',
-        where.dataDir,
-        '--base-url',
-        service.sandbox.url,
-      ],
-      withKey(),
-    );
+    const yes = await approveRequest(videoRequest.requestId, where, personalKeyOn(service));
     expect(yes.code, yes.stderr).toBe(0);
     status = await untilValue(async () => {
       const now = await tool('batch_status', { batchId: request.batchId });
@@ -360,6 +317,6 @@ describe('adbatch mcp', () => {
     })) as CallToolResult;
     expect(badDay.isError).toBe(true);
     expect(JSON.stringify(badDay.content)).toContain('from is not a day: give it as YYYY-MM-DD.');
-    expect(stderr).toBe('');
+    expect(stderr()).toBe('');
   });
 });

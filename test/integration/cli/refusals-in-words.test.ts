@@ -68,6 +68,21 @@ describe('the CLI', () => {
       sentence: /The path is too long for this disk \(.*n{300}\): choose a shorter folder or name\./,
     },
     {
+      // Node's own recursive mkdir asks /proc for ever (100 % CPU, no answer): this must answer at once.
+      what: 'export --to a place that takes no new folders (/proc)',
+      args: () => [
+        'export',
+        '--all',
+        '--not-rejected',
+        '--to',
+        '/proc/adbatch-x',
+        '--data-dir',
+        where.dataDir,
+      ],
+      sentence:
+        /Adbatch may not write in the export folder \(\/proc\/adbatch-x\): allow it, or choose another folder\./,
+    },
+    {
       what: 'scan --library an existing file',
       args: () => [
         'scan',

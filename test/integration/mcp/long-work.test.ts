@@ -2,7 +2,13 @@ import { join } from 'node:path';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREFLIGHT_WARNINGS } from '../../../src-main/shared/vocabulary.ts';
-import { type CoreHarness, callCore, finishedBatch, startCoreHarness } from '../../support/core-harness.ts';
+import {
+  type CoreHarness,
+  callCore,
+  finishedBatch,
+  pickResults,
+  startCoreHarness,
+} from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { type McpInProcess, startMcpInProcess } from '../../support/mcp-in-process.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
@@ -10,7 +16,8 @@ import { untilValue } from '../../support/until.ts';
 
 // Long work over MCP (issue 30, point 3), the SDK's own client on a real core with the embedded Sandbox:
 // a batch followed to its end with progress notifications, an export that answers at once with what to poll
-// (export_status, followed to its end), and an export whose call the client cancels: stopped, not left to run.
+// (export_status, followed to its end), and an export whose call the client cancels: stopped, not left to run;
+// and what an export leaves out, answered as `leftOut` (issue 31).
 
 let h: CoreHarness;
 let mcp: McpInProcess;
@@ -119,5 +126,19 @@ describe('long work over MCP', () => {
     });
     expect(ended).toMatchObject({ state: 'cancelled' });
     expect(ended.written as number).toBeLessThan(36);
+  }, 120_000);
+
+  it('answers what the export leaves out, in the words the app and the CLI use', async () => {
+    const [first] = (await callCore(h.core, 'review:get', { batchId: exportedBatch })).items;
+    await pickResults(h.core, exportedBatch, [first!.id]);
+    const answer = await tool('export_batch', {
+      batchId: exportedBatch,
+      folder: join(mcp.exports, 'picked-one'),
+    });
+    expect(answer).toMatchObject({
+      state: 'done',
+      written: 1,
+      leftOut: ['11 photos not picked are not exported'],
+    });
   }, 120_000);
 });

@@ -16,7 +16,8 @@ import { agentQuote } from './014-agent-quote.ts';
 import { resultFocus } from './015-result-focus.ts';
 import { productIdentity } from './016-product-identity.ts';
 import { agentQuotes } from './017-mcplong-agent-quotes.ts';
-import { reviewLabels } from './018-review31b-labels.ts';
+import { exportLastChoice } from './018-export31-last-choice.ts';
+import { reviewLabels } from './019-review31b-labels.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -37,5 +38,6 @@ export const MIGRATIONS: readonly Migration[] = [
   resultFocus,
   productIdentity,
   agentQuotes,
+  exportLastChoice,
   reviewLabels,
 ];

@@ -565,15 +565,41 @@ describe('migration 016-product-identity', () => {
   });
 });
 
-describe('migration 018-review31b-labels', () => {
+describe('migration 018-export31-last-choice', () => {
+  it('keeps one last choice per brand and front end, for the app and the CLI only', () => {
+    const db = new Database(join(dir, 'x.db'));
+    migrate(db, MIGRATIONS.slice(0, 18));
+    expect(db.pragma('user_version', { simple: true })).toBe(18);
+    const remember = db.prepare(
+      'INSERT INTO export_last_choice (brand_key, front, recipes, destination, chosen_at) VALUES (?, ?, ?, ?, 1)',
+    );
+    remember.run('b_acme', 'app', '["shopify"]', '/exports/acme');
+    remember.run('b_acme', 'cli', '["original"]', '/tmp/acme');
+    remember.run('', 'app', '["web"]', '/exports/own');
+    expect(() => remember.run('b_acme', 'app', '["web"]', '/elsewhere')).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => remember.run('b_acme', 'mcp', '["web"]', '/elsewhere')).toThrow(/CHECK/);
+    expect(
+      db
+        .prepare('SELECT brand_key, front, destination FROM export_last_choice ORDER BY brand_key, front')
+        .all(),
+    ).toEqual([
+      { brand_key: '', front: 'app', destination: '/exports/own' },
+      { brand_key: 'b_acme', front: 'app', destination: '/exports/acme' },
+      { brand_key: 'b_acme', front: 'cli', destination: '/tmp/acme' },
+    ]);
+    db.close();
+  });
+});
+
+describe('migration 019-review31b-labels', () => {
   it('adds a colour label to decisions, none for those already there, refusing a colour not in the set', () => {
     const db = new Database(join(dir, 'x.db'));
     db.pragma('foreign_keys = ON');
-    migrate(db, MIGRATIONS.slice(0, 17));
+    migrate(db, MIGRATIONS.slice(0, 18));
     seedOneResult(db);
     db.exec("INSERT INTO review_decisions (asset_id, flag, stars, decided_at) VALUES (7, 'picked', 3, 0)");
-    migrate(db, MIGRATIONS.slice(0, 18));
-    expect(db.pragma('user_version', { simple: true })).toBe(18);
+    migrate(db, MIGRATIONS.slice(0, 19));
+    expect(db.pragma('user_version', { simple: true })).toBe(19);
     expect(db.prepare('SELECT flag, stars, label FROM review_decisions').all()).toEqual([
       { flag: 'picked', stars: 3, label: null },
     ]);

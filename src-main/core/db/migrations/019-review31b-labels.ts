@@ -4,8 +4,8 @@ import type { Migration } from '../migrate.ts';
 // none. A column of the decision, not a table of its own: it is undone and redone with the flag and the
 // stars, and a result with nothing decided (no flag, no stars, no label) loses its row as before.
 export const reviewLabels: Migration = {
-  version: 18,
-  name: '018-review31b-labels',
+  version: 19,
+  name: '019-review31b-labels',
   up(db) {
     db.exec(`
       ALTER TABLE review_decisions ADD COLUMN label TEXT CHECK (label IN ('red', 'yellow', 'green', 'blue'));
