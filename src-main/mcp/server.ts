@@ -21,6 +21,7 @@ import {
   PREFLIGHT_WARNINGS,
   RESULT_KINDS,
   REVIEW_FLAGS,
+  REVIEW_LABELS,
   SHOOT_STYLES,
 } from '../shared/vocabulary.ts';
 import {
@@ -442,7 +443,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     {
       title: 'List a batch’s results',
       description:
-        'The shots and videos a batch made, each with its file on this computer (also as a resource link), its product and style, and the decision on it (picked, rejected, stars 0 to 5).',
+        'The shots and videos a batch made, each with its file on this computer (also as a resource link), its product and style, and the decision on it (picked, rejected, stars 0 to 5, a colour label: red, yellow, green or blue).',
       inputSchema: { batchId: batchIdArgument },
       outputSchema: {
         batchId: z.string(),
@@ -456,6 +457,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             path: z.string(),
             flag: orNull(z.enum(REVIEW_FLAGS)),
             stars: z.number(),
+            label: orNull(z.enum(REVIEW_LABELS)),
           }),
         ),
       },
@@ -476,6 +478,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           path: join(batch.resultsFolder, item.file),
           flag: item.flag,
           stars: item.stars,
+          label: item.label,
         }));
         return {
           content: [

@@ -51,7 +51,10 @@ export const metadataPolicySchema = z.object({
    * Every other file is rendered sRGB with the sRGB profile attached, and carries only the XMP below.
    */
   keepSource: z.boolean().default(false),
-  /** The stars as `xmp:Rating` (a rejected result as -1, as Adobe's tools read it). */
+  /**
+   * The stars as `xmp:Rating` (a rejected result as -1, as Adobe's tools read it), and the colour label as
+   * `xmp:Label`.
+   */
   rating: z.boolean().default(true),
   /** The product's name as `dc:title`. */
   title: z.boolean().default(true),

@@ -22,6 +22,7 @@ import type {
   RejectReason,
   ResultKind,
   ReviewFlag,
+  ReviewLabel,
   ShootStyle,
   ShotCount,
   VideoAspectRatio,
@@ -307,8 +308,14 @@ export interface JobView {
   failureCode: string | null;
   failureMessage: string | null;
   /** Result thumbnails (images) and the video, as they land; `resultId` is the result Review shows (a
-   * thumbnail's image), null where none is known. */
-  results: Array<{ kind: 'image' | 'thumbnail' | 'video'; url: string; resultId: number | null }>;
+   * thumbnail's image), null where none is known. A video's `posterUrl` is its poster frame (320 px, as
+   * Review's grid shows it), null for the others and while it is being made or when it cannot be. */
+  results: Array<{
+    kind: 'image' | 'thumbnail' | 'video';
+    url: string;
+    resultId: number | null;
+    posterUrl: string | null;
+  }>;
 }
 
 export interface ProductProgressView {
@@ -486,7 +493,8 @@ export interface ReviewItemView {
   sourceUrl: string | null;
   /**
    * What a grid cell shows: a shot's 320 px preview, made locally (the original's `url` while it is being
-   * made again); a video's thumbnail from the service, or null without one.
+   * made again); a video's poster frame at that size (its thumbnail from the service, or null, while the
+   * frame is being made or when it cannot be: the grid then says "Video" and its duration).
    */
   gridUrl: string | null;
   /**
@@ -496,9 +504,15 @@ export interface ReviewItemView {
   screenUrl: string | null;
   /** When it was made (its job finished), in ms since 1970: what Review's sort by time orders by. */
   madeAt: number;
+  /** A video's poster frame at the loupe's size, shown before it plays; null for a shot or without one. */
+  posterUrl: string | null;
+  /** A video's length in seconds as it was ordered; null for a shot. */
+  durationSeconds: number | null;
   flag: ReviewFlag | null;
   stars: number;
   rejectReason: RejectReason | null;
+  /** Its colour label (keys 6 to 9), null without one. */
+  label: ReviewLabel | null;
   /** A flag or a star was given. */
   reviewed: boolean;
   /**
@@ -547,6 +561,7 @@ export interface ReviewFilter {
   style?: ShootStyle;
   /** Part of the product's name, any case. */
   product?: string;
+  label?: ReviewLabel | 'none';
 }
 
 /** Counts over the whole batch, whatever the filter: what each filter would show. */
@@ -561,6 +576,8 @@ export interface ReviewCounts {
   /** `atLeastStars[n]`: results with at least n stars (n from 0 to 5). */
   atLeastStars: number[];
   byStyle: Partial<Record<ShootStyle, number>>;
+  /** Results with each colour label. */
+  byLabel: Partial<Record<ReviewLabel, number>>;
 }
 
 export interface ReviewView {
@@ -628,6 +645,7 @@ export interface ReviewChange {
   flag?: ReviewFlag | null;
   stars?: number;
   rejectReason?: RejectReason | null;
+  label?: ReviewLabel | null;
 }
 
 /** The items a decision, an undo or a redo changed, as they are now. */

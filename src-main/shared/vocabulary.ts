@@ -158,6 +158,10 @@ export const REJECT_REASONS = [
 ] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
 
+/** A result's colour label, Lightroom's keys 6 to 9 in this order; no label is `null`. */
+export const REVIEW_LABELS = ['red', 'yellow', 'green', 'blue'] as const;
+export type ReviewLabel = (typeof REVIEW_LABELS)[number];
+
 // Agents and exports.
 
 /**

@@ -14,6 +14,7 @@ import {
   type PreflightError,
   type PreflightWarning,
   type Quality,
+  type ReviewLabel,
   type ShootStyle,
   type VideoChannel,
 } from './vocabulary.ts';
@@ -223,6 +224,16 @@ export function needsYouWords(
   const stake = batch.creditsInDoubt > 0 ? `, ${credits(batch.creditsInDoubt)} at stake` : '';
   return `${counted(batch.attention, 'shoot or video', 'shoots or videos')} in doubt${stake} (${inDoubt.join('; ')}). Check all again asks the service, free: nothing is sent again without your word.`;
 }
+
+// Review.
+
+/** A colour label's name, said beside its colour (colour is never the only cue). */
+export const REVIEW_LABEL_WORDS: Record<ReviewLabel, string> = {
+  red: 'Red',
+  yellow: 'Yellow',
+  green: 'Green',
+  blue: 'Blue',
+};
 
 // Agents' requests and exports.
 

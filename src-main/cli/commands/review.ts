@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import type { ReviewItemView, ReviewView } from '../../shared/models.ts';
+import { REVIEW_LABEL_WORDS } from '../../shared/words.ts';
 import { type CliCore, hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
 
@@ -14,7 +15,8 @@ function stars(count: number): string {
 }
 
 function pickLine(item: ReviewItemView): string {
-  return `  ${item.productName}  ${item.kind} ${item.index}${stars(item.stars)}  ${item.file}`;
+  const label = item.label ? ` (${REVIEW_LABEL_WORDS[item.label]})` : '';
+  return `  ${item.productName}  ${item.kind} ${item.index}${stars(item.stars)}${label}  ${item.file}`;
 }
 
 function standing(review: ReviewView): string {

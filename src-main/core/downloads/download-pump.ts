@@ -26,7 +26,7 @@ export interface DownloadPumpOptions {
   /** Multiplies the retry backoff of a batch's results (a sandbox batch's run faster than real time). */
   timeScaleOf?: (batchId: string) => number;
   /**
-   * Makes a downloaded shot's previews for Review, in the background: the result is recorded as verified
+   * Makes a downloaded shot's or video's previews for Review, in the background: the result is recorded as verified
    * first, and a preview that cannot be made never fails it (Review makes it again on demand).
    */
   previews?: Pick<ResultPreviews, 'ensure'>;
@@ -91,8 +91,8 @@ export class DownloadPump {
       });
       store.assets.downloaded(asset.id, result.bytes, result.sha256);
       this.retryAt.delete(asset.id);
-      // Guess: a video needs no preview of its own yet; Review shows the service's thumbnail for it.
-      if (asset.kind === 'image') void this.options.previews?.ensure(file, result.sha256);
+      // A video's previews are of its poster frame (review/video-frame.ts); a thumbnail needs none.
+      if (asset.kind !== 'thumbnail') void this.options.previews?.ensure(file, result.sha256, asset.kind);
     } catch (error) {
       // The database could not record the result: that is the data folder's fault, for the engine.
       if (sqliteFaultOf(error)) throw error;

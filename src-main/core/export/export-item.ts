@@ -1,4 +1,5 @@
 import type { ExportKind } from '../../shared/export-recipe.ts';
+import type { ReviewLabel } from '../../shared/vocabulary.ts';
 
 /**
  * One result that may go out: a shot, a video or a source photo, with what names and the manifest say
@@ -26,6 +27,8 @@ export interface ExportItem {
   shot: number;
   stars: number;
   flag: 'picked' | 'rejected' | null;
+  /** Its colour label from Review (none on a source photo). */
+  label?: ReviewLabel | null;
   batch: string;
   jobId: string | null;
   credits: number | null;

@@ -174,6 +174,7 @@ export function exportItemsOf(reader: Reader, scope: ExportScope, withSources: b
           shot: row.index,
           stars: row.stars,
           flag: row.flag,
+          label: row.label,
           // Adbatch's own id, as the statement and the ledger name the job: the one that joins them.
           jobId: row.jobId,
           credits: job ? shareOf(job, row.assetId) : null,

@@ -196,6 +196,8 @@ export async function renderFile(source: DecodedSource, planned: PlannedFile): P
   let pipeline = checked.pixels;
   const xmp = buildXmp({
     rating: recipe.metadata.rating ? (item.flag === 'rejected' ? -1 : item.stars) : null,
+    // A decision of the designer's, as the rating is: written with it.
+    label: recipe.metadata.rating ? item.label : null,
     title: recipe.metadata.title ? item.product : null,
     aiGenerated: recipe.metadata.aiSource && item.aiGenerated,
   });

@@ -2,6 +2,7 @@ import type { batchesChannels } from '../../shared/contract/queue.ts';
 import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
 import type { ScanHolder } from '../ingest/scan-holder.ts';
+import { gridPreviewOnDisk } from '../review/previews.ts';
 import { type BatchMakerDeps, batchMaker } from './batch-maker.ts';
 import { checkAllAgain } from './check-again.ts';
 import { cancelBatch, pauseBatch, redownloadBatch, requireBatch, resumeBatch } from './decisions.ts';
@@ -49,7 +50,9 @@ export function batchesHandlers(
       return known ? kept : { ...kept, accountId: SANDBOX_ACCOUNT_ID };
     },
     'batches:get': async ({ id }) =>
-      batchDetail(store, requireBatch(store, id), queue.facts, ctx.files, ctx.now()),
+      batchDetail(store, requireBatch(store, id), queue.facts, ctx.files, ctx.now(), (sha256) =>
+        gridPreviewOnDisk(ctx.dataDir, sha256),
+      ),
     'batches:pause': async ({ id }) => {
       pauseBatch(store, id);
       queue.nudge(id);

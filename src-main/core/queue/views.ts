@@ -219,6 +219,8 @@ export function batchDetail(
   facts: BatchFacts,
   files: FileGateway,
   now: number,
+  /** A video's poster frame on disk, by the video's sha256 (review/previews.ts). */
+  posterOf: (sha256: string) => string | null = () => null,
 ): BatchDetail {
   const jobs = store.jobs.ofBatch(batch.id);
   const assets = store.assets.ofBatch(batch.id);
@@ -232,10 +234,12 @@ export function batchDetail(
   for (const asset of assets) {
     if (asset.state !== 'done' || asset.kind === 'image') continue;
     const results = resultsByJob.get(asset.jobId) ?? [];
+    const poster = asset.kind === 'video' && asset.sha256 ? posterOf(asset.sha256) : null;
     results.push({
       kind: asset.kind,
       url: files.url(join(batch.libraryDir, asset.path)),
       resultId: asset.kind === 'video' ? asset.id : (imageIds.get(`${asset.jobId}/${asset.idx}`) ?? null),
+      posterUrl: poster ? files.url(poster) : null,
     });
     resultsByJob.set(asset.jobId, results);
   }

@@ -22,6 +22,7 @@ export function countsOf(rows: readonly ReviewRow[]): ReviewCounts {
     videos: 0,
     atLeastStars: [0, 0, 0, 0, 0, 0],
     byStyle: {},
+    byLabel: {},
   };
   for (const row of rows) {
     if (isReviewed(row)) counts.reviewed++;
@@ -31,6 +32,7 @@ export function countsOf(rows: readonly ReviewRow[]): ReviewCounts {
     if (row.kind === 'shot') counts.shots++;
     else counts.videos++;
     for (let stars = 0; stars <= row.stars; stars++) counts.atLeastStars[stars]!++;
+    if (row.label) counts.byLabel[row.label] = (counts.byLabel[row.label] ?? 0) + 1;
     if (row.style) counts.byStyle[row.style] = (counts.byStyle[row.style] ?? 0) + 1;
   }
   return counts;

@@ -96,25 +96,30 @@ export function reviewHandlers(
   /**
    * A shot's previews, or its original while they are missing: answering at once matters more than one
    * look at a full-size file, since making the previews of a whole batch whose cache was cleared takes
-   * minutes. The missing ones are made again in the background and appear from the next answer on.
+   * minutes. The missing ones are made again in the background and appear from the next answer on. A
+   * video's are of its poster frame (video-frame.ts); while they are missing, its thumbnail from the
+   * service where there is one, else none (the grid says "Video" and its length): never the video itself,
+   * which an image cannot show.
    */
   const previewUrls = (
     row: ReviewRow,
     original: string,
     thumbnailUrl: string | null,
     present: (sha256: string) => boolean,
-  ): Pick<ReviewItemView, 'gridUrl' | 'screenUrl'> => {
-    if (row.kind === 'video') return { gridUrl: thumbnailUrl, screenUrl: null };
+  ): Pick<ReviewItemView, 'gridUrl' | 'screenUrl' | 'posterUrl'> => {
+    const video = row.kind === 'video';
     if (row.sha256 && present(row.sha256)) {
-      return {
-        gridUrl: files.url(previews.path('grid', row.sha256)),
-        screenUrl: files.url(previews.path('screen', row.sha256)),
-      };
+      const grid = files.url(previews.path('grid', row.sha256));
+      const screen = files.url(previews.path('screen', row.sha256));
+      return video
+        ? { gridUrl: grid, screenUrl: null, posterUrl: screen }
+        : { gridUrl: grid, screenUrl: screen, posterUrl: null };
     }
     // Guess: a result without a sha256 (none is recorded without one today) keeps showing its original.
-    if (row.sha256) void previews.rebuild(original, row.sha256);
+    if (row.sha256) void previews.rebuild(original, row.sha256, video ? 'video' : 'image');
+    if (video) return { gridUrl: thumbnailUrl, screenUrl: null, posterUrl: thumbnailUrl };
     const url = files.url(original);
-    return { gridUrl: url, screenUrl: url };
+    return { gridUrl: url, screenUrl: url, posterUrl: null };
   };
 
   const photoUrl = (photo: Product['photos'][number] | undefined) =>
@@ -161,9 +166,11 @@ export function reviewHandlers(
       sourceUrl: sourceOf(row.productId),
       ...previewUrls(row, original, thumbnailUrl, present),
       madeAt: row.madeAt,
+      durationSeconds: row.durationSeconds,
       flag: row.flag,
       stars: row.stars,
       rejectReason: row.rejectReason,
+      label: row.label,
       reviewed: isReviewed(row),
       focus: focus.get(row.assetId) ?? null,
     };

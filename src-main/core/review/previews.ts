@@ -1,15 +1,18 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { Logger } from '../app/context.ts';
 import { MAX_PIXELS } from '../ingest/limits.ts';
 import { loadSharp } from '../util/load-sharp.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
+import { extractPosterFrame } from './video-frame.ts';
 
 // Review shows hundreds of results at once and one at a time on a whole screen; neither should decode a 4K
 // original. So every downloaded shot gets two previews, made here by sharp: a grid size and a screen size.
 // They live in the data folder's cache, keyed by the result's sha256 (as ingest keys its thumbnails by the
 // photo's), so a preview always shows the bytes it was made from and is never stale; one that is missing
-// (a cache cleared, a failure) is simply made again.
+// (a cache cleared, a failure) is simply made again. A video gets the same two, of its poster frame
+// (video-frame.ts): what the grid and the batch page show for it, and the loupe before it plays.
 //
 // JPEG rather than WebP: a 1600 px preview of a 2K original took 57 ms as JPEG and 310 ms as WebP on the
 // development machine (sharp 0.35, quality 86), and that cost is paid per result on a download and on a
@@ -21,6 +24,8 @@ export const GRID_EDGE = 320;
 export const SCREEN_EDGE = 1600;
 
 export type PreviewSize = 'grid' | 'screen';
+/** What a preview is made from: a shot's image, or a video's poster frame. */
+export type PreviewSource = 'image' | 'video';
 
 const EDGES: Record<PreviewSize, number> = { grid: GRID_EDGE, screen: SCREEN_EDGE };
 /** Guess: enough for a grid cell, and close to the original on a screen for checking text and logos. */
@@ -33,6 +38,15 @@ export function previewsDir(dataDir: string): string {
 
 export function previewPath(dir: string, size: PreviewSize, sha256: string): string {
   return join(dir, size, sha256.slice(0, 2), `${sha256}.jpg`);
+}
+
+/**
+ * A result's grid preview where it is on disk, else null: a video's poster frame for the batch page, which
+ * shows a few videos and asks nothing to be made (Review does: `ResultPreviews.rebuild`).
+ */
+export function gridPreviewOnDisk(dataDir: string, sha256: string): string | null {
+  const path = previewPath(previewsDir(dataDir), 'grid', sha256);
+  return existsSync(path) ? path : null;
 }
 
 /** Makes one preview of an image: upright, within its edge (never enlarged), on white where transparent. */
@@ -114,24 +128,24 @@ export class ResultPreviews {
    * Makes whatever is missing of this result's previews, after those asked for before; true once both
    * exist, false if they could not be made (logged).
    */
-  ensure(original: string, sha256: string): Promise<boolean> {
+  ensure(original: string, sha256: string, source: PreviewSource = 'image'): Promise<boolean> {
     // A fresh download is worth a new try, whatever happened to the same bytes before.
     this.failed.delete(sha256);
-    return this.queue(original, sha256);
+    return this.queue(original, sha256, source);
   }
 
   /**
    * A preview found missing, made again unless it already failed in this session (its original gone, say:
    * logging that on every look at the batch would say nothing new).
    */
-  rebuild(original: string, sha256: string): Promise<boolean> {
-    return this.failed.has(sha256) ? Promise.resolve(false) : this.queue(original, sha256);
+  rebuild(original: string, sha256: string, source: PreviewSource = 'image'): Promise<boolean> {
+    return this.failed.has(sha256) ? Promise.resolve(false) : this.queue(original, sha256, source);
   }
 
-  private queue(original: string, sha256: string): Promise<boolean> {
+  private queue(original: string, sha256: string, source: PreviewSource): Promise<boolean> {
     const already = this.pending.get(sha256);
     if (already) return already;
-    const made = this.tail.then(() => this.make(original, sha256));
+    const made = this.tail.then(() => this.make(original, sha256, source));
     this.pending.set(sha256, made);
     this.tail = made.finally(() => this.pending.delete(sha256));
     return made;
@@ -148,12 +162,17 @@ export class ResultPreviews {
     await this.idle();
   }
 
-  private async make(original: string, sha256: string): Promise<boolean> {
+  private async make(original: string, sha256: string, source: PreviewSource): Promise<boolean> {
     if (this.closed) return false;
+    // A video's frame, taken once for both sizes and deleted after: the previews are what is kept.
+    const frame = source === 'video' ? `${this.dir}${sep}frames${sep}${sha256}.png` : null;
     try {
       for (const size of ['grid', 'screen'] as const) {
         const target = this.path(size, sha256);
-        if (!existsSync(target)) await makePreview(original, target, size);
+        if (existsSync(target)) continue;
+        if (frame && !existsSync(frame))
+          await writeAtomically(frame, (part) => extractPosterFrame(original, part));
+        await makePreview(frame ?? original, target, size);
         // Read the folder again at the next look even if its mtime did not move: a file system's clock
         // ticks in milliseconds at best, and a listing taken in the tick of this write would miss it.
         this.listings.delete(this.folder(size, sha256));
@@ -163,6 +182,8 @@ export class ResultPreviews {
       this.failed.add(sha256);
       this.log.warn(`No preview of ${original}: ${(error as Error).message}`);
       return false;
+    } finally {
+      if (frame) await rm(frame, { force: true });
     }
   }
 }

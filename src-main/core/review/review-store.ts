@@ -1,4 +1,4 @@
-import type { RejectReason, ReviewFlag, ShootStyle } from '../../shared/vocabulary.ts';
+import type { RejectReason, ReviewFlag, ReviewLabel, ShootStyle } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import type { AssetId, BatchId, JobId, ProductId } from '../queue/ids.ts';
 
@@ -25,9 +25,12 @@ export interface ReviewRow {
   thumbnailPath: string | null;
   /** When its job finished (when it was made), in ms; its creation while that is not recorded. */
   madeAt: number;
+  /** A video's length in seconds as it was ordered; null for a shot. */
+  durationSeconds: number | null;
   flag: ReviewFlag | null;
   stars: number;
   rejectReason: RejectReason | null;
+  label: ReviewLabel | null;
 }
 
 /** A result's decision; all empty means undecided (no row). */
@@ -36,6 +39,7 @@ export interface Decision {
   flag: ReviewFlag | null;
   stars: number;
   rejectReason: RejectReason | null;
+  label: ReviewLabel | null;
 }
 
 interface ItemRow {
@@ -52,15 +56,18 @@ interface ItemRow {
   sha256: string | null;
   thumbnail_path: string | null;
   made_at: number;
+  duration: number | null;
   flag: ReviewFlag | null;
   stars: number | null;
   reject_reason: RejectReason | null;
+  label: ReviewLabel | null;
 }
 
 const SELECT_ITEMS = `SELECT a.id AS asset_id, j.batch_id, j.id AS job_id, p.id AS product_id,
     p.name AS product_name, p.position, a.kind,
     json_extract(COALESCE(shoot.settings, j.settings), '$.style') AS style, a.idx, a.path, a.sha256,
-    thumb.path AS thumbnail_path, COALESCE(j.finished_at, j.created_at) AS made_at, d.flag, d.stars, d.reject_reason
+    thumb.path AS thumbnail_path, json_extract(j.settings, '$.duration') AS duration,
+    COALESCE(j.finished_at, j.created_at) AS made_at, d.flag, d.stars, d.reject_reason, d.label
   FROM assets a
   JOIN jobs j ON j.id = a.job_id
   JOIN products p ON p.id = j.product_id
@@ -199,8 +206,13 @@ export class ReviewStore {
   decisions(assetIds: readonly AssetId[]): Decision[] {
     const read = this.db.prepare<
       [AssetId],
-      { flag: ReviewFlag | null; stars: number; reject_reason: RejectReason | null }
-    >('SELECT flag, stars, reject_reason FROM review_decisions WHERE asset_id = ?');
+      {
+        flag: ReviewFlag | null;
+        stars: number;
+        reject_reason: RejectReason | null;
+        label: ReviewLabel | null;
+      }
+    >('SELECT flag, stars, reject_reason, label FROM review_decisions WHERE asset_id = ?');
     return assetIds.map((assetId) => {
       const row = read.get(assetId);
       return {
@@ -208,6 +220,7 @@ export class ReviewStore {
         flag: row?.flag ?? null,
         stars: row?.stars ?? 0,
         rejectReason: row?.reject_reason ?? null,
+        label: row?.label ?? null,
       };
     });
   }
@@ -215,9 +228,10 @@ export class ReviewStore {
   /** Writes these decisions in one transaction; an empty one removes the result's row. */
   apply(decisions: readonly Decision[]): void {
     const upsert = this.db.prepare(
-      `INSERT INTO review_decisions (asset_id, flag, stars, reject_reason, decided_at) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO review_decisions (asset_id, flag, stars, reject_reason, label, decided_at)
+       VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (asset_id) DO UPDATE SET flag = excluded.flag, stars = excluded.stars,
-         reject_reason = excluded.reject_reason, decided_at = excluded.decided_at`,
+         reject_reason = excluded.reject_reason, label = excluded.label, decided_at = excluded.decided_at`,
     );
     const remove = this.db.prepare('DELETE FROM review_decisions WHERE asset_id = ?');
     // Only caches that were up to date until now stay so: the decisions are then the only change.
@@ -227,10 +241,16 @@ export class ReviewStore {
     this.db.transaction(() => {
       const at = this.now();
       for (const decision of decisions) {
-        if (decision.flag === null && decision.stars === 0 && decision.rejectReason === null) {
+        const empty =
+          decision.flag === null &&
+          decision.stars === 0 &&
+          decision.rejectReason === null &&
+          decision.label === null;
+        if (empty) {
           remove.run(decision.assetId);
         } else {
-          upsert.run(decision.assetId, decision.flag, decision.stars, decision.rejectReason, at);
+          const { assetId, flag, stars, rejectReason, label } = decision;
+          upsert.run(assetId, flag, stars, rejectReason, label, at);
         }
       }
     })();
@@ -246,6 +266,7 @@ export class ReviewStore {
           flag: decision.flag,
           stars: decision.stars,
           rejectReason: decision.rejectReason,
+          label: decision.label,
         };
       }
       this.cached.set(known.batchId, { ...known, version: after, rows });
@@ -268,8 +289,10 @@ function reviewRow(row: ItemRow): ReviewRow {
     sha256: row.sha256,
     thumbnailPath: row.thumbnail_path,
     madeAt: row.made_at,
+    durationSeconds: row.kind === 'video' ? row.duration : null,
     flag: row.flag,
     stars: row.stars ?? 0,
     rejectReason: row.reject_reason,
+    label: row.label,
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BatchSummary, PickedVideoQuote, ReshootQuote, ReviewDecided, ReviewView } from '../models.ts';
-import { REJECT_REASONS, RESULT_KINDS, REVIEW_FLAGS, SHOOT_STYLES } from '../vocabulary.ts';
+import { REJECT_REASONS, RESULT_KINDS, REVIEW_FLAGS, REVIEW_LABELS, SHOOT_STYLES } from '../vocabulary.ts';
 import { absolutePath, channel, none, url } from './channel.ts';
 import { batchId, shootSettings, videoSettings } from './queue.ts';
 
@@ -58,6 +58,7 @@ export const reviewChannels = {
           kind: z.enum(RESULT_KINDS),
           style: z.enum(SHOOT_STYLES),
           product: z.string().max(500),
+          label: z.enum([...REVIEW_LABELS, 'none']),
         })
         .partial()
         .strict()
@@ -77,6 +78,8 @@ export const reviewChannels = {
           flag: z.enum(REVIEW_FLAGS).nullable(),
           stars,
           rejectReason: z.enum(REJECT_REASONS).nullable(),
+          /** A colour label (Lightroom's 6 to 9), null removes it. */
+          label: z.enum(REVIEW_LABELS).nullable(),
         })
         .partial()
         .strict()

@@ -52,10 +52,11 @@ export function ResultTiles({
           onClick={() => onOpen(result.resultId)}
           aria-label={`${product}, video ${index + 1}: open in Review`}
         >
-          {/* The video's first frame stands for it (a poster served by core can take its place): played in
-              Review's loupe, where there is room for its controls. */}
+          {/* The video's poster frame from core stands for it (its first frame while there is none): played
+              in Review's loupe, where there is room for its controls. */}
           <video
             src={result.url}
+            poster={result.posterUrl ?? undefined}
             muted
             preload="metadata"
             tabIndex={-1}

@@ -40,6 +40,7 @@ export function LoupeVideo({ item, label }: { item: ReviewItemView; label: strin
         ref={element}
         className="pane-media"
         src={item.url}
+        poster={item.posterUrl ?? undefined}
         preload="auto"
         aria-label={label}
         data-testid="loupe-video"

@@ -1,6 +1,7 @@
 import { counted } from '../../../src-main/shared/counted.ts';
 import type { ReviewChange } from '../../../src-main/shared/models.ts';
-import type { RejectReason } from '../../../src-main/shared/vocabulary.ts';
+import { REVIEW_LABELS, type RejectReason } from '../../../src-main/shared/vocabulary.ts';
+import { REVIEW_LABEL_WORDS } from '../../../src-main/shared/words.ts';
 import type { VideoCommand } from './video-transport.ts';
 
 // Review's keys, as data: the key handler looks its action up here, and the shortcut sheet (`?`) is drawn
@@ -54,6 +55,12 @@ export const REVIEW_KEYMAP: KeyBinding[] = [
     keys: [String(stars)],
     label: stars === 0 ? 'No stars' : counted(stars, 'star'),
     action: { type: 'decide', change: { stars } } as ReviewAction,
+  })),
+  // Lightroom's: 6 red, 7 yellow, 8 green, 9 blue; the same key again takes the label away.
+  ...REVIEW_LABELS.map((label, at) => ({
+    keys: [String(6 + at)],
+    label: `${REVIEW_LABEL_WORDS[label]} label (again: none)`,
+    action: { type: 'decide', change: { label } } as ReviewAction,
   })),
   ...REASON_KEYS.map(({ key, reason, label }) => ({
     keys: [key],

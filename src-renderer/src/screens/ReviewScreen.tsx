@@ -17,6 +17,7 @@ import { moveVertically } from '../review/moves.ts';
 import { BatchOf, ProductSummary, toggleProductScope } from '../review/ProductScope.tsx';
 import { imageFor, usePreloaded } from '../review/preload.ts';
 import { ReshootButton } from '../review/ReshootDialog.tsx';
+import { LabelFilter, LabelMark, TileImage } from '../review/ResultMarks.tsx';
 import { useRememberedPosition } from '../review/remembered-position.ts';
 import { rememberedResult } from '../review/review-memory.ts';
 import { SortControl } from '../review/SortControl.tsx';
@@ -52,13 +53,15 @@ function Stars({ count }: { count: number }) {
 
 function FlagBadge({ item }: { item: ReviewItemView }) {
   if (item.flag === 'picked') return <span className="flag flag-picked">Picked</span>;
-  if (item.flag === 'rejected')
-    return (
-      <span className="flag flag-rejected">
-        Rejected{item.rejectReason ? `: ${REASON_LABELS[item.rejectReason]}` : ''}
-      </span>
-    );
-  return null;
+  if (item.flag !== 'rejected') return null;
+  const words = `Rejected${item.rejectReason ? `: ${REASON_LABELS[item.rejectReason]}` : ''}`;
+  // The whole words in a tooltip too: a tile's caption ends in an ellipsis where it is narrow (the loupe
+  // and the panes say them all).
+  return (
+    <span className="flag flag-rejected" title={words}>
+      {words}
+    </span>
+  );
 }
 
 function itemName(item: ReviewItemView): string {
@@ -109,20 +112,12 @@ const Tile = memo(function Tile({
       ) : (
         // Keyed by the result: a tile reused for another result gets a new image element, never the last
         // result's picture while the new one loads.
-        <img
-          key={item.id}
-          className="tile-image"
-          src={item.gridUrl ?? item.url}
-          alt=""
-          decoding="async"
-          width={180}
-          height={180}
-          draggable={false}
-        />
+        <TileImage key={item.id} item={item} />
       )}
       <span className="tile-caption">{itemName(item)}</span>
       <BatchOf item={item} />
       <span className="tile-marks">
+        <LabelMark label={item.label} />
         <FlagBadge item={item} />
         <Stars count={item.stars} />
       </span>
@@ -318,6 +313,7 @@ function ItemInfo({ item }: { item: ReviewItemView }) {
     <span className="pane-info">
       <strong>{itemName(item)}</strong>
       <BatchOf item={item} />
+      <LabelMark label={item.label} />
       <FlagBadge item={item} />
       <Stars count={item.stars} />
     </span>
@@ -339,6 +335,7 @@ function Loupe({ item, position, total }: { item: ReviewItemView; position: numb
           {position} of {total}
         </span>
         <BatchOf item={item} />
+        <LabelMark label={item.label} />
         <FlagBadge item={item} />
         <Stars count={item.stars} />
         <span className="muted">{zoom === 1 ? 'Fit' : '2x: drag or Shift+arrows to pan'}</span>
@@ -550,6 +547,7 @@ function Filters() {
           ))}
         </select>
       </label>
+      <LabelFilter filter={filter} counts={counts} update={update} />
       <label className="review-filter">
         Reviewed
         <select

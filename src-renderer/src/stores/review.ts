@@ -13,6 +13,7 @@ import { isReviewed, matchesReviewFilter } from '../../../src-main/shared/review
 import { api, messageOf } from '../api/index.ts';
 import { firstScreenIn } from '../review/first-screen.ts';
 import { comparePair, surveyItems } from '../review/panes.ts';
+import { toggledLabel } from '../review/ResultMarks.tsx';
 import { recount } from '../review/recount.ts';
 import { useReviewMemory } from '../review/review-memory.ts';
 import { inSortOrder, type ReviewSort } from '../review/sort.ts';
@@ -346,11 +347,14 @@ export const useReview = create<ReviewState>((set, get) => {
       // refusal puts the results back as they were).
       const named = new Set(resultIds);
       const before = get().items.filter((item) => named.has(item.id));
+      change = toggledLabel(change, before);
       replace(before.map((item) => decided(item, change)));
       if (!get().pinned.has(activeId)) set({ pinned: new Set([...get().pinned, activeId]) });
-      // Auto-advance moves through the list; compare, survey and wipe keep their panes.
+      // Auto-advance moves through the list; compare, survey and wipe keep their panes. A colour label alone
+      // stays: it is no review (the same key again takes it away, on the same result).
       const single = mode === 'loupe' || mode === 'grid';
-      if (get().autoAdvance && resultIds.length === 1 && single) advanceFrom(activeId);
+      const labelOnly = Object.keys(change).every((key) => key === 'label');
+      if (get().autoAdvance && resultIds.length === 1 && single && !labelOnly) advanceFrom(activeId);
       const saving = (by: 1 | -1) => {
         const next = new Map(get().saving);
         for (const id of resultIds) {

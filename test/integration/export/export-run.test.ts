@@ -41,7 +41,7 @@ beforeAll(async () => {
       jobId: null,
       credits: null,
     }),
-    exportItem({ key: 'cap-1', file: sources.aiShot, shot: 1, stars: 5 }),
+    exportItem({ key: 'cap-1', file: sources.aiShot, shot: 1, stars: 5, label: 'green' }),
     exportItem({ key: 'cap-2', file: sources.fillsWhite, shot: 2, stars: 3 }),
     exportItem({ key: 'cap-3', file: sources.smallOnWhite, shot: 3, flag: 'rejected' }),
     exportItem({ key: 'hat-1', file: sources.smallOnWhite, shot: 1, stars: 2, ...hat }),
@@ -150,6 +150,10 @@ describe('an export of every built-in recipe', () => {
       expect(metadata.exif, where).toBeUndefined();
       const xmp = metadata.xmpAsString ?? '';
       expect(xmp, where).toContain(`xmp:Rating="${file.planned.item.stars}"`);
+      // The colour label by the name Lightroom's default label set gives it; none where none was given.
+      expect(/xmp:Label="([^"]*)"/.exec(xmp)?.[1], where).toBe(
+        file.planned.item.label === 'green' ? 'Green' : undefined,
+      );
       expect(xmp, where).toContain(`>${file.planned.item.product}</rdf:li>`);
       expect(xmp.includes(TRAINED_ALGORITHMIC_MEDIA), where).toBe(file.planned.item.aiGenerated);
     }

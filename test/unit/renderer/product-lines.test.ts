@@ -7,7 +7,7 @@ import { jobView as job } from '../../support/job-view.ts';
 // job made good, with nothing to show or decide, is folded under the success; every other job stands.
 
 const later = (view: JobView, change: Partial<JobView>): JobView => ({ ...view, ...change });
-const video = { kind: 'video' as const, url: '/files/v', resultId: 7 };
+const video = { kind: 'video' as const, url: '/files/v', resultId: 7, posterUrl: null };
 
 describe('a product row’s lines', () => {
   it('folds a failed attempt that a later one made good, and only that', () => {

@@ -17,6 +17,7 @@ import { resultFocus } from './015-result-focus.ts';
 import { productIdentity } from './016-product-identity.ts';
 import { agentQuotes } from './017-mcplong-agent-quotes.ts';
 import { exportLastChoice } from './018-export31-last-choice.ts';
+import { reviewLabels } from './019-review31b-labels.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   productIdentity,
   agentQuotes,
   exportLastChoice,
+  reviewLabels,
 ];

@@ -590,3 +590,23 @@ describe('migration 018-export31-last-choice', () => {
     db.close();
   });
 });
+
+describe('migration 019-review31b-labels', () => {
+  it('adds a colour label to decisions, none for those already there, refusing a colour not in the set', () => {
+    const db = new Database(join(dir, 'x.db'));
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 18));
+    seedOneResult(db);
+    db.exec("INSERT INTO review_decisions (asset_id, flag, stars, decided_at) VALUES (7, 'picked', 3, 0)");
+    migrate(db, MIGRATIONS.slice(0, 19));
+    expect(db.pragma('user_version', { simple: true })).toBe(19);
+    expect(db.prepare('SELECT flag, stars, label FROM review_decisions').all()).toEqual([
+      { flag: 'picked', stars: 3, label: null },
+    ]);
+    const label = db.prepare('UPDATE review_decisions SET label = ? WHERE asset_id = 7');
+    label.run('blue');
+    expect(() => label.run('purple')).toThrow(/CHECK/);
+    expect(db.prepare('SELECT label FROM review_decisions').get()).toEqual({ label: 'blue' });
+    db.close();
+  });
+});

@@ -65,7 +65,7 @@ describe("a batch's results kept between reads", () => {
   it('take a decision made through the store in place, leaving an answer already given as it was', () => {
     const first = review.items(batchId);
     const assetId = first[2]!.assetId as AssetId;
-    review.apply([{ assetId, flag: 'picked', stars: 4, rejectReason: null }]);
+    review.apply([{ assetId, flag: 'picked', stars: 4, rejectReason: null, label: null }]);
     const after = review.items(batchId);
     expect(after).not.toBe(first);
     expect(after[2]).toMatchObject({ assetId, flag: 'picked', stars: 4 });
