@@ -1,22 +1,13 @@
-import {
-  Bar,
-  CartesianGrid,
-  ComposedChart,
-  Legend,
-  Line,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { UsageView } from '../../../../src-main/shared/models.ts';
 import { ownerKey, ownerName } from './period.ts';
 
-// The period's net credits a day, stacked by brand (or account), and the refunds a day as a line: drawn by
+// The period's net credits a day, stacked by brand (or account), and beside them the refunds of that day as a
+// bar of their own (issue 31: a line drawn through the days made one day's refund a slope over three): drawn by
 // recharts (a well-kept React chart library, SVG, no canvas to read back), with the same figures in the table
 // below it for screen readers and for copying.
 
-/** Told apart in light and dark alike; the refunds line has the last. */
+/** Told apart in light and dark alike; the refunds' bars have the last. */
 const SERIES = ['#3d6fe0', '#d98a1c', '#2e9e6a', '#a35bd6', '#d0507a', '#3aa7b8', '#8a8f2e', '#7b6f63'];
 const REFUNDS = '#d64541';
 const TOOLTIP_BOX = { background: 'var(--panel)', border: '1px solid var(--line)', borderRadius: 6 };
@@ -34,11 +25,7 @@ export function UsageChart({ view }: { view: UsageView }) {
   return (
     <div className="usage-chart" aria-hidden="true">
       <ResponsiveContainer width="100%" height={260}>
-        <ComposedChart
-          data={data}
-          margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
-          accessibilityLayer={false}
-        >
+        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tickLine={false} minTickGap={16} />
           <YAxis allowDecimals={false} width={48} />
@@ -60,16 +47,15 @@ export function UsageChart({ view }: { view: UsageView }) {
               isAnimationActive={false}
             />
           ))}
-          <Line
-            type="monotone"
+          {/* Not stacked: a day's refunds stand beside what that day spent, on that day only. */}
+          <Bar
             dataKey="refunded"
             name="Refunds"
-            stroke={REFUNDS}
-            strokeWidth={2}
-            dot={false}
+            className="usage-refunds"
+            fill={REFUNDS}
             isAnimationActive={false}
           />
-        </ComposedChart>
+        </BarChart>
       </ResponsiveContainer>
     </div>
   );
