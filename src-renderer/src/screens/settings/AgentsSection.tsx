@@ -48,7 +48,7 @@ export function AgentsSection() {
     <section aria-labelledby="agents-title" className="agents-section">
       <h2 id="agents-title">Agents</h2>
       <p className="muted">
-        Agents (Claude Desktop, an IDE assistant) can quote and submit batches through Adbatch’s MCP server.
+        AI assistants (Claude Desktop, an assistant in a code editor) can price batches and ask to run them.
         Nothing is spent without your yes in{' '}
         <button type="button" className="link" onClick={() => go({ name: 'requests' })}>
           Requests
@@ -63,7 +63,7 @@ export function AgentsSection() {
           disabled={busy}
           onChange={(event) => void change({ enabled: event.target.checked })}
         />
-        Let agents on this computer connect over HTTP
+        Let AI assistants on this computer connect
       </label>
       {view.error && <Notice kind="error">{view.error}</Notice>}
       {error && <Notice kind="error">{error}</Notice>}
