@@ -207,16 +207,16 @@ function GeneralFields({ settings }: { settings: Settings }) {
         <SaveStatus id="margin-saved" state={margin.status} />
       </div>
       <div className="setting">
-        <label>
-          Allowed hosts
-          <textarea
-            rows={3}
-            aria-describedby="hosts-hint hosts-saved"
-            placeholder={'photos.office.lan\n192.168.1.20:8080'}
-            defaultValue={(settings.allowedHosts ?? []).join('\n')}
-            onBlur={(event) => hosts.commit(event.target.value, (allowedHosts) => ({ allowedHosts }))}
-          />
-        </label>
+        {/* Not around the box: a label holding it would take the hosts typed into its name. */}
+        <label htmlFor="allowed-hosts">Allowed hosts</label>
+        <textarea
+          id="allowed-hosts"
+          rows={3}
+          aria-describedby="hosts-hint hosts-saved"
+          placeholder={'photos.office.lan\n192.168.1.20:8080'}
+          defaultValue={(settings.allowedHosts ?? []).join('\n')}
+          onBlur={(event) => hosts.commit(event.target.value, (allowedHosts) => ({ allowedHosts }))}
+        />
         <small id="hosts-hint">
           Computers on your office network (or this one) that catalog photos, logos and model images may come
           from, one a line, with a port if you like. Adbatch fetches only from the public internet otherwise.

@@ -172,7 +172,7 @@ function LinesTable({ view }: { view: UsageView }) {
 function DailyTable({ view }: { view: UsageView }) {
   return (
     <table className="usage-table daily" data-testid="usage-days">
-      <caption>Net credits a day by client brand, and refunds</caption>
+      <caption>Credits charged a day by client brand, and refunds on the day they were made</caption>
       <thead>
         <tr>
           <th scope="col">Day (UTC)</th>
@@ -190,9 +190,9 @@ function DailyTable({ view }: { view: UsageView }) {
         {view.days.map((day) => (
           <tr key={day.day}>
             <th scope="row">{dayLabel(day.day)}</th>
-            {day.net.map((net, index) => (
+            {day.charged.map((charged, index) => (
               <td key={ownerKey(view.lines[index]!.owner)} className="number">
-                {figures.format(net)}
+                {figures.format(charged)}
               </td>
             ))}
             <td className="number">{figures.format(day.refunded)}</td>

@@ -2,8 +2,9 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import type { UsageView } from '../../../../src-main/shared/models.ts';
 import { ownerKey, ownerName } from './period.ts';
 
-// The period's net credits a day, stacked by brand (or account), and beside them the refunds of that day as a
-// bar of their own (issue 31: a line drawn through the days made one day's refund a slope over three): drawn by
+// The period's credits a day: what each brand (or account) was charged, stacked above the axis, and what was
+// refunded that day below it, on the refund's own day (issue 31: a line drawn through the days made one day's
+// refund a slope over three, and net bars showed a refund twice): drawn by
 // recharts (a well-kept React chart library, SVG, no canvas to read back), with the same figures in the table
 // below it for screen readers and for copying.
 
@@ -19,13 +20,19 @@ export const dayLabel = (day: number) =>
 export function UsageChart({ view }: { view: UsageView }) {
   const data = view.days.map((day) => ({
     label: dayLabel(day.day),
-    refunded: day.refunded,
-    ...Object.fromEntries(day.net.map((net, index) => [`line${index}`, net])),
+    // Below the axis: a refund gives credits back.
+    refunded: -day.refunded,
+    ...Object.fromEntries(day.charged.map((charged, index) => [`line${index}`, charged])),
   }));
   return (
     <div className="usage-chart" aria-hidden="true">
       <ResponsiveContainer width="100%" height={260}>
-        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
+        <BarChart
+          data={data}
+          stackOffset="sign"
+          margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
+          accessibilityLayer={false}
+        >
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tickLine={false} minTickGap={16} />
           <YAxis allowDecimals={false} width={48} />
@@ -35,6 +42,7 @@ export function UsageChart({ view }: { view: UsageView }) {
             contentStyle={TOOLTIP_BOX}
             labelStyle={TOOLTIP_TEXT}
             itemStyle={TOOLTIP_TEXT}
+            formatter={(value) => (typeof value === 'number' ? Math.abs(value) : value)}
           />
           <Legend formatter={(name) => <span className="legend-label">{name}</span>} />
           {view.lines.map((line, index) => (
@@ -42,15 +50,17 @@ export function UsageChart({ view }: { view: UsageView }) {
               key={ownerKey(line.owner)}
               dataKey={`line${index}`}
               name={ownerName(line.owner)}
-              stackId="net"
+              stackId="day"
+              className="usage-charged"
               fill={SERIES[index % SERIES.length]}
               isAnimationActive={false}
             />
           ))}
-          {/* Not stacked: a day's refunds stand beside what that day spent, on that day only. */}
+          {/* In the day's stack, under the axis: on the day the refund was made, and on no other. */}
           <Bar
             dataKey="refunded"
             name="Refunds"
+            stackId="day"
             className="usage-refunds"
             fill={REFUNDS}
             isAnimationActive={false}
