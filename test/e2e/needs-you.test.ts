@@ -80,7 +80,7 @@ const row = (product: string) =>
 const offered = (product: string) => row(product).locator('.job-actions button').allTextContents();
 
 describe.skipIf(missing)(`a batch that needs you${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  it('says so in the list and on its page, with the credits at stake and the decisions core allows', async () => {
+  it('says so in the list and on its page, with the credits not yet settled and the decisions core allows', async () => {
     await page.goto(app.url);
     const listed = page.getByTestId('batches-list').getByRole('button', { name: /Spring caps/ });
     await expect.poll(() => listed.locator('.badge').textContent()).toBe('needs you');
