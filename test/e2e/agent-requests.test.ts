@@ -105,6 +105,8 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
   it('serves agents over HTTP once turned on in Settings, with the token it shows', async () => {
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByLabel('Let AI assistants on this computer connect').check();
+    // Saved at once, and said beside the box.
+    await expect.poll(() => page.locator('#agents-saved').textContent()).toBe('Saved');
     const url = await page.getByTestId('agent-server-url').textContent();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     await page.getByRole('button', { name: 'Show the token' }).click();
