@@ -926,6 +926,9 @@ export interface UsageDay {
   day: number;
   /** Net credits per line, in the order of `UsageView.lines`. */
   net: number[];
+  /** Credits charged per line that day, in the same order: what the chart stacks above its axis. */
+  charged: number[];
+  /** Credits refunded that day (the refund's own day, not its charge's), all lines together. */
   refunded: number;
 }
 

@@ -136,6 +136,14 @@ export const JOB_DECISION_WORDS: Record<JobDecision, string> = {
   redownload: 'Download again',
 };
 
+/**
+ * Credits a create may have cost though its answer was lost, until the service says: "8 credits not yet
+ * settled" (a designer's words; the ledger's own name for them is "at stake").
+ */
+export function unsettledCredits(count: number): string {
+  return `${credits(count)} not yet settled`;
+}
+
 /** What a job's retry and cost words read of it. */
 type Priced = Pick<JobView, 'price' | 'creditsAtStake' | 'creditsCharged' | 'creditsRefunded'>;
 
@@ -163,7 +171,7 @@ export function decisionWords(decision: JobDecision, job: Priced): string {
 /** What a retry risks, said before the user confirms it: paying twice, when the first create may have been. */
 export function retryWarning(job: Pick<JobView, 'kind'> & Priced): string {
   if (job.creditsAtStake > 0) {
-    return `The service may already have made and charged this ${job.kind} (${credits(job.creditsAtStake)} at stake); sending it again costs ${credits(job.price)} more.`;
+    return `The service may already have made and charged this ${job.kind} (${unsettledCredits(job.creditsAtStake)}); sending it again costs ${credits(job.price)} more.`;
   }
   if (kept(job) > 0) {
     return `The service charged this ${job.kind} already (${credits(kept(job))}) though its results cannot be had; sending it again costs ${credits(job.price)} more.`;
@@ -210,8 +218,8 @@ export const BATCH_DECISION_WORDS: Record<BatchDecision, string> = {
 };
 
 /**
- * Why a batch needs you, with the credits at stake, for its badge's neighbour, its notification, `adbatch
- * status` and MCP: "2 shoots or videos in doubt, 8 credits at stake (outcome unknown: 2). Check all again asks
+ * Why a batch needs you, with the credits not yet settled, for its badge's neighbour, its notification, `adbatch
+ * status` and MCP: "2 shoots or videos in doubt, 8 credits not yet settled (outcome unknown: 2). Check all again asks
  * the service, free: nothing is sent again without your word." Null when no job is in doubt.
  */
 export function needsYouWords(
@@ -221,7 +229,7 @@ export function needsYouWords(
   const inDoubt = IN_DOUBT_JOB_STATES.filter((state) => (batch.states[state] ?? 0) > 0).map(
     (state) => `${JOB_STATE_WORDS[state]}: ${batch.states[state]}`,
   );
-  const stake = batch.creditsInDoubt > 0 ? `, ${credits(batch.creditsInDoubt)} at stake` : '';
+  const stake = batch.creditsInDoubt > 0 ? `, ${unsettledCredits(batch.creditsInDoubt)}` : '';
   return `${counted(batch.attention, 'shoot or video', 'shoots or videos')} in doubt${stake} (${inDoubt.join('; ')}). Check all again asks the service, free: nothing is sent again without your word.`;
 }
 

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { api } from './api/index.ts';
 import { QueueOwnerNotice } from './components/QueueOwnerNotice.tsx';
 import { Sidebar } from './components/Sidebar.tsx';
+import { StatusLine } from './components/StatusLine.tsx';
 import { InterruptedExports } from './export/InterruptedExports.tsx';
 import { BatchesScreen } from './screens/BatchesScreen.tsx';
 import { BatchScreen } from './screens/BatchScreen.tsx';
@@ -66,6 +67,7 @@ export function App() {
         )}
         {screen.name === 'statement' && <StatementScreen owner={screen.owner} period={screen.period} />}
       </main>
+      <StatusLine />
     </div>
   );
 }

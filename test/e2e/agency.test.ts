@@ -204,7 +204,7 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
     const acmeLine = lines.getByRole('row').filter({ hasText: 'Acme Outdoor' });
     await acmeLine.waitFor();
     const cells = await acmeLine.getByRole('cell').allTextContents();
-    // Images, videos, charged, refunded, at stake, net, cap, left.
+    // Images, videos, charged, refunded, not yet settled, net, cap, left.
     expect(cells.slice(0, 8)).toEqual([
       '52',
       '0',
@@ -215,7 +215,8 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
       '1,000',
       String(1000 - EXAMPLES_CREDITS),
     ]);
-    // The chart draws the day's bar; its figures are in the table under it, Acme's column summing to its net.
+    // The chart draws the day's bar; its figures are in the table under it, Acme's column summing to what it
+    // was charged (its net: nothing was refunded).
     await expect.poll(() => page.locator('.usage-chart .recharts-bar-rectangle').count()).toBeGreaterThan(0);
     await page.getByText('The chart’s figures').click();
     const daily = page.getByTestId('usage-days');

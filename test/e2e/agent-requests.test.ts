@@ -104,7 +104,9 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
 
   it('serves agents over HTTP once turned on in Settings, with the token it shows', async () => {
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
-    await page.getByLabel('Let agents on this computer connect over HTTP').check();
+    await page.getByLabel('Let AI assistants on this computer connect').check();
+    // Saved at once, and said beside the box.
+    await expect.poll(() => page.locator('#agents-saved').textContent()).toBe('Saved');
     const url = await page.getByTestId('agent-server-url').textContent();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     await page.getByRole('button', { name: 'Show the token' }).click();
@@ -163,7 +165,7 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
       .toMatch(/^Approved by the allowance, /);
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     // Turned off: the address answers no more.
-    await page.getByLabel('Let agents on this computer connect over HTTP').uncheck();
+    await page.getByLabel('Let AI assistants on this computer connect').uncheck();
     await expect.poll(() => page.getByTestId('agent-server').count()).toBe(0);
     await expect(fetch(url!, { method: 'POST' })).rejects.toThrow();
   }, 90_000);

@@ -80,13 +80,13 @@ const row = (product: string) =>
 const offered = (product: string) => row(product).locator('.job-actions button').allTextContents();
 
 describe.skipIf(missing)(`a batch that needs you${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  it('says so in the list and on its page, with the credits at stake and the decisions core allows', async () => {
+  it('says so in the list and on its page, with the credits not yet settled and the decisions core allows', async () => {
     await page.goto(app.url);
     const listed = page.getByTestId('batches-list').getByRole('button', { name: /Spring caps/ });
     await expect.poll(() => listed.locator('.badge').textContent()).toBe('needs you');
     // Three in doubt: two unknown outcomes (their price at stake) and a stale shoot (charged, not on disk).
     expect(await listed.getByTestId('batch-in-doubt').textContent()).toBe(
-      `3 need a decision: ${3 * SHOOT_PRICE} credits at stake`,
+      `3 need a decision: ${3 * SHOOT_PRICE} credits not yet settled`,
     );
     const finished = page.getByTestId('batches-list').getByRole('button', { name: /Autumn totes/ });
     expect(await finished.locator('.badge').textContent()).toBe('finished');
@@ -96,7 +96,7 @@ describe.skipIf(missing)(`a batch that needs you${missing ? ` (skipped: ${missin
     await listed.click();
     await expect.poll(() => page.locator('.screen-header .badge').textContent()).toBe('needs you');
     expect(await page.getByTestId('needs-you').textContent()).toBe(
-      `This batch needs you. 3 shoots or videos in doubt, ${3 * SHOOT_PRICE} credits at stake (outcome unknown: 2; no answer from the service: 1). Check all again asks the service, free: nothing is sent again without your word.`,
+      `This batch needs you. 3 shoots or videos in doubt, ${3 * SHOOT_PRICE} credits not yet settled (outcome unknown: 2; no answer from the service: 1). Check all again asks the service, free: nothing is sent again without your word.`,
     );
     expect(await page.getByRole('button', { name: 'Check all again (free)' }).count()).toBe(1);
     // What cannot pay twice, and only that: no Retry before the service was asked again.

@@ -147,6 +147,8 @@ describe.skipIf(missing)(`the product sheet${missing ? ` (skipped: ${missing})` 
     await expect
       .poll(async () => (await callCore(app.core, 'products:sheet', { batchId })).rows.at(-1)?.identity.brand)
       .toBe('Solidus');
+    // Said where the sheet says what a paste did: the save under way, then kept.
+    await expect.poll(() => sheet.getByRole('status').textContent()).toBe('Saved the Brand of hat.');
 
     const stored = await callCore(app.core, 'products:sheet', { batchId });
     expect(stored.rows.map((row) => row.identity.sku)).toEqual([

@@ -164,7 +164,11 @@ function isOneMonth(period: UsagePeriod): boolean {
   return month.from === period.from && month.to === period.to;
 }
 
-/** Net credits per line and refunds, per UTC day of the period (every day, spent or not). */
+/**
+ * Net and charged credits per line and refunds, per UTC day of the period (every day, spent or not). Each
+ * ledger entry counts on its own day: a refund on the day the service reported the failure, whatever day the
+ * charge it returns was made.
+ */
 function dailySeries(
   deps: { db: Db; brands: BrandStore },
   period: UsagePeriod,
@@ -174,7 +178,7 @@ function dailySeries(
   const firstDay = Math.floor(period.from / DAY_MS) * DAY_MS;
   const days: UsageDay[] = [];
   for (let day = firstDay; day < period.to; day += DAY_MS) {
-    days.push({ day, net: lines.map(() => 0), refunded: 0 });
+    days.push({ day, net: lines.map(() => 0), charged: lines.map(() => 0), refunded: 0 });
   }
   const rows = deps.db
     .prepare<UsagePeriod & { dayMs: number }, GroupRow & { day: number }>(
@@ -191,6 +195,7 @@ function dailySeries(
     const position = index.get(ownerKey(ownerOf(row, deps.brands)));
     if (!day || position === undefined) continue;
     day.net[position]! += row.charged - row.refunded;
+    day.charged[position]! += row.charged;
     day.refunded += row.refunded;
   }
   return days;

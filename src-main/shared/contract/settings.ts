@@ -1,14 +1,10 @@
 import { z } from 'zod';
+import { ALLOWED_HOST, ALLOWED_HOST_RULE } from '../allowed-host.ts';
 import type { AppInfo, CatalogView, Settings } from '../models.ts';
 import { channel, none } from './channel.ts';
 
 /** One host allowed by name: `host` or `host:port` (core/net/outbound-policy.ts reads it; this only bounds it). */
-const allowedHost = z
-  .string()
-  .trim()
-  .min(1)
-  .max(300)
-  .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s/@[\]]+)(:\d{1,5})?$/, 'a host name or address, with a port if you like');
+const allowedHost = z.string().trim().min(1).max(300).regex(ALLOWED_HOST, ALLOWED_HOST_RULE);
 
 // The app's own facts and preferences, and the catalog a batch is chosen from (core/settings/).
 

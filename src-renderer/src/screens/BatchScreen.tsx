@@ -332,7 +332,7 @@ export function BatchScreen({ id }: { id: string }) {
               onClick={() => {
                 if (
                   window.confirm(
-                    'Cancel what has not been sent yet? Jobs already created are still followed and downloaded.',
+                    'Cancel what has not been sent yet? Shoots and videos already sent are still followed and downloaded.',
                   )
                 )
                   void act(() => api.call('batches:cancel', { id }));

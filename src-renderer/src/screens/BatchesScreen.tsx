@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { counted } from '../../../src-main/shared/counted.ts';
+import { unsettledCredits } from '../../../src-main/shared/words.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
@@ -86,7 +87,7 @@ export function BatchesScreen() {
                   {batch.attention > 0 && (
                     <small className="warn" data-testid="batch-in-doubt">
                       {batch.attention} need a decision
-                      {batch.creditsInDoubt > 0 ? `: ${credits(batch.creditsInDoubt)} at stake` : ''}
+                      {batch.creditsInDoubt > 0 ? `: ${unsettledCredits(batch.creditsInDoubt)}` : ''}
                     </small>
                   )}
                 </span>

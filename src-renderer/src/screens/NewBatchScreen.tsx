@@ -397,7 +397,7 @@ function PhotoReachNote({ reach, onSettings }: { reach: PhotoReach; onSettings: 
     case 'storage':
       return (
         <p className="muted" data-testid="photo-reach">
-          The photos are uploaded to bucket {reach.bucket} (each once) before the first job is sent.
+          The photos are uploaded to bucket {reach.bucket} (each once) before the first shoot is sent.
         </p>
       );
     case 'missing':

@@ -150,6 +150,7 @@ function BrandAllowances() {
 
 export function RequestsScreen() {
   const { requests, loaded, error, load } = useAgentRequests();
+  const go = useNavigation((state) => state.go);
   useEffect(() => {
     void load();
   }, [load]);
@@ -164,8 +165,12 @@ export function RequestsScreen() {
       {loaded && requests.length === 0 && (
         <EmptyState title="No agent has asked for anything">
           <p>
-            An agent connected to Adbatch (docs/agents.md) quotes a batch and asks to run it; its request
-            waits here for your yes.
+            An AI assistant connected to Adbatch (Claude Desktop, an assistant in a code editor) can price a
+            batch and ask to run it; its request waits here for your yes. Connect one in{' '}
+            <button type="button" className="link" onClick={() => go({ name: 'settings' })}>
+              Settings, under Agents
+            </button>
+            .
           </p>
         </EmptyState>
       )}

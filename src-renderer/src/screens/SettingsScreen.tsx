@@ -1,5 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import type { Settings } from '../../../src-main/shared/models.ts';
 import { Notice } from '../components/Notice.tsx';
+import { SaveStatus, useSaveStatus } from '../components/SaveStatus.tsx';
 import { credits, dateTime } from '../format.ts';
 import { useAccounts } from '../stores/accounts.ts';
 import { useBrands } from '../stores/brands.ts';
@@ -7,6 +9,7 @@ import { useSettings } from '../stores/settings.ts';
 import { PhotoStorageSection } from './PhotoStorageSection.tsx';
 import { AgentsSection } from './settings/AgentsSection.tsx';
 import { BrandsSection } from './settings/BrandsSection.tsx';
+import { allowedHostsOf, libraryDirOf, MARGIN_MAX, marginOf, type Typed } from './settings/general-values.ts';
 import { KeyPin } from './settings/KeyPin.tsx';
 
 function AddAccount() {
@@ -137,59 +140,102 @@ function Accounts() {
   );
 }
 
+/** A field that saves itself: once read from what was typed, and only when it changed. */
+function useSavedSetting<T>(current: T, read: (text: string) => Typed<T>) {
+  const save = useSettings((state) => state.save);
+  const status = useSaveStatus();
+  const commit = (text: string, patch: (value: T) => Partial<Settings>) => {
+    const typed = read(text);
+    if ('error' in typed) status.refuse(typed.error);
+    else if (JSON.stringify(typed.value) !== JSON.stringify(current))
+      void status.track(() => save(patch(typed.value)));
+  };
+  return { status: status.state, commit };
+}
+
+const asIs = (text: string) => ({ value: text === 'true' });
+
 function General() {
-  const { settings, load, save, error } = useSettings();
+  const { settings, load, error } = useSettings();
   useEffect(() => {
     void load();
   }, [load]);
-  if (!settings) return <p className="muted">Loading settings…</p>;
+  if (!settings)
+    return error ? <Notice kind="error">{error}</Notice> : <p className="muted">Loading settings…</p>;
+  return <GeneralFields settings={settings} />;
+}
+
+function GeneralFields({ settings }: { settings: Settings }) {
+  const library = useSavedSetting(settings.libraryDir, libraryDirOf);
+  const margin = useSavedSetting(settings.budgetMarginPercent, marginOf);
+  const hosts = useSavedSetting(settings.allowedHosts ?? [], allowedHostsOf);
+  const bom = useSavedSetting(settings.csvBom === true, asIs);
   return (
     <section aria-labelledby="general-title">
-      <h2 id="general-title">Library and requests</h2>
-      {error && <Notice kind="error">{error}</Notice>}
-      <label>
-        Library folder
-        <input
-          defaultValue={settings.libraryDir}
-          onBlur={(event) => void save({ libraryDir: event.target.value })}
-        />
-      </label>
-      <label>
-        Keep this share of the rate limit free for other apps (%)
-        <input
-          type="number"
-          min={0}
-          max={50}
-          defaultValue={settings.budgetMarginPercent}
-          onBlur={(event) => void save({ budgetMarginPercent: Number(event.target.value) })}
-        />
-      </label>
-      <label>
-        Allowed hosts on this computer or your network, for catalog photos, logos and model images (one a
-        line, a port if you like). Any other address that is not public is refused.
+      <h2 id="general-title">Files and connections</h2>
+      <div className="setting">
+        <label>
+          Library folder
+          <input
+            aria-describedby="library-hint library-saved"
+            defaultValue={settings.libraryDir}
+            onBlur={(event) => library.commit(event.target.value, (libraryDir) => ({ libraryDir }))}
+          />
+        </label>
+        <small id="library-hint">Where shoots and videos are saved, a folder for each batch.</small>
+        <SaveStatus id="library-saved" state={library.status} />
+      </div>
+      <div className="setting">
+        <label>
+          Leave room for other apps using the same key (%)
+          <input
+            type="number"
+            min={0}
+            max={MARGIN_MAX}
+            aria-describedby="margin-hint margin-saved"
+            defaultValue={settings.budgetMarginPercent}
+            onBlur={(event) =>
+              margin.commit(event.target.value, (budgetMarginPercent) => ({ budgetMarginPercent }))
+            }
+          />
+        </label>
+        <small id="margin-hint">
+          The service answers only so many requests a minute for each key. If another app or a colleague uses
+          the same key, keep a share of them free so their requests are not turned away while a batch runs. 0
+          uses them all; at most {MARGIN_MAX}.
+        </small>
+        <SaveStatus id="margin-saved" state={margin.status} />
+      </div>
+      <div className="setting">
+        {/* Not around the box: a label holding it would take the hosts typed into its name. */}
+        <label htmlFor="allowed-hosts">Allowed hosts</label>
         <textarea
+          id="allowed-hosts"
           rows={3}
+          aria-describedby="hosts-hint hosts-saved"
           placeholder={'photos.office.lan\n192.168.1.20:8080'}
           defaultValue={(settings.allowedHosts ?? []).join('\n')}
-          onBlur={(event) =>
-            void save({
-              allowedHosts: event.target.value
-                .split('\n')
-                .map((host) => host.trim())
-                .filter(Boolean),
-            })
-          }
+          onBlur={(event) => hosts.commit(event.target.value, (allowedHosts) => ({ allowedHosts }))}
         />
-      </label>
-      <label>
-        <input
-          type="checkbox"
-          checked={settings.csvBom === true}
-          onChange={(event) => void save({ csvBom: event.target.checked })}
-        />{' '}
-        CSV files for Excel: manifests and statements start with UTF-8's byte-order mark, without which Excel
-        garbles accented letters
-      </label>
+        <small id="hosts-hint">
+          Computers on your office network (or this one) that catalog photos, logos and model images may come
+          from, one a line, with a port if you like. Adbatch fetches only from the public internet otherwise.
+        </small>
+        <SaveStatus id="hosts-saved" state={hosts.status} />
+      </div>
+      <div className="setting">
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            aria-describedby="bom-saved"
+            checked={settings.csvBom === true}
+            onChange={(event) => bom.commit(String(event.target.checked), (csvBom) => ({ csvBom }))}
+          />
+          CSV files for Excel: manifests and statements start with UTF-8's byte-order mark, without which
+          Excel garbles accented letters
+        </label>
+        <SaveStatus id="bom-saved" state={bom.status} />
+      </div>
     </section>
   );
 }

@@ -66,7 +66,7 @@ export function StatementScreen({ owner, period }: { owner: UsageOwner; period: 
         {periodWords(period)} (UTC)
       </p>
       {error && <Notice kind="error">Could not make the statement: {error}</Notice>}
-      {!statement && !error && <p className="muted">Reading the ledger…</p>}
+      {!statement && !error && <p className="muted">Reading what was spent…</p>}
       {statement && (
         <>
           <div className="statement-actions">

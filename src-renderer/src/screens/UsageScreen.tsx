@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { counted } from '../../../src-main/shared/counted.ts';
 import type { ReconciliationLine, UsageLine, UsageView } from '../../../src-main/shared/models.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
@@ -105,7 +106,7 @@ function LinesTable({ view }: { view: UsageView }) {
       <thead>
         <tr>
           <th scope="col">Billed to</th>
-          <NumberHeads names={['Images', 'Videos', 'Charged', 'Refunded', 'At stake', 'Net']} />
+          <NumberHeads names={['Images', 'Videos', 'Charged', 'Refunded', 'Not yet settled', 'Net']} />
           {capped && (
             <th scope="col" className="number">
               Cap
@@ -171,7 +172,7 @@ function LinesTable({ view }: { view: UsageView }) {
 function DailyTable({ view }: { view: UsageView }) {
   return (
     <table className="usage-table daily" data-testid="usage-days">
-      <caption>Net credits a day by client brand, and refunds</caption>
+      <caption>Credits charged a day by client brand, and refunds on the day they were made</caption>
       <thead>
         <tr>
           <th scope="col">Day (UTC)</th>
@@ -189,9 +190,9 @@ function DailyTable({ view }: { view: UsageView }) {
         {view.days.map((day) => (
           <tr key={day.day}>
             <th scope="row">{dayLabel(day.day)}</th>
-            {day.net.map((net, index) => (
+            {day.charged.map((charged, index) => (
               <td key={ownerKey(view.lines[index]!.owner)} className="number">
-                {figures.format(net)}
+                {figures.format(charged)}
               </td>
             ))}
             <td className="number">{figures.format(day.refunded)}</td>
@@ -230,7 +231,7 @@ function Reconciliation() {
             Checked {dateTime(reconciliation.checkedAt)}.
           </p>
           <table className="usage-table" data-testid="reconciliation">
-            <caption>The ledger beside the service's report</caption>
+            <caption>What Adbatch recorded beside the service's report</caption>
             <thead>
               <tr>
                 <th scope="col">Billed to</th>
@@ -252,7 +253,7 @@ function Reconciliation() {
                     {line.explanation}
                     {line.jobs.length > 0 && (
                       <details>
-                        <summary>The jobs behind it ({line.jobs.length})</summary>
+                        <summary>The shoots and videos behind it ({line.jobs.length})</summary>
                         <ul>
                           {line.jobs.map((job) => (
                             <li key={job.jobId}>
@@ -269,8 +270,9 @@ function Reconciliation() {
           </table>
           {reconciliation.resolved.length > 0 && (
             <Notice kind="info">
-              This check settled {reconciliation.resolved.length} create
-              {reconciliation.resolved.length === 1 ? '' : 's'} whose outcome was unknown:{' '}
+              This check settled{' '}
+              {counted(reconciliation.resolved.length, 'shoot or video', 'shoots or videos')} whose outcome
+              was not known:{' '}
               {reconciliation.resolved
                 .map((one) => `${credits(one.credits)} ${one.charged ? 'charged after all' : 'not charged'}`)
                 .join('; ')}
@@ -296,7 +298,7 @@ export function UsageScreen() {
       </header>
       <PeriodPicker />
       {error && <Notice kind="error">Could not read the usage: {error}</Notice>}
-      {!view && !error && <p className="muted">Reading the ledger…</p>}
+      {!view && !error && <p className="muted">Reading what was spent…</p>}
       {view && <Runways view={view} />}
       {empty && (
         <EmptyState title="Nothing spent in this period">

@@ -24,7 +24,8 @@ interface BrandsState {
   create(accountId: string, name: string): Promise<string | null>;
   /** Resolves to the error in words, or null when the cap was set. */
   setCap(id: string, monthlyCap: number | null): Promise<string | null>;
-  pin(accountId: string, brandId: string | null): Promise<void>;
+  /** Resolves to the error in words, or null when the pin was kept. */
+  pin(accountId: string, brandId: string | null): Promise<string | null>;
   /** After an agency key is added: its brands listed and, where it sees only one, that one proposed. */
   added(account: AccountView): Promise<void>;
   dismissProposal(): void;
@@ -62,14 +63,10 @@ export const useBrands = create<BrandsState>((set, get) => ({
       await get().load();
     }),
   async pin(accountId, brandId) {
-    try {
-      await api.call('accounts:pin', { id: accountId, brandId });
-      set({ error: null });
-      if (get().proposal?.accountId === accountId) set({ proposal: null });
-    } catch (error) {
-      set({ error: messageOf(error) });
-    }
+    const failure = await failureOf(() => api.call('accounts:pin', { id: accountId, brandId }));
+    if (failure === null && get().proposal?.accountId === accountId) set({ proposal: null });
     await Promise.all([get().load(), useAccounts.getState().load()]);
+    return failure;
   },
   async added(account) {
     if (account.type !== 'agency') return;

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { ProductSheetView } from '../../../src-main/shared/models.ts';
 import { IDENTITY_FIELDS, type IdentityField } from '../../../src-main/shared/vocabulary.ts';
+import { IDENTITY_FIELD_WORDS } from '../../../src-main/shared/words.ts';
 import { api, messageOf } from '../api/index.ts';
 
 // A batch's product sheet (issue 29): what each product is called where it is sold. A typed cell and a
@@ -17,7 +18,7 @@ export function pastedCells(text: string): string[][] {
 interface ProductsState {
   sheet: ProductSheetView | null;
   error: string | null;
-  /** What the last paste, pattern or import did, in words. */
+  /** What the last edit, paste, pattern or import did, in words. */
   said: string | null;
   load(batchId: string): Promise<void>;
   set(productId: string, field: IdentityField, value: string): Promise<void>;
@@ -56,9 +57,12 @@ export const useProducts = create<ProductsState>((set, get) => {
     async set(productId, field, value) {
       const row = get().sheet?.rows.find((one) => one.id === productId);
       if (!row || row.identity[field] === value.trim()) return;
+      // A cell saves as it loses the keyboard: said under the tools, as a paste or an import is.
+      const what = `${IDENTITY_FIELD_WORDS[field]} of ${row.name}`;
+      set({ said: `Saving the ${what}…` });
       await change(
         () => api.call('products:update', { batchId: batchId(), changes: [{ productId, field, value }] }),
-        () => null,
+        () => `Saved the ${what}.`,
       );
     },
     async paste(rowIndex, field, text) {

@@ -6,7 +6,8 @@ interface SettingsState {
   settings: Settings | null;
   error: string | null;
   load(): Promise<void>;
-  save(patch: Partial<Settings>): Promise<void>;
+  /** Resolves to the refusal in words, or null once saved. */
+  save(patch: Partial<Settings>): Promise<string | null>;
 }
 
 export const useSettings = create<SettingsState>((set) => ({
@@ -21,9 +22,10 @@ export const useSettings = create<SettingsState>((set) => ({
   },
   async save(patch) {
     try {
-      set({ settings: await api.call('settings:set', patch), error: null });
+      set({ settings: await api.call('settings:set', patch) });
+      return null;
     } catch (error) {
-      set({ error: messageOf(error) });
+      return messageOf(error);
     }
   },
 }));

@@ -269,7 +269,7 @@ describe('the decisions an agent reads', () => {
         statusReason: null,
         statusWords: 'needs you',
         // At stake: what the unknown outcome may have cost, and what the stale job was charged.
-        needsYou: `2 shoots or videos in doubt, ${credits(2 * SHOOT_PRICE)} at stake (outcome unknown: 1; no answer from the service: 1). Check all again asks the service, free: nothing is sent again without your word.`,
+        needsYou: `2 shoots or videos in doubt, ${credits(2 * SHOOT_PRICE)} not yet settled (outcome unknown: 1; no answer from the service: 1). Check all again asks the service, free: nothing is sent again without your word.`,
         // Check all again first; the done job's results were never written here, so they are owed too.
         decisions: [
           { decision: 'recheck', words: 'Check all again (free)' },

@@ -49,13 +49,13 @@ describe('a batch whose creates were charged but their answers lost, on the comm
     expect(run.code, run.stdout + run.stderr).toBe(EXIT.needsYou);
     const batch = withQueueStore(dataDir(), (ctx) => ctx.store.batches.all()[0]!);
     expect(run.stderr).toContain(
-      `${batch.name}: needs you: 2 shoots or videos in doubt, 2 credits at stake (outcome unknown: 2). Check all again asks the service, free: nothing is sent again without your word. adbatch recheck ${batch.id} checks all again (free)`,
+      `${batch.name}: needs you: 2 shoots or videos in doubt, 2 credits not yet settled (outcome unknown: 2). Check all again asks the service, free: nothing is sent again without your word. adbatch recheck ${batch.id} checks all again (free)`,
     );
 
     const status = await adbatch(['status', '--data-dir', dataDir()]);
     expect(status.stdout).toContain(`${batch.id}  needs you  ${batch.name}`);
     expect(status.stdout).toContain(
-      `2 shoots or videos in doubt, 2 credits at stake (outcome unknown: 2). Check all again asks the service, free: nothing is sent again without your word. (adbatch recheck ${batch.id})`,
+      `2 shoots or videos in doubt, 2 credits not yet settled (outcome unknown: 2). Check all again asks the service, free: nothing is sent again without your word. (adbatch recheck ${batch.id})`,
     );
     const detail = await adbatch(['status', batch.id, '--data-dir', dataDir()]);
     expect(detail.stdout).toContain(`decide: adbatch recheck ${batch.id}`);

@@ -63,7 +63,7 @@ describe('noticeFor', () => {
       ),
     ).toEqual({
       title: 'Spring needs you',
-      body: '2 shoots or videos in doubt, 8 credits at stake (outcome unknown: 2). Check all again asks the service, free: nothing is sent again without your word.',
+      body: '2 shoots or videos in doubt, 8 credits not yet settled (outcome unknown: 2). Check all again asks the service, free: nothing is sent again without your word.',
     });
     expect(noticeFor(progress({ done: 1 }), progress({ done: 2 }))).toBeNull();
     expect(

@@ -100,7 +100,7 @@ describe('a batch’s status in words', () => {
     expect(batchStatusWords({ status: 'needs_you', statusReason: null })).toBe('needs you');
   });
 
-  it('says, for a batch that needs you, what is in doubt and the credits at stake', () => {
+  it('says, for a batch that needs you, what is in doubt and the credits not yet settled', () => {
     expect(needsYouWords({ attention: 0, states: { done: 3 }, creditsInDoubt: 0 })).toBeNull();
     expect(
       needsYouWords({
@@ -109,10 +109,10 @@ describe('a batch’s status in words', () => {
         creditsInDoubt: 12,
       }),
     ).toBe(
-      '3 shoots or videos in doubt, 12 credits at stake (outcome unknown: 1; no answer from the service: 1; paid, not downloaded: 1). Check all again asks the service, free: nothing is sent again without your word.',
+      '3 shoots or videos in doubt, 12 credits not yet settled (outcome unknown: 1; no answer from the service: 1; paid, not downloaded: 1). Check all again asks the service, free: nothing is sent again without your word.',
     );
     expect(needsYouWords({ attention: 1, states: { stale: 1 }, creditsInDoubt: 1 })).toMatch(
-      /^1 shoot or video in doubt, 1 credit at stake \(no answer from the service: 1\)\./,
+      /^1 shoot or video in doubt, 1 credit not yet settled \(no answer from the service: 1\)\./,
     );
   });
 });
@@ -127,7 +127,7 @@ describe('a decision in words', () => {
     expect(decisionWords('abandon', unknown)).toBe('Abandon');
     expect(retryWarning(failed)).toBe('Sending this shoot again costs 8 credits.');
     expect(retryWarning(unknown)).toBe(
-      'The service may already have made and charged this shoot (8 credits at stake); sending it again costs 8 credits more.',
+      'The service may already have made and charged this shoot (8 credits not yet settled); sending it again costs 8 credits more.',
     );
   });
 

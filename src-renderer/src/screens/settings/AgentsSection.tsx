@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { AgentServerView } from '../../../../src-main/shared/models.ts';
 import { api, messageOf } from '../../api/index.ts';
 import { Notice } from '../../components/Notice.tsx';
+import { SaveStatus, useSaveStatus } from '../../components/SaveStatus.tsx';
 import { useNavigation } from '../../stores/navigation.ts';
 
 // Settings, Agents (issue 16): the app's MCP server over HTTP on this computer, on or off; its address and
@@ -24,6 +25,8 @@ export function AgentsSection() {
   const [shown, setShown] = useState(false);
   // The box follows the click at once; the server's answer (started, or why not) follows it.
   const [intent, setIntent] = useState<boolean | null>(null);
+  // Each change (on or off, the folder, a new token) saves at once: said beside the box.
+  const saving = useSaveStatus();
   useEffect(() => {
     api
       .call('agents:server')
@@ -31,24 +34,25 @@ export function AgentsSection() {
       .catch((failure: unknown) => setError(messageOf(failure)));
   }, []);
   if (!view?.available) return null;
-  const change = async (args: { enabled: boolean; newToken?: boolean; exportFolder?: string }) => {
-    setBusy(true);
-    setIntent(args.enabled);
-    try {
-      setView(await api.call('agents:setServer', args));
-      setError(null);
-    } catch (failure) {
-      setError(messageOf(failure));
-    } finally {
-      setBusy(false);
-      setIntent(null);
-    }
-  };
+  const change = (args: { enabled: boolean; newToken?: boolean; exportFolder?: string }) =>
+    saving.track(async () => {
+      setBusy(true);
+      setIntent(args.enabled);
+      try {
+        setView(await api.call('agents:setServer', args));
+        return null;
+      } catch (failure) {
+        return messageOf(failure);
+      } finally {
+        setBusy(false);
+        setIntent(null);
+      }
+    });
   return (
     <section aria-labelledby="agents-title" className="agents-section">
       <h2 id="agents-title">Agents</h2>
       <p className="muted">
-        Agents (Claude Desktop, an IDE assistant) can quote and submit batches through Adbatch’s MCP server.
+        AI assistants (Claude Desktop, an assistant in a code editor) can price batches and ask to run them.
         Nothing is spent without your yes in{' '}
         <button type="button" className="link" onClick={() => go({ name: 'requests' })}>
           Requests
@@ -61,10 +65,12 @@ export function AgentsSection() {
           type="checkbox"
           checked={intent ?? view.enabled}
           disabled={busy}
+          aria-describedby="agents-saved"
           onChange={(event) => void change({ enabled: event.target.checked })}
         />
-        Let agents on this computer connect over HTTP
+        Let AI assistants on this computer connect
       </label>
+      <SaveStatus id="agents-saved" state={saving.state} />
       {view.error && <Notice kind="error">{view.error}</Notice>}
       {error && <Notice kind="error">{error}</Notice>}
       <p className="agent-export-folder">

@@ -1,22 +1,14 @@
-import {
-  Bar,
-  CartesianGrid,
-  ComposedChart,
-  Legend,
-  Line,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { UsageView } from '../../../../src-main/shared/models.ts';
 import { ownerKey, ownerName } from './period.ts';
 
-// The period's net credits a day, stacked by brand (or account), and the refunds a day as a line: drawn by
+// The period's credits a day: what each brand (or account) was charged, stacked above the axis, and what was
+// refunded that day below it, on the refund's own day (issue 31: a line drawn through the days made one day's
+// refund a slope over three, and net bars showed a refund twice): drawn by
 // recharts (a well-kept React chart library, SVG, no canvas to read back), with the same figures in the table
 // below it for screen readers and for copying.
 
-/** Told apart in light and dark alike; the refunds line has the last. */
+/** Told apart in light and dark alike; the refunds' bars have the last. */
 const SERIES = ['#3d6fe0', '#d98a1c', '#2e9e6a', '#a35bd6', '#d0507a', '#3aa7b8', '#8a8f2e', '#7b6f63'];
 const REFUNDS = '#d64541';
 const TOOLTIP_BOX = { background: 'var(--panel)', border: '1px solid var(--line)', borderRadius: 6 };
@@ -28,14 +20,16 @@ export const dayLabel = (day: number) =>
 export function UsageChart({ view }: { view: UsageView }) {
   const data = view.days.map((day) => ({
     label: dayLabel(day.day),
-    refunded: day.refunded,
-    ...Object.fromEntries(day.net.map((net, index) => [`line${index}`, net])),
+    // Below the axis: a refund gives credits back.
+    refunded: -day.refunded,
+    ...Object.fromEntries(day.charged.map((charged, index) => [`line${index}`, charged])),
   }));
   return (
     <div className="usage-chart" aria-hidden="true">
       <ResponsiveContainer width="100%" height={260}>
-        <ComposedChart
+        <BarChart
           data={data}
+          stackOffset="sign"
           margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
           accessibilityLayer={false}
         >
@@ -48,6 +42,7 @@ export function UsageChart({ view }: { view: UsageView }) {
             contentStyle={TOOLTIP_BOX}
             labelStyle={TOOLTIP_TEXT}
             itemStyle={TOOLTIP_TEXT}
+            formatter={(value) => (typeof value === 'number' ? Math.abs(value) : value)}
           />
           <Legend formatter={(name) => <span className="legend-label">{name}</span>} />
           {view.lines.map((line, index) => (
@@ -55,21 +50,22 @@ export function UsageChart({ view }: { view: UsageView }) {
               key={ownerKey(line.owner)}
               dataKey={`line${index}`}
               name={ownerName(line.owner)}
-              stackId="net"
+              stackId="day"
+              className="usage-charged"
               fill={SERIES[index % SERIES.length]}
               isAnimationActive={false}
             />
           ))}
-          <Line
-            type="monotone"
+          {/* In the day's stack, under the axis: on the day the refund was made, and on no other. */}
+          <Bar
             dataKey="refunded"
             name="Refunds"
-            stroke={REFUNDS}
-            strokeWidth={2}
-            dot={false}
+            stackId="day"
+            className="usage-refunds"
+            fill={REFUNDS}
             isAnimationActive={false}
           />
-        </ComposedChart>
+        </BarChart>
       </ResponsiveContainer>
     </div>
   );
