@@ -10,7 +10,7 @@ interface SettingsState {
   save(patch: Partial<Settings>): Promise<string | null>;
 }
 
-export const useSettings = create<SettingsState>((set) => ({
+export const useSettings = create<SettingsState>((set, get) => ({
   settings: null,
   error: null,
   async load() {
@@ -20,11 +20,16 @@ export const useSettings = create<SettingsState>((set) => ({
       set({ error: messageOf(error) });
     }
   },
+  // Shown at once, as a tick or a typed value is (a controlled checkbox that waited for core's answer would
+  // not move under the click); put back as core has it when core refuses.
   async save(patch) {
+    const before = get().settings;
+    if (before) set({ settings: { ...before, ...patch } });
     try {
       set({ settings: await api.call('settings:set', patch) });
       return null;
     } catch (error) {
+      set({ settings: before });
       return messageOf(error);
     }
   },
