@@ -2,7 +2,7 @@ import { counted } from './counted.ts';
 import type { BatchProgress } from './models.ts';
 import type { PriceAdjustmentReason, PriceBreakdown } from './price.ts';
 import { JOB_STATES, type JobState } from './vocabulary.ts';
-import { credits } from './words.ts';
+import { credits, JOB_STATE_WORDS } from './words.ts';
 
 // Money and what it bought, said once for the app, the CLI and MCP (issue 31, point 5): a price as lines that
 // add up on screen, from core's breakdown (shared/price.ts) and never worked out again; what a batch was
@@ -99,9 +99,9 @@ const OUTCOME_OF: Record<JobState, Outcome> = {
 
 export const OUTCOME_WORDS: Record<Outcome, string> = {
   made: 'made',
-  failed: 'failed (refunded)',
+  failed: JOB_STATE_WORDS.failed,
   inDoubt: 'in doubt',
-  outOfReach: 'charged, out of reach',
+  outOfReach: JOB_STATE_WORDS.lost,
   notMade: 'not made',
   underWay: 'under way',
 };
