@@ -1,4 +1,5 @@
 import type { BatchProgress } from '../shared/models.ts';
+import { batchMoney, COUNTED, moneyWords, outcomeWords } from '../shared/money-words.ts';
 import type { JobState } from '../shared/vocabulary.ts';
 import { etaWords } from '../shared/words.ts';
 
@@ -13,17 +14,15 @@ function bar(value: number, total: number, width = 20): string {
 /** One batch's line; its ETA last, counted down from the core's moments with this clock (`now`). */
 export function formatProgress(progress: BatchProgress, now: number): string {
   const count = (state: JobState) => progress.states[state] ?? 0;
-  const failed = count('failed') + count('skipped');
-  const finished = progress.done + failed + progress.attention;
+  const finished = progress.done + count('failed') + count('skipped') + progress.attention;
   const eta = progress.eta ? etaWords(progress.eta, now) : '--';
   return [
     `[${bar(finished, progress.jobs)}]`,
     `created ${progress.created}/${progress.jobs}`,
     `running ${progress.inFlight}`,
-    `done ${progress.done}`,
-    `failed ${failed}`,
+    outcomeWords(progress.states, COUNTED.job),
     ...(progress.attention > 0 ? [`needs you ${progress.attention}`] : []),
-    `credits ${progress.creditsSpent}${progress.creditsRefunded > 0 ? ` (refunded ${progress.creditsRefunded})` : ''}`,
+    moneyWords(batchMoney(progress)),
     `ETA ${eta}`,
   ].join('  ');
 }

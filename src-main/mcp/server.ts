@@ -9,6 +9,14 @@ import { type LibraryChoice, libraryLine } from '../core/app/library-choice.ts';
 import { resultId, stars } from '../shared/contract/review.ts';
 import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';
 import type { BatchDetail, CatalogView, UsagePeriod } from '../shared/models.ts';
+import {
+  batchMoney,
+  COUNTED,
+  moneyWords,
+  outcomeWords,
+  priceWords,
+  rateWords,
+} from '../shared/money-words.ts';
 import { daysPeriod, ownerName, utcDay } from '../shared/usage-period.ts';
 import {
   AGENT_REQUEST_STATES,
@@ -110,7 +118,7 @@ function choices(catalog: CatalogView): string {
       .filter((style) => style.sixShots)
       .map((style) => style.id)
       .join(', ')})`,
-    `qualities ${catalog.qualities.map((quality) => `${quality.id} (${quality.creditsPerImage} credits a shot)`).join(', ')}`,
+    `qualities ${catalog.qualities.map((quality) => `${quality.id} (${rateWords('shot', quality.creditsPerImage)})`).join(', ')}`,
     `aspect ratios ${catalog.shootAspectRatios.join(', ')}`,
   ].join('; ');
 }
@@ -238,6 +246,9 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         shortfall: z.number(),
         expiresAt: z.string(),
         products: z.array(z.object({ product: z.string(), credits: z.number() })),
+        priceWords: z
+          .object({ shoot: z.string(), video: orNull(z.string()) })
+          .describe('How one shoot’s price and one video’s add up, in the words Adbatch shows people.'),
         alreadyShot: z
           .array(z.object({ product: z.string(), reason: z.string() }))
           .describe(
@@ -278,6 +289,10 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           shortfall: quote.shortfall,
           expiresAt: new Date(quote.expiresAt).toISOString(),
           products: quote.products.map((row) => ({ product: row.product, credits: row.credits })),
+          priceWords: {
+            shoot: priceWords(quote.prices.shoot),
+            video: quote.prices.video ? priceWords(quote.prices.video) : null,
+          },
           alreadyShot: alreadyShot(quote.setAside),
           caps: quote.caps.map((cap) => ({ label: cap.label, left: cap.left, passes: cap.passes })),
         };
@@ -326,7 +341,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     {
       title: 'Follow a batch',
       description:
-        'A batch’s progress: its status (and why it is paused, in words when the reason is not enough), jobs done and failed, credits charged and refunded, the time left while it runs, the shoots and videos taking longer than usual (still followed), and the shoots and videos that wait for a person’s decision in Adbatch (check again, retry, abandon, download again: a person’s, not a tool’s), with what each decision costs. A batch whose credits are in doubt is `needs_you`, never `finished`: `needsYou` says what is at stake; check_batch_again asks the service again, free.',
+        'A batch’s progress: its status (and why it is paused, in words when the reason is not enough), its shoots and videos by outcome (only a success is “made”), credits charged, refunded and net, the time left while it runs, the shoots and videos taking longer than usual (still followed), and the shoots and videos that wait for a person’s decision in Adbatch (check again, retry, abandon, download again: a person’s, not a tool’s), with what each decision costs. A batch whose credits are in doubt is `needs_you`, never `finished`: `needsYou` says what is at stake; check_batch_again asks the service again, free.',
       inputSchema: { batchId: batchIdArgument },
       outputSchema: {
         batchId: z.string(),
@@ -341,8 +356,13 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         jobs: z.number(),
         done: z.number(),
         failed: z.number(),
-        creditsSpent: z.number(),
+        outcomeWords: z
+          .string()
+          .describe('Its shoots and videos by outcome ("6 shoots and videos: 5 made, 1 failed (refunded)").'),
+        creditsCharged: z.number(),
         creditsRefunded: z.number(),
+        creditsSpent: z.number().describe('Net: charged less refunded.'),
+        moneyWords: z.string().describe('Charged, refunded and net, in the words the app and the CLI use.'),
         resultsFolder: z.string(),
         waitingForDecision: z.array(
           z.object({
@@ -381,8 +401,11 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           jobs: batch.jobs,
           done: batch.done,
           failed: batch.failed,
-          creditsSpent: batch.creditsSpent,
+          outcomeWords: outcomeWords(batch.states, COUNTED.job),
+          creditsCharged: batchMoney(batch).charged,
           creditsRefunded: batch.creditsRefunded,
+          creditsSpent: batch.creditsSpent,
+          moneyWords: moneyWords(batchMoney(batch), batch.quotedCredits),
           resultsFolder: batch.resultsFolder,
           waitingForDecision: waitingForDecision(batch),
           // How long it has left while it runs ("about 3 min left", "waiting on the service for 4 min").
@@ -563,6 +586,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         shortfall: z.number(),
         expiresAt: z.string(),
         products: z.array(z.object({ product: z.string(), picks: z.number(), credits: z.number() })),
+        priceWords: z.string().describe('How one video’s price adds up, in the words Adbatch shows people.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -592,6 +616,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             picks: row.picks.length,
             credits: row.credits,
           })),
+          priceWords: priceWords(quote.price),
         };
       }),
   );

@@ -4,6 +4,7 @@
 // Types only: every closed set a view names (states, reasons, kinds, the catalog's choices) is declared once
 // in vocabulary.ts, and a view is typed by it, never by `string`.
 import type { Recipe } from './export-recipe.ts';
+import type { PriceBreakdown } from './price.ts';
 import type {
   AgentRequestState,
   BatchDecision,
@@ -204,6 +205,8 @@ export interface QuoteView {
     credits: number;
   }>;
   credits: number;
+  /** How one shoot's price and one video's (at once or after review) add up, for the lines under the cost. */
+  prices: { shoot: PriceBreakdown; video: PriceBreakdown | null };
   balance: number | null;
   shortfall: number;
   /** Products set aside as already shot (or being shot) with these photos and settings. */
@@ -635,6 +638,8 @@ export interface PickedVideoQuote {
     /** 0 for a product without picks: it gets no video. */
     credits: number;
   }>;
+  /** How one video's price adds up (every product's video has the same settings). */
+  price: PriceBreakdown;
   credits: number;
   balance: number;
   shortfall: number;

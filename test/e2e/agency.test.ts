@@ -271,6 +271,10 @@ describe.skipIf(missing)(`Agencies${missing ? ` (skipped: ${missing})` : ''}`, (
     await rows.waitFor();
     expect(await rows.locator('tbody tr').count()).toBe(13);
     expect(await page.getByTestId('statement-charged').textContent()).toBe(String(EXAMPLES_CREDITS));
+    // Charged, refunded and net in the words of the batch page, the CLI and MCP.
+    expect(await page.getByTestId('statement-money').textContent()).toBe(
+      `In all: ${EXAMPLES_CREDITS} credits charged, 0 refunded, ${EXAMPLES_CREDITS} net`,
+    );
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download CSV' }).click(),

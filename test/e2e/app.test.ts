@@ -246,7 +246,7 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
       '4 shots · Classic · Standard · 1:1 · Product only',
     );
     expect(await page.getByTestId('batch-charged').textContent()).toBe(
-      '52 credits charged by the service, of 52 credits quoted',
+      '52 credits charged, 0 refunded, 52 net, of 52 quoted',
     );
     expect(await page.getByText(/\bjobs?\b/).count()).toBe(0);
     // "Show files" says where the folder is, once the file manager was asked.

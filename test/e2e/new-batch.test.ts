@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { quoteBatch, quoteVideo } from '../../src-main/core/pricing.ts';
+import { priceWords } from '../../src-main/shared/money-words.ts';
 import { appInChromium } from '../support/app-fixture.ts';
 import { callCore } from '../support/core-harness.ts';
 import { checkAllLooks, clippedControls } from './browser.ts';
@@ -92,6 +93,35 @@ describe.skipIf(missing)(`New batch${missing ? ` (skipped: ${missing})` : ''}`, 
       expect(await inView(page, '.start-bar button.primary'), `Start in view (${look})`).toBe(true);
       expect(await clippedControls(page, '.new-batch'), `clipped controls (${look})`).toEqual([]);
     });
+  });
+
+  it('says how each shoot’s and video’s price adds up, in the words the CLI and MCP use', async () => {
+    // The description's own check (10 s, 720p, product only: 34), with its 15 % off said, not hidden.
+    expect(await page.getByTestId('video-price').textContent()).toBe(
+      'Each video: 10 s x 4 credits a second = 40 - 6 (15 % off without a model) = 34 credits',
+    );
+    expect(await page.getByTestId('shoot-price').textContent()).toBe(
+      'Each shoot: 4 shots x 1 credit a shot = 4 credits',
+    );
+    const resolution = page.locator('label', { hasText: /^Resolution/ }).locator('select');
+    expect(await resolution.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.text)).toBe(
+      '720p (4 credits a second)',
+    );
+    // Another resolution: the line follows core's new quote, its reduction rounded as the service rounds.
+    await resolution.selectOption({ label: '1080p (9 credits a second)' });
+    const video = { duration: 10, resolution: '1080p', mode: 'product_only' } as const;
+    const price = quoteBatch(['cap-black'], { style: 'classic', shots: 4, quality: 'standard' }, video, null);
+    await expect
+      .poll(() => page.getByTestId('video-price').textContent())
+      .toBe(`Each video: ${priceWords(price.video!)}`);
+    expect(await page.getByTestId('video-price').textContent()).toBe(
+      'Each video: 10 s x 9 credits a second = 90 - 13 (15 % off without a model, rounded down to whole credits) = 77 credits',
+    );
+    await expect
+      .poll(() => page.getByTestId('quote-total').textContent())
+      .toBe(`${(13 * (4 + quoteVideo(video))).toLocaleString('en')} credits`);
+    await resolution.selectOption({ label: '720p (4 credits a second)' });
+    await expect.poll(() => page.getByTestId('video-price').textContent()).toMatch(/= 34 credits$/);
   });
 
   it('shows the chosen style and the focused one differently', async () => {

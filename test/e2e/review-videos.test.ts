@@ -74,6 +74,10 @@ describe.skipIf(missing)(
       // The settings chosen in New batch.
       expect(await dialog.getByLabel('Length').inputValue()).toBe('10');
       expect(await dialog.getByLabel('Resolution').inputValue()).toBe('720p');
+      // How each video's price adds up, as New batch, the CLI and MCP say it (issue 31, point 5).
+      expect(await dialog.getByTestId('video-price').textContent()).toBe(
+        'Each video: 10 s x 4 credits a second = 40 - 6 (15 % off without a model) = 34 credits',
+      );
       const row = dialog.locator('tbody tr').first();
       expect(await row.textContent()).toContain('used: 3 of 4 · the rest not used at 10 s');
       const pick = (id: number) => row.locator(`[data-pick="${id}"]`);

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { sessionAccountId } from '../../core/app/public-api.ts';
 import type { BrandView, ReconciliationView, UsageOwner, UsageView } from '../../shared/models.ts';
+import { MONEY_HEADS } from '../../shared/money-words.ts';
 import { daysPeriod, ownerName, utcDay } from '../../shared/usage-period.ts';
 import { type CliCore, hasQueue, openCliCore } from '../open-core.ts';
 import { wholeNumber } from '../options.ts';
@@ -216,7 +217,16 @@ export function formatUsage(
   brand: BrandView | null,
 ): string {
   const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
-  const header = ['Images', 'Videos', 'Charged', 'Refunded', 'At stake', 'Net', 'Cap', 'Left'];
+  const header = [
+    'Images',
+    'Videos',
+    MONEY_HEADS.charged,
+    MONEY_HEADS.refunded,
+    'At stake',
+    MONEY_HEADS.net,
+    'Cap',
+    'Left',
+  ];
   const width = Math.max(5, ...usage.lines.map((line) => ownerName(line.owner).length));
   const row = (name: string, cells: Array<string | number | null>) =>
     [

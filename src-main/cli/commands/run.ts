@@ -11,6 +11,7 @@ import {
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import { counted } from '../../shared/counted.ts';
 import type { CatalogView, QuoteView, ShootSettingsView, VideoSettingsView } from '../../shared/models.ts';
+import { priceWords } from '../../shared/money-words.ts';
 import {
   MODES,
   QUALITIES,
@@ -81,6 +82,10 @@ export function formatQuote(quote: QuoteView, video: boolean, catalog: CatalogVi
   }
   lines.push('-'.repeat(header.length));
   lines.push(`${'Total'.padEnd(width + 7)}  ${String(quote.credits).padStart(header.length - width - 9)}`);
+  lines.push(`Each shoot: ${priceWords(quote.prices.shoot)}`);
+  if (quote.prices.video) {
+    lines.push(`Each video${video ? '' : ', made later from the picks'}: ${priceWords(quote.prices.video)}`);
+  }
   if (quote.products.some((row) => row.clamped)) {
     const sixShotStyles = catalog.styles.filter((style) => style.sixShots).map((style) => style.id);
     lines.push(

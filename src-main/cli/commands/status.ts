@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { BatchDetail, BatchSummary, JobView } from '../../shared/models.ts';
-import { type BatchDecision, JOB_STATES, type JobDecision } from '../../shared/vocabulary.ts';
+import { batchMoney, COUNTED, moneyWords, outcomeWords } from '../../shared/money-words.ts';
+import type { BatchDecision, JobDecision } from '../../shared/vocabulary.ts';
 import {
   batchStatusWords,
   decisionCostWords,
@@ -8,6 +9,7 @@ import {
   JOB_STATE_WORDS,
   needsYouWords,
   TAKING_LONGER_WORDS,
+  unsettledCredits,
 } from '../../shared/words.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
@@ -53,18 +55,14 @@ function jobHint(job: JobView): string {
 }
 
 function batchLine(batch: BatchSummary): string {
-  const states = JOB_STATES.filter((state) => batch.states[state])
-    .map((state) => `${JOB_STATE_WORDS[state]} ${batch.states[state]}`)
-    .join(', ');
-  const stake = batch.creditsAtStake > 0 ? `, ${batch.creditsAtStake} at stake` : '';
-  const charged = batch.creditsSpent + batch.creditsRefunded;
+  const stake = batch.creditsAtStake > 0 ? `, ${unsettledCredits(batch.creditsAtStake)}` : '';
   // Why it is paused, where the badge's words are not enough (what resuming a restored batch may pay twice).
   const why = batch.status === 'paused' && batch.statusMessage ? `\n    ${batch.statusMessage}` : '';
   const left = batch.eta ? `; ${etaWords(batch.eta, Date.now())}` : '';
   // What is in doubt and what is at stake, whatever the status: a finished batch with any says "needs you".
   const doubt = needsYouWords(batch);
   const inDoubt = doubt ? `\n    ${doubt} (adbatch recheck ${batch.id})` : '';
-  return `${batch.id}  ${batchStatusWords(batch)}  ${batch.name}\n    ${states}; credits quoted ${batch.quotedCredits}, charged ${charged}, refunded ${batch.creditsRefunded}${stake}${left}${why}${inDoubt}`;
+  return `${batch.id}  ${batchStatusWords(batch)}  ${batch.name}\n    ${outcomeWords(batch.states, COUNTED.job)}; ${moneyWords(batchMoney(batch), batch.quotedCredits)}${stake}${left}${why}${inDoubt}`;
 }
 
 function jobLines(detail: BatchDetail): string[] {

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_SANDBOX_TIME_SCALE } from '../../sandbox/embedded.ts';
 import type { PickedVideosRequest } from '../../shared/models.ts';
+import { priceWords } from '../../shared/money-words.ts';
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { openCliCore } from '../open-core.ts';
@@ -89,7 +90,7 @@ export function registerVideosCommand(program: Command): void {
               }`,
           );
           process.stdout.write(
-            `${'Product'.padEnd(width)}  Shots  Credits\n${lines.join('\n')}\n${'Total'.padEnd(width)}  ${' '.repeat(5)}  ${String(quote.credits).padStart(7)}\nBalance: ${quote.balance} credits\n`,
+            `${'Product'.padEnd(width)}  Shots  Credits\n${lines.join('\n')}\n${'Total'.padEnd(width)}  ${' '.repeat(5)}  ${String(quote.credits).padStart(7)}\nEach video: ${priceWords(quote.price)}\nBalance: ${quote.balance} credits\n`,
           );
           if (!options.yes) {
             process.stdout.write('Add --yes to make these videos.\n');

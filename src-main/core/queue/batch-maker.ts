@@ -10,7 +10,7 @@ import type { PhotoReachService } from '../hosting/photo-reach.ts';
 import { NO_STORAGE } from '../hosting/photo-reach.ts';
 import { setAsideEarlierShots } from '../ingest/already-done.ts';
 import type { BrandStore } from '../ledger/brand-store.ts';
-import { quoteBatch, quoteVideo } from '../pricing.ts';
+import { quoteBatch, quoteVideo, videoPrice } from '../pricing.ts';
 import { billingOf, capRefusal } from './batch-brand.ts';
 import { productFingerprint } from './fingerprint.ts';
 import type { QueueDriver } from './queue-driver.ts';
@@ -143,6 +143,7 @@ export function batchMaker(ctx: BatchMakerDeps) {
           credits: row.credits,
         })),
         credits: quote.credits,
+        prices: { shoot: quote.shoot.breakdown, video: later ? videoPrice(later) : quote.video },
         balance: quote.balance,
         shortfall: quote.shortfall ?? 0,
         setAside,

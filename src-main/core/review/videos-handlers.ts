@@ -6,7 +6,7 @@ import { AppError } from '../app/errors.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
 import { VIDEO_MAX_IMAGES } from '../catalog.ts';
 import type { PhotoReachService } from '../hosting/photo-reach.ts';
-import { quoteVideo } from '../pricing.ts';
+import { videoPrice } from '../pricing.ts';
 import { requireBatch } from '../queue/decisions.ts';
 import type { NewJob } from '../queue/job-store.ts';
 import type { QueueDriver } from '../queue/queue-driver.ts';
@@ -63,6 +63,7 @@ export function videosHandlers(
     for (const row of picked) byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row]);
     const { logoUrl, logoFile, music, note, ...view } = request.video;
     const keptLogo = logoFile ? await logoOf(batch, logoFile, fresh) : null;
+    const price = videoPrice(view);
     const products: PickedVideoQuote['products'] = [];
     const videos: Plan['videos'] = [];
     for (const product of store.batches.products(batch.id)) {
@@ -87,7 +88,7 @@ export function videosHandlers(
         ...(music !== undefined ? { music } : {}),
         ...(note ? { note } : {}),
       };
-      const credits = used.length > 0 ? quoteVideo(settings) : 0;
+      const credits = used.length > 0 ? price.credits : 0;
       products.push({
         productId: product.id,
         productName: product.name,
@@ -106,7 +107,7 @@ export function videosHandlers(
       }
     }
     const credits = products.reduce((sum, product) => sum + product.credits, 0);
-    return { quote: { products, ...(await againstBalance(services, batch, credits, fresh)) }, videos };
+    return { quote: { products, price, ...(await againstBalance(services, batch, credits, fresh)) }, videos };
   };
 
   return {

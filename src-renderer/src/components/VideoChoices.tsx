@@ -1,6 +1,6 @@
 import { counted } from '../../../src-main/shared/counted.ts';
 import type { CatalogView, VideoSettingsView } from '../../../src-main/shared/models.ts';
-import { credits } from '../format.ts';
+import { rateWords } from '../../../src-main/shared/money-words.ts';
 import { ChoiceSelect } from './ChoiceSelect.tsx';
 
 // A video's length, resolution, mode and aspect ratio, from the catalog: the same four choices for the
@@ -34,7 +34,7 @@ export function VideoChoices({
         value={video.resolution}
         options={catalog.videoResolutions.map((choice) => ({
           value: choice.id,
-          text: `${choice.id} (${credits(choice.creditsPerSecond)} a second)`,
+          text: `${choice.id} (${rateWords('second', choice.creditsPerSecond)})`,
         }))}
         onChange={(resolution) => onChange({ ...video, resolution })}
       />

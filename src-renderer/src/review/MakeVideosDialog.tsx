@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { counted } from '../../../src-main/shared/counted.ts';
 import type { PickedVideoQuote, PickedVideosRequest } from '../../../src-main/shared/models.ts';
 import { api, messageOf } from '../api/index.ts';
+import { PriceLine } from '../components/PriceLine.tsx';
 import { VideoChoices } from '../components/VideoChoices.tsx';
 import { credits } from '../format.ts';
 import { useCatalog } from '../stores/catalog.ts';
@@ -234,6 +235,7 @@ export function MakeVideosDialog({
       <p className="visually-hidden" aria-live="polite" data-testid="pick-order-announcement">
         {announcement}
       </p>
+      {quote && video && <PriceLine label="Each video" price={quote.price} testId="video-price" />}
       {quote && video && (
         <CostTable columns={['Product', 'Picks, in order']} quote={quote}>
           {quote.products.map((product) => (

@@ -240,7 +240,6 @@ export function BatchScreen({ id }: { id: string }) {
           <ProgressBar value={settled} max={detail.jobs} label="Batch progress" />
           <p data-testid="batch-progress">
             {progressWords(detail)}
-            {detail.failed > 0 ? `, ${detail.failed} failed (refunded)` : ''}
             {detail.attention > 0 ? `, ${detail.attention} waiting for your decision` : ''}
             {detail.eta && detail.status === 'running' && <EtaLeft eta={detail.eta} />}
           </p>
@@ -277,14 +276,8 @@ export function BatchScreen({ id }: { id: string }) {
               <dd>{videoWords(detail.video)}</dd>
             </>
           )}
-          <dt>Charged</dt>
+          <dt>Credits</dt>
           <dd data-testid="batch-charged">{chargedWords(detail)}</dd>
-          {detail.creditsRefunded > 0 && (
-            <>
-              <dt>Refunded</dt>
-              <dd>{credits(detail.creditsRefunded)}</dd>
-            </>
-          )}
           {detail.videosAfterReview && !detail.videosAfterReview.made && (
             <>
               <dt>Videos</dt>

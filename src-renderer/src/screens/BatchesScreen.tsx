@@ -1,12 +1,13 @@
 import { useEffect } from 'react';
 import { counted } from '../../../src-main/shared/counted.ts';
+import { batchMoney, COUNTED, moneyWords, outcomeWords } from '../../../src-main/shared/money-words.ts';
 import { unsettledCredits } from '../../../src-main/shared/words.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
-import { credits, dateTime } from '../format.ts';
+import { dateTime } from '../format.ts';
 import { useBatches } from '../stores/batches.ts';
 import { useNavigation } from '../stores/navigation.ts';
 
@@ -97,14 +98,9 @@ export function BatchesScreen() {
                     max={batch.jobs}
                     label={`${batch.name} progress`}
                   />
-                  <small>
-                    {batch.done} of {batch.jobs} done{batch.failed > 0 ? `, ${batch.failed} failed` : ''}
-                  </small>
+                  <small>{outcomeWords(batch.states, COUNTED.job)}</small>
                 </span>
-                <span>
-                  {credits(batch.creditsSpent)}
-                  {batch.creditsRefunded > 0 && <small>{credits(batch.creditsRefunded)} refunded</small>}
-                </span>
+                <span>{moneyWords(batchMoney(batch))}</span>
               </button>
             )}
           />

@@ -11,6 +11,7 @@ import { api, messageOf } from '../api/index.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { ModelPicker } from '../components/ModelPicker.tsx';
 import { Notice } from '../components/Notice.tsx';
+import { PriceLine } from '../components/PriceLine.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { BackgroundChoice, ShotChoices } from '../components/ShotChoices.tsx';
 import { StylePicker } from '../components/StylePicker.tsx';
@@ -472,6 +473,10 @@ function Quote({ catalog, shoot }: { catalog: CatalogView; shoot: ShootSettingsV
               </div>
             )}
           />
+          <PriceLine label="Each shoot" price={quote.prices.shoot} testId="shoot-price" />
+          {quote.prices.video && (
+            <PriceLine label="Each video" price={quote.prices.video} testId="video-price" />
+          )}
           {quote.videoLaterCredits !== null && video && (
             <p className="muted" data-testid="videos-later">
               The shoots are charged now; the videos later, from your picks: about{' '}

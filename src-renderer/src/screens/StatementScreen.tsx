@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { StatementView, UsageOwner, UsagePeriod } from '../../../src-main/shared/models.ts';
+import { MONEY_HEADS, moneyWords } from '../../../src-main/shared/money-words.ts';
 import { api, messageOf } from '../api/index.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
-import { credits } from '../format.ts';
 import { useNavigation } from '../stores/navigation.ts';
 import { NumberHeads } from './usage/NumberHeads.tsx';
 import { ownerName, periodWords } from './usage/period.ts';
@@ -108,7 +108,7 @@ export function StatementScreen({ owner, period }: { owner: UsageOwner; period: 
                   <th scope="col">Product</th>
                   <th scope="col">Kind</th>
                   <th scope="col">Settings</th>
-                  <NumberHeads names={['Charged', 'Refunded']} />
+                  <NumberHeads names={[MONEY_HEADS.charged, MONEY_HEADS.refunded]} />
                 </tr>
               </thead>
               <tbody>
@@ -126,8 +126,8 @@ export function StatementScreen({ owner, period }: { owner: UsageOwner; period: 
               </tbody>
               <tfoot>
                 <tr>
-                  <th scope="row" colSpan={5}>
-                    In all: {credits(statement.totals.net)} net
+                  <th scope="row" colSpan={5} data-testid="statement-money">
+                    In all: {moneyWords(statement.totals)}
                   </th>
                   <td className="number" data-testid="statement-charged">
                     {figures.format(statement.totals.charged)}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { counted } from '../../../src-main/shared/counted.ts';
 import type { ReconciliationLine, UsageLine, UsageView } from '../../../src-main/shared/models.ts';
+import { MONEY_HEADS } from '../../../src-main/shared/money-words.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { credits, dateTime } from '../format.ts';
@@ -106,7 +107,16 @@ function LinesTable({ view }: { view: UsageView }) {
       <thead>
         <tr>
           <th scope="col">Billed to</th>
-          <NumberHeads names={['Images', 'Videos', 'Charged', 'Refunded', 'Not yet settled', 'Net']} />
+          <NumberHeads
+            names={[
+              'Images',
+              'Videos',
+              MONEY_HEADS.charged,
+              MONEY_HEADS.refunded,
+              'Not yet settled',
+              MONEY_HEADS.net,
+            ]}
+          />
           {capped && (
             <th scope="col" className="number">
               Cap

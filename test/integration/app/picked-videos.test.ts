@@ -110,6 +110,7 @@ describe('videos from the picks', () => {
         'Tote         1        9',
         'Mug          0  no picks',
         `Total${' '.repeat(16)}18`,
+        'Each video: 5 s x 2 credits a second = 10 - 1 (15 % off without a model, rounded down to whole credits) = 9 credits',
         `Balance: ${balance} credits`,
         'Add --yes to make these videos.',
         '',

@@ -106,6 +106,8 @@ describe('adbatch mcp', () => {
   it('quotes and submits, spends nothing until a person approves, then runs the batch', async () => {
     const quote = await quoted('agent-autumn', 2);
     expect(quote).toMatchObject({ credits: 2, shortfall: 0, balance: 500 });
+    // How the price adds up, in the words the app and the CLI show (issue 31, point 5).
+    expect(quote.priceWords).toEqual({ shoot: '1 shot x 1 credit a shot = 1 credit', video: null });
     const before = await creates();
     const submitted = await tool('submit_batch', { quoteId: quote.quoteId, clientRequestId: 'autumn-1' });
     expect(submitted).toMatchObject({
@@ -152,6 +154,12 @@ describe('adbatch mcp', () => {
       return now.status === 'finished' ? now : null;
     });
     expect(status).toMatchObject({ status: 'finished', done: 2, creditsSpent: 2 });
+    expect(status).toMatchObject({
+      outcomeWords: '2 shoots and videos: 2 made',
+      creditsCharged: 2,
+      creditsRefunded: 0,
+      moneyWords: '2 credits charged, 0 refunded, 2 net, of 2 quoted',
+    });
     expect(await creates()).toBe(before + 2);
 
     // Its results, each a file on this computer and a resource link; a pick with stars, recorded.
@@ -231,6 +239,10 @@ describe('adbatch mcp', () => {
     ]);
     const videoCredits = videoQuote.credits as number;
     expect(videoCredits).toBeGreaterThan(0);
+    expect(videoQuote.priceWords).toBe(
+      '5 s x 2 credits a second = 10 - 1 (15 % off without a model, rounded down to whole credits) = 9 credits',
+    );
+    expect(videoCredits).toBe(9);
     const videoRequest = await tool('submit_batch', {
       quoteId: videoQuote.quoteId,
       clientRequestId: 'autumn-videos',
@@ -244,6 +256,10 @@ describe('adbatch mcp', () => {
       return now.status === 'finished' && now.jobs === 3 ? now : null;
     });
     expect(status).toMatchObject({ status: 'finished', jobs: 3, done: 3, creditsSpent: 2 + videoCredits });
+    expect(status).toMatchObject({
+      outcomeWords: '3 shoots and videos: 3 made',
+      moneyWords: `${2 + videoCredits} credits charged, 0 refunded, ${2 + videoCredits} net, of ${2 + videoCredits} quoted`,
+    });
     expect(await videoPosts()).toBe(1);
 
     const usage = await tool('usage', {});

@@ -100,7 +100,9 @@ describe('adbatch run --sandbox', () => {
 
     const status = await adbatch(['status', manifest.batch.id, '--data-dir', join(dir, 'data')]);
     expect(status.stdout).toMatch(/finished/);
-    expect(status.stdout).toMatch(/done 6; credits quoted 30, charged 30, refunded 0/);
+    expect(status.stdout).toMatch(
+      /6 shoots and videos: 6 made; 30 credits charged, 0 refunded, 30 net, of 30 quoted/,
+    );
     const retry = await adbatch(['retry', manifest.products[0].jobs[0].id, '--data-dir', join(dir, 'data')]);
     expect(retry.code).toBe(1);
     expect(retry.stderr).toMatch(/only failed, lost and outcome-unknown jobs can be retried/);

@@ -13,7 +13,19 @@ describe('quoteShoot', () => {
     for (const style of SHOOT_STYLES) {
       const quote = quoteShoot({ style, shots: 6, quality: 'pro' });
       const honoured = style === 'classic' || style === 'minimal';
-      expect(quote).toEqual({ shots: honoured ? 6 : 4, clamped: !honoured, credits: honoured ? 12 : 8 });
+      expect(quote).toMatchObject({
+        shots: honoured ? 6 : 4,
+        clamped: !honoured,
+        credits: honoured ? 12 : 8,
+      });
+      expect(quote.breakdown).toEqual({
+        unit: 'shot',
+        units: quote.shots,
+        perUnit: 2,
+        base: quote.credits,
+        adjustments: [],
+        credits: quote.credits,
+      });
     }
   });
 });

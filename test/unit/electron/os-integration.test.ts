@@ -27,9 +27,14 @@ const progress = (overrides: Partial<BatchProgress>): BatchProgress => ({
 
 describe('noticeFor', () => {
   it('tells when a batch finishes, runs out of credits, loses its key, or needs a decision', () => {
-    expect(noticeFor(progress({}), progress({ status: 'finished', done: 9, failed: 1 }))).toEqual({
+    expect(
+      noticeFor(
+        progress({}),
+        progress({ status: 'finished', done: 9, failed: 1, states: { done: 9, failed: 1 } }),
+      ),
+    ).toEqual({
       title: 'Spring is done',
-      body: '9 of 10 jobs done, 1 failed (refunded).',
+      body: '10 shoots and videos: 9 made, 1 failed (refunded).',
     });
     expect(
       noticeFor(progress({}), progress({ status: 'paused', statusReason: 'insufficient_credits' }))?.body,

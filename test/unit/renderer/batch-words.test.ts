@@ -21,16 +21,48 @@ describe('the batch page in a designer’s words', () => {
       product('cap', [job('shoot', 'done'), job('video', 'running', 40)]),
       product('mug', [job('shoot', 'running'), job('video', 'waiting', 40)]),
     ];
-    expect(progressWords({ items })).toBe('2 of 3 products shot, 1 of 3 videos made');
+    expect(progressWords({ items })).toBe('2 of 3 products shot; 3 videos: 1 made, 2 under way');
     expect(progressWords({ items: [product('hat', [job('shoot', 'done')])] })).toBe('1 of 1 product shot');
   });
 
-  it('says the credits are what the service charged, and why before anything is finished', () => {
-    expect(chargedWords({ creditsSpent: 52, quotedCredits: 52, done: 0 })).toBe(
-      '52 credits charged by the service, of 52 credits quoted (each shoot and video is charged when it is sent, before it is finished)',
+  it('never counts a failed video as made, even when it was made again after', () => {
+    const failedAll = ['hat', 'cap'].map((name) =>
+      product(name, [job('shoot', 'done'), job('video', 'failed', 34)]),
     );
-    expect(chargedWords({ creditsSpent: 52, quotedCredits: 52, done: 13 })).toBe(
-      '52 credits charged by the service, of 52 credits quoted',
+    expect(progressWords({ items: failedAll })).toBe(
+      '2 of 2 products shot; 2 videos: 0 made, 2 failed (refunded)',
+    );
+    const madeAgain = [
+      product('hat', [job('shoot', 'done'), job('video', 'failed', 34), job('video', 'done', 34)]),
+    ];
+    expect(progressWords({ items: madeAgain })).toBe(
+      '1 of 1 product shot; 2 videos: 1 made, 1 failed (refunded)',
+    );
+  });
+
+  it('counts the shoots by outcome when one did not go well', () => {
+    const items = [
+      product('hat', [job('shoot', 'failed')]),
+      product('cap', [job('shoot', 'outcome_unknown')]),
+      product('mug', [job('shoot', 'done')]),
+    ];
+    expect(progressWords({ items })).toBe(
+      '1 of 3 products shot; 3 shoots: 1 made, 1 failed (refunded), 1 in doubt',
+    );
+  });
+
+  it('says the credits are what the service charged, and why before anything is finished', () => {
+    expect(chargedWords({ creditsSpent: 52, creditsRefunded: 0, quotedCredits: 52, done: 0 })).toBe(
+      '52 credits charged, 0 refunded, 52 net, of 52 quoted (each shoot and video is charged when it is sent, before it is finished)',
+    );
+    expect(chargedWords({ creditsSpent: 52, creditsRefunded: 0, quotedCredits: 52, done: 13 })).toBe(
+      '52 credits charged, 0 refunded, 52 net, of 52 quoted',
+    );
+  });
+
+  it('says charged, refunded and net as the CLI and MCP do', () => {
+    expect(chargedWords({ creditsSpent: 460, creditsRefunded: 408, quotedCredits: 868, done: 12 })).toBe(
+      '868 credits charged, 408 refunded, 460 net, of 868 quoted',
     );
   });
 

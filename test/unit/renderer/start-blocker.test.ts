@@ -7,6 +7,10 @@ import { type StartState, startBlocker } from '../../../src-renderer/src/screens
 const quote: QuoteView = {
   products: [{ product: 'hat', shots: 4, clamped: false, shootCredits: 4, videoCredits: 0, credits: 4 }],
   credits: 4,
+  prices: {
+    shoot: { unit: 'shot', units: 4, perUnit: 1, base: 4, adjustments: [], credits: 4 },
+    video: null,
+  },
   balance: 100,
   shortfall: 0,
   setAside: [],
