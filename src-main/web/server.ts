@@ -6,37 +6,30 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
-import type { Core } from '../../src-main/core/create-core.ts';
-import { contentTypeOf, rendererFile } from '../../src-main/electron/renderer-files.ts';
-import {
-  FOREIGN_HOST_REFUSAL,
-  FOREIGN_HOST_STATUS,
-  isOwnHost,
-  ownHosts,
-} from '../../src-main/shared/loopback.ts';
-import { type CoreHarness, startCoreHarness } from '../support/core-harness.ts';
+import type { Core } from '../core/create-core.ts';
+import { contentTypeOf, rendererFile } from '../electron/renderer-files.ts';
+import { FOREIGN_HOST_REFUSAL, FOREIGN_HOST_STATUS, isOwnHost, ownHosts } from '../shared/loopback.ts';
 
-// The browser harness: the real core (queue, ingest, engine, the embedded sandbox) with the renderer's harness
-// build, over HTTP on 127.0.0.1. The same handler map Electron registers on ipcMain is mounted on a WebSocket
-// at /ipc; local images are served under /files/<token> from the core's file gateway, nothing else.
+// The app in a browser (`npm run app:web`, and the browser harness the UI tests drive): a core, with the
+// renderer's browser build, over HTTP on 127.0.0.1. The same handler map Electron registers on ipcMain is
+// mounted on a WebSocket at /ipc; local images are served under /files/<token> from the core's file gateway,
+// nothing else.
 //
 // It drives real accounts and spends real credits once given a key, and any web page the user visits can
 // open a WebSocket to 127.0.0.1. So the socket is opened only for a page of our own origin that holds this
-// run's random token, which only the URL the harness prints carries (in its fragment); and every request
+// run's random token, which only the URL the server prints carries (in its fragment); and every request
 // must name our host, so a DNS-rebound foreign name reaches nothing.
 
 const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-/** The harness build of the renderer (`npm run build:harness`): the app's own build has no WebSocket code. */
+/** The browser build of the renderer (`npm run build:harness`): the app's own build has no WebSocket code. */
 export const RENDERER_DIR = join(REPO, 'out', 'harness');
-export const EXAMPLES_DIR = join(REPO, 'resources', 'examples');
 
-export interface AppServer {
+export interface WebServer {
   /** The page to open, with this run's token: the only way in. */
   url: string;
   /** http://127.0.0.1:<port>, the only origin whose pages may open the socket. */
   origin: string;
-  core: Core;
-  harness: CoreHarness;
+  /** Stops serving (the core is its owner's to stop). */
   close(): Promise<void>;
 }
 
@@ -82,32 +75,13 @@ async function sendFile(req: IncomingMessage, res: ServerResponse, file: string)
   createReadStream(file).pipe(res);
 }
 
-export async function startAppServer(
-  options: {
-    port?: number;
-    dir?: string;
-    pick?: string[];
-    pickImage?: string;
-    pickFolder?: string;
-    timeScale?: number;
-    /** Hosts allowed for the session though not public (a test's own photo host: `TEST_PHOTO_HOSTS`). */
-    allowedHosts?: string[];
-  } = {},
-): Promise<AppServer> {
+/** Serves `core` to the browser on 127.0.0.1 (`port`, or any free one). */
+export async function startWebServer(core: Core, options: { port?: number } = {}): Promise<WebServer> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error(`${RENDERER_DIR} is missing: run \`npm run build:harness\` first.`);
   }
   const token = randomBytes(32).toString('base64url');
   let origin = '';
-  const harness = await startCoreHarness({
-    dir: options.dir,
-    pick: options.pick ?? [EXAMPLES_DIR],
-    pickImage: options.pickImage ?? null,
-    ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
-    timeScale: options.timeScale,
-    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
-  });
-  const { core } = harness;
 
   let hosts = new Set<string>();
   const ourHost = (req: IncomingMessage) => isOwnHost(req.headers.host, hosts);
@@ -172,14 +146,11 @@ export async function startAppServer(
   return {
     url: `${origin}/#token=${token}`,
     origin,
-    core,
-    harness,
     async close() {
       for (const client of sockets.clients) client.terminate();
       sockets.close();
       server.closeAllConnections();
       await new Promise((done) => server.close(done));
-      await harness.close();
     },
   };
 }
