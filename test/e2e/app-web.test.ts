@@ -36,8 +36,14 @@ async function startWeb(): Promise<{ child: Child; url: string }> {
   return { child, url: url! };
 }
 
-async function openNewBatch(): Promise<void> {
+/** The app loaded afresh: the same address with its token would only move within the page as it was. */
+async function openApp(): Promise<void> {
   await page.goto(web!.url);
+  await page.reload();
+}
+
+async function openNewBatch(): Promise<void> {
+  await openApp();
   await page.getByRole('button', { name: 'New batch' }).first().click();
 }
 
@@ -140,6 +146,23 @@ describe.skipIf(missing)(`npm run app:web${missing ? ` (skipped: ${missing})` : 
     await expect.poll(() => page.locator('#plan-title').textContent()).toBe('2 products, 2 photos');
     expect(await sheet.count()).toBe(0);
   }, 60_000);
+
+  it("chooses an export's folder with the folder browser", async () => {
+    await openApp();
+    await page.getByRole('button', { name: /Spring from the CLI/ }).click();
+    await page.getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export' });
+    await dialog.getByRole('button', { name: 'Choose folder…' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Choose a folder' });
+    await sheet.getByRole('button', { name: 'Shoots', exact: true }).click();
+    await expect
+      .poll(() => sheet.getByTestId('folder-browser-path').textContent())
+      .toBe(join(home, 'Shoots'));
+    await sheet.getByRole('button', { name: 'Export here' }).click();
+    await expect
+      .poll(() => dialog.getByTestId('export-destination').textContent())
+      .toBe(join(home, 'Shoots'));
+  }, 120_000);
 
   it('answers a dropped file, which carries no path in a browser, with the way that works', async () => {
     await openNewBatch();

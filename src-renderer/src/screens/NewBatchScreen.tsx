@@ -10,6 +10,7 @@ import type {
 } from '../../../src-main/shared/models.ts';
 import { api, inBrowser, messageOf } from '../api/index.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
+import { browsableHome, FolderBrowser } from '../components/FolderBrowser.tsx';
 import { ModelPicker } from '../components/ModelPicker.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
@@ -23,7 +24,6 @@ import { useCatalog } from '../stores/catalog.ts';
 import { useNavigation } from '../stores/navigation.ts';
 import { useNewBatch, type VideoStep } from '../stores/new-batch.ts';
 import { BatchCap, BrandChoice, CapsPreview } from './new-batch/Billing.tsx';
-import { FolderBrowser } from './new-batch/FolderBrowser.tsx';
 import { startBlocker } from './new-batch/start-blocker.ts';
 
 const VIDEO_STEPS: Array<{ id: VideoStep; label: string }> = [
@@ -53,7 +53,7 @@ function DropZone() {
   const open = async () => {
     setHint(null);
     try {
-      const home = await api.call('folders:list', {});
+      const home = await browsableHome();
       if (home) {
         setBrowsing(home);
         return;
@@ -91,6 +91,7 @@ function DropZone() {
       {browsing && (
         <FolderBrowser
           start={browsing}
+          chooseLabel="Add this folder"
           onClose={() => setBrowsing(null)}
           onChoose={(folder) => {
             setBrowsing(null);

@@ -1,18 +1,30 @@
 import { useState } from 'react';
-import type { FolderListing } from '../../../../src-main/shared/models.ts';
-import { api, messageOf } from '../../api/index.ts';
-import { ModalSheet } from '../../components/ModalSheet.tsx';
-import { Notice } from '../../components/Notice.tsx';
+import type { FolderListing } from '../../../src-main/shared/models.ts';
+import { api, messageOf } from '../api/index.ts';
+import { ModalSheet } from './ModalSheet.tsx';
+import { Notice } from './Notice.tsx';
 
-// "Open Folder…" where there is no OS dialog (the app in a browser, `npm run app:web`): the folders of the
-// user's home, served by core (`folders:list`), walked down and up, and the one shown added to the batch.
+// The OS's folder dialog where there is none (the app in a browser, `npm run app:web`): the folders of the
+// user's home, served by core (`folders:list`), walked down and up, and the one shown chosen (New batch's
+// "Open Folder…", an export's "Choose folder…").
+
+/**
+ * The folder browser's first listing where the front end has one, else null: the caller opens the OS's
+ * dialog instead.
+ */
+export function browsableHome(): Promise<FolderListing | null> {
+  return api.call('folders:list', {});
+}
 
 export function FolderBrowser({
   start,
+  chooseLabel,
   onChoose,
   onClose,
 }: {
   start: FolderListing;
+  /** What choosing the folder shown does: "Add this folder", "Export here". */
+  chooseLabel: string;
   onChoose: (folder: string) => void;
   onClose: () => void;
 }) {
@@ -56,7 +68,7 @@ export function FolderBrowser({
           Cancel
         </button>
         <button type="button" className="primary" onClick={() => onChoose(listing.path)}>
-          Add this folder
+          {chooseLabel}
         </button>
       </div>
     </ModalSheet>
