@@ -57,9 +57,14 @@ const libraryDir = library?.dir ?? join(dataDir, '..', 'library');
 const web = await openWebCore({ dataDir, libraryDir, home: homedir() }).catch((error: Error) =>
   fail(error.message),
 );
-const server = await startWebServer(web.core, { port }).catch(async (error: Error) => {
+const server = await startWebServer(web.core, { port }).catch(async (error: NodeJS.ErrnoException) => {
   await web.core.stop();
-  return fail(error.message);
+  if (throwaway) await rm(throwaway, { recursive: true, force: true });
+  return fail(
+    error.code === 'EADDRINUSE'
+      ? `port ${port} on 127.0.0.1 is taken: choose another (-- --port <number>), or leave it out for any free one`
+      : error.message,
+  );
 });
 
 console.log(`Adbatch in your browser: ${server.url}`);

@@ -139,7 +139,13 @@ export async function startWebServer(core: Core, options: { port?: number } = {}
     });
   });
 
-  await new Promise<void>((done) => server.listen(options.port ?? 0, '127.0.0.1', done));
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', fail);
+      done();
+    });
+  });
   const { port } = server.address() as AddressInfo;
   hosts = ownHosts(port);
   origin = `http://127.0.0.1:${port}`;
