@@ -115,20 +115,34 @@ describe('the command line on a Node older than package.json asks for', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (chunk) => {
+        output += chunk;
+      });
+    }
     // 'close': once every process of the group that holds its output (npm, the launcher, the server) ended.
-    const exited = new Promise<void>((done) => child.once('close', () => done()));
+    let closed = false;
+    const exited = new Promise<void>((done) =>
+      child.once('close', () => {
+        closed = true;
+        done();
+      }),
+    );
+    /** The first match in what was printed so far or as soon as it is, whatever chunks it came in. */
     const printed = (pattern: RegExp) =>
       new Promise<RegExpMatchArray>((found, failed) => {
         const look = () => {
           const match = pattern.exec(output);
-          if (match) found(match);
+          if (!match) return false;
+          child.stdout.off('data', look);
+          child.stderr.off('data', look);
+          found(match);
+          return true;
         };
-        for (const stream of [child.stdout, child.stderr]) {
-          stream.on('data', (chunk) => {
-            output += chunk;
-            look();
-          });
-        }
+        if (look()) return;
+        // Added after the collecting listeners, so the output looked at holds the chunk that woke the look.
+        child.stdout.on('data', look);
+        child.stderr.on('data', look);
         void exited.then(() => failed(new Error(`npm run app:web exited:\n${output}`)));
       });
     try {
@@ -144,7 +158,8 @@ describe('the command line on a Node older than package.json asks for', () => {
       // The throwaway data folder goes with it.
       expect(existsSync(dataDir!)).toBe(false);
     } finally {
-      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+      // A failure on the way leaves nothing running: npm may have ended before the server it started.
+      if (!closed) process.kill(-child.pid!, 'SIGKILL');
     }
   }, 180_000);
 
