@@ -27,6 +27,7 @@ import { PhotoReachService } from './hosting/photo-reach.ts';
 import { PhotoStorage } from './hosting/photo-storage.ts';
 import type { S3HostingConfig } from './hosting/s3.ts';
 import { storageHandlers } from './hosting/storage-handlers.ts';
+import { foldersHandlers } from './ingest/folders-handlers.ts';
 import { ingestHandlers } from './ingest/handlers.ts';
 import { ScanHolder } from './ingest/scan-holder.ts';
 import { type BatchCheck, batchCheck } from './ledger/batch-check.ts';
@@ -71,6 +72,11 @@ export interface CoreOptions {
   startSandbox: () => Promise<SandboxConnection>;
   /** The OS's open dialog (Electron); the browser harness answers with a folder of its choosing. */
   openDialog?: () => Promise<string[]>;
+  /**
+   * The user's home, for a front end with no OS dialog (the app in a browser): its folder browser shows the
+   * folders in it (`folders:list`). None by default: the front end has the OS's dialog.
+   */
+  browseHome?: string;
   /** The OS's open dialog for one image file (a logo); null when cancelled or where there is none. */
   openImageDialog?: () => Promise<string | null>;
   /** Shows a folder in the OS file manager; answers why it could not (the OS's words), or null. */
@@ -284,6 +290,7 @@ export function createCore(options: CoreOptions): Core {
       ...(options.printStatement ? { printStatement: options.printStatement } : {}),
     }),
     ...ingestHandlers(ctx),
+    ...foldersHandlers({ browseHome: options.browseHome ?? null }),
     ...batchesHandlers(ctx),
     ...jobsHandlers(ctx),
     ...reviewHandlers({ ...ctx, reviewHistory: new ReviewHistory(), previews }),

@@ -1,7 +1,7 @@
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 
 // The files the page loads, found and typed one way for both of its servers: the app:// protocol in
-// Electron and the browser harness over HTTP (test/harness/app-server.ts). Plain Node, no Electron.
+// Electron and the app in a browser over HTTP (src-main/web/server.ts). Plain Node, no Electron.
 
 // The bundle's own kinds of file, and the images and videos of the file gateway (which the harness types by
 // extension too). Anything else is not ours to serve.

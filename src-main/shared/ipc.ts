@@ -4,7 +4,7 @@ import { agentServerChannels, agentsChannels } from './contract/agents.ts';
 import type { ChannelSpec } from './contract/channel.ts';
 import { exportChannels, exportDesktopChannels } from './contract/export.ts';
 import { storageChannels } from './contract/hosting.ts';
-import { ingestChannels } from './contract/ingest.ts';
+import { foldersChannels, ingestChannels } from './contract/ingest.ts';
 import { brandsChannels, usageChannels } from './contract/ledger.ts';
 import { productsChannels } from './contract/products.ts';
 import { batchesChannels, jobsChannels } from './contract/queue.ts';
@@ -27,6 +27,7 @@ export const CONTRACT = {
   ...agentsChannels,
   ...agentServerChannels,
   ...ingestChannels,
+  ...foldersChannels,
   ...batchesChannels,
   ...jobsChannels,
   ...reviewChannels,

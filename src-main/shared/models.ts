@@ -164,6 +164,15 @@ export interface SkippedView {
   adbatchFolder?: AdbatchFolderKind;
 }
 
+/** A folder as the folder browser shows it (`folders:list`): where it is, the way up, the folders inside. */
+export interface FolderListing {
+  path: string;
+  /** The folder above, or null at the top the browser may show (the user's home). */
+  parent: string | null;
+  /** The folders inside, in the order a person reads their names; hidden ones (.cache) left out. */
+  folders: Array<{ name: string; path: string }>;
+}
+
 export interface ScanView {
   scanId: string;
   products: ScannedProductView[];

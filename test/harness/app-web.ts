@@ -1,9 +1,9 @@
 import { startAppServer } from './app-server.ts';
 
-// `npm run app:web`: the app in any browser, on the real core and the embedded sandbox, with a temporary
-// data dir (or ADBATCH_HARNESS_DIR, kept: the tests that kill the app and start it again use it). "Open
-// Folder…" answers with the bundled example products (a browser has no folder dialog). Only the printed
-// URL gets in: it carries this run's token (see app-server.ts).
+// The browser harness in a process of its own, for the tests that kill it and start it again
+// (test/e2e/review-kill.test.ts): the test core on a temporary folder, or on ADBATCH_HARNESS_DIR, which it
+// keeps. "Open Folder…" answers with the bundled example products. Not `npm run app:web`, which is the
+// product's (src-main/web/main.ts). Only the printed URL gets in: it carries this run's token.
 
 const app = await startAppServer({
   port: Number(process.env.PORT ?? 0),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ScannedProductView, ScanView } from '../models.ts';
+import type { FolderListing, ScannedProductView, ScanView } from '../models.ts';
 import { channel, none } from './channel.ts';
 
 // Folders, photos and catalogs to products (core/ingest/).
@@ -42,5 +42,19 @@ export const ingestChannels = {
   /** Leaves a scanned product out of the batch, or takes it back in: for this scan and the next ones. */
   'ingest:leaveOut': channel<null>()(
     z.object({ scanId, product: z.string().min(1).max(1000), out: z.boolean() }).strict(),
+  ),
+};
+
+/**
+ * The folder browser of a front end with no OS dialog (the app in a browser: `npm run app:web`), served by
+ * core within the user's home (core/ingest/folder-browser.ts).
+ */
+export const foldersChannels = {
+  /**
+   * The folders inside `path` (the home when none is given), to choose one to add. null where the front end
+   * has the OS's dialog instead (`dialog:open`): the desktop app.
+   */
+  'folders:list': channel<FolderListing | null>()(
+    z.object({ path: z.string().min(1).max(4096).optional() }).strict(),
   ),
 };

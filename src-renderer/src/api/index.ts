@@ -26,6 +26,12 @@ function pickTransport(): Transport {
 
 const transport = pickTransport();
 
+/**
+ * In a browser (`npm run app:web`, the browser harness), not the desktop app's window: a drop carries no
+ * path there, so a path is typed instead.
+ */
+export const inBrowser = !window.adbatch;
+
 export const api = {
   async call<C extends Channel>(
     channel: C,

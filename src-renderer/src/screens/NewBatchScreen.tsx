@@ -2,13 +2,15 @@ import { type DragEvent, useEffect, useState } from 'react';
 import { counted } from '../../../src-main/shared/counted.ts';
 import type {
   CatalogView,
+  FolderListing,
   PhotoReach,
   ScannedProductView,
   ScanView,
   ShootSettingsView,
 } from '../../../src-main/shared/models.ts';
-import { api, messageOf } from '../api/index.ts';
+import { api, inBrowser, messageOf } from '../api/index.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
+import { browsableHome, FolderBrowser } from '../components/FolderBrowser.tsx';
 import { ModelPicker } from '../components/ModelPicker.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { PriceLine } from '../components/PriceLine.tsx';
@@ -38,13 +40,25 @@ function sixShotRule(catalog: CatalogView): string {
   return `${most} shots are made only in the ${styles} styles`;
 }
 
+/** Said where a drop brought no path: a browser hands the page a file's contents, never where it is. */
+const NO_PATH_DROPPED = inBrowser
+  ? "A browser does not tell Adbatch where dropped files are: type the folder's path above and press Add, or use Open Folder… to browse."
+  : 'Dropped files have no location here: use Open Folder… instead.';
+
 function DropZone() {
   const scanInputs = useNewBatch((state) => state.scanInputs);
   const [over, setOver] = useState(false);
   const [hint, setHint] = useState<string | null>(null);
+  const [browsing, setBrowsing] = useState<FolderListing | null>(null);
+  // "Open Folder…" is the OS dialog where the front end has one, else core's folder browser.
   const open = async () => {
     setHint(null);
     try {
+      const home = await browsableHome();
+      if (home) {
+        setBrowsing(home);
+        return;
+      }
       const inputs = await api.call('dialog:open');
       if (inputs.length > 0) await scanInputs(inputs);
     } catch (error) {
@@ -56,7 +70,7 @@ function DropZone() {
     setOver(false);
     const paths = api.pathsForFiles([...event.dataTransfer.files]);
     if (paths.length > 0) void scanInputs(paths);
-    else setHint('Dropped files have no location here: use Open Folder… instead.');
+    else setHint(NO_PATH_DROPPED);
   };
   return (
     <section
@@ -70,11 +84,52 @@ function DropZone() {
       onDrop={drop}
     >
       <p>Drop product folders, photos or a catalog (CSV, JSON) here</p>
+      {inBrowser && <PathEntry onAdd={(path) => void scanInputs([path])} />}
       <button type="button" onClick={() => void open()}>
         Open Folder…
       </button>
       {hint && <Notice kind="info">{hint}</Notice>}
+      {browsing && (
+        <FolderBrowser
+          start={browsing}
+          chooseLabel="Add this folder"
+          onClose={() => setBrowsing(null)}
+          onChoose={(folder) => {
+            setBrowsing(null);
+            void scanInputs([folder]);
+          }}
+        />
+      )}
     </section>
+  );
+}
+
+/** A folder, photo or catalog added by its path: in a browser, the way to add what a drop cannot. */
+function PathEntry({ onAdd }: { onAdd: (path: string) => void }) {
+  const [path, setPath] = useState('');
+  return (
+    <form
+      className="path-entry"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (path.trim()) onAdd(path.trim());
+      }}
+    >
+      <label className="path-entry-field">
+        Folder or file path
+        <input
+          type="text"
+          value={path}
+          placeholder="/home/you/Products"
+          spellCheck={false}
+          autoComplete="off"
+          onChange={(event) => setPath(event.target.value)}
+        />
+      </label>
+      <button type="submit" disabled={!path.trim()}>
+        Add
+      </button>
+    </form>
   );
 }
 

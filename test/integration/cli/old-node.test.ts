@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -104,6 +104,64 @@ describe('the command line on a Node older than package.json asks for', () => {
     expect(result.stdout).toMatch(/Batch b_[0-9a-f]+ started/);
     expect(result.stdout).toContain(`Results: ${where.library}`);
   }, 120_000);
+
+  it('starts `npm run app:web`, which prints its URL and answers there, on 127.0.0.1', async ({ skip }) => {
+    if (!oldNode) return skip();
+    // Its own process group, so that the stop reaches npm, the launcher and the server alike, as Ctrl+C does.
+    const child = spawn('npm', ['run', 'app:web', '--', '--throwaway'], {
+      cwd: ROOT,
+      env: oldFirst(),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (chunk) => {
+        output += chunk;
+      });
+    }
+    // 'close': once every process of the group that holds its output (npm, the launcher, the server) ended.
+    let closed = false;
+    const exited = new Promise<void>((done) =>
+      child.once('close', () => {
+        closed = true;
+        done();
+      }),
+    );
+    /** The first match in what was printed so far or as soon as it is, whatever chunks it came in. */
+    const printed = (pattern: RegExp) =>
+      new Promise<RegExpMatchArray>((found, failed) => {
+        const look = () => {
+          const match = pattern.exec(output);
+          if (!match) return false;
+          child.stdout.off('data', look);
+          child.stderr.off('data', look);
+          found(match);
+          return true;
+        };
+        if (look()) return;
+        // Added after the collecting listeners, so the output looked at holds the chunk that woke the look.
+        child.stdout.on('data', look);
+        child.stderr.on('data', look);
+        void exited.then(() => failed(new Error(`npm run app:web exited:\n${output}`)));
+      });
+    try {
+      const [, url] = await printed(/Adbatch in your browser: (http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/);
+      expect(output).toMatch(new RegExp(launcherLine(oldNode.version).source.slice(1), 'm'));
+      expect(output).not.toMatch(STACK_LINE);
+      const [, dataDir] = await printed(/Data folder: (\S+) \(throwaway/);
+      const page = await fetch(url!);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+      // The throwaway data folder goes with it.
+      expect(existsSync(dataDir!)).toBe(false);
+    } finally {
+      // A failure on the way leaves nothing running: npm may have ended before the server it started.
+      if (!closed) process.kill(-child.pid!, 'SIGKILL');
+    }
+  }, 180_000);
 
   it('fetches a newer Node from the npm registry when none is on PATH, once', async ({ skip }) => {
     if (!oldNode) return skip();

@@ -74,6 +74,8 @@ const CASES: Case[] = [
   // Front ends reach core through the composition root and core/app only.
   { path: 'src-main/cli/a.ts', from: '../core/queue/store.ts', refused: 'Front ends reach core through' },
   { path: 'src-main/mcp/a.ts', from: '../core/ledger/usage.ts', refused: 'Front ends reach core through' },
+  { path: 'src-main/web/a.ts', from: '../core/ingest/scan.ts', refused: 'Front ends reach core through' },
+  { path: 'src-main/web/a.ts', from: 'electron', refused: "Electron's modules load only" },
   {
     path: 'src-main/electron/a.ts',
     from: '../core/accounts/secrets.ts',
@@ -86,6 +88,7 @@ const CASES: Case[] = [
   },
   { path: 'src-main/cli/a.ts', from: '../core/app/public-api.ts', refused: null },
   { path: 'src-main/mcp/a.ts', from: '../core/create-core.ts', refused: null },
+  { path: 'src-main/web/a.ts', from: '../core/app/library-choice.ts', refused: null },
   // The renderer and the preload reach main through the contract in shared, only.
   { path: 'src-renderer/src/a.ts', from: '../../src-main/core/pricing.ts', refused: 'through the contract' },
   { path: 'src-preload/a.ts', from: '../src-main/core/app/dispatch.ts', refused: 'through the contract' },
