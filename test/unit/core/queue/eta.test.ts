@@ -53,7 +53,7 @@ describe('estimateEta', () => {
     expect(guessed.at - NOW).toBeGreaterThan(0.5 * (SHOOT_PRIOR + VIDEO_PRIOR));
     expect(guessed.at - NOW).toBeLessThan(3 * (SHOOT_PRIOR + VIDEO_PRIOR));
     expect(guessed.to - guessed.from).toBeGreaterThan(0.5 * (guessed.at - NOW));
-    expect(etaWords(guessed, NOW)).toMatch(/^\d+ (s )?to \d+ min left$/);
+    expect(etaWords(guessed, NOW)).toMatch(/^about \d+ (s )?to \d+ min left$/);
 
     const known = estimateEta(input(products(3, learned(20_000), learned(60_000))))!;
     expect(known.range).toBe(false);
@@ -160,5 +160,32 @@ describe('estimateEta', () => {
     expect(parts.workMs).toBeGreaterThan(1000);
     expect(parts.workMs).toBeLessThan(3000);
     expect(explainEta(input([]))).toBeNull();
+  });
+});
+
+describe('etaWords', () => {
+  /** An ETA at NOW whose range runs `from` to `to` ms from now, its likeliest halfway. */
+  const ranged = (from: number, to: number, range = true) => ({
+    at: NOW + (from + to) / 2,
+    from: NOW + from,
+    to: NOW + to,
+    range,
+    lastProgressAt: NOW,
+    stalledAt: null,
+  });
+
+  it('says a range as a guess, in one unit when both ends share it', () => {
+    expect(etaWords(ranged(2 * 60_000, 6 * 60_000), NOW)).toBe('about 2 to 6 min left');
+    expect(etaWords(ranged(20_000, 40_000), NOW)).toBe('about 20 to 40 s left');
+    expect(etaWords(ranged(40_000, 3 * 60_000), NOW)).toBe('about 40 s to 3 min left');
+    expect(etaWords(ranged(3 * 60_000, 3 * 60_000 + 10_000), NOW)).toBe('about 3 min left');
+    expect(etaWords(ranged(2 * 60_000, 6 * 60_000, false), NOW)).toBe('about 4 min left');
+  });
+
+  it('counts a range down with the clock, to "under" once its early end has passed', () => {
+    const eta = ranged(2 * 60_000, 6 * 60_000);
+    expect(etaWords(eta, NOW + 60_000)).toBe('about 1 to 5 min left');
+    expect(etaWords(eta, NOW + 3 * 60_000)).toBe('under 3 min left');
+    expect(etaWords(eta, NOW + 6 * 60_000)).toBe('almost done');
   });
 });
