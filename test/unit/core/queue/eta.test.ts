@@ -24,6 +24,7 @@ function job(id: string, overrides: Partial<EtaJob> = {}): EtaJob {
     after: null,
     durationClass: overrides.kind ?? 'shoot',
     samplesMs: [],
+    batchSamplesMs: [],
     priorMs: SHOOT_PRIOR,
     ...overrides,
   };
