@@ -1,6 +1,7 @@
 import type { BatchEta } from '../../shared/models.ts';
 import type { RateLimit } from '../scheduler/budget.ts';
 import { aimPollMs } from '../scheduler/durations.ts';
+import { fitLogNormal, tailDurations } from './duration-tail.ts';
 
 // How long a batch has left (issue 27, point 9), as a pure function of what is known: the jobs still to
 // run, the durations learned for their classes (scheduler/durations.ts) and the key's request budget.
@@ -47,6 +48,8 @@ const WIDE_RANGE = 0.5;
 const MIN_POLL_GAP = 0.05;
 /** Nothing finishing for this many times the longest running class's typical duration is a stall. */
 const STALL_TYPICALS = 2;
+/** Durations a fitted tail is drawn from (evenly spread over it). */
+const TAIL_DRAWS = 16;
 
 export interface EtaJob {
   id: string;
@@ -137,7 +140,7 @@ function survival(
   sorted: readonly number[],
   running: readonly number[],
   centre: number,
-  history: readonly number[],
+  history: readonly number[] | null,
 ): { outcomes: Outcome[]; beyond: Outcome[] } {
   const points = [
     ...sorted.map((ms) => ({ ms, done: true })),
@@ -156,14 +159,13 @@ function survival(
   }
   if (surviving <= 1e-9) return { outcomes, beyond: [] };
   // What outlasted the cohort's every duration: the longer durations learned before (a tail the batch has
-  // not lived through yet), else a third past the longest wait seen.
+  // not lived through yet), else the tail of the log-normal that fits the cohort (duration-tail.ts), else
+  // a third past the longest wait seen.
   const longest = points.at(-1)?.ms ?? centre;
-  const longer = history.filter((ms) => ms > longest);
-  const beyond =
-    longer.length > 0
-      ? longer.map((ms) => ({ ratio: ms / centre, weight: surviving / longer.length }))
-      : [{ ratio: (longest * 1.3) / centre, weight: surviving }];
-  return { outcomes, beyond };
+  const longer = (history ?? []).filter((ms) => ms > longest);
+  const fit = history && fitLogNormal(sorted, running);
+  const tail = longer.length > 0 ? longer : fit ? tailDurations(fit, longest, TAIL_DRAWS) : [longest * 1.3];
+  return { outcomes, beyond: tail.map((ms) => ({ ratio: ms / centre, weight: surviving / tail.length })) };
 }
 
 /**
@@ -189,7 +191,7 @@ function classFacts(input: EtaInput, freeAt: number): Map<string, ClassFacts> {
       .map((other) => outlasted(sorted, pollCentre, other.elapsedMs, now, freeAt));
     const { outcomes, beyond } =
       drawnFrom.length > 0
-        ? survival(drawnFrom, running, centre, drawnFrom === own ? sorted : [])
+        ? survival(drawnFrom, running, centre, drawnFrom === own ? sorted : null)
         : { outcomes: [], beyond: [] };
     classes.set(job.durationClass, { sorted, pollCentre, drawnFrom, centre, outcomes, beyond });
   }
@@ -204,7 +206,10 @@ function classFacts(input: EtaInput, freeAt: number): Map<string, ClassFacts> {
   );
   for (const known of classes.values()) {
     if (known.drawnFrom.length === 0) continue;
-    if (known.drawnFrom.length >= FEW_SAMPLES) continue;
+    if (known.drawnFrom.length >= FEW_SAMPLES) {
+      known.outcomes = [...known.outcomes, ...known.beyond];
+      continue;
+    }
     // A class keeps its own share beyond everything learned; the rest is drawn from the pool.
     const own = 1 - known.beyond.reduce((sum, outcome) => sum + outcome.weight, 0);
     const base = pooled.length > 0 ? pooled : known.outcomes;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type EtaInput, type EtaJob, estimateEta, explainEta } from '../../../../src-main/core/queue/eta.ts';
 import { etaWords } from '../../../../src-main/shared/words.ts';
+import { seededLogNormal } from '../../../support/seeded-durations.ts';
 
 // The batch's ETA (issue 27, point 9): from the learned durations of the jobs still to run and the key's
 // request budget; a range while little is known; moments a front end counts down between answers; and
@@ -188,5 +189,44 @@ describe('etaWords', () => {
     expect(etaWords(eta, NOW + 60_000)).toBe('about 1 to 5 min left');
     expect(etaWords(eta, NOW + 3 * 60_000)).toBe('under 3 min left');
     expect(etaWords(eta, NOW + 6 * 60_000)).toBe('almost done');
+  });
+});
+
+describe('a batch half done, its slow half still running', () => {
+  const SEED = Number(process.env.ETA_SEED ?? 1);
+
+  /**
+   * 60 videos sent at once, log-normal durations (median 1 min, spread 0.5), looked at when half have
+   * ended: for 8 seeds from SEED, how late the likeliest end is against the truth (the longest running
+   * one's end), with the durations drawn from the batch's cohort or from the 24 most recent alone.
+   */
+  function ratios(fromCohort: boolean): number[] {
+    return Array.from({ length: 8 }, (_, index) => {
+      const durations = seededLogNormal(SEED + index, 60, 60_000, 0.5);
+      const elapsedMs = [...durations].sort((a, b) => a - b)[30]! + 1;
+      const finished = durations.filter((ms) => ms < elapsedMs);
+      const running = durations.filter((ms) => ms >= elapsedMs);
+      const jobs = running.map((_, at) =>
+        job(`v${at}`, {
+          kind: 'video',
+          phase: 'running',
+          elapsedMs,
+          samplesMs: finished.slice(-24),
+          batchSamplesMs: fromCohort ? finished : [],
+          priorMs: VIDEO_PRIOR,
+        }),
+      );
+      const eta = estimateEta(input(jobs))!;
+      return (eta.at - NOW) / (Math.max(...running) - elapsedMs);
+    });
+  }
+
+  it('is not put early: the running jobs count as outlasting what they ran, their tail fitted', () => {
+    console.info(`eta seeds ${SEED} to ${SEED + 7} (ETA_SEED=${SEED} replays them)`);
+    const cohort = ratios(true);
+    const recentOnly = ratios(false);
+    // The quickest half alone says the slow half ends a little after the quickest: far too early.
+    expect(recentOnly.filter((ratio) => ratio >= 0.5).length).toBeLessThanOrEqual(1);
+    expect(cohort.filter((ratio) => ratio >= 0.5).length).toBeGreaterThanOrEqual(4);
   });
 });
