@@ -33,7 +33,8 @@ import { benchSize, SHORT, writeResults } from './settings.ts';
 // Each point also says the estimate's parts beside the truth's, for the job that ends the batch: how long
 // it waits for its shoot, for the budget to send it, for the service to make it, and for a poll to see it
 // done and its results to land. BENCH_ETA_TRACE=<file> writes what the estimator was given at every 5 %
-// of the jobs done, and when each batch ended: estimators can then be compared on the same batches.
+// of the jobs done, when each batch ended and what became of each job (accepted, begun and completed at
+// the service, done here): estimators can then be compared on the same batches.
 
 const FACTOR = benchSize('BENCH_FACTOR', 0.1, 0.05);
 const PRODUCTS = benchSize('BENCH_PRODUCTS', 30, 3);
@@ -51,7 +52,26 @@ const CHECKPOINTS = [0.25, 0.5, 0.75] as const;
 const TARGET = 0.2;
 const TRACE = process.env.BENCH_ETA_TRACE;
 /** Per batch, what the estimator was given along the way and when the batch ended (BENCH_ETA_TRACE). */
-const traces: Array<{ spread: string; repeat: number; endedAt: number; trace: TracePoint[] }> = [];
+const traces: Array<{
+  spread: string;
+  repeat: number;
+  endedAt: number;
+  trace: TracePoint[];
+  jobs: TracedJob[];
+}> = [];
+
+/**
+ * What became of each job of a traced batch, in ms since the epoch: when it was accepted here, when the
+ * service began and finished it (its history), and when it was done here.
+ */
+interface TracedJob {
+  id: string;
+  kind: Job['kind'];
+  acceptedAt: number | null;
+  serviceCreatedAt: number | null;
+  completedAt: number | null;
+  finishedAt: number | null;
+}
 
 interface Checkpoint {
   share: number;
@@ -194,12 +214,14 @@ async function runSpread(
   await drive(batch.id, look);
   const endedAt = Date.now();
   const jobs = store.jobs.ofBatch(batch.id);
-  const completedAt = new Map(
-    (await sandbox.jobs()).map((job) => [
-      job.id,
-      Date.parse(job.history.find((step) => step.status === 'completed')?.at ?? ''),
-    ]),
-  );
+  const remoteJobs = await sandbox.jobs();
+  const stepAt = (remoteId: string | null, status: string) => {
+    const at = remoteJobs
+      .find((job) => job.id === remoteId)
+      ?.history.find((step) => step.status === status)?.at;
+    return at === undefined ? null : Date.parse(at);
+  };
+  const completedAt = new Map(remoteJobs.map((job) => [job.id, stepAt(job.id, 'completed') ?? Number.NaN]));
   const checkpoints: Checkpoint[] = seen.map(({ share, at, predictedMs, parts }) => {
     const actual = endedAt - at;
     return {
@@ -211,7 +233,22 @@ async function runSpread(
       parts: { predicted: parts && seconds(parts), actual: actualParts(jobs, completedAt, at) },
     };
   });
-  traces.push({ spread, repeat, endedAt, trace });
+  traces.push({
+    spread,
+    repeat,
+    endedAt,
+    trace,
+    jobs: TRACE
+      ? jobs.map((job) => ({
+          id: job.id,
+          kind: job.kind,
+          acceptedAt: job.acceptedAt,
+          serviceCreatedAt: stepAt(job.remoteId, 'pending'),
+          completedAt: stepAt(job.remoteId, 'completed'),
+          finishedAt: job.finishedAt,
+        }))
+      : [],
+  });
   store.db.close();
   await host.close();
   await sandbox.close();

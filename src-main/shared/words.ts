@@ -285,18 +285,22 @@ export function spanWords(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-/** "20 to 40 s", "1 to 3 min", "40 s to 3 min": one unit when both ends share it. */
+/**
+ * "about 20 to 40 s", "about 2 to 6 min", "about 40 s to 3 min": one unit when both ends share it; "about",
+ * as the likeliest time says it, for a range is a guess too, not a promise of its ends.
+ */
 function rangeWords(fromMs: number, toMs: number): string {
   const from = spanWords(fromMs);
   const to = spanWords(toMs);
   const unit = (words: string) => words.replace(/^[\d ]+/, '');
   const sameUnit = unit(from) === unit(to) && (unit(to) === 's' || unit(to) === 'min');
   if (from === to) return `about ${to}`;
-  return sameUnit ? `${from.replace(/ \w+$/, '')} to ${to}` : `${from} to ${to}`;
+  return `about ${sameUnit ? from.replace(/ \w+$/, '') : from} to ${to}`;
 }
 
 /**
- * What is left of a running batch at `now`: "about 3 min left", "1 to 3 min left" while little is known,
+ * What is left of a running batch at `now`: "about 3 min left", "about 1 to 3 min left" while little is known
+ * (from its start: before any job ends, the service's typical durations and the key's budget give a range),
  * "under 1 min left", or, when nothing has finished for long though jobs run, "waiting on the service for
  * 4 min".
  */

@@ -1,16 +1,19 @@
 import type { BatchEta } from '../../shared/models.ts';
 import type { RateLimit } from '../scheduler/budget.ts';
 import { aimPollMs } from '../scheduler/durations.ts';
+import { fitLogNormal, tailDurations } from './duration-tail.ts';
 
 // How long a batch has left (issue 27, point 9), as a pure function of what is known: the jobs still to
 // run, the durations learned for their classes (scheduler/durations.ts) and the key's request budget.
 //
 // The batch is played forward a few dozen times, each time with every job's duration drawn from what was
-// learned of its class (its learned durations pooled with those of every class of the batch that has
-// learned enough, counting the jobs still running as lasting at least until the last poll that found them
-// running: a busy service or a slow tail shows in shoots and videos alike, and the shoots, learned first,
-// show it before the videos can). A running job's draw is one longer than that poll (not than all it has
-// run: it may be done, waiting for its next poll). Creates leave at the pace the budget allows (each job
+// learned of its class: once a few of the batch's own jobs of the class ended, from the batch's cohort
+// alone (those that ended, and those still running as lasting at least until the last poll that found
+// them running: censored, Kaplan-Meier), what outlasted all of them from the longer durations learned
+// before; until then from every duration learned of the class. The cohort is the service's pace now: the
+// 24 most recent durations, half way through a batch, are its quickest jobs (they end first) mixed with an
+// earlier batch's, and that batch's backlog at the service was another. A running job's draw is one longer
+// than that poll (not than all it has run: it may be done, waiting for its next poll). Creates leave at the pace the budget allows (each job
 // costs about REQUESTS_PER_JOB requests, its polls included), videos before shoots as the request pump
 // sends them, a video once its shoot is seen done. A job is seen done at the first poll the
 // planner would make after it is done (scheduler/poll-planner.ts): aimed at its class's 90th percentile
@@ -45,6 +48,8 @@ const WIDE_RANGE = 0.5;
 const MIN_POLL_GAP = 0.05;
 /** Nothing finishing for this many times the longest running class's typical duration is a stall. */
 const STALL_TYPICALS = 2;
+/** Durations a fitted tail is drawn from (evenly spread over it). */
+const TAIL_DRAWS = 16;
 
 export interface EtaJob {
   id: string;
@@ -57,8 +62,15 @@ export interface EtaJob {
   after: string | null;
   /** The class its duration is learned in (scheduler/durations.ts `durationClass`). */
   durationClass: string;
-  /** Durations learned for its class, in ms (empty: nothing learned yet). */
+  /** Durations learned for its class, in ms (empty: nothing learned yet): what the planner aims polls from. */
   samplesMs: readonly number[];
+  /**
+   * Durations learned for its class since the batch began, in ms: its own jobs that ended. With the jobs of
+   * the class still running (censored: they last at least until their last poll) they are the batch's whole
+   * cohort, what its durations are drawn from once there are a few (the service's pace now, not on an
+   * earlier day or an earlier batch's backlog).
+   */
+  batchSamplesMs: readonly number[];
   /** Its class's duration before anything is learned, in ms (the prior, in the service's time). */
   priorMs: number;
 }
@@ -105,11 +117,16 @@ interface Outcome {
  * is centred, and the outcomes its draws take.
  */
 interface ClassFacts {
+  /** The class's learned durations, as the planner aims its polls from them. */
   sorted: number[];
+  /** What the planner aims from with nothing learned (the prior), else the learned median. */
+  pollCentre: number;
+  /** The durations drawn from: the batch's own once it has a few, else all learned. */
+  drawnFrom: number[];
   centre: number;
   outcomes: Outcome[];
   /** The share of its jobs that outlast every learned duration, and how long they are guessed to take. */
-  beyond: Outcome | null;
+  beyond: Outcome[];
 }
 
 /**
@@ -123,7 +140,8 @@ function survival(
   sorted: readonly number[],
   running: readonly number[],
   centre: number,
-): { outcomes: Outcome[]; beyond: Outcome | null } {
+  history: readonly number[] | null,
+): { outcomes: Outcome[]; beyond: Outcome[] } {
   const points = [
     ...sorted.map((ms) => ({ ms, done: true })),
     ...running.map((ms) => ({ ms, done: false })),
@@ -139,18 +157,24 @@ function survival(
     }
     atRisk--;
   }
+  if (surviving <= 1e-9) return { outcomes, beyond: [] };
+  // What outlasted the cohort's every duration: the longer durations learned before (a tail the batch has
+  // not lived through yet), else the tail of the log-normal that fits the cohort (duration-tail.ts), else
+  // a third past the longest wait seen.
   const longest = points.at(-1)?.ms ?? centre;
-  return {
-    outcomes,
-    beyond: surviving > 1e-9 ? { ratio: (longest * 1.3) / centre, weight: surviving } : null,
-  };
+  const longer = (history ?? []).filter((ms) => ms > longest);
+  const fit = history && fitLogNormal(sorted, running);
+  const tail = longer.length > 0 ? longer : fit ? tailDurations(fit, longest, TAIL_DRAWS) : [longest * 1.3];
+  return { outcomes, beyond: tail.map((ms) => ({ ratio: ms / centre, weight: surviving / tail.length })) };
 }
 
 /**
- * Each class's facts, its learned outcomes pooled with those of every class that learned enough (weighed
- * by what each learned): a busy service or a slow tail shows in shoots and videos alike. What outlasted
- * every learned duration stays its own class's: a shoot running five times its typical says nothing of
- * how far past theirs the videos go.
+ * Each class's facts: its own outcomes once it learned enough; with one or two durations learned, the
+ * shape of those of every class that learned enough (weighed by what each learned), around its own centre.
+ * A class that learned enough keeps its own spread: shoots and videos are made by different work at the
+ * service, and a spread of the shoots (their queue at a busy service, minutes of videos' pace against
+ * seconds of theirs) said nothing of the videos' (bench:eta: it put the videos twice too late). What
+ * outlasted every learned duration stays its own class's.
  */
 function classFacts(input: EtaInput, freeAt: number): Map<string, ClassFacts> {
   const { jobs, now } = input;
@@ -158,32 +182,41 @@ function classFacts(input: EtaInput, freeAt: number): Map<string, ClassFacts> {
   for (const job of jobs) {
     if (classes.has(job.durationClass)) continue;
     const sorted = [...job.samplesMs].sort((a, b) => a - b);
-    const centre = sorted.length > 0 ? quantile(sorted, 0.5) : job.priorMs;
+    const pollCentre = sorted.length > 0 ? quantile(sorted, 0.5) : job.priorMs;
+    const own = [...job.batchSamplesMs].sort((a, b) => a - b);
+    const drawnFrom = own.length >= FEW_SAMPLES ? own : sorted;
+    const centre = drawnFrom.length > 0 ? quantile(drawnFrom, 0.5) : job.priorMs;
     const running = jobs
       .filter((other) => other.durationClass === job.durationClass && other.phase === 'running')
-      .map((other) => outlasted(sorted, centre, other.elapsedMs, now, freeAt));
+      .map((other) => outlasted(sorted, pollCentre, other.elapsedMs, now, freeAt));
     const { outcomes, beyond } =
-      sorted.length > 0 ? survival(sorted, running, centre) : { outcomes: [], beyond: null };
-    classes.set(job.durationClass, { sorted, centre, outcomes, beyond });
+      drawnFrom.length > 0
+        ? survival(drawnFrom, running, centre, drawnFrom === own ? sorted : null)
+        : { outcomes: [], beyond: [] };
+    classes.set(job.durationClass, { sorted, pollCentre, drawnFrom, centre, outcomes, beyond });
   }
-  const enough = [...classes.values()].filter((known) => known.sorted.length >= FEW_SAMPLES);
-  const learned = enough.reduce((sum, known) => sum + known.sorted.length, 0);
+  const enough = [...classes.values()].filter((known) => known.drawnFrom.length >= FEW_SAMPLES);
+  const learned = enough.reduce((sum, known) => sum + known.drawnFrom.length, 0);
   // Each class's outcomes weigh by what it learned; a pooled whole weighs 1, like each class's own.
   const pooled = enough.flatMap((known) =>
     known.outcomes.map((outcome) => ({
       ...outcome,
-      weight: (outcome.weight * known.sorted.length) / learned,
+      weight: (outcome.weight * known.drawnFrom.length) / learned,
     })),
   );
   for (const known of classes.values()) {
-    if (known.sorted.length === 0) continue;
+    if (known.drawnFrom.length === 0) continue;
+    if (known.drawnFrom.length >= FEW_SAMPLES) {
+      known.outcomes = [...known.outcomes, ...known.beyond];
+      continue;
+    }
     // A class keeps its own share beyond everything learned; the rest is drawn from the pool.
-    const own = 1 - (known.beyond?.weight ?? 0);
+    const own = 1 - known.beyond.reduce((sum, outcome) => sum + outcome.weight, 0);
     const base = pooled.length > 0 ? pooled : known.outcomes;
     const total = base.reduce((sum, outcome) => sum + outcome.weight, 0);
     known.outcomes = [
       ...base.map((outcome) => ({ ...outcome, weight: (outcome.weight / total) * own })),
-      ...(known.beyond ? [known.beyond] : []),
+      ...known.beyond,
     ];
   }
   return classes;
@@ -204,7 +237,8 @@ function pick(outcomes: readonly Outcome[], random: () => number): number {
  * its kind, each job ±20 % about it); else a learned outcome, times the play's factor for its kind.
  */
 function draw(facts: ClassFacts, kindFactor: number, random: () => number): number {
-  if (facts.sorted.length === 0) return facts.centre * kindFactor * (1 + GUESS_JITTER * (2 * random() - 1));
+  if (facts.drawnFrom.length === 0)
+    return facts.centre * kindFactor * (1 + GUESS_JITTER * (2 * random() - 1));
   return facts.centre * pick(facts.outcomes, random) * kindFactor;
 }
 
@@ -215,8 +249,9 @@ function draw(facts: ClassFacts, kindFactor: number, random: () => number): numb
  */
 function drawLonger(facts: ClassFacts, kindFactor: number, outlasted: number, random: () => number): number {
   const longer = facts.outcomes.filter((outcome) => facts.centre * outcome.ratio * kindFactor > outlasted);
-  if (facts.sorted.length > 0 && longer.length > 0) return facts.centre * pick(longer, random) * kindFactor;
-  for (let attempt = 0; facts.sorted.length === 0 && attempt < 16; attempt++) {
+  if (facts.drawnFrom.length > 0 && longer.length > 0)
+    return facts.centre * pick(longer, random) * kindFactor;
+  for (let attempt = 0; facts.drawnFrom.length === 0 && attempt < 16; attempt++) {
     const duration = draw(facts, kindFactor, random);
     if (duration > outlasted) return duration;
   }
@@ -264,7 +299,7 @@ function outlasted(
  * made after it is done, and not before `notBefore` (the polls before it found the job running).
  */
 function seenAfter(facts: ClassFacts, duration: number, sentAt: number, freeAt: number, notBefore = 0) {
-  for (const poll of polls(facts.sorted, facts.centre, sentAt, freeAt)) {
+  for (const poll of polls(facts.sorted, facts.pollCentre, sentAt, freeAt)) {
     if (poll >= duration && poll >= notBefore) return poll;
   }
   return Math.max(duration, notBefore);
@@ -329,7 +364,7 @@ function play({ input, facts, spacing, freeAt }: Start, random: () => number): P
   const learned = (kind: EtaJob['kind']) =>
     Math.max(
       0,
-      ...input.jobs.filter((job) => job.kind === kind).map((job) => facts.get(job.id)!.sorted.length),
+      ...input.jobs.filter((job) => job.kind === kind).map((job) => facts.get(job.id)!.drawnFrom.length),
     );
   const kindFactor = (kind: EtaJob['kind']) =>
     Math.exp((GUESS_SIGMA / Math.sqrt(learned(kind) + 1)) * normal(random));
@@ -348,7 +383,7 @@ function play({ input, facts, spacing, freeAt }: Start, random: () => number): P
     if (job.phase === 'downloading') seen(job, input.now, { shootMs: 0, budgetMs: 0, workMs: 0, seenMs: 0 });
     else if (job.phase === 'running') {
       const sentAt = input.now - job.elapsedMs;
-      const lastRunning = outlasted(known.sorted, known.centre, job.elapsedMs, input.now, freeAt);
+      const lastRunning = outlasted(known.sorted, known.pollCentre, job.elapsedMs, input.now, freeAt);
       const duration = drawLonger(known, factors[job.kind], lastRunning, random);
       const seenMs = seenAfter(known, duration, sentAt, freeAt, job.elapsedMs);
       seen(job, sentAt + seenMs, {

@@ -68,6 +68,7 @@ export function etaInputOf(store: QueueStore, batch: Batch, facts: BatchFacts): 
         after: job.afterJobId !== null && active(byId.get(job.afterJobId)) ? job.afterJobId : null,
         durationClass: jobClass,
         samplesMs: durations.knownMs(jobClass),
+        batchSamplesMs: durations.learnedSinceMs(jobClass, batch.createdAt),
         priorMs: durations.priorMs(jobClass),
       };
     });

@@ -138,6 +138,17 @@ export class DurationModel {
     return this.known(jobClass).map((seconds) => seconds * 1000);
   }
 
+  /**
+   * The durations the class learned from `since` on, in ms, however many: what a batch begun then learned of
+   * its own jobs (queue/eta.ts draws from them; the recent 24 are the quickest of a batch half done).
+   */
+  learnedSinceMs(jobClass: string, since: number): number[] {
+    const rows = this.db
+      .prepare('SELECT seconds FROM duration_samples WHERE class = ? AND at >= ?')
+      .all(jobClass, since) as Array<{ seconds: number }>;
+    return rows.map((row) => row.seconds * 1000);
+  }
+
   /** The median known duration (the prior when nothing is known), for ETAs and deadlines. */
   typicalMs(jobClass: string): number {
     const known = this.known(jobClass);
