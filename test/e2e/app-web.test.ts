@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Child, killChildren, startChild } from '../support/child-process.ts';
+import { killChildren } from '../support/child-process.ts';
 import { adbatch } from '../support/cli.ts';
 import { makeProductFolders } from '../support/product-folders.ts';
+import { designerEnv, startWebApp, type WebApp } from '../support/web-app.ts';
 import { browserMissing, expectAccessible, openChromiumPage } from './browser.ts';
 
 // `npm run app:web` as a designer uses it (issue 31, point 1): src-main/web/main.ts in a process of its own,
@@ -20,21 +21,9 @@ let outside: string;
 let env: NodeJS.ProcessEnv;
 let browser: Browser;
 let page: Page;
-let web: { child: Child; url: string } | null = null;
+let web: WebApp | null = null;
 
-/** The environment of a designer whose home is `home`: no variable that moves the data folder or library. */
-function designerEnv(): NodeJS.ProcessEnv {
-  const next: NodeJS.ProcessEnv = { ...process.env, HOME: home };
-  for (const name of ['ADBATCH_DATA_DIR', 'ADBATCH_LIBRARY', 'XDG_DATA_HOME', 'PORT']) delete next[name];
-  return next;
-}
-
-async function startWeb(): Promise<{ child: Child; url: string }> {
-  const child = startChild(['--import', 'tsx', 'src-main/web/main.ts'], env);
-  const [, url] = await child.waitFor(/Adbatch in your browser: (http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/);
-  await child.waitFor(/Ctrl\+C stops it/);
-  return { child, url: url! };
-}
+const startWeb = () => startWebApp(env);
 
 /** The app loaded afresh: the same address with its token would only move within the page as it was. */
 async function openApp(): Promise<void> {
@@ -51,7 +40,7 @@ beforeAll(async () => {
   if (missing) return;
   home = await realpath(await mkdtemp(join(tmpdir(), 'adbatch-e2e-app-web-home-')));
   outside = await mkdtemp(join(tmpdir(), 'adbatch-e2e-app-web-outside-'));
-  env = designerEnv();
+  env = designerEnv(home);
   await makeProductFolders(join(home, 'Shoots', 'Spring'), 2);
   await mkdir(join(home, 'Shoots', '.cache'));
   await makeProductFolders(outside, 1);

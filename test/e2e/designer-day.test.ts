@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Child, killChildren, startChild } from '../support/child-process.ts';
+import { killChildren } from '../support/child-process.ts';
+import { listFiles } from '../support/export-checks.ts';
 import { PRODUCT_FIXTURES_DIR } from '../support/static-server.ts';
+import { designerEnv, startWebApp, type WebApp } from '../support/web-app.ts';
 import { browserMissing, checkAllLooks, openChromiumPage } from './browser.ts';
+import { activeTileIn, measuredColumns, reviewGrid } from './review-grid.ts';
 
 // A designer's whole day (issue 31's acceptance), in Chromium on `npm run app:web` (src-main/web/main.ts in
 // a process of its own, its HOME the test's, so the data folder and library are the app's defaults there):
@@ -26,15 +29,9 @@ let exportsFolder: string;
 let env: NodeJS.ProcessEnv;
 let browser: Browser;
 let page: Page;
-let web: { child: Child; url: string } | null = null;
+let web: WebApp | null = null;
 
-/** The app's own entry, as `npm run app:web` starts it: nothing said of where its data goes. */
-async function startWeb(): Promise<{ child: Child; url: string }> {
-  const child = startChild(['--import', 'tsx', 'src-main/web/main.ts'], env);
-  const [, url] = await child.waitFor(/Adbatch in your browser: (http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/);
-  await child.waitFor(/Ctrl\+C stops it/);
-  return { child, url: url! };
-}
+const startWeb = () => startWebApp(env);
 
 async function openApp(): Promise<void> {
   await page.goto('about:blank');
@@ -44,8 +41,7 @@ async function openApp(): Promise<void> {
 beforeAll(async () => {
   if (missing) return;
   home = await realpath(await mkdtemp(join(tmpdir(), 'adbatch-e2e-day-')));
-  env = { ...process.env, HOME: home };
-  for (const name of ['ADBATCH_DATA_DIR', 'ADBATCH_LIBRARY', 'XDG_DATA_HOME', 'PORT']) delete env[name];
+  env = designerEnv(home);
   // Their own folder, somewhere in their home, with the photos' licence beside them.
   clientFolder = join(home, 'Clients', 'Acme Spring');
   exportsFolder = join(home, 'Deliveries');
@@ -65,33 +61,14 @@ afterAll(async () => {
 });
 
 const press = (key: string) => page.keyboard.press(key);
-const grid = () => page.getByTestId('review-grid');
-const activeTile = () => grid().locator('[aria-current="true"] .tile-caption').textContent();
+const grid = () => reviewGrid(page);
+const activeTile = () => activeTileIn(page);
 const loupeName = () => page.getByTestId('loupe').getByRole('img').first().getAttribute('alt');
 const reviewProgress = () => page.locator('.review-progress').textContent();
-
-/** The grid's columns as laid out: the tiles on the first tile's line. */
-function measuredColumns(): Promise<number> {
-  return grid()
-    .locator('.tile')
-    .evaluateAll((tiles) => {
-      const top = Math.min(...tiles.map((tile) => tile.getBoundingClientRect().top));
-      return tiles.filter((tile) => Math.abs(tile.getBoundingClientRect().top - top) < 1).length;
-    });
-}
 
 async function photosIn(folder: string): Promise<number> {
   const entries = await readdir(folder, { recursive: true });
   return entries.filter((entry) => entry.endsWith('.png') || entry.endsWith('.jpg')).length;
-}
-
-/** Every file below `folder`, relative, sorted. */
-async function filesUnder(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name).slice(folder.length + 1))
-    .sort();
 }
 
 let reviewedBeforeRestart = '';
@@ -135,7 +112,7 @@ describe.skipIf(missing)(
       await page.getByRole('button', { name: 'Review', exact: true }).click();
       await expect.poll(() => grid().locator('.tile').count()).toBe(RESULTS);
       const names = await grid().locator('.tile-caption').allTextContents();
-      const columns = await measuredColumns();
+      const columns = await measuredColumns(page);
       expect(columns).toBeGreaterThan(1);
       expect(columns).toBeLessThan(RESULTS);
 
@@ -219,7 +196,7 @@ describe.skipIf(missing)(
         .poll(() => dialog.getByTestId('export-result').textContent(), { timeout: 120_000 })
         .toMatch(/^Exported\. /);
 
-      const written = (await filesUnder(exportsFolder)).filter((file) => /\.(jpe?g|png|webp)$/.test(file));
+      const written = (await listFiles(exportsFolder)).filter((file) => /\.(jpe?g|png|webp)$/.test(file));
       expect(written.filter((file) => file.startsWith('Shopify/'))).toHaveLength(PRODUCTS.length * 2);
       expect(written.filter((file) => file.startsWith('Instagram feed/'))).toHaveLength(PRODUCTS.length * 2);
       // Decoded: what each channel takes (Shopify square; Instagram's feed 4:5).

@@ -6,6 +6,7 @@ import { appInChromium } from '../support/app-fixture.ts';
 import { finishedBatch } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
 import { checkLooks, openReview, screenshot } from './browser.ts';
+import { activeTileIn, measuredColumns, reviewGrid } from './review-grid.ts';
 
 // Culling as Lightroom and Photo Mechanic do it, in Chromium: the arrows in four directions by the grid's
 // measured columns, the result Review was left on kept across leaving it and a reload, survey fitting five
@@ -32,19 +33,9 @@ const { missing } = appInChromium('review-culling', {
 });
 
 const press = (key: string) => page.keyboard.press(key);
-const grid = () => page.getByTestId('review-grid');
-const activeTile = () => grid().locator('[aria-current="true"] .tile-caption').textContent();
+const grid = () => reviewGrid(page);
+const activeTile = () => activeTileIn(page);
 const loupeName = () => page.getByTestId('loupe').getByRole('img').first().getAttribute('alt');
-
-/** The grid's columns as laid out: the tiles on the first tile's line. */
-function measuredColumns(): Promise<number> {
-  return grid()
-    .locator('.tile')
-    .evaluateAll((tiles) => {
-      const top = Math.min(...tiles.map((tile) => tile.getBoundingClientRect().top));
-      return tiles.filter((tile) => Math.abs(tile.getBoundingClientRect().top - top) < 1).length;
-    });
-}
 
 describe.skipIf(missing)(`culling${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('moves in four directions, keeps its place, fits survey, compares within a product, sorts', async () => {
@@ -59,7 +50,7 @@ describe.skipIf(missing)(`culling${missing ? ` (skipped: ${missing})` : ''}`, ()
       'hat, shot 1',
     ]);
     // 1280x800: five tiles a row (rows 0-4, 5-9, 10-11); ↑ and ↓ move by what the layout shows.
-    const columns = await measuredColumns();
+    const columns = await measuredColumns(page);
     expect(columns).toBe(5);
 
     await page.locator('body').focus();
