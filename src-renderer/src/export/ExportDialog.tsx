@@ -1,18 +1,13 @@
 import { useEffect, useState } from 'react';
 import { counted, noun } from '../../../src-main/shared/counted.ts';
 import type { Recipe } from '../../../src-main/shared/export-recipe.ts';
-import type {
-  ExportPlanView,
-  ExportRequest,
-  ExportScope,
-  FolderListing,
-} from '../../../src-main/shared/models.ts';
+import type { ExportPlanView, ExportRequest, ExportScope } from '../../../src-main/shared/models.ts';
 import type { PreflightWarning } from '../../../src-main/shared/vocabulary.ts';
 import { api, messageOf } from '../api/index.ts';
 import { ChoiceSelect, type SelectOption } from '../components/ChoiceSelect.tsx';
-import { browsableHome, FolderBrowser } from '../components/FolderBrowser.tsx';
 import { ModalSheet } from '../components/ModalSheet.tsx';
 import { Notice } from '../components/Notice.tsx';
+import { useFolderChoice } from '../components/useFolderChoice.tsx';
 import { fileName } from '../format.ts';
 import { type ExportChoices, type ListedRecipe, useExports } from '../stores/exports.ts';
 import { ExportRun } from './ExportRun.tsx';
@@ -351,21 +346,12 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
     planned && choices.recipes.length > 0 && recipes.length > 0 ? requestOf(choices, scope, planned) : null;
   const { plan, error: planError, planning } = usePlan(runId ? null : request);
 
-  // The OS's folder dialog; in a browser, core's folder browser (components/FolderBrowser.tsx).
-  const [browsing, setBrowsing] = useState<FolderListing | null>(null);
-  const chooseFolder = async () => {
-    try {
-      const home = await browsableHome();
-      if (home) {
-        setBrowsing(home);
-        return;
-      }
-      const folder = await api.call('dialog:openFolder');
-      if (folder) setChoices({ destination: folder });
-    } catch (failure) {
-      setError(messageOf(failure));
-    }
-  };
+  const folderChoice = useFolderChoice({
+    chooseLabel: 'Export here',
+    osDialog: () => api.call('dialog:openFolder'),
+    onChoose: (folder) => setChoices({ destination: folder }),
+  });
+  const chooseFolder = () => folderChoice.choose().catch((failure: unknown) => setError(messageOf(failure)));
 
   const start = async () => {
     if (!choices.destination) return;
@@ -573,17 +559,7 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
           </div>
         </>
       )}
-      {browsing && (
-        <FolderBrowser
-          start={browsing}
-          chooseLabel="Export here"
-          onClose={() => setBrowsing(null)}
-          onChoose={(folder) => {
-            setBrowsing(null);
-            setChoices({ destination: folder });
-          }}
-        />
-      )}
+      {folderChoice.sheet}
     </ModalSheet>
   );
 }

@@ -16,6 +16,7 @@ import type { OpenResult } from '../batch/ResultTiles.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
+import { useFolderChoice } from '../components/useFolderChoice.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
 import { BatchExportButton } from '../export/ExportButtons.tsx';
 import { megabytes } from '../format.ts';
@@ -108,10 +109,11 @@ export function BatchScreen({ id }: { id: string }) {
     [load],
   );
   /** The library (or this batch's folder) found again where the user points. */
-  const relocate = async () => {
-    const [chosen] = await api.call('dialog:open');
-    if (chosen) await api.call('batches:relocate', { id, libraryDir: chosen });
-  };
+  const relocation = useFolderChoice({
+    chooseLabel: 'The library is here',
+    osDialog: async () => (await api.call('dialog:open'))[0] ?? null,
+    onChoose: (libraryDir) => void act(() => api.call('batches:relocate', { id, libraryDir })),
+  });
   const batchName = detail?.name ?? '';
   const open = useCallback<OpenResult>(
     (resultId) =>
@@ -170,7 +172,7 @@ export function BatchScreen({ id }: { id: string }) {
         <Notice kind="error">
           {detail.statusMessage} What was paid for stays owed: it downloads, without paying again, as soon as
           the library can be written (Adbatch checks every few seconds), or when you resume.{' '}
-          <button type="button" onClick={() => void act(relocate)}>
+          <button type="button" onClick={() => void act(relocation.choose)}>
             Choose where it is now…
           </button>
           {detail.resultsFolderMissing && allows('redownload') && (
@@ -180,6 +182,7 @@ export function BatchScreen({ id }: { id: string }) {
           )}
         </Notice>
       )}
+      {relocation.sheet}
       {needsYou && (
         <Notice kind="warning">
           <span data-testid="needs-you">

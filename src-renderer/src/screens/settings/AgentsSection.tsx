@@ -3,6 +3,7 @@ import type { AgentServerView } from '../../../../src-main/shared/models.ts';
 import { api, messageOf } from '../../api/index.ts';
 import { Notice } from '../../components/Notice.tsx';
 import { SaveStatus, useSaveStatus } from '../../components/SaveStatus.tsx';
+import { useFolderChoice } from '../../components/useFolderChoice.tsx';
 import { useNavigation } from '../../stores/navigation.ts';
 
 // Settings, Agents (issue 16): the app's MCP server over HTTP on this computer, on or off; its address and
@@ -33,6 +34,13 @@ export function AgentsSection() {
       .then(setView)
       .catch((failure: unknown) => setError(messageOf(failure)));
   }, []);
+  const folderChoice = useFolderChoice({
+    chooseLabel: 'Agents export here',
+    osDialog: () => api.call('dialog:openFolder'),
+    onChoose: (folder) => {
+      if (view) void change({ enabled: view.enabled, exportFolder: folder });
+    },
+  });
   if (!view?.available) return null;
   const change = (args: { enabled: boolean; newToken?: boolean; exportFolder?: string }) =>
     saving.track(async () => {
@@ -79,18 +87,12 @@ export function AgentsSection() {
         <button
           type="button"
           disabled={busy}
-          onClick={() =>
-            void api
-              .call('dialog:openFolder')
-              .then((folder) =>
-                folder ? change({ enabled: view.enabled, exportFolder: folder }) : undefined,
-              )
-              .catch((failure: unknown) => setError(messageOf(failure)))
-          }
+          onClick={() => void folderChoice.choose().catch((failure: unknown) => setError(messageOf(failure)))}
         >
           Choose another folder…
         </button>
       </p>
+      {folderChoice.sheet}
       {view.enabled && view.url && view.token && (
         <div className="agent-server" data-testid="agent-server">
           <p>
