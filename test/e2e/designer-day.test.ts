@@ -8,7 +8,7 @@ import { killChildren } from '../support/child-process.ts';
 import { listFiles } from '../support/export-checks.ts';
 import { PRODUCT_FIXTURES_DIR } from '../support/static-server.ts';
 import { designerEnv, startWebApp, type WebApp } from '../support/web-app.ts';
-import { browserMissing, checkAllLooks, openChromiumPage } from './browser.ts';
+import { browserMissing, checkAllLooks, intoDocs, openChromiumPage } from './browser.ts';
 import { activeTileIn, measuredColumns, reviewGrid } from './review-grid.ts';
 
 // A designer's whole day (issue 31's acceptance), in Chromium on `npm run app:web` (src-main/web/main.ts in
@@ -16,7 +16,8 @@ import { activeTileIn, measuredColumns, reviewGrid } from './review-grid.ts';
 // a folder of their own added by its typed path, a batch run with its cost said first, the results culled by
 // keyboard in four directions, videos made from the picks, an export for two channels into a folder chosen
 // with the folder browser, then the app killed and started again, with everything still there. Each screen
-// is saved and checked with axe at 1280x800 and 1920x1080, light and dark (`day-*` in test-artifacts).
+// is saved and checked with axe at 1280x800 and 1920x1080, light and dark (`day-*` in test-artifacts), and
+// the batch, Review and Export into docs/screenshots/ (docs/app.md shows them).
 
 const PRODUCTS = ['bottles', 'hat', 'mug-set'];
 const SHOTS = 4;
@@ -106,6 +107,7 @@ describe.skipIf(missing)(
         `${quoted} credits charged, 0 refunded, ${quoted} net, of ${quoted} quoted`,
       );
       await checkAllLooks(page, 'day-03-batch-done', 'Batch (shot)');
+      await intoDocs('day-03-batch-done');
     }, 240_000);
 
     it('culls by keyboard in four directions, picks and rejects, and labels', async () => {
@@ -148,6 +150,7 @@ describe.skipIf(missing)(
         .toBe(1);
       expect(await grid().getByLabel('Red label').count()).toBe(1);
       await checkAllLooks(page, 'day-04-review', 'Review (culled)');
+      await intoDocs('day-04-review');
     }, 120_000);
 
     it('makes the videos from the picks', async () => {
@@ -190,6 +193,7 @@ describe.skipIf(missing)(
       const start = dialog.getByRole('button', { name: /^Export \d+ files$/ });
       await expect.poll(() => start.isEnabled()).toBe(true);
       await checkAllLooks(page, 'day-07-export', 'Export');
+      await intoDocs('day-07-export');
       expect(await start.textContent()).toBe(`Export ${files} files`);
       await start.click();
       await expect
