@@ -38,7 +38,7 @@ import {
   batchStatusWords,
   decisionWords,
   etaWords,
-  JOB_STATE_WORDS,
+  jobWords,
   needsYouWords,
   TAKING_LONGER_WORDS,
 } from '../shared/words.ts';
@@ -358,7 +358,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         failed: z.number(),
         outcomeWords: z
           .string()
-          .describe('Its shoots and videos by outcome ("6 shoots and videos: 5 made, 1 failed (refunded)").'),
+          .describe('Its shoots and videos by outcome ("6 shoots and videos: 5 made, 1 failed").'),
         creditsCharged: z.number(),
         creditsRefunded: z.number(),
         creditsSpent: z.number().describe('Net: charged less refunded.'),
@@ -753,7 +753,7 @@ function waitingForDecision(batch: BatchDetail): Array<Record<string, unknown>> 
         product: product.name,
         kind: job.kind,
         state: job.state,
-        stateWords: JOB_STATE_WORDS[job.state],
+        stateWords: jobWords(job),
         creditsAtStake: job.creditsAtStake,
         why: job.failureMessage,
         decisions: job.decisions.map((decision) => ({ decision, words: decisionWords(decision, job) })),

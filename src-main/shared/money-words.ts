@@ -106,7 +106,7 @@ export const OUTCOME_WORDS: Record<Outcome, string> = {
   underWay: 'under way',
 };
 
-/** Jobs by state, counted by outcome: made, failed (refunded), in doubt… */
+/** Jobs by state, counted by outcome: made, failed, in doubt… (what the failures cost is the money line's). */
 export function outcomesOf(states: Partial<Record<JobState, number>>): Record<Outcome, number> {
   const counts: Record<Outcome, number> = {
     made: 0,
@@ -121,7 +121,7 @@ export function outcomesOf(states: Partial<Record<JobState, number>>): Record<Ou
 }
 
 /**
- * "12 videos: 0 made, 12 failed (refunded)", "13 shoots: 4 made, 9 under way": the counts add up to the
+ * "12 videos: 0 made, 12 failed", "13 shoots: 4 made, 9 under way": the counts add up to the
  * total; "made" is always said, the other outcomes when there are any.
  */
 export function outcomeWords(

@@ -97,7 +97,7 @@ export const JOB_STATE_WORDS: Record<JobState, string> = {
   downloading: 'being downloaded',
   owed: 'paid, not downloaded',
   done: 'done',
-  failed: 'failed (refunded)',
+  failed: 'failed',
   outcome_unknown: 'outcome unknown',
   lost: 'charged, results out of reach',
   stale: 'no answer from the service',
@@ -116,7 +116,7 @@ const QUEUED_AT_THE_SERVICE = new Set(['pending', 'queued']);
  * service has queued is queued there, one whose results cannot be saved waits for that.
  */
 export function jobStateWords(
-  job: Pick<JobView, 'kind' | 'state' | 'remoteStatus' | 'late'>,
+  job: Pick<JobView, 'kind' | 'state' | 'remoteStatus' | 'late' | 'creditsCharged' | 'creditsRefunded'>,
   batch: { paused: boolean; savingBlocked: boolean },
 ): string {
   if (job.state === 'waiting' && batch.paused) return `${job.kind} waiting for the pause to end`;
@@ -125,7 +125,18 @@ export function jobStateWords(
   }
   if (job.state === 'running' && job.late) return `${JOB_STATE_WORDS.running}, ${TAKING_LONGER_WORDS}`;
   if (job.state === 'downloading' && batch.savingBlocked) return 'paid, waiting to be saved';
-  return JOB_STATE_WORDS[job.state];
+  return jobWords(job);
+}
+
+/**
+ * A job's state in words, a failure's with what became of its credits, from the ledger: refunded (the
+ * service gives back what a failed generation cost), or never charged (a create the service refused).
+ * "failed (refunded)" for both would tell a designer of a refund their statement does not show.
+ */
+export function jobWords(job: Pick<JobView, 'state' | 'creditsCharged' | 'creditsRefunded'>): string {
+  if (job.state !== 'failed') return JOB_STATE_WORDS[job.state];
+  if (job.creditsCharged === 0) return 'failed (not charged)';
+  return job.creditsRefunded >= job.creditsCharged ? 'failed (refunded)' : JOB_STATE_WORDS.failed;
 }
 
 /** A decision on a job, as its button or its hint names it. */

@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { JOB_STATE_WORDS } from '../../src-main/shared/words.ts';
 import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
 import { appInChromium } from '../support/app-fixture.ts';
 import { callCore, finishedBatch, pickResults, untilFinished } from '../support/core-harness.ts';
@@ -142,10 +141,11 @@ describe.skipIf(missing)(`the batch page fits its content${missing ? ` (skipped:
     expect(await earlier.locator('summary').textContent()).toBe('1 earlier attempt');
     const failedLine = earlier.locator('.earlier-attempt');
     expect(await failedLine.isVisible()).toBe(false);
+    // The service refused that create (HTTP 400): nothing was charged, and no refund is claimed.
     expect(await bottles.locator('.job-state').allTextContents()).toEqual([
       'done',
       'done',
-      JOB_STATE_WORDS.failed,
+      'failed (not charged)',
     ]);
     expect(await bottles.locator('.job:visible .job-state').allTextContents()).toEqual(['done', 'done']);
     // Nothing to retry: a later video made it good (core offers nothing, issue 27).
@@ -163,7 +163,7 @@ describe.skipIf(missing)(`the batch page fits its content${missing ? ` (skipped:
     await earlier.locator('summary').click();
     await expect.poll(() => failedLine.isVisible()).toBe(true);
     expect(await failedLine.locator('.job-kind').textContent()).toBe('video');
-    expect(await failedLine.locator('.job-state').textContent()).toBe(JOB_STATE_WORDS.failed);
+    expect(await failedLine.locator('.job-state').textContent()).toBe('failed (not charged)');
     expect(await failedLine.locator('.job-reason').textContent()).toMatch(/400/);
     // Opened, the row grows to hold it: still nothing over the next row.
     await expect.poll(async () => (await measureRows(page)).troubles).toEqual([]);

@@ -6,7 +6,7 @@ import {
   batchStatusWords,
   decisionCostWords,
   etaWords,
-  JOB_STATE_WORDS,
+  jobWords,
   needsYouWords,
   TAKING_LONGER_WORDS,
   unsettledCredits,
@@ -74,7 +74,7 @@ function jobLines(detail: BatchDetail): string[] {
       const failure = job.failureMessage ? `  ${job.failureMessage}` : '';
       const remote = job.remoteStatus ? ` (${job.remoteStatus})` : '';
       const late = job.late ? `, ${TAKING_LONGER_WORDS}` : '';
-      return `    ${product.name}  ${kind}  ${JOB_STATE_WORDS[job.state]}${late}${remote}  ${job.creditsCharged - job.creditsRefunded}/${job.price} credits${failure}${jobHint(job)}`;
+      return `    ${product.name}  ${kind}  ${jobWords(job)}${late}${remote}  ${job.creditsCharged - job.creditsRefunded}/${job.price} credits${failure}${jobHint(job)}`;
     }),
   );
 }

@@ -9,7 +9,7 @@ import { SandboxClient } from '../../support/sandbox-client.ts';
 
 // Issue 31, point 5, on the command line: `adbatch run` against the sandbox over HTTP, with a video failed
 // while it is made. The quote says how each price adds up; the progress and `adbatch status` say charged,
-// refunded and net, and count the failed video as failed (refunded), never as made, in the words the app
+// refunded and net, and count the failed video as failed (its credits refunded, as the money line says), never as made, in the words the app
 // and MCP use (shared/money-words.ts).
 
 const PRODUCTS = 3;
@@ -63,10 +63,10 @@ describe('money on the command line', () => {
     );
     // 3 x (1 + 39) quoted; the failed video's 39 refunded.
     const money = '120 credits charged, 39 refunded, 81 net';
-    expect(result.stderr).toContain(`6 shoots and videos: 5 made, 1 failed (refunded)  ${money}`);
+    expect(result.stderr).toContain(`6 shoots and videos: 5 made, 1 failed  ${money}`);
     const status = await adbatch(['status', '--data-dir', dataDir]);
     expect(status.stdout).toContain(
-      `6 shoots and videos: 5 made, 1 failed (refunded); ${money}, of 120 quoted`,
+      `6 shoots and videos: 5 made, 1 failed; ${money}, of 120 quoted`,
     );
     expect(status.stdout).not.toMatch(/6 made/);
     expect(await service.credits(key)).toBe(balance - 81);

@@ -34,7 +34,7 @@ describe('noticeFor', () => {
       ),
     ).toEqual({
       title: 'Spring is done',
-      body: '10 shoots and videos: 9 made, 1 failed (refunded).',
+      body: '10 shoots and videos: 9 made, 1 failed.',
     });
     expect(
       noticeFor(progress({}), progress({ status: 'paused', statusReason: 'insufficient_credits' }))?.body,

@@ -30,13 +30,13 @@ describe('the batch page in a designer’s words', () => {
       product(name, [job('shoot', 'done'), job('video', 'failed', 34)]),
     );
     expect(progressWords({ items: failedAll })).toBe(
-      '2 of 2 products shot; 2 videos: 0 made, 2 failed (refunded)',
+      '2 of 2 products shot; 2 videos: 0 made, 2 failed',
     );
     const madeAgain = [
       product('hat', [job('shoot', 'done'), job('video', 'failed', 34), job('video', 'done', 34)]),
     ];
     expect(progressWords({ items: madeAgain })).toBe(
-      '1 of 1 product shot; 2 videos: 1 made, 1 failed (refunded)',
+      '1 of 1 product shot; 2 videos: 1 made, 1 failed',
     );
   });
 
@@ -47,7 +47,7 @@ describe('the batch page in a designer’s words', () => {
       product('mug', [job('shoot', 'done')]),
     ];
     expect(progressWords({ items })).toBe(
-      '1 of 3 products shot; 3 shoots: 1 made, 1 failed (refunded), 1 in doubt',
+      '1 of 3 products shot; 3 shoots: 1 made, 1 failed, 1 in doubt',
     );
   });
 

@@ -28,7 +28,7 @@ describe('moneyWords', () => {
 
 describe('outcomeWords', () => {
   it('never counts a failure as made', () => {
-    expect(outcomeWords({ failed: 12 }, COUNTED.video)).toBe('12 videos: 0 made, 12 failed (refunded)');
+    expect(outcomeWords({ failed: 12 }, COUNTED.video)).toBe('12 videos: 0 made, 12 failed');
     expect(outcomeWords({ done: 1 }, COUNTED.shoot)).toBe('1 shoot: 1 made');
   });
 
@@ -46,7 +46,7 @@ describe('outcomeWords', () => {
       running: 1,
     };
     expect(outcomeWords(states, COUNTED.job)).toBe(
-      '14 shoots and videos: 3 made, 2 failed (refunded), 3 in doubt, 1 charged, results out of reach, 2 not made, 3 under way',
+      '14 shoots and videos: 3 made, 2 failed, 3 in doubt, 1 charged, results out of reach, 2 not made, 3 under way',
     );
     expect(Object.values(outcomesOf(states)).reduce((sum, n) => sum + n, 0)).toBe(14);
   });

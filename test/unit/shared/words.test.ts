@@ -13,6 +13,7 @@ import {
   decisionWords,
   JOB_STATE_WORDS,
   jobStateWords,
+  jobWords,
   needsYouWords,
   retryWarning,
 } from '../../../src-main/shared/words.ts';
@@ -51,6 +52,22 @@ describe('a job’s state in words', () => {
     expect(jobStateWords(job('shoot', 'downloading'), { paused: true, savingBlocked: true })).toBe(
       'paid, waiting to be saved',
     );
+  });
+
+  it('says what became of a failure’s credits, as the ledger has them: refunded, or never charged', () => {
+    const running = { paused: false, savingBlocked: false };
+    const failed = job('video', 'failed');
+    // A generation that failed: charged up front, refunded by the service.
+    expect(jobStateWords({ ...failed, creditsCharged: 34, creditsRefunded: 34 }, running)).toBe(
+      'failed (refunded)',
+    );
+    // A create the service refused (HTTP 400): nothing was charged, so nothing was refunded either.
+    expect(jobStateWords({ ...failed, creditsCharged: 0, creditsRefunded: 0 }, running)).toBe(
+      'failed (not charged)',
+    );
+    // Its refund not yet in the ledger: no word of a refund that has not come.
+    expect(jobWords({ ...failed, creditsCharged: 34, creditsRefunded: 0 })).toBe('failed');
+    expect(jobWords({ ...job('shoot', 'done'), creditsCharged: 4, creditsRefunded: 0 })).toBe('done');
   });
 
   it('says a job past its deadline is taking longer than usual, not dead', () => {

@@ -15,7 +15,7 @@ import { credits } from '../../format.ts';
 // are in the words every front end shares (src-main/shared/words.ts).
 
 /**
- * "4 of 13 products shot; 13 videos: 2 made, 1 failed (refunded), 10 under way": a product counts as shot once
+ * "4 of 13 products shot; 13 videos: 2 made, 1 failed, 10 under way": a product counts as shot once
  * a shoot of it is done; its shoots are counted by outcome too when one did not go well, its videos always
  * (in the words every front end counts with: a failure is never counted as made).
  */
