@@ -65,9 +65,7 @@ describe('money on the command line', () => {
     const money = '120 credits charged, 39 refunded, 81 net';
     expect(result.stderr).toContain(`6 shoots and videos: 5 made, 1 failed  ${money}`);
     const status = await adbatch(['status', '--data-dir', dataDir]);
-    expect(status.stdout).toContain(
-      `6 shoots and videos: 5 made, 1 failed; ${money}, of 120 quoted`,
-    );
+    expect(status.stdout).toContain(`6 shoots and videos: 5 made, 1 failed; ${money}, of 120 quoted`);
     expect(status.stdout).not.toMatch(/6 made/);
     expect(await service.credits(key)).toBe(balance - 81);
   }, 180_000);

@@ -29,15 +29,11 @@ describe('the batch page in a designer’s words', () => {
     const failedAll = ['hat', 'cap'].map((name) =>
       product(name, [job('shoot', 'done'), job('video', 'failed', 34)]),
     );
-    expect(progressWords({ items: failedAll })).toBe(
-      '2 of 2 products shot; 2 videos: 0 made, 2 failed',
-    );
+    expect(progressWords({ items: failedAll })).toBe('2 of 2 products shot; 2 videos: 0 made, 2 failed');
     const madeAgain = [
       product('hat', [job('shoot', 'done'), job('video', 'failed', 34), job('video', 'done', 34)]),
     ];
-    expect(progressWords({ items: madeAgain })).toBe(
-      '1 of 1 product shot; 2 videos: 1 made, 1 failed',
-    );
+    expect(progressWords({ items: madeAgain })).toBe('1 of 1 product shot; 2 videos: 1 made, 1 failed');
   });
 
   it('counts the shoots by outcome when one did not go well', () => {
@@ -46,9 +42,7 @@ describe('the batch page in a designer’s words', () => {
       product('cap', [job('shoot', 'outcome_unknown')]),
       product('mug', [job('shoot', 'done')]),
     ];
-    expect(progressWords({ items })).toBe(
-      '1 of 3 products shot; 3 shoots: 1 made, 1 failed, 1 in doubt',
-    );
+    expect(progressWords({ items })).toBe('1 of 3 products shot; 3 shoots: 1 made, 1 failed, 1 in doubt');
   });
 
   it('says the credits are what the service charged, and why before anything is finished', () => {
