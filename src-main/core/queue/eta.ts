@@ -13,7 +13,9 @@ import { fitLogNormal, tailDurations } from './duration-tail.ts';
 // before; until then from every duration learned of the class. The cohort is the service's pace now: the
 // 24 most recent durations, half way through a batch, are its quickest jobs (they end first) mixed with an
 // earlier batch's, and that batch's backlog at the service was another. A running job's draw is one longer
-// than that poll (not than all it has run: it may be done, waiting for its next poll). Creates leave at the pace the budget allows (each job
+// than that poll, as the job records it (not than all it has run: it may be done, waiting for its next
+// poll; nor a replay of the planner's polls, which looks early once the budget frees and so cannot be
+// replayed from the budget's state now). Creates leave at the pace the budget allows (each job
 // costs about REQUESTS_PER_JOB requests, its polls included), videos before shoots as the request pump
 // sends them, a video once its shoot is seen done. A job is seen done at the first poll the
 // planner would make after it is done (scheduler/poll-planner.ts): aimed at its class's 90th percentile
@@ -58,6 +60,11 @@ export interface EtaJob {
   phase: 'waiting' | 'running' | 'downloading';
   /** Ms since the service accepted it; 0 unless running. */
   elapsedMs: number;
+  /**
+   * Ms after its acceptance that the last poll found it still running (its duration is longer); 0 unless
+   * running and polled. Not its whole elapsed time: it may be done since, its next poll not yet made.
+   */
+  polledRunningMs: number;
   /** The job it waits for (a video's shoot) while that one has work left; null otherwise. */
   after: string | null;
   /** The class its duration is learned in (scheduler/durations.ts `durationClass`). */
@@ -176,8 +183,7 @@ function survival(
  * seconds of theirs) said nothing of the videos' (bench:eta: it put the videos twice too late). What
  * outlasted every learned duration stays its own class's.
  */
-function classFacts(input: EtaInput, freeAt: number): Map<string, ClassFacts> {
-  const { jobs, now } = input;
+function classFacts({ jobs }: EtaInput): Map<string, ClassFacts> {
   const classes = new Map<string, ClassFacts>();
   for (const job of jobs) {
     if (classes.has(job.durationClass)) continue;
@@ -188,7 +194,7 @@ function classFacts(input: EtaInput, freeAt: number): Map<string, ClassFacts> {
     const centre = drawnFrom.length > 0 ? quantile(drawnFrom, 0.5) : job.priorMs;
     const running = jobs
       .filter((other) => other.durationClass === job.durationClass && other.phase === 'running')
-      .map((other) => outlasted(sorted, pollCentre, other.elapsedMs, now, freeAt));
+      .map((other) => other.polledRunningMs);
     const { outcomes, beyond } =
       drawnFrom.length > 0
         ? survival(drawnFrom, running, centre, drawnFrom === own ? sorted : null)
@@ -275,26 +281,6 @@ function* polls(sorted: readonly number[], centre: number, sentAt: number, freeA
 }
 
 /**
- * What a job running for `elapsedMs` is known to have outlasted: the last poll that found it running, not
- * its whole elapsed time (it may be done, its next poll not yet made). Counting the elapsed time would have
- * every job that waits for its poll drawn as one still running past it.
- */
-function outlasted(
-  sorted: readonly number[],
-  centre: number,
-  elapsedMs: number,
-  now: number,
-  freeAt: number,
-) {
-  let last = 0;
-  for (const poll of polls(sorted, centre, now - elapsedMs, freeAt)) {
-    if (poll >= elapsedMs) break;
-    last = poll;
-  }
-  return last;
-}
-
-/**
  * When a job that takes `duration` is seen done, in ms after it was sent at `sentAt`: at the first poll
  * made after it is done, and not before `notBefore` (the polls before it found the job running).
  */
@@ -351,7 +337,7 @@ interface Start {
 function startOf(input: EtaInput): Start {
   const spacing = (input.rate.windowMs / input.rate.limit) * REQUESTS_PER_JOB;
   const freeAt = input.now + spacing * input.jobs.filter((job) => job.phase === 'waiting').length;
-  const classes = classFacts(input, freeAt);
+  const classes = classFacts(input);
   const facts = new Map(input.jobs.map((job) => [job.id, classes.get(job.durationClass)!]));
   return { input, facts, spacing, freeAt };
 }
@@ -383,8 +369,7 @@ function play({ input, facts, spacing, freeAt }: Start, random: () => number): P
     if (job.phase === 'downloading') seen(job, input.now, { shootMs: 0, budgetMs: 0, workMs: 0, seenMs: 0 });
     else if (job.phase === 'running') {
       const sentAt = input.now - job.elapsedMs;
-      const lastRunning = outlasted(known.sorted, known.pollCentre, job.elapsedMs, input.now, freeAt);
-      const duration = drawLonger(known, factors[job.kind], lastRunning, random);
+      const duration = drawLonger(known, factors[job.kind], job.polledRunningMs, random);
       const seenMs = seenAfter(known, duration, sentAt, freeAt, job.elapsedMs);
       seen(job, sentAt + seenMs, {
         shootMs: 0,

@@ -296,12 +296,16 @@ export class JobStore {
     return this.move(jobId, 'waiting', {}, failure);
   }
 
+  /** A poll found the job still running at the service: noted with when (the ETA's lower bound on it). */
   recordPoll(jobId: JobId, remoteStatus: string, nextPollAt: number): void {
     this.db.transaction(() => {
       const job = this.require(jobId);
       this.db
-        .prepare('UPDATE jobs SET remote_status = ?, polls = polls + 1, next_poll_at = ? WHERE id = ?')
-        .run(remoteStatus, nextPollAt, jobId);
+        .prepare(
+          `UPDATE jobs SET remote_status = ?, polls = polls + 1, next_poll_at = ?, last_polled_running_at = ?
+           WHERE id = ?`,
+        )
+        .run(remoteStatus, nextPollAt, this.now(), jobId);
       if (job.remoteStatus !== remoteStatus) this.event(jobId, 'remote_status', remoteStatus);
     })();
   }

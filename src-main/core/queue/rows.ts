@@ -70,6 +70,7 @@ export interface JobRow {
   accepted_at: number | null;
   finished_at: number | null;
   next_poll_at: number | null;
+  last_polled_running_at: number | null;
   deadline_at: number | null;
   failure_code: string | null;
   failure_message: string | null;
@@ -156,6 +157,7 @@ export function toJob(row: JobRow): Job {
     acceptedAt: row.accepted_at,
     finishedAt: row.finished_at,
     nextPollAt: row.next_poll_at,
+    lastPolledRunningAt: row.last_polled_running_at,
     deadlineAt: row.deadline_at,
     failureCode: row.failure_code,
     failureMessage: row.failure_message,

@@ -148,6 +148,8 @@ export interface Job {
   acceptedAt: number | null;
   finishedAt: number | null;
   nextPollAt: number | null;
+  /** When a poll last found it still running at the service: its duration is longer than that (eta.ts). */
+  lastPolledRunningAt: number | null;
   deadlineAt: number | null;
   failureCode: string | null;
   failureMessage: string | null;

@@ -37,6 +37,12 @@ export interface BatchFacts {
 /** However short its jobs, a batch is not said to wait on the service before a minute (its service's time). */
 const MIN_STALL_MS = 60_000;
 
+/** How long after its acceptance a poll last found a running job still running; 0 when none did. */
+function polledRunningMs(job: Job): number {
+  if (job.state !== 'running' || job.acceptedAt === null || job.lastPolledRunningAt === null) return 0;
+  return Math.max(0, job.lastPolledRunningAt - job.acceptedAt);
+}
+
 /**
  * What a running batch's ETA is worked out from (eta.ts): its jobs with work left, what their classes
  * taught (scheduler/durations.ts) and its key's budget. A video whose shoot waits for a person is not
@@ -65,6 +71,7 @@ export function etaInputOf(store: QueueStore, batch: Batch, facts: BatchFacts): 
         kind: job.kind,
         phase: job.state === 'waiting' ? 'waiting' : job.state === 'downloading' ? 'downloading' : 'running',
         elapsedMs: job.state === 'running' && job.acceptedAt !== null ? now - job.acceptedAt : 0,
+        polledRunningMs: polledRunningMs(job),
         after: job.afterJobId !== null && active(byId.get(job.afterJobId)) ? job.afterJobId : null,
         durationClass: jobClass,
         samplesMs: durations.knownMs(jobClass),

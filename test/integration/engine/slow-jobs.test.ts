@@ -44,6 +44,9 @@ describe('a job slower than its deadline', () => {
     expect(pollsOf(job!.remoteId!).filter((at) => at > job!.deadlineAt!).length).toBeGreaterThan(0);
     expect(lateWords.length).toBeGreaterThan(0);
     expect(lateWords[0]).toMatch(/taking longer than usual$/);
+    // The last poll that found it running is kept (the ETA's lower bound on its duration): past its deadline.
+    expect(job!.lastPolledRunningAt).toBeGreaterThan(job!.deadlineAt!);
+    expect(job!.lastPolledRunningAt).toBeLessThan(job!.finishedAt!);
     // Its result was downloaded.
     const [asset] = h.store.assets.ofBatch(batch.id).filter((candidate) => candidate.kind === 'image');
     expect(asset!.state).toBe('done');

@@ -18,6 +18,7 @@ import { productIdentity } from './016-product-identity.ts';
 import { agentQuotes } from './017-mcplong-agent-quotes.ts';
 import { exportLastChoice } from './018-export31-last-choice.ts';
 import { reviewLabels } from './019-review31b-labels.ts';
+import { lastPoll } from './020-etapoll31-last-poll.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   agentQuotes,
   exportLastChoice,
   reviewLabels,
+  lastPoll,
 ];

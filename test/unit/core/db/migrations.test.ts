@@ -610,3 +610,22 @@ describe('migration 019-review31b-labels', () => {
     db.close();
   });
 });
+
+describe('migration 020-etapoll31-last-poll', () => {
+  it('adds when a poll last found a job running, unknown for the jobs already there', () => {
+    const db = new Database(join(dir, 'x.db'));
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 19));
+    seedOneResult(db);
+    migrate(db, MIGRATIONS.slice(0, 20));
+    expect(db.pragma('user_version', { simple: true })).toBe(20);
+    expect(db.prepare('SELECT id, state, last_polled_running_at FROM jobs').all()).toEqual([
+      { id: 'j1', state: 'done', last_polled_running_at: null },
+    ]);
+    db.prepare('UPDATE jobs SET last_polled_running_at = ? WHERE id = ?').run(12_345, 'j1');
+    expect(db.prepare('SELECT last_polled_running_at FROM jobs').get()).toEqual({
+      last_polled_running_at: 12_345,
+    });
+    db.close();
+  });
+});

@@ -16,12 +16,17 @@ const VIDEO_PRIOR = 180_000;
 const learned = (typical: number, count = 24) =>
   Array.from({ length: count }, (_, index) => typical * (0.9 + (0.2 * index) / count));
 
+/** The `q` quantile of `values`. */
+const quantileOf = (values: readonly number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.floor(q * values.length)]!;
+
 function job(id: string, overrides: Partial<EtaJob> = {}): EtaJob {
   return {
     id,
     kind: 'shoot',
     phase: 'waiting',
     elapsedMs: 0,
+    polledRunningMs: 0,
     after: null,
     durationClass: overrides.kind ?? 'shoot',
     samplesMs: [],
@@ -211,6 +216,8 @@ describe('a batch half done, its slow half still running', () => {
           kind: 'video',
           phase: 'running',
           elapsedMs,
+          // Polled a moment ago, found running: each outlasts the longest duration that ended.
+          polledRunningMs: elapsedMs - 1,
           samplesMs: finished.slice(-24),
           batchSamplesMs: fromCohort ? finished : [],
           priorMs: VIDEO_PRIOR,
@@ -228,5 +235,38 @@ describe('a batch half done, its slow half still running', () => {
     // The quickest half alone says the slow half ends a little after the quickest: far too early.
     expect(recentOnly.filter((ratio) => ratio >= 0.5).length).toBeLessThanOrEqual(1);
     expect(cohort.filter((ratio) => ratio >= 0.5).length).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('a long job polled a moment ago', () => {
+  const SEED = Number(process.env.ETA_SEED ?? 1);
+
+  /**
+   * A video running past most of its class's durations (log-normal, median 15 s, spread 0.6), the budget
+   * free: once the budget frees the planner looks early, so the last poll that found it running is recent
+   * (half a second ago), and the job is still at work. Replaying the polls as if the budget had been busy
+   * put the last one before it started and drew it as done long ago, waiting for a poll.
+   */
+  function likeliest(seed: number, polledAgoMs: number) {
+    const samplesMs = seededLogNormal(seed, 24, 15_000, 0.6);
+    const elapsedMs = Math.round(quantileOf(samplesMs, 0.8));
+    const running = job('v', {
+      kind: 'video',
+      phase: 'running',
+      elapsedMs,
+      polledRunningMs: Math.max(0, elapsedMs - polledAgoMs),
+      samplesMs,
+      priorMs: VIDEO_PRIOR,
+    });
+    return explainEta(input([running]))!;
+  }
+
+  it('is drawn as still at work, not as done and waiting for its poll', () => {
+    console.info(`eta polled seeds ${SEED} to ${SEED + 7} (ETA_SEED=${SEED} replays them)`);
+    for (let seed = SEED; seed < SEED + 8; seed++) {
+      expect(likeliest(seed, 500).workMs, `seed ${seed}`).toBeGreaterThan(0);
+      // Not polled since it was sent: it may well be done, waiting for its first poll.
+      expect(likeliest(seed, Number.POSITIVE_INFINITY).workMs, `seed ${seed}`).toBe(0);
+    }
   });
 });

@@ -42,6 +42,7 @@ function accepted(planner: PollPlanner, batchId = 'b_1'): Job {
     acceptedAt: clock.now,
     finishedAt: null,
     nextPollAt: null,
+    lastPolledRunningAt: null,
     deadlineAt: null,
     failureCode: null,
     failureMessage: null,
