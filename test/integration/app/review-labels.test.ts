@@ -2,38 +2,27 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewFilter, ReviewView } from '../../../src-main/shared/models.ts';
-import {
-  type CoreHarness,
-  callCore,
-  finishedBatch,
-  refusalOf,
-  startCoreHarness,
-  TEST_PHOTO_HOSTS,
-} from '../../support/core-harness.ts';
+import { type CatalogBatch, finishedCatalogBatch } from '../../support/catalog-batch.ts';
+import { type CoreHarness, callCore, refusalOf } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
-import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
 
 // Colour labels (Lightroom's 6 to 9) through review:decide, on a real batch made by the embedded sandbox and
 // its real SQLite file: committed at once, apart from the flag and the stars, counted and filtered, undone
 // with the rest of a step, refused outside the closed set.
 
 let h: CoreHarness;
-let photos: StaticServer;
 let batchId: string;
+let made: CatalogBatch | undefined;
 
 beforeAll(async () => {
-  h = await startCoreHarness({ allowedHosts: TEST_PHOTO_HOSTS });
-  photos = await startStaticServer();
-  batchId = await finishedBatch(h.core, {
-    inputs: [await writeCatalog(join(h.dir, 'labels.csv'), photos, ['hat', 'tote'])],
-    shoot: { ...QUICK_SHOOT, shots: 4 },
+  made = await finishedCatalogBatch({
     name: 'Labels',
+    products: ['hat', 'tote'],
+    shoot: { ...QUICK_SHOOT, shots: 4 },
   });
+  ({ h, batchId } = made);
 }, 60_000);
-afterAll(async () => {
-  await photos?.close();
-  await h?.close();
-});
+afterAll(() => made?.close());
 
 const get = (filter?: ReviewFilter): Promise<ReviewView> =>
   callCore(h.core, 'review:get', { batchId, ...(filter ? { filter } : {}) });
