@@ -13,14 +13,8 @@ import {
   SCREEN_EDGE,
 } from '../../../src-main/core/review/previews.ts';
 import type { ReviewView } from '../../../src-main/shared/models.ts';
-import {
-  type CoreHarness,
-  callCore,
-  finishedBatch,
-  startCoreHarness,
-  TEST_PHOTO_HOSTS,
-} from '../../support/core-harness.ts';
-import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
+import { type CatalogBatch, finishedCatalogBatch } from '../../support/catalog-batch.ts';
+import { type CoreHarness, callCore } from '../../support/core-harness.ts';
 import { until } from '../../support/until.ts';
 
 // Review's previews on a real sandbox batch: each downloaded shot gets a grid and a screen preview in the
@@ -28,7 +22,7 @@ import { until } from '../../support/until.ts';
 // the original while one is missing, and makes the missing one again.
 
 let h: CoreHarness;
-let photos: StaticServer;
+let made: CatalogBatch | undefined;
 let batchId: string;
 let dir: string;
 /** The batch's downloaded shots, as the engine recorded them. */
@@ -50,12 +44,8 @@ async function expectPreviewOf(original: string, preview: string, size: PreviewS
 }
 
 beforeAll(async () => {
-  h = await startCoreHarness({ allowedHosts: TEST_PHOTO_HOSTS });
-  photos = await startStaticServer();
-  batchId = await finishedBatch(h.core, {
-    inputs: [await writeCatalog(join(h.dir, 'previews.csv'), photos, ['hat', 'tote'])],
-    name: 'Previews',
-  });
+  made = await finishedCatalogBatch({ name: 'Previews', products: ['hat', 'tote'] });
+  ({ h, batchId } = made);
   dir = previewsDir(join(h.dir, 'data'));
   const db = new Database(join(h.dir, 'data', 'adbatch.db'), { readonly: true });
   shots = db
@@ -66,10 +56,7 @@ beforeAll(async () => {
     .all(batchId);
   db.close();
 }, 60_000);
-afterAll(async () => {
-  await photos?.close();
-  await h?.close();
-});
+afterAll(() => made?.close());
 
 const get = (): Promise<ReviewView> => callCore(h.core, 'review:get', { batchId });
 const served = (url: string | null) => h.core.files.resolve((url ?? '').replace('/files/', ''));

@@ -16,15 +16,9 @@ import {
 } from '../../../src-main/core/review/previews.ts';
 import { extractPosterFrame } from '../../../src-main/core/review/video-frame.ts';
 import type { ReviewItemView } from '../../../src-main/shared/models.ts';
-import {
-  type CoreHarness,
-  callCore,
-  finishedBatch,
-  startCoreHarness,
-  TEST_PHOTO_HOSTS,
-} from '../../support/core-harness.ts';
+import { type CatalogBatch, finishedCatalogBatch } from '../../support/catalog-batch.ts';
+import { type CoreHarness, callCore } from '../../support/core-harness.ts';
 import { QUICK_VIDEO } from '../../support/job-settings.ts';
-import { type StaticServer, startStaticServer, writeCatalog } from '../../support/static-server.ts';
 import { until } from '../../support/until.ts';
 
 // A video's poster frame, on a real sandbox batch with videos: taken by the bundled ffmpeg when the video is
@@ -33,7 +27,7 @@ import { until } from '../../support/until.ts';
 // says "Video" and its length), never the video's own URL in an image.
 
 let h: CoreHarness;
-let photos: StaticServer;
+let made: CatalogBatch | undefined;
 let batchId: string;
 let dir: string;
 let videos: Array<{ file: string; sha256: string }>;
@@ -47,13 +41,8 @@ async function looked(file: string) {
 }
 
 beforeAll(async () => {
-  h = await startCoreHarness({ allowedHosts: TEST_PHOTO_HOSTS });
-  photos = await startStaticServer();
-  batchId = await finishedBatch(h.core, {
-    inputs: [await writeCatalog(join(h.dir, 'posters.csv'), photos, ['hat', 'tote'])],
-    name: 'Posters',
-    video: QUICK_VIDEO,
-  });
+  made = await finishedCatalogBatch({ name: 'Posters', products: ['hat', 'tote'], video: QUICK_VIDEO });
+  ({ h, batchId } = made);
   dir = previewsDir(join(h.dir, 'data'));
   const db = new Database(join(h.dir, 'data', 'adbatch.db'), { readonly: true });
   videos = db
@@ -64,10 +53,7 @@ beforeAll(async () => {
     .all(batchId);
   db.close();
 }, 90_000);
-afterAll(async () => {
-  await photos?.close();
-  await h?.close();
-});
+afterAll(() => made?.close());
 
 const served = (url: string | null) => h.core.files.resolve((url ?? '').replace('/files/', ''));
 const videoItems = async (): Promise<ReviewItemView[]> =>
