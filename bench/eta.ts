@@ -7,7 +7,7 @@ import { FileGateway } from '../src-main/core/app/files.ts';
 import { openDatabase } from '../src-main/core/db/open.ts';
 import { startLoopbackHost } from '../src-main/core/hosting/loopback.ts';
 import { scanInputs, toNewProduct } from '../src-main/core/ingest/scan.ts';
-import { type EtaInput, type EtaParts, explainEta } from '../src-main/core/queue/eta.ts';
+import { type EtaInput, type EtaParts, estimateEta, explainEta } from '../src-main/core/queue/eta.ts';
 import { ACTIVE_JOB_STATES } from '../src-main/core/queue/states.ts';
 import { QueueStore } from '../src-main/core/queue/store.ts';
 import type { Batch, Job } from '../src-main/core/queue/types.ts';
@@ -15,20 +15,26 @@ import { type BatchFacts, batchDetail, etaInputOf } from '../src-main/core/queue
 import { Engine } from '../src-main/core/scheduler/engine.ts';
 import { QUICK_SHOOT, QUICK_VIDEO } from '../test/support/job-settings.ts';
 import { makeProductFolders } from '../test/support/product-folders.ts';
-import { startBenchSandbox } from './sandbox-process.ts';
+import { knowingTheSpread, spreadDurations } from './eta-oracle.ts';
+import { type RemoteSandbox, startBenchSandbox } from './sandbox-process.ts';
 import { benchSize, SHORT, writeResults } from './settings.ts';
 
 // npm run bench:eta: how far the batch's ETA is from the truth. For each spread of job durations the
-// sandbox offers (`--durations`: steady, wide, a slow tail), a batch of N products (a shoot and a video
-// each) runs on the sandbox in its own process, time and rate window compressed by BENCH_FACTOR (default
-// 0.1: 60 requests per 6 s), after a warm-up batch of BENCH_WARM_UP products (default 20) on the same
-// database: what a user's earlier batches taught the engine (a first batch of a kind never seen knows only
-// the priors, and says a range around them). When 25, 50 and 75 % of the jobs are done, the remaining
-// time the batch's view says (as the app, the CLI and MCP show it) is written down; once the batch ends,
-// the error is |predicted - actual| / actual of the time that was left. Each spread runs BENCH_REPEATS
-// batches (default 3); target: a mean error of at most 20 % at each point, on every spread. Writes
-// bench/results/eta.json. BENCH_SHORT=1: 3 products at x0.05, one spread, one batch. BENCH_SPREADS
-// (comma-separated, e.g. `wide`) runs some spreads only, to look at one while changing the estimator.
+// sandbox offers (`--durations`: steady, wide, a slow tail), batches of N products (a shoot and a video
+// each) run on the sandbox in its own process, time and rate window compressed by BENCH_FACTOR (default
+// 0.1: 60 requests per 6 s), one after another on one database as a user's batches of a day: a warm-up
+// batch of BENCH_WARM_UP products (default 30) first, then BENCH_REPEATS measured batches (default 5),
+// each knowing what those before it taught the engine (a first batch of a kind never seen knows only the
+// priors, and says a range around them). When 25, 50 and 75 % of a batch's jobs are done, the remaining
+// time its view says (as the app, the CLI and MCP show it) is written down; once the batch ends, the error
+// is |predicted - actual| / actual of the time that was left. Target: a mean error over the batches of at
+// most 20 % at each point, on every spread. Writes bench/results/eta.json. BENCH_SHORT=1: 3 products at
+// x0.05, one spread, one batch. BENCH_SPREADS (comma-separated, e.g. `wide`) runs some spreads only, to
+// look at one while changing the estimator.
+//
+// Beside each estimate, the oracle's (eta-oracle.ts): the same estimator told the durations the sandbox
+// draws from. What the oracle misses no estimator could know at that point (which running jobs happen to
+// be slow); what the estimator misses beyond it is what it learned badly.
 //
 // Each point also says the estimate's parts beside the truth's, for the job that ends the batch: how long
 // it waits for its shoot, for the budget to send it, for the service to make it, and for a poll to see it
@@ -39,15 +45,15 @@ import { benchSize, SHORT, writeResults } from './settings.ts';
 const FACTOR = benchSize('BENCH_FACTOR', 0.1, 0.05);
 const PRODUCTS = benchSize('BENCH_PRODUCTS', 30, 3);
 /** The batch run before, on the same database: what a user's earlier batches taught the engine. */
-const WARM_UP_PRODUCTS = benchSize('BENCH_WARM_UP', 20, 1);
+const WARM_UP_PRODUCTS = benchSize('BENCH_WARM_UP', 30, 1);
 const RATE = { limit: 60, windowMs: 60_000 * FACTOR };
 const SPREADS =
   process.env.BENCH_SPREADS?.split(',') ?? (SHORT ? ['steady'] : ['steady', 'wide', 'slow-tail:0.1x4']);
 /**
- * Batches per spread: one batch's end is itself a draw (whether a slow video happens to start last), so the
- * error judged is the mean over several.
+ * Measured batches per spread: one batch's end is itself a draw (whether a slow video happens to start
+ * last), so the error judged is the mean over several.
  */
-const REPEATS = benchSize('BENCH_REPEATS', 3, 1);
+const REPEATS = benchSize('BENCH_REPEATS', 5, 1);
 const CHECKPOINTS = [0.25, 0.5, 0.75] as const;
 const TARGET = 0.2;
 const TRACE = process.env.BENCH_ETA_TRACE;
@@ -81,6 +87,9 @@ interface Checkpoint {
   actualS: number;
   /** |predicted - actual| / actual; null when nothing was predicted. */
   error: number | null;
+  /** What the estimator says told the sandbox's own durations (eta-oracle.ts), in s, and its error. */
+  oracleS: number | null;
+  oracleError: number | null;
   /** The estimate's parts (its likeliest play's last job) and the truth's (the job that ended last). */
   parts: { predicted: PartsS | null; actual: PartsS };
 }
@@ -148,18 +157,14 @@ function actualParts(jobs: readonly Job[], completedAt: ReadonlyMap<string, numb
   });
 }
 
-async function runSpread(
-  dir: string,
-  folders: { warmUp: string; measured: string },
-  spread: string,
-  repeat: number,
-) {
+/**
+ * A spread's batches, one after another on one database and one sandbox, as a user's batches of a day:
+ * the warm-up first, then REPEATS measured batches, each learning from those before it.
+ */
+async function runSpread(dir: string, folders: { warmUp: string; measured: string }, spread: string) {
   const { sandbox, apiKey } = await startBenchSandbox(dir, FACTOR, RATE, ['--durations', spread]);
   const host = await startLoopbackHost();
-  const store = new QueueStore(
-    openDatabase(join(dir, `${spread.replace(/\W/g, '-')}-${repeat}.db`)),
-    Date.now,
-  );
+  const store = new QueueStore(openDatabase(join(dir, `${spread.replace(/\W/g, '-')}.db`)), Date.now);
   const files = new FileGateway((token) => `bench://${token}`);
   const makeBatch = async (name: string, folder: string) => {
     const scan = await scanInputs([folder], { cacheDir: join(dir, 'ingest-cache') });
@@ -187,8 +192,46 @@ async function runSpread(
       ...(onChange ? { onChange } : {}),
     }).run();
   await drive((await makeBatch(`warm-up ${spread}`, folders.warmUp)).id);
-  const batch = await makeBatch(`eta ${spread}`, folders.measured);
-  const seen: Array<{ share: number; at: number; predictedMs: number | null; parts: EtaParts | null }> = [];
+  const truth = spreadDurations(spread, FACTOR);
+  const runs = [];
+  for (let repeat = 1; repeat <= REPEATS; repeat++) {
+    const batch = await makeBatch(`eta ${spread} #${repeat}`, folders.measured);
+    const run = await measure({ store, sandbox, files, truth, drive }, batch, spread, repeat);
+    process.stderr.write(`${spread} #${repeat}: ${run.makespanS} s, worst error ${run.maxError}\n`);
+    runs.push(run);
+  }
+  store.db.close();
+  await host.close();
+  await sandbox.close();
+  return runs;
+}
+
+/** One measured batch: what its view said at 25, 50 and 75 % of its jobs done, against its end. */
+async function measure(
+  {
+    store,
+    sandbox,
+    files,
+    truth,
+    drive,
+  }: {
+    store: QueueStore;
+    sandbox: RemoteSandbox;
+    files: FileGateway;
+    truth: ReturnType<typeof spreadDurations>;
+    drive: (batchId: string, onChange?: () => void) => Promise<unknown>;
+  },
+  batch: Batch,
+  spread: string,
+  repeat: number,
+) {
+  const seen: Array<{
+    share: number;
+    at: number;
+    predictedMs: number | null;
+    oracleMs: number | null;
+    parts: EtaParts | null;
+  }> = [];
   const trace: TracePoint[] = [];
   const look = () => {
     const jobs = store.jobs.ofBatch(batch.id);
@@ -198,10 +241,12 @@ async function runSpread(
     for (const share of CHECKPOINTS) {
       if (finished < share || seen.some((point) => point.share === share)) continue;
       const given = input();
+      const oracle = given && estimateEta(knowingTheSpread(given, truth));
       seen.push({
         share,
         at: now,
         predictedMs: predictedRemainingMs(store, store.batches.get(batch.id)!, files, now),
+        oracleMs: oracle && oracle.at - now,
         parts: given && explainEta(given),
       });
     }
@@ -222,14 +267,17 @@ async function runSpread(
     return at === undefined ? null : Date.parse(at);
   };
   const completedAt = new Map(remoteJobs.map((job) => [job.id, stepAt(job.id, 'completed') ?? Number.NaN]));
-  const checkpoints: Checkpoint[] = seen.map(({ share, at, predictedMs, parts }) => {
+  const checkpoints: Checkpoint[] = seen.map(({ share, at, predictedMs, oracleMs, parts }) => {
     const actual = endedAt - at;
+    const errorOf = (ms: number | null) => (ms === null ? null : round(Math.abs(ms - actual) / actual, 3));
     return {
       share,
       atS: round((at - startedAt) / 1000),
       predictedS: predictedMs === null ? null : round(predictedMs / 1000),
       actualS: round(actual / 1000),
-      error: predictedMs === null ? null : round(Math.abs(predictedMs - actual) / actual, 3),
+      error: errorOf(predictedMs),
+      oracleS: oracleMs === null ? null : round(oracleMs / 1000),
+      oracleError: errorOf(oracleMs),
       parts: { predicted: parts && seconds(parts), actual: actualParts(jobs, completedAt, at) },
     };
   });
@@ -249,9 +297,6 @@ async function runSpread(
         }))
       : [],
   });
-  store.db.close();
-  await host.close();
-  await sandbox.close();
   return {
     spread,
     repeat,
@@ -274,26 +319,29 @@ async function main(): Promise<void> {
     process.stderr.write(
       `${PRODUCTS} products, time and rate window x${FACTOR} (${RATE.limit} requests per ${RATE.windowMs / 1000} s)\n`,
     );
-    const runs: Array<Awaited<ReturnType<typeof runSpread>>> = [];
-    for (let repeat = 1; repeat <= REPEATS; repeat++) {
-      for (const spread of SPREADS) {
-        const run = await runSpread(dir, folders, spread, repeat);
-        process.stderr.write(`${spread} #${repeat}: ${run.makespanS} s, worst error ${run.maxError}\n`);
-        runs.push(run);
-      }
-    }
-    // Per spread and point, the mean error over its batches (null if any batch said nothing there).
+    const runs: Awaited<ReturnType<typeof measure>>[] = [];
+    for (const spread of SPREADS) runs.push(...(await runSpread(dir, folders, spread)));
+    // Per spread and point, the mean error over its batches (null if any batch said nothing there), the
+    // estimator's and the oracle's.
     const meanErrors = SPREADS.map((spread) => {
       const mine = runs.filter((run) => run.spread === spread);
-      const at = (share: number) => {
+      const at = (share: number, which: 'error' | 'oracleError') => {
         const errors = mine.map(
-          (run) => run.checkpoints.find((point) => point.share === share)?.error ?? null,
+          (run) => run.checkpoints.find((point) => point.share === share)?.[which] ?? null,
         );
         return errors.includes(null)
           ? null
           : round(errors.reduce<number>((sum, error) => sum + error!, 0) / errors.length, 3);
       };
-      return { spread, at25: at(0.25), at50: at(0.5), at75: at(0.75) };
+      return {
+        spread,
+        at25: at(0.25, 'error'),
+        at50: at(0.5, 'error'),
+        at75: at(0.75, 'error'),
+        oracleAt25: at(0.25, 'oracleError'),
+        oracleAt50: at(0.5, 'oracleError'),
+        oracleAt75: at(0.75, 'oracleError'),
+      };
     });
     const targets = Object.fromEntries(
       meanErrors.map((mean) => [

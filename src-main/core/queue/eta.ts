@@ -1,25 +1,25 @@
 import type { BatchEta } from '../../shared/models.ts';
 import type { RateLimit } from '../scheduler/budget.ts';
-import { aimPollMs } from '../scheduler/durations.ts';
+import { aimPollMs, earlyLookMs } from '../scheduler/durations.ts';
 import { fitLogNormal, tailDurations } from './duration-tail.ts';
 
 // How long a batch has left (issue 27, point 9), as a pure function of what is known: the jobs still to
 // run, the durations learned for their classes (scheduler/durations.ts) and the key's request budget.
 //
 // The batch is played forward a few dozen times, each time with every job's duration drawn from what was
-// learned of its class: once a few of the batch's own jobs of the class ended, from the batch's cohort
-// alone (those that ended, and those still running as lasting at least until the last poll that found
-// them running: censored, Kaplan-Meier), what outlasted all of them from the longer durations learned
-// before; until then from every duration learned of the class. The cohort is the service's pace now: the
-// 24 most recent durations, half way through a batch, are its quickest jobs (they end first) mixed with an
-// earlier batch's, and that batch's backlog at the service was another. A running job's draw is one longer
+// learned of its class: the durations its earlier batches learned (up to 120, enough to show a slow tail in
+// its proportions: one job in ten is two or three of the 24 the planner aims from, or none) with the
+// batch's own cohort (those that ended, and those still running as lasting at least until the last poll
+// that found them running: censored, Kaplan-Meier, since the quickest end first), and past the longest of
+// them the tail of a log-normal fitted to them all; with fewer than a few, from the 24 the planner aims
+// from (helped by the kind's). A running job's draw is one longer
 // than that poll, as the job records it (not than all it has run: it may be done, waiting for its next
 // poll; nor a replay of the planner's polls, which looks early once the budget frees and so cannot be
 // replayed from the budget's state now). Creates leave at the pace the budget allows (each job
 // costs about REQUESTS_PER_JOB requests, its polls included), videos before shoots as the request pump
 // sends them, a video once its shoot is seen done. A job is seen done at the first poll the
 // planner would make after it is done (scheduler/poll-planner.ts): aimed at its class's 90th percentile
-// while creates queue behind it, at the even odds once the budget has room to spare.
+// while creates queue behind it, an early look (durations.ts `earlyLookMs`) once the budget has room.
 //
 // The point estimate is the median end of the plays, so it is as likely early as late: every pessimism
 // (how wrong what was learned may be, a guess while little is known) goes into the range (10th to 90th
@@ -74,10 +74,16 @@ export interface EtaJob {
   /**
    * Durations learned for its class since the batch began, in ms: its own jobs that ended. With the jobs of
    * the class still running (censored: they last at least until their last poll) they are the batch's whole
-   * cohort, what its durations are drawn from once there are a few (the service's pace now, not on an
-   * earlier day or an earlier batch's backlog).
+   * cohort.
    */
   batchSamplesMs: readonly number[];
+  /**
+   * Durations learned for its class before the batch began, in ms, the most recent first (up to
+   * `EARLIER_SAMPLES` in views.ts): with the cohort, what its durations are drawn from. The 24 the planner
+   * aims from are too few to show a tail: one job in ten four times the typical is two or three of them, or
+   * none.
+   */
+  earlierSamplesMs: readonly number[];
   /** Its class's duration before anything is learned, in ms (the prior, in the service's time). */
   priorMs: number;
 }
@@ -128,7 +134,7 @@ interface ClassFacts {
   sorted: number[];
   /** What the planner aims from with nothing learned (the prior), else the learned median. */
   pollCentre: number;
-  /** The durations drawn from: the batch's own once it has a few, else all learned. */
+  /** The durations drawn from: the earlier batches' and the batch's own once there are a few, else the recent ones. */
   drawnFrom: number[];
   centre: number;
   outcomes: Outcome[];
@@ -147,7 +153,7 @@ function survival(
   sorted: readonly number[],
   running: readonly number[],
   centre: number,
-  history: readonly number[] | null,
+  fitTail: boolean,
 ): { outcomes: Outcome[]; beyond: Outcome[] } {
   const points = [
     ...sorted.map((ms) => ({ ms, done: true })),
@@ -165,13 +171,11 @@ function survival(
     atRisk--;
   }
   if (surviving <= 1e-9) return { outcomes, beyond: [] };
-  // What outlasted the cohort's every duration: the longer durations learned before (a tail the batch has
-  // not lived through yet), else the tail of the log-normal that fits the cohort (duration-tail.ts), else
-  // a third past the longest wait seen.
+  // What outlasted every duration learned: the tail of the log-normal that fits them and the running ones
+  // (duration-tail.ts), else a third past the longest wait seen.
   const longest = points.at(-1)?.ms ?? centre;
-  const longer = (history ?? []).filter((ms) => ms > longest);
-  const fit = history && fitLogNormal(sorted, running);
-  const tail = longer.length > 0 ? longer : fit ? tailDurations(fit, longest, TAIL_DRAWS) : [longest * 1.3];
+  const fit = fitTail && fitLogNormal(sorted, running);
+  const tail = fit ? tailDurations(fit, longest, TAIL_DRAWS) : [longest * 1.3];
   return { outcomes, beyond: tail.map((ms) => ({ ratio: ms / centre, weight: surviving / tail.length })) };
 }
 
@@ -189,15 +193,15 @@ function classFacts({ jobs }: EtaInput): Map<string, ClassFacts> {
     if (classes.has(job.durationClass)) continue;
     const sorted = [...job.samplesMs].sort((a, b) => a - b);
     const pollCentre = sorted.length > 0 ? quantile(sorted, 0.5) : job.priorMs;
-    const own = [...job.batchSamplesMs].sort((a, b) => a - b);
-    const drawnFrom = own.length >= FEW_SAMPLES ? own : sorted;
+    const pooled = [...job.batchSamplesMs, ...job.earlierSamplesMs].sort((a, b) => a - b);
+    const drawnFrom = pooled.length >= FEW_SAMPLES ? pooled : sorted;
     const centre = drawnFrom.length > 0 ? quantile(drawnFrom, 0.5) : job.priorMs;
     const running = jobs
       .filter((other) => other.durationClass === job.durationClass && other.phase === 'running')
       .map((other) => other.polledRunningMs);
     const { outcomes, beyond } =
       drawnFrom.length > 0
-        ? survival(drawnFrom, running, centre, drawnFrom === own ? sorted : null)
+        ? survival(drawnFrom, running, centre, drawnFrom === pooled)
         : { outcomes: [], beyond: [] };
     classes.set(job.durationClass, { sorted, pollCentre, drawnFrom, centre, outcomes, beyond });
   }
@@ -267,14 +271,14 @@ function drawLonger(facts: ClassFacts, kindFactor: number, outlasted: number, ra
 /**
  * The polls the planner makes of a job sent at `sentAt` while they find it running, in ms after it was
  * sent: each aimed at the 90th percentile of the durations longer than the last, or, once the budget has
- * room to spare (from `freeAt`), an early look at their even odds (poll-planner.ts `earlyPollAt`), which
- * the pump makes as soon as the budget frees.
+ * room to spare (from `freeAt`), an early look (durations.ts `earlyLookMs`: at their even odds, and past
+ * the typical a little after the last look), which the pump makes as soon as the budget frees.
  */
 function* polls(sorted: readonly number[], centre: number, sentAt: number, freeAt: number) {
   let polled = 0;
   for (let poll = 0; poll < 64; poll++) {
     const planned = aimPollMs(sorted, centre, polled, 0.9);
-    const early = Math.max(aimPollMs(sorted, centre, polled, 0.5), freeAt - sentAt);
+    const early = Math.max(earlyLookMs(sorted, centre, polled), freeAt - sentAt);
     polled = Math.max(Math.min(planned, early), polled + centre * MIN_POLL_GAP);
     yield polled;
   }
@@ -282,11 +286,11 @@ function* polls(sorted: readonly number[], centre: number, sentAt: number, freeA
 
 /**
  * When a job that takes `duration` is seen done, in ms after it was sent at `sentAt`: at the first poll
- * made after it is done, and not before `notBefore` (the polls before it found the job running).
+ * made after it is done, and after `notBefore` (now, for a running job: a poll not yet made cannot have seen it).
  */
 function seenAfter(facts: ClassFacts, duration: number, sentAt: number, freeAt: number, notBefore = 0) {
   for (const poll of polls(facts.sorted, facts.pollCentre, sentAt, freeAt)) {
-    if (poll >= duration && poll >= notBefore) return poll;
+    if (poll >= duration && poll > notBefore) return poll;
   }
   return Math.max(duration, notBefore);
 }

@@ -44,6 +44,13 @@ function polledRunningMs(job: Job): number {
 }
 
 /**
+ * Durations an ETA draws from besides the batch's own: enough earlier ones to show a slow tail in its
+ * proportions (one job in ten is a dozen of them). GUESS: 120, a few batches' worth; older ones may come
+ * from another day's pace.
+ */
+const EARLIER_SAMPLES = 120;
+
+/**
  * What a running batch's ETA is worked out from (eta.ts): its jobs with work left, what their classes
  * taught (scheduler/durations.ts) and its key's budget. A video whose shoot waits for a person is not
  * counted: it runs only once the person decides. Exported for bench:eta, which shows the estimate's parts.
@@ -76,6 +83,7 @@ export function etaInputOf(store: QueueStore, batch: Batch, facts: BatchFacts): 
         durationClass: jobClass,
         samplesMs: durations.knownMs(jobClass),
         batchSamplesMs: durations.learnedSinceMs(jobClass, batch.createdAt),
+        earlierSamplesMs: durations.learnedBeforeMs(jobClass, batch.createdAt, EARLIER_SAMPLES),
         priorMs: durations.priorMs(jobClass),
       };
     });

@@ -70,6 +70,25 @@ export function aimPollMs(
   return longer[Math.min(longer.length - 1, Math.floor(quantile * longer.length))]!;
 }
 
+/**
+ * Once a job has outlasted its class's typical duration, a budget with room to spare looks at it this share
+ * of the typical apart. The even odds of what is left jump far when few durations are longer (half way to
+ * the one 3 times the typical), and a job done a moment after a poll waited there for the next: at the end
+ * of a batch, with the budget idle, that wait was most of its last minutes (bench:eta).
+ */
+const EARLY_LOOK_GAP = 0.1;
+
+/**
+ * Milliseconds after acceptance for an early look at a job still running `elapsedMs` after it, when the
+ * budget has room to spare: when it is done with even odds, and once past its typical duration, at most
+ * EARLY_LOOK_GAP of the typical after the last look. Pure, for the planner and an ETA alike.
+ */
+export function earlyLookMs(knownMs: readonly number[], priorMs: number, elapsedMs: number): number {
+  const evenOdds = aimPollMs(knownMs, priorMs, elapsedMs, 0.5);
+  const typical = knownMs.length === 0 ? priorMs : medianOf(knownMs);
+  return Math.min(evenOdds, Math.max(typical, elapsedMs + EARLY_LOOK_GAP * typical));
+}
+
 /** The upper median of durations (not empty). */
 function medianOf(durations: readonly number[]): number {
   const sorted = [...durations].sort((a, b) => a - b);
@@ -133,6 +152,11 @@ export class DurationModel {
     return aimPollMs(this.knownMs(jobClass), this.priorMs(jobClass), elapsedMs, quantile);
   }
 
+  /** When an early look at a job of the class, still running `elapsedMs` after acceptance, is worth it (`earlyLookMs`). */
+  earlyLookMs(jobClass: string, elapsedMs: number): number {
+    return earlyLookMs(this.knownMs(jobClass), this.priorMs(jobClass), elapsedMs);
+  }
+
   /** The durations known for the class (helped by its kind's, as polls are), in ms: what an ETA draws from. */
   knownMs(jobClass: string): number[] {
     return this.known(jobClass).map((seconds) => seconds * 1000);
@@ -146,6 +170,17 @@ export class DurationModel {
     const rows = this.db
       .prepare('SELECT seconds FROM duration_samples WHERE class = ? AND at >= ?')
       .all(jobClass, since) as Array<{ seconds: number }>;
+    return rows.map((row) => row.seconds * 1000);
+  }
+
+  /**
+   * The durations the class learned before `before`, in ms, the `limit` most recent: what earlier batches
+   * taught of its spread (queue/eta.ts), more of it than the recent samples polls are aimed from.
+   */
+  learnedBeforeMs(jobClass: string, before: number, limit: number): number[] {
+    const rows = this.db
+      .prepare('SELECT seconds FROM duration_samples WHERE class = ? AND at < ? ORDER BY at DESC LIMIT ?')
+      .all(jobClass, before, limit) as Array<{ seconds: number }>;
     return rows.map((row) => row.seconds * 1000);
   }
 

@@ -153,7 +153,8 @@ export class PollPlanner {
   }
 
   /**
-   * When a job is done with even odds: the moment for an early look when the budget has room to spare.
+   * When a job is done with even odds, or past its typical duration a little after the last look
+   * (`earlyLookMs`): the moment for an early look when the budget has room to spare.
    * Never earlier than its planned poll for a job whose last poll failed (that poll is a backoff), nor for
    * a late one (its gaps keep late jobs inside their share of the budget).
    */
@@ -163,8 +164,8 @@ export class PollPlanner {
     if (job.acceptedAt === null || !this.durations.knows(jobClass) || planned)
       return job.nextPollAt ?? Number.POSITIVE_INFINITY;
     const lastSeenRunning = this.lastRunningAt.get(job.id) ?? 0;
-    const evenOdds = job.acceptedAt + this.durations.pollAfterMs(jobClass, lastSeenRunning, 0.5);
-    return Math.min(evenOdds, job.nextPollAt ?? evenOdds);
+    const look = job.acceptedAt + this.durations.earlyLookMs(jobClass, lastSeenRunning);
+    return Math.min(look, job.nextPollAt ?? look);
   }
 
   /**

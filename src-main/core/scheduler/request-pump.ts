@@ -13,7 +13,8 @@ import type { ServiceKeys } from './service-keys.ts';
 // (two such polls at most per kind). Then a video's create (the longest jobs), a due shoot poll (it unlocks
 // that video), a shoot's create, and last a due video poll (it unlocks only a download): video polls wait
 // for the creates, and the end of a batch is spent on them. A budget with room to spare and nothing due
-// looks early at a job that is done with even odds.
+// looks early at a job that is done with even odds, or, past its typical duration, again soon after the
+// last look (durations.ts `earlyLookMs`).
 
 /** How many of the soonest polls are looked at for an early poll. */
 const EARLY_POLL_LOOKAHEAD = 16;

@@ -31,6 +31,7 @@ function job(id: string, overrides: Partial<EtaJob> = {}): EtaJob {
     durationClass: overrides.kind ?? 'shoot',
     samplesMs: [],
     batchSamplesMs: [],
+    earlierSamplesMs: [],
     priorMs: SHOOT_PRIOR,
     ...overrides,
   };
@@ -62,11 +63,12 @@ describe('estimateEta', () => {
     expect(guessed.to - guessed.from).toBeGreaterThan(0.5 * (guessed.at - NOW));
     expect(etaWords(guessed, NOW)).toMatch(/^about \d+ (s )?to \d+ min left$/);
 
-    const known = estimateEta(input(products(3, learned(20_000), learned(60_000))))!;
+    const known = estimateEta(input(products(3, learned(20_000), learned(80_000))))!;
     expect(known.range).toBe(false);
-    // A shoot's 20 s, then its video's 60 s, each seen done at the poll aimed at it.
-    expect(known.at - NOW).toBeGreaterThan(80_000);
-    expect(known.at - NOW).toBeLessThan(100_000);
+    // A shoot's 20 s, then its video's 80 s, each seen done soon after: three products leave the budget
+    // room for early looks.
+    expect(known.at - NOW).toBeGreaterThan(100_000);
+    expect(known.at - NOW).toBeLessThan(115_000);
     expect(etaWords(known, NOW)).toBe('about 2 min left');
   });
 
@@ -87,6 +89,29 @@ describe('estimateEta', () => {
     expect(withTail.at - NOW).toBeGreaterThan(1.5 * (withoutTail.at - NOW));
   });
 
+  it("foresees a slow tail that earlier batches showed, while the batch's own finished jobs are all quick", () => {
+    // One video in ten takes four times the typical 10 s, as 120 earlier durations show. Half the batch's
+    // 30 videos ended, all quick (the quick end first); the other 15 run, 10 s in, not yet polled.
+    const earlier = Array.from({ length: 120 }, (_, index) => (index % 10 === 0 ? 40_000 : 10_000));
+    const quick = Array.from({ length: 15 }, (_, index) => 9_000 + index * 100);
+    const videos = Array.from({ length: 15 }, (_, index) =>
+      job(`v${index}`, {
+        kind: 'video',
+        phase: 'running',
+        elapsedMs: 10_000,
+        samplesMs: [...earlier.slice(-9), ...quick],
+        batchSamplesMs: quick,
+        earlierSamplesMs: earlier,
+        priorMs: VIDEO_PRIOR,
+      }),
+    );
+    const eta = estimateEta(input(videos))!;
+    // Four in five batches have a slow one among 15: some 30 s more, not the quick ones' moment.
+    expect(eta.at - NOW).toBeGreaterThan(20_000);
+    expect(eta.at - NOW).toBeLessThan(45_000);
+    expect(eta.from - NOW).toBeLessThan(5_000);
+  });
+
   it('counts a running job from what it has run already', () => {
     const running = (elapsedMs: number) =>
       estimateEta(
@@ -100,7 +125,7 @@ describe('estimateEta', () => {
   });
 
   it('gives moments that count down between answers, and the same answer for the same facts', () => {
-    const facts = input(products(3, learned(20_000), learned(60_000)));
+    const facts = input(products(3, learned(20_000), learned(80_000)));
     const eta = estimateEta(facts)!;
     expect(estimateEta(facts)).toEqual(eta);
     const words = [0, 30_000, 60_000, eta.at - NOW + 1, eta.to - NOW].map((after) =>

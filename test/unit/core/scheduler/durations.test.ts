@@ -92,6 +92,32 @@ describe('DurationModel', () => {
     expect(model.typicalMs(SHOOT)).toBe(60_000);
   });
 
+  it('looks early at even odds, and once past the typical duration a tenth of it after the last look', () => {
+    const model = new DurationModel(temp.db, now);
+    for (const seconds of [100, 30, 70, 10, 50, 90, 20, 60, 40, 80, 300]) teach(model, SHOOT, seconds);
+    // Typical 60 s. Not yet polled: the even odds, 60 s.
+    expect(model.earlyLookMs(SHOOT, 0)).toBe(60_000);
+    // Seen running at 30 s: the even odds of what is longer (40 .. 300) would be 80 s; the typical comes first.
+    expect(model.earlyLookMs(SHOOT, 30_000)).toBe(60_000);
+    // Seen running at 100 s: only 300 s is longer, so the even odds are 300 s; a look 6 s later instead.
+    expect(model.pollAfterMs(SHOOT, 100_000, 0.5)).toBe(300_000);
+    expect(model.earlyLookMs(SHOOT, 100_000)).toBe(106_000);
+    // Past everything learned, the same: a tenth of the typical after the last look.
+    expect(model.earlyLookMs(SHOOT, 400_000)).toBe(406_000);
+  });
+
+  it('gives the durations learned before a moment, the most recent first, as many as asked', () => {
+    const model = new DurationModel(temp.db, now);
+    for (const seconds of [10, 20, 30, 40]) teach(model, VIDEO, seconds);
+    const batchBegan = clock.now + 1;
+    for (const seconds of [50, 60]) teach(model, VIDEO, seconds);
+    teach(model, SHOOT, 5);
+    expect(model.learnedBeforeMs(VIDEO, batchBegan, 3)).toEqual([40_000, 30_000, 20_000]);
+    expect(model.learnedBeforeMs(VIDEO, batchBegan, 100)).toEqual([40_000, 30_000, 20_000, 10_000]);
+    expect(model.learnedSinceMs(VIDEO, batchBegan)).toEqual([50_000, 60_000]);
+    expect(model.learnedBeforeMs(SHOOT, batchBegan, 100)).toEqual([]);
+  });
+
   it('backs off in proportion to the wait once past every known duration', () => {
     const model = new DurationModel(temp.db, now);
     for (const seconds of [10, 20, 30]) teach(model, SHOOT, seconds);
