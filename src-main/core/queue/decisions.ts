@@ -1,8 +1,9 @@
 import type { BatchDecision, JobDecision } from '../../shared/vocabulary.ts';
+import { credits } from '../../shared/words.ts';
 import { AppError } from '../app/errors.ts';
 import { UNSETTLED } from './job-store.ts';
 import { type Recovery, type RecoveryDeps, recoverResults } from './recovery.ts';
-import { decideSpending } from './spend.ts';
+import { type BalanceAsked, balanceLeft, decideSpending } from './spend.ts';
 import type { QueueStore } from './store.ts';
 import type { Batch, Job } from './types.ts';
 
@@ -110,22 +111,37 @@ function allowed(store: QueueStore, id: string): { job: Job; decisions: JobDecis
   return { job, decisions: decisionsFor(job, isSuperseded(store, job)) };
 }
 
+/** The job, if it may be retried now; else why not, in core's words. */
+export function requireRetryable(store: QueueStore, id: string): Job {
+  const { job, decisions } = allowed(store, id);
+  if (decisions.includes('retry')) return job;
+  const made = job.kind === 'shoot' ? 'shot' : 'made as a video';
+  const why =
+    job.state === 'failed' || job.state === 'lost' || job.state === 'outcome_unknown'
+      ? isSuperseded(store, job)
+        ? `its product was ${made} again after it, and that succeeded: its line stays as history, and buying it again would pay twice for the same thing.`
+        : 'its outcome is unknown: check it again first (free: the service’s usage report may say whether it was charged), since a retry may pay twice.'
+      : 'only failed, lost and outcome-unknown jobs can be retried.';
+  throw new AppError('conflict', `Job ${id} is ${job.state}: ${why}`);
+}
+
 /**
- * Sends a failed, lost or outcome-unknown job again: it costs credits again, so its check and its move are
- * one spending decision (spend.ts): two retries at once, in one process or two, send it once.
+ * Sends a failed, lost or outcome-unknown job again: it costs credits again, so its checks and its move are
+ * one spending decision (spend.ts), against the balance of its batch's key as the service gave it after
+ * `asked.mark`, less what other decisions committed since: two retries at once, in one process or two,
+ * send it once, and two retries of different jobs never pass the balance together.
  */
-export function retryJob(store: QueueStore, id: string): Job {
+export function retryJob(store: QueueStore, id: string, asked: BalanceAsked): Job {
   return decideSpending(store, () => {
-    const { job, decisions } = allowed(store, id);
-    if (!decisions.includes('retry')) {
-      const made = job.kind === 'shoot' ? 'shot' : 'made as a video';
-      const why =
-        job.state === 'failed' || job.state === 'lost' || job.state === 'outcome_unknown'
-          ? isSuperseded(store, job)
-            ? `its product was ${made} again after it, and that succeeded: its line stays as history, and buying it again would pay twice for the same thing.`
-            : 'its outcome is unknown: check it again first (free: the service’s usage report may say whether it was charged), since a retry may pay twice.'
-          : 'only failed, lost and outcome-unknown jobs can be retried.';
-      throw new AppError('conflict', `Job ${id} is ${job.state}: ${why}`);
+    const job = requireRetryable(store, id);
+    const price = store.jobs.retryPrice(job.id);
+    const left = balanceLeft(store, asked);
+    if (price > left) {
+      const skipped = price > job.price ? ' and what waits on it' : '';
+      throw new AppError(
+        'conflict',
+        `Retrying this ${job.kind}${skipped} costs ${credits(price)}; the balance is ${Math.max(0, left).toLocaleString('en')}. Top up first.`,
+      );
     }
     return store.jobs.retry(job.id);
   });

@@ -92,6 +92,9 @@ export interface CommittedJob {
   price: number;
 }
 
+/** The next `committed_seq`: one past every job's (an insert, or a retry that sends a job again). */
+const NEXT_COMMIT = '(SELECT COALESCE(MAX(committed_seq), 0) + 1 FROM jobs)';
+
 export class JobStore {
   constructor(
     private readonly db: Db,
@@ -105,8 +108,9 @@ export class JobStore {
     const id = newJobId();
     this.db
       .prepare(
-        `INSERT INTO jobs (id, batch_id, product_id, kind, after_job_id, settings, price, state, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting', ?)`,
+        `INSERT INTO jobs (id, batch_id, product_id, kind, after_job_id, settings, price, state, created_at,
+           committed_seq)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting', ?, ${NEXT_COMMIT})`,
       )
       .run(
         id,
@@ -122,16 +126,18 @@ export class JobStore {
   }
 
   /**
-   * The jobs' high-water mark (their rowid, which insertion order sets and a clock cannot tie): taken by a
-   * spending decision before its first await, so its transaction can tell what others committed meanwhile.
+   * The jobs' high-water mark (`committed_seq`, which each insert and each retry raises, and a clock cannot
+   * tie): taken by a spending decision before its first await, so its transaction can tell what others
+   * committed meanwhile.
    */
   mark(): number {
-    return this.db.prepare<[], number>('SELECT COALESCE(MAX(rowid), 0) FROM jobs').pluck().get()!;
+    return this.db.prepare<[], number>('SELECT COALESCE(MAX(committed_seq), 0) FROM jobs').pluck().get()!;
   }
 
   /**
-   * Jobs inserted after `mark` that may still cost credits (not failed, cancelled or skipped): what other
-   * decisions committed while one awaited the service, with what each names of its batch and product.
+   * Jobs inserted or retried after `mark` that may still cost credits (not failed, cancelled or skipped):
+   * what other decisions committed while one awaited the service, with what each names of its batch and
+   * product.
    */
   committedSince(mark: number): CommittedJob[] {
     return this.db
@@ -139,7 +145,7 @@ export class JobStore {
         `SELECT j.batch_id AS batchId, b.name AS batchName, b.key_id AS keyId, j.product_id AS productId,
            p.name AS productName, p.fingerprint, j.kind, j.price
          FROM jobs j JOIN batches b ON b.id = j.batch_id JOIN products p ON p.id = j.product_id
-         WHERE j.rowid > ? AND j.state NOT IN ('failed', 'cancelled', 'skipped')`,
+         WHERE j.committed_seq > ? AND j.state NOT IN ('failed', 'cancelled', 'skipped')`,
       )
       .all(mark);
   }
@@ -591,10 +597,17 @@ export class JobStore {
         },
         { decision: 'retry', previousState: before.state, previousRemoteId: before.remoteId },
       );
+      this.db.prepare(`UPDATE jobs SET committed_seq = ${NEXT_COMMIT} WHERE id = ?`).run(jobId);
       this.restoreDependants(jobId);
       this.batches.reopen(job.batchId);
       return job;
     })();
+  }
+
+  /** What retrying the job commits: its price, and that of the jobs its failure skipped (they go again with it). */
+  retryPrice(jobId: JobId): number {
+    const job = this.require(jobId);
+    return this.dependants(jobId, 'skipped').reduce((sum, { id }) => sum + this.require(id).price, job.price);
   }
 
   /** The user's word that an outcome-unknown job is not to be sent again. */
@@ -611,6 +624,7 @@ export class JobStore {
         { next_poll_at: this.now(), deadline_at: deadlineAt, failure_code: null, failure_message: null },
         { decision: 'recheck' },
       );
+      this.db.prepare(`UPDATE jobs SET committed_seq = ${NEXT_COMMIT} WHERE id = ?`).run(jobId);
       this.restoreDependants(jobId);
       this.batches.reopen(job.batchId);
       return job;
@@ -659,6 +673,7 @@ export class JobStore {
         { failure_code: null, failure_message: null },
         { decision: 'retry' },
       );
+      this.db.prepare(`UPDATE jobs SET committed_seq = ${NEXT_COMMIT} WHERE id = ?`).run(id);
     }
   }
 

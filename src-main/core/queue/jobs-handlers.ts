@@ -9,6 +9,7 @@ import {
   redownloadJob,
   requireBatch,
   requireJob,
+  requireRetryable,
   retryJob,
 } from './decisions.ts';
 import type { QueueDriver } from './queue-driver.ts';
@@ -34,7 +35,17 @@ export function jobsHandlers(
         job: jobView(job, [], stakesOf(store, job.batchId), superseded, ctx.now()),
       };
     },
-    'jobs:retry': async ({ id }) => decided(retryJob(store, id).batchId),
+    'jobs:retry': async ({ id }) => {
+      // What cannot be retried is said before the service is asked anything; the balance is asked anew,
+      // after the mark, so that what another decision commits meanwhile is counted (spend.ts).
+      const job = requireRetryable(store, id);
+      const batch = requireBatch(store, job.batchId);
+      const mark = store.jobs.mark();
+      const balance = await ctx.services.balanceOfBatch(batch, true);
+      const retried = retryJob(store, id, { balance, keyId: batch.keyId, mark });
+      ctx.services.forgetBatchBalance(batch);
+      return decided(retried.batchId);
+    },
     'jobs:abandon': async ({ id }) => decided(abandonJob(store, id).batchId),
     'jobs:recheck': async ({ id }) => {
       const job = recheckJob(store, id, ctx.now());

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACCOUNT_ID } from '../../../src-main/core/app/public-api.ts';
 import { tryAcquireLease } from '../../../src-main/core/lease.ts';
+import type { BatchId } from '../../../src-main/core/queue/ids.ts';
 import type { ArgsOf, Channel } from '../../../src-main/shared/ipc.ts';
 import type { AccountView, AgentRequestView } from '../../../src-main/shared/models.ts';
 import {
@@ -17,6 +18,7 @@ import {
 } from '../../support/core-harness.ts';
 import { type CoreOnSandbox, startCoreOnSandbox } from '../../support/core-on-sandbox.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
+import { INTO_STATE, withQueueStore } from '../../support/job-states.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 import { type DefaultHarness, newKey, startHarness } from '../../support/sandbox-harness.ts';
 
@@ -308,6 +310,52 @@ describe('spending decisions at once, in one process', () => {
           message: 'This batch costs 3 credits; the balance is 2. Top up or choose fewer products.',
         });
         expect(await callCore(guest.core, 'batches:list')).toHaveLength(1);
+      });
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
+
+  it('retries one of two failed shoots when the balance covers one, and says so of the other', async () => {
+    const key = newKey();
+    const small = await startHarness({
+      accounts: { accounts: [{ name: 'Small', type: 'personal', credits: 5, keys: [{ key }] }] },
+    });
+    try {
+      await withGuestCore({ url: small.sandbox.url, apiKey: key }, async (guest) => {
+        const { scanId } = await callCore(guest.core, 'ingest:scan', {
+          inputs: await makeProductFolders(join(products, 'retried'), 2),
+        });
+        const batch = await callCore(guest.core, 'batches:create', {
+          scanId,
+          accountId: SANDBOX_ACCOUNT_ID,
+          shoot: { ...QUICK_SHOOT, backgroundColor: '#303030' },
+          video: null,
+          includeDone: false,
+          name: 'retried',
+        });
+        // Both shoots failed at the service, as the engine records it, on the guest's own database.
+        const failed = withQueueStore(join(guest.dir, 'data'), (ctx) =>
+          ctx.store.jobs.ofBatch(batch.id as BatchId).map((job) => INTO_STATE.failed(ctx, job, job)),
+        );
+        // Another app on the same key spends 4 of the 5 credits: 1 is left, for one retry.
+        const elsewhere = await small.client.createShoot(key, {
+          product_image_urls: [small.photo()],
+          style: 'classic',
+          shots: 4,
+        });
+        expect(elsewhere.status, elsewhere.text).toBe(201);
+        const answers = await Promise.all(failed.map((id) => guest.core.dispatch('jobs:retry', { id })));
+        expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+        const refusal = answers.find((answer) => !answer.ok);
+        expect(refusal && !refusal.ok && refusal.error).toEqual({
+          code: 'conflict',
+          message: 'Retrying this shoot costs 1 credit; the balance is 0. Top up first.',
+        });
+        const states = withQueueStore(join(guest.dir, 'data'), (ctx) =>
+          ctx.store.jobs.ofBatch(batch.id as BatchId).map((job) => job.state),
+        );
+        expect(states.sort()).toEqual(['failed', 'waiting']);
       });
     } finally {
       await small.close();

@@ -19,6 +19,7 @@ import { agentQuotes } from './017-mcplong-agent-quotes.ts';
 import { exportLastChoice } from './018-export31-last-choice.ts';
 import { reviewLabels } from './019-review31b-labels.ts';
 import { lastPoll } from './020-etapoll31-last-poll.ts';
+import { commitMark } from './021-retry-commit-mark.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   exportLastChoice,
   reviewLabels,
   lastPoll,
+  commitMark,
 ];

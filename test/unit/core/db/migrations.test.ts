@@ -629,3 +629,22 @@ describe('migration 020-etapoll31-last-poll', () => {
     db.close();
   });
 });
+
+describe('migration 021-retry-commit-mark', () => {
+  it('gives the jobs already there their insertion order as when they were committed', () => {
+    const db = new Database(join(dir, 'x.db'));
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 20));
+    seedOneResult(db);
+    migrate(db, MIGRATIONS.slice(0, 21));
+    expect(db.pragma('user_version', { simple: true })).toBe(21);
+    const rowid = db.prepare("SELECT rowid FROM jobs WHERE id = 'j1'").pluck().get();
+    expect(db.prepare('SELECT id, committed_seq FROM jobs').all()).toEqual([
+      { id: 'j1', committed_seq: rowid },
+    ]);
+    expect(
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'jobs_committed_seq'").get(),
+    ).toEqual({ name: 'jobs_committed_seq' });
+    db.close();
+  });
+});

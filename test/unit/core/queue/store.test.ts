@@ -436,6 +436,34 @@ describe('ending jobs', () => {
     expect(ledgerOf(batch.id)).toHaveLength(2);
   });
 
+  it('a retry commits the shoot and the video its failure skipped again: their price, past the mark', () => {
+    const batch = ctx.store.createBatch(newBatch());
+    const { shoot, video } = shootAndVideo(ctx, batch.id, 0);
+    submitAndAccept(ctx, shoot.id);
+    ctx.store.jobs.failRemote(shoot.id, 'failed', { code: 'generation_failed', message: 'model error' });
+    expect(ctx.store.jobs.retryPrice(shoot.id)).toBe(SHOOT_PRICE + VIDEO_PRICE);
+    const mark = ctx.store.jobs.mark();
+    expect(ctx.store.jobs.committedSince(mark)).toEqual([]);
+    ctx.store.jobs.retry(shoot.id);
+    // Another decision that marked before this retry counts both as spent meanwhile.
+    expect(ctx.store.jobs.committedSince(mark).map((job) => [job.kind, job.price])).toEqual([
+      ['shoot', SHOOT_PRICE],
+      ['video', VIDEO_PRICE],
+    ]);
+    expect(ctx.store.jobs.mark()).toBeGreaterThan(mark);
+    // A job inserted later still comes after both.
+    const later = ctx.store.jobs.mark();
+    ctx.store.jobs.insert({
+      batchId: batch.id,
+      productId: shoot.productId,
+      kind: 'shoot',
+      afterJobId: null,
+      settings: shoot.settings,
+      price: SHOOT_PRICE,
+    });
+    expect(ctx.store.jobs.committedSince(later)).toHaveLength(1);
+  });
+
   it('markOutcomeUnknown holds the video back and puts the price at stake', () => {
     const batch = ctx.store.createBatch(newBatch());
     const { shoot, video } = shootAndVideo(ctx, batch.id, 0);
