@@ -1,6 +1,7 @@
 import type { EtaInput } from '../src-main/core/queue/eta.ts';
 import { parseDurationSpread } from '../src-main/sandbox/duration-spread.ts';
 import { planShoot, planVideo } from '../src-main/sandbox/lifecycle.ts';
+import { mulberry32 } from '../src-main/shared/seeded-random.ts';
 import { QUICK_SHOOT, QUICK_VIDEO } from '../test/support/job-settings.ts';
 
 // What bench:eta compares the estimator with: the same estimator, told the durations the sandbox draws
@@ -14,21 +15,14 @@ import { QUICK_SHOOT, QUICK_VIDEO } from '../test/support/job-settings.ts';
 /** Draws per kind: enough that the spread's tail is there in its proportions. */
 const DRAWS = 400;
 
-/** mulberry32, seeded: the oracle's durations are the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Durations the sandbox plans for the bench's shoots and videos, in ms, at `timeScale` and `spread`. */
 export function spreadDurations(spread: string, timeScale: number): Record<'shoot' | 'video', number[]> {
-  const timing = { timeScale, failureRate: 0, durations: parseDurationSpread(spread), random: seeded(27) };
+  const timing = {
+    timeScale,
+    failureRate: 0,
+    durations: parseDurationSpread(spread),
+    random: mulberry32(27),
+  };
   const shoot = () => planShoot(0, QUICK_SHOOT.shots, QUICK_SHOOT.quality, timing).plan.at(-1)!.at;
   const video = () => planVideo(0, QUICK_VIDEO.duration, QUICK_VIDEO.resolution, timing).plan.at(-1)!.at;
   return {

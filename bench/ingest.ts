@@ -7,6 +7,7 @@ import sharp, { type OutputInfo } from 'sharp';
 import { scanInputs } from '../src-main/core/ingest/scan.ts';
 import type { IngestPlan } from '../src-main/core/ingest/types.ts';
 import { mapLimit } from '../src-main/core/util/map-limit.ts';
+import { mulberry32 } from '../src-main/shared/seeded-random.ts';
 import { fixturePhotos } from '../test/support/product-folders.ts';
 import { benchCatalogs, CATALOG_TARGETS } from './ingest-catalogs.ts';
 import { benchSize, SHORT, writeResults } from './settings.ts';
@@ -82,18 +83,6 @@ function round(value: number, digits = 2): number {
 
 const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
 
-/** A small seeded generator (mulberry32): the same corpus on every machine. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** 15 in 20 JPEG (camera or studio shots), 3 PNG and 2 WebP (cut-outs with transparency). */
 function formatOf(index: number): Format {
   const slot = index % 20;
@@ -132,7 +121,7 @@ async function exists(path: string): Promise<boolean> {
  * near a real photo's (about 2.5 MB at 4000 px); PNG and WebP are cut-outs that keep their transparency.
  */
 async function makePhoto(source: Buffer, index: number, photo: CorpusPhoto, grain: RawImage): Promise<void> {
-  const next = random(index + 1);
+  const next = mulberry32(index + 1);
   const meta = await sharp(source).metadata();
   const width = Math.round(meta.width * (0.82 + 0.15 * next()));
   const height = Math.round(meta.height * (0.82 + 0.15 * next()));

@@ -1,4 +1,5 @@
 import type { BatchEta } from '../../shared/models.ts';
+import { mulberry32 } from '../../shared/seeded-random.ts';
 import type { RateLimit } from '../scheduler/budget.ts';
 import { aimPollMs, earlyLookMs } from '../scheduler/durations.ts';
 import { fitLogNormal, tailDurations } from './duration-tail.ts';
@@ -97,18 +98,6 @@ export interface EtaInput {
   lastProgressAt: number;
   /** However short its jobs, a batch is not said to stall before this long without a job finishing. */
   minStallMs: number;
-}
-
-/** mulberry32: a small seeded generator, so that the same facts give the same estimate. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function normal(random: () => number): number {
@@ -412,7 +401,7 @@ function play({ input, facts, spacing, freeAt }: Start, random: () => number): P
 
 /** The plays of the batch, sorted by their end. */
 function plays(start: Start): Play[] {
-  const random = seeded(27);
+  const random = mulberry32(27);
   return Array.from({ length: PLAYS }, () => play(start, random)).sort((a, b) => a.end - b.end);
 }
 

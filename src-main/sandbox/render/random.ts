@@ -1,3 +1,5 @@
+import { mulberry32 } from '../../shared/seeded-random.ts';
+
 /** A small seeded generator: the same job id must render the same pixels, so Math.random is never used. */
 export interface Random {
   /** Uniform in [0, 1). */
@@ -19,16 +21,9 @@ function hashSeed(seed: string): number {
   return hash >>> 0;
 }
 
-/** mulberry32: tiny, fast and good enough for layout jitter. */
+/** mulberry32 (shared/seeded-random.ts) on a string's hash: tiny, fast and good enough for layout jitter. */
 export function seededRandom(seed: string): Random {
-  let state = hashSeed(seed);
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(hashSeed(seed));
   const int = (count: number): number => Math.floor(next() * count);
   return {
     next,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArgsOf, Channel } from '../../../src-main/shared/ipc.ts';
 import type { AccountView, BrandView, UsageLine, UsageOwner } from '../../../src-main/shared/models.ts';
+import { mulberry32 } from '../../../src-main/shared/seeded-random.ts';
 import { monthOf } from '../../../src-main/shared/usage-period.ts';
 import {
   type CoreHarness,
@@ -254,7 +255,11 @@ describe('failed jobs', () => {
   it('shows them as refunded, and the net matches the service', async () => {
     const seed = Number(process.env.ADBATCH_SEED ?? Date.now() % 1_000_000);
     console.log(`failed jobs: sandbox failure seed ${seed}`);
-    const failing = await startDefaultHarness({ timeScale: 0.002, failureRate: 0.5, random: seeded(seed) });
+    const failing = await startDefaultHarness({
+      timeScale: 0.002,
+      failureRate: 0.5,
+      random: mulberry32(seed),
+    });
     try {
       const account = await call('accounts:add', {
         name: 'Northwind (failing)',
@@ -288,18 +293,6 @@ describe('failed jobs', () => {
     }
   }, 60_000);
 });
-
-/** mulberry32: a small seeded generator, so a failing mix can be replayed with ADBATCH_SEED. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('caps', () => {
   it('refuses to start a batch whose quote passes a cap, and stops a running one exactly at the cap', async () => {

@@ -445,6 +445,7 @@ describe('ending jobs', () => {
     const mark = ctx.store.jobs.mark();
     expect(ctx.store.jobs.committedSince(mark)).toEqual([]);
     ctx.store.jobs.retry(shoot.id);
+    expect(ctx.store.jobs.get(video.id)!.state).toBe('waiting');
     // Another decision that marked before this retry counts both as spent meanwhile.
     expect(ctx.store.jobs.committedSince(mark).map((job) => [job.kind, job.price])).toEqual([
       ['shoot', SHOOT_PRICE],
