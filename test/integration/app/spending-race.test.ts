@@ -20,7 +20,7 @@ import { type CoreOnSandbox, startCoreOnSandbox } from '../../support/core-on-sa
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { INTO_STATE, withQueueStore } from '../../support/job-states.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
-import { type DefaultHarness, newKey, startHarness } from '../../support/sandbox-harness.ts';
+import { type DefaultHarness, type Harness, newKey, startHarness } from '../../support/sandbox-harness.ts';
 
 // Issue 27, point 1: spending decisions are atomic. Calls at once, through the handler map every transport
 // uses, on a real SQLite file against a real sandbox over HTTP: the allowance, "already in flight" and "one
@@ -91,6 +91,22 @@ async function withGuestCore(
     await guest.close();
     attempt.lease.release();
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A sandbox whose one account holds `credits`, and a guest core on its key (`withGuestCore`). */
+async function onSmallAccount(
+  credits: number,
+  use: (guest: CoreHarness, small: Harness, key: string) => Promise<void>,
+) {
+  const key = newKey();
+  const small = await startHarness({
+    accounts: { accounts: [{ name: 'Small', type: 'personal', credits, keys: [{ key }] }] },
+  });
+  try {
+    await withGuestCore({ url: small.sandbox.url, apiKey: key }, (guest) => use(guest, small, key));
+  } finally {
+    await small.close();
   }
 }
 
@@ -276,89 +292,73 @@ describe('spending decisions at once, in one process', () => {
   }, 60_000);
 
   it('spends a balance that covers one of two batches once, when both are created at once', async () => {
-    const key = newKey();
-    const small = await startHarness({
-      accounts: { accounts: [{ name: 'Small', type: 'personal', credits: 5, keys: [{ key }] }] },
-    });
-    try {
-      await withGuestCore({ url: small.sandbox.url, apiKey: key }, async (guest) => {
-        const scanOn = async (name: string) =>
-          (
-            await callCore(guest.core, 'ingest:scan', {
-              inputs: await makeProductFolders(join(products, name), 3),
-            })
-          ).scanId;
-        const create = (scanId: string, name: string, backgroundColor: string) =>
-          guest.core.dispatch('batches:create', {
-            scanId,
-            accountId: SANDBOX_ACCOUNT_ID,
-            shoot: { ...QUICK_SHOOT, backgroundColor },
-            video: null,
-            includeDone: false,
-            name,
-          });
-        // Scanned first, created together: each is quoted 3 credits on a balance of 5.
-        const scans = [await scanOn('small one'), await scanOn('small two')];
-        const answers = await Promise.all([
-          create(scans[0]!, 'small one', '#101010'),
-          create(scans[1]!, 'small two', '#202020'),
-        ]);
-        expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
-        const refusal = answers.find((answer) => !answer.ok);
-        expect(refusal && !refusal.ok && refusal.error).toEqual({
-          code: 'conflict',
-          message: 'This batch costs 3 credits; the balance is 2. Top up or choose fewer products.',
+    await onSmallAccount(5, async (guest) => {
+      const scanOn = async (name: string) =>
+        (
+          await callCore(guest.core, 'ingest:scan', {
+            inputs: await makeProductFolders(join(products, name), 3),
+          })
+        ).scanId;
+      const create = (scanId: string, name: string, backgroundColor: string) =>
+        guest.core.dispatch('batches:create', {
+          scanId,
+          accountId: SANDBOX_ACCOUNT_ID,
+          shoot: { ...QUICK_SHOOT, backgroundColor },
+          video: null,
+          includeDone: false,
+          name,
         });
-        expect(await callCore(guest.core, 'batches:list')).toHaveLength(1);
+      // Scanned first, created together: each is quoted 3 credits on a balance of 5.
+      const scans = [await scanOn('small one'), await scanOn('small two')];
+      const answers = await Promise.all([
+        create(scans[0]!, 'small one', '#101010'),
+        create(scans[1]!, 'small two', '#202020'),
+      ]);
+      expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+      const refusal = answers.find((answer) => !answer.ok);
+      expect(refusal && !refusal.ok && refusal.error).toEqual({
+        code: 'conflict',
+        message: 'This batch costs 3 credits; the balance is 2. Top up or choose fewer products.',
       });
-    } finally {
-      await small.close();
-    }
+      expect(await callCore(guest.core, 'batches:list')).toHaveLength(1);
+    });
   }, 60_000);
 
   it('retries one of two failed shoots when the balance covers one, and says so of the other', async () => {
-    const key = newKey();
-    const small = await startHarness({
-      accounts: { accounts: [{ name: 'Small', type: 'personal', credits: 5, keys: [{ key }] }] },
-    });
-    try {
-      await withGuestCore({ url: small.sandbox.url, apiKey: key }, async (guest) => {
-        const { scanId } = await callCore(guest.core, 'ingest:scan', {
-          inputs: await makeProductFolders(join(products, 'retried'), 2),
-        });
-        const batch = await callCore(guest.core, 'batches:create', {
-          scanId,
-          accountId: SANDBOX_ACCOUNT_ID,
-          shoot: { ...QUICK_SHOOT, backgroundColor: '#303030' },
-          video: null,
-          includeDone: false,
-          name: 'retried',
-        });
-        // Both shoots failed at the service, as the engine records it, on the guest's own database.
-        const failed = withQueueStore(join(guest.dir, 'data'), (ctx) =>
-          ctx.store.jobs.ofBatch(batch.id as BatchId).map((job) => INTO_STATE.failed(ctx, job, job)),
-        );
-        // Another app on the same key spends 4 of the 5 credits: 1 is left, for one retry.
-        const elsewhere = await small.client.createShoot(key, {
-          product_image_urls: [small.photo()],
-          style: 'classic',
-          shots: 4,
-        });
-        expect(elsewhere.status, elsewhere.text).toBe(201);
-        const answers = await Promise.all(failed.map((id) => guest.core.dispatch('jobs:retry', { id })));
-        expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
-        const refusal = answers.find((answer) => !answer.ok);
-        expect(refusal && !refusal.ok && refusal.error).toEqual({
-          code: 'conflict',
-          message: 'Retrying this shoot costs 1 credit; the balance is 0. Top up first.',
-        });
-        const states = withQueueStore(join(guest.dir, 'data'), (ctx) =>
-          ctx.store.jobs.ofBatch(batch.id as BatchId).map((job) => job.state),
-        );
-        expect(states.sort()).toEqual(['failed', 'waiting']);
+    await onSmallAccount(5, async (guest, small, key) => {
+      const { scanId } = await callCore(guest.core, 'ingest:scan', {
+        inputs: await makeProductFolders(join(products, 'retried'), 2),
       });
-    } finally {
-      await small.close();
-    }
+      const batch = await callCore(guest.core, 'batches:create', {
+        scanId,
+        accountId: SANDBOX_ACCOUNT_ID,
+        shoot: { ...QUICK_SHOOT, backgroundColor: '#303030' },
+        video: null,
+        includeDone: false,
+        name: 'retried',
+      });
+      // Both shoots failed at the service, as the engine records it, on the guest's own database.
+      const failed = withQueueStore(join(guest.dir, 'data'), (ctx) =>
+        ctx.store.jobs.ofBatch(batch.id as BatchId).map((job) => INTO_STATE.failed(ctx, job, job)),
+      );
+      // Another app on the same key spends 4 of the 5 credits: 1 is left, for one retry.
+      const elsewhere = await small.client.createShoot(key, {
+        product_image_urls: [small.photo()],
+        style: 'classic',
+        shots: 4,
+      });
+      expect(elsewhere.status, elsewhere.text).toBe(201);
+      const answers = await Promise.all(failed.map((id) => guest.core.dispatch('jobs:retry', { id })));
+      expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+      const refusal = answers.find((answer) => !answer.ok);
+      expect(refusal && !refusal.ok && refusal.error).toEqual({
+        code: 'conflict',
+        message: 'Retrying this shoot costs 1 credit; the balance is 0. Top up first.',
+      });
+      const states = withQueueStore(join(guest.dir, 'data'), (ctx) =>
+        ctx.store.jobs.ofBatch(batch.id as BatchId).map((job) => job.state),
+      );
+      expect(states.sort()).toEqual(['failed', 'waiting']);
+    });
   }, 60_000);
 });
