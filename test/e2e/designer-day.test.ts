@@ -188,8 +188,15 @@ describe.skipIf(missing)(
       const files = PRODUCTS.length * 2 * 2;
       const preflight = dialog.locator('.export-preflight h3');
       await expect.poll(() => preflight.textContent()).toBe(`Before writing · ${files} files held back`);
+      // Nothing would be written: the button says nothing it cannot do, and the line says why.
+      expect(await dialog.getByRole('button', { name: 'Export', exact: true }).isDisabled()).toBe(true);
+      const nothing = dialog.locator('.export-nothing');
+      await expect
+        .poll(() => nothing.textContent())
+        .toBe('Nothing would be written: the checks above hold back every file.');
       await dialog.getByRole('checkbox', { name: /under the channel recommended size/ }).check();
       await expect.poll(() => preflight.textContent()).toBe('Before writing');
+      expect(await nothing.count()).toBe(0);
       const start = dialog.getByRole('button', { name: /^Export \d+ files$/ });
       await expect.poll(() => start.isEnabled()).toBe(true);
       await checkAllLooks(page, 'day-07-export', 'Export');

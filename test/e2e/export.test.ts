@@ -195,6 +195,14 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     await dialog.getByRole('button', { name: 'Choose folder…' }).click();
     await expect.poll(() => dialog.getByTestId('export-destination').textContent()).toBe(out);
     await expect.poll(() => start.isEnabled()).toBe(true);
+    // With Poster again, the channel's minimum holds 24 files back: the button counts what would be written.
+    await dialog.getByRole('checkbox', { name: /^Poster/ }).check();
+    const some = dialog.getByRole('button', { name: /^Export \d+ of \d+ files$/ });
+    await expect.poll(() => some.count()).toBe(1);
+    const [, written, total] = /^Export (\d+) of (\d+) files$/.exec((await some.textContent()) ?? '')!;
+    expect(Number(total) - Number(written)).toBe(24);
+    await dialog.getByRole('checkbox', { name: /^Poster/ }).uncheck();
+    await expect.poll(() => start.isEnabled()).toBe(true);
     await checkLooks(page, '24-export-dialog', 'Export dialog');
 
     // Started, then cancelled once some files are done: those stay, nothing half-written is left.

@@ -224,6 +224,12 @@ function PreflightChecks({
   );
 }
 
+/** "Export 12 files", or "Export 8 of 12 files" while the pre-flight holds some back. */
+function exportLabel(written: number, total: number): string {
+  const files = `${total.toLocaleString('en')} ${noun(total, 'file')}`;
+  return written === total ? `Export ${files}` : `Export ${written.toLocaleString('en')} of ${files}`;
+}
+
 function PlanPreview({
   plan,
   error,
@@ -345,6 +351,8 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
   const request =
     planned && choices.recipes.length > 0 && recipes.length > 0 ? requestOf(choices, scope, planned) : null;
   const { plan, error: planError, planning } = usePlan(runId ? null : request);
+  /** The files the export would write: the pre-flight holds back the rest (`plan.blocked`). */
+  const written = plan ? plan.total - plan.blocked : 0;
 
   const folderChoice = useFolderChoice({
     chooseLabel: 'Export here',
@@ -533,6 +541,11 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
           </div>
           {error && <Notice kind="error">{error}</Notice>}
           <div className="actions">
+            {plan && plan.total > 0 && written === 0 && (
+              <span className="export-nothing" role="status">
+                Nothing would be written: the checks above hold back every file.
+              </span>
+            )}
             <button type="button" onClick={onClose}>
               Cancel
             </button>
@@ -548,13 +561,11 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
                 planError !== null ||
                 !plan ||
                 plan.blocking.length > 0 ||
-                plan.total === 0
+                written === 0
               }
               onClick={() => void start()}
             >
-              {plan && plan.total > 0 && choices.destination
-                ? `Export ${plan.total.toLocaleString('en')} ${noun(plan.total, 'file')}`
-                : 'Export'}
+              {plan && written > 0 && choices.destination ? exportLabel(written, plan.total) : 'Export'}
             </button>
           </div>
         </>
