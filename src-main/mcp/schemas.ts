@@ -3,6 +3,7 @@ import { CONTRACT } from '../shared/ipc.ts';
 import {
   QUALITIES,
   REVIEW_FLAGS,
+  REVIEW_LABELS,
   SHOOT_ASPECT_RATIOS,
   SHOOT_STYLES,
   SHOT_COUNTS,
@@ -65,6 +66,12 @@ export const videoChoices = {
 export const flagChoice = orNull(
   choice('flag', REVIEW_FLAGS),
   `flag must be one of: ${REVIEW_FLAGS.join(', ')}, or null to clear it`,
+);
+
+/** A colour label on results, as review_decide takes it: null removes it. */
+export const labelChoice = orNull(
+  choice('label', REVIEW_LABELS),
+  `label must be one of: ${REVIEW_LABELS.join(', ')}, or null to remove it`,
 );
 
 /** Which results an export takes: the export contract's rules, the one place they are named. */

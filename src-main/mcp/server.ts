@@ -52,6 +52,7 @@ import {
   choice,
   exportRuleChoice,
   flagChoice,
+  labelChoice,
   orNull,
   requestIdArgument,
   shootChoices,
@@ -527,16 +528,22 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
     {
       title: 'Pick, reject or rate results',
       description:
-        'Records a decision on results of a batch, as a designer does in Review: pick or reject (null clears it), and stars 0 to 5. Picks are what videos are made from and what is exported.',
+        'Records a decision on results of a batch, as a designer does in Review: pick or reject (null clears it), stars 0 to 5, and a colour label (red, yellow, green or blue; null removes it). Picks are what videos are made from and what is exported.',
       inputSchema: {
         batchId: batchIdArgument,
         resultIds: z.array(resultId).min(1),
         flag: flagChoice.optional(),
         stars: stars.optional(),
+        label: labelChoice.optional(),
       },
       outputSchema: {
         results: z.array(
-          z.object({ resultId: z.number(), flag: orNull(z.enum(REVIEW_FLAGS)), stars: z.number() }),
+          z.object({
+            resultId: z.number(),
+            flag: orNull(z.enum(REVIEW_FLAGS)),
+            stars: z.number(),
+            label: orNull(z.enum(REVIEW_LABELS)),
+          }),
         ),
       },
       // A decision replaces the one the designer made before.
@@ -547,21 +554,30 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         openWorldHint: false,
       },
     },
-    ({ batchId, resultIds, flag, stars }) =>
+    ({ batchId, resultIds, flag, stars, label }) =>
       tool(async () => {
-        if (flag === undefined && stars === undefined) {
+        if (flag === undefined && stars === undefined && label === undefined) {
           throw new Refusal(
             'bad_request',
-            'Say what to record: a flag (picked, rejected or null), stars, or both.',
+            'Say what to record: a flag (picked, rejected or null), stars, a colour label (or null), or several.',
           );
         }
         const decided = await call('review:decide', {
           batchId,
           resultIds,
-          change: { ...(flag !== undefined ? { flag } : {}), ...(stars !== undefined ? { stars } : {}) },
+          change: {
+            ...(flag !== undefined ? { flag } : {}),
+            ...(stars !== undefined ? { stars } : {}),
+            ...(label !== undefined ? { label } : {}),
+          },
         });
         return {
-          results: decided.items.map((item) => ({ resultId: item.id, flag: item.flag, stars: item.stars })),
+          results: decided.items.map((item) => ({
+            resultId: item.id,
+            flag: item.flag,
+            stars: item.stars,
+            label: item.label,
+          })),
         };
       }),
   );

@@ -184,7 +184,18 @@ describe('adbatch mcp', () => {
       flag: 'picked',
       stars: 4,
     });
-    expect(decided.results).toEqual([{ resultId: results[0]!.resultId, flag: 'picked', stars: 4 }]);
+    expect(decided.results).toEqual([
+      { resultId: results[0]!.resultId, flag: 'picked', stars: 4, label: null },
+    ]);
+    // A colour label, as the app's keys 6 to 9 set it; the pick and stars stay.
+    const labelled = await tool('review_decide', {
+      batchId: request.batchId,
+      resultIds: [results[0]!.resultId],
+      label: 'red',
+    });
+    expect(labelled.results).toEqual([
+      { resultId: results[0]!.resultId, flag: 'picked', stars: 4, label: 'red' },
+    ]);
     // The pick exported into a folder the user allowed: written once, identical the second time.
     const folder = join(dir, 'exports', 'autumn');
     // A 1024 px result under Shopify's 2048: held back with the reason until the agent accepts that warning.
