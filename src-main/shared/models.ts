@@ -695,6 +695,8 @@ export interface ReshootQuote {
    * not quoted again; their new shots join Review as they land.
    */
   underway: Array<{ productId: string; productName: string }>;
+  /** What each new shoot costs, as its lines add up (shared/money-words.ts says it). */
+  price: PriceBreakdown;
   credits: number;
   balance: number;
   shortfall: number;

@@ -77,6 +77,10 @@ describe.skipIf(missing)(`reshoot by keyboard${missing ? ` (skipped: ${missing})
     await dialog.getByRole('button', { name: 'Reshoot 2 products for 4 credits' }).waitFor();
     const rows = (await dialog.locator('tbody tr').allTextContents()).map((row) => row.replace(/\s+/g, ' '));
     expect(rows).toEqual(['bottles112 credits', 'hat112 credits']);
+    // How each adds up, in the words every front end shares.
+    expect(await dialog.getByTestId('reshoot-price').textContent()).toBe(
+      'Each shoot: 1 shot x 2 credits a shot = 2 credits',
+    );
     await checkLooks(page, '20-reshoot', 'Reshoot');
 
     const spent = (await callCore(app.core, 'batches:get', { id: batchId })).creditsSpent;

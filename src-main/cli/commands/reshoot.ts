@@ -8,6 +8,7 @@ import type {
   ReshootRequest,
   ShootSettingsView,
 } from '../../shared/models.ts';
+import { priceWords } from '../../shared/money-words.ts';
 import { MODES, QUALITIES, SHOOT_ASPECT_RATIOS, SHOOT_STYLES, SHOT_COUNTS } from '../../shared/vocabulary.ts';
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
@@ -98,6 +99,7 @@ export function formatReshootQuote(quote: ReshootQuote, catalog: CatalogView): s
   }
   lines.push('-'.repeat(header.length));
   lines.push(`${'Total'.padEnd(width)}  ${' '.repeat(15)}  ${String(quote.credits).padStart(7)}`);
+  lines.push(`Each shoot: ${priceWords(quote.price)}`);
   if (quote.products.some((row) => row.clamped)) {
     const sixShotStyles = catalog.styles.filter((style) => style.sixShots).map((style) => style.id);
     lines.push(

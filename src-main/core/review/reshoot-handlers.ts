@@ -102,6 +102,7 @@ export function reshootHandlers(
         accountId: batch.accountId,
         products: quoted,
         underway,
+        price: price.breakdown,
         ...(await againstBalance(services, batch, credits, fresh)),
       },
       shoots: chosen.map((product) => ({

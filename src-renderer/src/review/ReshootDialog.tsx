@@ -6,6 +6,7 @@ import { api, messageOf } from '../api/index.ts';
 import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
 import { ModelPicker } from '../components/ModelPicker.tsx';
 import { Notice } from '../components/Notice.tsx';
+import { PriceLine } from '../components/PriceLine.tsx';
 import { BackgroundChoice, ShotChoices } from '../components/ShotChoices.tsx';
 import { StylePicker } from '../components/StylePicker.tsx';
 import { credits } from '../format.ts';
@@ -119,6 +120,9 @@ export function ReshootDialog({
             </tr>
           ))}
         </CostTable>
+      )}
+      {quote && !needsModel && quote.products.length > 0 && (
+        <PriceLine label="Each shoot" price={quote.price} testId="reshoot-price" />
       )}
       {quote && quote.shortfall > 0 && (
         <Notice kind="error">

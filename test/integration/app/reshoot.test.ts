@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src-main/sandbox/server.ts';
 import type { AccountView, ReshootRequest, ReviewItemView } from '../../../src-main/shared/models.ts';
+import { priceWords } from '../../../src-main/shared/money-words.ts';
 import { adbatch } from '../../support/cli.ts';
 import {
   type CoreHarness,
@@ -96,6 +97,7 @@ describe('reshoot', () => {
     ]);
     expect(quote.underway).toEqual([]);
     expect(quote.credits).toBe(16);
+    expect(priceWords(quote.price)).toBe('4 shots x 2 credits a shot = 8 credits');
     expect(quote.accountId).toBe(studio.id);
     const balance = harness.credits();
     expect(quote.balance).toBe(balance);
@@ -239,6 +241,7 @@ describe('reshoot', () => {
         'Mug             4      4        4',
         '---------------------------------',
         `Total${' '.repeat(27)}4`,
+        'Each shoot: 4 shots x 1 credit a shot = 4 credits',
         `Balance: ${balance} credits.`,
         '',
       ].join('\n'),
