@@ -9,6 +9,7 @@ import { type Child, killChildren, startChild } from '../support/child-process.t
 import { finishedBatch } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
 import { browserMissing, openChromiumPage, openReview } from './browser.ts';
+import { activeTileIn, reviewGrid } from './review-grid.ts';
 
 // Issue 12, nothing lost: the app (the browser harness, in a process of its own) is killed (kill -9) the
 // moment a pick shows on screen; started again on the same data folder, the pick is there.
@@ -56,7 +57,12 @@ describe.skipIf(missing)(`a decision, then kill -9${missing ? ` (skipped: ${miss
     const first = await startApp();
     await openTheBatchReview(first.url);
     await page.locator('body').focus();
+    // The keys act once the grid has a tile for them (the grid shows before its first page of results on a
+    // loaded machine): the cursor is waited for, and its move, before the pick.
+    await reviewGrid(page).locator('[aria-current="true"]').waitFor();
+    const start = await activeTileIn(page);
     await page.keyboard.press('ArrowRight');
+    await expect.poll(() => activeTileIn(page)).not.toBe(start);
     await page.keyboard.press('p');
     // The moment the pick shows as saved, the app dies. (A pick shows within the frame of its key, marked
     // busy until core has committed it: that mark going is what the designer may rely on.)
