@@ -95,7 +95,11 @@ describe.skipIf(missing)(`export remembers${missing ? ` (skipped: ${missing})` :
       ]);
     await dialog.getByRole('button', { name: 'Choose folder…' }).click();
     await expect.poll(() => dialog.getByTestId('export-destination').textContent()).toBe(out);
-    const start = dialog.getByRole('button', { name: `Export ${PRODUCTS.length * 2} files` });
+    // Shopify wants 2048 px and the sandbox's results are 1024: its files are held back (not accepted here),
+    // and the button counts only what would be written, the Web files.
+    const start = dialog.getByRole('button', {
+      name: `Export ${PRODUCTS.length} of ${PRODUCTS.length * 2} files`,
+    });
     await expect.poll(() => start.isEnabled()).toBe(true);
     await start.click();
     await expect
