@@ -194,6 +194,7 @@ describe.skipIf(missing)(
       await expect
         .poll(() => nothing.textContent())
         .toBe('Nothing would be written: the checks above hold back every file.');
+      await checkAllLooks(page, 'day-07-export-held', 'Export, every file held back');
       await dialog.getByRole('checkbox', { name: /under the channel recommended size/ }).check();
       await expect.poll(() => preflight.textContent()).toBe('Before writing');
       expect(await nothing.count()).toBe(0);

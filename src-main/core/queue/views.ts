@@ -63,6 +63,25 @@ export function etaInputOf(store: QueueStore, batch: Batch, facts: BatchFacts): 
   const byId = new Map(jobs.map((job) => [job.id as string, job]));
   const active = (job: Job | undefined) => job !== undefined && ACTIVE_JOB_STATES.includes(job.state);
   const durations = new DurationModel(store.db, () => now, sandboxTimeScale);
+  // What a class learned, read once per class: a batch's hundreds of jobs share a few classes, and the ETA
+  // is worked out again at every progress event.
+  const learned = new Map<
+    string,
+    Pick<EtaJob, 'samplesMs' | 'batchSamplesMs' | 'earlierSamplesMs' | 'priorMs'>
+  >();
+  const learnedOf = (jobClass: string) => {
+    let known = learned.get(jobClass);
+    if (!known) {
+      known = {
+        samplesMs: durations.knownMs(jobClass),
+        batchSamplesMs: durations.learnedSinceMs(jobClass, batch.createdAt),
+        earlierSamplesMs: durations.learnedBeforeMs(jobClass, batch.createdAt, EARLIER_SAMPLES),
+        priorMs: durations.priorMs(jobClass),
+      };
+      learned.set(jobClass, known);
+    }
+    return known;
+  };
   const left: EtaJob[] = jobs
     .filter((job) => active(job))
     .filter(
@@ -71,7 +90,7 @@ export function etaInputOf(store: QueueStore, batch: Batch, facts: BatchFacts): 
         active(byId.get(job.afterJobId)) ||
         byId.get(job.afterJobId)?.state === 'done',
     )
-    .map((job) => {
+    .map((job): EtaJob => {
       const jobClass = durationClass(job, batch.sandbox);
       return {
         id: job.id,
@@ -81,10 +100,7 @@ export function etaInputOf(store: QueueStore, batch: Batch, facts: BatchFacts): 
         polledRunningMs: polledRunningMs(job),
         after: job.afterJobId !== null && active(byId.get(job.afterJobId)) ? job.afterJobId : null,
         durationClass: jobClass,
-        samplesMs: durations.knownMs(jobClass),
-        batchSamplesMs: durations.learnedSinceMs(jobClass, batch.createdAt),
-        earlierSamplesMs: durations.learnedBeforeMs(jobClass, batch.createdAt, EARLIER_SAMPLES),
-        priorMs: durations.priorMs(jobClass),
+        ...learnedOf(jobClass),
       };
     });
   return {
