@@ -1,17 +1,14 @@
 import type { Db } from '../db/open.ts';
 import type { Job, ShootSettings, VideoSettings } from '../queue/types.ts';
+import { type Bracket, durationsOf, exactly } from './brackets.ts';
 
 // When is a job likely done? Polls are timed from durations learned per class of job (kind, quality and
 // shots, or resolution and length, on the sandbox or a service), so that few polls find a job unfinished.
 // The sandbox's classes are its own (`sandbox:shoot:standard:1`): its jobs run faster than real time, and
 // what they take teaches nothing about a service.
 //
-// A poll only brackets a completion: it happened after the last poll that saw the job running (`lo`) and
-// no later than the poll that saw it done (`hi`). Taking `hi` alone would let estimates creep upwards
-// whenever polls come late (a busy budget), so a sample is the middle of the bracket, or `hi` shaded down
-// when the first poll already found the job done. Shading drifts estimates down until a poll comes too
-// early; that poll costs a request, and its `lo` pulls the estimate back up: the two errors correct each
-// other around the true duration.
+// A poll only brackets a completion: it happened after the last poll that saw the job running and no later
+// than the poll that saw it done. The brackets are kept as they are and estimated together (`brackets.ts`).
 
 /** Recent samples only: a service's speed drifts over a day, and estimates should follow it quickly. */
 const MAX_SAMPLES = 24;
@@ -95,8 +92,40 @@ function medianOf(durations: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** A row of `duration_samples`: `seconds` is when a poll found the job done, `lo_seconds` the last poll that found it running. */
+interface SampleRow {
+  seconds: number;
+  lo_seconds: number | null;
+}
+
+/** The bracket a row says; a row learned before brackets were kept (no `lo_seconds`) is exact. */
+const bracketOf = (row: SampleRow): Bracket =>
+  row.lo_seconds === null
+    ? exactly(row.seconds * 1000)
+    : { loMs: row.lo_seconds * 1000, hiMs: row.seconds * 1000 };
+
+/** How many estimates are remembered (`estimated`): a few classes, each asked by polls and by ETAs. */
+const REMEMBERED_ESTIMATES = 64;
+const remembered = new Map<string, number[]>();
+
+/**
+ * What the brackets say (`durationsOf`), remembered by the brackets themselves: an ETA is worked out at every
+ * progress event from a model made for it, and the brackets change only when a job is done.
+ */
+function estimated(brackets: readonly Bracket[]): number[] {
+  const key = brackets.map(({ loMs, hiMs }) => `${loMs}:${hiMs}`).join(' ');
+  const known = remembered.get(key);
+  if (known) return known;
+  const durations = durationsOf(brackets);
+  if (remembered.size >= REMEMBERED_ESTIMATES) remembered.delete(remembered.keys().next().value!);
+  remembered.set(key, durations);
+  return durations;
+}
+
 export class DurationModel {
-  private readonly samples = new Map<string, number[]>();
+  private readonly samples = new Map<string, Bracket[]>();
+  /** Per class, the durations its brackets say (`durationsOf`), until the next one is learned. */
+  private readonly estimates = new Map<string, number[]>();
 
   constructor(
     private readonly db: Db,
@@ -105,38 +134,46 @@ export class DurationModel {
     private readonly sandboxScale = 1,
   ) {
     const rows = db
-      .prepare('SELECT class, seconds FROM duration_samples ORDER BY at DESC LIMIT 2000')
-      .all() as Array<{ class: string; seconds: number }>;
-    for (const row of rows.reverse()) this.push(row.class, row.seconds);
+      .prepare('SELECT class, seconds, lo_seconds FROM duration_samples ORDER BY at DESC LIMIT 2000')
+      .all() as Array<SampleRow & { class: string }>;
+    for (const row of rows.reverse()) this.push(row.class, bracketOf(row));
   }
 
-  private push(jobClass: string, seconds: number): void {
+  private push(jobClass: string, bracket: Bracket): void {
     const list = this.samples.get(jobClass) ?? [];
-    list.push(seconds);
+    list.push(bracket);
     if (list.length > MAX_SAMPLES) list.shift();
     this.samples.set(jobClass, list);
+    this.estimates.clear();
   }
 
   /** Learns from a poll that found the job done `hiMs` after acceptance, the previous one `loMs` (or null). */
   learn(jobClass: string, loMs: number | null, hiMs: number): void {
-    const hi = hiMs / 1000;
-    const lo = loMs === null ? null : loMs / 1000;
-    const seconds = lo !== null ? (lo + hi) / 2 : hi * 0.85;
-    this.push(jobClass, seconds);
+    const bracket = { loMs: Math.min(loMs ?? 0, hiMs), hiMs };
+    this.push(jobClass, bracket);
     this.db
-      .prepare('INSERT INTO duration_samples (class, seconds, at) VALUES (?, ?, ?)')
-      .run(jobClass, seconds, this.now());
+      .prepare('INSERT INTO duration_samples (class, seconds, lo_seconds, at) VALUES (?, ?, ?, ?)')
+      .run(jobClass, bracket.hiMs / 1000, bracket.loMs / 1000, this.now());
   }
 
-  /** Durations known for the class, helped by its kind's until it has enough of its own; may be empty. */
+  /** Durations known for the class in ms, helped by its kind's until it has enough of its own; may be empty. */
   private known(jobClass: string): number[] {
+    const cached = this.estimates.get(jobClass);
+    if (cached) return cached;
     const learned = this.samples.get(jobClass) ?? [];
-    if (learned.length >= OWN_SAMPLES) return learned;
     const kind = durationKind(jobClass);
-    const related = [...this.samples.entries()]
-      .filter(([name]) => name !== jobClass && durationKind(name) === kind)
-      .flatMap(([, list]) => list);
-    return [...learned, ...related];
+    const brackets =
+      learned.length >= OWN_SAMPLES
+        ? learned
+        : [
+            ...learned,
+            ...[...this.samples.entries()]
+              .filter(([name]) => name !== jobClass && durationKind(name) === kind)
+              .flatMap(([, list]) => list),
+          ];
+    const estimate = estimated(brackets);
+    this.estimates.set(jobClass, estimate);
+    return estimate;
   }
 
   /** True once something is known of the class (or its kind), so polls can be aimed rather than probed. */
@@ -159,7 +196,7 @@ export class DurationModel {
 
   /** The durations known for the class (helped by its kind's, as polls are), in ms: what an ETA draws from. */
   knownMs(jobClass: string): number[] {
-    return this.known(jobClass).map((seconds) => seconds * 1000);
+    return this.known(jobClass);
   }
 
   /**
@@ -168,26 +205,28 @@ export class DurationModel {
    */
   learnedSinceMs(jobClass: string, since: number): number[] {
     const rows = this.db
-      .prepare('SELECT seconds FROM duration_samples WHERE class = ? AND at >= ?')
-      .all(jobClass, since) as Array<{ seconds: number }>;
-    return rows.map((row) => row.seconds * 1000);
+      .prepare('SELECT seconds, lo_seconds FROM duration_samples WHERE class = ? AND at >= ?')
+      .all(jobClass, since) as SampleRow[];
+    return estimated(rows.map(bracketOf));
   }
 
   /**
-   * The durations the class learned before `before`, in ms, the `limit` most recent: what earlier batches
-   * taught of its spread (queue/eta.ts), more of it than the recent samples polls are aimed from.
+   * The durations the class learned before `before`, in ms, from the `limit` most recent: what earlier
+   * batches taught of its spread (queue/eta.ts), more of it than the recent samples polls are aimed from.
    */
   learnedBeforeMs(jobClass: string, before: number, limit: number): number[] {
     const rows = this.db
-      .prepare('SELECT seconds FROM duration_samples WHERE class = ? AND at < ? ORDER BY at DESC LIMIT ?')
-      .all(jobClass, before, limit) as Array<{ seconds: number }>;
-    return rows.map((row) => row.seconds * 1000);
+      .prepare(
+        'SELECT seconds, lo_seconds FROM duration_samples WHERE class = ? AND at < ? ORDER BY at DESC LIMIT ?',
+      )
+      .all(jobClass, before, limit) as SampleRow[];
+    return estimated(rows.map(bracketOf));
   }
 
   /** The median known duration (the prior when nothing is known), for ETAs and deadlines. */
   typicalMs(jobClass: string): number {
     const known = this.known(jobClass);
-    return known.length === 0 ? this.priorMs(jobClass) : medianOf(known) * 1000;
+    return known.length === 0 ? this.priorMs(jobClass) : medianOf(known);
   }
 
   /** What the class is guessed to take before anything is learned, in its service's time. */

@@ -20,6 +20,7 @@ import { exportLastChoice } from './018-export31-last-choice.ts';
 import { reviewLabels } from './019-review31b-labels.ts';
 import { lastPoll } from './020-etapoll31-last-poll.ts';
 import { commitMark } from './021-retry-commit-mark.ts';
+import { durationBrackets } from './022-duration-brackets.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = [
   reviewLabels,
   lastPoll,
   commitMark,
+  durationBrackets,
 ];

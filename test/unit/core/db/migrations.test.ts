@@ -648,3 +648,28 @@ describe('migration 021-retry-commit-mark', () => {
     db.close();
   });
 });
+
+describe('migration 022-duration-brackets', () => {
+  it('keeps the durations learned as points, with no lower end, and takes brackets from then on', () => {
+    const db = new Database(join(dir, 'x.db'));
+    migrate(db, MIGRATIONS.slice(0, 21));
+    db.prepare('INSERT INTO duration_samples (class, seconds, at) VALUES (?, ?, ?)').run(
+      'shoot:standard:1',
+      12.5,
+      1,
+    );
+    migrate(db, MIGRATIONS.slice(0, 22));
+    expect(db.pragma('user_version', { simple: true })).toBe(22);
+    db.prepare('INSERT INTO duration_samples (class, seconds, lo_seconds, at) VALUES (?, ?, ?, ?)').run(
+      'shoot:standard:1',
+      20,
+      10,
+      2,
+    );
+    expect(db.prepare('SELECT seconds, lo_seconds FROM duration_samples ORDER BY at').all()).toEqual([
+      { seconds: 12.5, lo_seconds: null },
+      { seconds: 20, lo_seconds: 10 },
+    ]);
+    db.close();
+  });
+});

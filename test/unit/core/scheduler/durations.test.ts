@@ -106,14 +106,14 @@ describe('DurationModel', () => {
     expect(model.earlyLookMs(SHOOT, 400_000)).toBe(406_000);
   });
 
-  it('gives the durations learned before a moment, the most recent first, as many as asked', () => {
+  it('gives the durations learned before a moment, from as many of the most recent as asked', () => {
     const model = new DurationModel(temp.db, now);
     for (const seconds of [10, 20, 30, 40]) teach(model, VIDEO, seconds);
     const batchBegan = clock.now + 1;
     for (const seconds of [50, 60]) teach(model, VIDEO, seconds);
     teach(model, SHOOT, 5);
-    expect(model.learnedBeforeMs(VIDEO, batchBegan, 3)).toEqual([40_000, 30_000, 20_000]);
-    expect(model.learnedBeforeMs(VIDEO, batchBegan, 100)).toEqual([40_000, 30_000, 20_000, 10_000]);
+    expect(model.learnedBeforeMs(VIDEO, batchBegan, 3)).toEqual([20_000, 30_000, 40_000]);
+    expect(model.learnedBeforeMs(VIDEO, batchBegan, 100)).toEqual([10_000, 20_000, 30_000, 40_000]);
     expect(model.learnedSinceMs(VIDEO, batchBegan)).toEqual([50_000, 60_000]);
     expect(model.learnedBeforeMs(SHOOT, batchBegan, 100)).toEqual([]);
   });
@@ -172,18 +172,33 @@ describe('DurationModel', () => {
     expect(new DurationModel(temp.db, now).pollAfterMs(SHOOT, 0, 1)).toBe(10_000);
   });
 
-  it('learns the middle of the bracket when the last running poll is known, and shades the first poll down', () => {
+  it("keeps what each job's polls saw as a bracket, and reads the durations learned before brackets as exact", () => {
     const model = new DurationModel(temp.db, now);
     clock.now = T0 + 5;
     model.learn(SHOOT, 10_000, 20_000);
     clock.now = T0 + 6;
     model.learn(VIDEO, null, 100_000);
-    const rows = temp.db.prepare('SELECT class, seconds, at FROM duration_samples ORDER BY at').all();
+    const rows = temp.db
+      .prepare('SELECT class, seconds, lo_seconds, at FROM duration_samples ORDER BY at')
+      .all();
     expect(rows).toEqual([
-      { class: SHOOT, seconds: 15, at: T0 + 5 },
-      { class: VIDEO, seconds: 85, at: T0 + 6 },
+      { class: SHOOT, seconds: 20, lo_seconds: 10, at: T0 + 5 },
+      { class: VIDEO, seconds: 100, lo_seconds: 0, at: T0 + 6 },
     ]);
-    expect(model.typicalMs(SHOOT)).toBe(15_000);
-    expect(model.typicalMs(VIDEO)).toBe(85_000);
+    // Alone, a bracket with a lower end says about its middle; one without, about half its end (a quarter
+    // of it to all of it).
+    expect(Math.abs(model.typicalMs(SHOOT) - 15_000)).toBeLessThan(1_000);
+    expect(Math.abs(model.typicalMs(VIDEO) - 50_000)).toBeLessThan(5_000);
+    // A second video seen running at 30 s and done by 40 s: the first one's "by 100 s" takes its shape.
+    model.learn(VIDEO, 30_000, 40_000);
+    expect(model.knownMs(VIDEO).every((ms) => ms > 29_000 && ms < 41_000)).toBe(true);
+
+    // A row learned as a point before brackets were kept (migration 022) is an exact duration, and the
+    // bracket of 10 to 20 s, which holds it, takes its shape.
+    temp.db
+      .prepare('INSERT INTO duration_samples (class, seconds, at) VALUES (?, ?, ?)')
+      .run(SHOOT, 12, T0 + 7);
+    const shoots = new DurationModel(temp.db, now).knownMs(SHOOT);
+    expect(shoots.every((ms) => ms > 11_000 && ms < 13_000)).toBe(true);
   });
 });
