@@ -13,8 +13,9 @@ import type { BrandStore } from '../ledger/brand-store.ts';
 import { quoteBatch, quoteVideo, videoPrice } from '../pricing.ts';
 import { billingOf, capRefusal } from './batch-brand.ts';
 import { productFingerprint } from './fingerprint.ts';
+import type { SpendMark } from './job-store.ts';
 import type { QueueDriver } from './queue-driver.ts';
-import { balanceLeft, decideSpending } from './spend.ts';
+import { balanceLeft, balanceWords, decideSpending } from './spend.ts';
 import type { QueueStore } from './store.ts';
 import type { Batch, NewBatch, NewProduct, ShootSettings, VideoSettings } from './types.ts';
 
@@ -36,7 +37,7 @@ export interface PreparedBatch {
   balance: number | null;
   batch: NewBatch;
   /** The jobs' mark taken before the balance was asked (spend.ts). */
-  mark: number;
+  mark: SpendMark;
 }
 
 /** What an agent's request adds to a batch's spending decision: its allowance checked, its move written. */
@@ -48,8 +49,8 @@ export interface CommitAlso {
   record?: (batch: Batch) => void;
 }
 
-const tooDear = (credits: number, balance: number) =>
-  `This batch costs ${credits} credits; the balance is ${balance}. Top up or choose fewer products.`;
+const tooDear = (credits: number, balanceSaid: string) =>
+  `This batch costs ${credits} credits; ${balanceSaid}. Top up or choose fewer products.`;
 
 /**
  * What making a batch takes: the queue, the key's service, photo reach, the brands' caps, the backups, and
@@ -119,7 +120,8 @@ export function batchMaker(ctx: BatchMakerDeps) {
     }
     if (prepared.balance !== null) {
       const left = balanceLeft(store, { balance: prepared.balance, keyId: batch.keyId, mark });
-      if (credits > left) throw new AppError('conflict', tooDear(credits, left));
+      if (credits > left)
+        throw new AppError('conflict', tooDear(credits, balanceWords(prepared.balance, left)));
     }
     const overCap = capRefusal(billingOf(plan.request, credits, { store, brands, services }), credits);
     if (overCap) throw new AppError('refused', overCap);
@@ -171,7 +173,8 @@ export function batchMaker(ctx: BatchMakerDeps) {
       if (fresh.length === 0) {
         throw new AppError('conflict', 'Every product was already shot with these photos and settings.');
       }
-      if (quote.shortfall) throw new AppError('conflict', tooDear(quote.credits, quote.balance!));
+      if (quote.shortfall)
+        throw new AppError('conflict', tooDear(quote.credits, balanceWords(quote.balance!, quote.balance!)));
       const overCap = capRefusal(billing, quote.credits);
       if (overCap) throw new AppError('refused', overCap);
       const { keyId, keyHint } = await services.keyedClient(request.accountId);

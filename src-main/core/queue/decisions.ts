@@ -3,7 +3,7 @@ import { credits } from '../../shared/words.ts';
 import { AppError } from '../app/errors.ts';
 import { UNSETTLED } from './job-store.ts';
 import { type Recovery, type RecoveryDeps, recoverResults } from './recovery.ts';
-import { type BalanceAsked, balanceLeft, decideSpending } from './spend.ts';
+import { type BalanceAsked, balanceLeft, balanceWords, decideSpending } from './spend.ts';
 import type { QueueStore } from './store.ts';
 import type { Batch, Job } from './types.ts';
 
@@ -140,7 +140,7 @@ export function retryJob(store: QueueStore, id: string, asked: BalanceAsked): Jo
       const skipped = price > job.price ? ' and what waits on it' : '';
       throw new AppError(
         'conflict',
-        `Retrying this ${job.kind}${skipped} costs ${credits(price)}; the balance is ${Math.max(0, left).toLocaleString('en')}. Top up first.`,
+        `Retrying this ${job.kind}${skipped} costs ${credits(price)}; ${balanceWords(asked.balance, left)}. Top up first.`,
       );
     }
     return store.jobs.retry(job.id);

@@ -92,6 +92,12 @@ export interface CommittedJob {
   price: number;
 }
 
+/** Where a spending decision began (`JobStore.mark`): the jobs' high-water mark, and the time it was taken. */
+export interface SpendMark {
+  seq: number;
+  at: number;
+}
+
 /** The next `committed_seq`: one past every job's (an insert, or a retry that sends a job again). */
 const NEXT_COMMIT = '(SELECT COALESCE(MAX(committed_seq), 0) + 1 FROM jobs)';
 
@@ -127,11 +133,37 @@ export class JobStore {
 
   /**
    * The jobs' high-water mark (`committed_seq`, which each insert and each retry raises, and a clock cannot
-   * tie): taken by a spending decision before its first await, so its transaction can tell what others
-   * committed meanwhile.
+   * tie), and when it was taken: taken by a spending decision before its first await, so its transaction can
+   * tell what others committed meanwhile, and what was committed before but not yet sent.
    */
-  mark(): number {
-    return this.db.prepare<[], number>('SELECT COALESCE(MAX(committed_seq), 0) FROM jobs').pluck().get()!;
+  mark(): SpendMark {
+    const seq = this.db
+      .prepare<[], number>('SELECT COALESCE(MAX(committed_seq), 0) FROM jobs')
+      .pluck()
+      .get()!;
+    return { seq, at: this.now() };
+  }
+
+  /**
+   * Credits that the key's jobs committed up to `mark` will take and a balance asked after it does not count:
+   * jobs not yet sent (waiting in a running batch, or being sent), and jobs sent since the mark was taken
+   * (the service may have answered the balance before or after it charged them: counted, erring on refusing).
+   *
+   * GUESS: the waiting jobs of a paused batch are not counted. They are sent only at a person's word, and
+   * counting them would refuse a new batch for one that may never be resumed; resumed, a job the balance no
+   * longer covers is refused by the service, which pauses the batch and charges nothing.
+   */
+  promisedBefore(mark: SpendMark, keyId: string): number {
+    return this.db
+      .prepare<[string, number, number], number>(
+        `SELECT COALESCE(SUM(j.price), 0) FROM jobs j JOIN batches b ON b.id = j.batch_id
+         WHERE b.key_id = ? AND j.committed_seq <= ?
+           AND (j.state = 'submitting'
+             OR (j.state = 'waiting' AND b.status = 'running')
+             OR (j.submitted_at >= ? AND j.state NOT IN ('waiting', 'failed', 'cancelled', 'skipped')))`,
+      )
+      .pluck()
+      .get(keyId, mark.seq, mark.at)!;
   }
 
   /**
@@ -139,7 +171,7 @@ export class JobStore {
    * what other decisions committed while one awaited the service, with what each names of its batch and
    * product.
    */
-  committedSince(mark: number): CommittedJob[] {
+  committedSince(mark: SpendMark): CommittedJob[] {
     return this.db
       .prepare<[number], CommittedJob>(
         `SELECT j.batch_id AS batchId, b.name AS batchName, b.key_id AS keyId, j.product_id AS productId,
@@ -147,7 +179,7 @@ export class JobStore {
          FROM jobs j JOIN batches b ON b.id = j.batch_id JOIN products p ON p.id = j.product_id
          WHERE j.committed_seq > ? AND j.state NOT IN ('failed', 'cancelled', 'skipped')`,
       )
-      .all(mark);
+      .all(mark.seq);
   }
 
   get(id: string): Job | null {

@@ -1,3 +1,5 @@
+import { credits } from '../../shared/words.ts';
+import type { SpendMark } from './job-store.ts';
 import type { QueueStore } from './store.ts';
 
 // Every decision that spends credits goes through one step (issue 27; docs/ledger.md, "Spending decisions
@@ -18,12 +20,15 @@ export function decideSpending<T>(store: QueueStore, decide: () => T): T {
 export interface BalanceAsked {
   balance: number;
   keyId: string;
-  mark: number;
+  mark: SpendMark;
 }
 
 /**
- * The balance as known: what the service said, less what other decisions committed on the same key since
- * the mark (their jobs are not sent yet, so the service's figure does not count them).
+ * The balance as known: what the service said, less what the key's jobs will take that it did not count:
+ * what other decisions committed since the mark, and what was committed before it but not yet sent
+ * (`JobStore.promisedBefore`). Before the second was counted, a batch started while another's jobs still
+ * waited their turn passed on the whole balance, and the service refused its creates later (the batch
+ * paused; nothing was charged, but the refusal came late).
  *
  * GUESS: the same key is the same balance; two keys of one account are not counted against each other here
  * (a job the service refuses for credits pauses its batch, and nothing is charged). A job committed since the
@@ -35,5 +40,17 @@ export function balanceLeft(store: QueueStore, asked: BalanceAsked): number {
     .committedSince(asked.mark)
     .filter((job) => job.keyId === asked.keyId)
     .reduce((sum, job) => sum + job.price, 0);
-  return asked.balance - meanwhile;
+  return asked.balance - meanwhile - store.jobs.promisedBefore(asked.mark, asked.keyId);
+}
+
+/**
+ * The balance in words for a refusal: the service's figure, and what of it jobs not yet charged will take
+ * when that is any ("the balance is 10 credits, of which 8 are promised to jobs not yet charged").
+ */
+export function balanceWords(balance: number, left: number): string {
+  const said = `the balance is ${credits(balance)}`;
+  const promised = balance - left;
+  if (promised <= 0) return said;
+  if (promised > balance) return `${said}, and jobs not yet charged will take ${credits(promised)}`;
+  return `${said}, of which ${promised.toLocaleString('en')} ${promised === 1 ? 'is' : 'are'} promised to jobs not yet charged`;
 }

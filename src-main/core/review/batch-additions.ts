@@ -2,9 +2,9 @@ import type { BatchSummary } from '../../shared/models.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
 import { AppError } from '../app/errors.ts';
 import { requireBatch } from '../queue/decisions.ts';
-import type { NewJob } from '../queue/job-store.ts';
+import type { NewJob, SpendMark } from '../queue/job-store.ts';
 import type { QueueDriver } from '../queue/queue-driver.ts';
-import { balanceLeft, decideSpending } from '../queue/spend.ts';
+import { balanceLeft, balanceWords, decideSpending } from '../queue/spend.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { Batch } from '../queue/types.ts';
 import { batchSummary } from '../queue/views.ts';
@@ -43,14 +43,15 @@ export interface Addition<Q extends Priced> {
    * Throws if the plan no longer holds, given the jobs committed since `mark` (by another decision while
    * this one awaited the service); run in the spending decision, before the insert.
    */
-  recheck?: (mark: number) => void;
+  recheck?: (mark: SpendMark) => void;
 }
 
 export async function addToBatch<Q extends Priced>(
   ctx: { store: QueueStore; queue: QueueDriver },
   batchId: string,
   plan: (batch: Batch) => Promise<Addition<Q>>,
-  tooDear: (quote: Q) => string,
+  /** The refusal of a quote the balance does not cover, given the balance in words (`balanceWords`). */
+  tooDear: (quote: Q, balanceSaid: string) => string,
 ): Promise<BatchSummary> {
   const { store, queue } = ctx;
   const open = () => {
@@ -64,12 +65,14 @@ export async function addToBatch<Q extends Priced>(
   const batch = open();
   const { quote, jobs, nothing, recheck } = await plan(batch);
   if (jobs.length === 0) throw new AppError('conflict', nothing);
-  if (quote.shortfall > 0) throw new AppError('conflict', tooDear(quote));
+  if (quote.shortfall > 0)
+    throw new AppError('conflict', tooDear(quote, balanceWords(quote.balance, quote.balance)));
   decideSpending(store, () => {
     open();
     recheck?.(mark);
     const left = balanceLeft(store, { balance: quote.balance, keyId: batch.keyId, mark });
-    if (quote.credits > left) throw new AppError('conflict', tooDear({ ...quote, balance: left }));
+    if (quote.credits > left)
+      throw new AppError('conflict', tooDear(quote, balanceWords(quote.balance, left)));
     store.addJobs(batch.id, jobs);
   });
   const reopened = store.batches.get(batch.id)!;

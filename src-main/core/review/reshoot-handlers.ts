@@ -142,8 +142,8 @@ export function reshootHandlers(
             },
           };
         },
-        (quote) =>
-          `This reshoot costs ${quote.credits} credits; the balance is ${quote.balance}. Top up or shoot fewer.`,
+        (quote, balanceSaid) =>
+          `This reshoot costs ${quote.credits} credits; ${balanceSaid}. Top up or shoot fewer.`,
       ),
   };
 }

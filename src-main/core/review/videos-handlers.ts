@@ -144,8 +144,8 @@ export function videosHandlers(
             },
           };
         },
-        (quote) =>
-          `These videos cost ${quote.credits} credits; the balance is ${quote.balance}. Top up or make fewer.`,
+        (quote, balanceSaid) =>
+          `These videos cost ${quote.credits} credits; ${balanceSaid}. Top up or make fewer.`,
       ),
   };
 }

@@ -318,7 +318,8 @@ describe('spending decisions at once, in one process', () => {
       const refusal = answers.find((answer) => !answer.ok);
       expect(refusal && !refusal.ok && refusal.error).toEqual({
         code: 'conflict',
-        message: 'This batch costs 3 credits; the balance is 2. Top up or choose fewer products.',
+        message:
+          'This batch costs 3 credits; the balance is 5 credits, of which 3 are promised to jobs not yet charged. Top up or choose fewer products.',
       });
       expect(await callCore(guest.core, 'batches:list')).toHaveLength(1);
     });
@@ -353,7 +354,8 @@ describe('spending decisions at once, in one process', () => {
       const refusal = answers.find((answer) => !answer.ok);
       expect(refusal && !refusal.ok && refusal.error).toEqual({
         code: 'conflict',
-        message: 'Retrying this shoot costs 1 credit; the balance is 0. Top up first.',
+        message:
+          'Retrying this shoot costs 1 credit; the balance is 1 credit, of which 1 is promised to jobs not yet charged. Top up first.',
       });
       const states = withQueueStore(join(guest.dir, 'data'), (ctx) =>
         ctx.store.jobs.ofBatch(batch.id as BatchId).map((job) => job.state),

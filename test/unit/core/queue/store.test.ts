@@ -451,7 +451,7 @@ describe('ending jobs', () => {
       ['shoot', SHOOT_PRICE],
       ['video', VIDEO_PRICE],
     ]);
-    expect(ctx.store.jobs.mark()).toBeGreaterThan(mark);
+    expect(ctx.store.jobs.mark().seq).toBeGreaterThan(mark.seq);
     // A job inserted later still comes after both.
     const later = ctx.store.jobs.mark();
     ctx.store.jobs.insert({
