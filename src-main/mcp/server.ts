@@ -244,6 +244,11 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         quoteId: z.string(),
         credits: z.number(),
         balance: orNull(z.number()),
+        promised: z
+          .number()
+          .describe(
+            'Of the balance, what this key’s jobs not yet charged will take (batches running whose jobs wait their turn); shortfall counts it.',
+          ),
         shortfall: z.number(),
         expiresAt: z.string(),
         products: z.array(z.object({ product: z.string(), credits: z.number() })),
@@ -287,6 +292,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           quoteId: quote.quoteId,
           credits: quote.credits,
           balance: quote.balance,
+          promised: quote.promised,
           shortfall: quote.shortfall,
           expiresAt: new Date(quote.expiresAt).toISOString(),
           products: quote.products.map((row) => ({ product: row.product, credits: row.credits })),

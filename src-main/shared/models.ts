@@ -217,6 +217,11 @@ export interface QuoteView {
   /** How one shoot's price and one video's (at once or after review) add up, for the lines under the cost. */
   prices: { shoot: PriceBreakdown; video: PriceBreakdown | null };
   balance: number | null;
+  /**
+   * Of `balance`, what the key's jobs not yet charged will take (waiting in a running batch, being sent):
+   * `shortfall` is counted against the balance less these, as the batch's start is (core/queue/spend.ts).
+   */
+  promised: number;
   shortfall: number;
   /** Products set aside as already shot (or being shot) with these photos and settings. */
   setAside: ProblemView[];

@@ -94,7 +94,7 @@ export function formatQuote(quote: QuoteView, video: boolean, catalog: CatalogVi
   }
   if (quote.balance !== null) {
     lines.push(
-      `Balance: ${counted(quote.balance, 'credit')}${quote.shortfall ? `, ${quote.shortfall} short of this batch` : ''}.`,
+      `Balance: ${counted(quote.balance, 'credit')}${quote.promised ? `, ${quote.promised} promised to jobs not yet charged` : ''}${quote.shortfall ? `, ${quote.shortfall} short of this batch` : ''}.`,
     );
   }
   return lines.join('\n');

@@ -86,14 +86,30 @@ export function batchMaker(ctx: BatchMakerDeps) {
     const baseUrl = sandbox ? 'sandbox' : services.account(request.accountId).baseUrl;
     const reach: PhotoReach = local ? photos.reachOf(sandbox, baseUrl) : { kind: 'urls' };
     if (purpose === 'create' && reach.kind === 'missing') throw new AppError('bad_request', NO_STORAGE);
+    // The cost is set against what the balance leaves once the key's jobs not yet charged are (spend.ts).
+    const balance = await services.balanceOf(request.accountId, purpose !== 'preview');
+    const promised = store.jobs.notYetCharged((await services.keyedClient(request.accountId)).keyId);
     const quote = quoteBatch(
       fresh.map((product) => product.name),
       shoot,
       video,
-      await services.balanceOf(request.accountId, purpose !== 'preview'),
+      balance - promised,
     );
     const billing = billingOf(request, quote.credits, { store, brands, services });
-    return { fresh, setAside, quote, shoot, video, later, reach, sandbox, baseUrl, billing };
+    return {
+      fresh,
+      setAside,
+      quote,
+      balance,
+      promised,
+      shoot,
+      video,
+      later,
+      reach,
+      sandbox,
+      baseUrl,
+      billing,
+    };
   };
 
   /**
@@ -130,7 +146,7 @@ export function batchMaker(ctx: BatchMakerDeps) {
   return {
     /** What the batch will cost, as New batch shows it; `fresh` asks the balance again (an agent's quote). */
     async quote(request: QuoteRequest, products: NewProduct[], fresh = false): Promise<QuoteView> {
-      const { quote, setAside, reach, later, billing } = await quoteFor(
+      const { quote, balance, promised, setAside, reach, later, billing } = await quoteFor(
         request,
         products,
         fresh ? 'fresh' : 'preview',
@@ -146,7 +162,8 @@ export function batchMaker(ctx: BatchMakerDeps) {
         })),
         credits: quote.credits,
         prices: { shoot: quote.shoot.breakdown, video: later ? videoPrice(later) : quote.video },
-        balance: quote.balance,
+        balance,
+        promised,
         shortfall: quote.shortfall ?? 0,
         setAside,
         photos: reach,
@@ -165,16 +182,14 @@ export function batchMaker(ctx: BatchMakerDeps) {
     async prepare(plan: BatchPlan): Promise<PreparedBatch> {
       const { request } = plan;
       const mark = store.jobs.mark();
-      const { fresh, quote, shoot, video, later, sandbox, baseUrl, billing } = await quoteFor(
-        request,
-        plan.products,
-        'create',
-      );
+      const { fresh, quote, balance, promised, shoot, video, later, sandbox, baseUrl, billing } =
+        await quoteFor(request, plan.products, 'create');
       if (fresh.length === 0) {
         throw new AppError('conflict', 'Every product was already shot with these photos and settings.');
       }
-      if (quote.shortfall)
-        throw new AppError('conflict', tooDear(quote.credits, balanceWords(quote.balance!, quote.balance!)));
+      if (quote.shortfall) {
+        throw new AppError('conflict', tooDear(quote.credits, balanceWords(balance, balance - promised)));
+      }
       const overCap = capRefusal(billing, quote.credits);
       if (overCap) throw new AppError('refused', overCap);
       const { keyId, keyHint } = await services.keyedClient(request.accountId);
@@ -182,7 +197,7 @@ export function batchMaker(ctx: BatchMakerDeps) {
         plan,
         mark,
         credits: quote.credits,
-        balance: quote.balance,
+        balance,
         batch: {
           name: request.name,
           accountId: services.accountForBatch(request.accountId),

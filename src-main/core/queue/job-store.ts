@@ -98,6 +98,12 @@ export interface SpendMark {
   at: number;
 }
 
+/**
+ * A job (`j`, of batch `b`) the service has not charged and will: waiting in a running batch (a paused
+ * batch's jobs go only at a person's word), or being sent.
+ */
+const NOT_YET_CHARGED = `(j.state = 'submitting' OR (j.state = 'waiting' AND b.status = 'running'))`;
+
 /** The next `committed_seq`: one past every job's (an insert, or a retry that sends a job again). */
 const NEXT_COMMIT = '(SELECT COALESCE(MAX(committed_seq), 0) + 1 FROM jobs)';
 
@@ -158,12 +164,25 @@ export class JobStore {
       .prepare<[string, number, number], number>(
         `SELECT COALESCE(SUM(j.price), 0) FROM jobs j JOIN batches b ON b.id = j.batch_id
          WHERE b.key_id = ? AND j.committed_seq <= ?
-           AND (j.state = 'submitting'
-             OR (j.state = 'waiting' AND b.status = 'running')
+           AND (${NOT_YET_CHARGED}
              OR (j.submitted_at >= ? AND j.state NOT IN ('waiting', 'failed', 'cancelled', 'skipped')))`,
       )
       .pluck()
       .get(keyId, mark.seq, mark.at)!;
+  }
+
+  /**
+   * Credits the key's jobs will still be charged, as of now: waiting in a running batch, or being sent. A
+   * quote sets its cost against the balance less these (`QuoteView.promised`).
+   */
+  notYetCharged(keyId: string): number {
+    return this.db
+      .prepare<[string], number>(
+        `SELECT COALESCE(SUM(j.price), 0) FROM jobs j JOIN batches b ON b.id = j.batch_id
+         WHERE b.key_id = ? AND ${NOT_YET_CHARGED}`,
+      )
+      .pluck()
+      .get(keyId)!;
   }
 
   /**

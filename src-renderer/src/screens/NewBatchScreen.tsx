@@ -596,7 +596,11 @@ function StartBar({ shoot }: { shoot: ShootSettingsView }) {
           <>
             Total <strong data-testid="quote-total">{credits(quote.credits)}</strong>
             {quote.balance !== null && (
-              <span className="muted"> of a balance of {credits(quote.balance)}</span>
+              <span className="muted">
+                {' '}
+                of a balance of {credits(quote.balance)}
+                {quote.promised > 0 && `, ${credits(quote.promised)} of it promised to jobs not yet charged`}
+              </span>
             )}
           </>
         ) : (

@@ -325,6 +325,44 @@ describe('spending decisions at once, in one process', () => {
     });
   }, 60_000);
 
+  it("counts another batch's jobs still waiting their turn against the balance, in the quote and at the start", async () => {
+    await onSmallAccount(5, async (guest) => {
+      const quoted = async (folder: string, backgroundColor: string) => ({
+        scanId: (
+          await callCore(guest.core, 'ingest:scan', {
+            inputs: await makeProductFolders(join(products, folder), 3),
+          })
+        ).scanId,
+        accountId: SANDBOX_ACCOUNT_ID,
+        shoot: { ...QUICK_SHOOT, backgroundColor },
+        video: null,
+        includeDone: false,
+      });
+      // The guest's queue sends nothing: the first batch's 3 credits wait their turn, still uncharged.
+      await callCore(guest.core, 'batches:create', {
+        ...(await quoted('waiting first', '#404040')),
+        name: 'waiting first',
+      });
+      const request = await quoted('after it', '#505050');
+      const second = { ...request, name: 'after it' };
+      const quote = await callCore(guest.core, 'batches:quote', request);
+      expect({ balance: quote.balance, promised: quote.promised, shortfall: quote.shortfall }).toEqual({
+        balance: 5,
+        promised: 3,
+        shortfall: 1,
+      });
+      const refusal = await guest.core.dispatch('batches:create', second);
+      expect(!refusal.ok && refusal.error).toEqual({
+        code: 'conflict',
+        message:
+          'This batch costs 3 credits; the balance is 5 credits, of which 3 are promised to jobs not yet charged. Top up or choose fewer products.',
+      });
+      expect((await callCore(guest.core, 'batches:list')).map((batch) => batch.name)).toEqual([
+        'waiting first',
+      ]);
+    });
+  }, 60_000);
+
   it('retries one of two failed shoots when the balance covers one, and says so of the other', async () => {
     await onSmallAccount(5, async (guest, small, key) => {
       const { scanId } = await callCore(guest.core, 'ingest:scan', {

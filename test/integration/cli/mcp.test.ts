@@ -105,7 +105,7 @@ describe('adbatch mcp', () => {
 
   it('quotes and submits, spends nothing until a person approves, then runs the batch', async () => {
     const quote = await quoted('agent-autumn', 2);
-    expect(quote).toMatchObject({ credits: 2, shortfall: 0, balance: 500 });
+    expect(quote).toMatchObject({ credits: 2, shortfall: 0, balance: 500, promised: 0 });
     // How the price adds up, in the words the app and the CLI show (issue 31, point 5).
     expect(quote.priceWords).toEqual({ shoot: '1 shot x 1 credit a shot = 1 credit', video: null });
     const before = await creates();

@@ -12,6 +12,7 @@ const quote: QuoteView = {
     video: null,
   },
   balance: 100,
+  promised: 0,
   shortfall: 0,
   setAside: [],
   photos: { kind: 'this-computer' },
@@ -43,6 +44,10 @@ describe('startBlocker', () => {
     );
     expect(startBlocker({ ...ready, quote: { ...quote, shortfall: 12 } })).toBe(
       'The batch costs 12 credits more than the balance: top up, or choose fewer products or shots.',
+    );
+    // Another batch's jobs still wait their turn: what they will take is said, since the balance alone covers it.
+    expect(startBlocker({ ...ready, quote: { ...quote, promised: 98, shortfall: 2 } })).toBe(
+      'The batch costs 2 credits more than the balance leaves free (98 of its 100 credits are promised to jobs not yet charged): top up, or choose fewer products or shots.',
     );
     expect(startBlocker({ ...ready, brandMissing: true })).toBe(
       'Choose the client brand this batch is billed to.',

@@ -36,7 +36,11 @@ export function startBlocker({
     return 'This service cannot read photos on this computer: set up photo storage in Settings first.';
   }
   if (quote.shortfall > 0) {
-    return `The batch costs ${credits(quote.shortfall)} more than the balance: top up, or choose fewer products or shots.`;
+    const promised =
+      quote.promised > 0 && quote.balance !== null
+        ? ` leaves free (${quote.promised.toLocaleString('en')} of its ${credits(quote.balance)} ${quote.promised === 1 ? 'is' : 'are'} promised to jobs not yet charged)`
+        : '';
+    return `The batch costs ${credits(quote.shortfall)} more than the balance${promised}: top up, or choose fewer products or shots.`;
   }
   const passed = quote.caps.find((cap) => cap.passes);
   if (passed) {
