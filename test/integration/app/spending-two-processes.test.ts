@@ -3,12 +3,22 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRequestStore } from '../../../src-main/core/agents/request-store.ts';
+import { SANDBOX_ACCOUNT_ID } from '../../../src-main/core/app/public-api.ts';
 import { databaseFile, openDatabase } from '../../../src-main/core/db/open.ts';
 import { type Lease, tryAcquireLease } from '../../../src-main/core/lease.ts';
+import type { BatchId } from '../../../src-main/core/queue/ids.ts';
 import type { AgentRequestView } from '../../../src-main/shared/models.ts';
 import { type Child, killChildren, startChild } from '../../support/child-process.ts';
+import { callCore, startCoreHarness } from '../../support/core-harness.ts';
+import { QUICK_SHOOT } from '../../support/job-settings.ts';
+import { INTO_STATE, withQueueStore } from '../../support/job-states.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
-import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
+import {
+  type DefaultHarness,
+  newKey,
+  startDefaultHarness,
+  startHarness,
+} from '../../support/sandbox-harness.ts';
 
 // Issue 27, point 1, across processes: two agents, each on a core in a process of its own on one data
 // folder (as `adbatch mcp` twice beside the app), submit at once a quote of the same products that the
@@ -18,6 +28,7 @@ import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-
 
 const ROOT = resolve(__dirname, '../../..');
 const AGENT_PROCESS = join(ROOT, 'test/harness/agent-submit-process.ts');
+const DISPATCH_PROCESS = join(ROOT, 'test/harness/core-dispatch-process.ts');
 
 let service: DefaultHarness;
 let dir: string;
@@ -98,5 +109,82 @@ describe('spending decisions at once, in two processes on one data folder', () =
     expect(after.batches.map((batch) => batch.id)).toEqual([created[0]!.batchId]);
     expect(after.jobs).toBe(2);
     expect(after.allowance).toBe(2);
+  }, 120_000);
+
+  it('retries one of two failed shoots, whichever process is first, when the balance covers one', async () => {
+    const key = newKey();
+    const small = await startHarness({
+      accounts: { accounts: [{ name: 'Small', type: 'personal', credits: 5, keys: [{ key }] }] },
+    });
+    const folder = await mkdtemp(join(tmpdir(), 'adbatch-two-retries-'));
+    const held = tryAcquireLease(join(folder, 'data'), 'the test');
+    if (!held.ok) throw new Error('the fresh data folder’s lease is held');
+    const sandbox = ['--sandbox-url', small.sandbox.url, '--sandbox-key', key];
+    try {
+      // A batch of two 1-credit shoots, never sent (the test holds the lease); both then failed at the
+      // service, as the engine records it.
+      const maker = await startCoreHarness({ dir: folder, sandbox: { url: small.sandbox.url, apiKey: key } });
+      const products = join(folder, 'products');
+      const { scanId } = await callCore(maker.core, 'ingest:scan', {
+        inputs: await makeProductFolders(products, 2),
+      });
+      const batch = await callCore(maker.core, 'batches:create', {
+        scanId,
+        accountId: SANDBOX_ACCOUNT_ID,
+        shoot: QUICK_SHOOT,
+        video: null,
+        includeDone: false,
+        name: 'retried in two processes',
+      });
+      await maker.close();
+      const failed = withQueueStore(join(folder, 'data'), (ctx) =>
+        ctx.store.jobs.ofBatch(batch.id as BatchId).map((job) => INTO_STATE.failed(ctx, job, job)),
+      );
+      // Another app on the same key spends 4 of the 5 credits: 1 is left, for one retry.
+      const elsewhere = await small.client.createShoot(key, {
+        product_image_urls: [small.photo()],
+        style: 'classic',
+        shots: 4,
+      });
+      expect(elsewhere.status, elsewhere.text).toBe(201);
+      const apps: Child[] = failed.map((id) =>
+        startChild([
+          '--import',
+          'tsx',
+          DISPATCH_PROCESS,
+          '--dir',
+          folder,
+          ...sandbox,
+          '--channel',
+          'jobs:retry',
+          '--args',
+          JSON.stringify({ id }),
+        ]),
+      );
+      for (const app of apps) await app.waitFor(/ready\n/);
+      for (const app of apps) app.process.kill('SIGUSR2');
+      const answers = await Promise.all(
+        apps.map(async (app) => {
+          const [, kind, json] = await app.waitFor(/(answer|refused) (.*)\n/);
+          expect(await app.exited).toBe(0);
+          return { kind, value: JSON.parse(json!) as unknown };
+        }),
+      );
+      expect(answers.map((answer) => answer.kind).sort()).toEqual(['answer', 'refused']);
+      // Whether the other's mark came before the retry's commit or after, the retried shoot is counted.
+      expect(answers.find((answer) => answer.kind === 'refused')!.value).toEqual({
+        code: 'conflict',
+        message:
+          'Retrying this shoot costs 1 credit; the balance is 1 credit, of which 1 is promised to jobs not yet charged. Top up first.',
+      });
+      const states = withQueueStore(join(folder, 'data'), (ctx) =>
+        ctx.store.jobs.ofBatch(batch.id as BatchId).map((job) => job.state),
+      );
+      expect(states.sort()).toEqual(['failed', 'waiting']);
+    } finally {
+      held.lease.release();
+      await small.close();
+      await rm(folder, { recursive: true, force: true });
+    }
   }, 120_000);
 });
