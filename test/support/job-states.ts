@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { openDatabase } from '../../src-main/core/db/open.ts';
-import type { JobId } from '../../src-main/core/queue/ids.ts';
+import type { BatchId, JobId } from '../../src-main/core/queue/ids.ts';
 import { QueueStore } from '../../src-main/core/queue/store.ts';
 import type { Job } from '../../src-main/core/queue/types.ts';
 import type { JobState } from '../../src-main/shared/vocabulary.ts';
@@ -93,4 +93,11 @@ export function productJobs(ctx: StoreContext, batchId: string): Array<{ shoot: 
       video: jobs.find((job) => job.productId === product.id && job.kind === 'video') ?? shoot,
     };
   });
+}
+
+/** Every job of the batch failed at the service (refunded), as the engine records it: their ids. */
+export function failEveryJob(dataDir: string, batchId: string): JobId[] {
+  return withQueueStore(dataDir, (ctx) =>
+    ctx.store.jobs.ofBatch(batchId as BatchId).map((job) => INTO_STATE.failed(ctx, job, job)),
+  );
 }

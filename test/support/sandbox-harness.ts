@@ -78,3 +78,14 @@ export async function startDefaultHarness(
   const harness = await startHarness(options);
   return { ...harness, keys: defaultKeys(harness.sandbox) };
 }
+
+/** Another app spends `shots` credits with `key`: a standard classic shoot of that many shots, 1 credit each. */
+export async function spendElsewhere(harness: Harness, key: string, shots: number): Promise<void> {
+  const answer = await harness.client.createShoot(key, {
+    product_image_urls: [harness.photo()],
+    style: 'classic',
+    shots,
+  });
+  if (answer.status !== 201)
+    throw new Error(`the sandbox refused the shoot: ${answer.status} ${answer.text}`);
+}

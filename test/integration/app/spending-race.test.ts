@@ -18,9 +18,15 @@ import {
 } from '../../support/core-harness.ts';
 import { type CoreOnSandbox, startCoreOnSandbox } from '../../support/core-on-sandbox.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
-import { INTO_STATE, withQueueStore } from '../../support/job-states.ts';
+import { failEveryJob, withQueueStore } from '../../support/job-states.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
-import { type DefaultHarness, type Harness, newKey, startHarness } from '../../support/sandbox-harness.ts';
+import {
+  type DefaultHarness,
+  type Harness,
+  newKey,
+  spendElsewhere,
+  startHarness,
+} from '../../support/sandbox-harness.ts';
 
 // Issue 27, point 1: spending decisions are atomic. Calls at once, through the handler map every transport
 // uses, on a real SQLite file against a real sandbox over HTTP: the allowance, "already in flight" and "one
@@ -377,16 +383,9 @@ describe('spending decisions at once, in one process', () => {
         name: 'retried',
       });
       // Both shoots failed at the service, as the engine records it, on the guest's own database.
-      const failed = withQueueStore(join(guest.dir, 'data'), (ctx) =>
-        ctx.store.jobs.ofBatch(batch.id as BatchId).map((job) => INTO_STATE.failed(ctx, job, job)),
-      );
+      const failed = failEveryJob(join(guest.dir, 'data'), batch.id);
       // Another app on the same key spends 4 of the 5 credits: 1 is left, for one retry.
-      const elsewhere = await small.client.createShoot(key, {
-        product_image_urls: [small.photo()],
-        style: 'classic',
-        shots: 4,
-      });
-      expect(elsewhere.status, elsewhere.text).toBe(201);
+      await spendElsewhere(small, key, 4);
       const answers = await Promise.all(failed.map((id) => guest.core.dispatch('jobs:retry', { id })));
       expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
       const refusal = answers.find((answer) => !answer.ok);

@@ -11,11 +11,12 @@ import type { AgentRequestView } from '../../../src-main/shared/models.ts';
 import { type Child, killChildren, startChild } from '../../support/child-process.ts';
 import { callCore, startCoreHarness } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
-import { INTO_STATE, withQueueStore } from '../../support/job-states.ts';
+import { failEveryJob, withQueueStore } from '../../support/job-states.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
 import {
   type DefaultHarness,
   newKey,
+  spendElsewhere,
   startDefaultHarness,
   startHarness,
 } from '../../support/sandbox-harness.ts';
@@ -137,16 +138,9 @@ describe('spending decisions at once, in two processes on one data folder', () =
         name: 'retried in two processes',
       });
       await maker.close();
-      const failed = withQueueStore(join(folder, 'data'), (ctx) =>
-        ctx.store.jobs.ofBatch(batch.id as BatchId).map((job) => INTO_STATE.failed(ctx, job, job)),
-      );
+      const failed = failEveryJob(join(folder, 'data'), batch.id);
       // Another app on the same key spends 4 of the 5 credits: 1 is left, for one retry.
-      const elsewhere = await small.client.createShoot(key, {
-        product_image_urls: [small.photo()],
-        style: 'classic',
-        shots: 4,
-      });
-      expect(elsewhere.status, elsewhere.text).toBe(201);
+      await spendElsewhere(small, key, 4);
       const apps: Child[] = failed.map((id) =>
         startChild([
           '--import',
