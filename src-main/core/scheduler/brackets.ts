@@ -29,7 +29,7 @@ const BINS = 48;
 const LOWEST_SHARE = 0.25;
 /**
  * EM rounds, all of them: EM creeps, and stopping once a round moved little changed where polls were aimed
- * (the 90th percentile by a third in a unit test). Some 2 ms for a class's 24 brackets, 5 for 120.
+ * (the 90th percentile by a third in a unit test). Some 2 ms for a class's 24 brackets, 7 for 120.
  */
 const ROUNDS = 200;
 
