@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { SANDBOX_ACCOUNT_ID } from '../../src-main/core/app/public-api.ts';
 import { callCore, startCoreHarness } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
+import { printReply, startSignal } from './race-signal.ts';
 
 // An agent on a core in a process of its own (as `adbatch mcp` beside the app), for a race across processes
 // on one data folder: it scans --products, has them quoted for the agent on the Sandbox account (a sandbox
@@ -36,9 +37,7 @@ if (!dir || !url || !apiKey || !products || !clientRequestId) {
 const CLIENT = 'Agent in two processes';
 const harness = await startCoreHarness({ dir, sandbox: { url, apiKey } });
 const { core } = harness;
-// A signal's listener does not keep Node running, and the core's timers are unref'd: this one waits for it.
-const waiting = setInterval(() => {}, 60_000);
-const go = new Promise((resolve) => process.once('SIGUSR2', resolve)).finally(() => clearInterval(waiting));
+const go = startSignal();
 const scan = await callCore(core, 'ingest:scan', { inputs: [products] });
 const quote = await callCore(core, 'agents:quote', {
   client: CLIENT,
@@ -58,8 +57,6 @@ const reply = await core.dispatch('agents:submit', {
   quoteId: quote.quoteId,
   clientRequestId,
 });
-process.stdout.write(
-  reply.ok ? `answer ${JSON.stringify(reply.value)}\n` : `refused ${JSON.stringify(reply.error)}\n`,
-);
+printReply(reply);
 await harness.close();
 process.exit(0);

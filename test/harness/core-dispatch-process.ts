@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Channel } from '../../src-main/shared/ipc.ts';
 import { startCoreHarness } from '../support/core-harness.ts';
+import { printReply, startSignal } from './race-signal.ts';
 
 // A core in a process of its own on a data folder (as the app, or `adbatch mcp`, beside another), for a race
 // across processes: it says `ready`, and on SIGUSR2 dispatches one call through the handler map and prints
@@ -31,14 +32,10 @@ if (!dir || !url || !apiKey || !channel || !args) {
 }
 
 const harness = await startCoreHarness({ dir, sandbox: { url, apiKey } });
-// A signal's listener does not keep Node running, and the core's timers are unref'd: this one waits for it.
-const waiting = setInterval(() => {}, 60_000);
-const go = new Promise((resolve) => process.once('SIGUSR2', resolve)).finally(() => clearInterval(waiting));
+const go = startSignal();
 process.stdout.write('ready\n');
 await go;
 const reply = await harness.core.dispatch(channel as Channel, JSON.parse(args));
-process.stdout.write(
-  reply.ok ? `answer ${JSON.stringify(reply.value)}\n` : `refused ${JSON.stringify(reply.error)}\n`,
-);
+printReply(reply);
 await harness.close();
 process.exit(0);
