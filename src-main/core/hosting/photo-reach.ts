@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { PhotoReach } from '../../shared/models.ts';
 import { storedLoopbackHost, tryReadStored, UnreadableError } from '../db/stored.ts';
 import type { Batch } from '../queue/types.ts';
-import { makeFolders } from '../util/make-folders.ts';
+import { writeAtomically } from '../util/write-atomically.ts';
 import { isLoopbackUrl, type LoopbackHost, startLoopbackHost } from './loopback.ts';
 import type { PhotoHost } from './photo-host.ts';
 import type { PhotoStorage } from './photo-storage.ts';
@@ -37,8 +37,13 @@ export async function startPersistentLoopbackHost(dataDir: string): Promise<Loop
     host = await startLoopbackHost({ secret });
   }
   const port = Number(new URL(host.origin).port);
-  await makeFolders(dataDir);
-  await writeFile(file, JSON.stringify({ secret: secret.toString('hex'), port }), { mode: 0o600 });
+  // Written only when it changes, and whole or not at all: a start killed while truncating the file left
+  // it empty, and the next start then took a new secret and port, so the photos of jobs already sent
+  // could no longer be fetched.
+  if (saved?.port !== port || saved.secret !== secret.toString('hex')) {
+    const json = JSON.stringify({ secret: secret.toString('hex'), port });
+    await writeAtomically(file, (part) => writeFile(part, json, { mode: 0o600 }));
+  }
   return host;
 }
 

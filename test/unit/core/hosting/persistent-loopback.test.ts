@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,9 +58,27 @@ it('starts on another port when its own was taken meanwhile, and keeps that one'
   try {
     const moved = await start(dataDir);
     expect(moved.origin).not.toBe(first.origin);
+    // The new port replaced the file whole: no part of a write is left beside it.
+    const saved = JSON.parse(await readFile(join(dataDir, 'photo-host.json'), 'utf8'));
+    expect(saved.port).toBe(Number(new URL(moved.origin).port));
+    expect(await readdir(dataDir)).not.toContainEqual(expect.stringMatching(/\.part$/));
     await hosts.pop()!.close();
     expect((await start(dataDir)).origin).toBe(moved.origin);
   } finally {
     await new Promise((resolveClose) => squatter.close(resolveClose));
   }
+});
+
+it('leaves its file untouched on a restart that changes nothing, so a kill during a start cannot cut it short', async () => {
+  // A start that rewrote the file in place and was killed between truncating and writing it left it empty;
+  // the next start then took a new secret and port, and jobs already sent could no longer fetch their photos.
+  const dataDir = join(dir, 'data');
+  const url = await (await start(dataDir)).urlFor(photo);
+  await hosts.pop()!.close();
+  const before = await stat(join(dataDir, 'photo-host.json'));
+
+  const again = await start(dataDir);
+  expect(await again.urlFor(photo)).toBe(url);
+  const after = await stat(join(dataDir, 'photo-host.json'));
+  expect({ ino: after.ino, mtimeMs: after.mtimeMs }).toEqual({ ino: before.ino, mtimeMs: before.mtimeMs });
 });
