@@ -161,7 +161,7 @@ export class JobRunner {
           `The service charged ${remote.creditsUsed} credits for a ${job.kind} priced at ${job.price}.`,
         );
       }
-      if (remote.phase !== 'running') this.settleRemote(accepted, remote, now);
+      if (remote.phase !== 'running') this.settleRemote(accepted, remote);
     } catch (error) {
       this.submitFailed(job, batch, budget, error);
     } finally {
@@ -257,7 +257,7 @@ export class JobRunner {
       const now = this.options.now();
       const elapsed = now - (job.acceptedAt ?? sentAt);
       if (remote.phase !== 'running') {
-        this.settleRemote(job, remote, sentAt);
+        this.settleRemote(job, remote);
         return;
       }
       // Slow is not dead: a late job is still polled, and given up only long after (poll-planner.ts).
@@ -302,8 +302,8 @@ export class JobRunner {
     retryIn(Math.min(30_000, 1000 * 2 ** Math.min(5, job.polls % 6)) * scale);
   }
 
-  /** The service finished the job, seen by a request that left at `sentAt`: failed, or results to fetch. */
-  private settleRemote(job: Job, remote: RemoteShoot | RemoteVideo, sentAt: number): void {
+  /** The service finished the job: failed, or results to fetch. */
+  private settleRemote(job: Job, remote: RemoteShoot | RemoteVideo): void {
     const { store, planner } = this.options;
     if (remote.phase === 'failed') {
       store.jobs.failRemote(job.id, remote.status, {
@@ -314,7 +314,7 @@ export class JobRunner {
       return;
     }
     const elapsed = this.options.now() - (job.acceptedAt ?? this.options.now());
-    if (planner.completed(job, elapsed, sentAt)) this.aimWaitingPolls(job.kind);
+    if (planner.completed(job, elapsed)) this.aimWaitingPolls(job.kind);
     const batch = store.batches.get(job.batchId)!;
     const product = store.batches.product(job.productId)!;
     const files = resultFiles(batch, product, remote, store.jobs.earlierOfKind(job));
