@@ -60,7 +60,8 @@ export interface Events {
   'accounts:changed': { id: string };
   /** This process started or stopped driving the queue (another process held it). */
   'queue:owner': QueueOwnerView;
-  'ingest:progress': { checked: number; total: number };
+  /** A scan's progress; `scanToken` is the one its front end gave `ingest:scan` (null when it gave none). */
+  'ingest:progress': { scanToken: string | null; checked: number; total: number };
   /** An export's progress, at most about ten a second per export. */
   'export:progress': ExportProgressView;
   /** An export ended (done, cancelled, stopped, failed, or interrupted as the app quit). */

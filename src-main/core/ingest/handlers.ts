@@ -50,8 +50,12 @@ export function ingestHandlers(ctx: IngestDeps): HandlersOf<typeof ingestChannel
       // Named from the start, so that a cancel sent while the library is made still stops the scan.
       const controller = new AbortController();
       if (scanToken !== undefined) running.set(scanToken, controller);
+      // Each event names its scan: two scans at once (a folder dropped while another is read) would else
+      // show each other's counts.
       let latest = { checked: 0, total: 0 };
-      const tick = throttlePerKey(PROGRESS_INTERVAL_MS, () => events.emit('ingest:progress', latest));
+      const tick = throttlePerKey(PROGRESS_INTERVAL_MS, () =>
+        events.emit('ingest:progress', { scanToken: scanToken ?? null, ...latest }),
+      );
       const { libraryDir } = ctx.settings();
       const plan = await (async () => {
         // The scan's cache goes in the library: a library it makes is Adbatch's, marked as made.

@@ -280,6 +280,8 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
   reset: () => set({ ...initial }),
 }));
 
-api.on('ingest:progress', (progress) => {
-  if (useNewBatch.getState().scanning) useNewBatch.setState({ scanning: progress });
+api.on('ingest:progress', ({ scanToken, checked, total }) => {
+  // Only this dialog's scan under way: a scan it replaced or cancelled may still report.
+  const state = useNewBatch.getState();
+  if (state.scanning && scanToken === state.scanToken) useNewBatch.setState({ scanning: { checked, total } });
 });

@@ -15,8 +15,8 @@ import {
 import { PRODUCT_FIXTURES_DIR } from '../../support/static-server.ts';
 
 // A scan of a large catalog can be stopped (issue 28, point 3): `ingest:cancelScan` refuses the scan under
-// way with its token in words, no new photo URL is asked for, another scan under way runs on, and the next
-// scan runs as usual. The photo host here holds
+// way with its token in words, no new photo URL is asked for, another scan under way runs on (its progress
+// named by its own token), and the next scan runs as usual. The photo host here holds
 // every answer until the cancel is sent, so the scan is surely under way when it is cancelled.
 
 const ROWS = 40;
@@ -106,6 +106,8 @@ describe('ingest:cancelScan', () => {
       };
       server.on('asked', check);
     });
+    const progress: Array<{ scanToken: string | null; checked: number; total: number }> = [];
+    const stopListening = h.core.events.on('ingest:progress', (event) => progress.push(event));
     const cancelled = h.core.dispatch('ingest:scan', { inputs: [first], scanToken: 'first' });
     const kept = callCore(h.core, 'ingest:scan', { inputs: [second], scanToken: 'second' });
     await askedBoth;
@@ -120,6 +122,16 @@ describe('ingest:cancelScan', () => {
       }),
     });
     expect((await kept).products).toHaveLength(ROWS);
+    stopListening();
+    // Each scan's progress names it, so a front end shows only its own scan's counts.
+    expect(new Set(progress.map((event) => event.scanToken))).toEqual(
+      new Set(progress.some((event) => event.scanToken === 'first') ? ['first', 'second'] : ['second']),
+    );
+    expect(progress.filter((event) => event.scanToken === 'second').at(-1)).toEqual({
+      scanToken: 'second',
+      checked: ROWS,
+      total: ROWS,
+    });
   });
 
   it('leaves the next scan alone', async () => {
