@@ -8,18 +8,23 @@ import { type OpenResult, ResultTiles } from './ResultTiles.tsx';
 /**
  * One product of the batch page in one compact row: its hero, its name and the state of each of its jobs,
  * its results as tiles; below, only when there is one, why a job failed and what may be decided about it,
- * and its earlier attempts, folded under the one that succeeded.
+ * and its earlier attempts, folded under the one that succeeded. Whether they are opened is the page's
+ * (`earlierOpen`): the list keeps only the rows in view, and a row scrolled out and back is a new one.
  */
 function ProductRowView({
   item,
   onDecide,
   onOpen,
   moment,
+  earlierOpen,
+  onEarlierToggle,
 }: {
   item: ProductProgressView;
   onDecide: DecideOnJob;
   onOpen: OpenResult;
   moment: BatchMoment;
+  earlierOpen: boolean;
+  onEarlierToggle: (productId: string, open: boolean) => void;
 }) {
   const { current, earlier } = productLines(item.jobs);
   return (
@@ -44,7 +49,11 @@ function ProductRowView({
         <JobNote key={job.id} job={job} onDecide={onDecide} />
       ))}
       {earlier.length > 0 && (
-        <details className="earlier-attempts">
+        <details
+          className="earlier-attempts"
+          open={earlierOpen}
+          onToggle={(event) => onEarlierToggle(item.id, event.currentTarget.open)}
+        >
           <summary>{counted(earlier.length, 'earlier attempt')}</summary>
           <ul>
             {earlier.map((job) => (
@@ -66,6 +75,8 @@ export const ProductRow = memo(
   (before, after) =>
     before.onDecide === after.onDecide &&
     before.onOpen === after.onOpen &&
+    before.earlierOpen === after.earlierOpen &&
+    before.onEarlierToggle === after.onEarlierToggle &&
     before.moment.paused === after.moment.paused &&
     before.moment.savingBlocked === after.moment.savingBlocked &&
     JSON.stringify(before.item) === JSON.stringify(after.item),

@@ -121,6 +121,17 @@ export function BatchScreen({ id }: { id: string }) {
     [go, id, batchName],
   );
   const [shown, setShown] = useState<{ folder: string; failure: string | null } | null>(null);
+  /** The products whose earlier attempts are opened: kept here, as rows scrolled out of view are dropped. */
+  const [earlierOpen, setEarlierOpen] = useState<ReadonlySet<string>>(() => new Set());
+  const toggleEarlier = useCallback((productId: string, open: boolean) => {
+    setEarlierOpen((before) => {
+      if (before.has(productId) === open) return before;
+      const next = new Set(before);
+      if (open) next.add(productId);
+      else next.delete(productId);
+      return next;
+    });
+  }, []);
   const showFiles = () => act(async () => setShown(await api.call('library:reveal', { batchId: id })));
   const decide = (action: JobDecision, job: JobView) => {
     if (action === 'retry' && !window.confirm(`${retryWarning(job)} Send it again?`)) return;
@@ -367,6 +378,8 @@ export function BatchScreen({ id }: { id: string }) {
             onDecide={decide}
             onOpen={open}
             moment={{ paused, savingBlocked: paused && detail.statusReason === 'library' }}
+            earlierOpen={earlierOpen.has(item.id)}
+            onEarlierToggle={toggleEarlier}
           />
         )}
       />
