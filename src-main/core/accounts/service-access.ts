@@ -38,6 +38,12 @@ export const SANDBOX_ACCOUNT_NAME = 'Sandbox';
 const SESSION_ACCOUNT_NAME = 'ADBATCH_API_KEY';
 const BALANCE_MAX_AGE_MS = 30_000;
 
+/** A balance as the service last said it, and when (ms since the epoch). */
+export interface KnownBalance {
+  credits: number;
+  at: number;
+}
+
 /** The id of the account a session key is known by: stable for the key, so a resume finds its batches. */
 export function sessionAccountId(apiKey: string): string {
   return `session-${apiKeyId(apiKey).slice(0, 16)}`;
@@ -90,7 +96,7 @@ export class ServiceAccess {
   private sandboxClient: ServiceClient | null = null;
   private readonly clients = new Map<string, ServiceClient>();
   private readonly sessions = new Map<string, SessionAccount>();
-  private readonly balances = new Map<string, { credits: number; at: number }>();
+  private readonly balances = new Map<string, KnownBalance>();
 
   constructor(private readonly options: ServiceAccessOptions) {
     for (const key of options.sessionKeys) {
@@ -181,10 +187,6 @@ export class ServiceAccess {
     return account && this.options.accounts.keyStored(account.id) ? this.storedClient(account) : null;
   }
 
-  /**
-   * The balance of the key a batch is sent with, at the batch's service (a session key's batch included),
-   * cached like balanceOf.
-   */
   /** The account whose balance a batch's key draws on, as the balance cache files it. */
   private balanceAccountOf(batch: Batch): string {
     return batch.sandbox ? SANDBOX_ACCOUNT_ID : (this.sessionOfKey(batch.keyId)?.view.id ?? batch.accountId);
@@ -195,9 +197,13 @@ export class ServiceAccess {
     this.forgetBalance(this.balanceAccountOf(batch));
   }
 
-  balanceOfBatch(batch: Batch, fresh = false): Promise<number> {
+  /**
+   * The balance of the key a batch is sent with, at the batch's service (a session key's batch included),
+   * cached like balanceOf.
+   */
+  async balanceOfBatch(batch: Batch, fresh = false): Promise<number> {
     const accountId = this.balanceAccountOf(batch);
-    return this.cachedBalance(accountId, fresh, async () => {
+    const asked = await this.cachedBalance(accountId, fresh, async () => {
       if (batch.sandbox) await this.ensureSandbox();
       const client = this.clientForBatch(batch);
       if (!client) {
@@ -208,6 +214,7 @@ export class ServiceAccess {
       }
       return serviceCall(() => this.options.inBudget(batch.keyId, () => client.getCredits()));
     });
+    return asked.credits;
   }
 
   /** The account a batch belongs to, for its name and for marking a refused key. */
@@ -260,9 +267,10 @@ export class ServiceAccess {
   /**
    * The balance, asked of the service at most once per BALANCE_MAX_AGE_MS per account unless `fresh`:
    * every settings change on the New batch screen asks for a quote, and tweaking a form must not eat the
-   * key's request budget. Creating a batch asks again before it commits to the cost.
+   * key's request budget. Creating a batch asks again before it commits to the cost. Said with when the
+   * service said it (`at`): what the key's jobs were charged since is not in it.
    */
-  balanceOf(accountId: string, fresh = false): Promise<number> {
+  balanceOf(accountId: string, fresh = false): Promise<KnownBalance> {
     return this.cachedBalance(accountId, fresh, () =>
       this.withKey(accountId, (client) => client.getCredits()),
     );
@@ -273,12 +281,12 @@ export class ServiceAccess {
     accountId: string,
     fresh: boolean,
     ask: () => Promise<{ credits: number }>,
-  ): Promise<number> {
+  ): Promise<KnownBalance> {
     const known = this.balances.get(accountId);
-    if (!fresh && known && this.options.now() - known.at < BALANCE_MAX_AGE_MS) return known.credits;
+    if (!fresh && known && this.options.now() - known.at < BALANCE_MAX_AGE_MS) return known;
     const { credits } = await ask();
     this.rememberBalance(accountId, credits);
-    return credits;
+    return this.balances.get(accountId)!;
   }
 
   rememberBalance(accountId: string, credits: number): void {

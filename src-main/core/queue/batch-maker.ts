@@ -87,8 +87,13 @@ export function batchMaker(ctx: BatchMakerDeps) {
     const reach: PhotoReach = local ? photos.reachOf(sandbox, baseUrl) : { kind: 'urls' };
     if (purpose === 'create' && reach.kind === 'missing') throw new AppError('bad_request', NO_STORAGE);
     // The cost is set against what the balance leaves once the key's jobs not yet charged are (spend.ts).
-    const balance = await services.balanceOf(request.accountId, purpose !== 'preview');
-    const promised = store.jobs.notYetCharged((await services.keyedClient(request.accountId)).keyId);
+    const said = await services.balanceOf(request.accountId, purpose !== 'preview');
+    const { keyId } = await services.keyedClient(request.accountId);
+    // A preview's balance may come from the cache (up to 30 s old): what the key's jobs were charged since
+    // is taken off, or New batch beside a running batch showed credits already spent as free. A fresh one
+    // is exact, and the start's own rule counts what is charged meanwhile (spend.ts `balanceLeft`).
+    const balance = said.credits - (purpose === 'preview' ? store.jobs.chargedSince(keyId, said.at) : 0);
+    const promised = store.jobs.notYetCharged(keyId);
     const quote = quoteBatch(
       fresh.map((product) => product.name),
       shoot,

@@ -172,6 +172,23 @@ export class JobStore {
   }
 
   /**
+   * Credits the key's jobs were charged after `at` (their creates answered since): what a balance the
+   * service said at `at` does not count yet.
+   *
+   * GUESS: refunds since are not added back. A refund raises the balance; leaving it out errs on showing
+   * less, for the cache's half minute at most, never more.
+   */
+  chargedSince(keyId: string, at: number): number {
+    return this.db
+      .prepare<[string, number], number>(
+        `SELECT COALESCE(SUM(j.credits_charged), 0) FROM jobs j JOIN batches b ON b.id = j.batch_id
+         WHERE b.key_id = ? AND j.accepted_at > ?`,
+      )
+      .pluck()
+      .get(keyId, at)!;
+  }
+
+  /**
    * Credits the key's jobs will still be charged, as of now: waiting in a running batch, or being sent. A
    * quote sets its cost against the balance less these (`QuoteView.promised`).
    */

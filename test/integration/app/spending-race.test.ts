@@ -81,18 +81,18 @@ async function allowanceFitting(credits: number) {
 /**
  * A core on a fresh data folder that does not drive the queue (the test holds its lease, as the app would
  * beside `adbatch mcp`), on a sandbox key as its Sandbox account: no create is sent, so the balance quoted on
- * holds and only the limits under test decide.
+ * holds and only the limits under test decide. Released (`letGo`), the queue is the guest's to drive.
  */
 async function withGuestCore(
   sandbox: { url: string; apiKey: string },
-  use: (guest: CoreHarness) => Promise<void>,
+  use: (guest: CoreHarness, letGo: () => void) => Promise<void>,
 ) {
   const dir = await mkdtemp(join(tmpdir(), 'adbatch-guest-'));
   const attempt = tryAcquireLease(join(dir, 'data'), 'the test');
   if (!attempt.ok) throw new Error('the fresh data folder’s lease is held');
   const guest = await startCoreHarness({ dir, sandbox });
   try {
-    await use(guest);
+    await use(guest, () => attempt.lease.release());
   } finally {
     await guest.close();
     attempt.lease.release();
@@ -103,14 +103,16 @@ async function withGuestCore(
 /** A sandbox whose one account holds `credits`, and a guest core on its key (`withGuestCore`). */
 async function onSmallAccount(
   credits: number,
-  use: (guest: CoreHarness, small: Harness, key: string) => Promise<void>,
+  use: (guest: CoreHarness, small: Harness, key: string, letGo: () => void) => Promise<void>,
 ) {
   const key = newKey();
   const small = await startHarness({
     accounts: { accounts: [{ name: 'Small', type: 'personal', credits, keys: [{ key }] }] },
   });
   try {
-    await withGuestCore({ url: small.sandbox.url, apiKey: key }, (guest) => use(guest, small, key));
+    await withGuestCore({ url: small.sandbox.url, apiKey: key }, (guest, letGo) =>
+      use(guest, small, key, letGo),
+    );
   } finally {
     await small.close();
   }
@@ -366,6 +368,48 @@ describe('spending decisions at once, in one process', () => {
       expect((await callCore(guest.core, 'batches:list')).map((batch) => batch.name)).toEqual([
         'waiting first',
       ]);
+    });
+  }, 60_000);
+
+  it('takes what was charged since the balance was last asked off the next quote, the cache notwithstanding', async () => {
+    await onSmallAccount(10, async (guest, small, _key, letGo) => {
+      const request = async (folder: string, backgroundColor: string) => ({
+        scanId: (
+          await callCore(guest.core, 'ingest:scan', {
+            inputs: await makeProductFolders(join(products, folder), 3),
+          })
+        ).scanId,
+        accountId: SANDBOX_ACCOUNT_ID,
+        shoot: { ...QUICK_SHOOT, backgroundColor },
+        video: null,
+        includeDone: false,
+      });
+      const first = await callCore(guest.core, 'batches:create', {
+        ...(await request('charged first', '#606060')),
+        name: 'charged first',
+      });
+      const second = await request('quoted twice', '#707070');
+      const said = (quote: { balance: number | null; promised: number; shortfall: number }) => ({
+        balance: quote.balance,
+        promised: quote.promised,
+        shortfall: quote.shortfall,
+      });
+      // Asked of the service now (a start forgets the balance), and cached: 3 of it promised to the first batch.
+      expect(said(await callCore(guest.core, 'batches:quote', second))).toEqual({
+        balance: 10,
+        promised: 3,
+        shortfall: 0,
+      });
+      // The queue let go, the guest drives it: the first batch's 3 credits are charged.
+      letGo();
+      await untilFinished(guest.core, first.id);
+      // Quoted again from the cache (said up to 30 s ago): the 3 charged since are taken off, not shown free.
+      expect(said(await callCore(guest.core, 'batches:quote', second))).toEqual({
+        balance: 7,
+        promised: 0,
+        shortfall: 0,
+      });
+      expect(small.sandbox.accounts()[0]!.credits).toBe(7);
     });
   }, 60_000);
 
