@@ -175,7 +175,17 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
               .describe('Where its photos reached through links out of the dropped folder really are.'),
           }),
         ),
-        problems: z.array(z.object({ file: z.string(), severity: z.string(), reason: z.string() })),
+        problems: z.array(
+          z.object({
+            file: z.string(),
+            place: z
+              .string()
+              .optional()
+              .describe('For a catalog\'s URL, where the catalog names it: "products.csv, row 12".'),
+            severity: z.string(),
+            reason: z.string(),
+          }),
+        ),
         skipped: z
           .array(z.object({ folder: z.string(), reason: z.string() }))
           .describe(
@@ -207,6 +217,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           }),
           problems: scan.problems.map((problem) => ({
             file: problem.file,
+            ...(problem.place ? { place: problem.place } : {}),
             severity: problem.severity,
             reason: problem.reason,
           })),

@@ -122,6 +122,8 @@ export interface ModelView {
 
 export interface ProblemView {
   file: string;
+  /** Where a catalog names it, for a catalog's URL: "products.csv, row 12" (a JSON catalog's "item 3"). */
+  place?: string;
   reason: string;
   severity: 'error' | 'warning';
   code: string;

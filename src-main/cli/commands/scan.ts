@@ -22,7 +22,10 @@ export function shown(file: string): string {
 
 export function formatProblems(problems: readonly ProblemView[]): string {
   return problems
-    .map((problem) => `  ${problem.severity.padEnd(7)}  ${shown(problem.file)}: ${problem.reason}`)
+    .map(
+      (problem) =>
+        `  ${problem.severity.padEnd(7)}  ${shown(problem.file)}${problem.place ? ` (${problem.place})` : ''}: ${problem.reason}`,
+    )
     .join('\n');
 }
 
@@ -85,6 +88,7 @@ function planDocument(plan: ScanView) {
     })),
     problems: plan.problems.map((problem) => ({
       file: problem.file,
+      ...(problem.place ? { place: problem.place } : {}),
       reason: problem.reason,
       severity: problem.severity,
       code: problem.code,

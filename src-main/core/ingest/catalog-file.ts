@@ -20,6 +20,11 @@ export interface CatalogProduct {
   name: string;
   /** In position order, duplicates removed. */
   urls: string[];
+  /**
+   * Where each URL is in the file, as its user finds it: "row 12" (a spreadsheet's numbering, the header
+   * row 1) or, in a JSON catalog, "item 3". The first place, when a URL is on several rows.
+   */
+  places: Record<string, string>;
   /** What the catalog says of its identity: each field's first non-empty value over the product's rows. */
   identity: Partial<ProductIdentity>;
 }
@@ -36,6 +41,8 @@ interface Entry {
   url: string;
   position: number | null;
   identity?: Partial<ProductIdentity>;
+  /** Where it is in the file ("row 12", "item 3"). */
+  place: string;
 }
 
 function toProducts(entries: readonly Entry[]): CatalogProduct[] {
@@ -43,7 +50,7 @@ function toProducts(entries: readonly Entry[]): CatalogProduct[] {
     string,
     {
       name: string;
-      items: Array<{ url: string; position: number | null; row: number }>;
+      items: Array<{ url: string; position: number | null; row: number; place: string }>;
       identity: Partial<ProductIdentity>;
     }
   >();
@@ -54,7 +61,7 @@ function toProducts(entries: readonly Entry[]): CatalogProduct[] {
       const value = entry.identity?.[field];
       if (value && !product.identity[field]) product.identity[field] = value;
     }
-    if (entry.url) product.items.push({ url: entry.url, position: entry.position, row });
+    if (entry.url) product.items.push({ url: entry.url, position: entry.position, row, place: entry.place });
     byKey.set(entry.key, product);
   });
   return [...byKey].map(([key, product]) => {
@@ -62,10 +69,13 @@ function toProducts(entries: readonly Entry[]): CatalogProduct[] {
       (a, b) =>
         (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) || a.row - b.row,
     );
+    const places: Record<string, string> = {};
+    for (const item of product.items) places[item.url] ??= item.place;
     return {
       key,
       name: product.name,
       urls: [...new Set(ordered.map((item) => item.url))],
+      places,
       identity: product.identity,
     };
   });
@@ -76,11 +86,12 @@ function position(text: unknown): number | null {
   return String(text ?? '').trim() !== '' && Number.isFinite(value) ? value : null;
 }
 
-function fromShopify(rows: Record<string, string>[]): Entry[] {
+function fromShopify(rows: ReadonlyArray<{ cells: Record<string, string>; row: number }>): Entry[] {
   return rows
-    .filter((row) => row.Handle?.trim())
-    .map((row) => ({
+    .filter(({ cells: row }) => row.Handle?.trim())
+    .map(({ cells: row, row: number }) => ({
       key: row.Handle!.trim(),
+      place: `row ${number}`,
       name: row.Title?.trim() || undefined,
       url: row['Image Src']?.trim() ?? '',
       position: position(row['Image Position']),
@@ -147,6 +158,7 @@ function fromSimpleRows(rows: ReadonlyArray<{ cells: string[]; row: number }>, f
     return {
       key: product,
       url,
+      place: `row ${row}`,
       position: position(cell('position')),
       identity: {
         sku: cell('sku') || product,
@@ -189,9 +201,10 @@ function parseEntries(content: string, file: string): CatalogProduct[] {
       );
     }
     return toProducts(
-      parsed.data.map((entry) => ({
+      parsed.data.map((entry, index) => ({
         key: entry.product,
         url: entry.url,
+        place: `item ${index + 1}`,
         position: position(entry.position),
         identity: { sku: entry.product },
       })),
@@ -220,7 +233,10 @@ function parseEntries(content: string, file: string): CatalogProduct[] {
   if (header.includes('Handle') && header.includes('Image Src')) {
     return toProducts(
       fromShopify(
-        rows.slice(1).map(({ cells }) => Object.fromEntries(header.map((name, i) => [name, cells[i] ?? '']))),
+        rows.slice(1).map(({ cells, row }) => ({
+          cells: Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ''])),
+          row,
+        })),
       ),
     );
   }

@@ -228,7 +228,13 @@ function catalogProducts(
     for (const url of entry.urls) {
       const check = checks.get(url)!;
       if (!check.ok) {
-        problems.push({ file: url, reason: check.reason, severity: 'error', code: check.code });
+        problems.push({
+          file: url,
+          place: `${basename(file)}, ${entry.places[url]}`,
+          reason: check.reason,
+          severity: 'error',
+          code: check.code,
+        });
         continue;
       }
       photos.push({

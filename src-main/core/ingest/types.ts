@@ -30,6 +30,8 @@ export type ProblemCode =
 export interface Problem {
   /** The file, folder, URL or product it is about, as the user would recognise it. */
   file: string;
+  /** Where a catalog names it, for a catalog's URL: "products.csv, row 12" (a JSON catalog's "item 3"). */
+  place?: string;
   reason: string;
   severity: 'error' | 'warning';
   code: ProblemCode;

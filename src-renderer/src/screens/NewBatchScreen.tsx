@@ -333,9 +333,15 @@ function Plan() {
           </summary>
           <ul>
             {scan.problems.map((problem) => (
-              <li key={`${problem.file}-${problem.code}`} className={`problem problem-${problem.severity}`}>
+              <li
+                key={`${problem.file}-${problem.place ?? ''}-${problem.code}`}
+                className={`problem problem-${problem.severity}`}
+              >
                 <span className="severity">{problem.severity}</span>{' '}
-                <span className="file">{fileName(problem.file)}</span>: {problem.reason}
+                <span className="file" title={problem.file}>
+                  {fileName(problem.file)}
+                </span>
+                {problem.place && <span className="place"> ({problem.place})</span>}: {problem.reason}
               </li>
             ))}
           </ul>

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -211,6 +211,8 @@ describe('adbatch scan on a Shopify export', () => {
     const path = PRODUCTS[0].photos[0][0];
     expect(photoProblems).toContainEqual({
       file: statics.urlOf(path),
+      // Where the catalog names it: its first photo, under the header.
+      place: `${basename(shopify)}, row 2`,
       reason: `${statics.urlOf(path)} points at a loopback address (this computer) (127.0.0.1); Adbatch fetches only public addresses. To allow it: --allow-host ${host}, or add it to Allowed hosts in Settings`,
       severity: 'error',
       code: 'not_public',

@@ -349,6 +349,8 @@ describe('scanInputs on catalogs', () => {
     expect(problemsAbout(photo('tote/no-such.png'))).toEqual([
       {
         file: photo('tote/no-such.png'),
+        // Where the catalog names it, as a spreadsheet numbers its rows (the multi-line HTML cell is one row).
+        place: 'products_export_1.csv, row 6',
         reason: 'unreachable: HTTP 404',
         severity: 'error',
         code: 'unreachable',
@@ -358,6 +360,7 @@ describe('scanInputs on catalogs', () => {
     expect(codes(problemsAbout(photo('logo.svg')))).toEqual(['svg']);
     expect(codes(problemsAbout(photo('tiny.png')))).toEqual(['too_small']);
     expect(codes(problemsAbout('ftp://127.0.0.1/sticker.png'))).toEqual(['unreachable']);
+    expect(problemsAbout('ftp://127.0.0.1/sticker.png')[0]!.place).toBe('products_export_1.csv, row 12');
   });
 
   it('reports products left with no photos, and a product with more than eight', () => {

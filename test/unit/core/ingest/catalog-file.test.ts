@@ -187,6 +187,13 @@ describe('parseCatalog: a Shopify products export', () => {
           'https://x.test/b.png',
           'https://x.test/a.png',
         ],
+        // Where each is, as a spreadsheet numbers its rows (the header row 1).
+        places: {
+          'https://x.test/b.png': 'row 2',
+          'https://x.test/c.png': 'row 3',
+          'https://x.test/a.png': 'row 4',
+          'https://x.test/d.png': 'row 5',
+        },
         identity: { handle: 'mug', title: 'Mug Set' },
       },
     ]);
@@ -213,9 +220,17 @@ describe('parseCatalog: simple product,url[,position] lists', () => {
         key: 'tote',
         name: 'tote',
         urls: ['https://img.test/tote-1.jpg', 'https://img.test/tote-2.jpg'],
+        // A URL on two rows is placed at its first.
+        places: { 'https://img.test/tote-2.jpg': 'row 2', 'https://img.test/tote-1.jpg': 'row 3' },
         identity: { sku: 'tote' },
       },
-      { key: 'cap', name: 'cap', urls: ['https://img.test/cap.jpg'], identity: { sku: 'cap' } },
+      {
+        key: 'cap',
+        name: 'cap',
+        urls: ['https://img.test/cap.jpg'],
+        places: { 'https://img.test/cap.jpg': 'row 4' },
+        identity: { sku: 'cap' },
+      },
     ]);
   });
 
@@ -226,16 +241,30 @@ describe('parseCatalog: simple product,url[,position] lists', () => {
         key: 'tote',
         name: 'tote',
         urls: ['https://img.test/b.jpg', 'https://img.test/a.jpg'],
+        places: { 'https://img.test/b.jpg': 'row 1', 'https://img.test/a.jpg': 'row 3' },
         identity: { sku: 'tote' },
       },
-      { key: 'cap', name: 'cap', urls: ['http://img.test/cap.jpg'], identity: { sku: 'cap' } },
+      {
+        key: 'cap',
+        name: 'cap',
+        urls: ['http://img.test/cap.jpg'],
+        places: { 'http://img.test/cap.jpg': 'row 2' },
+        identity: { sku: 'cap' },
+      },
     ]);
   });
 
   it('reads a header in other words, blank lines, spaces, CRLF and a BOM', () => {
     const csv = '\uFEFFProduct Name, Image URL\r\n\r\n  tote , https://img.test/t.jpg \r\n\r\n';
     expect(parseCatalog(csv, 'list.csv')).toEqual([
-      { key: 'tote', name: 'tote', urls: ['https://img.test/t.jpg'], identity: { sku: 'tote' } },
+      {
+        key: 'tote',
+        name: 'tote',
+        urls: ['https://img.test/t.jpg'],
+        // Blank lines count, as in a spreadsheet.
+        places: { 'https://img.test/t.jpg': 'row 3' },
+        identity: { sku: 'tote' },
+      },
     ]);
   });
 
@@ -246,9 +275,16 @@ describe('parseCatalog: simple product,url[,position] lists', () => {
         key: 'Pizza stone 12"',
         name: 'Pizza stone 12"',
         urls: ['https://img.test/p.jpg'],
+        places: { 'https://img.test/p.jpg': 'row 2' },
         identity: { sku: 'Pizza stone 12"' },
       },
-      { key: 'Peel', name: 'Peel', urls: ['https://img.test/peel.jpg'], identity: { sku: 'Peel' } },
+      {
+        key: 'Peel',
+        name: 'Peel',
+        urls: ['https://img.test/peel.jpg'],
+        places: { 'https://img.test/peel.jpg': 'row 3' },
+        identity: { sku: 'Peel' },
+      },
     ]);
   });
 
@@ -260,11 +296,18 @@ describe('parseCatalog: simple product,url[,position] lists', () => {
         key: 'mug, large',
         name: 'mug, large',
         urls: ['https://img.test/m1.jpg', 'https://img.test/m2.jpg'],
+        places: { 'https://img.test/m2.jpg': 'row 2', 'https://img.test/m1.jpg': 'row 3' },
         identity: { sku: 'mug, large' },
       },
     ]);
     expect(parseCatalog('mug\thttps://img.test/m.jpg\n', 'list.tsv')).toEqual([
-      { key: 'mug', name: 'mug', urls: ['https://img.test/m.jpg'], identity: { sku: 'mug' } },
+      {
+        key: 'mug',
+        name: 'mug',
+        urls: ['https://img.test/m.jpg'],
+        places: { 'https://img.test/m.jpg': 'row 1' },
+        identity: { sku: 'mug' },
+      },
     ]);
   });
 
@@ -322,6 +365,7 @@ describe('parseCatalog: what a catalog says of a product (issue 29)', () => {
         key: 'tote',
         name: 'tote',
         urls: ['https://img.test/t.jpg'],
+        places: { 'https://img.test/t.jpg': 'row 2' },
         identity: { sku: 'T-1', brand: 'Solidus', alt: 'A tote' },
       },
     ]);
@@ -345,9 +389,21 @@ describe('parseCatalog: JSON', () => {
         key: 'tote',
         name: 'tote',
         urls: ['https://img.test/t1.jpg', 'https://img.test/t2.jpg', 'https://img.test/t3.jpg'],
+        // A JSON catalog's places are its items, counted from 1.
+        places: {
+          'https://img.test/t2.jpg': 'item 1',
+          'https://img.test/t1.jpg': 'item 2',
+          'https://img.test/t3.jpg': 'item 4',
+        },
         identity: { sku: 'tote' },
       },
-      { key: 'cap', name: 'cap', urls: ['https://img.test/c.jpg'], identity: { sku: 'cap' } },
+      {
+        key: 'cap',
+        name: 'cap',
+        urls: ['https://img.test/c.jpg'],
+        places: { 'https://img.test/c.jpg': 'item 3' },
+        identity: { sku: 'cap' },
+      },
     ]);
   });
 
