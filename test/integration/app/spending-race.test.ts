@@ -118,6 +118,27 @@ async function onSmallAccount(
   }
 }
 
+/** A New batch request of 3 fresh products on the guest's Sandbox account, one 1-credit shot each. */
+async function threeProducts(guest: CoreHarness, folder: string, backgroundColor: string) {
+  const { scanId } = await callCore(guest.core, 'ingest:scan', {
+    inputs: await makeProductFolders(join(products, folder), 3),
+  });
+  return {
+    scanId,
+    accountId: SANDBOX_ACCOUNT_ID,
+    shoot: { ...QUICK_SHOOT, backgroundColor },
+    video: null,
+    includeDone: false,
+  };
+}
+
+/** What a quote says of the balance. */
+const balanceSaid = (quote: { balance: number | null; promised: number; shortfall: number }) => ({
+  balance: quote.balance,
+  promised: quote.promised,
+  shortfall: quote.shortfall,
+});
+
 const submit = (quoteId: string, clientRequestId: string) =>
   h.core.dispatch('agents:submit', { client: CLIENT, quoteId, clientRequestId });
 
@@ -335,26 +356,14 @@ describe('spending decisions at once, in one process', () => {
 
   it("counts another batch's jobs still waiting their turn against the balance, in the quote and at the start", async () => {
     await onSmallAccount(5, async (guest) => {
-      const quoted = async (folder: string, backgroundColor: string) => ({
-        scanId: (
-          await callCore(guest.core, 'ingest:scan', {
-            inputs: await makeProductFolders(join(products, folder), 3),
-          })
-        ).scanId,
-        accountId: SANDBOX_ACCOUNT_ID,
-        shoot: { ...QUICK_SHOOT, backgroundColor },
-        video: null,
-        includeDone: false,
-      });
       // The guest's queue sends nothing: the first batch's 3 credits wait their turn, still uncharged.
       await callCore(guest.core, 'batches:create', {
-        ...(await quoted('waiting first', '#404040')),
+        ...(await threeProducts(guest, 'waiting first', '#404040')),
         name: 'waiting first',
       });
-      const request = await quoted('after it', '#505050');
+      const request = await threeProducts(guest, 'after it', '#505050');
       const second = { ...request, name: 'after it' };
-      const quote = await callCore(guest.core, 'batches:quote', request);
-      expect({ balance: quote.balance, promised: quote.promised, shortfall: quote.shortfall }).toEqual({
+      expect(balanceSaid(await callCore(guest.core, 'batches:quote', request))).toEqual({
         balance: 5,
         promised: 3,
         shortfall: 1,
@@ -373,29 +382,13 @@ describe('spending decisions at once, in one process', () => {
 
   it('takes what was charged since the balance was last asked off the next quote, the cache notwithstanding', async () => {
     await onSmallAccount(10, async (guest, small, _key, letGo) => {
-      const request = async (folder: string, backgroundColor: string) => ({
-        scanId: (
-          await callCore(guest.core, 'ingest:scan', {
-            inputs: await makeProductFolders(join(products, folder), 3),
-          })
-        ).scanId,
-        accountId: SANDBOX_ACCOUNT_ID,
-        shoot: { ...QUICK_SHOOT, backgroundColor },
-        video: null,
-        includeDone: false,
-      });
       const first = await callCore(guest.core, 'batches:create', {
-        ...(await request('charged first', '#606060')),
+        ...(await threeProducts(guest, 'charged first', '#606060')),
         name: 'charged first',
       });
-      const second = await request('quoted twice', '#707070');
-      const said = (quote: { balance: number | null; promised: number; shortfall: number }) => ({
-        balance: quote.balance,
-        promised: quote.promised,
-        shortfall: quote.shortfall,
-      });
+      const second = await threeProducts(guest, 'quoted twice', '#707070');
       // Asked of the service now (a start forgets the balance), and cached: 3 of it promised to the first batch.
-      expect(said(await callCore(guest.core, 'batches:quote', second))).toEqual({
+      expect(balanceSaid(await callCore(guest.core, 'batches:quote', second))).toEqual({
         balance: 10,
         promised: 3,
         shortfall: 0,
@@ -404,7 +397,7 @@ describe('spending decisions at once, in one process', () => {
       letGo();
       await untilFinished(guest.core, first.id);
       // Quoted again from the cache (said up to 30 s ago): the 3 charged since are taken off, not shown free.
-      expect(said(await callCore(guest.core, 'batches:quote', second))).toEqual({
+      expect(balanceSaid(await callCore(guest.core, 'batches:quote', second))).toEqual({
         balance: 7,
         promised: 0,
         shortfall: 0,
