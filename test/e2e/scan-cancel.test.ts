@@ -66,6 +66,8 @@ describe.skipIf(missing)(`Cancelling a scan${missing ? ` (skipped: ${missing})` 
     const firstAsked = once(server, 'asked');
     await page.getByRole('button', { name: 'Open Folder…' }).click();
     await firstAsked;
+    // Its own scan's progress is shown (each event names its scan): the catalog's 200 URLs, known at once.
+    await expect.poll(() => page.locator('.scanning').textContent()).toMatch(/Checking photos… 0 of 200/);
     await page.locator('.scanning').getByRole('button', { name: 'Cancel' }).click();
     // Said once the core has been told: the checks under way are answered now, and a scan still running
     // would go on to ask for the rest.
