@@ -9,8 +9,10 @@ import { checkLink, type LinkAnswer, type LinkCheck } from './link-check.ts';
 // A video's shots are asked by `served-copies.ts`, which can stand a downloaded copy in for one.
 //
 // An address that answered is not asked again for every job of the batch (a logo, a model image shared by
-// all): it is taken as answering for a while, per batch and per run. One that did not is asked again at
-// the next try, the batch's resume.
+// all): it is taken as answering for a while, per batch and per run. One that did not stands for the jobs
+// of its batch that ask meanwhile, until the batch is held for it (`forget`): the next try, the batch's
+// resume, asks again. (Dropped as soon as it failed, a job whose body was made in between asked again
+// before the hold: the logo of three videos was asked twice.)
 //
 // An address that came from input as it was given (a catalog's photo URL, a model image or a logo typed as
 // an address) is asked under the outbound policy (core/net/outbound-policy.ts): one that points at this
@@ -83,11 +85,12 @@ export class InputCheck {
     const check = this.options.check ?? ((address: string) => checkLink(address, undefined, 'image', policy));
     const entry = { at: now, answer: check(url) };
     this.asked.set(key, entry);
-    // An address that did not answer is asked again at the next try.
-    void entry.answer.then((answer) => {
-      if (!answer.answers && this.asked.get(key) === entry) this.asked.delete(key);
-    });
     return entry.answer;
+  }
+
+  /** The batch is held for these inputs: its next try (a resume) asks them again. */
+  forget(batchId: string, inputs: readonly Input[]): void {
+    for (const { url } of inputs) this.asked.delete(`${batchId} ${url}`);
   }
 }
 

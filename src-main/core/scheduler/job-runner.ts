@@ -113,6 +113,7 @@ export class JobRunner {
     );
     if (unreachable.length > 0) {
       this.holdForInputs(batch, unreachable);
+      this.options.inputs.forget(batch.id, unreachable);
       return;
     }
     // The body committed here is the one that leaves, served copies and all; a POST that may have reached

@@ -54,6 +54,22 @@ function expectedUrls(photos: Listed['photos']): string[] {
   return [...new Set(ordered.map((photo) => photo.url))];
 }
 
+/**
+ * Where each product's addresses first are, as a spreadsheet numbers rows: the header is row 1 and the
+ * products' photos follow it, one row each, in order.
+ */
+function expectedPlaces(products: ReadonlyArray<Pick<Listed, 'photos'>>): Array<Record<string, string>> {
+  let row = 2;
+  return products.map(({ photos }) => {
+    const places: Record<string, string> = {};
+    for (const photo of photos) {
+      places[photo.url] ??= `row ${row}`;
+      row++;
+    }
+    return places;
+  });
+}
+
 describe('catalogs, property-tested', () => {
   it('reads any file or refuses it with a CatalogError naming it', () => {
     check(
@@ -83,12 +99,14 @@ describe('catalogs, property-tested', () => {
         );
         const text = csvText(['Handle', 'Title', 'Image Src', 'Image Position'], rows, { bom });
         const read = parseCatalog(text, 'products_export.csv');
+        const places = expectedPlaces(products);
         expect(read).toEqual(
-          products.map((product) => ({
+          products.map((product, index) => ({
             key: product.key,
             // What the file holds: a title that reads as a formula has the writer's quote before it.
             name: inertText(product.title),
             urls: expectedUrls(product.photos),
+            places: places[index],
             // Its identity (issue 29): the handle, and the title where there is one.
             identity: { handle: product.key, ...(product.title ? { title: inertText(product.title) } : {}) },
           })),
@@ -106,11 +124,13 @@ describe('catalogs, property-tested', () => {
           product.photos.map((photo) => [product.key, photo.url, photo.position]),
         );
         const read = parseCatalog(csvText(['product', 'url', 'position'], rows, { bom: false }), 'list.csv');
+        const places = expectedPlaces(unique);
         expect(read).toEqual(
-          unique.map((product) => ({
+          unique.map((product, index) => ({
             key: inertText(product.key),
             name: inertText(product.key),
             urls: expectedUrls(product.photos),
+            places: places[index],
             // A plain list's product column is its SKU (issue 29's guess).
             identity: { sku: inertText(product.key) },
           })),

@@ -68,7 +68,7 @@ describe('InputCheck', () => {
     expect(hitsOf(logo)).toBe(before + 1);
   });
 
-  it('asks an address that answered once per batch for a while, and one that did not at every try', async () => {
+  it('asks an address that answered once per batch for a while, and one that did not again once its batch was held', async () => {
     let now = 1_000_000;
     const check = new InputCheck({ now: () => now, outbound: allowLoopback });
     const logo = photos.urlOf(PRODUCT_PHOTOS.tote);
@@ -77,17 +77,23 @@ describe('InputCheck', () => {
       { what: 'the logo', url: logo, given: true },
       { what: 'the other logo', url: missing, given: true },
     ];
-    // Three jobs of a batch at once, then another later in the window: the logo is asked once.
+    // Three jobs of a batch at once, then another later in the window: the logo is asked once, and the
+    // address that did not answer too, until the batch is held for it.
     await Promise.all([1, 2, 3].map(() => check.unreachable('b_1', inputs)));
-    await check.unreachable('b_1', inputs);
+    const [held] = await check.unreachable('b_1', inputs);
     expect(hitsOf(logo)).toBe(1);
+    expect(hitsOf(missing)).toBe(1);
+    check.forget('b_1', [held!]);
+    await check.unreachable('b_1', inputs);
     expect(hitsOf(missing)).toBe(2);
+    check.forget('b_1', [held!]);
     // Another batch asks for itself; the window over, the batch asks again.
     await check.unreachable('b_2', inputs);
     expect(hitsOf(logo)).toBe(2);
     now += ANSWERED_FRESH_MS;
-    await check.unreachable('b_1', inputs);
+    const [stillHeld] = await check.unreachable('b_1', inputs);
     expect(hitsOf(logo)).toBe(3);
+    check.forget('b_1', [stillHeld!]);
 
     // The address answering now, the next try passes.
     const before = hitsOf(missing);
