@@ -2,31 +2,26 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { batchFolder, productFolder } from '../../../src-main/core/library.ts';
 import { buildManifest, writeManifest } from '../../../src-main/core/manifest.ts';
 import type { Batch } from '../../../src-main/core/queue/types.ts';
 import { fixturePhotos } from '../../support/product-folders.ts';
 import {
   newBatch,
-  openStore,
   products,
   SHOOT_PRICE,
-  type StoreContext,
   shootAndVideo,
+  storePerTest,
   submitAndAccept,
   T0,
   VIDEO_PRICE,
 } from './queue/store-fixtures.ts';
 
-let ctx: StoreContext;
+const ctx = storePerTest();
 let library: string;
 beforeEach(async () => {
-  ctx = await openStore();
   library = join(ctx.dir, 'library');
-});
-afterEach(async () => {
-  await ctx.close();
 });
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

@@ -1,25 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BrandStore } from '../../../../src-main/core/ledger/brand-store.ts';
 import { usageView } from '../../../../src-main/core/ledger/usage.ts';
 import { monthOf } from '../../../../src-main/shared/usage-period.ts';
-import {
-  newBatch,
-  openStore,
-  products,
-  type StoreContext,
-  shootAndVideo,
-  submitAndAccept,
-} from '../queue/store-fixtures.ts';
+import { newBatch, products, shootAndVideo, storePerTest, submitAndAccept } from '../queue/store-fixtures.ts';
 
 // The Usage view's days are UTC days: a charge lands on the day it was made, morning or evening, in a real
 // SQLite file (an evening charge once landed on the next day: the day was computed by dividing a REAL); a
 // refund on the day the service reported the failure, not on its charge's day.
 
-let ctx: StoreContext;
-beforeEach(async () => {
-  ctx = await openStore();
-});
-afterEach(() => ctx.close());
+const ctx = storePerTest();
 
 /** The days of the month whose net is not 0, after one shoot charged at `at`. */
 function chargedDaysAt(at: number): number[] {

@@ -1,24 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setAsideEarlierShots } from '../../../../src-main/core/ingest/already-done.ts';
 import { productFingerprint } from '../../../../src-main/core/queue/fingerprint.ts';
 import type { NewProduct } from '../../../../src-main/core/queue/types.ts';
-import {
-  complete,
-  newBatch,
-  openStore,
-  SHOOT,
-  type StoreContext,
-  submitAndAccept,
-  VIDEO,
-} from './store-fixtures.ts';
+import { complete, newBatch, SHOOT, storePerTest, submitAndAccept, VIDEO } from './store-fixtures.ts';
 
-let ctx: StoreContext;
-beforeEach(async () => {
-  ctx = await openStore();
-});
-afterEach(async () => {
-  await ctx.close();
-});
+const ctx = storePerTest();
 
 const product = (name: string, hashes: string[], folder = `/photos/${name}`): NewProduct => ({
   name,

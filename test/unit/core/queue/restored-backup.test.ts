@@ -1,5 +1,5 @@
 import { copyFile } from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backupTakenAt } from '../../../../src-main/core/db/backup-mark.ts';
 import { backupMomentWords, DatabaseBackups } from '../../../../src-main/core/db/backups.ts';
 import { openDatabase } from '../../../../src-main/core/db/open.ts';
@@ -7,11 +7,10 @@ import { holdRestoredBatches } from '../../../../src-main/core/queue/restored-ba
 import { QueueStore } from '../../../../src-main/core/queue/store.ts';
 import {
   newBatch,
-  openStore,
   products,
   SHOOT_PRICE,
-  type StoreContext,
   shootAndVideo,
+  storePerTest,
   submitAndAccept,
   T0,
   VIDEO_PRICE,
@@ -21,14 +20,7 @@ import {
 // DatabaseBackups, copied over adbatch.db as the user restores it, and opened again. What the copy shows
 // unsent is held (its batches paused `restored`, with what resuming may pay twice), once.
 
-let ctx: StoreContext;
-
-beforeEach(async () => {
-  ctx = await openStore();
-});
-afterEach(async () => {
-  await ctx.close();
-});
+const ctx = storePerTest();
 
 /** The batches the tests hold, in the states a backup can catch them in. */
 function queueAsTheBackupSawIt() {

@@ -1,11 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { balanceLeft, balanceWords } from '../../../../src-main/core/queue/spend.ts';
 import {
   newBatch,
-  openStore,
   products,
   SHOOT_PRICE,
-  type StoreContext,
+  storePerTest,
   submitAndAccept,
   VIDEO_PRICE,
 } from './store-fixtures.ts';
@@ -13,11 +12,7 @@ import {
 // The balance as a spending decision knows it (spend.ts), on a real SQLite file: the service's figure, less
 // what the key's jobs will take that the figure cannot count.
 
-let ctx: StoreContext;
-beforeEach(async () => {
-  ctx = await openStore();
-});
-afterEach(async () => ctx.close());
+const ctx = storePerTest();
 
 describe('balanceLeft', () => {
   it("takes off what the key's jobs will still be charged: waiting in a running batch, being sent, sent since the mark", () => {

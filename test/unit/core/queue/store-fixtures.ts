@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { beforeEach } from 'vitest';
 import { SANDBOX_ACCOUNT_ID } from '../../../../src-main/core/accounts/account-store.ts';
 import type { Db } from '../../../../src-main/core/db/open.ts';
 import { openDatabase } from '../../../../src-main/core/db/open.ts';
@@ -47,6 +48,50 @@ export interface StoreContext {
   store: QueueStore;
   clock: { now: number };
   close(): Promise<void>;
+}
+
+/**
+ * Call at the top of a test file: each test gets a store of its own (`openStore`), closed and removed after
+ * it. The context answers for the test under way; `db` and `store` may be replaced (a reopened file).
+ */
+export function storePerTest(): StoreContext {
+  let current: StoreContext | null = null;
+  beforeEach(async () => {
+    const opened = await openStore();
+    current = opened;
+    return async () => {
+      current = null;
+      await opened.close();
+    };
+  });
+  const now = () => {
+    if (!current) throw new Error('the store is opened before each test, not outside one');
+    return current;
+  };
+  return {
+    get dir() {
+      return now().dir;
+    },
+    get file() {
+      return now().file;
+    },
+    get db() {
+      return now().db;
+    },
+    set db(db) {
+      now().db = db;
+    },
+    get store() {
+      return now().store;
+    },
+    set store(store) {
+      now().store = store;
+    },
+    get clock() {
+      return now().clock;
+    },
+    close: () => now().close(),
+  };
 }
 
 export async function openStore(): Promise<StoreContext> {

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../src-main/core/db/open.ts';
 import type { BatchId } from '../../../../src-main/core/queue/ids.ts';
 import { QueueStore } from '../../../../src-main/core/queue/store.ts';
@@ -7,24 +7,17 @@ import {
   acceptance,
   complete,
   newBatch,
-  openStore,
   products,
   SHOOT,
   SHOOT_PRICE,
-  type StoreContext,
   shootAndVideo,
+  storePerTest,
   submitAndAccept,
   T0,
   VIDEO_PRICE,
 } from './store-fixtures.ts';
 
-let ctx: StoreContext;
-beforeEach(async () => {
-  ctx = await openStore();
-});
-afterEach(async () => {
-  await ctx.close();
-});
+const ctx = storePerTest();
 
 /** The batch's ledger as the tests compare it: who, when, which way, how much. */
 function ledgerOf(batchId: string) {

@@ -1,20 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileGateway } from '../../../../src-main/core/app/files.ts';
 import { type BatchFacts, batchDetail, batchProgress } from '../../../../src-main/core/queue/views.ts';
 import {
   complete,
   newBatch,
-  openStore,
   products,
-  type StoreContext,
   shootAndVideo,
+  storePerTest,
   submitAndAccept,
 } from './store-fixtures.ts';
 
 // Batches as the renderer sees them, over a real store: which jobs count as needing a person, and which as
 // work still to do.
 
-let ctx: StoreContext;
+const ctx = storePerTest();
 const facts: BatchFacts = {
   key: () => ({ accountName: 'Sandbox', held: true }),
   upload: () => null,
@@ -22,13 +21,6 @@ const facts: BatchFacts = {
   now: () => ctx.clock.now,
 };
 const files = new FileGateway((token) => `/files/${token}`);
-
-beforeEach(async () => {
-  ctx = await openStore();
-});
-afterEach(async () => {
-  await ctx.close();
-});
 
 /** Five products: the first's shoot done, then an unknown outcome, a stale shoot, a failed one, one not sent. */
 function batchInEveryState() {

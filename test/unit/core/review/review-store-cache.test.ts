@@ -1,15 +1,15 @@
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AssetId, BatchId } from '../../../../src-main/core/queue/ids.ts';
 import { ReviewStore } from '../../../../src-main/core/review/review-store.ts';
-import { newBatch, openStore, type StoreContext } from '../queue/store-fixtures.ts';
+import { newBatch, storePerTest } from '../queue/store-fixtures.ts';
 
 // ReviewStore keeps a batch's results from one call to the next while the database has not changed
 // (review-speed2): on a real SQLite file, what must read them again (a write on core's connection, another
 // connection's or process's commit) and what must not (nothing written), and a decision brought into the
 // kept rows without changing an answer already given.
 
-let ctx: StoreContext;
+const ctx = storePerTest();
 let review: ReviewStore;
 let batchId: BatchId;
 
@@ -27,13 +27,9 @@ function finishShoots(): void {
 }
 
 beforeEach(async () => {
-  ctx = await openStore();
   batchId = ctx.store.createBatch(newBatch({ video: null })).id;
   finishShoots();
   review = new ReviewStore(ctx.db, () => ctx.clock.now);
-});
-afterEach(async () => {
-  await ctx.close();
 });
 
 describe("a batch's results kept between reads", () => {

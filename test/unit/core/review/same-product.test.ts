@@ -1,23 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { NewProduct } from '../../../../src-main/core/queue/types.ts';
 
 type Stored = NewProduct & { path: string };
 
 import { productKeyOf } from '../../../../src-main/core/review/product-key.ts';
 import { SameProducts } from '../../../../src-main/core/review/same-product.ts';
-import { newBatch, openStore, type StoreContext } from '../queue/store-fixtures.ts';
+import { newBatch, storePerTest } from '../queue/store-fixtures.ts';
 
 // What makes "the same product" across batches (review/product-key.ts), and the products a person's words
 // name, on products stored by the real queue store in a real SQLite file.
 
-let ctx: StoreContext;
+const ctx = storePerTest();
 let same: SameProducts;
 beforeEach(async () => {
-  ctx = await openStore();
   same = new SameProducts(ctx.db);
-});
-afterEach(async () => {
-  await ctx.close();
 });
 
 /** A folder's own product, as a scan of `/photos/<rel>` makes it. */
