@@ -2,11 +2,12 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_ACCOUNT_ID } from '../../src-main/core/app/public-api.ts';
-import { type Lease, tryAcquireLease } from '../../src-main/core/lease.ts';
+import type { Lease } from '../../src-main/core/lease.ts';
 import { appInChromium } from '../support/app-fixture.ts';
 import { callCore } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
 import { makeProductFolders } from '../support/product-folders.ts';
+import { holdQueue } from '../support/queue-lease.ts';
 import { checkAllLooks } from './browser.ts';
 
 // Issue 27, point 1, as a designer meets it: New batch while another batch's jobs still wait their turn
@@ -18,9 +19,7 @@ let page: Page;
 
 const ui = appInChromium('new-batch-promised', {
   prepare: (dir) => {
-    const attempt = tryAcquireLease(join(dir, 'data'), 'adbatch run');
-    if (!attempt.ok) throw new Error('the lease should be free in a new folder');
-    lease = attempt.lease;
+    lease = holdQueue(dir, 'adbatch run');
     return { release: () => lease?.release() };
   },
   ready: (started) => {

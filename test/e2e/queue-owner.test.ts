@@ -1,9 +1,9 @@
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { type Lease, tryAcquireLease } from '../../src-main/core/lease.ts';
+import type { Lease } from '../../src-main/core/lease.ts';
 import type { AppServer } from '../harness/app-server.ts';
 import { appInChromium } from '../support/app-fixture.ts';
+import { holdQueue } from '../support/queue-lease.ts';
 import { checkLooks } from './browser.ts';
 
 // The app opened while another process drives its data folder (a script running `adbatch run`): it says
@@ -16,9 +16,7 @@ let page: Page;
 const { missing } = appInChromium('owner', {
   prepare: (dir) => {
     // Stands in for the other process: the lease is an OS lock, refused to a second taker in this process too.
-    const attempt = tryAcquireLease(join(dir, 'data'), 'adbatch run');
-    if (!attempt.ok) throw new Error('the lease should be free in a new folder');
-    lease = attempt.lease;
+    lease = holdQueue(dir, 'adbatch run');
     return { release: () => lease?.release() };
   },
   ready: (ui) => {

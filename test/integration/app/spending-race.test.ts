@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACCOUNT_ID } from '../../../src-main/core/app/public-api.ts';
-import { tryAcquireLease } from '../../../src-main/core/lease.ts';
 import type { BatchId } from '../../../src-main/core/queue/ids.ts';
 import type { ArgsOf, Channel } from '../../../src-main/shared/ipc.ts';
 import type { AccountView, AgentRequestView } from '../../../src-main/shared/models.ts';
@@ -20,6 +19,7 @@ import { type CoreOnSandbox, startCoreOnSandbox } from '../../support/core-on-sa
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { failEveryJob, withQueueStore } from '../../support/job-states.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
+import { holdQueue } from '../../support/queue-lease.ts';
 import {
   type DefaultHarness,
   type Harness,
@@ -88,14 +88,13 @@ async function withGuestCore(
   use: (guest: CoreHarness, letGo: () => void) => Promise<void>,
 ) {
   const dir = await mkdtemp(join(tmpdir(), 'adbatch-guest-'));
-  const attempt = tryAcquireLease(join(dir, 'data'), 'the test');
-  if (!attempt.ok) throw new Error('the fresh data folder’s lease is held');
+  const lease = holdQueue(dir);
   const guest = await startCoreHarness({ dir, sandbox });
   try {
-    await use(guest, () => attempt.lease.release());
+    await use(guest, () => lease.release());
   } finally {
     await guest.close();
-    attempt.lease.release();
+    lease.release();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRequestStore } from '../../../src-main/core/agents/request-store.ts';
 import { SANDBOX_ACCOUNT_ID } from '../../../src-main/core/app/public-api.ts';
 import { databaseFile, openDatabase } from '../../../src-main/core/db/open.ts';
-import { type Lease, tryAcquireLease } from '../../../src-main/core/lease.ts';
+import type { Lease } from '../../../src-main/core/lease.ts';
 import type { BatchId } from '../../../src-main/core/queue/ids.ts';
 import type { AgentRequestView } from '../../../src-main/shared/models.ts';
 import { type Child, killChildren, startChild } from '../../support/child-process.ts';
@@ -13,6 +13,7 @@ import { callCore, startCoreHarness } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { failEveryJob, withQueueStore } from '../../support/job-states.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
+import { holdQueue } from '../../support/queue-lease.ts';
 import {
   type DefaultHarness,
   newKey,
@@ -38,9 +39,7 @@ let lease: Lease;
 beforeAll(async () => {
   service = await startDefaultHarness({ timeScale: 0.002 });
   dir = await mkdtemp(join(tmpdir(), 'adbatch-two-processes-'));
-  const attempt = tryAcquireLease(join(dir, 'data'), 'the test');
-  if (!attempt.ok) throw new Error('the fresh data folder’s lease is held');
-  lease = attempt.lease;
+  lease = holdQueue(dir);
 }, 30_000);
 afterAll(async () => {
   killChildren();
@@ -118,8 +117,7 @@ describe('spending decisions at once, in two processes on one data folder', () =
       accounts: { accounts: [{ name: 'Small', type: 'personal', credits: 5, keys: [{ key }] }] },
     });
     const folder = await mkdtemp(join(tmpdir(), 'adbatch-two-retries-'));
-    const held = tryAcquireLease(join(folder, 'data'), 'the test');
-    if (!held.ok) throw new Error('the fresh data folder’s lease is held');
+    const held = holdQueue(folder);
     const sandbox = ['--sandbox-url', small.sandbox.url, '--sandbox-key', key];
     try {
       // A batch of two 1-credit shoots, never sent (the test holds the lease); both then failed at the
@@ -176,7 +174,7 @@ describe('spending decisions at once, in two processes on one data folder', () =
       );
       expect(states.sort()).toEqual(['failed', 'waiting']);
     } finally {
-      held.lease.release();
+      held.release();
       await small.close();
       await rm(folder, { recursive: true, force: true });
     }
