@@ -157,5 +157,64 @@ describe.skipIf(missing)(
       await expect.poll(() => loupe.locator('.flag-rejected').innerText()).toBe('Rejected: deformed product');
       expect(await loupe.getByRole('img', { name: 'Red label' }).count()).toBe(1);
     });
+
+    it('keeps a later label on screen when the answer to an earlier one comes after it', async () => {
+      // Between the page and core: the answers to decisions are held until both labels were sent, then
+      // given in the order core made them, the earlier first (as a busy core or a slow socket does).
+      const held: string[] = [];
+      let holding = true;
+      let release = (_message: string) => {};
+      await page.routeWebSocket(/\/ipc/, (socket) => {
+        const core = socket.connectToServer();
+        const decisions = new Set<number>();
+        release = (message) => socket.send(message);
+        socket.onMessage((message) => {
+          const call = JSON.parse(String(message)) as { id: number; channel: string };
+          if (call.channel === 'review:decide') decisions.add(call.id);
+          core.send(message);
+        });
+        core.onMessage((message) => {
+          const data = JSON.parse(String(message)) as { id?: number };
+          if (holding && data.id !== undefined && decisions.has(data.id)) held.push(String(message));
+          else socket.send(message);
+        });
+      });
+      await page.reload();
+      await openReview(page, app.url, /Labels and posters/, 'keys');
+      await tile('hat, video 1').click();
+      await page.locator('body').focus();
+      await press('9');
+      await expect.poll(() => held.length).toBe(1);
+      // Shown at once: blue. The same key again, before core's answer came: none.
+      await press('9');
+      await expect.poll(() => held.length).toBe(2);
+      expect(await labelsOf('hat, video 1')).toEqual([]);
+
+      // Every label mark the grid shows from now on.
+      await grid().evaluate((element) => {
+        const shown: string[] = [];
+        (window as unknown as { labelsShown: string[] }).labelsShown = shown;
+        new MutationObserver((records) => {
+          for (const record of records) {
+            for (const node of record.addedNodes) {
+              if (!(node instanceof Element)) continue;
+              const marks = node.matches('.label-mark') ? [node] : [...node.querySelectorAll('.label-mark')];
+              for (const mark of marks) shown.push(mark.getAttribute('aria-label') ?? '');
+            }
+          }
+        }).observe(element, { subtree: true, childList: true });
+      });
+      holding = false;
+      for (const message of held) release(message);
+      await expect.poll(() => tile('hat, video 1').getAttribute('aria-busy')).toBeNull();
+      expect(await labelsOf('hat, video 1')).toEqual([]);
+      // The first answer (blue) never came back on screen over the later change.
+      expect(
+        await page.evaluate(() => (window as unknown as { labelsShown: string[] }).labelsShown),
+      ).not.toContain('Blue label');
+      await page.reload();
+      await openReview(page, app.url, /Labels and posters/, 'keys');
+      expect(await labelsOf('hat, video 1')).toEqual([]);
+    });
   },
 );

@@ -365,11 +365,16 @@ export const useReview = create<ReviewState>((set, get) => {
         set({ saving: next });
       };
       saving(1);
+      // A result changed again while this change was on its way keeps the later change on screen: core
+      // answers in order, so the later answer carries both, and this earlier one must not take it back.
+      const notChangedSince = <T extends { id: number }>(items: readonly T[]) =>
+        items.filter((item) => (get().saving.get(item.id) ?? 0) <= 1);
       await run(async () => {
         try {
-          merge(await api.call('review:decide', { ...scope, resultIds, change }), false);
+          const answer = await api.call('review:decide', { ...scope, resultIds, change });
+          merge({ ...answer, items: notChangedSince(answer.items) }, false);
         } catch (failure) {
-          replace(before);
+          replace(notChangedSince(before));
           throw failure;
         } finally {
           saving(-1);
