@@ -38,15 +38,26 @@ export function quickCheck(db: Database.Database): string[] {
  * Throws DamagedDatabaseError when the existing database file is damaged. What else stops a read-only look
  * (a disk gone, a full disk where its index cannot be made) is thrown as SQLite says it, for the caller to
  * put in words as it does when the opening for writing fails.
+ *
+ * `backedUp`: automatic backups of the data folder's database were taken. A file with no table in it is
+ * then damaged too, not new: SQLite reads an emptied file (a disk that failed as it was written, a sync
+ * tool that truncated it) as an empty database, which the open would make afresh, and every front end
+ * would say "no batches" while the backups hold them.
  */
-export function checkDatabaseFile(file: string): void {
+export function checkDatabaseFile(file: string, { backedUp }: { backedUp: boolean }): void {
   if (!existsSync(file)) return;
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     refuseDamaged(db, file);
+    if (backedUp && tableCount(db) === 0)
+      throw new DamagedDatabaseError(file, ['it holds no tables, though backups of it were taken']);
   } finally {
     db.close();
   }
+}
+
+function tableCount(db: Database.Database): number {
+  return db.prepare<[], { tables: number }>('SELECT count(*) AS tables FROM sqlite_master').get()!.tables;
 }
 
 /**

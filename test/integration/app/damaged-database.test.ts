@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -68,5 +68,13 @@ describe('a damaged database', () => {
     const expected = sentence(await backup());
     await expect(startCoreHarness({ dir })).rejects.toThrow(expected);
     expect(fingerprint(database())).toBe(before);
+  });
+
+  it('emptied beside its backup, is refused by createCore in the same sentence, not made afresh', async () => {
+    for (const name of ['', '-wal', '-shm']) await rm(`${database()}${name}`, { force: true });
+    await writeFile(database(), '');
+    const expected = sentence(await backup());
+    await expect(startCoreHarness({ dir })).rejects.toThrow(expected);
+    expect((await stat(database())).size).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,4 +85,19 @@ describe('a damaged database', () => {
       new RegExp(`^${batchId}  finished  `, 'm'),
     );
   }, 120_000);
+
+  it('emptied beside its backups, is refused by status and resume, not read as "no batches"', async () => {
+    const names = (await readdir(join(where.dataDir, 'backups'))).sort();
+    const newest = join(where.dataDir, 'backups', names.at(-1)!);
+    for (const name of ['', '-wal', '-shm']) await rm(`${database}${name}`, { force: true });
+    await writeFile(database, '');
+    for (const command of [['status'], ['resume']]) {
+      const refused = await adbatch([...command, '--data-dir', where.dataDir]);
+      expect(refused.code, `${command.join(' ')}: ${refused.stderr}`).toBe(DAMAGED_EXIT);
+      expect(refused.stderr).toContain(`is damaged, so Adbatch changed nothing in it and sends nothing`);
+      expect(refused.stderr).toContain(`and copy ${newest} there as adbatch.db;`);
+      expect(refused.stdout).toBe('');
+    }
+    expect((await stat(database)).size).toBe(0);
+  });
 });

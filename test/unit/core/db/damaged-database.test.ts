@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +107,38 @@ describe('a damaged database', () => {
     }
     expect((met as { code?: string }).code).toMatch(/^SQLITE_CORRUPT/);
     expect(sentence(met)).toMatch(/^Adbatch's database .+ is damaged/);
+  });
+
+  it('is refused when it was emptied while backups of it were taken, and left as it was', async () => {
+    await mkdir(backupsDir(dataDir));
+    const backup = join(backupsDir(dataDir), backupName(T0));
+    await copyFile(file, backup);
+    // As a disk that failed as it was written, or a sync tool, leaves it: no byte, no log beside it.
+    for (const name of ['', '-wal', '-shm']) await rm(`${file}${name}`, { force: true });
+    await writeFile(file, '');
+    let refused: unknown = null;
+    try {
+      openDatabase(file).close();
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(DamagedDatabaseError);
+    expect(sentence(refused)).toContain(`and copy ${backup} there as adbatch.db;`);
+    expect(statSync(file).size).toBe(0);
+    expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it('an empty file with no backup beside it is a new database (a first start cut short)', async () => {
+    for (const name of ['', '-wal', '-shm']) await rm(`${file}${name}`, { force: true });
+    await writeFile(file, '');
+    const db = openDatabase(file);
+    try {
+      expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'batches'").get()).toEqual({
+        n: 1,
+      });
+    } finally {
+      db.close();
+    }
   });
 
   it('a sound database opens as before, and a new one is made where none is', () => {
