@@ -6,12 +6,14 @@ import { makeFolders } from './util/make-folders.ts';
 // What Adbatch wrote is never an input (issue 27): a folder Adbatch made for its own files carries a small
 // hidden JSON file that says so, and survives the folder being moved or renamed, where the paths Adbatch
 // remembers (the library, the data folder, the exports) no longer reach it. Written by Adbatch when it makes
-// a library, a batch's folder of results, or an export folder; read by the scan (core/ingest), which never
-// offers what is inside as products. The data folder's mark is its database.
+// a library, a batch's folder of results, each folder inside that it writes results in (a product's, its
+// thumbnails': one taken out of its batch's folder alone is still known), or an export folder; read by the
+// scan (core/ingest), which never offers what is inside as products. The data folder's mark is its database.
 
 const MARKS: Record<Exclude<AdbatchFolderKind, 'data'>, string> = {
   library: '.adbatch-library',
   batch: '.adbatch-batch',
+  results: '.adbatch-results',
   export: '.adbatch-export',
 };
 

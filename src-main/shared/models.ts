@@ -157,7 +157,7 @@ export interface ScannedProductView {
  * A folder Adbatch wrote, never scanned as products (issue 27): its library, a batch's folder of results,
  * an export folder, its data folder. Known by path or by the mark Adbatch leaves in it.
  */
-export type AdbatchFolderKind = 'library' | 'batch' | 'export' | 'data';
+export type AdbatchFolderKind = 'library' | 'batch' | 'results' | 'export' | 'data';
 
 /** A file or folder passed over by the scan, and why; `adbatchFolder` when Adbatch wrote it. */
 export interface SkippedView {

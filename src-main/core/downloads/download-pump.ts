@@ -1,12 +1,12 @@
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { sqliteFaultOf } from '../db/data-folder-fault.ts';
 import type { PendingAsset } from '../queue/asset-store.ts';
 import type { QueueStore } from '../queue/store.ts';
 import type { ResultPreviews } from '../review/previews.ts';
 import { type LocalFault, localFaultOf } from '../util/local-fault.ts';
 import { DownloadError, downloadVerified } from './download.ts';
-import { libraryFault, markBatchFolder } from './library-check.ts';
+import { libraryFault, markBatchFolder, markResultFolders } from './library-check.ts';
 
 // The last stage of the pipeline: every result of a completed job lands on disk, verified, a few at a time,
 // outside the request budget (result URLs need no key). A transient failure is tried again with a backoff,
@@ -41,7 +41,7 @@ export interface DownloadPumpOptions {
 export class DownloadPump {
   private readonly downloading = new Set<number>();
   private readonly retryAt = new Map<number, number>();
-  /** Batch folders marked by this pump (`markOnce`). */
+  /** Batch folders and folders of results marked by this pump (`markOnce`). */
   private readonly marked = new Set<string>();
 
   constructor(private readonly options: DownloadPumpOptions) {}
@@ -85,7 +85,7 @@ export class DownloadPump {
       return;
     }
     try {
-      await this.markOnce(asset.libraryDir, batchDir);
+      await this.markOnce(asset.libraryDir, batchDir, dirname(file));
       const result = await downloadVerified(asset.url, file, asset.kind === 'video' ? 'video' : 'image', {
         root: join(asset.libraryDir, batchDir),
       });
@@ -115,12 +115,19 @@ export class DownloadPump {
     }
   }
 
-  /** The batch's folder marked as Adbatch's own before its first result of this run is written in it. */
-  private async markOnce(libraryDir: string, batchDir: string): Promise<void> {
+  /**
+   * The batch's folder, and the folders in it the result goes in, marked as Adbatch's own before the first
+   * result of this run is written in them.
+   */
+  private async markOnce(libraryDir: string, batchDir: string, resultDir: string): Promise<void> {
     const folder = join(libraryDir, batchDir);
-    if (this.marked.has(folder)) return;
-    await markBatchFolder(libraryDir, batchDir);
-    this.marked.add(folder);
+    if (!this.marked.has(folder)) {
+      await markBatchFolder(libraryDir, batchDir);
+      this.marked.add(folder);
+    }
+    if (this.marked.has(resultDir)) return;
+    await markResultFolders(folder, resultDir);
+    this.marked.add(resultDir);
   }
 
   private waitAfterLocalFault(asset: PendingAsset): void {

@@ -73,7 +73,7 @@ async function sha256Of(file: string): Promise<string> {
  * Makes `dir` and the folders between `root` and it, never `root` itself nor above: a library deleted while
  * a download was under way is not started again by it (ENOENT, a local fault: its batch pauses).
  */
-async function mkdirBelow(root: string, dir: string): Promise<void> {
+export async function mkdirBelow(root: string, dir: string): Promise<void> {
   let current = root;
   for (const part of relative(root, dir).split(sep).filter(Boolean)) {
     current = join(current, part);

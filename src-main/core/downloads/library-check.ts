@@ -1,15 +1,17 @@
 import { stat, statfs, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { makeOwnFolder, markFolder } from '../folder-marks.ts';
 import type { LocalFault } from '../util/local-fault.ts';
 import { makeFolders } from '../util/make-folders.ts';
+import { mkdirBelow } from './download.ts';
 
 // Whether a batch's results can be written where they belong. Before a download: the library folder is
 // there (an empty one deleted is made again, a batch with nothing saved yet having nothing to lose; one on a
 // drive that is gone is not), and the batch's folder is still in it once results were saved there (else
 // they would be split between the old place and a new one). After a pause: the same, and the disk has room
 // for what is owed and takes a small file (a folder made writable again, a volume remounted). A library
-// Adbatch makes, and each batch's folder, carries Adbatch's mark (core/folder-marks.ts).
+// Adbatch makes, each batch's folder and each folder of results in it carry Adbatch's mark
+// (core/folder-marks.ts).
 
 const PROBE_FILE = '.adbatch-write-check';
 /** Room kept beyond what is owed: a disk filled to its last byte fails the next write of anything. */
@@ -54,6 +56,22 @@ export async function markBatchFolder(libraryDir: string, batchDir: string): Pro
   const folder = join(libraryDir, batchDir);
   await makeFolders(folder);
   await markFolder(folder, 'batch');
+}
+
+/**
+ * Makes the folders between a batch's folder and `dir` (where a result goes), each marked as Adbatch's own
+ * results: a product's folder (or its thumbnails') taken out of its batch's folder alone is still known.
+ */
+export async function markResultFolders(batchFolder: string, dir: string): Promise<void> {
+  await mkdirBelow(batchFolder, dir);
+  for (let folder = dir; isBelow(batchFolder, folder); folder = dirname(folder)) {
+    await markFolder(folder, 'results');
+  }
+}
+
+function isBelow(root: string, path: string): boolean {
+  const way = relative(root, path);
+  return way !== '' && !way.startsWith('..') && !isAbsolute(way);
 }
 
 /**

@@ -32,6 +32,7 @@ export interface AdbatchPath {
 const REASONS: Record<AdbatchFolderKind, string> = {
   library: "Adbatch's own library",
   batch: "Adbatch's own results (a batch's folder)",
+  results: "Adbatch's own results (a product's folder)",
   export: 'an export Adbatch wrote',
   data: "Adbatch's own data folder",
 };

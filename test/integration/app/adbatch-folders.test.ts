@@ -1,4 +1,4 @@
-import { mkdir, rename } from 'node:fs/promises';
+import { cp, mkdir, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src-main/core/create-core.ts';
@@ -122,5 +122,20 @@ describe('a scan of the folder that holds the library', () => {
       [join(moved, 'results'), 'batch'],
       [join(moved, 'results', '001 product-01'), 'batch'],
     ]);
+    // A product's folder of results taken out of its batch's folder alone, and a copy of its thumbnails.
+    await rename(join(moved, 'results', '001 product-01'), join(moved, 'product-01 shots'));
+    await cp(join(moved, 'results', '002 product-02', 'thumbnails'), join(moved, 'small'), {
+      recursive: true,
+    });
+    const alone = await scan([moved]);
+    expect(offered(alone)).toEqual([join('new', 'product-01')]);
+    expect(adbatchLines(alone)).toEqual(
+      [
+        [join(moved, 'old library'), "Adbatch's own library", 'library'],
+        [join(moved, 'product-01 shots'), "Adbatch's own results (a product's folder)", 'results'],
+        [join(moved, 'results'), "Adbatch's own results (a batch's folder)", 'batch'],
+        [join(moved, 'small'), "Adbatch's own results (a product's folder)", 'results'],
+      ].map(([file, reason, adbatchFolder]) => ({ file, reason, adbatchFolder })),
+    );
   });
 });

@@ -137,12 +137,14 @@ describe('adbatch run on a Shopify export', () => {
       }
     }
     const files = await listFiles(library);
-    // One shot and its thumbnail per product, the manifest, the marks that say Adbatch wrote the library and
-    // the batch's folder (never scanned as products), and nothing else: no cached copies of the photos.
+    // One shot and its thumbnail per product, the manifest, the marks that say Adbatch wrote the library,
+    // the batch's folder and each product's folder and its thumbnails' (never scanned as products), and
+    // nothing else: no cached copies of the photos.
     expect(files.filter((file) => /\/\d{3} [^/]+\/shot-1\.jpg$/.test(file))).toHaveLength(PRODUCTS.length);
     expect(files.filter((file) => /\/thumbnails\/shot-1\.jpg$/.test(file))).toHaveLength(PRODUCTS.length);
     expect(files.filter((file) => /\/\.adbatch-(library|batch)$/.test(file))).toHaveLength(2);
-    expect(files).toHaveLength(2 * PRODUCTS.length + 1 + 2);
+    expect(files.filter((file) => /\/\.adbatch-results$/.test(file))).toHaveLength(2 * PRODUCTS.length);
+    expect(files).toHaveLength(4 * PRODUCTS.length + 1 + 2);
 
     // Every catalog photo was asked for twice: the scan's small check, then the sandbox's fetch to shoot it.
     const hits = statics.hits();
