@@ -15,6 +15,7 @@ import { type BatchFacts, batchDetail, etaInputOf } from '../src-main/core/queue
 import { Engine } from '../src-main/core/scheduler/engine.ts';
 import { QUICK_SHOOT, QUICK_VIDEO } from '../test/support/job-settings.ts';
 import { makeProductFolders } from '../test/support/product-folders.ts';
+import { etaErrorFloor } from './eta-floor.ts';
 import { knowingTheSpread, spreadDurations } from './eta-oracle.ts';
 import { type RemoteSandbox, startBenchSandbox } from './sandbox-process.ts';
 import { benchSize, SHORT, writeResults } from './settings.ts';
@@ -34,7 +35,11 @@ import { benchSize, SHORT, writeResults } from './settings.ts';
 //
 // Beside each estimate, the oracle's (eta-oracle.ts): the same estimator told the durations the sandbox
 // draws from. What the oracle misses no estimator could know at that point (which running jobs happen to
-// be slow); what the estimator misses beyond it is what it learned badly.
+// be slow); what the estimator misses beyond it is what it learned badly. And the floor (eta-floor.ts): the
+// least mean error any estimator could have at each point on the spread, knowing the spread and every
+// running job's time to the millisecond, from a thousand batches of the bench's shape played apart from the
+// sandbox; with how high a run of BENCH_REPEATS batches goes by luck alone. A target below the floor
+// cannot be met on average (wide, at 30 products: 0.22 at 75 %).
 //
 // Each point also says the estimate's parts beside the truth's, for the job that ends the batch: how long
 // it waits for its shoot, for the budget to send it, for the service to make it, and for a poll to see it
@@ -47,6 +52,8 @@ const PRODUCTS = benchSize('BENCH_PRODUCTS', 30, 3);
 /** The batch run before, on the same database: what a user's earlier batches taught the engine. */
 const WARM_UP_PRODUCTS = benchSize('BENCH_WARM_UP', 30, 1);
 const RATE = { limit: 60, windowMs: 60_000 * FACTOR };
+/** How far apart shoots leave while creates queue: each job costs about 2.1 requests (docs/engine.md). */
+const spacingMs = (RATE.windowMs / RATE.limit) * 2.1;
 const SPREADS =
   process.env.BENCH_SPREADS?.split(',') ?? (SHORT ? ['steady'] : ['steady', 'wide', 'slow-tail:0.1x4']);
 /**
@@ -333,6 +340,14 @@ async function main(): Promise<void> {
           ? null
           : round(errors.reduce<number>((sum, error) => sum + error!, 0) / errors.length, 3);
       };
+      const floor = etaErrorFloor(
+        spreadDurations(spread, FACTOR),
+        PRODUCTS,
+        spacingMs,
+        CHECKPOINTS,
+        REPEATS,
+        1000,
+      );
       return {
         spread,
         at25: at(0.25, 'error'),
@@ -341,6 +356,11 @@ async function main(): Promise<void> {
         oracleAt25: at(0.25, 'oracleError'),
         oracleAt50: at(0.5, 'oracleError'),
         oracleAt75: at(0.75, 'oracleError'),
+        floorAt25: floor[0]!.mean,
+        floorAt50: floor[1]!.mean,
+        floorAt75: floor[2]!.mean,
+        /** One run of REPEATS batches in ten is above this at 75 %, for an estimator that knows all it could. */
+        luckAt75: floor[2]!.runOfRepeats90,
       };
     });
     const targets = Object.fromEntries(

@@ -41,5 +41,10 @@ describe('the benches, short', () => {
     for (const point of run!.checkpoints) {
       expect(point.parts).toMatchObject({ predicted: parts, actual: parts });
     }
+    // Beside each mean error, the least any estimator could have there (eta-floor.ts).
+    const [mean] = figures.meanErrors as Array<Record<string, number>>;
+    for (const key of ['floorAt25', 'floorAt50', 'floorAt75', 'luckAt75']) {
+      expect(mean![key], key).toBeGreaterThanOrEqual(0);
+    }
   }, 120_000);
 });
