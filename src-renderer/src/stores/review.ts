@@ -178,9 +178,17 @@ export const useReview = create<ReviewState>((set, get) => {
     set({ items, counts: counts && recount(counts, changes) });
   };
 
-  /** Core's answer replaces the items it names. */
-  const merge = (answer: ReviewDecided, pin: boolean) => {
-    replace(answer.items);
+  /**
+   * The results without changes of this screen on their way to core beyond `own` (the caller's): a result
+   * changed again while an answer was on its way keeps the later change on screen. Core answers in order,
+   * so the later answer carries both, and the earlier one must not take it back meanwhile.
+   */
+  const unchangedSince = <T extends { id: number }>(items: readonly T[], own: number) =>
+    items.filter((item) => (get().saving.get(item.id) ?? 0) <= own);
+
+  /** Core's answer replaces the items it names, but those changed since it was asked (`own`: the caller's). */
+  const merge = (answer: ReviewDecided, pin: boolean, own = 0) => {
+    replace(unchangedSince(answer.items, own));
     const pinned = new Set(get().pinned);
     if (pin) for (const item of answer.items) pinned.add(item.id);
     set({ pinned, canUndo: answer.canUndo, canRedo: answer.canRedo });
@@ -365,16 +373,11 @@ export const useReview = create<ReviewState>((set, get) => {
         set({ saving: next });
       };
       saving(1);
-      // A result changed again while this change was on its way keeps the later change on screen: core
-      // answers in order, so the later answer carries both, and this earlier one must not take it back.
-      const notChangedSince = <T extends { id: number }>(items: readonly T[]) =>
-        items.filter((item) => (get().saving.get(item.id) ?? 0) <= 1);
       await run(async () => {
         try {
-          const answer = await api.call('review:decide', { ...scope, resultIds, change });
-          merge({ ...answer, items: notChangedSince(answer.items) }, false);
+          merge(await api.call('review:decide', { ...scope, resultIds, change }), false, 1);
         } catch (failure) {
-          replace(notChangedSince(before));
+          replace(unchangedSince(before, 1));
           throw failure;
         } finally {
           saving(-1);
