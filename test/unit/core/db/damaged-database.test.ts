@@ -29,6 +29,16 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+/** What opening the database as createCore opens it threw; null when it opened. */
+function refusalToOpen(): unknown {
+  try {
+    openDatabase(file).close();
+    return null;
+  } catch (error) {
+    return error;
+  }
+}
+
 /** The sentence every front end shows for this data folder. */
 function sentence(error: unknown): string {
   const fault = asDataFolderError(error, dataDir);
@@ -43,12 +53,7 @@ describe('a damaged database', () => {
     expect(damage.page).toBeGreaterThan(1);
     expect(quickCheckOf(file)).not.toEqual(['ok']);
     const before = fingerprint(file);
-    let refused: unknown = null;
-    try {
-      openDatabase(file).close();
-    } catch (error) {
-      refused = error;
-    }
+    const refused = refusalToOpen();
     expect(refused).toBeInstanceOf(DamagedDatabaseError);
     expect((refused as DamagedDatabaseError).file).toBe(file);
     expect(fingerprint(file)).toBe(before);
@@ -67,12 +72,7 @@ describe('a damaged database', () => {
     await writeFile(join(backupsDir(dataDir), `${backupName(T0 + 2 * 86_400_000)}.part`), '');
     await writeFile(join(backupsDir(dataDir), 'notes.txt'), '');
     damageTable(file, 'batches');
-    let refused: unknown = null;
-    try {
-      openDatabase(file);
-    } catch (error) {
-      refused = error;
-    }
+    const refused = refusalToOpen();
     expect(refused).toBeInstanceOf(DamagedDatabaseError);
     expect(sentence(refused)).toBe(
       `Adbatch's database ${file} is damaged, so Adbatch changed nothing in it and sends nothing: to restore the last automatic backup, quit Adbatch, move adbatch.db, adbatch.db-wal and adbatch.db-shm out of ${dataDir}, and copy ${newer} there as adbatch.db; its unfinished batches come back paused for you to check.`,
@@ -82,12 +82,7 @@ describe('a damaged database', () => {
   it('is refused when it is not a database at all (SQLITE_NOTADB)', async () => {
     await rm(file);
     await writeFile(file, Buffer.alloc(64 * 1024, 0x5a));
-    let refused: unknown = null;
-    try {
-      openDatabase(file);
-    } catch (error) {
-      refused = error;
-    }
+    const refused = refusalToOpen();
     expect(refused).toBeInstanceOf(DamagedDatabaseError);
     expect((refused as DamagedDatabaseError).code).toBe('SQLITE_NOTADB');
     expect(sentence(refused)).toMatch(/^Adbatch's database .+ is damaged, so Adbatch changed nothing/);
@@ -116,12 +111,7 @@ describe('a damaged database', () => {
     // As a disk that failed as it was written, or a sync tool, leaves it: no byte, no log beside it.
     for (const name of ['', '-wal', '-shm']) await rm(`${file}${name}`, { force: true });
     await writeFile(file, '');
-    let refused: unknown = null;
-    try {
-      openDatabase(file).close();
-    } catch (error) {
-      refused = error;
-    }
+    const refused = refusalToOpen();
     expect(refused).toBeInstanceOf(DamagedDatabaseError);
     expect(sentence(refused)).toContain(`and copy ${backup} there as adbatch.db;`);
     expect(statSync(file).size).toBe(0);
