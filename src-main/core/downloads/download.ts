@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
+import { sha256OfFile } from '../util/file-sha256.ts';
 import { loadSharp } from '../util/load-sharp.ts';
 import { localFaultOf } from '../util/local-fault.ts';
 import { makeFolders } from '../util/make-folders.ts';
@@ -61,12 +61,6 @@ async function verify(file: string, expected: ExpectedContent): Promise<void> {
   } catch (error) {
     throw new DownloadError(`the image does not decode (${(error as Error).message})`, false);
   }
-}
-
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(file), hash);
-  return hash.digest('hex');
 }
 
 /**
@@ -143,7 +137,7 @@ export async function downloadVerified(
     if (error instanceof DownloadError) throw new DownloadError(error.message, true);
     throw error;
   }
-  const sha256 = await sha256Of(part);
+  const sha256 = await sha256OfFile(part);
   await rename(part, file);
   return { bytes: size, sha256 };
 }

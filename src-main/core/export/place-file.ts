@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { constants, createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
 import { copyFile, link, lstat, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { sha256OfFile } from '../util/file-sha256.ts';
 import { makeFolders } from '../util/make-folders.ts';
 import { assertInsideReal } from '../util/real-path.ts';
 import type { NameClaims } from '../util/safe-names.ts';
@@ -36,12 +36,6 @@ export interface OursBefore {
   relativePath: string;
   bytes: number;
   sha256: string;
-}
-
-export async function sha256OfFile(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(path), hash);
-  return hash.digest('hex');
 }
 
 /** The `.part` of a planned file: hidden, in the file's folder, named after the planned path. */

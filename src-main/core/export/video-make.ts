@@ -1,6 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { sha256OfFile } from './place-file.ts';
+import { sha256OfFile } from '../util/file-sha256.ts';
 import type { PlannedFile } from './plan.ts';
 import type { VideoChannelRules } from './video-channels.ts';
 import { readVideoFacts } from './video-mp4.ts';

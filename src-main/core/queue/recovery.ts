@@ -7,6 +7,7 @@ import { remakeLibrary } from '../downloads/library-check.ts';
 import { resultFiles } from '../downloads/result-files.ts';
 import { checkLink, type LinkCheck } from '../hosting/link-check.ts';
 import { batchFolder } from '../library.ts';
+import { sha256OfFile } from '../util/file-sha256.ts';
 import type { AssetId, JobId } from './ids.ts';
 import type { QueueStore } from './store.ts';
 import type { Batch, Job } from './types.ts';
@@ -35,16 +36,25 @@ export interface Recovery {
   unserved: Job[];
 }
 
-/** Results recorded as saved in the batch's library that are not there now, whole, by job. */
+/**
+ * Results recorded as saved in the batch's library that are not there now, whole, by job. `byContent`: a
+ * file of the right size is read too, and one whose bytes are not those downloaded (a stray write, a
+ * failing disk, an editor that saved over it) is missing as well. A person's Download again asks it: it
+ * reads every result once. A resume after the library was found again checks sizes only.
+ */
 export async function resultsMissingFromDisk(
   store: QueueStore,
   batch: Batch,
+  { byContent }: { byContent: boolean },
 ): Promise<Map<JobId, AssetId[]>> {
   const missing = new Map<JobId, AssetId[]>();
   for (const asset of store.assets.ofBatch(batch.id)) {
     if (asset.state !== 'done') continue;
-    const found = await stat(join(batch.libraryDir, asset.path)).catch(() => null);
-    if (found?.isFile() && found.size === asset.bytes) continue;
+    const file = join(batch.libraryDir, asset.path);
+    const found = await stat(file).catch(() => null);
+    const whole = found?.isFile() === true && found.size === asset.bytes;
+    if (whole && !(byContent && asset.sha256 !== null)) continue;
+    if (whole && (await sha256OfFile(file).catch(() => null)) === asset.sha256) continue;
     missing.set(asset.jobId, [...(missing.get(asset.jobId) ?? []), asset.id]);
   }
   return missing;
@@ -77,7 +87,8 @@ export async function recoverResults(
     );
   }
   const lost = new Set<JobId>();
-  for (const [jobId, assetIds] of await resultsMissingFromDisk(store, batch)) {
+  const missing = await resultsMissingFromDisk(store, batch, { byContent: scope.owed === 'all' });
+  for (const [jobId, assetIds] of missing) {
     if (only !== undefined && jobId !== only) continue;
     store.jobs.markResultsLost(jobId, assetIds);
     lost.add(jobId);

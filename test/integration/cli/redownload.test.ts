@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,5 +100,27 @@ describe('results the CDN refuses', () => {
     const nothing = await adbatch(['redownload', owed.batch.id, '--data-dir', dataDir()]);
     expect(nothing.code).toBe(1);
     expect(nothing.stderr).toContain('owes no results: every paid result is on disk');
+
+    // A result altered in place, its size the same (a stray write, a failing disk): the disk's bytes are
+    // read, not the database's word; it is fetched again, free.
+    const [shot] = readStore((store) => store.assets.ofBatch(owed.batch.id));
+    const file = join(dir, 'library', shot!.path);
+    const handle = await open(file, 'r+');
+    await handle.write(Buffer.alloc(512, 0x5a), 0, 512, Math.floor(shot!.bytes! / 2));
+    await handle.close();
+    const mended = await adbatch(['redownload', owed.batch.id, '--data-dir', dataDir()]);
+    expect(mended.code, mended.stdout + mended.stderr).toBe(0);
+    readStore((store) => {
+      expect(store.totals(owed.batch.id)).toMatchObject({ charged: PRODUCTS, refunded: 0 });
+    });
+    const verified = new QueueStore(openDatabase(join(dataDir(), 'adbatch.db')), Date.now);
+    try {
+      expect(await verifyDownloads(verified, owed.batch.id)).toBe(
+        verified.assets.ofBatch(owed.batch.id).length,
+      );
+    } finally {
+      verified.db.close();
+    }
+    expect([...acceptedPostsBySource(sandbox).values()]).toEqual(Array(PRODUCTS).fill(1));
   }, 120_000);
 });
