@@ -68,6 +68,46 @@ export async function openReview(
   }
 }
 
+/** The answers to one channel, held between the page and core (`holdAnswers`). */
+export interface HeldAnswers {
+  /** How many answers are held now. */
+  count(): number;
+  /** Gives the held answers to the page, in the order core made them, and holds no more. */
+  release(): void;
+}
+
+/**
+ * Stands between the page and core (the harness's socket, as a busy core or a slow socket would): the
+ * answers to `channel` are held until released. Sockets opened after it only: reload the page after.
+ */
+export async function holdAnswers(page: Page, channel: string): Promise<HeldAnswers> {
+  const held: string[] = [];
+  let holding = true;
+  let give = (_message: string) => {};
+  await page.routeWebSocket(/\/ipc/, (socket) => {
+    const core = socket.connectToServer();
+    const calls = new Set<number>();
+    give = (message) => socket.send(message);
+    socket.onMessage((message) => {
+      const call = JSON.parse(String(message)) as { id: number; channel: string };
+      if (call.channel === channel) calls.add(call.id);
+      core.send(message);
+    });
+    core.onMessage((message) => {
+      const data = JSON.parse(String(message)) as { id?: number };
+      if (holding && data.id !== undefined && calls.has(data.id)) held.push(String(message));
+      else socket.send(message);
+    });
+  });
+  return {
+    count: () => held.length,
+    release() {
+      holding = false;
+      for (const message of held.splice(0)) give(message);
+    },
+  };
+}
+
 /**
  * Frames as fast as the renderer can make them, so a frame's time is its cost, not the 16.7 ms of a 60 Hz
  * display: what a frame-time benchmark needs.

@@ -8,7 +8,7 @@ import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
 import { appInChromium } from '../support/app-fixture.ts';
 import { callCore, finishedBatch } from '../support/core-harness.ts';
 import { QUICK_SHOOT, QUICK_VIDEO } from '../support/job-settings.ts';
-import { checkLooks, openReview } from './browser.ts';
+import { checkLooks, holdAnswers, openReview } from './browser.ts';
 
 // Issue 31, point 3 in Chromium: video tiles show a frame of their video (a video whose frame cannot be
 // taken says "Video" and its length, never a broken image); the keys 6 to 9 give a colour label, shown as a
@@ -159,35 +159,18 @@ describe.skipIf(missing)(
     });
 
     it('keeps a later label on screen when the answer to an earlier one comes after it', async () => {
-      // Between the page and core: the answers to decisions are held until both labels were sent, then
-      // given in the order core made them, the earlier first (as a busy core or a slow socket does).
-      const held: string[] = [];
-      let holding = true;
-      let release = (_message: string) => {};
-      await page.routeWebSocket(/\/ipc/, (socket) => {
-        const core = socket.connectToServer();
-        const decisions = new Set<number>();
-        release = (message) => socket.send(message);
-        socket.onMessage((message) => {
-          const call = JSON.parse(String(message)) as { id: number; channel: string };
-          if (call.channel === 'review:decide') decisions.add(call.id);
-          core.send(message);
-        });
-        core.onMessage((message) => {
-          const data = JSON.parse(String(message)) as { id?: number };
-          if (holding && data.id !== undefined && decisions.has(data.id)) held.push(String(message));
-          else socket.send(message);
-        });
-      });
+      // The answers to decisions are held until both labels were sent, then given in the order core made
+      // them, the earlier first.
+      const answers = await holdAnswers(page, 'review:decide');
       await page.reload();
       await openReview(page, app.url, /Labels and posters/, 'keys');
       await tile('hat, video 1').click();
       await page.locator('body').focus();
       await press('9');
-      await expect.poll(() => held.length).toBe(1);
+      await expect.poll(() => answers.count()).toBe(1);
       // Shown at once: blue. The same key again, before core's answer came: none.
       await press('9');
-      await expect.poll(() => held.length).toBe(2);
+      await expect.poll(() => answers.count()).toBe(2);
       expect(await labelsOf('hat, video 1')).toEqual([]);
 
       // Every label mark the grid shows from now on.
@@ -204,8 +187,7 @@ describe.skipIf(missing)(
           }
         }).observe(element, { subtree: true, childList: true });
       });
-      holding = false;
-      for (const message of held) release(message);
+      answers.release();
       await expect.poll(() => tile('hat, video 1').getAttribute('aria-busy')).toBeNull();
       expect(await labelsOf('hat, video 1')).toEqual([]);
       // The first answer (blue) never came back on screen over the later change.

@@ -10,6 +10,14 @@ interface SettingsState {
   save(patch: Partial<Settings>): Promise<string | null>;
 }
 
+/**
+ * Saves asked so far. Each answer is the whole settings as core has them after that save: one that comes
+ * after a later save was asked would take back the later change on screen (a box ticked twice quickly
+ * showed the first tick again), so only the latest save's answer is shown; core answers in order, so it
+ * carries the earlier ones.
+ */
+let saves = 0;
+
 export const useSettings = create<SettingsState>((set, get) => ({
   settings: null,
   error: null,
@@ -24,12 +32,14 @@ export const useSettings = create<SettingsState>((set, get) => ({
   // not move under the click); put back as core has it when core refuses.
   async save(patch) {
     const before = get().settings;
+    const save = ++saves;
     if (before) set({ settings: { ...before, ...patch } });
     try {
-      set({ settings: await api.call('settings:set', patch) });
+      const saved = await api.call('settings:set', patch);
+      if (save === saves) set({ settings: saved });
       return null;
     } catch (error) {
-      set({ settings: before });
+      if (save === saves) set({ settings: before });
       return messageOf(error);
     }
   },
