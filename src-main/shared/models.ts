@@ -155,7 +155,8 @@ export interface ScannedProductView {
 
 /**
  * A folder Adbatch wrote, never scanned as products (issue 27): its library, a batch's folder of results,
- * an export folder, its data folder. Known by path or by the mark Adbatch leaves in it.
+ * a folder of results inside that (a product's, its thumbnails'), an export folder, its data folder. Known
+ * by path or by the mark Adbatch leaves in it.
  */
 export type AdbatchFolderKind = 'library' | 'batch' | 'results' | 'export' | 'data';
 

@@ -50,14 +50,22 @@ export async function resultsMissingFromDisk(
   const missing = new Map<JobId, AssetId[]>();
   for (const asset of store.assets.ofBatch(batch.id)) {
     if (asset.state !== 'done') continue;
-    const file = join(batch.libraryDir, asset.path);
-    const found = await stat(file).catch(() => null);
-    const whole = found?.isFile() === true && found.size === asset.bytes;
-    if (whole && !(byContent && asset.sha256 !== null)) continue;
-    if (whole && (await sha256OfFile(file).catch(() => null)) === asset.sha256) continue;
+    if (await onDisk(join(batch.libraryDir, asset.path), asset, byContent)) continue;
     missing.set(asset.jobId, [...(missing.get(asset.jobId) ?? []), asset.id]);
   }
   return missing;
+}
+
+/** Whether a saved result is on disk whole: its size, and (`byContent`) the sha256 of its bytes. */
+async function onDisk(
+  file: string,
+  saved: { bytes: number | null; sha256: string | null },
+  byContent: boolean,
+): Promise<boolean> {
+  const found = await stat(file).catch(() => null);
+  if (!found?.isFile() || found.size !== saved.bytes) return false;
+  if (!byContent || saved.sha256 === null) return true;
+  return (await sha256OfFile(file).catch(() => null)) === saved.sha256;
 }
 
 /**
