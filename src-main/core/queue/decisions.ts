@@ -70,7 +70,7 @@ export async function resumeBatch(deps: RecoveryDeps, id: string): Promise<Recov
   }
   if (batch.statusReason === 'library') return recoverResults(deps, batch, { owed: 'lost' });
   store.batches.resume(batch.id);
-  return { batch: store.batches.get(batch.id)!, downloading: 0, unserved: [] };
+  return { batch: store.batches.get(batch.id)!, downloading: 0, lostResults: 0, unserved: [] };
 }
 
 /** Never creates what is not created yet; created jobs are still followed and downloaded. */

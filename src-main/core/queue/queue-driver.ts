@@ -20,7 +20,7 @@ import type { ResultPreviews } from '../review/previews.ts';
 import { type RateLimit, RequestBudget } from '../scheduler/budget.ts';
 import { Engine } from '../scheduler/engine.ts';
 import { describeLocalFault, localFaultOf } from '../util/local-fault.ts';
-import { type Recovery, recoverResults, unservedMessage } from './recovery.ts';
+import { lostResultsMessage, type Recovery, recoverResults, unservedMessage } from './recovery.ts';
 import type { QueueStore } from './store.ts';
 import type { Batch, Job } from './types.ts';
 import { type BatchFacts, batchProgress } from './views.ts';
@@ -168,10 +168,16 @@ export class QueueDriver {
     );
   };
 
-  /** Goes on with a batch brought back from a lost library, saying what the service no longer serves of it. */
+  /**
+   * Goes on with a batch whose results were brought back, saying how many the disk had lost and what the
+   * service no longer serves of them.
+   */
   async goOnAfter(recovery: Recovery): Promise<void> {
+    const { id } = recovery.batch;
+    const lost = lostResultsMessage(recovery);
+    if (lost) this.options.events.emit('batches:notice', { id, message: lost });
     const unserved = unservedMessage(this.options.store, recovery.unserved);
-    if (unserved) this.options.events.emit('batches:notice', { id: recovery.batch.id, message: unserved });
+    if (unserved) this.options.events.emit('batches:notice', { id, message: unserved });
     await this.drive(recovery.batch);
   }
 

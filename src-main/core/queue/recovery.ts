@@ -32,6 +32,8 @@ export interface Recovery {
   batch: Batch;
   /** Jobs whose results are being downloaded again. */
   downloading: number;
+  /** Results saved once that the disk no longer held as downloaded (gone, cut short, changed): owed again. */
+  lostResults: number;
   /** Jobs whose results the service no longer serves: they stay owed, with why. */
   unserved: Job[];
 }
@@ -95,11 +97,13 @@ export async function recoverResults(
     );
   }
   const lost = new Set<JobId>();
+  let lostResults = 0;
   const missing = await resultsMissingFromDisk(store, batch, { byContent: scope.owed === 'all' });
   for (const [jobId, assetIds] of missing) {
     if (only !== undefined && jobId !== only) continue;
     store.jobs.markResultsLost(jobId, assetIds);
     lost.add(jobId);
+    lostResults += assetIds.length;
   }
   let downloading = 0;
   const unserved: Job[] = [];
@@ -119,7 +123,15 @@ export async function recoverResults(
   }
   const current = store.batches.get(batch.id)!;
   if (current.status === 'paused' && current.statusReason === 'library') store.batches.resume(batch.id);
-  return { batch: store.batches.get(batch.id)!, downloading, unserved };
+  return { batch: store.batches.get(batch.id)!, downloading, lostResults, unserved };
+}
+
+/** What a recovery found on disk, in one sentence for every front end, or null when nothing was lost. */
+export function lostResultsMessage(recovery: Pick<Recovery, 'lostResults'>): string | null {
+  const { lostResults } = recovery;
+  if (lostResults === 0) return null;
+  const which = lostResults === 1 ? '1 result was' : `${lostResults} results were`;
+  return `${which} not on disk as downloaded (gone, cut short or changed since): downloading again, free.`;
 }
 
 /**
