@@ -99,6 +99,8 @@ export function etaErrorFloor(
         let last = now;
         for (const [shoot, video] of pairs) {
           const shootEnd = future(shoot, now, durations.shoot, random);
+          // A video whose shoot is not done by now leaves when the shoot does in this future; its duration
+          // is not known yet (infinite: `future` draws it).
           const videoJob =
             shoot.sentAt + shoot.duration <= now
               ? video
