@@ -189,7 +189,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         skipped: z
           .array(z.object({ folder: z.string(), reason: z.string() }))
           .describe(
-            'Folders Adbatch wrote (its library, results, exports, data), never scanned as products.',
+            'What Adbatch wrote, never scanned as products: its folders (library, results, exports, data), and copies of its results or exported images found by their bytes (`folder` is then the file).',
           ),
       },
       // A catalog file may name its photos by URL: scanning fetches them.

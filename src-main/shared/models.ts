@@ -160,7 +160,7 @@ export interface ScannedProductView {
  */
 export type AdbatchFolderKind = 'library' | 'batch' | 'results' | 'export' | 'data';
 
-/** A file or folder passed over by the scan, and why; `adbatchFolder` when Adbatch wrote it. */
+/** A file or folder passed over by the scan, and why; `adbatchFolder` when Adbatch wrote it (or the file is a copy of its own). */
 export interface SkippedView {
   file: string;
   reason: string;

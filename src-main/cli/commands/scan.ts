@@ -43,7 +43,7 @@ function formatPlan(plan: ScanView): string {
   ];
   const adbatchFolders = plan.skippedFiles.filter((skipped) => skipped.adbatchFolder);
   if (adbatchFolders.length > 0) {
-    lines.push('', 'Skipped: folders Adbatch wrote');
+    lines.push('', 'Skipped: what Adbatch wrote');
     for (const folder of adbatchFolders) lines.push(`  ${shown(folder.file)}: ${folder.reason}`);
   }
   for (const product of plan.products) {

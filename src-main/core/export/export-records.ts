@@ -279,6 +279,16 @@ export class ExportRecords {
       });
   }
 
+  /** Where an export placed a file with these bytes (sha256), as an absolute path; null when none did. */
+  placedWithContent(sha256: string): string | null {
+    const row = this.db
+      .prepare<[string], Pick<Row, 'destination'> & Pick<PlacedRow, 'path'>>(
+        'SELECT destination, path FROM export_files WHERE sha256 = ? LIMIT 1',
+      )
+      .get(sha256);
+    return row ? join(row.destination, row.path) : null;
+  }
+
   /**
    * What exports placed at the top of their folders (a recipe's folder, a file, a zip, a manifest), as
    * absolute paths:

@@ -8,6 +8,7 @@ import { makeOwnFolder } from '../folder-marks.ts';
 import { ingestCacheDir } from '../library.ts';
 import type { QueueStore } from '../queue/store.ts';
 import { AdbatchFolders, type AdbatchPath } from './adbatch-folders.ts';
+import { ownContentOf } from './own-content.ts';
 import { scanInputs } from './scan.ts';
 import type { ScanHolder } from './scan-holder.ts';
 import { scannedProductView, scanView } from './views.ts';
@@ -67,6 +68,7 @@ export function ingestHandlers(ctx: IngestDeps): HandlersOf<typeof ingestChannel
           subfolders,
           outbound: ctx.outbound(),
           adbatch: await AdbatchFolders.of(adbatchPaths(ctx)),
+          ownContent: ownContentOf(ctx.store.assets, ctx.exportRecords),
           onProgress: (progress) => {
             latest = progress;
             tick.touch('scan');

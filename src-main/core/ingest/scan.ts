@@ -17,6 +17,7 @@ import {
 import { compareNatural, DEFAULT_GROUP_PATTERN, groupBySku, parseGroupPattern, skuOf } from './group.ts';
 import { MAX_PHOTOS_PER_PRODUCT } from './limits.ts';
 import { outsideReason } from './outside-links.ts';
+import type { OwnContent } from './own-content.ts';
 import { checkRemotePhoto, type RemoteCheck } from './remote-photo.ts';
 import type {
   DroppedProduct,
@@ -47,6 +48,8 @@ export interface ScanOptions {
   subfolders?: 'own' | 'parent';
   /** The folders Adbatch wrote, known by path (its marks are found as the folders are read). */
   adbatch?: AdbatchFolders;
+  /** The photos Adbatch downloaded or exported, known by their bytes wherever they were copied. */
+  ownContent?: OwnContent;
   /** Photos and catalog URLs checked so far, of all there are to check. */
   onProgress?: (progress: { checked: number; total: number }) => void;
   /** Stops the scan between checks: it rejects with the signal's reason, and nothing is planned. */
@@ -353,6 +356,14 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
     checkedOne();
   });
 
+  /** The designer's photos: a copy of a result or an export of Adbatch's is passed over in its own line. */
+  const notOwn = (list: FileRef[]) =>
+    list.filter((file) => {
+      const result = results.get(file)!;
+      const own = result.ok ? options.ownContent?.(result.photo.hash) : null;
+      if (own) plan.skipped.push({ file: file.display, reason: own.reason, adbatchFolder: own.kind });
+      return !own;
+    });
   const accepted = (list: FileRef[]) =>
     list.filter((file) => {
       const result = results.get(file)!;
@@ -361,12 +372,15 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
     });
   const grouped: Source[] = [
     ...sources.flatMap((source) => {
-      const ok = accepted(source.files);
-      if (ok.length === 0) plan.dropped.push(droppedOf(source, results));
+      const designers = notOwn(source.files);
+      // A folder of Adbatch's files alone is said in their lines, not as a product dropped.
+      if (designers.length === 0) return [];
+      const ok = accepted(designers);
+      if (ok.length === 0) plan.dropped.push(droppedOf({ ...source, files: designers }, results));
       return ok.length > 0 ? folderSources(source.sourceDir, source.path, ok, pattern, false) : [];
     }),
     ...[...looseByFolder].flatMap(([folder, list]) => {
-      const ok = accepted(list);
+      const ok = accepted(notOwn(list));
       return ok.length > 0 ? folderSources(folder, '', ok, pattern, true) : [];
     }),
   ];

@@ -39,7 +39,8 @@ export interface Problem {
 
 /**
  * A file skipped without a word (system junk, a folder's readme or licence), listed apart so that problems
- * stay worth reading; or a folder Adbatch wrote, never scanned (`adbatchFolder`), said in one line.
+ * stay worth reading; or a folder Adbatch wrote, or a copy of a file it wrote, never scanned (`adbatchFolder`), said
+ * in one line.
  */
 export type SkippedFile = SkippedView;
 

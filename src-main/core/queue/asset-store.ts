@@ -34,6 +34,23 @@ export class AssetStore {
       .map(toAsset);
   }
 
+  /**
+   * A result downloaded with these bytes (sha256), with the product and batch it was made for; null when
+   * none was. How the scan knows a copy of one, wherever it was copied (core/ingest/own-content.ts).
+   */
+  withContent(sha256: string): { kind: Asset['kind']; product: string; batch: string } | null {
+    return (
+      this.db
+        .prepare<[string], { kind: Asset['kind']; product: string; batch: string }>(
+          `SELECT assets.kind, products.name AS product, batches.name AS batch FROM assets
+           JOIN jobs ON jobs.id = assets.job_id JOIN products ON products.id = jobs.product_id
+           JOIN batches ON batches.id = jobs.batch_id
+           WHERE assets.sha256 = ? ORDER BY assets.id LIMIT 1`,
+        )
+        .get(sha256) ?? null
+    );
+  }
+
   /** Each batch's cover: its first shot's thumbnail on disk (the path relative to its library), by batch. */
   covers(): Map<string, string> {
     const rows = this.db

@@ -227,13 +227,13 @@ function Subfolders({ nested }: { nested: ScanView['nested'] }) {
   );
 }
 
-/** Folders Adbatch wrote (its library, results, exports, data) found in what was dropped: never products. */
+/** What Adbatch wrote (its library, results, exports, data; a copy of a result) found in what was dropped: never products. */
 function AdbatchFolders({ skipped }: { skipped: ScanView['skippedFiles'] }) {
   const folders = skipped.filter((one) => one.adbatchFolder);
   if (folders.length === 0) return null;
   return (
     <div className="adbatch-folders" data-testid="adbatch-folders">
-      <h3>Skipped: folders Adbatch wrote</h3>
+      <h3>Skipped: what Adbatch wrote</h3>
       <ul className="muted small">
         {folders.map((folder) => (
           <li key={folder.file} title={folder.file}>

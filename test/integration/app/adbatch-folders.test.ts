@@ -1,5 +1,6 @@
-import { cp, mkdir, rename } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src-main/core/create-core.ts';
 import type { ExportDetail, ScanView } from '../../../src-main/shared/models.ts';
@@ -29,13 +30,22 @@ async function untilExported(core: Core, id: string): Promise<ExportDetail> {
   }
 }
 
-async function exportInto(destination: string): Promise<void> {
+async function exportInto(destination: string, recipes = ['original']): Promise<void> {
   const { id } = await callCore(h.core, 'export:start', {
     scope: { batchIds: [batchId] },
-    recipes: ['original'],
+    recipes,
     destination,
   });
   expect((await untilExported(h.core, id)).state).toBe('done');
+}
+
+/** The first image file in a folder (or the folders inside it), by path. */
+async function firstImage(dir: string): Promise<string> {
+  const names = (await readdir(dir, { recursive: true }))
+    .filter((name) => /\.(png|jpe?g|webp)$/i.test(name))
+    .sort();
+  expect(names.length, dir).toBeGreaterThan(0);
+  return join(dir, names[0]!);
 }
 
 const scan = (inputs: string[]) => callCore(h.core, 'ingest:scan', { inputs });
@@ -100,6 +110,43 @@ describe('a scan of the folder that holds the library', () => {
     expect(adbatchLines(plan).map((line) => [line.file, line.adbatchFolder])).toEqual([
       [join(h.dir, 'exports', 'delivery', 'Original'), 'export'],
       [library, 'library'],
+    ]);
+  });
+
+  it('knows a copy of a result or of an exported image by its bytes, wherever it was copied', async () => {
+    const client = join(h.dir, 'client');
+    await makeProductFolders(client, 1);
+    const { resultsFolder } = await callCore(h.core, 'batches:get', { id: batchId });
+    const thumbnail = await firstImage(join(resultsFolder, '001 product-01', 'thumbnails'));
+    const shot = join(resultsFolder, '001 product-01', basename(thumbnail));
+    // The web recipe's files are made anew (resized, re-encoded): their bytes are the export's alone.
+    await exportInto(join(h.dir, 'exports', 'web'), ['web']);
+    const exported = await firstImage(join(h.dir, 'exports', 'web'));
+    // Picked shots copied in beside the designer's photo; a folder of copies alone; an exported image.
+    await copyFile(shot, join(client, 'product-01', 'ai-shot.png'));
+    await mkdir(join(client, 'picks'));
+    await copyFile(thumbnail, join(client, 'picks', 'small.png'));
+    await copyFile(exported, join(client, 'picks', 'final.png'));
+    const plan = await scan([client]);
+    expect(offered(plan)).toEqual(['product-01']);
+    expect(plan.products[0]!.photos.map((photo) => basename(photo.file))).toEqual(['1.png']);
+    expect(plan.dropped).toEqual([]);
+    expect(plan.problems).toEqual([]);
+    const lines = adbatchLines(plan);
+    expect(lines.map((line) => [line.file, line.adbatchFolder])).toEqual([
+      [join(client, 'picks', 'final.png'), 'export'],
+      [join(client, 'picks', 'small.png'), 'results'],
+      [join(client, 'product-01', 'ai-shot.png'), 'results'],
+    ]);
+    expect(lines[0]!.reason).toBe(`a copy of an image Adbatch exported (${exported})`);
+    expect(lines[1]!.reason).toBe('a thumbnail Adbatch downloaded (product-01, in batch “Spring”)');
+    expect(lines[2]!.reason).toBe('a result Adbatch downloaded (product-01, in batch “Spring”)');
+    // The same photo edited since (other bytes) is the designer's own.
+    await writeFile(join(client, 'product-01', 'ai-shot.png'), await sharp(shot).rotate(90).png().toBuffer());
+    const edited = await scan([join(client, 'product-01')]);
+    expect(edited.products[0]!.photos.map((photo) => basename(photo.file)).sort()).toEqual([
+      '1.png',
+      'ai-shot.png',
     ]);
   });
 

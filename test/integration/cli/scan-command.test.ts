@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,7 +152,7 @@ describe('adbatch scan: what Adbatch wrote is never an input', () => {
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^2 products, 2 photos; 0 rejected, 0 warnings, 0 files skipped\n/);
     expect(text.stdout).toContain(
-      `\nSkipped: folders Adbatch wrote\n  ${join('Pictures', 'Adbatch')}: Adbatch's own library\n`,
+      `\nSkipped: what Adbatch wrote\n  ${join('Pictures', 'Adbatch')}: Adbatch's own library\n`,
     );
     const json = await adbatch(['scan', pictures, '--json', ...own]);
     expect(json.code, json.stderr).toBe(0);
@@ -178,6 +178,19 @@ describe('adbatch scan: what Adbatch wrote is never an input', () => {
       { file: join(moved, 'Adbatch old'), reason: "Adbatch's own library", adbatchFolder: 'library' },
     ]);
     expect(again.problems).toEqual([]);
+
+    // A shot copied out of the library beside the designer's photo: known by its bytes, passed over alone.
+    const result = (await readdir(join(moved, 'Adbatch old'), { recursive: true })).find((path) =>
+      /001 product-01[/\\][^/\\]+\.(png|jpe?g|webp)$/.test(path),
+    );
+    expect(result).toBeDefined();
+    await copyFile(join(moved, 'Adbatch old', result!), join(moved, 'fresh', 'product-01', 'ai.png'));
+    const copied = await adbatch(['scan', join(moved, 'fresh'), ...own], { cwd: dir });
+    expect(copied.code, copied.stderr).toBe(0);
+    expect(copied.stdout).toMatch(/^1 product, 1 photo; /);
+    expect(copied.stdout).toContain(
+      `\nSkipped: what Adbatch wrote\n  ${join('Moved', 'fresh', 'product-01', 'ai.png')}: a result Adbatch downloaded (product-01, in batch “`,
+    );
   }, 120_000);
 });
 

@@ -21,6 +21,7 @@ import { reviewLabels } from './019-review31b-labels.ts';
 import { lastPoll } from './020-etapoll31-last-poll.ts';
 import { commitMark } from './021-retry-commit-mark.ts';
 import { durationBrackets } from './022-duration-brackets.ts';
+import { ownContentIndex } from './023-own-content-index.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = [
   lastPoll,
   commitMark,
   durationBrackets,
+  ownContentIndex,
 ];

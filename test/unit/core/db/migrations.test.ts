@@ -673,3 +673,23 @@ describe('migration 022-duration-brackets', () => {
     db.close();
   });
 });
+
+describe('migration 023-own-content-index', () => {
+  it('looks up results and exported files by their bytes through an index, keeping the rows there', () => {
+    const db = new Database(join(dir, 'x.db'));
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 22));
+    seedOneResult(db);
+    db.prepare("UPDATE assets SET sha256 = 'aa' WHERE id = 7").run();
+    migrate(db, MIGRATIONS.slice(0, 23));
+    expect(db.pragma('user_version', { simple: true })).toBe(23);
+    expect(db.prepare("SELECT id FROM assets WHERE sha256 = 'aa'").pluck().all()).toEqual([7]);
+    const plan = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>)
+        .map((row) => row.detail)
+        .join('; ');
+    expect(plan("SELECT id FROM assets WHERE sha256 = 'aa'")).toContain('INDEX assets_sha256');
+    expect(plan("SELECT path FROM export_files WHERE sha256 = 'aa'")).toContain('INDEX export_files_sha256');
+    db.close();
+  });
+});
