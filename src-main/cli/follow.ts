@@ -78,6 +78,11 @@ export async function follow(
     throw error;
   }
   progress.show(batchIds);
+  // What was said before any progress named the batches (a redownload's count of results not on disk) is
+  // said under their names, not their ids.
+  for (const id of batchIds) {
+    if (!names.has(id)) names.set(id, (await cli.call('batches:get', { id })).name);
+  }
   for (const deliver of early.splice(0)) deliver();
   let interrupted = false;
   let interrupt: () => void = () => {};

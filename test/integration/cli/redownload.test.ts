@@ -110,8 +110,9 @@ describe('results the CDN refuses', () => {
     await handle.close();
     const mended = await adbatch(['redownload', owed.batch.id, '--data-dir', dataDir()]);
     expect(mended.code, mended.stdout + mended.stderr).toBe(0);
-    expect(mended.stdout + mended.stderr).toContain(
-      ': 1 result was not on disk as downloaded (gone, cut short or changed since): downloading again, free.',
+    // Under the batch's name, as every notice is.
+    expect(mended.stderr.split('\n')).toContain(
+      `${owed.batch.name}: 1 result was not on disk as downloaded (gone, cut short or changed since): downloading again, free.`,
     );
     readStore((store) => {
       expect(store.totals(owed.batch.id)).toMatchObject({ charged: PRODUCTS, refunded: 0 });
