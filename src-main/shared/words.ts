@@ -1,5 +1,12 @@
 import { counted, noun } from './counted.ts';
-import type { BatchEta, BatchProgress, JobView, ShootSettingsView, VideoSettingsView } from './models.ts';
+import type {
+  BatchEta,
+  BatchProgress,
+  JobView,
+  PreflightSummaryView,
+  ShootSettingsView,
+  VideoSettingsView,
+} from './models.ts';
 import {
   type AgentRequestState,
   type BatchDecision,
@@ -283,6 +290,20 @@ export const PREFLIGHT_WORDS: Record<PreflightError | PreflightWarning, string> 
   low_fill: 'product too small in the frame',
   not_srgb: 'not sRGB',
 };
+
+/**
+ * An export refused because the pre-flight holds back every file: how many, each kind that holds them with
+ * an example, and the warnings to accept to write them anyway, by their ids (the agents' acceptWarnings;
+ * the CLI's --accept-warning, which its pre-flight lines name).
+ */
+export function nothingWrittenWords(files: number, kinds: readonly PreflightSummaryView[]): string {
+  const holding = kinds.filter((kind) => kind.severity === 'error' || !kind.accepted);
+  const why = holding
+    .map((kind) => `${kind.files} ${kind.words} (e.g. ${kind.example.replace(/\.$/, '')})`)
+    .join('; ');
+  const acceptable = holding.flatMap((kind) => (kind.severity === 'warning' ? [kind.kind] : []));
+  return `Nothing would be written: the pre-flight holds back ${files === 1 ? 'the only file' : `all ${files} files`}: ${why}.${acceptable.length > 0 ? ` To write what its warnings hold back anyway, accept them: ${acceptable.join(', ')}.` : ''}`;
+}
 
 // How long a batch has left (core/queue/eta.ts), said from moments with the reader's clock: it counts down
 // between answers.

@@ -170,6 +170,10 @@ export function registerExportCommand(program: Command): void {
         const plan = await cli.call('export:plan', request);
         if (plan.blocking.length > 0) throw new Error(plan.blocking.join('\n'));
         if (plan.total === 0) throw new Error(nothingToExport(request.selection));
+        // The pre-flight holds back every file: its kinds, each with the flag that writes them anyway, before
+        // the start's refusal (or, where only the pixels measured in memory hold them back, the run's).
+        const heldAll = !options.dryRun && plan.blocked === plan.total;
+        if (heldAll) process.stdout.write(preflightLines(plan));
         // Said once the export is sure to go (a dry run, or a start that was not refused): a refusal stays one line.
         const notices = () => {
           for (const notice of [...plan.leftOut, ...plan.notices]) process.stderr.write(`note: ${notice}\n`);
@@ -203,7 +207,7 @@ export function registerExportCommand(program: Command): void {
         id = started.id;
         notices();
         // The pre-flight up front, once the export is sure to run (a refusal stays one line).
-        process.stdout.write(preflightLines(plan));
+        if (!heldAll) process.stdout.write(preflightLines(plan));
         cancel = () => void cli.call('export:cancel', { id: started.id });
         if (started.resumed) process.stdout.write(`Resuming export ${id}: what was finished is kept.\n`);
         for (const progress of early.filter((one) => one.id === id)) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { access, constants, lstat, readdir, rm, writeFile } from 'node:fs/promises';
+import { access, constants, lstat, readdir, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { exportChannels } from '../../shared/contract/export.ts';
 import type { Recipe } from '../../shared/export-recipe.ts';
@@ -35,7 +35,7 @@ import { parseTemplate, TemplateError } from './names.ts';
 import { placedBeforeOf } from './placed-before.ts';
 import { type ExportPlan, type PlannedFile, planExport } from './plan.ts';
 import { pixelChecksOf } from './plan-pixels.ts';
-import { summarisePreflight } from './preflight-summary.ts';
+import { nothingWouldBeWritten, summarisePreflight } from './preflight-summary.ts';
 import type { RecipeStore } from './recipe-store.ts';
 import { BUILT_IN_RECIPES, parseRecipe, RecipeError } from './recipes.ts';
 import type { ExportReport, FileOutcome } from './run.ts';
@@ -246,19 +246,22 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
   };
 
   /**
-   * A folder that cannot be made or written is refused before anything starts, in the run's own words. One
-   * Adbatch makes, or finds empty, is marked as its own export (core/folder-marks.ts), never to be scanned
-   * for products; in a folder that holds other things, only what the export places is Adbatch's.
+   * A folder that cannot be made or written is refused before anything starts, in the run's own words.
+   * Says whether the folder was made now (an export then refused takes it away again) and whether it was
+   * empty: one Adbatch makes, or finds empty, is marked as its own export once the export runs
+   * (core/folder-marks.ts), never to be scanned for products; in a folder that holds other things, only
+   * what the export places is Adbatch's.
    */
   const checkDestination = async (destination: string) => {
     try {
+      const made = !(await stat(destination).catch(() => null))?.isDirectory();
       const fresh = (await readdir(destination).catch(() => [])).length === 0;
       await makeFolders(destination);
-      if (fresh) await markFolder(destination, 'export');
       await access(destination, constants.W_OK);
       const probe = join(destination, `.adbatch-probe-${randomUUID()}`);
       await writeFile(probe, '');
       await rm(probe, { force: true });
+      return { made, fresh };
     } catch (error) {
       const fault = localFaultOf(error);
       // A file where a folder should be is not a folder gone: said as such by dispatch (app/fs-refusal.ts).
@@ -536,10 +539,11 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       refreshStates();
       const key = requestKey(request);
       const interrupted = records.interruptedOf(key);
-      await checkDestination(request.destination);
       // The same export a kill interrupted: run again from its snapshot, so its names are the same (one that
       // cannot be read is not resumed: this export starts anew).
+      const destination = await checkDestination(request.destination);
       if (interrupted && interrupted.unreadable === null) {
+        if (destination.fresh) await markFolder(request.destination, 'export');
         const { snapshot } = interrupted;
         records.claim(interrupted.id, process.pid);
         launch(interrupted.id, snapshot);
@@ -556,15 +560,21 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       }
       const { notices: _notices, brand, notDownloaded, ...snapshot } = await snapshotOf(request);
       const plan = await planOf(snapshot);
-      if (plan.missing.length > 0) {
-        throw new AppError('conflict', plan.missing.map(missingFieldMessage).join('\n'));
+      const refusal =
+        plan.missing.length > 0
+          ? plan.missing.map(missingFieldMessage).join('\n')
+          : plan.files.length === 0
+            ? 'Nothing to export: no result is picked (or kept by the choice made).'
+            : nothingWouldBeWritten(
+                plan.files.map((file) => file.checks),
+                snapshot.acceptWarnings,
+              );
+      if (refusal) {
+        // A refused export leaves no trace: the folder it made for itself is taken away (if still empty).
+        if (destination.made) await rmdir(request.destination).catch(() => {});
+        throw new AppError('conflict', refusal);
       }
-      if (plan.files.length === 0) {
-        throw new AppError(
-          'conflict',
-          'Nothing to export: no result is picked (or kept by the choice made).',
-        );
-      }
+      if (destination.fresh) await markFolder(request.destination, 'export');
       const id = randomUUID();
       records.create({ id, request: key, snapshot, ownerPid: process.pid });
       launch(id, snapshot, plan);
@@ -591,7 +601,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       if (record.unreadable !== null) {
         throw new AppError('conflict', `Export ${id} cannot be resumed: ${record.unreadable}.`);
       }
-      await checkDestination(record.destination);
+      if ((await checkDestination(record.destination)).fresh) await markFolder(record.destination, 'export');
       records.claim(id, process.pid);
       launch(id, record.snapshot);
       return viewOf(records.get(id)!);

@@ -1,6 +1,6 @@
 import type { PreflightSummaryView } from '../../shared/models.ts';
 import { PREFLIGHT_ERRORS, PREFLIGHT_WARNINGS, type PreflightWarning } from '../../shared/vocabulary.ts';
-import { PREFLIGHT_WORDS } from '../../shared/words.ts';
+import { nothingWrittenWords, PREFLIGHT_WORDS } from '../../shared/words.ts';
 import { blockingReasons, type PreflightCheck } from './plan-checks.ts';
 
 // The pre-flight up front: of all the planned files' checks, each kind with how many files it concerns,
@@ -45,4 +45,18 @@ export function summarisePreflight(
     ),
   ];
   return { kinds, blocked };
+}
+
+/**
+ * Why an export would write nothing: the pre-flight holds back every one of its files (known before any is
+ * rendered: sizes, paths). Null when some file would be written. The app's dialog offers no Export then;
+ * the CLI and agents are refused (`nothingWrittenWords`), before a folder is made or a manifest written,
+ * rather than answered "done: 0 written" with a failure per file.
+ */
+export function nothingWouldBeWritten(
+  checksPerFile: readonly (readonly PreflightCheck[])[],
+  accepted: readonly PreflightWarning[],
+): string | null {
+  if (checksPerFile.some((checks) => blockingReasons(checks, accepted).length === 0)) return null;
+  return nothingWrittenWords(checksPerFile.length, summarisePreflight(checksPerFile, accepted).kinds);
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -199,11 +199,16 @@ describe('adbatch mcp', () => {
     // The pick exported into a folder the user allowed: written once, identical the second time.
     const folder = join(dir, 'exports', 'autumn');
     // A 1024 px result under Shopify's 2048: held back with the reason until the agent accepts that warning.
-    const held = await tool('export_batch', { batchId: request.batchId, folder, recipes: ['Shopify'] });
-    expect(held).toMatchObject({ state: 'done', written: 0, failed: 1 });
-    expect((held.files as Array<{ error: string }>)[0]!.error).toContain(
-      'Shopify wants 2048 px: choose Pro (2K)',
+    // With every file held back, the export is refused in those words, writing nothing: no manifest, no mark.
+    const held = (await client.callTool({
+      name: 'export_batch',
+      arguments: { batchId: request.batchId, folder, recipes: ['Shopify'] },
+    })) as CallToolResult;
+    expect(held.isError).toBe(true);
+    expect(JSON.stringify(held.content)).toContain(
+      'Nothing would be written: the pre-flight holds back the only file: 1 under the channel recommended size (e.g. 1024 px of the result on the long side; Shopify wants 2048 px: choose Pro (2K)). To write what its warnings hold back anyway, accept them: below_recommended.',
     );
+    expect(readdirSync(folder)).toEqual([]);
     const accept = { acceptWarnings: ['below_recommended'] };
     const exported = await tool('export_batch', {
       batchId: request.batchId,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +107,19 @@ describe('adbatch run --sandbox', () => {
     const retry = await adbatch(['retry', manifest.products[0].jobs[0].id, '--data-dir', join(dir, 'data')]);
     expect(retry.code).toBe(1);
     expect(retry.stderr).toMatch(/only failed, lost and outcome-unknown jobs can be retried/);
+
+    // Every file under Shopify's 2048 px: refused in words, with the flag that writes them anyway, before a
+    // folder is made or a manifest written; not answered "done: 0 written" with a failure per file.
+    const toShopify = ['export', manifest.batch.id, '--recipe', 'shopify', '--not-rejected'];
+    const held = await adbatch([...toShopify, '--to', join(dir, 'exports'), '--data-dir', join(dir, 'data')]);
+    expect(held.code).toBe(1);
+    expect(held.stdout).toMatch(
+      /^warning: (\d+) files under the channel recommended size \[--accept-warning below_recommended\]\n {2}e\.g\. .*Shopify wants 2048 px: choose Pro \(2K\)\.\n\1 of \1 files held back before writing\.\n$/,
+    );
+    expect(held.stderr).toMatch(
+      /^adbatch: Nothing would be written: the pre-flight holds back all \d+ files: \d+ under the channel recommended size \(e\.g\. .*\)\. To write what its warnings hold back anyway, accept them: below_recommended\.\n$/,
+    );
+    expect(existsSync(join(dir, 'exports'))).toBe(false);
 
     // Exported for Shopify, the next run at Standard says before the batch that Pro would be enough.
     const exported = await adbatch([
