@@ -216,9 +216,11 @@ export function registerExportCommand(program: Command): void {
         const state = await ended;
         offProgress();
         const detail = await cli.call('export:get', { id });
+        // A file held back says its reasons in its one failed line: its warnings again would double the lines.
         for (const file of detail.files) {
-          for (const warning of file.warnings) process.stdout.write(`warning: ${file.path}: ${warning}\n`);
           if (file.error) process.stderr.write(`failed: ${file.path}: ${file.error}\n`);
+          else
+            for (const warning of file.warnings) process.stdout.write(`warning: ${file.path}: ${warning}\n`);
         }
         const manifests = detail.manifests.map((manifest) => join(detail.destination, manifest));
         process.stdout.write(

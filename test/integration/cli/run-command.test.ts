@@ -120,6 +120,24 @@ describe('adbatch run --sandbox', () => {
       /^adbatch: Nothing would be written: the pre-flight holds back all \d+ files: \d+ under the channel recommended size \(e\.g\. .*\)\. To write what its warnings hold back anyway, accept them: below_recommended\.\n$/,
     );
     expect(existsSync(join(dir, 'exports'))).toBe(false);
+    // Beside Original, the Shopify files are held back, each said once, in its failed line with its reason.
+    const mixed = await adbatch([
+      ...toShopify,
+      '--recipe',
+      'original',
+      '--to',
+      join(dir, 'mixed'),
+      '--data-dir',
+      join(dir, 'data'),
+    ]);
+    expect(mixed.code).toBe(2);
+    const failedLines = mixed.stderr.split('\n').filter((line) => line.startsWith('failed: Shopify/'));
+    expect(failedLines.length).toBeGreaterThan(0);
+    for (const line of failedLines) expect(line).toContain('Not written (pre-flight): 1024 px of the result');
+    expect(mixed.stdout).not.toContain('warning: Shopify/');
+    expect(mixed.stdout).toMatch(
+      new RegExp(`done: ${failedLines.length} written, 0 already there, ${failedLines.length} failed`),
+    );
 
     // Exported for Shopify, the next run at Standard says before the batch that Pro would be enough.
     const exported = await adbatch([
