@@ -8,7 +8,7 @@ import { appInChromium } from '../support/app-fixture.ts';
 import { callCore, pickResults } from '../support/core-harness.ts';
 import { INTO_STATE, productJobs, withQueueStore } from '../support/job-states.ts';
 import { newBatch } from '../unit/core/queue/store-fixtures.ts';
-import { expectAccessible, SCREENSHOTS, screenshot } from './browser.ts';
+import { expectAccessible, holdAnswers, SCREENSHOTS, screenshot } from './browser.ts';
 
 // Issue 29, point 1, in Chromium: a batch of two catalog products (their SKUs, handles and vendor read at
 // ingest) and three folders that have none. The product sheet opens from the batch's page, says which
@@ -180,4 +180,34 @@ describe.skipIf(missing)(`the product sheet${missing ? ` (skipped: ${missing})` 
       await page.emulateMedia({ colorScheme: 'light' });
     }
   }, 90_000);
+
+  it('keeps what is typed on in a cell after Enter while its save is answered, and saves it', async () => {
+    // The answer to the first save is held until more was typed in the cell, as on a busy core.
+    const answers = await holdAnswers(page, 'products:update');
+    await page.reload();
+    await page
+      .getByTestId('batches-list')
+      .getByRole('button', { name: /Spring catalog/ })
+      .click();
+    await page.getByRole('button', { name: 'Products…' }).click();
+    const title = page.getByRole('textbox', { name: 'Title of notebook', exact: true });
+    await title.fill('Notebook A5');
+    await title.press('Enter');
+    await expect.poll(() => answers.count()).toBe(1);
+    await title.pressSequentially(' lined');
+    answers.release();
+    const sheet = page.getByRole('dialog', { name: 'Products of Spring catalog' });
+    await expect.poll(() => sheet.getByRole('status').textContent()).toBe('Saved the Title of notebook.');
+    expect(await title.inputValue()).toBe('Notebook A5 lined');
+    await title.press('Tab');
+    await expect
+      .poll(
+        async () =>
+          (await callCore(app.core, 'products:sheet', { batchId })).rows.find(
+            (row) => row.name === 'notebook',
+          )?.identity.title,
+      )
+      .toBe('Notebook A5 lined');
+    expect(await title.inputValue()).toBe('Notebook A5 lined');
+  }, 60_000);
 });

@@ -15,8 +15,20 @@ import { useProducts } from '../stores/products.ts';
 function Cell({ row, rowIndex, field }: { row: ProductSheetRow; rowIndex: number; field: IdentityField }) {
   const stored = row.identity[field];
   const [value, setValue] = useState(stored);
-  useEffect(() => setValue(stored), [stored]);
-  const { set, paste } = useProducts.getState();
+  /** What the cell last took from the sheet or sent to it: what it holds when nothing was typed since. */
+  const base = useRef(stored);
+  useEffect(() => {
+    // The sheet's answer replaces the cell, unless something was typed since (typing on after Enter while
+    // the save is answered): that stays, and is saved as the keyboard leaves the cell.
+    const before = base.current;
+    setValue((shown) => (shown === before ? stored : shown));
+    base.current = stored;
+  }, [stored]);
+  const { paste } = useProducts.getState();
+  const set = (productId: string, changed: IdentityField, typed: string) => {
+    base.current = typed;
+    return useProducts.getState().set(productId, changed, typed);
+  };
   const label = `${IDENTITY_FIELD_WORDS[field]} of ${row.name}`;
   return (
     <td className={field === 'sku' && !row.used.sku ? 'product-missing' : undefined}>
