@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -14,7 +15,6 @@ import {
   startCoreHarness,
   TEST_PHOTO_HOSTS,
 } from '../../support/core-harness.ts';
-import { listFiles } from '../../support/export-checks.ts';
 import {
   PRODUCT_FIXTURES_DIR,
   PRODUCT_PHOTOS,
@@ -126,8 +126,8 @@ describe('a product sheet', () => {
     expect(paths.some((path) => /(^|\/)_/.test(path))).toBe(false);
     const refusal = await refusalOf(h.core, 'export:start', request(['amazon-main']));
     expect(refusal).toEqual({ code: 'conflict', message: plan.blocking[0] });
-    // No file: only the mark every folder an export makes carries (core/folder-marks.ts).
-    expect(await listFiles(join(h.dir, 'exports', 'amazon-main'))).toEqual(['.adbatch-export']);
+    // No trace: the folder the refused export made is taken away again, mark and all.
+    expect(existsSync(join(h.dir, 'exports', 'amazon-main'))).toBe(false);
   });
 
   it('reads a SKU and a title from folder names by a pattern, and refuses a pattern in words', async () => {
