@@ -68,7 +68,7 @@ export function ingestHandlers(ctx: IngestDeps): HandlersOf<typeof ingestChannel
           subfolders,
           outbound: ctx.outbound(),
           adbatch: await AdbatchFolders.of(adbatchPaths(ctx)),
-          ownContent: ownContentOf(ctx.store.assets, ctx.exportRecords),
+          ownContent: ownContentOf(ctx.store.batches, ctx.store.assets, ctx.exportRecords),
           onProgress: (progress) => {
             latest = progress;
             tick.touch('scan');

@@ -146,6 +146,20 @@ export class BatchStore {
       .map((row) => row.library_dir);
   }
 
+  /**
+   * Whether a batch was shot from a photo with these bytes (sha256): the designer's own, whatever else
+   * holds the same bytes (an export's copy of its source photos). A scan of the products' JSON: asked only
+   * for the few photos that matched something Adbatch wrote.
+   */
+  shotFrom(sha256: string): boolean {
+    return (
+      this.db
+        .prepare<[string], 1>('SELECT 1 FROM products WHERE instr(photos, ?) > 0 LIMIT 1')
+        .pluck()
+        .get(`"hash":"${sha256}"`) !== undefined
+    );
+  }
+
   /** A finished batch runs again when one of its jobs is sent or followed again. */
   reopen(id: BatchId): void {
     if (this.get(id)?.status === 'finished') this.setStatus(id, 'running', null);
