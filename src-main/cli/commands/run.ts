@@ -225,6 +225,10 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
     await cli.core.start();
     const scan = await scanUnlessInterrupted(cli, { inputs: folders, pattern: options.pattern });
     if (scan.problems.length > 0) process.stderr.write(`${formatProblems(scan.problems)}\n`);
+    // What Adbatch wrote, found in what was dropped, is never shot: said in a line each, as the scan says it.
+    for (const skipped of scan.skippedFiles.filter((one) => one.adbatchFolder)) {
+      process.stderr.write(`skipped: ${shown(skipped.file)}: ${skipped.reason}\n`);
+    }
     if (scan.products.length === 0)
       throw new Error(`no usable product photos in ${folders.map(shown).join(', ')}`);
     const accountId = sessionKey ? sessionAccountId(sessionKey.apiKey) : SANDBOX_ACCOUNT_ID;

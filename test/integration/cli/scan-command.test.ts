@@ -191,6 +191,15 @@ describe('adbatch scan: what Adbatch wrote is never an input', () => {
     expect(copied.stdout).toContain(
       `\nSkipped: what Adbatch wrote\n  ${join('Moved', 'fresh', 'product-01', 'ai.png')}: a result Adbatch downloaded (product-01, in batch “`,
     );
+    // A run says so too, and shoots the designer's photo alone (shot before, from spring: again, on purpose).
+    const run = await adbatch(sandboxRunArgs([join(moved, 'fresh')], where, ['--include-done']), {
+      cwd: dir,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      `skipped: ${join('Moved', 'fresh', 'product-01', 'ai.png')}: a result Adbatch downloaded (product-01, in batch “`,
+    );
+    expect(run.stdout).toMatch(/Total\s+1\n/);
   }, 120_000);
 });
 
