@@ -58,7 +58,7 @@ import {
   shootChoices,
   videoChoices,
 } from './schemas.ts';
-import { alreadyShot, scanOf } from './stateless-quote.ts';
+import { adbatchSkipped, alreadyShot, scanOf } from './stateless-quote.ts';
 
 // Adbatch's tools for agents (issue 16, docs/agents.md), over the one handler map every front end calls: an
 // agent scans, quotes and submits batches, follows them, reads and decides results, and reads the balance
@@ -221,9 +221,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             severity: problem.severity,
             reason: problem.reason,
           })),
-          skipped: scan.skippedFiles
-            .filter((skipped) => skipped.adbatchFolder)
-            .map((skipped) => ({ folder: skipped.file, reason: skipped.reason })),
+          skipped: adbatchSkipped(scan.skippedFiles),
         };
       }),
   );
@@ -271,6 +269,11 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           .describe(
             'Products left out: already shot (or being shot) with these settings; includeDone shoots them again.',
           ),
+        skipped: z
+          .array(z.object({ folder: z.string(), reason: z.string() }))
+          .describe(
+            'What Adbatch wrote, found in the paths and never quoted (as scan_inputs answers it); empty for a scanId.',
+          ),
         caps: z.array(z.object({ label: z.string(), left: z.number(), passes: z.boolean() })),
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
@@ -287,10 +290,11 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         const video = input.video
           ? ({ ...catalog.defaults.video, ...input.video } as ArgsOf<'agents:quote'>['request']['video'])
           : null;
+        const scan = await scanOf(call, input);
         const quote = await call('agents:quote', {
           client: client(),
           request: {
-            scanId: await scanOf(call, input),
+            scanId: scan.scanId,
             accountId: input.accountId ?? options.defaultAccountId,
             ...(input.brandId ? { brandId: input.brandId } : {}),
             shoot,
@@ -312,6 +316,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
             video: quote.prices.video ? priceWords(quote.prices.video) : null,
           },
           alreadyShot: alreadyShot(quote.setAside),
+          skipped: scan.skipped,
           caps: quote.caps.map((cap) => ({ label: cap.label, left: cap.left, passes: cap.passes })),
         };
       }),

@@ -1,3 +1,4 @@
+import { copyFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +66,27 @@ describe('quote_batch without a scan held', () => {
     });
     expect(reshoot).toMatchObject({ credits: 2, alreadyShot: [] });
     expect(reshoot.products).toHaveLength(2);
+
+    // A shot of that batch copied in beside a new product's photo: never quoted, and said so.
+    const [fresh] = await makeProductFolders(join(h.dir, 'new'), 1, 2);
+    const { resultsFolder } = await callCore(h.core, 'batches:get', { id: submitted.batchId as string });
+    const shot = (await readdir(join(resultsFolder, '001 product-01'))).find((name) =>
+      /\.(png|jpe?g|webp)$/.test(name),
+    )!;
+    await copyFile(join(resultsFolder, '001 product-01', shot), join(fresh!, 'ai.png'));
+    const copied = await mcp.tool('quote_batch', {
+      paths: [fresh!],
+      name: 'New',
+      includeDone: true,
+      ...settings,
+    });
+    expect(copied).toMatchObject({ credits: 1, products: [{ product: 'product-01' }] });
+    expect(copied.skipped).toEqual([
+      {
+        folder: join(fresh!, 'ai.png'),
+        reason: 'a result Adbatch downloaded (product-01, in batch “Shot once”)',
+      },
+    ]);
   }, 120_000);
 
   it('answers an unknown scan id, and a quote of nothing, with what to do', async () => {
