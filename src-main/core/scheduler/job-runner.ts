@@ -106,6 +106,13 @@ export class JobRunner {
       this.options.photos.pause(batch.id, error.message);
       return;
     }
+    // Held while its body was made (an input of another of its jobs did not answer, the user paused it):
+    // nothing is asked, nor sent. The held input's answer was forgotten for the next try: asked now, it
+    // would be asked twice for one hold.
+    if (store.batches.get(batch.id)?.status !== 'running') {
+      this.options.onChange(job.batchId);
+      return;
+    }
     const product = store.batches.product(job.productId)!;
     const unreachable = await this.options.inputs.unreachable(
       batch.id,
