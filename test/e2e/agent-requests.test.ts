@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
 import { appInChromium } from '../support/app-fixture.ts';
 import { callCore } from '../support/core-harness.ts';
-import { checkAllLooks } from './browser.ts';
+import { checkAllLooks, holdAnswers } from './browser.ts';
 
 // Requests from agents in the app (issue 16), in Chromium through the harness: an agent's request (made
 // through the handler map, as `adbatch mcp` makes it) is announced on whatever screen is open and counted in
@@ -101,6 +101,32 @@ describe.skipIf(missing)(`Requests from agents${missing ? ` (skipped: ${missing}
     expect(await callCore(app.core, 'agents:allowance')).toMatchObject({ perDay: 40 });
     await checkAllLooks(page, '45-requests-decided', 'Requests from agents, decided');
   }, 90_000);
+
+  it('keeps an allowance typed again while the last Save is answered, and says it is not saved yet', async () => {
+    const answers = await holdAnswers(page, 'agents:setAllowance');
+    await page.reload();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: /^Requests/ })
+      .click();
+    const field = page.getByLabel('Credits a day, all agents together');
+    await expect.poll(() => field.inputValue()).toBe('40');
+    const status = page.locator('.allowance-form').first().getByRole('status');
+    await field.fill('30');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => answers.count()).toBe(1);
+    expect(await status.textContent()).toBe('Saving…');
+    await field.fill('25');
+    answers.release();
+    // The answer (30) came back after 25 was typed: 25 stays, not said saved.
+    await expect.poll(() => status.count()).toBe(0);
+    expect(await callCore(app.core, 'agents:allowance')).toMatchObject({ perDay: 30 });
+    expect(await field.inputValue()).toBe('25');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved.').waitFor();
+    expect(await callCore(app.core, 'agents:allowance')).toMatchObject({ perDay: 25 });
+    expect(await field.inputValue()).toBe('25');
+  }, 60_000);
 
   it('serves agents over HTTP once turned on in Settings, with the token it shows', async () => {
     await page.getByRole('button', { name: 'Settings', exact: true }).click();

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Notice } from './Notice.tsx';
 
 // A whole number of credits typed by the user (a brand's monthly cap, a batch's cap, what agents may spend a
@@ -25,7 +25,7 @@ export function typedCredits(text: string, rule: CreditsRule): { value: number |
 
 const shown = (value: number | null) => (value === null ? '' : String(value));
 
-/** A field of credits with its Save button, "Saved." once the answer came, and the refusal in words. */
+/** A field of credits with its Save button, "Saving…" until the answer comes, "Saved." then, and the refusal in words. */
 export function CreditsForm({
   label,
   current,
@@ -52,7 +52,18 @@ export function CreditsForm({
   const [text, setText] = useState(shown(current));
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  useEffect(() => setText(shown(current)), [current]);
+  const [saving, setSaving] = useState(false);
+  /** What the field last took from `current` or sent: what it holds when nothing was typed since. */
+  const base = useRef(shown(current));
+  /** Whether the text was changed since the last Save (its answer then says nothing of the field). */
+  const typedSince = useRef(false);
+  useEffect(() => {
+    // The saved value replaces the field, unless something was typed since (after Save, before its answer).
+    const before = base.current;
+    const next = shown(current);
+    setText((typed) => (typed === before ? next : typed));
+    base.current = next;
+  }, [current]);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const typed = typedCredits(text, rule);
@@ -61,9 +72,13 @@ export function CreditsForm({
       return;
     }
     setSaved(false);
+    setSaving(true);
+    base.current = text;
+    typedSince.current = false;
     const failure = await save(typed.value);
+    setSaving(false);
     setError(failure);
-    setSaved(failure === null);
+    setSaved(failure === null && !typedSince.current);
   };
   return (
     <form className={className} onSubmit={(event) => void submit(event)}>
@@ -77,15 +92,16 @@ export function CreditsForm({
           onChange={(event) => {
             setText(event.target.value);
             setSaved(false);
+            typedSince.current = true;
           }}
         />
       </label>
       <button type="submit" aria-label={saveName}>
         {saveLabel}
       </button>
-      {saved && (
+      {(saving || saved) && (
         <small role="status" className="muted">
-          Saved.
+          {saving ? 'Saving…' : 'Saved.'}
         </small>
       )}
       {error && <Notice kind="error">{error}</Notice>}
