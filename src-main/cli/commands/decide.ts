@@ -3,6 +3,7 @@ import { refusalWords } from '../../core/app/fs-refusal.ts';
 import { retryWarning } from '../../shared/words.ts';
 import { EXIT } from '../exit-codes.ts';
 import { type CliCore, openCliCore } from '../open-core.ts';
+import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir } from '../paths.ts';
 import { decideAndFollow } from './follow-one.ts';
 
@@ -89,10 +90,12 @@ export function registerDecisionCommands(program: Command): void {
     )
     .argument('<job|batch>', 'a job id (j_…) or a batch id (b_…): every job of it in doubt')
     .option(...dataDir)
-    .action(async (id: string, options: { dataDir: string }) => {
-      // It asks the service and follows what it rechecked to the end, like `resume`: it drives the queue.
+    .addOption(allowHostOption())
+    .action(async (id: string, options: OutboundFlags & { dataDir: string }) => {
+      // It asks the service and follows what it rechecked to the end, like `resume`: it drives the queue,
+      // its creates still to be sent included (their input from this network allowed as `resume` allows it).
       await decideAndFollow(
-        { dataDir: options.dataDir, holderName: 'adbatch recheck' },
+        { dataDir: options.dataDir, holderName: 'adbatch recheck', allowHosts: options.allowHost },
         id,
         (cli, ofBatch) => cli.call(ofBatch ? 'batches:recheck' : 'jobs:recheck', { id }),
         (batch) => `Checking again what ${batch.name} has in doubt (free: nothing is sent again).`,

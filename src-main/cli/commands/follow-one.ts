@@ -9,7 +9,7 @@ import { sessionKeysFromEnv } from './session-key.ts';
 // `resume` does, and exits as it ended.
 
 export async function decideAndFollow(
-  options: { dataDir: string; holderName: string },
+  options: { dataDir: string; holderName: string; allowHosts: string[] },
   id: string,
   decide: (cli: CliCore, ofBatch: boolean) => Promise<BatchSummary>,
   say: (batch: BatchSummary) => string,
@@ -19,6 +19,7 @@ export async function decideAndFollow(
     holderName: options.holderName,
     leaseMode: 'require',
     sessionKeys: sessionKeysFromEnv(),
+    allowHosts: options.allowHosts,
     timeScale: DEFAULT_SANDBOX_TIME_SCALE,
   });
   try {

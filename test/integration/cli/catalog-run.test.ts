@@ -240,6 +240,24 @@ describe('adbatch scan on a Shopify export', () => {
     expect(result.stderr).toMatch(/"http:\/\/x\/y" is not a host to allow: write a host name or address/);
   });
 
+  it('takes --allow-host on every command that sends input, redownload and recheck as resume does', async () => {
+    // Each follows its batch to the end: its creates still to be sent fetch their input as resume's would.
+    for (const command of ['resume', 'redownload', 'recheck']) {
+      const bad = await adbatch([command, 'b_none', '--allow-host', 'http://x/y'], {
+        env: { ...process.env, ...scanEnv() },
+      });
+      expect(bad.code, command).not.toBe(0);
+      expect(bad.stderr, command).toMatch(
+        /"http:\/\/x\/y" is not a host to allow: write a host name or address/,
+      );
+      const taken = await adbatch([command, 'b_none', '--allow-host', new URL(statics.url).host], {
+        env: { ...process.env, ...scanEnv() },
+      });
+      expect(taken.stderr, command).not.toMatch(/unknown option/);
+      expect(taken.stderr, command).toContain('There is no batch b_none.');
+    }
+  });
+
   it('reports a missing catalog by name and exits non-zero, without crashing', async () => {
     const missing = join(dir, 'not-exported-yet.csv');
     const json = await adbatch(['scan', missing, '--json'], { env: { ...process.env, ...scanEnv() } });
