@@ -1,5 +1,6 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { Notice } from './Notice.tsx';
+import { useKeptTyping } from './use-kept-typing.ts';
 
 // A whole number of credits typed by the user (a brand's monthly cap, a batch's cap, what agents may spend a
 // day): empty means none; anything else must be a whole number at least `min`, or it is refused in words
@@ -49,21 +50,12 @@ export function CreditsForm({
   describedBy?: string;
   className: string;
 }) {
-  const [text, setText] = useState(shown(current));
+  const { text, setText, sent } = useKeptTyping(shown(current));
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [saving, setSaving] = useState(false);
-  /** What the field last took from `current` or sent: what it holds when nothing was typed since. */
-  const base = useRef(shown(current));
   /** Whether the text was changed since the last Save (its answer then says nothing of the field). */
   const typedSince = useRef(false);
-  useEffect(() => {
-    // The saved value replaces the field, unless something was typed since (after Save, before its answer).
-    const before = base.current;
-    const next = shown(current);
-    setText((typed) => (typed === before ? next : typed));
-    base.current = next;
-  }, [current]);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const typed = typedCredits(text, rule);
@@ -73,7 +65,7 @@ export function CreditsForm({
     }
     setSaved(false);
     setSaving(true);
-    base.current = text;
+    sent(text);
     typedSince.current = false;
     const failure = await save(typed.value);
     setSaving(false);

@@ -4,6 +4,7 @@ import { IDENTITY_FIELDS, type IdentityField } from '../../../src-main/shared/vo
 import { IDENTITY_FIELD_WORDS } from '../../../src-main/shared/words.ts';
 import { ModalSheet } from '../components/ModalSheet.tsx';
 import { Notice } from '../components/Notice.tsx';
+import { useKeptTyping } from '../components/use-kept-typing.ts';
 import { useProducts } from '../stores/products.ts';
 
 // The product sheet (issue 29): a batch's products, one row each, with the SKU, handle, title, brand and
@@ -13,21 +14,12 @@ import { useProducts } from '../stores/products.ts';
 // a SKU has no guess. Read from names by a pattern, or from a CSV; exported as CSV to edit elsewhere.
 
 function Cell({ row, rowIndex, field }: { row: ProductSheetRow; rowIndex: number; field: IdentityField }) {
-  const stored = row.identity[field];
-  const [value, setValue] = useState(stored);
-  /** What the cell last took from the sheet or sent to it: what it holds when nothing was typed since. */
-  const base = useRef(stored);
-  useEffect(() => {
-    // The sheet's answer replaces the cell, unless something was typed since (typing on after Enter while
-    // the save is answered): that stays, and is saved as the keyboard leaves the cell.
-    const before = base.current;
-    setValue((shown) => (shown === before ? stored : shown));
-    base.current = stored;
-  }, [stored]);
+  const { text: value, setText: setValue, sent } = useKeptTyping(row.identity[field]);
   const { paste } = useProducts.getState();
-  const set = (productId: string, changed: IdentityField, typed: string) => {
-    base.current = typed;
-    return useProducts.getState().set(productId, changed, typed);
+  /** Saves what was typed: the answer then replaces the cell, unless more was typed since. */
+  const save = () => {
+    sent(value);
+    return useProducts.getState().set(row.id, field, value);
   };
   const label = `${IDENTITY_FIELD_WORDS[field]} of ${row.name}`;
   return (
@@ -37,9 +29,9 @@ function Cell({ row, rowIndex, field }: { row: ProductSheetRow; rowIndex: number
         value={value}
         placeholder={row.used[field] || (field === 'sku' ? 'none' : '')}
         onChange={(event) => setValue(event.target.value)}
-        onBlur={() => void set(row.id, field, value)}
+        onBlur={() => void save()}
         onKeyDown={(event: KeyboardEvent<HTMLInputElement>) => {
-          if (event.key === 'Enter') void set(row.id, field, value);
+          if (event.key === 'Enter') void save();
         }}
         onPaste={(event: ClipboardEvent<HTMLInputElement>) => {
           const text = event.clipboardData.getData('text/plain');
