@@ -1,4 +1,5 @@
-import { copyFile, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,27 @@ async function start(dataDir: string): Promise<LoopbackHost> {
   return host;
 }
 
+/**
+ * A data folder whose host is to start on a port below the range the system hands out for port 0 (32768 and
+ * up on Linux): between a close and a restart, another test's server started meanwhile cannot be given it.
+ */
+async function dataDirOnOwnPort(name: string): Promise<string> {
+  const dataDir = join(dir, name);
+  await mkdir(dataDir, { recursive: true });
+  for (let port = 20_000 + (process.pid % 5_000); ; port++) {
+    const probe = createServer();
+    const free = await new Promise<boolean>((resolveListen) => {
+      probe.once('error', () => resolveListen(false));
+      probe.listen(port, '127.0.0.1', () => resolveListen(true));
+    });
+    if (!free) continue;
+    await new Promise((resolveClose) => probe.close(resolveClose));
+    const secret = randomBytes(32).toString('hex');
+    await writeFile(join(dataDir, 'photo-host.json'), JSON.stringify({ secret, port }));
+    return dataDir;
+  }
+}
+
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'adbatch-persistent-loopback-'));
   photo = join(dir, 'hat.png');
@@ -31,7 +53,7 @@ afterEach(async () => {
 });
 
 it('serves a photo under the same URL after a restart on the same data folder, and not on another', async () => {
-  const dataDir = join(dir, 'data');
+  const dataDir = await dataDirOnOwnPort('data');
   const url = await (await start(dataDir)).urlFor(photo);
   await hosts.pop()!.close();
 
@@ -40,11 +62,11 @@ it('serves a photo under the same URL after a restart on the same data folder, a
   const answer = await fetch(url);
   expect(answer.status).toBe(200);
   expect(Buffer.from(await answer.arrayBuffer()).length).toBe((await stat(photo)).size);
-  // The secret behind the URLs stays with its owner only.
-  expect((await stat(join(dataDir, 'photo-host.json'))).mode & 0o777).toBe(0o600);
 
   const other = await start(join(dir, 'other-data'));
   expect(new URL(await other.urlFor(photo)).pathname).not.toBe(new URL(url).pathname);
+  // The secret behind the URLs, written at a first start, stays with its owner only.
+  expect((await stat(join(dir, 'other-data', 'photo-host.json'))).mode & 0o777).toBe(0o600);
 });
 
 it('starts on another port when its own was taken meanwhile, and keeps that one', async () => {
@@ -72,7 +94,7 @@ it('starts on another port when its own was taken meanwhile, and keeps that one'
 it('leaves its file untouched on a restart that changes nothing, so a kill during a start cannot cut it short', async () => {
   // A start that rewrote the file in place and was killed between truncating and writing it left it empty;
   // the next start then took a new secret and port, and jobs already sent could no longer fetch their photos.
-  const dataDir = join(dir, 'data');
+  const dataDir = await dataDirOnOwnPort('data');
   const url = await (await start(dataDir)).urlFor(photo);
   await hosts.pop()!.close();
   const before = await stat(join(dataDir, 'photo-host.json'));
