@@ -27,7 +27,9 @@ describe('probes of a kind with nothing known', () => {
     );
     expect(firstVideoPoll).toBeGreaterThan(0);
     expect(firstVideoPoll).toBeLessThan(lastShootCreate);
-    // The probes were on time, so the first video duration was learned from them, close to the truth.
+    // The probes were on time, so the first video duration was learned from them, close to the truth: within
+    // twice the longest real one (a probe behind the creates learned it five times too long; on a loaded
+    // machine a probe's poll that waits for its slot in the budget learned it 1.57 times, CI).
     const videoSamples = h.store.db
       .prepare("SELECT seconds FROM duration_samples WHERE class LIKE 'sandbox:video:%' ORDER BY at LIMIT 1")
       .all() as Array<{ seconds: number }>;
@@ -35,6 +37,6 @@ describe('probes of a kind with nothing known', () => {
       .jobs()
       .filter((job) => job.kind === 'video')
       .map((job) => (Date.parse(job.history.at(-1)!.at) - Date.parse(job.history[0]!.at)) / 1000);
-    expect(videoSamples[0]!.seconds).toBeLessThan(1.5 * Math.max(...real));
+    expect(videoSamples[0]!.seconds).toBeLessThan(2 * Math.max(...real));
   }, 120_000);
 });
