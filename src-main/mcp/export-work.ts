@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ExportDetail } from '../shared/models.ts';
 import { EXPORT_STATES } from '../shared/vocabulary.ts';
-import { EXPORT_STATE_WORDS } from '../shared/words.ts';
+import { exportStateWords } from '../shared/words.ts';
 import { LONG_WAIT_MS, type ToolExtra, waitForWork, waitMs } from './long-work.ts';
 import { exportManifestUri } from './resources.ts';
 import { orNull } from './schemas.ts';
@@ -55,7 +55,7 @@ export function exportAnswer(view: ExportDetail): Record<string, unknown> {
   return {
     exportId: view.id,
     state: view.state,
-    stateWords: EXPORT_STATE_WORDS[view.state],
+    stateWords: exportStateWords(view),
     folder: view.destination,
     done: view.state === 'running' ? (view.progress?.done ?? 0) : view.total,
     total: view.progress?.total ?? view.total,

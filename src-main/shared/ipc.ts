@@ -10,7 +10,7 @@ import { productsChannels } from './contract/products.ts';
 import { batchesChannels, jobsChannels } from './contract/queue.ts';
 import { reshootChannels, reviewChannels, videosChannels } from './contract/review.ts';
 import { catalogChannels, settingsChannels } from './contract/settings.ts';
-import type { BatchProgress, ExportProgressView, QueueOwnerView } from './models.ts';
+import type { BatchProgress, ExportProgressView, ExportTally, QueueOwnerView } from './models.ts';
 import type { AgentRequestState, ExportState } from './vocabulary.ts';
 
 // The one contract between the renderer and main, whatever carries it (Electron IPC, the browser harness's
@@ -64,8 +64,11 @@ export interface Events {
   'ingest:progress': { scanToken: string | null; checked: number; total: number };
   /** An export's progress, at most about ten a second per export. */
   'export:progress': ExportProgressView;
-  /** An export ended (done, cancelled, stopped, failed, or interrupted as the app quit). */
-  'export:changed': { id: string; state: ExportState };
+  /**
+   * An export ended (done, cancelled, stopped, failed, or interrupted as the app quit), with what it wrote:
+   * a run that went to its end (`done`) may still have written nothing (exportDoneWords).
+   */
+  'export:changed': { id: string; state: ExportState } & ExportTally;
   /** A menu command for the renderer: go to a screen, or scan what the OS dialog returned. */
   'app:command': { command: 'new-batch' | 'settings' } | { command: 'scan'; inputs: string[] };
   /** An agent's request was made or decided. */

@@ -829,13 +829,17 @@ interface PreflightKindView {
   accepted: boolean;
 }
 
-/** How far an export's files are: the engine's progress (core/export/run.ts) and the view's share it. */
-export interface ExportCounts {
-  done: number;
-  total: number;
+/** What an export wrote: files written, files already there with the same bytes, files it could not write. */
+export interface ExportTally {
   written: number;
   identical: number;
   failed: number;
+}
+
+/** How far an export's files are: the engine's progress (core/export/run.ts) and the view's share it. */
+export interface ExportCounts extends ExportTally {
+  done: number;
+  total: number;
   /** Bytes this run wrote. */
   bytesWritten: number;
   /** null until a first file is done. */
@@ -865,7 +869,7 @@ export interface ExportFileView {
   error?: string;
 }
 
-export interface ExportView {
+export interface ExportView extends ExportTally {
   id: string;
   state: ExportState;
   destination: string;
@@ -881,9 +885,6 @@ export interface ExportView {
   zips: string[];
   /** What a finished export says besides its files: where Shopify's import file takes its addresses from. */
   notes: string[];
-  written: number;
-  identical: number;
-  failed: number;
   /** An interrupted export can be run again: same files, same names; what was finished is not written twice. */
   resumable: boolean;
 }

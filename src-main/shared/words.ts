@@ -2,6 +2,7 @@ import { counted, noun } from './counted.ts';
 import type {
   BatchEta,
   BatchProgress,
+  ExportTally,
   JobView,
   PreflightSummaryView,
   ShootSettingsView,
@@ -269,6 +270,22 @@ export const AGENT_REQUEST_STATE_WORDS: Record<AgentRequestState, string> = {
   declined: 'declined',
   expired: 'expired',
 };
+
+/**
+ * How an export that ran to its end (`done`) went: "Exported" only when no file failed. A run whose every file
+ * failed exported nothing, though it ran to its end: what only the rendered pixels show (a background that is
+ * not white) can hold back every file after the start (docs/export.md).
+ */
+export function exportDoneWords(counts: ExportTally): 'Exported' | 'Partly exported' | 'Nothing exported' {
+  if (counts.failed === 0) return 'Exported';
+  return counts.written + counts.identical === 0 ? 'Nothing exported' : 'Partly exported';
+}
+
+/** An export's state in words for an agent or a log: `done` says whether it wrote everything (exportDoneWords). */
+export function exportStateWords(view: { state: ExportState } & ExportTally): string {
+  if (view.state !== 'done' || view.failed === 0) return EXPORT_STATE_WORDS[view.state];
+  return `done: ${exportDoneWords(view).toLowerCase()}, ${view.failed} failed`;
+}
 
 export const EXPORT_STATE_WORDS: Record<ExportState, string> = {
   running: 'running',

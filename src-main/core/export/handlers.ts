@@ -413,7 +413,8 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       records.finish(id, state, summary, message);
       records.prune(RECENT_EXPORTS);
       running.delete(id);
-      events.emit('export:changed', { id, state });
+      const { written = 0, identical = 0, failed = 0 } = summary ?? {};
+      events.emit('export:changed', { id, state, written, identical, failed });
     }
   };
 

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { noun } from '../../../src-main/shared/counted.ts';
 import type { ExportDetail } from '../../../src-main/shared/models.ts';
 import { revealInFolderLabel } from '../../../src-main/shared/reveal-label.ts';
+import { exportDoneWords } from '../../../src-main/shared/words.ts';
 import { api, messageOf } from '../api/index.ts';
 import { Notice } from '../components/Notice.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
@@ -116,7 +117,7 @@ export function ExportRun({
           <p role="status" data-testid="export-result">
             <strong>
               {detail.state === 'done'
-                ? 'Exported.'
+                ? `${exportDoneWords(detail)}.`
                 : detail.state === 'cancelled'
                   ? 'Cancelled: the files it finished stay, the one it was writing was removed.'
                   : detail.state === 'interrupted'

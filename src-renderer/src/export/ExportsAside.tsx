@@ -1,4 +1,5 @@
 import type { ExportState } from '../../../src-main/shared/vocabulary.ts';
+import { exportDoneWords } from '../../../src-main/shared/words.ts';
 import { ModalSheet } from '../components/ModalSheet.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { fileName } from '../format.ts';
@@ -9,8 +10,7 @@ import { ExportRun } from './ExportRun.tsx';
 // then how it ended, and Show to see it again in a sheet (progress and Cancel, then its report and Reveal).
 // Closing an ended export's sheet lets it go from the list.
 
-const ENDINGS: Record<Exclude<ExportState, 'running'>, string> = {
-  done: 'Exported',
+const ENDINGS: Record<Exclude<ExportState, 'running' | 'done'>, string> = {
   cancelled: 'Cancelled',
   stopped: 'Stopped',
   failed: 'Failed',
@@ -23,8 +23,10 @@ function AsideItem({ id, destination }: { id: string; destination: string }) {
   const showAside = useExports((state) => state.showAside);
   const folder = fileName(destination) || destination;
   const status =
-    ended && ended !== 'running'
-      ? ENDINGS[ended]
+    ended && ended.state !== 'running'
+      ? ended.state === 'done'
+        ? exportDoneWords(ended)
+        : ENDINGS[ended.state]
       : progress
         ? `${progress.phase === 'zips' ? 'Zip' : 'File'} ${progress.done} of ${progress.total}`
         : 'Starting…';

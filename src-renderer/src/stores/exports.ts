@@ -5,6 +5,7 @@ import type {
   ExportProgressView,
   ExportRecipesView,
   ExportScope,
+  ExportTally,
   ExportView,
 } from '../../../src-main/shared/models.ts';
 import type { ExportState, PreflightWarning } from '../../../src-main/shared/vocabulary.ts';
@@ -16,6 +17,9 @@ import { api } from '../api/index.ts';
 // (its recipes and folder: the app's last export for the client brand, kept by core, issue 31),
 // the recipe Review's results are dragged out through, and the exports put aside to run while the designer
 // works on (as Lightroom's exports run behind its window, their progress in a corner).
+
+/** How an export ended: its state and what it wrote. */
+export type ExportEnded = { state: ExportState } & ExportTally;
 
 /** A recipe as the dialog lists it: the built-ins marked as such. */
 export type ListedRecipe = ExportRecipesView['recipes'][number];
@@ -64,7 +68,8 @@ interface ExportsState {
   /** The app's last export for the brand of the batches the dialog opened on: its recipes and folder. */
   remembered: ExportLastChoiceView | null;
   progress: Record<string, ExportProgressView>;
-  ended: Record<string, ExportState>;
+  /** How each export ended, with what it wrote (core's `export:changed`). */
+  ended: Record<string, ExportEnded>;
   /** Exports a quit or a kill interrupted, offered again (and those resumed from the offer, until closed). */
   offered: ExportView[];
   /** Through which recipe (id) Review's results are dragged out; null: the files as they are. */
@@ -188,8 +193,8 @@ export const useExports = create<ExportsState>((set, get) => ({
     const offProgress = api.on('export:progress', (view) =>
       set({ progress: { ...get().progress, [view.id]: view } }),
     );
-    const offChanged = api.on('export:changed', ({ id, state }) =>
-      set({ ended: { ...get().ended, [id]: state } }),
+    const offChanged = api.on('export:changed', ({ id, ...ending }) =>
+      set({ ended: { ...get().ended, [id]: ending } }),
     );
     return () => {
       offProgress();

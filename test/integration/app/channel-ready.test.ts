@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSrgbProfile } from '../../../src-main/core/export/preflight.ts';
 import { probeVideo } from '../../../src-main/core/export/video-probe.ts';
+import { exportAnswer } from '../../../src-main/mcp/export-work.ts';
 import type { ExportDetail, ExportRequest } from '../../../src-main/shared/models.ts';
 import { EXAMPLES_DIR } from '../../harness/app-server.ts';
 import {
@@ -132,12 +133,22 @@ describe('a catalog and a folder made ready for every channel', () => {
       expect.objectContaining({ kind: 'not_white', files: 3, accepted: false }),
     );
 
+    const ended = new Promise((resolve) => h.core.events.on('export:changed', resolve));
     const started = await callCore(h.core, 'export:start', request());
     detail = await untilValue(async () => {
       const now = await callCore(h.core, 'export:get', { id: started.id });
       return now.state === 'running' ? null : now;
     });
     expect(detail.state).toBe('done');
+    // Said as it is, not "done" alone: to the app's screens (with what it wrote) and to an agent.
+    expect(await ended).toEqual({
+      id: started.id,
+      state: 'done',
+      written: detail.written,
+      identical: detail.identical,
+      failed: 3,
+    });
+    expect(exportAnswer(detail).stateWords).toBe('done: partly exported, 3 failed');
     // Nothing failed but the three main images, held back with the reason.
     const held = detail.files.filter((file) => file.status !== 'written');
     expect(held.map((file) => [file.path, file.status]).sort()).toEqual(

@@ -11,6 +11,8 @@ import {
   BATCH_STATUS_WORDS,
   batchStatusWords,
   decisionWords,
+  exportDoneWords,
+  exportStateWords,
   JOB_STATE_WORDS,
   jobStateWords,
   jobWords,
@@ -155,5 +157,19 @@ describe('a decision in words', () => {
     expect(retryWarning(lost)).toBe(
       'The service charged this shoot already (8 credits) though its results cannot be had; sending it again costs 8 credits more.',
     );
+  });
+});
+
+describe('an ended export in words', () => {
+  it('says "Exported" only when no file failed, and nothing exported when none was written', () => {
+    expect(exportDoneWords({ written: 3, identical: 2, failed: 0 })).toBe('Exported');
+    expect(exportDoneWords({ written: 0, identical: 0, failed: 0 })).toBe('Exported');
+    expect(exportDoneWords({ written: 0, identical: 4, failed: 1 })).toBe('Partly exported');
+    expect(exportDoneWords({ written: 0, identical: 0, failed: 3 })).toBe('Nothing exported');
+    expect(exportStateWords({ state: 'done', written: 0, identical: 0, failed: 3 })).toBe(
+      'done: nothing exported, 3 failed',
+    );
+    expect(exportStateWords({ state: 'done', written: 5, identical: 0, failed: 0 })).toBe('done');
+    expect(exportStateWords({ state: 'stopped', written: 1, identical: 0, failed: 2 })).toBe('stopped');
   });
 });
