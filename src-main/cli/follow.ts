@@ -3,6 +3,7 @@ import { needsYouWords } from '../shared/words.ts';
 import { EXIT } from './exit-codes.ts';
 import type { CliCore } from './open-core.ts';
 import { ProgressPrinter } from './progress.ts';
+import { writeControls } from './terminal-text.ts';
 
 // What `run` and `resume` share once their batches are handed to the core: live progress and notices from
 // the core's events, Ctrl+C that lets requests in flight settle, the manifests, and the exit status.
@@ -47,7 +48,8 @@ export async function follow(
     if (batch.upload) {
       const { done, total, bytesSent } = batch.upload;
       uploading.set(batch.id, total);
-      process.stderr.write(
+      writeControls(
+        process.stderr,
         `\rUploading photos: ${done}/${total} (${(bytesSent / 1024 / 1024).toFixed(1)} MB sent)`,
       );
       uploadLineOpen = true;
@@ -58,7 +60,7 @@ export async function follow(
     if (total === undefined) return;
     uploading.delete(batch.id);
     if (batch.statusReason !== 'hosting')
-      process.stderr.write(`\rUploading photos: ${total}/${total}, done\n`);
+      writeControls(process.stderr, `\rUploading photos: ${total}/${total}, done\n`);
     else if (uploadLineOpen) process.stderr.write('\n');
     uploadLineOpen = false;
   };

@@ -2,6 +2,7 @@ import type { BatchProgress } from '../shared/models.ts';
 import { batchMoney, COUNTED, moneyWords, outcomeWords } from '../shared/money-words.ts';
 import type { JobState } from '../shared/vocabulary.ts';
 import { etaWords } from '../shared/words.ts';
+import { printable, writeControls } from './terminal-text.ts';
 
 // Live progress for a terminal, from the core's `batches:progress` events: one redrawn line per batch on a
 // TTY, a line per change (at most every 2 s) otherwise, so logs of CI runs stay readable.
@@ -69,7 +70,7 @@ export class ProgressPrinter {
     const text = lines.join('\n');
     if (this.tty) {
       const up = this.lastLine ? `\x1b[${this.lastLine.split('\n').length}F` : '';
-      this.out.write(`${up}${lines.map((line) => `\x1b[2K${line}`).join('\n')}\n`);
+      writeControls(this.out, `${up}${lines.map((line) => `\x1b[2K${printable(line)}`).join('\n')}\n`);
       this.lastLine = text;
       return;
     }

@@ -29,7 +29,9 @@ export interface NameStyle {
   cut?: 'end' | 'middle';
 }
 
-const FORBIDDEN = /[<>:"/\\|?*\p{Cc}]/gu;
+// And the bidirectional overrides and isolates (Trojan Source): "photo\u202Egpj.exe" shows as "photoexe.jpg"
+// in Finder and Explorer, a file that is not what its name seems.
+const FORBIDDEN = /[<>:"/\\|?*\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 /** An extension: a dot and 1 to 10 letters or digits at the end. */
 const EXTENSION = /\.[\p{L}\p{N}]{1,10}$/u;

@@ -82,6 +82,9 @@ describe('safe names', () => {
     expect(safeComponent('  Summer. . ', 'folder')).toBe('Summer');
     expect(safeComponent('...', 'folder')).toBe('_');
     expect(safeComponent('.MAIN.jpg', 'file')).toBe('_.MAIN.jpg');
+    // A right-to-left override would show this name as "photoexe.jpg": no name carries one.
+    expect(safeComponent('photo\u202egpj.exe', 'file')).toBe('photo_gpj.exe');
+    expect(safeComponent('a\u2066b\u2069.jpg', 'file')).toBe('a_b_.jpg');
   });
 
   it('normalises to NFC', () => {
