@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
@@ -45,7 +45,43 @@ interface Entry {
   place: string;
 }
 
-function toProducts(entries: readonly Entry[]): CatalogProduct[] {
+/**
+ * Guesses, chosen to pass any real catalog and stop one that would stall the scan or fill every screen: a
+ * cell of text (a product, a title, alt text) longer than any channel takes (Shopify's alt text: 512; a
+ * title: 255), a URL longer than most servers take, a file far larger than a 100,000-row Shopify export.
+ */
+export const MAX_TEXT_CHARS = 1_000;
+export const MAX_URL_CHARS = 8_192;
+export const MAX_CATALOG_BYTES = 256 * 1024 * 1024;
+
+const thousands = (value: number) => value.toLocaleString('en-US');
+const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024).toLocaleString('en-US')} MB`;
+
+/** Each entry's cells within their limits, or a CatalogError naming the row, the column and the limit. */
+function checkLimits(entries: readonly Entry[], file: string): void {
+  for (const entry of entries) {
+    const cells: Array<[string, string | undefined, number]> = [
+      ['product', entry.key, MAX_TEXT_CHARS],
+      ['title', entry.name, MAX_TEXT_CHARS],
+      ['URL', entry.url, MAX_URL_CHARS],
+      ...IDENTITY_FIELDS.map((field): [string, string | undefined, number] => [
+        field,
+        entry.identity?.[field],
+        MAX_TEXT_CHARS,
+      ]),
+    ];
+    for (const [column, value, limit] of cells) {
+      if (value !== undefined && value.length > limit) {
+        throw new CatalogError(
+          `${file}: ${entry.place}: its ${column} is ${thousands(value.length)} characters long; the limit is ${thousands(limit)}`,
+        );
+      }
+    }
+  }
+}
+
+function toProducts(entries: readonly Entry[], file: string): CatalogProduct[] {
+  checkLimits(entries, file);
   const byKey = new Map<
     string,
     {
@@ -208,6 +244,7 @@ function parseEntries(content: string, file: string): CatalogProduct[] {
         position: position(entry.position),
         identity: { sku: entry.product },
       })),
+      file,
     );
   }
   const delimiter = extname(file).toLowerCase() === '.tsv' ? '\t' : ',';
@@ -238,16 +275,24 @@ function parseEntries(content: string, file: string): CatalogProduct[] {
           row,
         })),
       ),
+      file,
     );
   }
-  return toProducts(fromSimpleRows(rows, file));
+  return toProducts(fromSimpleRows(rows, file), file);
 }
 
 export async function readCatalog(file: string): Promise<CatalogProduct[]> {
   let text: string;
   try {
+    const { size } = await stat(file);
+    if (size > MAX_CATALOG_BYTES) {
+      throw new CatalogError(
+        `${file}: ${megabytes(size)}, more than a catalog of photos holds (the limit is ${megabytes(MAX_CATALOG_BYTES)}): split it`,
+      );
+    }
     text = await readFile(file, 'utf8');
   } catch (error) {
+    if (error instanceof CatalogError) throw error;
     throw new CatalogError(describeFsFailure(error) ?? `${file}: unreadable (${String(error)})`);
   }
   return parseCatalog(text, file);

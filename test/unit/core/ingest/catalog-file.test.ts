@@ -1,10 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CatalogError,
   isCatalogFile,
+  MAX_CATALOG_BYTES,
   parseCatalog,
   readCatalog,
 } from '../../../../src-main/core/ingest/catalog-file.ts';
@@ -375,6 +376,27 @@ describe('parseCatalog: what a catalog says of a product (issue 29)', () => {
   });
 });
 
+describe('parseCatalog: cells no catalog holds', () => {
+  it('refuses a product, a title or a URL longer than its limit, naming the row or item and the column', () => {
+    const long = 'x'.repeat(50_000);
+    expect(() => parseCatalog(`product,url\n${long},https://img.test/a.jpg\n`, 'big.csv')).toThrow(
+      'big.csv: row 2: its product is 50,000 characters long; the limit is 1,000',
+    );
+    expect(() => parseCatalog(`product,url,alt\ncap,https://img.test/a.jpg,${long}\n`, 'alt.csv')).toThrow(
+      'alt.csv: row 2: its alt is 50,000 characters long; the limit is 1,000',
+    );
+    expect(() =>
+      parseCatalog(`Handle,Title,Image Src\ncap,${long},https://img.test/a.jpg\n`, 'products_export.csv'),
+    ).toThrow('products_export.csv: row 2: its title is 50,000 characters long; the limit is 1,000');
+    expect(() =>
+      parseCatalog(JSON.stringify([{ product: 'cap', url: `https://img.test/${long}.jpg` }]), 'c.json'),
+    ).toThrow('c.json: item 1: its URL is 50,021 characters long; the limit is 8,192');
+    // At the limit, read.
+    const most = 'y'.repeat(1_000);
+    expect(parseCatalog(`product,url\n${most},https://img.test/a.jpg\n`, 'ok.csv')[0]!.name).toBe(most);
+  });
+});
+
 describe('parseCatalog: JSON', () => {
   it('reads a list of {product, url, position?}, positions as numbers or text', () => {
     const json = JSON.stringify([
@@ -453,6 +475,18 @@ describe('readCatalog and isCatalogFile', () => {
     await expect(readCatalog(file)).rejects.toThrow(
       `${file} does not exist: it was moved, renamed or deleted`,
     );
+  });
+
+  it('refuses a file larger than any catalog before reading a byte of it, naming its size', async () => {
+    const file = join(dir, 'huge.csv');
+    await writeFile(file, 'product,url\n');
+    // Sparse: its size is said without a gigabyte written.
+    await truncate(file, 5 * 1024 * 1024 * 1024);
+    await expect(readCatalog(file)).rejects.toThrow(
+      `${file}: 5,120 MB, more than a catalog of photos holds (the limit is 256 MB): split it`,
+    );
+    await truncate(file, MAX_CATALOG_BYTES);
+    await expect(readCatalog(file)).rejects.not.toThrow(/the limit is/);
   });
 
   it('knows catalogs by their extension', () => {
