@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
+import { MAX_FIELD_CHARS } from '../../shared/contract/products.ts';
 import type { ProductIdentity } from '../../shared/models.ts';
 import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
 import { describeFsFailure } from '../app/fs-refusal.ts';
@@ -47,10 +48,9 @@ interface Entry {
 
 /**
  * Guesses, chosen to pass any real catalog and stop one that would stall the scan or fill every screen: a
- * cell of text (a product, a title, alt text) longer than any channel takes (Shopify's alt text: 512; a
- * title: 255), a URL longer than most servers take, a file far larger than a 100,000-row Shopify export.
+ * cell of text (a product, a title, alt text) longer than the product sheet takes (MAX_FIELD_CHARS), a URL
+ * longer than most servers take, a file far larger than a 100,000-row Shopify export.
  */
-export const MAX_TEXT_CHARS = 1_000;
 export const MAX_URL_CHARS = 8_192;
 export const MAX_CATALOG_BYTES = 256 * 1024 * 1024;
 
@@ -61,13 +61,13 @@ const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024).toLocale
 function checkLimits(entries: readonly Entry[], file: string): void {
   for (const entry of entries) {
     const cells: Array<[string, string | undefined, number]> = [
-      ['product', entry.key, MAX_TEXT_CHARS],
-      ['title', entry.name, MAX_TEXT_CHARS],
+      ['product', entry.key, MAX_FIELD_CHARS],
+      ['title', entry.name, MAX_FIELD_CHARS],
       ['URL', entry.url, MAX_URL_CHARS],
       ...IDENTITY_FIELDS.map((field): [string, string | undefined, number] => [
         field,
         entry.identity?.[field],
-        MAX_TEXT_CHARS,
+        MAX_FIELD_CHARS,
       ]),
     ];
     for (const [column, value, limit] of cells) {

@@ -8,8 +8,13 @@ import { batchId } from './queue.ts';
 // product sheet (core/products/). Export names and manifests use it.
 
 const productId = z.string().min(1).max(200);
+/**
+ * The most characters a product's name or identity field holds, typed, pasted or read from a catalog: more
+ * than any channel takes (Shopify's title 255, its alt text 512).
+ */
+export const MAX_FIELD_CHARS = 2_000;
 /** A field's value as typed or pasted: one line (line breaks become spaces as it is stored). */
-const fieldValue = z.string().max(2000);
+const fieldValue = z.string().max(MAX_FIELD_CHARS);
 
 export const productsChannels = {
   /** A batch's products with their identities, and what export names use where a field is empty. */
