@@ -4,13 +4,17 @@
 // the window's title, a carriage return prints over what came before on the line, a right-to-left override
 // shows a name backwards. So every string the CLI writes to stdout and stderr is made printable in one place
 // (as git quotes such names): each of those characters is shown as its `\uXXXX` escape, which keeps `--json`
-// output the very same JSON (a JSON string may hold that escape for the character itself). Line feeds and
-// tabs stay as they are. The CLI's own controls (the progress line redrawn in place) go through
-// `writeControls`, around the wrapper.
+// output the very same JSON (a JSON string may hold that escape for the character itself). Line feeds,
+// tabs and the CR LF that ends a CSV line stay as they are. The CLI's own controls (the progress line
+// redrawn in place) go through `writeControls`, around the wrapper.
 
-/** C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and isolates. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its whole job.
-const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and isolates; a
+ * carriage return only alone, since CSV printed to stdout ends its lines with CR LF (RFC 4180).
+ */
+const UNPRINTABLE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its whole job.
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
 
 /** The text with every character that would act on a terminal shown as its `\uXXXX` escape instead. */
 export function printable(text: string): string {

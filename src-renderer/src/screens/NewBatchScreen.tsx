@@ -228,16 +228,16 @@ function Subfolders({ nested }: { nested: ScanView['nested'] }) {
 }
 
 /** What Adbatch wrote (its library, results, exports, data; a copy of a result) found in what was dropped: never products. */
-function AdbatchFolders({ skipped }: { skipped: ScanView['skippedFiles'] }) {
-  const folders = skipped.filter((one) => one.adbatchFolder);
-  if (folders.length === 0) return null;
+function WhatAdbatchWrote({ skipped }: { skipped: ScanView['skippedFiles'] }) {
+  const written = skipped.filter((one) => one.adbatchFolder);
+  if (written.length === 0) return null;
   return (
     <div className="adbatch-folders" data-testid="adbatch-folders">
       <h3>Skipped: what Adbatch wrote</h3>
       <ul className="muted small">
-        {folders.map((folder) => (
-          <li key={folder.file} title={folder.file}>
-            {fileName(folder.file)}: {folder.reason}
+        {written.map((one) => (
+          <li key={one.file} title={one.file}>
+            {fileName(one.file)}: {one.reason}
           </li>
         ))}
       </ul>
@@ -310,7 +310,7 @@ function Plan() {
         />
       )}
       {scan.nested.length > 0 && <Subfolders nested={scan.nested} />}
-      <AdbatchFolders skipped={scan.skippedFiles} />
+      <WhatAdbatchWrote skipped={scan.skippedFiles} />
       {scan.dropped.length > 0 && (
         <div className="dropped" data-testid="dropped">
           <h3>
