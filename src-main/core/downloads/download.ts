@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { sha256OfFile } from '../util/file-sha256.ts';
@@ -9,8 +10,8 @@ import { localFaultOf } from '../util/local-fault.ts';
 import { makeFolders } from '../util/make-folders.ts';
 
 // One result to disk: streamed into `<file>.part`, resumed with a Range request when a previous attempt
-// left bytes behind, verified (declared length, the image decodes, an MP4 starts with `ftyp`), hashed,
-// and only then renamed into place. A file without `.part` is therefore always complete and verified.
+// left bytes behind, held to a size no result of its kind reaches (MAX_RESULT_BYTES), verified (declared
+// length, the image decodes, an MP4 starts with `ftyp`), hashed, and only then renamed into place. A file without `.part` is therefore always complete and verified.
 
 export type ExpectedContent = 'image' | 'video';
 
@@ -31,6 +32,39 @@ export interface DownloadResult {
 }
 
 const TIMEOUT_MS = 60_000;
+
+const MB = 1024 * 1024;
+/**
+ * Guesses: more than any result of its kind can be (a 4K PNG shot is tens of MB, a 30 s 1080p video about
+ * 60). A service that answers garbage, or a body that never ends, would otherwise fill the library's disk.
+ */
+export const MAX_RESULT_BYTES: Readonly<Record<ExpectedContent, number>> = {
+  image: 256 * MB,
+  video: 4096 * MB,
+};
+
+const sized = (bytes: number) =>
+  `${(bytes / MB).toLocaleString('en-US', { maximumFractionDigits: bytes < 10 * MB ? 1 : 0 })} MB`;
+
+/** Final: the same answer would come again. `size`: what it declared, or how far it went before it was cut. */
+function tooLarge(expected: ExpectedContent, size: string, maxBytes: number): DownloadError {
+  return new DownloadError(
+    `the ${expected} ${size}, more than any ${expected} result (the limit is ${sized(maxBytes)}): not kept`,
+    false,
+  );
+}
+
+/** Passes the body on, and fails it once more than `maxBytes` came, counting what the .part held already. */
+function capped(start: number, maxBytes: number, expected: ExpectedContent): Transform {
+  let total = start;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      total += chunk.length;
+      if (total > maxBytes) done(tooLarge(expected, `went on past ${sized(maxBytes)}`, maxBytes));
+      else done(null, chunk);
+    },
+  });
+}
 
 async function partSize(part: string): Promise<number> {
   try {
@@ -85,8 +119,9 @@ export async function downloadVerified(
   url: string,
   file: string,
   expected: ExpectedContent,
-  options: { dispatcher?: Dispatcher; signal?: AbortSignal; root?: string } = {},
+  options: { dispatcher?: Dispatcher; signal?: AbortSignal; root?: string; maxBytes?: number } = {},
 ): Promise<DownloadResult> {
+  const maxBytes = options.maxBytes ?? MAX_RESULT_BYTES[expected];
   const part = `${file}.part`;
   if (options.root) await mkdirBelow(options.root, dirname(file));
   else await makeFolders(dirname(file));
@@ -118,11 +153,24 @@ export async function downloadVerified(
   const resumed = statusCode === 206;
   const declared = Number(headers['content-length']);
   const expectedTotal = Number.isFinite(declared) ? declared + (resumed ? offset : 0) : null;
+  if (expectedTotal !== null && expectedTotal > maxBytes) {
+    await body.dump();
+    await rm(part, { force: true });
+    throw tooLarge(expected, `is ${sized(expectedTotal)}`, maxBytes);
+  }
   try {
-    await pipeline(body, createWriteStream(part, { flags: resumed ? 'a' : 'w' }));
+    await pipeline(
+      body,
+      capped(resumed ? offset : 0, maxBytes, expected),
+      createWriteStream(part, { flags: resumed ? 'a' : 'w' }),
+    );
   } catch (error) {
     // A write this computer refused (a full disk) is not the network's: it goes up as it is.
     if (localFaultOf(error)) throw error;
+    if (error instanceof DownloadError) {
+      await rm(part, { force: true });
+      throw error;
+    }
     throw new DownloadError(`the download was cut off: ${(error as Error).message}`, true, { cause: error });
   }
   const size = await partSize(part);

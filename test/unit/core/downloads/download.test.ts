@@ -229,4 +229,41 @@ describe('downloadVerified', () => {
     expect(error.transient).toBe(true);
     expect(error.message).toMatch(/could not reach 127\.0\.0\.1/);
   });
+
+  it('refuses a result larger than any of its kind, said or streamed without end, keeping nothing of it', async () => {
+    const maxBytes = 1024 * 1024;
+    const big = Buffer.alloc(1.5 * maxBytes, 7);
+    const said = await serve((req, res) => sendBytes(req, res, big, 'image/png'));
+    const file = join(dir, 'shot.png');
+    const declared = await failure(downloadVerified(said.url, file, 'image', { maxBytes }));
+    expect(declared.transient).toBe(false);
+    expect(declared.message).toBe(
+      'the image is 1.5 MB, more than any image result (the limit is 1 MB): not kept',
+    );
+    // No length said, and a body that never ends: cut off once past the limit.
+    let sent = 0;
+    const endless = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'video/mp4' });
+      const chunk = Buffer.alloc(64 * 1024, 1);
+      const more = () => {
+        while (!res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) break;
+        }
+        if (!res.destroyed) res.once('drain', more);
+      };
+      more();
+    });
+    const streamed = await failure(
+      downloadVerified(endless.url, join(dir, 'video.mp4'), 'video', { maxBytes }),
+    );
+    expect(streamed.transient).toBe(false);
+    expect(streamed.message).toBe(
+      'the video went on past 1 MB, more than any video result (the limit is 1 MB): not kept',
+    );
+    expect(sent).toBeGreaterThan(maxBytes);
+    for (const left of [file, `${file}.part`, join(dir, 'video.mp4'), join(dir, 'video.mp4.part')]) {
+      expect(existsSync(left), left).toBe(false);
+    }
+  });
 });
