@@ -14,7 +14,7 @@ import {
   usageReportSchema,
   videoSchema,
 } from './schemas.ts';
-import { exchange } from './transport.ts';
+import { exchange, MAX_ANSWER_BYTES } from './transport.ts';
 import type {
   ClientBrand,
   CreditBalance,
@@ -240,6 +240,10 @@ export class ServiceClient {
       context,
     );
     if (answer.status < 200 || answer.status >= 300) throw errorFromResponse(answer, context, this.#apiKey);
+    if (answer.cutOff) {
+      const reason = `it went on past ${MAX_ANSWER_BYTES / 1024 / 1024} MB, more than any answer of the service`;
+      throw malformedResponse(answer.status, answer.body, reason, context, this.#apiKey);
+    }
 
     let json: unknown;
     try {

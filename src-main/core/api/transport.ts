@@ -9,7 +9,28 @@ import { networkError } from './network-errors.ts';
 export interface Exchange {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** The answer's body; only its first MAX_ANSWER_BYTES when it went on past them (`cutOff`). */
   body: string;
+  cutOff: boolean;
+}
+
+/**
+ * Guess: more than any answer of the service can be (its longest, a page of usage, is some KB). A body that
+ * goes on past it is not read into memory: a service answering garbage, or a body that never ends within
+ * the timeout, would otherwise take this computer's memory with it.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+async function readCapped(body: AsyncIterable<Buffer>): Promise<{ text: string; cutOff: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    // Leaving the loop destroys the body: the rest is never read.
+    if (size > MAX_ANSWER_BYTES) return { text: Buffer.concat(chunks).toString('utf8'), cutOff: true };
+    chunks.push(chunk);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), cutOff: false };
 }
 
 export interface ExchangeOptions {
@@ -38,8 +59,8 @@ export async function exchange(options: ExchangeOptions, call: CallContext): Pro
       signal: controller.signal,
       dispatcher: options.dispatcher,
     });
-    const body = await response.body.text();
-    return { status: response.statusCode, headers: response.headers, body };
+    const { text, cutOff } = await readCapped(response.body);
+    return { status: response.statusCode, headers: response.headers, body: text, cutOff };
   } catch (error) {
     throw networkError(error, call, options.url.host, { timedOut, ms: options.timeoutMs });
   } finally {

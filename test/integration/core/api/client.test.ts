@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +18,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../../../../src-main/core/api/index.ts';
+import { MAX_ANSWER_BYTES } from '../../../../src-main/core/api/transport.ts';
 import { type Sandbox, startSandbox } from '../../../../src-main/sandbox/server.ts';
 import { PRODUCT_PHOTOS, type StaticServer, startStaticServer } from '../../../support/static-server.ts';
 
@@ -368,5 +370,48 @@ describe('injected faults', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ maybeSent: false, code: 'ECONNREFUSED', timedOut: false });
     expect(error.message).toContain('connection was refused');
+  });
+
+  it('an answer that never ends: MalformedResponseError, maybe sent, read no further than its limit', async () => {
+    // A service that answers a create's 201 with a JSON body that goes on for ever.
+    let sent = 0;
+    let ended: () => void = () => {};
+    const cut = new Promise<void>((resolve) => {
+      ended = resolve;
+    });
+    const endless = createHttpServer((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.write('{"id":"shoot_1","padding":"');
+      const chunk = Buffer.alloc(256 * 1024, 'x');
+      const more = () => {
+        while (!res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+      };
+      res.once('close', ended);
+      more();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new ServiceClient({
+        baseUrl: `http://127.0.0.1:${(endless.address() as AddressInfo).port}`,
+        apiKey: KEYS.personal,
+        dispatcher,
+      });
+      const error = await failure(client.createShoot({ productImageUrls: [photoUrl], style: 'classic' }));
+      expect(error).toBeInstanceOf(MalformedResponseError);
+      expect(error).toMatchObject({ status: 201, maybeSent: true });
+      expect(error.message).toContain(
+        `it went on past ${MAX_ANSWER_BYTES / 1024 / 1024} MB, more than any answer of the service`,
+      );
+      // The client hung up: the service stopped sending soon after the limit.
+      await cut;
+      expect(sent).toBeGreaterThan(MAX_ANSWER_BYTES);
+      expect(sent).toBeLessThan(4 * MAX_ANSWER_BYTES);
+    } finally {
+      endless.closeAllConnections();
+      await new Promise((resolve) => endless.close(resolve));
+    }
   });
 });
