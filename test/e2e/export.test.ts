@@ -83,14 +83,19 @@ async function openBatchReview(): Promise<void> {
     .toBe(`${RESULTS} of ${RESULTS} reviewed · ${RESULTS} picked · 0 rejected`);
 }
 
+/** Review of the batch, with two of its results selected by Ctrl+click, as a designer picks a few. */
+async function selectTwoInReview(): Promise<void> {
+  await openBatchReview();
+  const tiles = page.getByTestId('review-grid').locator('.tile');
+  await tiles.nth(0).click();
+  await tiles.nth(1).click({ modifiers: ['Control'] });
+  await tiles.nth(0).click({ modifiers: ['Control'] });
+  await expect.poll(() => page.locator('.review-selection').textContent()).toMatch(/^2 selected/);
+}
+
 describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('chooses recipes, previews the names, warns before writing, and cancels keeping what was finished', async () => {
-    await openBatchReview();
-    const tiles = page.getByTestId('review-grid').locator('.tile');
-    await tiles.nth(0).click();
-    await tiles.nth(1).click({ modifiers: ['Control'] });
-    await tiles.nth(0).click({ modifiers: ['Control'] });
-    await expect.poll(() => page.locator('.review-selection').textContent()).toMatch(/^2 selected/);
+    await selectTwoInReview();
 
     // A recipe of the designer's whose minimum the 1024 px results are under: a pre-flight error.
     await callCore(app.core, 'export:saveRecipe', {
@@ -389,12 +394,7 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
   }, 180_000);
 
   it('says an export that held files back partly exported, in its report and in the sidebar, never "Exported"', async () => {
-    await openBatchReview();
-    const tiles = page.getByTestId('review-grid').locator('.tile');
-    await tiles.nth(0).click();
-    await tiles.nth(1).click({ modifiers: ['Control'] });
-    await tiles.nth(0).click({ modifiers: ['Control'] });
-    await expect.poll(() => page.locator('.review-selection').textContent()).toMatch(/^2 selected/);
+    await selectTwoInReview();
     await page.getByRole('button', { name: 'Export…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Export' });
     expect(await dialog.getByRole('radio', { name: 'The 2 selected results' }).isChecked()).toBe(true);
