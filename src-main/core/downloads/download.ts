@@ -11,7 +11,8 @@ import { makeFolders } from '../util/make-folders.ts';
 
 // One result to disk: streamed into `<file>.part`, resumed with a Range request when a previous attempt
 // left bytes behind, held to a size no result of its kind reaches (MAX_RESULT_BYTES), verified (declared
-// length, the image decodes, an MP4 starts with `ftyp`), hashed, and only then renamed into place. A file without `.part` is therefore always complete and verified.
+// length, the image decodes, an MP4 starts with `ftyp`), hashed, and only then renamed into place. A file
+// without `.part` is therefore always complete and verified.
 
 export type ExpectedContent = 'image' | 'video';
 
