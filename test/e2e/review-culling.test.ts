@@ -163,6 +163,8 @@ describe.skipIf(missing)(`culling${missing ? ` (skipped: ${missing})` : ''}`, ()
     // Stars on two results, in the loupe (where a key acts on the result on screen, not the selection),
     // then sort by stars: they come first, and → follows the sorted order.
     await press('e');
+    // The loupe opens on the result the grid was on, and only then does ← move from it.
+    await expect.poll(loupeName).toBe('bottles, shot 4');
     await press('ArrowLeft');
     await expect.poll(loupeName).toBe('bottles, shot 3');
     await press('5');
