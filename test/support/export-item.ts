@@ -1,4 +1,5 @@
 import type { ExportItem } from '../../src-main/core/export/export-item.ts';
+import type { PlacedBefore } from '../../src-main/core/export/placed-before.ts';
 import { PREFLIGHT_WARNINGS } from '../../src-main/shared/vocabulary.ts';
 
 // A result to export, with everything a test does not set: a picked shot of the Solidus cap. Apart from
@@ -33,3 +34,17 @@ export function exportItem(overrides: Partial<ExportItem> & { key: string; file:
  * write every file the plan holds (the pre-flight's own tests choose what they accept).
  */
 export const ACCEPT_ALL = [...PREFLIGHT_WARNINGS];
+
+/** A file an export placed, as its records remember it (`rememberPlaced`): under its planned path, with these bytes. */
+export function placedFile(relativePath: string, sha256: string): PlacedBefore {
+  return {
+    plannedPath: relativePath,
+    renderKey: `key-${relativePath}`,
+    relativePath,
+    sha256,
+    bytes: 10,
+    width: 1,
+    height: 1,
+    warnings: [],
+  };
+}

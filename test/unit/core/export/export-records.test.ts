@@ -6,6 +6,7 @@ import { type Db, openDatabase } from '../../../../src-main/core/db/open.ts';
 import { ExportRecords, type ExportSnapshot } from '../../../../src-main/core/export/export-records.ts';
 import { builtInRecipe } from '../../../../src-main/core/export/recipes.ts';
 import { DEFAULT_SELECTION } from '../../../../src-main/core/export/selection.ts';
+import { placedFile } from '../../../support/export-item.ts';
 
 // What the exports table and the files they placed keep over time, on a real SQLite file: the newest ended
 // exports and every running or interrupted one; the placed files of the folders those still name.
@@ -41,16 +42,7 @@ function snapshot(destination: string): ExportSnapshot {
 }
 
 function placedOnce(destination: string): void {
-  records.rememberPlaced(destination, {
-    plannedPath: 'Web/hat-01.webp',
-    renderKey: 'key',
-    relativePath: 'Web/hat-01.webp',
-    sha256: 'sha',
-    bytes: 1,
-    width: 1,
-    height: 1,
-    warnings: [],
-  });
+  records.rememberPlaced(destination, placedFile('Web/hat-01.webp', 'sha'));
 }
 
 describe('export records pruned', () => {

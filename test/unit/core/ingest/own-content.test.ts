@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExportRecords } from '../../../../src-main/core/export/export-records.ts';
 import { ownContentOf } from '../../../../src-main/core/ingest/own-content.ts';
+import { placedFile } from '../../../support/export-item.ts';
 import { INTO_STATE, productJobs, withQueueStore } from '../../../support/job-states.ts';
 import { newBatch } from '../queue/store-fixtures.ts';
 
@@ -48,22 +49,11 @@ function seeded<T>(
   });
 }
 
-const placed = (sha256: string, relativePath: string) => ({
-  plannedPath: relativePath,
-  renderKey: `key-${relativePath}`,
-  relativePath,
-  sha256,
-  bytes: 10,
-  width: 1,
-  height: 1,
-  warnings: [],
-});
-
 describe('ownContentOf', () => {
   it('knows a result downloaded and a file an export placed by their bytes, and nothing else', () => {
     seeded((own, exports, result) => {
       result(sha('b'));
-      exports.rememberPlaced('/exports/web', placed(sha('c'), 'Web/hat-01.jpg'));
+      exports.rememberPlaced('/exports/web', placedFile('Web/hat-01.jpg', sha('c')));
       expect(own(sha('b'))).toEqual({
         kind: 'results',
         reason: 'a result Adbatch downloaded (hat, in batch “Spring”)',
@@ -79,7 +69,7 @@ describe('ownContentOf', () => {
   it('leaves the designer the photos a batch was shot from, whatever copy of them Adbatch holds', () => {
     seeded((own, exports, result) => {
       // An export's sources copied as they are, and a result the service answered unchanged.
-      exports.rememberPlaced('/exports/with-sources', placed(sha('a'), 'Sources/hat-1.png'));
+      exports.rememberPlaced('/exports/with-sources', placedFile('Sources/hat-1.png', sha('a')));
       expect(own(sha('a'))).toBeNull();
       result(sha('a'));
       expect(own(sha('a'))).toBeNull();
