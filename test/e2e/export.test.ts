@@ -428,6 +428,14 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     expect(await sheet.getByTestId('export-result').textContent()).toBe(
       'Partly exported. 2 files written, 0 files already there (skipped), 2 files failed, 2 files with warnings.',
     );
+    // Each held file says its reasons once, under a heading that says some failed.
+    expect(await sheet.locator('.export-warnings summary').textContent()).toBe(
+      'Failures and warnings per file',
+    );
+    expect(await sheet.locator('.export-warnings li').first().textContent()).toBe(
+      'Poster/bottles-01-partly.jpg: Not written (pre-flight): 1024 px of the result on the long side; Poster needs at least 1500 px: choose Pro (2K).',
+    );
+    await checkAllLooks(page, '29-export-partly', 'Export partly done');
     await sheet.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => aside.count()).toBe(0);
   }, 180_000);

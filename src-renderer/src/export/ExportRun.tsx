@@ -142,13 +142,13 @@ export function ExportRun({
           )}
           {warned.length > 0 && (
             <details className="export-warnings" open={warned.length <= 5}>
-              <summary>Warnings per file</summary>
+              <summary>{detail.failed > 0 ? 'Failures and warnings per file' : 'Warnings per file'}</summary>
               {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling list must take the focus to scroll by keys. */}
               <ul tabIndex={0} aria-label="Files with warnings">
                 {warned.slice(0, WARNINGS_LISTED).map((file) => (
                   <li key={file.path}>
-                    <code>{file.path}</code>:{' '}
-                    {[...(file.error ? [file.error] : []), ...file.warnings].join(' ')}
+                    {/* A file held back says its reasons in its error: its warnings again would say them twice. */}
+                    <code>{file.path}</code>: {file.error ?? file.warnings.join(' ')}
                   </li>
                 ))}
               </ul>
