@@ -80,6 +80,11 @@ export const preflightSchema = z.object({
    * must span at least `minFill` of the frame on its longer side.
    */
   whiteBackground: z.object({ minFill: z.number().min(0).max(1) }).optional(),
+  /**
+   * Files one product may have in this recipe (Amazon takes PT01 to PT08 beside its MAIN): the later ones
+   * are held back with the reason. Where the names follow Amazon's rules, a product is its SKU.
+   */
+  maxPerProduct: z.number().int().positive().optional(),
 });
 export type Preflight = z.infer<typeof preflightSchema>;
 
@@ -114,6 +119,14 @@ export const recipeSchema = z
     fileTemplate: z.string().min(1).max(400),
     /** `/` separates folders; empty puts the files at the top of the export folder. */
     folderTemplate: z.string().max(400).default('{recipe}'),
+    /**
+     * Whose rules the names follow beyond the template. `amazon`: the bulk image upload's, which matches a
+     * file to its listing by its name alone (core/export/amazon-names.ts): `{sku}` is written without dashes
+     * or spaces (a SKU with other characters refuses the export), and `{n}` and the first or other shots
+     * count a SKU's results across the whole export, so two batches of one product make one MAIN, never a
+     * second one named `(2)`.
+     */
+    nameRules: z.enum(['amazon']).optional(),
     /** Which of a product's shots this recipe takes: all, the first (a main image), or all but the first. */
     shots: z.enum(['all', 'first', 'rest']).default('all'),
     /** The kinds of result this recipe exports. A video is copied as it is unless `video` says otherwise. */

@@ -181,7 +181,7 @@ export type ExportState = (typeof EXPORT_STATES)[number];
  * its file (the channel refuses it, or the path is too long for Windows); a warning blocks it too unless
  * the export accepts that kind ("export anyway": a plan option, a checkbox, `--accept-warning`).
  */
-export const PREFLIGHT_ERRORS = ['too_small', 'too_many_bytes', 'path_too_long'] as const;
+export const PREFLIGHT_ERRORS = ['too_small', 'too_many_bytes', 'path_too_long', 'too_many_files'] as const;
 export type PreflightError = (typeof PREFLIGHT_ERRORS)[number];
 export const PREFLIGHT_WARNINGS = [
   'below_recommended',

@@ -301,6 +301,7 @@ export const PREFLIGHT_WORDS: Record<PreflightError | PreflightWarning, string> 
   too_small: 'under the channel minimum size',
   too_many_bytes: 'over the channel file size limit',
   path_too_long: 'path too long for Windows (260 characters)',
+  too_many_files: 'past the files the channel takes per product',
   below_recommended: 'under the channel recommended size',
   upscaled: 'enlarged from a smaller result',
   not_white: 'background not pure white',

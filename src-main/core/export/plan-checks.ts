@@ -147,6 +147,19 @@ export function pixelChecks(recipe: Recipe, measured: { edgeMin: number; fill: n
   return checks;
 }
 
+/**
+ * A file past the recipe's files per product (Amazon's PT08): an error that holds it back. `product` names
+ * whose files are counted (the SKU where the names follow Amazon's rules).
+ */
+export function countCheck(recipe: Recipe, n: number, product: string): PreflightCheck | null {
+  const most = recipe.preflight.maxPerProduct;
+  if (most === undefined || n <= most) return null;
+  return error(
+    'too_many_files',
+    `This is file ${n} of ${product} for ${recipe.name}, which takes at most ${most} a product: pick fewer, or export the rest with another recipe.`,
+  );
+}
+
 /** Why a file is not written: its errors, and its warnings of kinds the export did not accept; [] to write it. */
 export function blockingReasons(
   checks: readonly PreflightCheck[],

@@ -1,7 +1,9 @@
 import { setImmediate } from 'node:timers/promises';
+import { amazonIdentifier } from '../../shared/amazon-identifier.ts';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import { mapLimit } from '../util/map-limit.ts';
 import { NameClaims, safeComponent } from '../util/safe-names.ts';
+import { AmazonNameNotes } from './amazon-names.ts';
 import type { ExportItem } from './export-item.ts';
 import { outputFraming } from './geometry.ts';
 import { isIdentityToken, type MissingField, MissingFields } from './missing-fields.ts';
@@ -13,7 +15,14 @@ import {
   type TextToken,
   usesToken,
 } from './names.ts';
-import { MAX_WINDOWS_PATH, type PreflightCheck, pathCheck, pathLength, sizeChecks } from './plan-checks.ts';
+import {
+  countCheck,
+  MAX_WINDOWS_PATH,
+  type PreflightCheck,
+  pathCheck,
+  pathLength,
+  sizeChecks,
+} from './plan-checks.ts';
 import { parseRecipe } from './recipes.ts';
 import { DEFAULT_SELECTION, leftOutOf, type Selection, selectItems } from './selection.ts';
 import { extensionOf, readSourceInfo, type SourceInfo } from './source-info.ts';
@@ -90,13 +99,28 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** Whether the recipe's file names lead with a SKU Amazon's bulk upload reads (amazon-names.ts). */
+function amazonNamed(recipe: Recipe): boolean {
+  return recipe.nameRules === 'amazon' && usesToken(recipe.fileTemplate, 'sku');
+}
+
+/**
+ * Whose results `{n}` and a recipe's first or other shots count: a product's, or where Amazon matches files
+ * by SKU, the SKU's across the whole export (two batches of one product: one MAIN, then PT01 on). Compared
+ * in capitals, as a file system that ignores case would compare the names.
+ */
+function numberedAs(item: ExportItem, recipe: Recipe): string {
+  const identifier = amazonNamed(recipe) ? amazonIdentifier(item.sku) : null;
+  return identifier ? `sku:${identifier.toUpperCase()}` : item.productKey;
+}
+
 /** Which of a product's shots a recipe takes, and their numbers. */
 function takenByRecipe(items: readonly ExportItem[], recipe: Recipe): Array<{ item: ExportItem; n: number }> {
   const taken: Array<{ item: ExportItem; n: number }> = [];
   const seen = new Map<string, number>();
   for (const item of items) {
     if (!recipe.kinds.includes(item.kind)) continue;
-    const group = `${item.productKey}\u0000${item.kind}`;
+    const group = `${numberedAs(item, recipe)}\u0000${item.kind}`;
     const position = (seen.get(group) ?? 0) + 1;
     seen.set(group, position);
     if (item.kind === 'shot' && recipe.shots === 'first' && position > 1) continue;
@@ -157,7 +181,9 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
   const notices: PlanNotice[] = [];
   const noticed = new Set<string>();
   const missing = new MissingFields();
+  const amazonNames = new AmazonNameNotes();
   for (const recipe of recipes) {
+    const amazon = amazonNamed(recipe);
     for (const { item, n } of takenByRecipe(items, recipe)) {
       const info = await infoOf(item);
       const original = recipe.format.type === 'original' && recipe.size.kind === 'original';
@@ -168,10 +194,16 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
       const size = copy
         ? { width: info.width, height: info.height, scale: 1 }
         : outputFraming(recipe.size, info, recipe.allowUpscale);
+      const identifier = amazon ? amazonIdentifier(item.sku) : null;
+      if (amazon && item.sku.trim() !== '' && identifier === null) {
+        missing.note(recipe, item, 'sku', item.sku);
+        continue;
+      }
+      if (identifier !== null) amazonNames.note(item, identifier);
       const values: NameValues = {
         brand: item.brand,
         product: item.product,
-        sku: item.sku,
+        sku: identifier ?? item.sku,
         handle: item.handle,
         title: item.title,
         style: item.style,
@@ -212,6 +244,8 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
       if (index % 500 === 499) await setImmediate();
       const relativePath = claims.claim([...folders, file].join('/'), String(index));
       const checks = sizeChecks(recipe, item.kind, info, size);
+      const tooMany = countCheck(recipe, n, amazon ? values.sku : item.product);
+      if (tooMany) checks.push(tooMany);
       const tooLong = request.destination === undefined ? null : pathCheck(request.destination, relativePath);
       if (tooLong) checks.push(tooLong);
       files.push({
@@ -232,7 +266,7 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
   return {
     recipes,
     files,
-    notices,
+    notices: [...notices, ...amazonNames.notices()],
     missing: missing.list(),
     leftOut: leftOutOf(request.items, selection, recipes),
   };

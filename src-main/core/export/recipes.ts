@@ -22,11 +22,15 @@ export function parseRecipe(input: unknown): Recipe {
 
 const MB = 1024 * 1024;
 
+/** Amazon's part shots, PT01 to PT08: with the MAIN, the nine images a listing shows (docs/export.md). */
+const AMAZON_PART_SHOTS = 8;
+
 /** What Amazon asks of every product image, its main one and the others alike (docs/export.md). */
 const AMAZON_IMAGE = {
   format: { type: 'jpeg', quality: 90 },
   size: { kind: 'long-edge', px: 2000 },
   kinds: ['shot'],
+  nameRules: 'amazon',
   preflight: { minLongEdge: 1000, recommendedLongEdge: 1600, maxBytes: 10 * MB, srgb: true },
 } satisfies Partial<RecipeInput>;
 
@@ -66,6 +70,7 @@ export const BUILT_IN_RECIPES: readonly Recipe[] = [
     name: 'Amazon additional',
     fileTemplate: '{sku}.PT{n:02}.{ext}',
     shots: 'rest',
+    preflight: { ...AMAZON_IMAGE.preflight, maxPerProduct: AMAZON_PART_SHOTS },
   },
   {
     id: 'instagram-feed',

@@ -117,8 +117,8 @@ describe('a product sheet', () => {
     // The products in batch order (the folder's first); Amazon main has no file for the mug.
     const paths = plan.files.map((file) => file.path);
     expect(paths).toEqual([
-      'Amazon main/SOL-HAT-01.MAIN.jpg',
-      'Amazon main/SOL-TOTE-02.MAIN.jpg',
+      'Amazon main/SOLHAT01.MAIN.jpg',
+      'Amazon main/SOLTOTE02.MAIN.jpg',
       'Shopify/mug-77-mug-set-01.jpg',
       'Shopify/solidus-hat-01.jpg',
       'Shopify/canvas-tote-01.jpg',
@@ -147,9 +147,9 @@ describe('a product sheet', () => {
     const plan = await callCore(h.core, 'export:plan', request(['amazon-main']));
     expect(plan.blocking).toEqual([]);
     expect(plan.files.map((file) => file.path.replace(/\.\w+$/, ''))).toEqual([
-      'Amazon main/MUG-77.MAIN',
-      'Amazon main/SOL-HAT-01.MAIN',
-      'Amazon main/SOL-TOTE-02.MAIN',
+      'Amazon main/MUG77.MAIN',
+      'Amazon main/SOLHAT01.MAIN',
+      'Amazon main/SOLTOTE02.MAIN',
     ]);
   });
 

@@ -251,6 +251,8 @@ describe('the plan', () => {
     // A name the recipe needs and the product lacks blocks its files (issue 29): never `_.MAIN.jpg`.
     expect(amazon.files).toEqual([]);
     expect(amazon.notices).toEqual([]);
-    expect(amazon.missing).toEqual([{ recipe: 'Amazon main', token: 'sku', products: ['Cap'] }]);
+    expect(amazon.missing).toEqual([
+      { recipe: 'Amazon main', token: 'sku', reason: 'missing', products: ['Cap'] },
+    ]);
   });
 });

@@ -1,0 +1,130 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExportItem } from '../../../src-main/core/export/export-item.ts';
+import { missingFieldMessage } from '../../../src-main/core/export/missing-fields.ts';
+import { planExport } from '../../../src-main/core/export/plan.ts';
+import { builtInRecipe } from '../../../src-main/core/export/recipes.ts';
+import { runExport } from '../../../src-main/core/export/run.ts';
+import { listFiles } from '../../support/export-checks.ts';
+import { ACCEPT_ALL, exportItem } from '../../support/export-item.ts';
+import { makeSources, type Sources } from '../../support/export-sources.ts';
+
+// Amazon's bulk image upload matches a file to its listing by the name alone, `SKU.MAIN.jpg` and
+// `SKU.PT01.jpg` to `PT08`, and drops a name with a dash, a space, an underscore or any other character
+// (Amazon's help, docs/export.md). An export that writes such a name is "Exported" and still lands
+// nowhere. These tests plan and write the Amazon recipes on real images decoded by sharp and read the
+// names on disk.
+
+let root: string;
+let sources: Sources;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'adbatch-amazon-names-'));
+  sources = await makeSources(join(root, 'sources'));
+}, 60_000);
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const AMAZON = [builtInRecipe('amazon-main'), builtInRecipe('amazon-additional')];
+/** A name Amazon's bulk upload takes: letters and digits, a variant code it knows, the extension. */
+const AMAZON_NAME = /^Amazon (main|additional)\/[A-Za-z0-9]+\.(MAIN|PT0[1-8])\.jpg$/;
+
+/** `count` picked shots of one product, on white and filling the frame (Amazon's main image passes). */
+function picks(count: number, product: Partial<ExportItem> & { productKey: string }): ExportItem[] {
+  return Array.from({ length: count }, (_, index) =>
+    exportItem({
+      key: `${product.productKey}-${index + 1}`,
+      file: sources.fillsWhite,
+      shot: index + 1,
+      ...product,
+    }),
+  );
+}
+
+async function exported(items: ExportItem[], folder: string) {
+  const plan = await planExport({ items, recipes: AMAZON, date: '2026-11-28' });
+  const destination = join(root, folder);
+  const report = await runExport({ plan, destination, acceptWarnings: ACCEPT_ALL });
+  return { plan, report, onDisk: await listFiles(destination) };
+}
+
+describe('Amazon’s file names', () => {
+  it('hold the SKU without its dashes and spaces, as Amazon asks, and say so', async () => {
+    const items = [
+      ...picks(2, { productKey: 'hat', product: 'Hat', sku: 'HAT-001' }),
+      ...picks(2, { productKey: 'cap', product: 'Cap', sku: 'CAP 77' }),
+    ];
+    const { plan, report, onDisk } = await exported(items, 'dashes');
+    expect(onDisk.sort()).toEqual([
+      'Amazon additional/CAP77.PT01.jpg',
+      'Amazon additional/HAT001.PT01.jpg',
+      'Amazon main/CAP77.MAIN.jpg',
+      'Amazon main/HAT001.MAIN.jpg',
+    ]);
+    expect(report.files.every((file) => file.status === 'written')).toBe(true);
+    expect(plan.notices.map((notice) => notice.message)).toContain(
+      "Amazon's file names hold SKUs without dashes or spaces, as Amazon asks: HAT-001 as HAT001, CAP 77 as CAP77.",
+    );
+  }, 60_000);
+
+  it('refuse the export, naming the product, when a SKU holds characters Amazon would not take', async () => {
+    const items = [
+      ...picks(1, { productKey: 'hat', product: 'Hat', sku: 'HAT_001' }),
+      ...picks(1, { productKey: 'cap', product: 'Cap', sku: 'B000CAP001' }),
+      ...picks(1, { productKey: 'mug', product: 'Mug', sku: 'MUG/7' }),
+    ];
+    const plan = await planExport({ items, recipes: AMAZON, date: '2026-11-28' });
+    // Not a file Amazon drops: the products are out of the plan, and the export does not start.
+    expect(plan.files.map((file) => file.relativePath)).toEqual(['Amazon main/B000CAP001.MAIN.jpg']);
+    expect(plan.missing.map(missingFieldMessage)).toEqual([
+      "Amazon main names files as Amazon's bulk image upload reads them, {sku} in letters and digits only (dashes and spaces are left out), and 2 products' SKU have other characters, which Amazon would not take: Hat (“HAT_001”), Mug (“MUG/7”). Give them the ASIN, UPC or EAN (or a SKU of letters and digits) in the product sheet (or adbatch products <batch> --from FILE).",
+    ]);
+  }, 60_000);
+
+  it('number one SKU’s picks across batches as one listing: one MAIN, never a second named “(2)”', async () => {
+    const items = [
+      ...picks(2, { productKey: 'spring/hat', product: 'Hat', sku: 'B000HAT001', batch: 'Spring' }),
+      ...picks(3, { productKey: 'summer/hat', product: 'Hat', sku: 'B000HAT001', batch: 'Summer' }),
+    ];
+    const { plan, report, onDisk } = await exported(items, 'two-batches');
+    expect(onDisk.sort()).toEqual([
+      'Amazon additional/B000HAT001.PT01.jpg',
+      'Amazon additional/B000HAT001.PT02.jpg',
+      'Amazon additional/B000HAT001.PT03.jpg',
+      'Amazon additional/B000HAT001.PT04.jpg',
+      'Amazon main/B000HAT001.MAIN.jpg',
+    ]);
+    for (const path of onDisk) expect(path).toMatch(AMAZON_NAME);
+    // The main image is the first batch's first pick; the second batch's picks follow its first's.
+    const main = report.files.find((file) => file.relativePath === 'Amazon main/B000HAT001.MAIN.jpg');
+    expect(main?.planned.item.key).toBe('spring/hat-1');
+    const pt03 = report.files.find((file) => file.relativePath === 'Amazon additional/B000HAT001.PT02.jpg');
+    expect(pt03?.planned.item.key).toBe('summer/hat-1');
+    expect(plan.notices.map((notice) => notice.message)).toContain(
+      "B000HAT001 is the SKU of 2 products (Hat (batch “Spring”), Hat (batch “Summer”)): Amazon's files number them as one listing's images, its MAIN from the first.",
+    );
+  }, 60_000);
+
+  it('stop at PT08: a ninth other pick is held back with the reason, not written as PT09', async () => {
+    const { report, onDisk } = await exported(
+      picks(10, { productKey: 'hat', product: 'Hat', sku: 'B000HAT001' }),
+      'ten-picks',
+    );
+    expect(onDisk.length).toBe(9);
+    for (const path of onDisk) expect(path).toMatch(AMAZON_NAME);
+    const held = report.files.filter((file) => file.status === 'failed');
+    expect(held.map((file) => file.planned.relativePath)).toEqual(['Amazon additional/B000HAT001.PT09.jpg']);
+    expect(held[0]!.error).toBe(
+      'Not written (pre-flight): This is file 9 of B000HAT001 for Amazon additional, which takes at most 8 a product: pick fewer, or export the rest with another recipe.',
+    );
+    // What was written is what Amazon reads: JPEG, at least 1000 px on the long side.
+    const meta = await sharp(join(root, 'ten-picks', onDisk[0]!)).metadata();
+    expect(meta.format).toBe('jpeg');
+    expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeGreaterThanOrEqual(1000);
+  }, 60_000);
+});
