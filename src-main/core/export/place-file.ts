@@ -17,7 +17,23 @@ import { foldKey, withSuffix } from '../util/safe-names.ts';
 // the same name again. One exception: the file an earlier export placed under that name (recorded in
 // `export_files`) and still as it left it (size and sha256) is ours, and is replaced when its source
 // changed, so a re-export leaves no ` (2)` beside it. A file of ours changed since is a stranger's now:
-// kept, the new one beside it, and the caller says so (`keptChanged`).
+// kept, the new one beside it, and the caller says so (`keptChanged`). A file a channel reads by its name
+// alone (Amazon's `HAT001.MAIN.jpg`: `exactName`) never goes beside: a ` (2)` would land nowhere, so a
+// name taken by other bytes is a NameTakenError, and the file is not written.
+
+/** The planned name is taken by another file, and the file is read by no other name (`exactName`). */
+export class NameTakenError extends Error {
+  override name = 'NameTakenError';
+  constructor(
+    readonly relativePath: string,
+    /** The file there is one an earlier export wrote, changed since. */
+    readonly changedOurs: boolean,
+  ) {
+    super(
+      `${relativePath} is taken in the export folder by ${changedOurs ? 'a file Adbatch wrote and someone changed since (kept as it is)' : 'another file (kept as it is)'}, and the channel reads this file by that name alone: not written. Move that file away, or export into an empty folder.`,
+    );
+  }
+}
 
 /** The bytes, a file to copy, or the `.part` already written by the caller (a zip streamed into it). */
 export type Content = { bytes: Buffer } | { copyFrom: string } | { partReady: true };
@@ -78,6 +94,8 @@ export async function placeFile(options: {
   signal?: AbortSignal;
   /** The file an earlier export placed for this planned path, replaced if still as it left it. */
   ours?: OursBefore;
+  /** Placed under its planned name or not at all (NameTakenError): a channel matches it by that name. */
+  exactName?: boolean;
 }): Promise<Placed> {
   const { root, plannedPath, claims, owner } = options;
   const slash = plannedPath.lastIndexOf('/');
@@ -103,6 +121,8 @@ export async function placeFile(options: {
   };
   try {
     for (let count = 1; ; count++) {
+      // Its name was taken (by a stranger's bytes, a file of this run, or a race): no other name will do.
+      if (options.exactName && count > 1) throw new NameTakenError(plannedPath, keptChanged !== undefined);
       const candidate = `${folder ? `${folder}/` : ''}${withSuffix(fileName, count)}`;
       if (!claims.tryClaim(candidate, owner)) continue;
       const target = join(root, candidate);

@@ -160,6 +160,14 @@ export function countCheck(recipe: Recipe, n: number, product: string): Prefligh
   );
 }
 
+/** A file whose channel reads it by a name another file of the export already has: an error that holds it back. */
+export function sameNameCheck(recipe: Recipe, wanted: string): PreflightCheck {
+  return error(
+    'too_many_files',
+    `Another file of this export is named ${wanted}, and ${recipe.name}'s channel reads a file by its name alone: number them ({n}) or take one shot a product.`,
+  );
+}
+
 /** Why a file is not written: its errors, and its warnings of kinds the export did not accept; [] to write it. */
 export function blockingReasons(
   checks: readonly PreflightCheck[],

@@ -21,6 +21,7 @@ import {
   type PreflightCheck,
   pathCheck,
   pathLength,
+  sameNameCheck,
   sizeChecks,
 } from './plan-checks.ts';
 import { parseRecipe } from './recipes.ts';
@@ -242,8 +243,12 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
       const index = files.length;
       // A plan of thousands of files gives the event loop a turn now and then.
       if (index % 500 === 499) await setImmediate();
-      const relativePath = claims.claim([...folders, file].join('/'), String(index));
+      const wanted = [...folders, file].join('/');
+      const relativePath = claims.claim(wanted, String(index));
       const checks = sizeChecks(recipe, item.kind, info, size);
+      // Two files of one export under one Amazon name (a recipe of the designer's that names every shot
+      // MAIN): the second would be a ` (2)` Amazon's bulk upload drops.
+      if (amazon && relativePath !== wanted) checks.push(sameNameCheck(recipe, wanted));
       const tooMany = countCheck(recipe, n, amazon ? values.sku : item.product);
       if (tooMany) checks.push(tooMany);
       const tooLong = request.destination === undefined ? null : pathCheck(request.destination, relativePath);

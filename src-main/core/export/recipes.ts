@@ -11,7 +11,7 @@ export class RecipeError extends Error {
 /** A recipe from anything (a saved file, the dialog, the CLI), or a RecipeError saying what is wrong. */
 export function parseRecipe(input: unknown): Recipe {
   const parsed = recipeSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return withAmazonRulesByName(parsed.data);
   const issue = parsed.error.issues[0]!;
   const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
   const name = (input as { name?: unknown } | null)?.name;
@@ -20,10 +20,33 @@ export function parseRecipe(input: unknown): Recipe {
   );
 }
 
-const MB = 1024 * 1024;
-
 /** Amazon's part shots, PT01 to PT08: with the MAIN, the nine images a listing shows (docs/export.md). */
 const AMAZON_PART_SHOTS = 8;
+
+/** A file template of Amazon's bulk upload: the SKU, then a variant code Amazon reads (MAIN, SWCH, PTnn). */
+const AMAZON_TEMPLATE = /^\{sku\}\.(MAIN|SWCH|PT\{n(:\d+)?\}|PT\d\d)(\.|$)/;
+
+/**
+ * A recipe whose names are Amazon's bulk upload names (`{sku}.MAIN.{ext}`, `{sku}.PT{n:02}.{ext}`), made by
+ * the designer or saved before `nameRules` was, follows Amazon's name rules as the built-ins do, and a
+ * `PT{n}` one takes PT01 to PT08 unless it says otherwise. A guess at what its author meant: no one wants a
+ * name Amazon's upload drops.
+ */
+function withAmazonRulesByName(recipe: Recipe): Recipe {
+  const variant = AMAZON_TEMPLATE.exec(recipe.fileTemplate)?.[1];
+  if (recipe.nameRules !== undefined || variant === undefined) return recipe;
+  const numbered = variant.startsWith('PT{n');
+  return {
+    ...recipe,
+    nameRules: 'amazon',
+    preflight: {
+      ...recipe.preflight,
+      maxPerProduct: recipe.preflight.maxPerProduct ?? (numbered ? AMAZON_PART_SHOTS : undefined),
+    },
+  };
+}
+
+const MB = 1024 * 1024;
 
 /** What Amazon asks of every product image, its main one and the others alike (docs/export.md). */
 const AMAZON_IMAGE = {

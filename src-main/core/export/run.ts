@@ -12,7 +12,7 @@ import { makeFolders } from '../util/make-folders.ts';
 import { NameClaims } from '../util/safe-names.ts';
 import { describeExportFault } from './export-fault.ts';
 import { type ManifestRow, manifestCsv, manifestJson } from './manifest.ts';
-import { type Content, partPath, placeFile, sameBytes } from './place-file.ts';
+import { type Content, NameTakenError, partPath, placeFile, sameBytes } from './place-file.ts';
 import { type PlacedBefore, renderKey } from './placed-before.ts';
 import type { ExportPlan, PlannedFile } from './plan.ts';
 import { blockingReasons, type PreflightCheck } from './plan-checks.ts';
@@ -374,6 +374,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
           owner: String(file.index),
           signal,
           ...oursFor(file.relativePath),
+          exactName: file.recipe.nameRules === 'amazon',
         });
         finish({
           planned: file,
@@ -391,6 +392,14 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
           renderKey: key,
         });
       } catch (error) {
+        if (error instanceof NameTakenError) {
+          failed(
+            file,
+            error.message,
+            checks.map((check) => check.message),
+          );
+          continue;
+        }
         if (interrupted(error)) break;
         throw error;
       }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -126,5 +126,68 @@ describe('Amazon’s file names', () => {
     const meta = await sharp(join(root, 'ten-picks', onDisk[0]!)).metadata();
     expect(meta.format).toBe('jpeg');
     expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeGreaterThanOrEqual(1000);
+  }, 60_000);
+
+  it('are written under their name or not at all: a stranger’s file there is kept, and no “(2)” is made', async () => {
+    const destination = join(root, 'taken');
+    await mkdir(join(destination, 'Amazon main'), { recursive: true });
+    const stranger = join(destination, 'Amazon main', 'B000HAT001.MAIN.jpg');
+    await writeFile(stranger, 'a main image someone else put here');
+    const plan = await planExport({
+      items: picks(2, { productKey: 'hat', product: 'Hat', sku: 'B000HAT001' }),
+      recipes: AMAZON,
+      date: '2026-11-28',
+    });
+    const report = await runExport({ plan, destination, acceptWarnings: ACCEPT_ALL });
+    expect((await listFiles(destination)).sort()).toEqual([
+      'Amazon additional/B000HAT001.PT01.jpg',
+      'Amazon main/B000HAT001.MAIN.jpg',
+    ]);
+    expect(await readFile(stranger, 'utf8')).toBe('a main image someone else put here');
+    const main = report.files.find((file) => file.planned.recipe.id === 'amazon-main')!;
+    expect(main.status).toBe('failed');
+    expect(main.error).toBe(
+      'Amazon main/B000HAT001.MAIN.jpg is taken in the export folder by another file (kept as it is), and the channel reads this file by that name alone: not written. Move that file away, or export into an empty folder.',
+    );
+    expect(report.failed).toBe(1);
+  }, 60_000);
+
+  it('follow Amazon’s rules in a designer’s own recipe named as Amazon names files', async () => {
+    // Every pick named MAIN, and the others numbered PT without a limit: as a designer might write them.
+    const mine = [
+      {
+        id: 'my-main',
+        name: 'My main',
+        format: { type: 'jpeg' },
+        size: { kind: 'original' },
+        fileTemplate: '{sku}.MAIN.{ext}',
+      },
+      {
+        id: 'my-parts',
+        name: 'My parts',
+        format: { type: 'jpeg' },
+        size: { kind: 'original' },
+        fileTemplate: '{sku}.PT{n:02}.{ext}',
+      },
+    ];
+    const plan = await planExport({
+      items: picks(9, { productKey: 'hat', product: 'Hat', sku: 'HAT-001' }),
+      recipes: mine,
+      date: '2026-11-28',
+    });
+    const destination = join(root, 'mine');
+    const report = await runExport({ plan, destination, acceptWarnings: ACCEPT_ALL });
+    const onDisk = await listFiles(destination);
+    expect(onDisk.sort()).toEqual([
+      'My main/HAT001.MAIN.jpg',
+      ...Array.from({ length: 8 }, (_, index) => `My parts/HAT001.PT0${index + 1}.jpg`),
+    ]);
+    const held = report.files.filter((file) => file.status === 'failed');
+    // Eight more MAINs, held in the plan, and a ninth part.
+    expect(held.map((file) => file.planned.relativePath)).toContain('My parts/HAT001.PT09.jpg');
+    expect(held.filter((file) => file.planned.recipe.id === 'my-main').length).toBe(8);
+    expect(held.find((file) => file.planned.recipe.id === 'my-main')!.error).toBe(
+      "Not written (pre-flight): Another file of this export is named My main/HAT001.MAIN.jpg, and My main's channel reads a file by its name alone: number them ({n}) or take one shot a product.",
+    );
   }, 60_000);
 });
