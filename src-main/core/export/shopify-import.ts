@@ -51,23 +51,29 @@ export interface ShopifyImportSheet {
  * Shopify does not document.
  */
 export function shopifyImportCsv(images: readonly ShopifyImage[]): ShopifyImportSheet {
-  const positions = new Map<string, number>();
+  // A product's rows one under the other, as Shopify reads a product, even when two batches of one
+  // handle are exported together (its first batch's images first).
+  const byHandle = new Map<string, CsvCell[][]>();
   const skipped = new Set<string>();
-  const rows: CsvCell[][] = [];
   for (const { item, src } of images) {
     const product = shopifyProductOf(item);
     if (product.handle === '') {
       skipped.add(`${item.product} has no handle Shopify can take (its name has no letter or digit)`);
       continue;
     }
-    const position = (positions.get(product.handle) ?? 0) + 1;
-    positions.set(product.handle, position);
+    let rows = byHandle.get(product.handle);
+    if (!rows) {
+      rows = [];
+      byHandle.set(product.handle, rows);
+    }
+    const position = rows.length + 1;
     rows.push([product.handle, position === 1 ? product.title : null, src, position, product.alt]);
   }
+  const rows = [...byHandle.values()].flat();
   return {
     text: csvText(HEADER, rows, { bom: false }),
     rows: rows.length,
-    products: positions.size,
+    products: byHandle.size,
     skipped: [...skipped],
   };
 }
