@@ -1,5 +1,5 @@
 import type { BatchProgress } from '../shared/models.ts';
-import { batchMoney, COUNTED, moneyWords, outcomeWords } from '../shared/money-words.ts';
+import { batchMoney, countedJobs, moneyWords, outcomeWords } from '../shared/money-words.ts';
 import type { JobState } from '../shared/vocabulary.ts';
 import { etaWords } from '../shared/words.ts';
 import { printable, writeControls } from './terminal-text.ts';
@@ -21,7 +21,7 @@ export function formatProgress(progress: BatchProgress, now: number): string {
     `[${bar(finished, progress.jobs)}]`,
     `created ${progress.created}/${progress.jobs}`,
     `running ${progress.inFlight}`,
-    outcomeWords(progress.states, COUNTED.job),
+    outcomeWords(progress.states, countedJobs(progress)),
     ...(progress.attention > 0 ? [`needs you ${progress.attention}`] : []),
     moneyWords(batchMoney(progress)),
     `ETA ${eta}`,

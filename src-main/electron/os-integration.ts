@@ -1,6 +1,6 @@
 import type { CoreEvents } from '../core/app/events.ts';
 import type { BatchProgress } from '../shared/models.ts';
-import { COUNTED, outcomeWords } from '../shared/money-words.ts';
+import { countedJobs, outcomeWords } from '../shared/money-words.ts';
 import { needsYouWords } from '../shared/words.ts';
 
 // Dock/taskbar progress for running batches, and a notification when a batch finishes, ends needing the
@@ -23,7 +23,7 @@ export function noticeFor(
     return { title: `${now.name} needs you`, body: needsYouWords(now) ?? '' };
   }
   if (before?.status !== 'finished' && now.status === 'finished') {
-    return { title: `${now.name} is done`, body: `${outcomeWords(now.states, COUNTED.job)}.` };
+    return { title: `${now.name} is done`, body: `${outcomeWords(now.states, countedJobs(now))}.` };
   }
   if (before?.statusReason !== now.statusReason && now.status === 'paused') {
     if (now.statusReason === 'insufficient_credits') {

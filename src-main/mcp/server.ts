@@ -11,7 +11,7 @@ import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';
 import type { BatchDetail, CatalogView, UsagePeriod } from '../shared/models.ts';
 import {
   batchMoney,
-  COUNTED,
+  countedJobs,
   moneyWords,
   outcomeWords,
   priceWords,
@@ -424,7 +424,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           jobs: batch.jobs,
           done: batch.done,
           failed: batch.failed,
-          outcomeWords: outcomeWords(batch.states, COUNTED.job),
+          outcomeWords: outcomeWords(batch.states, countedJobs(batch)),
           creditsCharged: batchMoney(batch).charged,
           creditsRefunded: batch.creditsRefunded,
           creditsSpent: batch.creditsSpent,

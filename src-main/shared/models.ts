@@ -408,6 +408,8 @@ export interface BatchProgress {
   /** While the batch's photos are being uploaded to storage, before its jobs are sent. */
   upload: UploadProgress | null;
   jobs: number;
+  /** Jobs that make a video; the others make shoots (what the counts call them: `countedJobs`). */
+  videos: number;
   done: number;
   failed: number;
   attention: number;

@@ -142,3 +142,9 @@ export const COUNTED = {
   video: { singular: 'video', plural: 'videos' },
   job: { singular: 'shoot or video', plural: 'shoots and videos' },
 } as const;
+
+/** What a batch's jobs are called: shoots, videos, or "shoots and videos" when it has both. */
+export function countedJobs(batch: { jobs: number; videos: number }): (typeof COUNTED)[keyof typeof COUNTED] {
+  if (batch.videos === 0) return COUNTED.shoot;
+  return batch.videos === batch.jobs ? COUNTED.video : COUNTED.job;
+}

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { BatchDetail, BatchSummary, JobView } from '../../shared/models.ts';
-import { batchMoney, COUNTED, moneyWords, outcomeWords } from '../../shared/money-words.ts';
+import { batchMoney, countedJobs, moneyWords, outcomeWords } from '../../shared/money-words.ts';
 import type { BatchDecision, JobDecision } from '../../shared/vocabulary.ts';
 import {
   batchStatusWords,
@@ -62,7 +62,7 @@ function batchLine(batch: BatchSummary): string {
   // What is in doubt and what is at stake, whatever the status: a finished batch with any says "needs you".
   const doubt = needsYouWords(batch);
   const inDoubt = doubt ? `\n    ${doubt} (adbatch recheck ${batch.id})` : '';
-  return `${batch.id}  ${batchStatusWords(batch)}  ${batch.name}\n    ${outcomeWords(batch.states, COUNTED.job)}; ${moneyWords(batchMoney(batch), batch.quotedCredits)}${stake}${left}${why}${inDoubt}`;
+  return `${batch.id}  ${batchStatusWords(batch)}  ${batch.name}\n    ${outcomeWords(batch.states, countedJobs(batch))}; ${moneyWords(batchMoney(batch), batch.quotedCredits)}${stake}${left}${why}${inDoubt}`;
 }
 
 function jobLines(detail: BatchDetail): string[] {

@@ -15,19 +15,22 @@ export interface BatchTotals {
   atStake: number;
   /** Jobs the service accepted (a remote id recorded), whatever became of them since. */
   created: number;
+  /** Jobs that make a video; the others make shoots. */
+  videos: number;
   /** The credits the jobs in doubt hold: kept by the service (charged, not refunded) or at stake. */
   inDoubt: number;
 }
 
 export type TotalsWithProducts = BatchTotals & { products: number };
 
-const emptyTotals = (): TotalsWithProducts => ({
+export const emptyTotals = (): TotalsWithProducts => ({
   jobs: 0,
   byState: {},
   charged: 0,
   refunded: 0,
   atStake: 0,
   created: 0,
+  videos: 0,
   inDoubt: 0,
   products: 0,
 });
@@ -47,8 +50,8 @@ export function collectTotals(db: Db, batchId: string | null): Map<BatchId, Tota
   const where = batchId === null ? '' : 'WHERE batch_id = @batchId';
   const params = batchId === null ? {} : { batchId };
   for (const row of db
-    .prepare<object, { batch_id: BatchId; state: JobState; n: number; created: number }>(
-      `SELECT batch_id, state, COUNT(*) AS n, SUM(accepted_at IS NOT NULL) AS created
+    .prepare<object, { batch_id: BatchId; state: JobState; n: number; created: number; videos: number }>(
+      `SELECT batch_id, state, COUNT(*) AS n, SUM(accepted_at IS NOT NULL) AS created, SUM(kind = 'video') AS videos
        FROM jobs ${where} GROUP BY batch_id, state`,
     )
     .all(params)) {
@@ -56,6 +59,7 @@ export function collectTotals(db: Db, batchId: string | null): Map<BatchId, Tota
     totals.byState[row.state] = row.n;
     totals.jobs += row.n;
     totals.created += row.created;
+    totals.videos += row.videos;
   }
   for (const row of db
     .prepare<object, { batch_id: BatchId; charged: number; refunded: number; pending: number }>(

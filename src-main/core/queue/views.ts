@@ -15,6 +15,7 @@ import { thumbnailPath } from '../ingest/check-photo.ts';
 import { batchFolder, ingestCacheDir } from '../library.ts';
 import type { RateLimit } from '../scheduler/budget.ts';
 import { DurationModel, durationClass } from '../scheduler/durations.ts';
+import { emptyTotals } from './batch-totals.ts';
 import { batchDecisionsFor, decisionsFor } from './decisions.ts';
 import { type EtaInput, type EtaJob, estimateEta } from './eta.ts';
 import { ACTIVE_JOB_STATES, ATTENTION_JOB_STATES, viewStatus } from './states.ts';
@@ -129,6 +130,7 @@ function progressOf(store: QueueStore, batch: Batch, totals: BatchTotals, facts:
     statusMessage: batch.statusMessage,
     upload: facts.upload(batch.id),
     jobs: totals.jobs,
+    videos: totals.videos,
     done: count('done'),
     failed: count('failed'),
     attention,
@@ -178,16 +180,7 @@ export function batchSummary(store: QueueStore, batch: Batch, facts: BatchFacts)
 export function batchSummaries(store: QueueStore, facts: BatchFacts, files: FileGateway): BatchListItem[] {
   const all = store.allTotals();
   const covers = store.assets.covers();
-  const empty = {
-    jobs: 0,
-    byState: {},
-    charged: 0,
-    refunded: 0,
-    atStake: 0,
-    created: 0,
-    inDoubt: 0,
-    products: 0,
-  };
+  const empty = emptyTotals();
   return store.batches
     .all()
     .sort((a, b) => b.createdAt - a.createdAt)

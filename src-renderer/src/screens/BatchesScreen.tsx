@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { counted } from '../../../src-main/shared/counted.ts';
-import { batchMoney, COUNTED, moneyWords, outcomeWords } from '../../../src-main/shared/money-words.ts';
+import { batchMoney, countedJobs, moneyWords, outcomeWords } from '../../../src-main/shared/money-words.ts';
 import { unsettledCredits } from '../../../src-main/shared/words.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
@@ -98,7 +98,7 @@ export function BatchesScreen() {
                     max={batch.jobs}
                     label={`${batch.name} progress`}
                   />
-                  <small>{outcomeWords(batch.states, COUNTED.job)}</small>
+                  <small>{outcomeWords(batch.states, countedJobs(batch))}</small>
                 </span>
                 <span>{moneyWords(batchMoney(batch))}</span>
               </button>

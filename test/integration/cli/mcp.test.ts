@@ -155,7 +155,7 @@ describe('adbatch mcp', () => {
     });
     expect(status).toMatchObject({ status: 'finished', done: 2, creditsSpent: 2 });
     expect(status).toMatchObject({
-      outcomeWords: '2 shoots and videos: 2 made',
+      outcomeWords: '2 shoots: 2 made',
       creditsCharged: 2,
       creditsRefunded: 0,
       moneyWords: '2 credits charged, 0 refunded, 2 net, of 2 quoted',

@@ -81,7 +81,7 @@ describe('a batch whose creates were charged but their answers lost, on the comm
     expect(await faults.credits(key())).toBe(before);
     const after = await adbatch(['status', '--data-dir', dataDir()]);
     expect(after.stdout).toContain(`${batch.id}  finished  ${batch.name}`);
-    expect(after.stdout).toContain('3 shoots and videos: 1 made, 2 charged, results out of reach');
+    expect(after.stdout).toContain('3 shoots: 1 made, 2 charged, results out of reach');
     const again = await adbatch(['resume', '--data-dir', dataDir()], { env: env() });
     expect(again.code).toBe(EXIT.ok);
     expect(again.stdout).toContain('Every batch has finished.');

@@ -11,6 +11,7 @@ const progress = (overrides: Partial<BatchProgress>): BatchProgress => ({
   statusMessage: null,
   upload: null,
   jobs: 10,
+  videos: 0,
   done: 0,
   failed: 0,
   attention: 0,
@@ -34,7 +35,7 @@ describe('noticeFor', () => {
       ),
     ).toEqual({
       title: 'Spring is done',
-      body: '10 shoots and videos: 9 made, 1 failed.',
+      body: '10 shoots: 9 made, 1 failed.',
     });
     expect(
       noticeFor(progress({}), progress({ status: 'paused', statusReason: 'insufficient_credits' }))?.body,

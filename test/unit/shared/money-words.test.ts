@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   batchMoney,
   COUNTED,
+  countedJobs,
   moneyWords,
   outcomesOf,
   outcomeWords,
@@ -49,6 +50,12 @@ describe('outcomeWords', () => {
       '14 shoots and videos: 3 made, 2 failed, 3 in doubt, 1 charged, results out of reach, 2 not made, 3 under way',
     );
     expect(Object.values(outcomesOf(states)).reduce((sum, n) => sum + n, 0)).toBe(14);
+  });
+
+  it('calls a batch’s jobs what they are: shoots, videos, or shoots and videos', () => {
+    expect(outcomeWords({ done: 3 }, countedJobs({ jobs: 3, videos: 0 }))).toBe('3 shoots: 3 made');
+    expect(outcomeWords({ done: 2 }, countedJobs({ jobs: 2, videos: 2 }))).toBe('2 videos: 2 made');
+    expect(outcomeWords({ done: 4 }, countedJobs({ jobs: 4, videos: 1 }))).toBe('4 shoots and videos: 4 made');
   });
 });
 
