@@ -13,3 +13,21 @@ export function amazonIdentifier(sku: string): string | null {
   const identifier = sku.replace(REMOVED, '');
   return IDENTIFIER.test(identifier) ? identifier : null;
 }
+
+/** Products named in the sheet's word; the rest are counted. */
+const NAMED = 5;
+
+/**
+ * The product sheet's word (app and CLI) on the SKUs Amazon's file names cannot hold, said where they are
+ * typed, before an Amazon export refuses them; null when every SKU can be held (or is empty).
+ */
+export function unnamableSkuWords(rows: readonly { name: string; used: { sku: string } }[]): string | null {
+  const unnamable = rows.filter((row) => row.used.sku !== '' && amazonIdentifier(row.used.sku) === null);
+  if (unnamable.length === 0) return null;
+  const named = unnamable
+    .slice(0, NAMED)
+    .map((row) => `${row.name} (“${row.used.sku}”)`)
+    .join(', ');
+  const more = unnamable.length > NAMED ? ` and ${unnamable.length - NAMED} more` : '';
+  return `${unnamable.length} of ${rows.length} products have a SKU Amazon's file names cannot hold (letters and digits only; dashes and spaces are left out): ${named}${more}.`;
+}

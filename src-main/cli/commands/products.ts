@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { unnamableSkuWords } from '../../shared/amazon-identifier.ts';
 import type { ProductSheetView } from '../../shared/models.ts';
 import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
 import { IDENTITY_FIELD_WORDS } from '../../shared/words.ts';
@@ -30,6 +31,12 @@ function sheetLines(view: ProductSheetView): string {
     return `${row.id}  ${row.name}\n    ${fields.join(', ')}`;
   });
   return `${view.batchName}: ${view.rows.length} products\n${lines.join('\n')}\n`;
+}
+
+/** The SKUs an Amazon export would refuse, said as they are read or shown (the app's sheet says the same). */
+function noteUnnamable(view: Pick<ProductSheetView, 'rows'>): void {
+  const words = unnamableSkuWords(view.rows);
+  if (words) process.stderr.write(`note: ${words}\n`);
 }
 
 export function registerProductsCommand(program: Command): void {
@@ -62,6 +69,7 @@ export function registerProductsCommand(program: Command): void {
           process.stdout.write(
             `${view.changed} of ${view.rows.length} products of ${view.batchName} read from ${file}.\n`,
           );
+          noteUnnamable(view);
         }
         if (options.pattern !== undefined) {
           const view = await cli.call('products:fromNames', { batchId, pattern: options.pattern });
@@ -70,6 +78,7 @@ export function registerProductsCommand(program: Command): void {
           if (view.unmatched.length > 0) {
             process.stderr.write(`note: the pattern does not match ${view.unmatched.join(', ')}\n`);
           }
+          noteUnnamable(view);
         }
         if (options.csv) {
           const { csv } = await cli.call('products:exportCsv', {
@@ -81,7 +90,9 @@ export function registerProductsCommand(program: Command): void {
             process.stdout.write(`Wrote ${resolve(options.out)}.\n`);
           } else process.stdout.write(csv);
         } else if (options.from === undefined && options.pattern === undefined) {
-          process.stdout.write(sheetLines(await cli.call('products:sheet', { batchId })));
+          const view = await cli.call('products:sheet', { batchId });
+          process.stdout.write(sheetLines(view));
+          noteUnnamable(view);
         }
       } finally {
         await cli.core.stop();

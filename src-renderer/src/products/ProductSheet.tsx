@@ -1,5 +1,5 @@
 import { type ClipboardEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { amazonIdentifier } from '../../../src-main/shared/amazon-identifier.ts';
+import { unnamableSkuWords } from '../../../src-main/shared/amazon-identifier.ts';
 import type { ProductSheetRow } from '../../../src-main/shared/models.ts';
 import { IDENTITY_FIELDS, type IdentityField } from '../../../src-main/shared/vocabulary.ts';
 import { IDENTITY_FIELD_WORDS } from '../../../src-main/shared/words.ts';
@@ -63,8 +63,7 @@ export function ProductSheet({ batchId, onClose }: { batchId: string; onClose: (
   }, [batchId]);
   const lacking = sheet?.rows.filter((row) => !row.used.sku).length ?? 0;
   // A SKU Amazon's file names cannot hold refuses an Amazon export: said here, where it is mended.
-  const unnamable =
-    sheet?.rows.filter((row) => row.used.sku && amazonIdentifier(row.used.sku) === null) ?? [];
+  const unnamable = sheet ? unnamableSkuWords(sheet.rows) : null;
   return (
     <ModalSheet labelledBy="product-sheet-title" className="product-sheet" onClose={onClose}>
       <div className="sheet-head">
@@ -129,15 +128,9 @@ export function ProductSheet({ batchId, onClose }: { batchId: string; onClose: (
           export them.
         </p>
       )}
-      {unnamable.length > 0 && (
+      {unnamable && (
         <p className="small product-lacking" data-testid="products-unnamable">
-          {unnamable.length} of {sheet?.rows.length} products have a SKU Amazon's file names cannot hold
-          (letters and digits only; dashes and spaces are left out):{' '}
-          {unnamable
-            .slice(0, 5)
-            .map((row) => `${row.name} (“${row.used.sku}”)`)
-            .join(', ')}
-          {unnamable.length > 5 ? ` and ${unnamable.length - 5} more` : ''}.
+          {unnamable}
         </p>
       )}
       {sheet && (

@@ -87,4 +87,30 @@ describe('adbatch products', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^adbatch: The pattern "\{sku\}_\{size\}" has an unknown field \{size\}/);
   }, 60_000);
+
+  it('says which SKUs Amazon’s file names cannot hold as they are read, and an Amazon export refuses them', async () => {
+    const sheet = join(dir, 'amazon.csv');
+    await writeFile(sheet, 'Name,SKU\nproduct-01,CAP_01\nproduct-02,HAT-02\n');
+    const read = await products('--from', sheet);
+    expect(read.code, read.stderr).toBe(0);
+    const note =
+      "note: 1 of 2 products have a SKU Amazon's file names cannot hold (letters and digits only; dashes and spaces are left out): product-01 (“CAP_01”).\n";
+    expect(read.stderr).toBe(note);
+    expect((await products()).stderr).toBe(note);
+    const exported = await adbatch([
+      'export',
+      batchId,
+      '--recipe',
+      'amazon-main',
+      '--not-rejected',
+      '--to',
+      join(dir, 'amazon'),
+      '--data-dir',
+      where.dataDir,
+    ]);
+    expect(exported.code).toBe(1);
+    expect(exported.stderr).toContain('which Amazon would not take: product-01 (“CAP_01”)');
+    // HAT-02 is not refused: Amazon's names hold it as HAT02.
+    expect(exported.stderr).not.toContain('HAT-02');
+  }, 60_000);
 });

@@ -55,7 +55,9 @@ describe('outcomeWords', () => {
   it('calls a batch’s jobs what they are: shoots, videos, or shoots and videos', () => {
     expect(outcomeWords({ done: 3 }, countedJobs({ jobs: 3, videos: 0 }))).toBe('3 shoots: 3 made');
     expect(outcomeWords({ done: 2 }, countedJobs({ jobs: 2, videos: 2 }))).toBe('2 videos: 2 made');
-    expect(outcomeWords({ done: 4 }, countedJobs({ jobs: 4, videos: 1 }))).toBe('4 shoots and videos: 4 made');
+    expect(outcomeWords({ done: 4 }, countedJobs({ jobs: 4, videos: 1 }))).toBe(
+      '4 shoots and videos: 4 made',
+    );
   });
 });
 
