@@ -208,7 +208,11 @@ async function readCatalogs(files: readonly string[]): Promise<CatalogRead[]> {
     files.map((file) =>
       readCatalog(file).then(
         (entries) => ({ file, entries }),
-        (error: Error) => ({ file, error: error.message }),
+        // The problem names the file already: its reason is said without it again.
+        (error: Error) => ({
+          file,
+          error: error.message.startsWith(`${file}: `) ? error.message.slice(file.length + 2) : error.message,
+        }),
       ),
     ),
   );
