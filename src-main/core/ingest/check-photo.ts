@@ -13,6 +13,7 @@ import {
   pixelLimitReason,
   THUMBNAIL_SIZE,
   tooLargeReason,
+  WARN_ASPECT,
   WARN_SHORT_SIDE,
 } from './limits.ts';
 import { DECODABLE_KINDS, SERVICE_READY_KINDS, type SniffedKind, sniff } from './sniff.ts';
@@ -272,6 +273,14 @@ async function checkContent(
     warnings.push({
       code: 'small',
       reason: `small: ${width} x ${height}; results may look soft below ${WARN_SHORT_SIDE} px on the short side`,
+    });
+  }
+  const longSide = Math.max(width, height);
+  if (longSide > WARN_ASPECT * shortSide) {
+    const ratio = Math.round(longSide / shortSide);
+    warnings.push({
+      code: 'odd_shape',
+      reason: `odd shape: ${width} x ${height} (${width > height ? `${ratio}:1` : `1:${ratio}`}), not a product photo's (a banner or a long screenshot?); the service fits it into the shot's frame, where the product may come out small or cut`,
     });
   }
 

@@ -8,6 +8,12 @@ export const MAX_PHOTOS_PER_PRODUCT = 8;
 export const MIN_SHORT_SIDE = 256;
 /** Below this the results may look soft: accepted with a warning. */
 export const WARN_SHORT_SIDE = 512;
+/**
+ * Guess: a photo whose long side is more than this many times its short side is not a product photo (a
+ * banner, a long screenshot, a contact sheet): the service fits it into a shot's frame (1:1 by default),
+ * where the product comes out tiny or cut. Accepted with a warning: a tall bottle at 1:3 passes quietly.
+ */
+export const WARN_ASPECT = 4;
 /** Guess: larger files are not product photos (a 50 MP camera JPEG is about 25 MB). The sandbox's guess too. */
 export const MAX_FILE_BYTES = 40 * 1024 * 1024;
 /** Guess: more pixels than this is a decompression bomb, whatever the file size (a 100 MP camera passes). */

@@ -9,6 +9,8 @@ export type ProblemCode =
   | 'truncated'
   | 'too_small'
   | 'small'
+  /** Far longer than wide or the other way (a banner, a long screenshot): accepted with a warning. */
+  | 'odd_shape'
   | 'pixel_limit'
   | 'too_large'
   | 'animated'

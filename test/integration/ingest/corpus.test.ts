@@ -44,6 +44,9 @@ beforeAll(async () => {
     picture(600, 600, 12).ensureAlpha(0.5).toColourspace('rgb16').png().toBuffer(),
   );
   await put('small/warn.jpg', jpeg(400, 400, 13));
+  // A banner (6.7:1) is warned about; a tall bottle's 1:3 is a product photo's shape.
+  await put('shape/banner.jpg', jpeg(4000, 600, 19));
+  await put('shape/bottle.jpg', jpeg(600, 1800, 20));
 
   // Turned away, each for its own reason.
   await put('bad/empty.jpg', Buffer.alloc(0));
@@ -204,6 +207,18 @@ describe('the bad-input corpus', () => {
   it('accepts a photo under 512 px on the short side with a warning', () => {
     expect(photo('small/warn.jpg')).toMatchObject({ width: 400, height: 400 });
     expect(problem('small/warn.jpg')).toMatchObject({ code: 'small', severity: 'warning' });
+  });
+
+  it('accepts a photo far from a product photo’s shape with a warning, and a tall bottle quietly', () => {
+    expect(photo('shape/banner.jpg')).toMatchObject({ width: 4000, height: 600 });
+    expect(problem('shape/banner.jpg')).toMatchObject({
+      code: 'odd_shape',
+      severity: 'warning',
+      reason:
+        "odd shape: 4000 x 600 (7:1), not a product photo's (a banner or a long screenshot?); the service fits it into the shot's frame, where the product may come out small or cut",
+    });
+    expect(photo('shape/bottle.jpg')).toMatchObject({ width: 600, height: 1800 });
+    expect(plan.problems.filter((p) => p.file === join(corpus, 'shape/bottle.jpg'))).toEqual([]);
   });
 
   it('skips system junk silently: not a product photo, not a problem', () => {
