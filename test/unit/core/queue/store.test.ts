@@ -611,6 +611,8 @@ describe('totals', () => {
       atStake: SHOOT_PRICE,
       // a's shoot and video, and c's shoot; b's may have been created, but no 201 says so.
       created: 3,
+      // A shoot and a video of each product.
+      videos: 3,
       // In doubt: b's shoot, its price at stake; c's is still running, a's were settled.
       inDoubt: SHOOT_PRICE,
     });
@@ -620,6 +622,7 @@ describe('totals', () => {
       charged: 0,
       refunded: 0,
       atStake: 0,
+      videos: 0,
       created: 0,
       inDoubt: 0,
     });
