@@ -1,4 +1,5 @@
-import { isAbsolute } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { Refusal } from '../core/app/dispatch.ts';
 import { isWithin, makeRealFolder, OutsideFolderError, realPathOf } from '../core/app/public-api.ts';
 
@@ -9,15 +10,25 @@ import { isWithin, makeRealFolder, OutsideFolderError, realPathOf } from '../cor
 // (core/export/place-file.ts). What remains: a folder swapped for a link between that last check and the
 // file's write (microseconds, by someone who can already write in the allowed folder).
 
+/**
+ * Where an agent's folder is: `~/…` in the home folder, as a shell would say it; a relative name inside the
+ * first allowed folder (an agent has no working folder of its own that means anything here: `spring` is
+ * `<allowed>/spring`); an absolute path as it is.
+ */
+function placed(folder: string, allowed: readonly string[]): string {
+  if (folder === '~' || folder.startsWith('~/')) return join(homedir(), folder.slice(1));
+  return isAbsolute(folder) ? folder : join(allowed[0]!, folder);
+}
+
 /** The real path of `folder`, made, if it is one the user allowed for agents or inside one; refused otherwise. */
-export async function allowedFolder(folder: string, allowed: string[]): Promise<string> {
+export async function allowedFolder(asked: string, allowed: string[]): Promise<string> {
   if (allowed.length === 0) {
     throw new Refusal(
       'refused',
       'No export folder is allowed for agents: the user allows one with adbatch mcp --export-folder DIR (or, in the app, agents export into the library’s "Agent exports" folder).',
     );
   }
-  if (!isAbsolute(folder)) throw new Refusal('bad_request', `${folder} is not an absolute path.`);
+  const folder = placed(asked, allowed);
   const refusal = (why: string) =>
     new Refusal(
       'refused',

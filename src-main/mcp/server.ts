@@ -666,7 +666,12 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       description: `Writes a batch's picked results (or more) as the files a channel wants, with export recipes (built in: Original, Shopify, Amazon main, Amazon additional, Instagram feed, Story/Reels, Web; or the designer's own), and a manifest, into a folder the user allowed for agents${options.exportFolders().length > 0 ? ` (${options.exportFolders().join(', ')}, or a folder inside one)` : ' (none is allowed yet)'}. A second identical export writes nothing. Waits for the files up to waitSeconds (45 at most), sending progress when asked; an export still running then is answered with export_status to poll, and one whose call is cancelled is stopped.`,
       inputSchema: {
         batchId: batchIdArgument,
-        folder: z.string().min(1).describe('Absolute; one of the allowed folders or inside one.'),
+        folder: z
+          .string()
+          .min(1)
+          .describe(
+            'One of the allowed folders or a folder inside one: an absolute path, ~/… in the home folder, or a name taken inside the first allowed folder ("spring" is <first allowed>/spring).',
+          ),
         recipes: z.array(z.string().min(1)).min(1).optional().describe('Recipe names; Original when absent.'),
         rule: exportRuleChoice.optional(),
         minStars: z.number().int().min(0).max(5).optional(),

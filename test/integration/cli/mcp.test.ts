@@ -231,6 +231,22 @@ describe('adbatch mcp', () => {
       written: 0,
       identical: 1,
     });
+    // A name is taken inside the allowed folder (an agent's working folder means nothing here): the same
+    // export, written nothing new. One that climbs out of it is refused as any folder outside.
+    expect(
+      await tool('export_batch', {
+        batchId: request.batchId,
+        folder: 'autumn',
+        recipes: ['Shopify'],
+        ...accept,
+      }),
+    ).toMatchObject({ state: 'done', written: 0, identical: 1, folder });
+    const climbing = (await client.callTool({
+      name: 'export_batch',
+      arguments: { batchId: request.batchId, folder: '../not-allowed' },
+    })) as CallToolResult;
+    expect(climbing.isError).toBe(true);
+    expect(JSON.stringify(climbing.content)).toContain('is not a folder the user allowed for agents');
     const elsewhere = (await client.callTool({
       name: 'export_batch',
       arguments: { batchId: request.batchId, folder: join(dir, 'not-allowed') },
