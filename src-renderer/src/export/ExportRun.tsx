@@ -69,7 +69,10 @@ export function ExportRun({
     api.call('export:reveal', { id }).catch((failure: unknown) => setError(messageOf(failure)));
 
   const running = detail === null || detail.state === 'running';
+  /** Files listed with what was said of them: failures (their error) and files written with warnings. */
   const warned = detail?.files.filter((file) => file.warnings.length > 0 || file.error) ?? [];
+  // Counted apart from the failed ones, which the headline counts already.
+  const writtenWithWarnings = warned.filter((file) => !file.error).length;
   return (
     <div className="export-run" data-testid="export-run">
       {running ? (
@@ -127,7 +130,7 @@ export function ExportRun({
             {plural(detail.written, 'file')} written, {plural(detail.identical, 'file')} already there
             (skipped)
             {detail.failed > 0 ? `, ${plural(detail.failed, 'file')} failed` : ''}
-            {`, ${plural(warned.length, 'file')} with warnings`}.
+            {writtenWithWarnings > 0 ? `, ${plural(writtenWithWarnings, 'file')} with warnings` : ''}.
           </p>
           {detail.message && detail.state !== 'cancelled' && <Notice kind="error">{detail.message}</Notice>}
           {detail.notes.map((note) => (
