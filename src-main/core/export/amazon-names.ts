@@ -1,3 +1,5 @@
+import { amazonIdentifier } from '../../shared/amazon-identifier.ts';
+
 // What the plan says of the SKUs its Amazon file names were made from (`nameRules: 'amazon'`): written as
 // Amazon reads them (shared/amazon-identifier.ts), and numbered per SKU across the whole export (plan.ts).
 
@@ -48,4 +50,43 @@ export class AmazonNameNotes {
     }
     return notices;
   }
+}
+
+/** A file of Amazon's main image: `SKU.MAIN.jpg`. */
+const MAIN_NAME = /(^|\/)[^/]+\.MAIN\.[^./]+$/;
+
+/**
+ * What a finished export says of the listings it leaves without a main image: Amazon "may not display"
+ * the other images of a product without its MAIN (Amazon's help, docs/export.md), so a main image held
+ * back (not on white, too small) while the others were written is said, once per SKU, not left to find.
+ */
+export function listingsWithoutMain(
+  files: ReadonlyArray<{
+    relativePath: string;
+    status: 'written' | 'identical' | 'failed';
+    planned: { relativePath: string; recipe: { nameRules?: 'amazon' }; item: { sku: string } };
+  }>,
+): string[] {
+  const listings = new Map<string, { mainHeld: boolean; mainPlaced: boolean; others: number }>();
+  for (const file of files) {
+    if (file.planned.recipe.nameRules !== 'amazon') continue;
+    const identifier = amazonIdentifier(file.planned.item.sku);
+    if (!identifier) continue;
+    let listing = listings.get(identifier);
+    if (!listing) {
+      listing = { mainHeld: false, mainPlaced: false, others: 0 };
+      listings.set(identifier, listing);
+    }
+    const placed = file.status !== 'failed';
+    if (MAIN_NAME.test(file.planned.relativePath)) {
+      if (placed) listing.mainPlaced = true;
+      else listing.mainHeld = true;
+    } else if (placed) listing.others += 1;
+  }
+  return [...listings]
+    .filter(([, listing]) => listing.mainHeld && !listing.mainPlaced && listing.others > 0)
+    .map(
+      ([identifier, listing]) =>
+        `${identifier} has no main image in this export (its MAIN was not written): Amazon may not show its ${listing.others === 1 ? 'other image' : `${listing.others} other images`} without one: make its first pick a shot on white, or give the listing a main image of your own.`,
+    );
 }

@@ -26,6 +26,7 @@ import { csvBomOf } from '../util/csv.ts';
 import { localFaultOf } from '../util/local-fault.ts';
 import { makeFolders } from '../util/make-folders.ts';
 import { mapLimit } from '../util/map-limit.ts';
+import { listingsWithoutMain } from './amazon-names.ts';
 import { describeExportFault } from './export-fault.ts';
 import { exportItemsOf } from './export-items.ts';
 import type { ExportRecord, ExportRecords, ExportSnapshot, ExportSummary } from './export-records.ts';
@@ -320,6 +321,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       state = report.status;
       message = report.message ?? null;
       if (report.status === 'done') {
+        notes.push(...listingsWithoutMain(report.files));
         try {
           const shopify = await writeShopifyImport({
             destination: snapshot.destination,

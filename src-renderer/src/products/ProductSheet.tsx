@@ -74,8 +74,8 @@ export function ProductSheet({ batchId, onClose }: { batchId: string; onClose: (
       </div>
       <p className="muted small">
         What each product is called where it is sold: export names (<code>{'{sku}'}.MAIN.jpg</code> for
-        Amazon) and manifests use it. Paste a column from a spreadsheet into its first cell; grey is what
-        names use where a cell is empty.
+        Amazon, the SKU without its dashes and spaces) and manifests use it. Paste a column from a spreadsheet
+        into its first cell; grey is what names use where a cell is empty.
       </p>
       <div className="product-tools">
         <label>

@@ -155,6 +155,13 @@ describe('a catalog and a folder made ready for every channel', () => {
       failed: 3,
     });
     expect(exportAnswer(detail).stateWords).toBe('done: partly exported, 3 failed');
+    // Each listing left without its main image is said: Amazon may not show the others without one.
+    const withoutMain = detail.notes.filter((note) => / has no main image in this export /.test(note));
+    expect(withoutMain.map((note) => note.split(' ')[0]).sort()).toEqual(['CAPRED', 'HAT001', 'TOTE9']);
+    expect(withoutMain[0]).toMatch(
+      /^\w+ has no main image in this export \(its MAIN was not written\): Amazon may not show its (other image|\d other images) without one: make its first pick a shot on white, or give the listing a main image of your own\.$/,
+    );
+    expect(exportAnswer(detail).notes).toEqual(detail.notes);
     // Nothing failed but the three main images, held back with the reason.
     const held = detail.files.filter((file) => file.status !== 'written');
     expect(held.map((file) => [file.path, file.status]).sort()).toEqual(
