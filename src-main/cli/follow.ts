@@ -1,3 +1,4 @@
+import { megabytes } from '../shared/byte-words.ts';
 import type { BatchProgress, BatchSummary } from '../shared/models.ts';
 import { needsYouWords } from '../shared/words.ts';
 import { EXIT } from './exit-codes.ts';
@@ -48,10 +49,7 @@ export async function follow(
     if (batch.upload) {
       const { done, total, bytesSent } = batch.upload;
       uploading.set(batch.id, total);
-      writeControls(
-        process.stderr,
-        `\rUploading photos: ${done}/${total} (${(bytesSent / 1024 / 1024).toFixed(1)} MB sent)`,
-      );
+      writeControls(process.stderr, `\rUploading photos: ${done}/${total} (${megabytes(bytesSent)} sent)`);
       uploadLineOpen = true;
       return;
     }

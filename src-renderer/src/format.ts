@@ -7,7 +7,8 @@ export const dateTime = (at: number) =>
 
 export const fileName = (path: string) => path.split(/[\\/]/).pop() ?? path;
 
-export const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
+/** A size as every front end says it ("1.5 MB", "40 MB"). */
+export { megabytes } from '../../src-main/shared/byte-words.ts';
 
 /** `a`, `a and b`, `a, b and c`. */
 export function listed(words: string[]): string {

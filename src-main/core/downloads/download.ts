@@ -4,6 +4,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
+import { megabytes } from '../../shared/byte-words.ts';
 import { sha256OfFile } from '../util/file-sha256.ts';
 import { loadSharp } from '../util/load-sharp.ts';
 import { localFaultOf } from '../util/local-fault.ts';
@@ -44,13 +45,10 @@ export const MAX_RESULT_BYTES: Readonly<Record<ExpectedContent, number>> = {
   video: 4096 * MB,
 };
 
-const sized = (bytes: number) =>
-  `${(bytes / MB).toLocaleString('en-US', { maximumFractionDigits: bytes < 10 * MB ? 1 : 0 })} MB`;
-
 /** Final: the same answer would come again. `size`: what it declared, or how far it went before it was cut. */
 function tooLarge(expected: ExpectedContent, size: string, maxBytes: number): DownloadError {
   return new DownloadError(
-    `the ${expected} ${size}, more than any ${expected} result (the limit is ${sized(maxBytes)}): not kept`,
+    `the ${expected} ${size}, more than any ${expected} result (the limit is ${megabytes(maxBytes)}): not kept`,
     false,
   );
 }
@@ -61,7 +59,7 @@ function capped(start: number, maxBytes: number, expected: ExpectedContent): Tra
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       total += chunk.length;
-      if (total > maxBytes) done(tooLarge(expected, `went on past ${sized(maxBytes)}`, maxBytes));
+      if (total > maxBytes) done(tooLarge(expected, `went on past ${megabytes(maxBytes)}`, maxBytes));
       else done(null, chunk);
     },
   });
@@ -157,7 +155,7 @@ export async function downloadVerified(
   if (expectedTotal !== null && expectedTotal > maxBytes) {
     await body.dump();
     await rm(part, { force: true });
-    throw tooLarge(expected, `is ${sized(expectedTotal)}`, maxBytes);
+    throw tooLarge(expected, `is ${megabytes(expectedTotal)}`, maxBytes);
   }
   try {
     await pipeline(

@@ -1,3 +1,4 @@
+import { megabytes } from '../../shared/byte-words.ts';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import { error, type PreflightCheck, warning } from './plan-checks.ts';
 
@@ -24,10 +25,6 @@ const SRGB_UTF16 = Buffer.from('sRGB', 'utf16le').swap16();
  */
 export function isSrgbProfile(icc: Buffer): boolean {
   return icc.includes(SRGB_ASCII) || icc.includes(SRGB_UTF16);
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 export function fileChecks(recipe: Recipe, facts: FileFacts): PreflightCheck[] {

@@ -1,5 +1,6 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { megabytes } from '../../shared/byte-words.ts';
 
 // What a video's pre-flight needs, read from an MP4 or QuickTime file's boxes (ISO/IEC 14496-12): the
 // brand, the duration, and each track's kind, codec, size and frame rate. Only box headers and the few
@@ -68,10 +69,6 @@ const SIGNATURES: Array<[string, (head: Buffer) => boolean]> = [
 const SMALL_BOX = 64 * 1024;
 /** stts of a variable frame rate video can be long; past this the frame rate is not told. */
 const STTS_MAX = 4 * 1024 * 1024;
-
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 function fourCc(bytes: Buffer, offset: number): string {
   return bytes.toString('latin1', offset, offset + 4);

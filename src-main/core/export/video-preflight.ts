@@ -1,3 +1,4 @@
+import { megabytes } from '../../shared/byte-words.ts';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import { type VideoChannelRules, videoChannelRules } from './video-channels.ts';
 import { readVideoFacts, type VideoFacts, VideoFileError } from './video-mp4.ts';
@@ -35,10 +36,6 @@ function codecName(code: string): string {
 
 function codecList(codes: readonly string[]): string {
   return [...new Set(codes.map((code) => CODEC_NAMES[code] ?? code))].join(' or ');
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 function seconds(value: number): string {

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
+import { megabytes } from '../../shared/byte-words.ts';
 import { MAX_FIELD_CHARS } from '../../shared/contract/products.ts';
 import type { ProductIdentity } from '../../shared/models.ts';
 import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
@@ -55,7 +56,6 @@ export const MAX_URL_CHARS = 8_192;
 export const MAX_CATALOG_BYTES = 256 * 1024 * 1024;
 
 const thousands = (value: number) => value.toLocaleString('en-US');
-const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024).toLocaleString('en-US')} MB`;
 
 /** Each entry's cells within their limits, or a CatalogError naming the row, the column and the limit. */
 function checkLimits(entries: readonly Entry[], file: string): void {

@@ -1,3 +1,5 @@
+import { megabytes } from '../../shared/byte-words.ts';
+
 // What ingest accepts. The service's own limits on image files are "not shown" in its description, so the
 // size and pixel limits are guesses, chosen to pass any real product photo and stop what would stall an
 // upload or a decoder.
@@ -20,8 +22,6 @@ export const MAX_FILE_BYTES = 40 * 1024 * 1024;
 export const MAX_PIXELS = 120_000_000;
 /** The long side of the thumbnails the app shows. */
 export const THUMBNAIL_SIZE = 320;
-
-const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** Why a photo of this many bytes is refused, local or remote: the same words for both. */
 export function tooLargeReason(bytes: number): string {

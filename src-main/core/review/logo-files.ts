@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { megabytes } from '../../shared/byte-words.ts';
 import { sniff } from '../ingest/sniff.ts';
 import { loadSharp } from '../util/load-sharp.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
@@ -30,8 +31,6 @@ export interface CheckedLogo {
 
 /** A logo file that cannot be used; the message names the file and what is wrong with it. */
 export class LogoRefused extends Error {}
-
-const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** Checks a logo file; throws `LogoRefused` saying what is wrong with it. */
 export async function checkLogoFile(path: string): Promise<CheckedLogo> {

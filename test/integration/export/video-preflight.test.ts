@@ -215,7 +215,7 @@ describe('videoPreflight', () => {
     expect(warnings).toContain(
       "The video's index (its 'moov' box) comes after its frames; Instagram Reels and Stories wants it first (ffmpeg's -movflags +faststart).",
     );
-    expect(warnings).toContain('400.0 MB; Instagram Reels and Stories takes at most 300.0 MB.');
+    expect(warnings).toContain('400 MB; Instagram Reels and Stories takes at most 300 MB.');
     const { warnings: short } = await videoPreflight(builtInRecipe('amazon-video')!, FALLBACK, 10_000);
     expect(short).toContain('The video lasts 3 s; Amazon takes at least 6 s.');
   });
@@ -242,7 +242,7 @@ describe('videoPreflight', () => {
     });
     const { warnings } = await videoPreflight(mine, portrait, 5000);
     expect(warnings).toEqual([
-      '0.0 MB; Square video takes at most 0.0 MB.',
+      '5 KB; Square video takes at most 1 KB.',
       'The video is 9:16 (720 x 1280); Square video shows 1:1: it is copied as it is, so it will be cropped or framed in bars.',
     ]);
     const broken = join(dir, 'broken.mp4');

@@ -108,7 +108,7 @@ describe('a catalog photo within the limits of a local one', () => {
       expect(await checkRemotePhoto(`${base}${path}`, allowTestHost), path).toEqual({
         ok: false,
         code: 'too_large',
-        reason: 'too large: 20480.0 MB, the limit is 40.0 MB (as its server declares)',
+        reason: 'too large: 20,480 MB, the limit is 40 MB (as its server declares)',
       });
       await expect.poll(() => hungUp.has(path), { timeout: 5000 }).toBe(true);
     }
