@@ -6,7 +6,8 @@
 // (as git quotes such names): each of those characters is shown as its `\uXXXX` escape, which keeps `--json`
 // output the very same JSON (a JSON string may hold that escape for the character itself). Line feeds,
 // tabs and the CR LF that ends a CSV line stay as they are. The CLI's own controls (the progress line
-// redrawn in place) go through `writeControls`, around the wrapper.
+// redrawn in place) go through `writeControls`, around the wrapper. A name printed in a table or a list
+// goes through `oneLine` as well, so that its own line feed cannot print a line of the CLI's (a total).
 
 /**
  * C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and isolates; a
@@ -41,4 +42,16 @@ export function writeControls(stream: NodeJS.WriteStream, text: string): void {
   const raw = rawWrites.get(stream);
   if (raw) raw(text);
   else stream.write(text);
+}
+
+/**
+ * A name from outside (a folder's, a catalog's title) as one line of a table or a list: its line feeds and
+ * tabs shown as escapes too, so that a folder named "hat\nTotal  0" cannot print a line of its own (a
+ * quote's total that is not the total). `--json` output is exact without it.
+ */
+export function oneLine(name: string): string {
+  return printable(name).replace(
+    /[\n\t]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

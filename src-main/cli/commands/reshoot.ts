@@ -15,6 +15,7 @@ import { follow } from '../follow.ts';
 import { openCliCore } from '../open-core.ts';
 import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir } from '../paths.ts';
+import { oneLine } from '../terminal-text.ts';
 import { confirm } from './run.ts';
 import { sessionKeysFromEnv } from './session-key.ts';
 
@@ -88,13 +89,14 @@ function settingsOf(options: ReshootOptions, batch: ShootSettingsView): ShootSet
 }
 
 export function formatReshootQuote(quote: ReshootQuote, catalog: CatalogView): string {
-  const width = Math.max(7, ...quote.products.map((row) => row.productName.length));
+  const names = quote.products.map((row) => oneLine(row.productName));
+  const width = Math.max(7, ...names.map((name) => name.length));
   const header = `${'Product'.padEnd(width)}  Rejected  Shots  Credits`;
   const lines = [header, '-'.repeat(header.length)];
-  for (const row of quote.products) {
+  for (const [index, row] of quote.products.entries()) {
     const shots = `${row.shots}${row.clamped ? '*' : ''}`;
     lines.push(
-      `${row.productName.padEnd(width)}  ${String(row.rejected).padStart(8)}  ${shots.padStart(5)}  ${String(row.credits).padStart(7)}`,
+      `${names[index]!.padEnd(width)}  ${String(row.rejected).padStart(8)}  ${shots.padStart(5)}  ${String(row.credits).padStart(7)}`,
     );
   }
   lines.push('-'.repeat(header.length));

@@ -33,6 +33,7 @@ import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir, LIBRARY_HELP, sayLibrary } from '../paths.ts';
 import { scanUnlessInterrupted } from '../scan-interrupt.ts';
 import { freshBatchName, setAsideLine } from '../set-aside.ts';
+import { oneLine } from '../terminal-text.ts';
 import { brandNamed } from './agency.ts';
 import { formatProblems, shown } from './scan.ts';
 import { INSECURE_HTTP_FLAG, INSECURE_HTTP_HELP, sessionKeyFromEnv } from './session-key.ts';
@@ -69,16 +70,17 @@ export function parseVideo(text: string): VideoSettingsView {
 
 /** Each column says what it counts: the shots, then the credits of the shoot, of the video, of both. */
 export function formatQuote(quote: QuoteView, video: boolean, catalog: CatalogView): string {
-  const width = Math.max(7, ...quote.products.map((row) => row.product.length));
+  const names = quote.products.map((row) => oneLine(row.product));
+  const width = Math.max(7, ...names.map((name) => name.length));
   const creditColumns = video ? ['Shoot credits', 'Video credits', 'Total credits'] : ['Credits'];
   const header = [`${'Product'.padEnd(width)}`, 'Shots', ...creditColumns].join('  ');
   const lines = [header, '-'.repeat(header.length)];
   const cells = (values: number[]) =>
     values.map((value, index) => String(value).padStart(creditColumns[index]!.length));
-  for (const row of quote.products) {
+  for (const [index, row] of quote.products.entries()) {
     const shots = `${row.shots}${row.clamped ? '*' : ''}`;
     const credits = video ? [row.shootCredits, row.videoCredits, row.credits] : [row.credits];
-    lines.push([row.product.padEnd(width), shots.padStart(5), ...cells(credits)].join('  '));
+    lines.push([names[index]!.padEnd(width), shots.padStart(5), ...cells(credits)].join('  '));
   }
   lines.push('-'.repeat(header.length));
   lines.push(`${'Total'.padEnd(width + 7)}  ${String(quote.credits).padStart(header.length - width - 9)}`);

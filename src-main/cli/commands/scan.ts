@@ -10,14 +10,15 @@ import { hasQueue, openCliCore } from '../open-core.ts';
 import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir, LIBRARY_HELP, sayLibrary } from '../paths.ts';
 import { scanUnlessInterrupted } from '../scan-interrupt.ts';
+import { oneLine } from '../terminal-text.ts';
 
 // `adbatch scan`: the ingest plan, without spending or uploading anything.
 
 /** Paths under the working folder are shown relative to it; URLs and other paths as they are. */
 export function shown(file: string): string {
-  if (/^[a-z]+:\/\//i.test(file)) return file;
+  if (/^[a-z]+:\/\//i.test(file)) return oneLine(file);
   const rel = relative(process.cwd(), file);
-  return rel && !rel.startsWith('..') ? rel : file;
+  return oneLine(rel && !rel.startsWith('..') ? rel : file);
 }
 
 export function formatProblems(problems: readonly ProblemView[]): string {
@@ -48,7 +49,8 @@ function formatPlan(plan: ScanView): string {
   }
   for (const product of plan.products) {
     // The folder only where it says more than the name (a product grouped from loose photos by SKU).
-    lines.push('', product.path === product.name ? product.name : `${product.name}  (${product.path})`);
+    const name = oneLine(product.name);
+    lines.push('', product.path === product.name ? name : `${name}  (${oneLine(product.path)})`);
     product.photos.forEach((photo, index) => {
       const size = photo.width && photo.height ? `${photo.width} x ${photo.height}` : 'size unknown';
       lines.push(

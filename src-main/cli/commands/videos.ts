@@ -8,6 +8,7 @@ import { follow } from '../follow.ts';
 import { openCliCore } from '../open-core.ts';
 import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir } from '../paths.ts';
+import { oneLine } from '../terminal-text.ts';
 import { parseVideo } from './run.ts';
 import { sessionKeysFromEnv } from './session-key.ts';
 
@@ -82,10 +83,11 @@ export function registerVideosCommand(program: Command): void {
             process.exitCode = EXIT.error;
             return;
           }
-          const width = Math.max(7, ...quote.products.map((product) => product.productName.length));
+          const names = quote.products.map((product) => oneLine(product.productName));
+          const width = Math.max(7, ...names.map((name) => name.length));
           const lines = quote.products.map(
-            (product) =>
-              `${product.productName.padEnd(width)}  ${String(product.used.length).padStart(5)}  ${
+            (product, index) =>
+              `${names[index]!.padEnd(width)}  ${String(product.used.length).padStart(5)}  ${
                 product.credits > 0 ? String(product.credits).padStart(7) : 'no picks'
               }`,
           );

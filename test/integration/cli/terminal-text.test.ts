@@ -78,4 +78,22 @@ describe('names that would act on the terminal', () => {
     expect(refused.stderr).not.toMatch(CONTROL);
     expect(`${refused.stdout}${refused.stderr}`).toContain(escaped(missing));
   });
+
+  it('cannot forge a line of a quote: a name’s line feed is shown as its escape in the table', async () => {
+    // A folder named to print a total of its own under the real one's place in the table.
+    const forged = join(dir, 'forged');
+    const name = 'hat\nTotal                 0';
+    await mkdir(join(forged, name), { recursive: true });
+    await writeFile(join(forged, name, 'front.jpg'), await jpeg(600, 600, 4));
+    // Without --yes: the quote alone, nothing started (exit 1).
+    const quoted = await adbatch(['run', forged, '--sandbox', '--style', 'classic', ...folders()]);
+    expect(quoted.stderr).toContain('Nothing was started.');
+    const lines = quoted.stdout.split('\n');
+    // One total, the real one; the product's row holds its whole name on its own line.
+    expect(lines.filter((line) => line.startsWith('Total'))).toEqual([expect.stringMatching(/^Total\s+4$/)]);
+    expect(lines).toContainEqual(expect.stringMatching(/^hat\\u000aTotal {17}0\s+4\s+4$/));
+    const scanned = await adbatch(['scan', forged, ...folders()]);
+    expect(scanned.stdout.split('\n').filter((line) => line.startsWith('Total'))).toEqual([]);
+    expect(scanned.stdout).toContain('\nhat\\u000aTotal                 0\n');
+  });
 });
