@@ -4,7 +4,7 @@ import { needsYouWords } from '../shared/words.ts';
 import { EXIT } from './exit-codes.ts';
 import type { CliCore } from './open-core.ts';
 import { ProgressPrinter } from './progress.ts';
-import { writeControls } from './terminal-text.ts';
+import { oneLine, writeControls } from './terminal-text.ts';
 
 // What `run` and `resume` share once their batches are handed to the core: live progress and notices from
 // the core's events, Ctrl+C that lets requests in flight settle, the manifests, and the exit status.
@@ -128,7 +128,7 @@ export async function follow(
 
 /** "Spring: needs you: 2 shoots or videos in doubt… adbatch recheck b_1 checks all again (free).". */
 export function needsYouLine(batch: Pick<BatchSummary, 'id' | 'name'>, doubt: string): string {
-  return `${batch.name}: needs you: ${doubt} adbatch recheck ${batch.id} checks all again (free); adbatch status ${batch.id} lists each job's decisions.`;
+  return `${oneLine(batch.name)}: needs you: ${doubt} adbatch recheck ${batch.id} checks all again (free); adbatch status ${batch.id} lists each job's decisions.`;
 }
 
 /** The exit status for these batches, from the states their jobs ended in. */

@@ -293,7 +293,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
           (await cli.call('batches:list')).map((batch) => batch.name),
         );
       const batch = await cli.call('batches:create', { ...request, name });
-      process.stdout.write(`Batch ${batch.id} started: ${batch.name}\n`);
+      process.stdout.write(`Batch ${batch.id} started: ${oneLine(batch.name)}\n`);
       return [batch.id];
     });
     process.stdout.write(`Results: ${cli.library.dir}\n`);

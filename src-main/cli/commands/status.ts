@@ -13,6 +13,7 @@ import {
 } from '../../shared/words.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
 import { defaultDataDir } from '../paths.ts';
+import { oneLine } from '../terminal-text.ts';
 
 // `adbatch status`: reads the queue beside whatever drives it (the app, another `adbatch run`), never
 // taking it.
@@ -62,7 +63,7 @@ function batchLine(batch: BatchSummary): string {
   // What is in doubt and what is at stake, whatever the status: a finished batch with any says "needs you".
   const doubt = needsYouWords(batch);
   const inDoubt = doubt ? `\n    ${doubt} (adbatch recheck ${batch.id})` : '';
-  return `${batch.id}  ${batchStatusWords(batch)}  ${batch.name}\n    ${outcomeWords(batch.states, countedJobs(batch))}; ${moneyWords(batchMoney(batch), batch.quotedCredits)}${stake}${left}${why}${inDoubt}`;
+  return `${batch.id}  ${batchStatusWords(batch)}  ${oneLine(batch.name)}\n    ${outcomeWords(batch.states, countedJobs(batch))}; ${moneyWords(batchMoney(batch), batch.quotedCredits)}${stake}${left}${why}${inDoubt}`;
 }
 
 function jobLines(detail: BatchDetail): string[] {
@@ -74,7 +75,7 @@ function jobLines(detail: BatchDetail): string[] {
       const failure = job.failureMessage ? `  ${job.failureMessage}` : '';
       const remote = job.remoteStatus ? ` (${job.remoteStatus})` : '';
       const late = job.late ? `, ${TAKING_LONGER_WORDS}` : '';
-      return `    ${product.name}  ${kind}  ${jobWords(job)}${late}${remote}  ${job.creditsCharged - job.creditsRefunded}/${job.price} credits${failure}${jobHint(job)}`;
+      return `    ${oneLine(product.name)}  ${kind}  ${jobWords(job)}${late}${remote}  ${job.creditsCharged - job.creditsRefunded}/${job.price} credits${failure}${jobHint(job)}`;
     }),
   );
 }

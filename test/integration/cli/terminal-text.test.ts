@@ -95,5 +95,12 @@ describe('names that would act on the terminal', () => {
     const scanned = await adbatch(['scan', forged, ...folders()]);
     expect(scanned.stdout.split('\n').filter((line) => line.startsWith('Total'))).toEqual([]);
     expect(scanned.stdout).toContain('\nhat\\u000aTotal                 0\n');
+    // Shot, and reported: its jobs' lines in status hold the name on one line too.
+    const ran = await adbatch(['run', forged, '--sandbox', '--style', 'classic', '--yes', ...folders()]);
+    expect(ran.code, ran.stderr).toBe(0);
+    const batchId = /Batch (b_[0-9a-f]+) started/.exec(ran.stdout)![1]!;
+    const status = await adbatch(['status', batchId, '--data-dir', join(dir, 'data')]);
+    expect(status.stdout).toMatch(/^ {4}hat\\u000aTotal {17}0 {2}shoot /m);
+    expect(status.stdout.split('\n').filter((line) => /^\s*Total/.test(line))).toEqual([]);
   });
 });
