@@ -150,6 +150,19 @@ describe.skipIf(missing)(`the product sheet${missing ? ` (skipped: ${missing})` 
     await sku('notebook').fill('SOL-NOTE-A5');
     await sku('notebook').press('Enter');
     await expect.poll(() => sheet.getByTestId('products-unnamable').count()).toBe(0);
+    // A handle Shopify would not take is said as it is typed (its import file would leave the row out);
+    // mended, the word goes.
+    const handle = page.getByRole('textbox', { name: 'Handle of hat', exact: true });
+    await handle.fill('Wool Hat');
+    await handle.press('Enter');
+    await expect
+      .poll(() => sheet.getByTestId('products-bad-handles').textContent())
+      .toBe(
+        '1 of 5 products have a handle Shopify does not take (lower-case letters and digits, dashes between words): hat (“Wool Hat”).',
+      );
+    await handle.fill('wool-hat');
+    await handle.press('Enter');
+    await expect.poll(() => sheet.getByTestId('products-bad-handles').count()).toBe(0);
 
     // A brand and title typed into one cell each, kept as the keyboard leaves it.
     const brand = page.getByRole('textbox', { name: 'Brand of hat', exact: true });

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { unnamableSkuWords } from '../../shared/amazon-identifier.ts';
 import type { ProductSheetView } from '../../shared/models.ts';
+import { unusableHandleWords } from '../../shared/shopify-handle.ts';
 import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
 import { IDENTITY_FIELD_WORDS } from '../../shared/words.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
@@ -33,10 +34,14 @@ function sheetLines(view: ProductSheetView): string {
   return `${view.batchName}: ${view.rows.length} products\n${lines.join('\n')}\n`;
 }
 
-/** The SKUs an Amazon export would refuse, said as they are read or shown (the app's sheet says the same). */
+/**
+ * The SKUs an Amazon export would refuse and the handles Shopify would not take, said as they are read or
+ * shown (the app's sheet says the same).
+ */
 function noteUnnamable(view: Pick<ProductSheetView, 'rows'>): void {
-  const words = unnamableSkuWords(view.rows);
-  if (words) process.stderr.write(`note: ${words}\n`);
+  for (const words of [unnamableSkuWords(view.rows), unusableHandleWords(view.rows)]) {
+    if (words) process.stderr.write(`note: ${words}\n`);
+  }
 }
 
 export function registerProductsCommand(program: Command): void {

@@ -1,3 +1,4 @@
+import { isShopifyHandle } from '../../shared/shopify-handle.ts';
 import type { CsvCell } from '../util/csv.ts';
 import { csvText } from '../util/csv.ts';
 import type { ExportItem } from './export-item.ts';
@@ -59,6 +60,13 @@ export function shopifyImportCsv(images: readonly ShopifyImage[]): ShopifyImport
     const product = shopifyProductOf(item);
     if (product.handle === '') {
       skipped.add(`${item.product} has no handle Shopify can take (its name has no letter or digit)`);
+      continue;
+    }
+    // A typed handle Shopify would not take names no product there: left out with the reason, not sent.
+    if (!isShopifyHandle(product.handle)) {
+      skipped.add(
+        `${item.product}'s handle “${product.handle}” is not one Shopify takes (lower-case letters and digits, dashes between words): mend it in the product sheet`,
+      );
       continue;
     }
     let rows = byHandle.get(product.handle);

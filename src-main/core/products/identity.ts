@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { ProductIdentity } from '../../shared/models.ts';
+import { isShopifyHandle } from '../../shared/shopify-handle.ts';
 import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
 import type { Product } from '../queue/types.ts';
 import { productKeyOf } from '../review/product-key.ts';
@@ -31,8 +32,6 @@ export function handleOf(name: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-const HANDLE = /^[\p{Ll}\p{N}]+(?:-[\p{Ll}\p{N}]+)*$/u;
-
 /** What a product stored without an identity is taken to be: see above. */
 export function guessedIdentity(product: Product): ProductIdentity {
   const key = productKeyOf(product);
@@ -40,7 +39,7 @@ export function guessedIdentity(product: Product): ProductIdentity {
   const own = product.path ? basename(product.path) : '';
   // A folder split by the SKUs in its file names stores each SKU as its path's last part.
   const sku = catalogKey ?? (own && own !== basename(product.sourceDir) ? own : '');
-  return { ...EMPTY_IDENTITY, sku, handle: catalogKey && HANDLE.test(catalogKey) ? catalogKey : '' };
+  return { ...EMPTY_IDENTITY, sku, handle: catalogKey && isShopifyHandle(catalogKey) ? catalogKey : '' };
 }
 
 /** The identity names use: the stored one (else the guess), its empty title, handle and brand guessed. */

@@ -1,6 +1,7 @@
 import { type ClipboardEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { unnamableSkuWords } from '../../../src-main/shared/amazon-identifier.ts';
 import type { ProductSheetRow } from '../../../src-main/shared/models.ts';
+import { unusableHandleWords } from '../../../src-main/shared/shopify-handle.ts';
 import { IDENTITY_FIELDS, type IdentityField } from '../../../src-main/shared/vocabulary.ts';
 import { IDENTITY_FIELD_WORDS } from '../../../src-main/shared/words.ts';
 import { ModalSheet } from '../components/ModalSheet.tsx';
@@ -64,6 +65,7 @@ export function ProductSheet({ batchId, onClose }: { batchId: string; onClose: (
   const lacking = sheet?.rows.filter((row) => !row.used.sku).length ?? 0;
   // A SKU Amazon's file names cannot hold refuses an Amazon export: said here, where it is mended.
   const unnamable = sheet ? unnamableSkuWords(sheet.rows) : null;
+  const badHandles = sheet ? unusableHandleWords(sheet.rows) : null;
   return (
     <ModalSheet labelledBy="product-sheet-title" className="product-sheet" onClose={onClose}>
       <div className="sheet-head">
@@ -131,6 +133,11 @@ export function ProductSheet({ batchId, onClose }: { batchId: string; onClose: (
       {unnamable && (
         <p className="small product-lacking" data-testid="products-unnamable">
           {unnamable}
+        </p>
+      )}
+      {badHandles && (
+        <p className="small product-lacking" data-testid="products-bad-handles">
+          {badHandles}
         </p>
       )}
       {sheet && (

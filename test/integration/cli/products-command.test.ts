@@ -88,13 +88,15 @@ describe('adbatch products', () => {
     expect(refused.stderr).toMatch(/^adbatch: The pattern "\{sku\}_\{size\}" has an unknown field \{size\}/);
   }, 60_000);
 
-  it('says which SKUs Amazon’s file names cannot hold as they are read, and an Amazon export refuses them', async () => {
+  it('says which SKUs Amazon’s file names and which handles Shopify cannot take as they are read, and an Amazon export refuses them', async () => {
     const sheet = join(dir, 'amazon.csv');
-    await writeFile(sheet, 'Name,SKU\nproduct-01,CAP_01\nproduct-02,HAT-02\n');
+    await writeFile(sheet, 'Name,SKU,Handle\nproduct-01,CAP_01,\nproduct-02,HAT-02,Wool Hat\n');
     const read = await products('--from', sheet);
     expect(read.code, read.stderr).toBe(0);
+    // A handle Shopify would not take is said alike (its import file leaves the row out).
     const note =
-      "note: 1 of 2 products have a SKU Amazon's file names cannot hold (letters and digits only; dashes and spaces are left out): product-01 (“CAP_01”).\n";
+      "note: 1 of 2 products have a SKU Amazon's file names cannot hold (letters and digits only; dashes and spaces are left out): product-01 (“CAP_01”).\n" +
+      'note: 1 of 2 products have a handle Shopify does not take (lower-case letters and digits, dashes between words): product-02 (“Wool Hat”).\n';
     expect(read.stderr).toBe(note);
     expect((await products()).stderr).toBe(note);
     const exported = await adbatch([

@@ -52,4 +52,17 @@ describe("Shopify's import file, property-tested", () => {
       }),
     );
   });
+
+  it('leaves out a typed handle Shopify would not take, with the reason, and keeps the rest', () => {
+    const image = (key: string, product: string, handle: string) => ({
+      item: exportItem({ key, file: `/library/${key}.png`, product, title: product, handle }),
+      src: `https://cdn.example.com/${key}.jpg`,
+    });
+    const sheet = shopifyImportCsv([image('a', 'Hat', 'Wool Hat'), image('b', 'Tote', 'tote')]);
+    const [, ...rows] = parse(Buffer.from(sheet.text, 'utf8')) as string[][];
+    expect(rows.map((row) => row[0])).toEqual(['tote']);
+    expect(sheet.skipped).toEqual([
+      "Hat's handle “Wool Hat” is not one Shopify takes (lower-case letters and digits, dashes between words): mend it in the product sheet",
+    ]);
+  });
 });
