@@ -1,3 +1,5 @@
+import { someNamed } from './counted.ts';
+
 // Amazon's bulk image upload matches a file to its listing by the name alone: the product identifier, a
 // four-character variant code and the extension, separated by dots (`B000123456.MAIN.jpg`, `….PT01.jpg`).
 // Amazon's help: the identifier is "stripped of any dashes or spaces … Any additional characters (dashes,
@@ -14,9 +16,6 @@ export function amazonIdentifier(sku: string): string | null {
   return IDENTIFIER.test(identifier) ? identifier : null;
 }
 
-/** Products named in the sheet's word; the rest are counted. */
-const NAMED = 5;
-
 /**
  * The product sheet's word (app and CLI) on the SKUs Amazon's file names cannot hold, said where they are
  * typed, before an Amazon export refuses them; null when every SKU can be held (or is empty).
@@ -24,10 +23,6 @@ const NAMED = 5;
 export function unnamableSkuWords(rows: readonly { name: string; used: { sku: string } }[]): string | null {
   const unnamable = rows.filter((row) => row.used.sku !== '' && amazonIdentifier(row.used.sku) === null);
   if (unnamable.length === 0) return null;
-  const named = unnamable
-    .slice(0, NAMED)
-    .map((row) => `${row.name} (“${row.used.sku}”)`)
-    .join(', ');
-  const more = unnamable.length > NAMED ? ` and ${unnamable.length - NAMED} more` : '';
-  return `${unnamable.length} of ${rows.length} products have a SKU Amazon's file names cannot hold (letters and digits only; dashes and spaces are left out): ${named}${more}.`;
+  const named = someNamed(unnamable.map((row) => `${row.name} (“${row.used.sku}”)`));
+  return `${unnamable.length} of ${rows.length} products have a SKU Amazon's file names cannot hold (letters and digits only; dashes and spaces are left out): ${named}.`;
 }

@@ -7,3 +7,9 @@ export function noun(count: number, singular: string, plural = `${singular}s`): 
 export function counted(count: number, singular: string, plural = `${singular}s`): string {
   return `${count} ${noun(count, singular, plural)}`;
 }
+
+/** The first `shown` names, the rest counted: "hat, tote and 3 more". */
+export function someNamed(names: readonly string[], shown = 5): string {
+  const more = names.length > shown ? ` and ${names.length - shown} more` : '';
+  return `${names.slice(0, shown).join(', ')}${more}`;
+}

@@ -1,15 +1,9 @@
 import { amazonIdentifier } from '../../shared/amazon-identifier.ts';
+import { someNamed } from '../../shared/counted.ts';
 
-// What the plan says of the SKUs its Amazon file names were made from (`nameRules: 'amazon'`): written as
-// Amazon reads them (shared/amazon-identifier.ts), and numbered per SKU across the whole export (plan.ts).
-
-/** Names listed in one notice; the rest are counted. */
-const LISTED = 5;
-
-function listed(names: readonly string[]): string {
-  const more = names.length > LISTED ? ` and ${names.length - LISTED} more` : '';
-  return `${names.slice(0, LISTED).join(', ')}${more}`;
-}
+// What the plan and a finished export say of Amazon's file names (`nameRules: 'amazon'`): the SKUs written as
+// Amazon reads them (shared/amazon-identifier.ts) and shared by several products (numbered per SKU across
+// the whole export: plan.ts), and the listings an export leaves without their main image.
 
 /**
  * What the plan says of the SKUs its Amazon names were made from, once per export: those written without
@@ -37,7 +31,7 @@ export class AmazonNameNotes {
       const pairs = [...this.rewritten].map(([sku, identifier]) => `${sku} as ${identifier}`);
       notices.push({
         product: '',
-        message: `Amazon's file names hold SKUs without dashes or spaces, as Amazon asks: ${listed(pairs)}.`,
+        message: `Amazon's file names hold SKUs without dashes or spaces, as Amazon asks: ${someNamed(pairs)}.`,
       });
     }
     for (const { identifier, sharing } of this.products.values()) {
@@ -45,7 +39,7 @@ export class AmazonNameNotes {
       const names = [...sharing.values()];
       notices.push({
         product: names[0]!,
-        message: `${identifier} is the SKU of ${sharing.size} products (${listed(names)}): Amazon's files number them as one listing's images, its MAIN from the first.`,
+        message: `${identifier} is the SKU of ${sharing.size} products (${someNamed(names)}): Amazon's files number them as one listing's images, its MAIN from the first.`,
       });
     }
     return notices;

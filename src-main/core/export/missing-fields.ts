@@ -1,3 +1,4 @@
+import { someNamed } from '../../shared/counted.ts';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import type { ExportItem } from './export-item.ts';
 import type { TextToken } from './names.ts';
@@ -59,18 +60,17 @@ export class MissingFields {
 export function missingFieldMessage(missing: MissingField): string {
   const field = IDENTITY_TOKENS[missing.token] ?? missing.token;
   const count = missing.products.length;
-  const named = missing.products.slice(0, NAMED).join(', ');
-  const more = count > NAMED ? ` and ${count - NAMED} more` : '';
+  const named = someNamed(missing.products, NAMED);
   const where = 'in the product sheet (or adbatch products <batch> --from FILE)';
   if (missing.reason === 'unusable') {
     return (
       `${missing.recipe} names files as Amazon's bulk image upload reads them, {${missing.token}} in letters and digits only (dashes and spaces are left out), ` +
-      `and ${count === 1 ? "1 product's" : `${count} products'`} ${field} ${count === 1 ? 'has' : 'have'} other characters, which Amazon would not take: ${named}${more}. ` +
+      `and ${count === 1 ? "1 product's" : `${count} products'`} ${field} ${count === 1 ? 'has' : 'have'} other characters, which Amazon would not take: ${named}. ` +
       `Give ${count === 1 ? 'it' : 'them'} the ASIN, UPC or EAN (or a ${field} of letters and digits) ${where}.`
     );
   }
   return (
     `${missing.recipe} names files with {${missing.token}}, and ${count === 1 ? '1 product has' : `${count} products have`} no ${field}: ` +
-    `${named}${more}. Give ${count === 1 ? 'it one' : 'them one'} ${where}.`
+    `${named}. Give ${count === 1 ? 'it one' : 'them one'} ${where}.`
   );
 }
