@@ -1,9 +1,16 @@
 import { amazonIdentifier } from '../../shared/amazon-identifier.ts';
 import { someNamed } from '../../shared/counted.ts';
+import type { Recipe } from '../../shared/export-recipe.ts';
+import { usesToken } from './names.ts';
 
 // What the plan and a finished export say of Amazon's file names (`nameRules: 'amazon'`): the SKUs written as
 // Amazon reads them (shared/amazon-identifier.ts) and shared by several products (numbered per SKU across
 // the whole export: plan.ts), and the listings an export leaves without their main image.
+
+/** Whether the recipe's file names lead with a SKU Amazon's bulk upload reads: its files go by that name. */
+export function amazonNamed(recipe: Recipe): boolean {
+  return recipe.nameRules === 'amazon' && usesToken(recipe.fileTemplate, 'sku');
+}
 
 /**
  * What the plan says of the SKUs its Amazon names were made from, once per export: those written without
@@ -58,12 +65,12 @@ export function listingsWithoutMain(
   files: ReadonlyArray<{
     relativePath: string;
     status: 'written' | 'identical' | 'failed';
-    planned: { relativePath: string; recipe: { nameRules?: 'amazon' }; item: { sku: string } };
+    planned: { relativePath: string; recipe: Recipe; item: { sku: string } };
   }>,
 ): string[] {
   const listings = new Map<string, { mainHeld: boolean; mainPlaced: boolean; others: number }>();
   for (const file of files) {
-    if (file.planned.recipe.nameRules !== 'amazon') continue;
+    if (!amazonNamed(file.planned.recipe)) continue;
     const identifier = amazonIdentifier(file.planned.item.sku);
     if (!identifier) continue;
     let listing = listings.get(identifier);

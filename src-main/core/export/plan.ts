@@ -3,7 +3,7 @@ import { amazonIdentifier } from '../../shared/amazon-identifier.ts';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import { mapLimit } from '../util/map-limit.ts';
 import { NameClaims, safeComponent } from '../util/safe-names.ts';
-import { AmazonNameNotes } from './amazon-names.ts';
+import { AmazonNameNotes, amazonNamed } from './amazon-names.ts';
 import type { ExportItem } from './export-item.ts';
 import { outputFraming } from './geometry.ts';
 import { isIdentityToken, type MissingField, MissingFields } from './missing-fields.ts';
@@ -98,11 +98,6 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
-}
-
-/** Whether the recipe's file names lead with a SKU Amazon's bulk upload reads (amazon-names.ts). */
-function amazonNamed(recipe: Recipe): boolean {
-  return recipe.nameRules === 'amazon' && usesToken(recipe.fileTemplate, 'sku');
 }
 
 /**

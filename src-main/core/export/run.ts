@@ -10,6 +10,7 @@ import { sha256OfFile } from '../util/file-sha256.ts';
 import { type LocalFault, localFaultOf } from '../util/local-fault.ts';
 import { makeFolders } from '../util/make-folders.ts';
 import { NameClaims } from '../util/safe-names.ts';
+import { amazonNamed } from './amazon-names.ts';
 import { describeExportFault } from './export-fault.ts';
 import { type ManifestRow, manifestCsv, manifestJson } from './manifest.ts';
 import { type Content, NameTakenError, partPath, placeFile, sameBytes } from './place-file.ts';
@@ -374,7 +375,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
           owner: String(file.index),
           signal,
           ...oursFor(file.relativePath),
-          exactName: file.recipe.nameRules === 'amazon',
+          exactName: amazonNamed(file.recipe),
         });
         finish({
           planned: file,
