@@ -3,7 +3,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { Refusal } from '../../core/app/dispatch.ts';
 import type { ExportPlanView, ExportProgressView, ExportRequest } from '../../shared/models.ts';
 import { type ExportState, PREFLIGHT_WARNINGS, type PreflightWarning } from '../../shared/vocabulary.ts';
-import { EXPORT_STATE_WORDS } from '../../shared/words.ts';
+import { EXPORT_STATE_WORDS, exportDoneWords } from '../../shared/words.ts';
 import { EXIT } from '../exit-codes.ts';
 import { exportTarget, LAST_APP } from '../export-target.ts';
 import { openCliCore } from '../open-core.ts';
@@ -223,8 +223,12 @@ export function registerExportCommand(program: Command): void {
             for (const warning of file.warnings) process.stdout.write(`warning: ${file.path}: ${warning}\n`);
         }
         const manifests = detail.manifests.map((manifest) => join(detail.destination, manifest));
+        // A run that went to its end but held files back is said as the app says it ("Partly exported",
+        // "Nothing exported"), never "done" alone; exit 2 says it too.
+        const said =
+          state === 'done' && detail.failed > 0 ? exportDoneWords(detail) : EXPORT_STATE_WORDS[state];
         process.stdout.write(
-          `${EXPORT_STATE_WORDS[state]}: ${detail.written} written, ${detail.identical} already there, ${detail.failed} failed, into ${detail.destination}${manifests.length > 0 ? `; manifest: ${manifests.join(', ')}` : ''}${detail.zips.length > 0 ? `; zips: ${detail.zips.join(', ')}` : ''}\n`,
+          `${said}: ${detail.written} written, ${detail.identical} already there, ${detail.failed} failed, into ${detail.destination}${manifests.length > 0 ? `; manifest: ${manifests.join(', ')}` : ''}${detail.zips.length > 0 ? `; zips: ${detail.zips.join(', ')}` : ''}\n`,
         );
         for (const note of detail.notes) process.stdout.write(`note: ${note}\n`);
         if (detail.message) process.stderr.write(`adbatch: ${detail.message}\n`);

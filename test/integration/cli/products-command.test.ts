@@ -88,7 +88,7 @@ describe('adbatch products', () => {
     expect(refused.stderr).toMatch(/^adbatch: The pattern "\{sku\}_\{size\}" has an unknown field \{size\}/);
   }, 60_000);
 
-  it('says which SKUs Amazon’s file names and which handles Shopify cannot take as they are read, and an Amazon export refuses them', async () => {
+  it('says which SKUs Amazon’s file names and which handles Shopify cannot take as they are read; an Amazon export refuses them, then says what it held back', async () => {
     const sheet = join(dir, 'amazon.csv');
     await writeFile(sheet, 'Name,SKU,Handle\nproduct-01,CAP_01,\nproduct-02,HAT-02,Wool Hat\n');
     const read = await products('--from', sheet);
@@ -114,5 +114,28 @@ describe('adbatch products', () => {
     expect(exported.stderr).toContain('which Amazon would not take: product-01 (“CAP_01”)');
     // HAT-02 is not refused: Amazon's names hold it as HAT02.
     expect(exported.stderr).not.toContain('HAT-02');
+
+    // Mended, the export runs; the sandbox marks each shot in a corner, so no main image is on pure white:
+    // both held back, and the run said as the app says it ("Nothing exported"), never "done", with exit 2.
+    await writeFile(sheet, 'Name,SKU,Handle\nproduct-01,CAP-01,\nproduct-02,HAT-02,wool-hat\n');
+    expect((await products('--from', sheet)).stderr).toBe('');
+    const held = await adbatch([
+      'export',
+      batchId,
+      '--recipe',
+      'amazon-main',
+      '--not-rejected',
+      '--accept-warning',
+      'below_recommended',
+      '--to',
+      join(dir, 'amazon'),
+      '--data-dir',
+      where.dataDir,
+    ]);
+    expect(held.code, held.stderr).toBe(2);
+    expect(held.stdout).toMatch(/^Nothing exported: 0 written, 0 already there, 2 failed, into /m);
+    expect(held.stderr).toMatch(
+      /^failed: Amazon main\/CAP01\.MAIN\.jpg: Not written \(pre-flight\): .*not pure white/m,
+    );
   }, 60_000);
 });
