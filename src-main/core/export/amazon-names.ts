@@ -13,6 +13,14 @@ export function amazonNamed(recipe: Recipe): boolean {
 }
 
 /**
+ * The listing a SKU's files belong to: its identifier in capitals, as a file system that ignores case
+ * compares the names (`hat001` and `HAT001` are one listing); null for a SKU Amazon cannot hold.
+ */
+export function amazonListing(sku: string): string | null {
+  return amazonIdentifier(sku)?.toUpperCase() ?? null;
+}
+
+/**
  * What the plan says of the SKUs its Amazon names were made from, once per export: those written without
  * their dashes or spaces, and those several products share (numbered as one listing's images).
  */
@@ -63,7 +71,6 @@ const MAIN_NAME = /(^|\/)[^/]+\.MAIN\.[^./]+$/;
  */
 export function listingsWithoutMain(
   files: ReadonlyArray<{
-    relativePath: string;
     status: 'written' | 'identical' | 'failed';
     planned: { relativePath: string; recipe: Recipe; item: { sku: string } };
   }>,
@@ -71,12 +78,12 @@ export function listingsWithoutMain(
   const listings = new Map<string, { mainHeld: boolean; mainPlaced: boolean; others: number }>();
   for (const file of files) {
     if (!amazonNamed(file.planned.recipe)) continue;
-    const identifier = amazonIdentifier(file.planned.item.sku);
-    if (!identifier) continue;
-    let listing = listings.get(identifier);
+    const key = amazonListing(file.planned.item.sku);
+    if (!key) continue;
+    let listing = listings.get(key);
     if (!listing) {
       listing = { mainHeld: false, mainPlaced: false, others: 0 };
-      listings.set(identifier, listing);
+      listings.set(key, listing);
     }
     const placed = file.status !== 'failed';
     if (MAIN_NAME.test(file.planned.relativePath)) {
@@ -87,7 +94,7 @@ export function listingsWithoutMain(
   return [...listings]
     .filter(([, listing]) => listing.mainHeld && !listing.mainPlaced && listing.others > 0)
     .map(
-      ([identifier, listing]) =>
-        `${identifier} has no main image in this export (its MAIN was not written): Amazon may not show its ${listing.others === 1 ? 'other image' : `${listing.others} other images`} without one: make its first pick a shot on white, or give the listing a main image of your own.`,
+      ([key, listing]) =>
+        `${key} has no main image in this export (its MAIN was not written): Amazon may not show its ${listing.others === 1 ? 'other image' : `${listing.others} other images`} without one: make its first pick a shot on white, or give the listing a main image of your own.`,
     );
 }

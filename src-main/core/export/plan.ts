@@ -3,7 +3,7 @@ import { amazonIdentifier } from '../../shared/amazon-identifier.ts';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import { mapLimit } from '../util/map-limit.ts';
 import { NameClaims, safeComponent } from '../util/safe-names.ts';
-import { AmazonNameNotes, amazonNamed } from './amazon-names.ts';
+import { AmazonNameNotes, amazonListing, amazonNamed } from './amazon-names.ts';
 import type { ExportItem } from './export-item.ts';
 import { outputFraming } from './geometry.ts';
 import { isIdentityToken, type MissingField, MissingFields } from './missing-fields.ts';
@@ -106,8 +106,8 @@ function deepFreeze<T>(value: T): T {
  * in capitals, as a file system that ignores case would compare the names.
  */
 function numberedAs(item: ExportItem, recipe: Recipe): string {
-  const identifier = amazonNamed(recipe) ? amazonIdentifier(item.sku) : null;
-  return identifier ? `sku:${identifier.toUpperCase()}` : item.productKey;
+  const listing = amazonNamed(recipe) ? amazonListing(item.sku) : null;
+  return listing ? `sku:${listing}` : item.productKey;
 }
 
 /** Which of a product's shots a recipe takes, and their numbers. */
