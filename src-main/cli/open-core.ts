@@ -1,9 +1,14 @@
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { callHandler } from '../core/app/dispatch.ts';
 import type { LibraryChoice } from '../core/app/library-choice.ts';
 import type { RateLimit, S3HostingConfig, SecretBox } from '../core/app/public-api.ts';
-import { type Core, createCore, type LeaseMode, type SessionKey } from '../core/create-core.ts';
+import {
+  type Core,
+  createCore,
+  dataFolderHasQueue,
+  type LeaseMode,
+  type SessionKey,
+} from '../core/create-core.ts';
 import { DEFAULT_SANDBOX_TIME_SCALE, startEmbeddedSandbox } from '../sandbox/embedded.ts';
 import type { ArgsOf, Channel, ResultOf } from '../shared/ipc.ts';
 import { chooseCliLibrary } from './paths.ts';
@@ -59,11 +64,11 @@ export interface CliCore {
 }
 
 /**
- * Whether anything has run with this data folder (the database create-core opens is there). Read-only
- * commands open no core where there is none, so that looking never creates a database.
+ * Whether anything has run with this data folder. Read-only commands open no core where there is none, so
+ * that looking never creates a database.
  */
 export function hasQueue(dataDir: string): boolean {
-  return existsSync(join(resolve(dataDir), 'adbatch.db'));
+  return dataFolderHasQueue(resolve(dataDir));
 }
 
 export function openCliCore(options: CliCoreOptions): CliCore {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Settings } from '../shared/models.ts';
 import { AccountStore } from './accounts/account-store.ts';
 import { accountsHandlers } from './accounts/handlers.ts';
@@ -14,7 +15,7 @@ import { CoreEvents } from './app/events.ts';
 import { FileGateway } from './app/files.ts';
 import { fsRefusalOf } from './app/fs-refusal.ts';
 import { rememberedLibrary, rememberLibrary } from './app/library-choice.ts';
-import { DatabaseBackups } from './db/backups.ts';
+import { DatabaseBackups, latestBackup } from './db/backups.ts';
 import { asDataFolderError, DataFolderError } from './db/data-folder-fault.ts';
 import { type Db, databaseFile, openDatabase } from './db/open.ts';
 import { readSettings } from './db/stored.ts';
@@ -129,6 +130,14 @@ export function withMargin(limit: RateLimit, marginPercent: number): RateLimit {
     limit: Math.max(1, Math.floor((limit.limit * (100 - marginPercent)) / 100)),
     windowMs: limit.windowMs,
   };
+}
+
+/**
+ * Whether anything has run with this data folder: its database is there, or its automatic backups are (a
+ * database gone from beside them is refused by the open, never read as "no batches": db/check.ts).
+ */
+export function dataFolderHasQueue(dataDir: string): boolean {
+  return existsSync(databaseFile(dataDir)) || latestBackup(dataDir) !== null;
 }
 
 /** The queue's database; a data folder that cannot be written, or a damaged database, is refused in one sentence. */

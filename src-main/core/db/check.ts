@@ -42,10 +42,14 @@ export function quickCheck(db: Database.Database): string[] {
  * `backedUp`: automatic backups of the data folder's database were taken. A file with no table in it is
  * then damaged too, not new: SQLite reads an emptied file (a disk that failed as it was written, a sync
  * tool that truncated it) as an empty database, which the open would make afresh, and every front end
- * would say "no batches" while the backups hold them.
+ * would say "no batches" while the backups hold them. So is a file that is gone (deleted by hand or by a
+ * cleaner, moved by a sync tool): the open would make a new one just the same.
  */
 export function checkDatabaseFile(file: string, { backedUp }: { backedUp: boolean }): void {
-  if (!existsSync(file)) return;
+  if (!existsSync(file)) {
+    if (backedUp) throw new DamagedDatabaseError(file, ['it is missing, though backups of it were taken']);
+    return;
+  }
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     refuseDamaged(db, file);

@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { localFaultOf } from '../util/local-fault.ts';
-import { latestBackup } from './backups.ts';
+import { backupsDir, latestBackup } from './backups.ts';
 import { DATABASE_FILE, databaseFile } from './open.ts';
 
 // The data folder (the queue's database, the lease) cannot be written: its disk is full, it is read-only or
@@ -57,12 +58,23 @@ export function dataFolderFaultOf(error: unknown): { kind: DataFolderFaultKind; 
  * what it brings back waits for the person (queue/restored-backup.ts: what it shows unsent may have been sent).
  */
 function describeDamage(dataDir: string): string {
+  const backup = latestBackup(dataDir);
+  if (backup && !existsSync(databaseFile(dataDir))) return describeMissing(dataDir, backup);
   const damaged = `Adbatch's database ${databaseFile(dataDir)} is damaged, so Adbatch changed nothing in it and sends nothing`;
   const files = `${DATABASE_FILE}, ${DATABASE_FILE}-wal and ${DATABASE_FILE}-shm`;
-  const backup = latestBackup(dataDir);
   if (!backup)
     return `${damaged}: there is no automatic backup to restore yet (one is taken each time a batch starts), so to start afresh quit Adbatch and move ${files} out of ${dataDir}.`;
   return `${damaged}: to restore the last automatic backup, quit Adbatch, move ${files} out of ${dataDir}, and copy ${backup} there as ${DATABASE_FILE}; its unfinished batches come back paused for you to check.`;
+}
+
+/**
+ * A database gone from a data folder that holds its backups (check.ts): refused as a damaged one is, since
+ * a new one made in its place would say "no batches". Restoring needs only the copy; a log left beside the
+ * missing file would be replayed into it. Starting afresh is the person's choice, made by moving the backups
+ * away, never Adbatch's.
+ */
+function describeMissing(dataDir: string, backup: string): string {
+  return `Adbatch's database ${databaseFile(dataDir)} is missing though ${dataDir} holds its automatic backups, so Adbatch made no new one and sends nothing: to restore the last one, quit Adbatch, move any ${DATABASE_FILE}-wal and ${DATABASE_FILE}-shm out of ${dataDir}, and copy ${backup} there as ${DATABASE_FILE}; its unfinished batches come back paused for you to check. To start afresh instead, move ${backupsDir(dataDir)} out of ${dataDir}.`;
 }
 
 /** The fault in words: what Adbatch does about it (sends nothing) and what the user can do. */

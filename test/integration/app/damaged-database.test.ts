@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,5 +77,13 @@ describe('a damaged database', () => {
     const expected = sentence(await backup());
     await expect(startCoreHarness({ dir })).rejects.toThrow(expected);
     expect((await stat(database())).size).toBe(0);
+  });
+
+  it('gone beside its backup, is refused by createCore, not made afresh', async () => {
+    await rm(database(), { force: true });
+    await expect(startCoreHarness({ dir })).rejects.toThrow(
+      `Adbatch's database ${database()} is missing though ${dataDir()} holds its automatic backups, so Adbatch made no new one and sends nothing: to restore the last one`,
+    );
+    expect(existsSync(database())).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,5 +100,16 @@ describe('a damaged database', () => {
       expect(refused.stdout).toBe('');
     }
     expect((await stat(database)).size).toBe(0);
+  });
+
+  it('gone beside its backups, is refused by status, resume and mcp, and no new one is made', async () => {
+    for (const name of ['', '-wal', '-shm']) await rm(`${database}${name}`, { force: true });
+    for (const command of [['status'], ['resume'], ['mcp', '--library', where.library]]) {
+      const refused = await adbatch([...command, '--data-dir', where.dataDir]);
+      expect(refused.code, `${command.join(' ')}: ${refused.stderr}`).toBe(DAMAGED_EXIT);
+      expect(refused.stderr).toContain(`Adbatch's database ${database} is missing though`);
+      expect(refused.stdout).toBe('');
+    }
+    expect(existsSync(database)).toBe(false);
   });
 });

@@ -118,6 +118,29 @@ describe('a damaged database', () => {
     expect(existsSync(`${file}-wal`)).toBe(false);
   });
 
+  it('is refused when it is gone while backups of it were taken, and no new one is made', async () => {
+    await mkdir(backupsDir(dataDir));
+    const backup = join(backupsDir(dataDir), backupName(T0));
+    await copyFile(file, backup);
+    // As a cleaner or a sync tool leaves it: the file gone, its log left behind.
+    await rm(file);
+    const refused = refusalToOpen();
+    expect(refused).toBeInstanceOf(DamagedDatabaseError);
+    expect(sentence(refused)).toBe(
+      `Adbatch's database ${file} is missing though ${dataDir} holds its automatic backups, so Adbatch made no new one and sends nothing: to restore the last one, quit Adbatch, move any adbatch.db-wal and adbatch.db-shm out of ${dataDir}, and copy ${backup} there as adbatch.db; its unfinished batches come back paused for you to check. To start afresh instead, move ${backupsDir(dataDir)} out of ${dataDir}.`,
+    );
+    expect(existsSync(file)).toBe(false);
+    // Done as it says, the batch is back.
+    for (const name of ['-wal', '-shm']) await rm(`${file}${name}`, { force: true });
+    await copyFile(backup, file);
+    const db = openDatabase(file);
+    try {
+      expect(db.prepare('SELECT count(*) AS n FROM batches').get()).toEqual({ n: 1 });
+    } finally {
+      db.close();
+    }
+  });
+
   it('an empty file with no backup beside it is a new database (a first start cut short)', async () => {
     for (const name of ['', '-wal', '-shm']) await rm(`${file}${name}`, { force: true });
     await writeFile(file, '');
