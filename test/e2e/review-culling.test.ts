@@ -213,4 +213,37 @@ describe.skipIf(missing)(`culling${missing ? ` (skipped: ${missing})` : ''}`, ()
       .poll(() => page.getByRole('status').filter({ hasText: 'no other shot to compare with' }).count())
       .toBe(1);
   }, 120_000);
+
+  it('selects with Space where the arrows went after a click, not the tile clicked', async () => {
+    // Whatever screen a reload opens on (the one it was left on), to this batch's review, in its grid.
+    await page.goto(app.url);
+    for (const button of ['Batches', /One shot each/, 'Review']) {
+      await page.getByRole('button', { name: button, exact: typeof button === 'string' }).click();
+    }
+    await page.locator('body').focus();
+    await press('g');
+    await expect.poll(() => grid().locator('.tile').count()).toBe(2);
+    const selectedNames = () => grid().locator('.tile-selected .tile-caption').allTextContents();
+    // A click puts the keyboard on a tile (and, in Chromium, the focus in it), as a designer starts.
+    await grid()
+      .getByRole('button', { name: /^cap-gray, shot 1/ })
+      .click();
+    await expect.poll(activeTile).toBe('cap-gray, shot 1');
+    await press('ArrowRight');
+    await expect.poll(activeTile).toBe('hoodie-black, shot 1');
+    await press(' ');
+    await expect.poll(selectedNames).toEqual(['hoodie-black, shot 1']);
+    expect(await activeTile()).toBe('hoodie-black, shot 1');
+    // Enter opens the loupe on it, as it does from anywhere in the grid.
+    await press('Enter');
+    await expect.poll(loupeName).toBe('hoodie-black, shot 1');
+    // In the loupe, a click in the filmstrip then ← moves from the one clicked; Enter leaves no other mark.
+    await page.getByTestId('filmstrip').getByRole('button', { name: 'cap-gray, shot 1' }).click();
+    await expect.poll(loupeName).toBe('cap-gray, shot 1');
+    await press('ArrowRight');
+    await expect.poll(loupeName).toBe('hoodie-black, shot 1');
+    await press('g');
+    await press(' ');
+    await expect.poll(selectedNames).toEqual([]);
+  }, 60_000);
 });

@@ -686,13 +686,12 @@ export function ReviewScreen({
         video: useReview.getState().mode === 'loupe' && videoOnScreen() !== null,
       });
       if (!binding) return;
-      // Enter and Space on a focused button keep their own meaning.
-      if (
-        (event.key === 'Enter' || event.key === ' ') &&
-        target?.closest('button') !== null &&
-        target !== document.body
-      )
-        return;
+      // Enter and Space on a focused button keep their own meaning: a toolbar's button the keyboard reached
+      // by Tab. A result's tile (grid, filmstrip) is out of the Tab order and takes the focus only from a
+      // click: there the keys are the results' (Space selects the one the arrows went to since, not the one
+      // clicked, as it once did).
+      const button = target?.closest('button');
+      if ((event.key === 'Enter' || event.key === ' ') && button && button.tabIndex >= 0) return;
       event.preventDefault();
       perform(binding.action, () => setSheet(true));
     };
