@@ -114,6 +114,7 @@ const factsAt = (now: number): BatchFacts => ({
   key: () => ({ accountName: 'Bench', held: true }),
   upload: () => null,
   pace: () => ({ rateLimit: RATE, sandboxTimeScale: FACTOR }),
+  service: () => null,
   now: () => now,
 });
 

@@ -1,7 +1,7 @@
 import type { BatchProgress } from '../shared/models.ts';
 import { batchMoney, countedJobs, moneyWords, outcomeWords } from '../shared/money-words.ts';
 import type { JobState } from '../shared/vocabulary.ts';
-import { etaWords } from '../shared/words.ts';
+import { timeLeftWords } from '../shared/words.ts';
 import { printable, writeControls } from './terminal-text.ts';
 
 // Live progress for a terminal, from the core's `batches:progress` events: one redrawn line per batch on a
@@ -16,7 +16,9 @@ function bar(value: number, total: number, width = 20): string {
 export function formatProgress(progress: BatchProgress, now: number): string {
   const count = (state: JobState) => progress.states[state] ?? 0;
   const finished = progress.done + count('failed') + count('skipped') + progress.attention;
-  const eta = progress.eta ? etaWords(progress.eta, now) : '--';
+  const left = timeLeftWords(progress, now) ?? '--';
+  // A service that does not answer is said instead of a time left, which means nothing then.
+  const eta = progress.serviceTrouble ? left : `ETA ${left}`;
   return [
     `[${bar(finished, progress.jobs)}]`,
     `created ${progress.created}/${progress.jobs}`,
@@ -24,7 +26,7 @@ export function formatProgress(progress: BatchProgress, now: number): string {
     outcomeWords(progress.states, countedJobs(progress)),
     ...(progress.attention > 0 ? [`needs you ${progress.attention}`] : []),
     moneyWords(batchMoney(progress)),
-    `ETA ${eta}`,
+    eta,
   ].join('  ');
 }
 

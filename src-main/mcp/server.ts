@@ -37,10 +37,10 @@ import {
   BATCH_DECISION_WORDS,
   batchStatusWords,
   decisionWords,
-  etaWords,
   jobWords,
   needsYouWords,
   TAKING_LONGER_WORDS,
+  timeLeftWords,
 } from '../shared/words.ts';
 import { allowedFolder } from './allowed-folder.ts';
 import { registerWaitBatch } from './batch-wait.ts';
@@ -431,8 +431,9 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           moneyWords: moneyWords(batchMoney(batch), batch.quotedCredits),
           resultsFolder: batch.resultsFolder,
           waitingForDecision: waitingForDecision(batch),
-          // How long it has left while it runs ("about 3 min left", "waiting on the service for 4 min").
-          timeLeft: batch.eta ? etaWords(batch.eta, Date.now()) : null,
+          // How long it has left while it runs ("about 3 min left", "waiting on the service for 4 min"), or
+          // that its service does not answer ("the service has not answered for 2 min (…): Adbatch keeps asking").
+          timeLeft: timeLeftWords(batch, Date.now()),
           takingLonger: takingLonger(batch),
         };
       }),

@@ -72,6 +72,13 @@ export class FaultRules {
     this.rules = [];
   }
 
+  /** Retires one rule (the others keep their order); false when there is none by that id. */
+  remove(id: number): boolean {
+    const before = this.rules.length;
+    this.rules = this.rules.filter((rule) => rule.id !== id);
+    return this.rules.length < before;
+  }
+
   /** The first matching rule that fires for this request, counted as fired. */
   match(method: string, path: string): FaultRule | null {
     for (const rule of this.rules) {

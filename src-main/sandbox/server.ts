@@ -156,6 +156,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }
       }
     }
+    const oneFault = /^\/_sandbox\/faults\/(\d+)$/.exec(path);
+    if (oneFault && method === 'DELETE') {
+      if (!faults.remove(Number(oneFault[1])))
+        throw new HttpError(404, 'not_found', `No fault rule ${oneFault[1]}.`);
+      return json(200, { data: faults.list() });
+    }
     if (path === '/_sandbox/results/expire') {
       if (method === 'DELETE') {
         expiry.clear();

@@ -430,6 +430,21 @@ export interface BatchProgress {
   creditsInDoubt: number;
   /** When it should be done, while it runs; null when paused, over, or nothing is left to run. */
   eta: BatchEta | null;
+  /**
+   * While it runs, its service has not answered for a while (core/scheduler/service-trouble.ts): said
+   * instead of the time left (`timeLeftWords`). Null when the service answers, or this process does not
+   * drive the batch.
+   */
+  serviceTrouble: ServiceTrouble | null;
+}
+
+/** Every request of a batch's key has failed since `since` (ms since the epoch). */
+export interface ServiceTrouble {
+  since: number;
+  /** `no_answer`: no answer came (refused, unreachable, reset, timed out); `errors`: 5xx or unreadable answers. */
+  kind: 'no_answer' | 'errors';
+  /** Why, in words: "the connection was refused", "HTTP 503", "answers that cannot be read". */
+  reason: string;
 }
 
 export interface Settings {

@@ -5,6 +5,7 @@ import type {
   ExportTally,
   JobView,
   PreflightSummaryView,
+  ServiceTrouble,
   ShootSettingsView,
   VideoSettingsView,
 } from './models.ts';
@@ -363,6 +364,29 @@ export function etaWords(eta: BatchEta, now: number): string {
   if (eta.range ? eta.from <= now : eta.at <= now) return `under ${spanWords(to)} left`;
   if (eta.range) return `${rangeWords(eta.from - now, to)} left`;
   return `about ${spanWords(eta.at - now)} left`;
+}
+
+/**
+ * A running batch whose service does not answer, at `now`: "the service has not answered for 2 min (the
+ * connection was refused): Adbatch keeps asking", or "… has answered only with errors for 2 min (HTTP 503)
+ * …". Said instead of the time left, which means nothing then.
+ */
+export function serviceTroubleWords(trouble: ServiceTrouble, now: number): string {
+  const span = spanWords(now - trouble.since);
+  const what =
+    trouble.kind === 'no_answer'
+      ? `has not answered for ${span}`
+      : `has answered only with errors for ${span}`;
+  return `the service ${what} (${trouble.reason}): Adbatch keeps asking`;
+}
+
+/** What a running batch says of its time left at `now`: the service's trouble, else its ETA; null with neither. */
+export function timeLeftWords(
+  batch: { eta: BatchEta | null; serviceTrouble: ServiceTrouble | null },
+  now: number,
+): string | null {
+  if (batch.serviceTrouble) return serviceTroubleWords(batch.serviceTrouble, now);
+  return batch.eta ? etaWords(batch.eta, now) : null;
 }
 
 /** A product's identity field as a column of the product sheet, its CSV and the CLI. */

@@ -232,6 +232,12 @@ export class SandboxClient {
     return response.body;
   }
 
+  async removeFault(id: number): Promise<void> {
+    const response = await this.call<unknown>('DELETE', `/_sandbox/faults/${id}`);
+    if (response.status !== 200)
+      throw new Error(`removing fault ${id} answered ${response.status}: ${response.text}`);
+  }
+
   async clearFaults(): Promise<void> {
     await this.call<unknown>('DELETE', '/_sandbox/faults');
   }

@@ -5,10 +5,10 @@ import type { BatchDecision, JobDecision } from '../../shared/vocabulary.ts';
 import {
   batchStatusWords,
   decisionCostWords,
-  etaWords,
   jobWords,
   needsYouWords,
   TAKING_LONGER_WORDS,
+  timeLeftWords,
   unsettledCredits,
 } from '../../shared/words.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
@@ -59,7 +59,8 @@ function batchLine(batch: BatchSummary): string {
   const stake = batch.creditsAtStake > 0 ? `, ${unsettledCredits(batch.creditsAtStake)}` : '';
   // Why it is paused, where the badge's words are not enough (what resuming a restored batch may pay twice).
   const why = batch.status === 'paused' && batch.statusMessage ? `\n    ${batch.statusMessage}` : '';
-  const left = batch.eta ? `; ${etaWords(batch.eta, Date.now())}` : '';
+  const timeLeft = timeLeftWords(batch, Date.now());
+  const left = timeLeft ? `; ${timeLeft}` : '';
   // What is in doubt and what is at stake, whatever the status: a finished batch with any says "needs you".
   const doubt = needsYouWords(batch);
   const inDoubt = doubt ? `\n    ${doubt} (adbatch recheck ${batch.id})` : '';

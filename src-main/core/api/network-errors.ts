@@ -93,3 +93,13 @@ export function networkError(
     reason,
   });
 }
+
+/**
+ * The failure in a few words, for a line that already says it is the service that did not answer: "the
+ * connection was refused", "the connection broke before the answer", "no answer in time".
+ */
+export function noAnswerWords(error: NetworkError): string {
+  if (error.timedOut) return 'no answer in time';
+  if (!error.maybeSent) return DESCRIPTIONS[error.code ?? ''] ?? 'no connection';
+  return 'the connection broke before the answer';
+}

@@ -19,6 +19,7 @@ import type { OutboundPolicy } from '../net/outbound-policy.ts';
 import type { ResultPreviews } from '../review/previews.ts';
 import { type RateLimit, RequestBudget } from '../scheduler/budget.ts';
 import { Engine } from '../scheduler/engine.ts';
+import { SendLog } from '../scheduler/send-log.ts';
 import { describeLocalFault, localFaultOf } from '../util/local-fault.ts';
 import { lostResultsMessage, type Recovery, recoverResults, unservedMessage } from './recovery.ts';
 import type { QueueStore } from './store.ts';
@@ -86,6 +87,12 @@ export class QueueDriver {
       key: (batch) => options.services.keyOf(batch),
       upload: (batchId) => this.uploads.get(batchId) ?? null,
       pace: () => ({ rateLimit: options.rateLimit(), sandboxTimeScale: options.timeScale }),
+      // What this process's requests of the key saw: another process driving the queue knows its own.
+      service: (batch) =>
+        SendLog.of(options.store.db, batch.keyId).health.troubleAt(
+          Date.now(),
+          batch.sandbox ? options.timeScale : 1,
+        ),
       now: Date.now,
     };
     this.progress = throttlePerKey(PROGRESS_INTERVAL_MS, (batchId) => this.emitProgress(batchId));

@@ -7,6 +7,7 @@ import type {
   BatchProgress,
   BatchSummary,
   JobView,
+  ServiceTrouble,
   UploadProgress,
 } from '../../shared/models.ts';
 import type { JobState } from '../../shared/vocabulary.ts';
@@ -32,6 +33,8 @@ export interface BatchFacts {
   upload(batchId: string): UploadProgress | null;
   /** The request budget its key is driven with, and how much faster than real time the sandbox runs. */
   pace(batch: Batch): { rateLimit: RateLimit; sandboxTimeScale: number };
+  /** Whether its key's requests are answered lately, as this process sees them (null when they are). */
+  service(batch: Batch): ServiceTrouble | null;
   now(): number;
 }
 
@@ -142,6 +145,7 @@ function progressOf(store: QueueStore, batch: Batch, totals: BatchTotals, facts:
     creditsAtStake: totals.atStake,
     creditsInDoubt: totals.inDoubt,
     eta: etaOf(store, batch, facts),
+    serviceTrouble: batch.status === 'running' ? facts.service(batch) : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { RateLimitedError } from '../api/index.ts';
 import type { Db } from '../db/open.ts';
 import { SendLog, type Sent } from './send-log.ts';
+import { troubleOf } from './service-trouble.ts';
 
 export interface RateLimit {
   limit: number;
@@ -171,9 +172,13 @@ export class RequestBudget {
       try {
         const answer = await request();
         this.settle(entry, sentAt, 'answered');
+        this.log.health.answered();
         return answer;
       } catch (error) {
         this.settle(entry, sentAt, 'sent');
+        const trouble = troubleOf(error);
+        if (trouble) this.log.health.failed(sentAt, trouble);
+        else this.log.health.answered();
         throw error;
       }
     };

@@ -1,10 +1,11 @@
 import type { Db } from '../db/open.ts';
+import { ServiceHealth } from './service-trouble.ts';
 
 // What one key has sent, as every request budget of that key in this process sees it. An engine that is
 // restarted (a new budget margin) while a balance check still waits for a slot of the old one, or two
 // engines on one database, would otherwise each count only their own requests, and together pass the limit;
 // so the log is one object per database and key, and the 429 back-off lives here too: it is the key that
-// was refused, not one budget. Sent requests are also written to `request_log`, for the next process.
+// was refused, not one budget, and so does whether the key's requests are answered at all. Sent requests are also written to `request_log`, for the next process.
 
 /**
  * One request of the key. `pending`: its slot is taken, the request is being prepared or is on its way, so
@@ -25,6 +26,8 @@ export class SendLog {
   blockedUntil = 0;
   consecutive429 = 0;
   last429At = Number.NEGATIVE_INFINITY;
+  /** Whether the key's requests are answered lately: what its batches say instead of their time left. */
+  readonly health = new ServiceHealth();
   /** Rows older than this were not read; a budget with a longer window reads them (`cover`). */
   private loadedSince = Number.POSITIVE_INFINITY;
   /** The longest span any budget of the key looks back: entries older than it are forgotten. */

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { BatchDetail, BatchEta, JobView } from '../../../src-main/shared/models.ts';
+import type { BatchDetail, JobView } from '../../../src-main/shared/models.ts';
 import type { BatchDecision, JobDecision } from '../../../src-main/shared/vocabulary.ts';
 import {
   BATCH_DECISION_WORDS,
   credits,
-  etaWords,
   needsYouWords,
   retryWarning,
   shootWords,
+  timeLeftWords,
   videoWords,
 } from '../../../src-main/shared/words.ts';
 import { api, messageOf } from '../api/index.ts';
@@ -30,14 +30,18 @@ const REFRESH_MS = 1000;
 /** How often the time left is said again between answers: it counts down from the core's moments. */
 const ETA_TICK_MS = 1000;
 
-/** How long the batch has left, said again every second with this clock: it counts down between answers. */
-function EtaLeft({ eta }: { eta: BatchEta }) {
+/**
+ * How long the batch has left, said again every second with this clock: it counts down between answers. While
+ * its service does not answer, that instead.
+ */
+function TimeLeft({ batch }: { batch: Pick<BatchDetail, 'eta' | 'serviceTrouble'> }) {
   const [now, setNow] = useState(Date.now);
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), ETA_TICK_MS);
     return () => clearInterval(timer);
   }, []);
-  return <span data-testid="batch-eta"> · {etaWords(eta, now)}</span>;
+  const words = timeLeftWords(batch, now);
+  return words && <span data-testid="batch-eta"> · {words}</span>;
 }
 
 /** A product's row before it is measured: one line of tiles (the rows are as tall as their content). */
@@ -255,7 +259,7 @@ export function BatchScreen({ id }: { id: string }) {
           <p data-testid="batch-progress">
             {progressWords(detail)}
             {detail.attention > 0 ? `, ${detail.attention} waiting for your decision` : ''}
-            {detail.eta && detail.status === 'running' && <EtaLeft eta={detail.eta} />}
+            {detail.status === 'running' && <TimeLeft batch={detail} />}
           </p>
         </div>
         <dl>

@@ -23,6 +23,7 @@ const progress = (overrides: Partial<BatchProgress>): BatchProgress => ({
   creditsAtStake: 0,
   creditsInDoubt: 0,
   eta: null,
+  serviceTrouble: null,
   ...overrides,
 });
 

@@ -18,6 +18,7 @@ const facts: BatchFacts = {
   key: () => ({ accountName: 'Sandbox', held: true }),
   upload: () => null,
   pace: () => ({ rateLimit: { limit: 60, windowMs: 60_000 }, sandboxTimeScale: 1 }),
+  service: () => null,
   now: () => ctx.clock.now,
 };
 const files = new FileGateway((token) => `/files/${token}`);

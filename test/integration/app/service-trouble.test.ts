@@ -1,0 +1,100 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ArgsOf, Channel } from '../../../src-main/shared/ipc.ts';
+import type { BatchProgress } from '../../../src-main/shared/models.ts';
+import { timeLeftWords } from '../../../src-main/shared/words.ts';
+import { type CoreHarness, callCore, startCoreHarness, untilFinished } from '../../support/core-harness.ts';
+import { QUICK_SHOOT } from '../../support/job-settings.ts';
+import { startMcpInProcess } from '../../support/mcp-in-process.ts';
+import { makeProductFolders } from '../../support/product-folders.ts';
+import { type DefaultHarness, startDefaultHarness } from '../../support/sandbox-harness.ts';
+import { until } from '../../support/until.ts';
+
+// A service that stops answering mid-batch (the network dropped, the service down or failing) once showed
+// only "waiting on the service for 5 min", as a slow day does. Through the app's core, its Sandbox account
+// on a real sandbox over HTTP (so the wait before it is said runs at the sandbox's speed): its polls
+// dropped without an answer, then answered 503, then answered again; what the batch's progress, its detail
+// (the batch page) and the words every front end uses say at each step.
+
+let service: DefaultHarness;
+let h: CoreHarness;
+let products: string;
+const call = <C extends Channel>(channel: C, args?: ArgsOf<C>) => callCore(h.core, channel, args);
+
+beforeAll(async () => {
+  service = await startDefaultHarness({ timeScale: 0.02 });
+  h = await startCoreHarness({ sandbox: { url: service.sandbox.url, apiKey: service.keys.personal } });
+  products = await mkdtemp(join(tmpdir(), 'adbatch-service-trouble-'));
+}, 30_000);
+afterAll(async () => {
+  await h?.close();
+  await service?.close();
+  await rm(products, { recursive: true, force: true });
+});
+
+describe('a service that stops answering mid-batch', () => {
+  it('is said instead of the time left, as no answer and then as errors, and no more once it answers', async () => {
+    const events: BatchProgress[] = [];
+    h.core.events.on('batches:progress', (progress) => events.push(progress));
+    // Every look at a shoot dropped before it is handled: the jobs are created, then never seen again.
+    const dropping = await service.client.addFault({
+      method: 'GET',
+      path: '/v1/shoots/',
+      action: 'reset',
+      when: 'before',
+    });
+    const scan = await call('ingest:scan', { inputs: await makeProductFolders(products, 2) });
+    const { id } = await call('batches:create', {
+      scanId: scan.scanId,
+      accountId: 'sandbox',
+      shoot: QUICK_SHOOT,
+      video: null,
+      includeDone: true,
+      name: 'Offline',
+    });
+    const ours = () => events.filter((event) => event.id === id);
+    await until(() => ours().some((event) => event.serviceTrouble !== null));
+    const dropped = ours().find((event) => event.serviceTrouble !== null)!;
+    expect(dropped).toMatchObject({ status: 'running', created: 2, done: 0 });
+    expect(dropped.serviceTrouble).toEqual({
+      kind: 'no_answer',
+      reason: 'the connection broke before the answer',
+      since: expect.any(Number),
+    });
+    const since = dropped.serviceTrouble!.since;
+    // Said only once it lasted: one dropped answer among others is not news.
+    expect(
+      ours().filter((event) => event.serviceTrouble === null && event.created === 2).length,
+    ).toBeGreaterThan(0);
+    const detail = await call('batches:get', { id });
+    expect(detail.serviceTrouble).toMatchObject({ kind: 'no_answer', since });
+    expect(timeLeftWords(detail, since + 75_000)).toBe(
+      'the service has not answered for 1 min (the connection broke before the answer): Adbatch keeps asking',
+    );
+    // An agent asking for the batch is told the same, not a time left.
+    const agent = await startMcpInProcess(h, 'service-trouble');
+    expect((await agent.tool('batch_status', { batchId: id })).timeLeft).toMatch(
+      /^the service has not answered for \d+ s \(the connection broke before the answer\): Adbatch keeps asking$/,
+    );
+
+    // Then it answers, but only with errors: the same run of failures (the 503 takes the drop's place with no
+    // gap a poll could pass through), now said as errors.
+    await service.client.addFault({ method: 'GET', path: '/v1/shoots/', action: 'status', status: 503 });
+    await service.client.removeFault(dropping.id);
+    await until(() => ours().at(-1)?.serviceTrouble?.kind === 'errors');
+    const failing = ours().at(-1)!.serviceTrouble!;
+    expect(failing).toEqual({ kind: 'errors', reason: 'HTTP 503', since });
+    expect(timeLeftWords({ eta: null, serviceTrouble: failing }, failing.since + 120_000)).toBe(
+      'the service has answered only with errors for 2 min (HTTP 503): Adbatch keeps asking',
+    );
+
+    // Answered again: the batch finishes, and nothing says the service is down.
+    await service.client.clearFaults();
+    await untilFinished(h.core, id);
+    const done = await call('batches:get', { id });
+    expect(done).toMatchObject({ status: 'finished', done: 2, serviceTrouble: null });
+    expect(ours().at(-1)!.serviceTrouble).toBeNull();
+  }, 120_000);
+});

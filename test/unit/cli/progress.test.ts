@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { formatProgress } from '../../../src-main/cli/progress.ts';
+import type { BatchProgress } from '../../../src-main/shared/models.ts';
+
+// The CLI's progress line of a running batch: its time left, or, while its service does not answer, that
+// instead (what the core says is in test/integration/app/service-trouble.test.ts).
+
+const NOW = Date.UTC(2026, 10, 28, 12, 0, 0);
+
+const running: BatchProgress = {
+  id: 'b1',
+  name: 'Spring',
+  status: 'running',
+  statusReason: null,
+  statusMessage: null,
+  upload: null,
+  jobs: 13,
+  videos: 0,
+  done: 9,
+  failed: 0,
+  attention: 0,
+  states: { done: 9, running: 4 },
+  created: 13,
+  inFlight: 4,
+  creditsSpent: 52,
+  creditsRefunded: 0,
+  creditsAtStake: 0,
+  creditsInDoubt: 0,
+  eta: {
+    at: NOW + 90_000,
+    from: NOW + 60_000,
+    to: NOW + 120_000,
+    range: false,
+    lastProgressAt: NOW,
+    stalledAt: null,
+  },
+  serviceTrouble: null,
+};
+
+describe('the progress line', () => {
+  it('ends with the time left while the service answers', () => {
+    expect(formatProgress(running, NOW)).toMatch(
+      / {2}52 credits charged, 0 refunded, 52 net {2}ETA about 2 min left$/,
+    );
+  });
+
+  it('says the service has not answered, and since when, instead of a time left', () => {
+    const line = formatProgress(
+      {
+        ...running,
+        serviceTrouble: { kind: 'no_answer', reason: 'the connection was refused', since: NOW - 150_000 },
+      },
+      NOW,
+    );
+    expect(line).toMatch(
+      /, 52 net {2}the service has not answered for 3 min \(the connection was refused\): Adbatch keeps asking$/,
+    );
+    expect(line).not.toContain('ETA');
+  });
+});
