@@ -67,12 +67,22 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/**
+ * Who drives the queue now, as far as a look can tell without taking the lock (which would refuse a driver
+ * starting at that instant): the holder the file names while that process lives (one on another computer is
+ * believed); null when none does. GUESS: a pid reused by another process since is taken for the holder.
+ */
+export function runningHolder(dataDir: string): LeaseHolder | null {
+  const holder = readLeaseHolder(dataDir);
+  return holder && (holder.host !== hostname() || isRunning(holder.pid)) ? holder : null;
+}
+
 /** The holder named by the file, once it names a live process (or one on another computer); else null. */
 function currentHolder(dataDir: string): LeaseHolder | null {
   const pause = new Int32Array(new SharedArrayBuffer(4));
   for (let attempt = 0; attempt < STALE_HOLDER_RETRIES; attempt++) {
-    const holder = readLeaseHolder(dataDir);
-    if (holder && (holder.host !== hostname() || isRunning(holder.pid))) return holder;
+    const holder = runningHolder(dataDir);
+    if (holder) return holder;
     Atomics.wait(pause, 0, 0, STALE_HOLDER_WAIT_MS);
   }
   return null;

@@ -55,16 +55,25 @@ function jobHint(job: JobView): string {
   );
 }
 
-function batchLine(batch: BatchSummary): string {
+/**
+ * A running batch that no process drives (the `adbatch run` that drove it was stopped, and no app or `adbatch
+ * resume` is open) once read "running … waiting on the service for 6 min", though nothing was asking.
+ */
+const UNDRIVEN_WORDS = 'nothing drives it now: adbatch resume (or the app) goes on with it';
+
+/** `driven`: some process drives the queue (this one only looks). */
+function batchLine(batch: BatchSummary, driven: boolean): string {
+  const undriven = batch.status === 'running' && !driven;
   const stake = batch.creditsAtStake > 0 ? `, ${unsettledCredits(batch.creditsAtStake)}` : '';
   // Why it is paused, where the badge's words are not enough (what resuming a restored batch may pay twice).
   const why = batch.status === 'paused' && batch.statusMessage ? `\n    ${batch.statusMessage}` : '';
-  const timeLeft = timeLeftWords(batch, Date.now());
+  const timeLeft = undriven ? UNDRIVEN_WORDS : timeLeftWords(batch, Date.now());
   const left = timeLeft ? `; ${timeLeft}` : '';
   // What is in doubt and what is at stake, whatever the status: a finished batch with any says "needs you".
   const doubt = needsYouWords(batch);
   const inDoubt = doubt ? `\n    ${doubt} (adbatch recheck ${batch.id})` : '';
-  return `${batch.id}  ${batchStatusWords(batch)}  ${oneLine(batch.name)}\n    ${outcomeWords(batch.states, countedJobs(batch))}; ${moneyWords(batchMoney(batch), batch.quotedCredits)}${stake}${left}${why}${inDoubt}`;
+  const status = undriven ? 'interrupted' : batchStatusWords(batch);
+  return `${batch.id}  ${status}  ${oneLine(batch.name)}\n    ${outcomeWords(batch.states, countedJobs(batch))}; ${moneyWords(batchMoney(batch), batch.quotedCredits)}${stake}${left}${why}${inDoubt}`;
 }
 
 function jobLines(detail: BatchDetail): string[] {
@@ -96,6 +105,7 @@ export function registerStatusCommand(program: Command): void {
       }
       const cli = openCliCore({ dataDir: options.dataDir, holderName: 'adbatch status', leaseMode: 'none' });
       try {
+        const driven = (await cli.call('app:info')).queue.heldBy !== null;
         if (batchId) {
           const detail = await cli.call('batches:get', { id: batchId }).catch(() => {
             throw new Error(`no batch ${batchId} in ${options.dataDir}`);
@@ -104,7 +114,7 @@ export function registerStatusCommand(program: Command): void {
           process.stdout.write(
             options.json
               ? `${JSON.stringify(detail, null, 2)}\n`
-              : `${[`${batchLine(detail)}${batchHint}`, ...jobLines(detail)].join('\n')}\n`,
+              : `${[`${batchLine(detail, driven)}${batchHint}`, ...jobLines(detail)].join('\n')}\n`,
           );
           return;
         }
@@ -115,7 +125,7 @@ export function registerStatusCommand(program: Command): void {
           return;
         }
         if (batches.length === 0) process.stdout.write(`No batches yet in ${options.dataDir}.\n`);
-        for (const batch of batches) process.stdout.write(`${batchLine(batch)}\n`);
+        for (const batch of batches) process.stdout.write(`${batchLine(batch, driven)}\n`);
       } finally {
         await cli.core.stop();
       }

@@ -12,6 +12,7 @@ import {
   LeaseHeldError,
   type LeaseHolder,
   readLeaseHolder,
+  runningHolder,
   tryAcquireLease,
 } from '../lease.ts';
 import { writeManifest } from '../manifest.ts';
@@ -124,7 +125,11 @@ export class QueueDriver {
       };
     }
     const observer = { fault: null, databaseDamaged: false };
-    if (this.options.leaseMode === 'none') return { driving: false, heldBy: null, ...observer };
+    if (this.options.leaseMode === 'none') {
+      // A look only (`adbatch status`): who drives, if anyone does, so that a batch nobody drives is said so.
+      const holder = runningHolder(this.options.dataDir);
+      return { driving: false, heldBy: holder && describeHolder(holder), ...observer };
+    }
     return { driving: false, heldBy: describeHolder(this.holder()), ...observer };
   }
 

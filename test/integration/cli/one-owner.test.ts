@@ -8,7 +8,7 @@ import { QueueStore } from '../../../src-main/core/queue/store.ts';
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/server.ts';
 import type { QueueOwnerView } from '../../../src-main/shared/models.ts';
 import { startChild } from '../../support/child-process.ts';
-import { ADBATCH_BIN, runOnSandbox, sandboxRunArgs } from '../../support/cli.ts';
+import { ADBATCH_BIN, adbatch, runOnSandbox, sandboxRunArgs } from '../../support/cli.ts';
 import { callCore, startCoreHarness } from '../../support/core-harness.ts';
 import { acceptedPostsBySource } from '../../support/engine-harness.ts';
 import { listFiles, verifyDownloads } from '../../support/library-checks.ts';
@@ -60,8 +60,15 @@ describe('one engine per data folder', () => {
       ...common,
     ]);
     await first.waitFor(/Batch b_\w+ started/);
+    // `adbatch status` only looks: it says the batch runs while the run drives it, and that nothing does
+    // once the run is gone (it once said "running … waiting on the service" then too).
+    const status = async () => (await adbatch(['status', '--data-dir', dataDir])).stdout;
+    expect(await status()).toMatch(/^b_\w+ {2}running {2}/);
     await until(() => sandbox.requests().filter((entry) => entry.method === 'POST').length >= 3);
     await first.kill();
+    expect(await status()).toMatch(
+      /^b_\w+ {2}interrupted {2}.*\n {4}.*; nothing drives it now: adbatch resume \(or the app\) goes on with it\n/,
+    );
 
     const resumes = [start(['resume', ...common.slice(0, 4)]), start(['resume', ...common.slice(0, 4)])];
     const codes = await Promise.all(resumes.map((resume) => resume.exited));
