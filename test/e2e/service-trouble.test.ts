@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
+import { appInChromium } from '../support/app-fixture.ts';
+import { callCore, untilFinished } from '../support/core-harness.ts';
+import { QUICK_SHOOT } from '../support/job-settings.ts';
+
+// A service that stops answering mid-batch, on the batch page in Chromium: its line says so, and since
+// when, instead of a time left ("waiting on the service", as a slow day reads, was all it said), and no
+// more once the service answers. The app's Sandbox account is the embedded sandbox, whose fault rules drop
+// every look at a shoot without an answer (core's side: test/integration/app/service-trouble.test.ts).
+
+let app: AppServer;
+let page: Page;
+let sandboxUrl: string;
+
+const { missing } = appInChromium('service-trouble', {
+  ready: async (ui) => {
+    ({ app, page } = ui);
+    // Asking its balance starts the embedded sandbox, which keeps its port in the data folder.
+    await callCore(app.core, 'accounts:refresh', { id: 'sandbox' });
+    const port = (await readFile(join(ui.dir, 'data', 'sandbox', 'port'), 'utf8')).trim();
+    sandboxUrl = `http://127.0.0.1:${port}`;
+  },
+  open: false,
+});
+
+async function faults(method: 'POST' | 'DELETE', rule?: object): Promise<void> {
+  const answer = await fetch(`${sandboxUrl}/_sandbox/faults`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(rule ? { body: JSON.stringify(rule) } : {}),
+  });
+  expect(answer.ok).toBe(true);
+}
+
+describe.skipIf(missing)(`a service that stops answering${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  it('is said on the batch page instead of the time left, and no more once it answers', async () => {
+    await faults('POST', { method: 'GET', path: '/v1/shoots/', action: 'reset', when: 'before' });
+    const scan = await callCore(app.core, 'ingest:scan', { inputs: [join(EXAMPLES_DIR, 'hat')] });
+    const { id } = await callCore(app.core, 'batches:create', {
+      scanId: scan.scanId,
+      accountId: 'sandbox',
+      shoot: QUICK_SHOOT,
+      video: null,
+      includeDone: true,
+      name: 'Offline hat',
+    });
+    await page.goto(app.url);
+    await page.getByRole('button', { name: /Offline hat/ }).click();
+    const line = page.getByTestId('batch-progress');
+    await expect
+      .poll(() => line.textContent())
+      .toMatch(
+        /· the service has not answered for \d+ s \(the connection broke before the answer\): Adbatch keeps asking$/,
+      );
+
+    await faults('DELETE');
+    await untilFinished(app.core, id);
+    await expect.poll(() => page.getByTestId('batch-eta').count()).toBe(0);
+    await expect.poll(() => line.textContent()).not.toContain('the service');
+  }, 60_000);
+});
