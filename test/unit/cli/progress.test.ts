@@ -1,31 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { formatProgress } from '../../../src-main/cli/progress.ts';
-import type { BatchProgress } from '../../../src-main/shared/models.ts';
+import { batchProgress } from '../../support/batch-progress.ts';
 
 // The CLI's progress line of a running batch: its time left, or, while its service does not answer, that
 // instead (what the core says is in test/integration/app/service-trouble.test.ts).
 
 const NOW = Date.UTC(2026, 10, 28, 12, 0, 0);
 
-const running: BatchProgress = {
-  id: 'b1',
-  name: 'Spring',
-  status: 'running',
-  statusReason: null,
-  statusMessage: null,
-  upload: null,
+const running = batchProgress({
   jobs: 13,
-  videos: 0,
   done: 9,
-  failed: 0,
-  attention: 0,
   states: { done: 9, running: 4 },
   created: 13,
   inFlight: 4,
   creditsSpent: 52,
-  creditsRefunded: 0,
-  creditsAtStake: 0,
-  creditsInDoubt: 0,
   eta: {
     at: NOW + 90_000,
     from: NOW + 60_000,
@@ -34,8 +22,7 @@ const running: BatchProgress = {
     lastProgressAt: NOW,
     stalledAt: null,
   },
-  serviceTrouble: null,
-};
+});
 
 describe('the progress line', () => {
   it('ends with the time left while the service answers', () => {

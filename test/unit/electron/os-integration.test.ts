@@ -1,31 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CoreEvents } from '../../../src-main/core/app/events.ts';
 import { attachOsIntegration, noticeFor } from '../../../src-main/electron/os-integration.ts';
-import type { BatchProgress } from '../../../src-main/shared/models.ts';
+import { batchProgress } from '../../support/batch-progress.ts';
 
-const progress = (overrides: Partial<BatchProgress>): BatchProgress => ({
-  id: 'b1',
-  name: 'Spring',
-  status: 'running',
-  statusReason: null,
-  statusMessage: null,
-  upload: null,
-  jobs: 10,
-  videos: 0,
-  done: 0,
-  failed: 0,
-  attention: 0,
-  states: {},
-  created: 0,
-  inFlight: 0,
-  creditsSpent: 0,
-  creditsRefunded: 0,
-  creditsAtStake: 0,
-  creditsInDoubt: 0,
-  eta: null,
-  serviceTrouble: null,
-  ...overrides,
-});
+const progress = batchProgress;
 
 describe('noticeFor', () => {
   it('tells when a batch finishes, runs out of credits, loses its key, or needs a decision', () => {
