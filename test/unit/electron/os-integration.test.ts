@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CoreEvents } from '../../../src-main/core/app/events.ts';
 import { attachOsIntegration, noticeFor } from '../../../src-main/electron/os-integration.ts';
-import { batchProgress } from '../../support/batch-progress.ts';
-
-const progress = batchProgress;
+import { batchProgress as progress } from '../../support/batch-progress.ts';
 
 describe('noticeFor', () => {
   it('tells when a batch finishes, runs out of credits, loses its key, or needs a decision', () => {
