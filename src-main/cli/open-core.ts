@@ -72,7 +72,10 @@ export function hasQueue(dataDir: string): boolean {
 }
 
 export function openCliCore(options: CliCoreOptions): CliCore {
-  const timeScale = options.timeScale ?? 1;
+  // The sandbox's speed, as the sandbox this process would start runs (and as the app and `adbatch run` run
+  // it): what a sandbox batch's guessed spans are scaled by, whether this process drives it or only looks
+  // (a look at 1 waited ten times too long before saying its service does not answer).
+  const timeScale = options.timeScale ?? DEFAULT_SANDBOX_TIME_SCALE;
   const dataDir = resolve(options.dataDir);
   const library = chooseCliLibrary(options.libraryOf ?? dataDir, options.library);
   const core = createCore({
@@ -85,7 +88,7 @@ export function openCliCore(options: CliCoreOptions): CliCore {
     startSandbox: async () => {
       const embedded = await startEmbeddedSandbox({
         dataDir: resolve(options.dataDir),
-        timeScale: options.timeScale ?? DEFAULT_SANDBOX_TIME_SCALE,
+        timeScale,
       });
       return { url: embedded.url, apiKey: embedded.apiKey, close: () => embedded.sandbox.close() };
     },

@@ -20,7 +20,7 @@ import type { OutboundPolicy } from '../net/outbound-policy.ts';
 import type { ResultPreviews } from '../review/previews.ts';
 import { type RateLimit, RequestBudget } from '../scheduler/budget.ts';
 import { Engine } from '../scheduler/engine.ts';
-import { SendLog } from '../scheduler/send-log.ts';
+import { forgetServiceTrouble, serviceTroubleOf } from '../scheduler/service-trouble.ts';
 import { describeLocalFault, localFaultOf } from '../util/local-fault.ts';
 import { lostResultsMessage, type Recovery, recoverResults, unservedMessage } from './recovery.ts';
 import type { QueueStore } from './store.ts';
@@ -88,12 +88,9 @@ export class QueueDriver {
       key: (batch) => options.services.keyOf(batch),
       upload: (batchId) => this.uploads.get(batchId) ?? null,
       pace: () => ({ rateLimit: options.rateLimit(), sandboxTimeScale: options.timeScale }),
-      // What this process's requests of the key saw: another process driving the queue knows its own.
+      // What the requests of the key saw, in whichever process drives them.
       service: (batch) =>
-        SendLog.of(options.store.db, batch.keyId).health.troubleAt(
-          Date.now(),
-          batch.sandbox ? options.timeScale : 1,
-        ),
+        serviceTroubleOf(options.store.db, batch.keyId, Date.now(), batch.sandbox ? options.timeScale : 1),
       now: Date.now,
     };
     this.progress = throttlePerKey(PROGRESS_INTERVAL_MS, (batchId) => this.emitProgress(batchId));
@@ -230,6 +227,7 @@ export class QueueDriver {
     const attempt = tryAcquireLease(this.options.dataDir, this.options.holderName);
     if (!attempt.ok) return false;
     this.lease = attempt.lease;
+    forgetServiceTrouble(this.options.store.db);
     const unfinished = this.options.driveUnfinished ? this.drivable() : [];
     if (unfinished.some((batch) => batch.sandbox)) await this.options.services.ensureSandbox();
     await this.options.photos.start();

@@ -27,7 +27,7 @@ export class SendLog {
   consecutive429 = 0;
   last429At = Number.NEGATIVE_INFINITY;
   /** Whether the key's requests are answered lately: what its batches say instead of their time left. */
-  readonly health = new ServiceHealth();
+  readonly health: ServiceHealth;
   /** Rows older than this were not read; a budget with a longer window reads them (`cover`). */
   private loadedSince = Number.POSITIVE_INFINITY;
   /** The longest span any budget of the key looks back: entries older than it are forgotten. */
@@ -36,7 +36,9 @@ export class SendLog {
   private constructor(
     private readonly db: Db,
     readonly keyId: string,
-  ) {}
+  ) {
+    this.health = new ServiceHealth(db, keyId);
+  }
 
   /** The log of this key on this database, shared by every budget of the key in this process. */
   static of(db: Db, keyId: string): SendLog {

@@ -1,6 +1,7 @@
 import type { ServiceTrouble } from '../../shared/models.ts';
 import { MalformedResponseError, NetworkError, ServerError } from '../api/index.ts';
 import { noAnswerWords } from '../api/network-errors.ts';
+import type { Db } from '../db/open.ts';
 
 // A service that stops answering mid-batch (the network dropped, the service is down or failing) once showed
 // only "waiting on the service for 5 min", as a slow day does: nothing said that no request was answered.
@@ -26,23 +27,63 @@ export function troubleOf(error: unknown): Omit<ServiceTrouble, 'since'> | null 
 
 /**
  * The requests of one key lately, as its slots saw them: since when every one failed (no answer, or a 5xx
- * or garbage), until one is answered.
+ * or garbage), until one is answered. Kept in memory and, when it changes, in `service_trouble` (migration
+ * 024) for the processes that only look; a write that fails there (a full disk) costs only those.
  */
 export class ServiceHealth {
   private current: ServiceTrouble | null = null;
 
+  constructor(
+    private readonly db: Db,
+    private readonly keyId: string,
+  ) {}
+
+  /** An answer came: the trouble is over, and its row goes, whoever wrote it (another process's look too). */
   answered(): void {
     this.current = null;
+    this.store(() => {
+      const row = this.db.prepare('SELECT 1 FROM service_trouble WHERE key_id = ?').get(this.keyId);
+      if (row) this.db.prepare('DELETE FROM service_trouble WHERE key_id = ?').run(this.keyId);
+    });
   }
 
   /** A request that left at `sentAt` failed so. The run of failures began with the first of them. */
   failed(sentAt: number, trouble: Omit<ServiceTrouble, 'since'>): void {
-    this.current = { ...trouble, since: Math.min(this.current?.since ?? sentAt, sentAt) };
+    const next = { ...trouble, since: Math.min(this.current?.since ?? sentAt, sentAt) };
+    const same =
+      this.current?.since === next.since &&
+      this.current.kind === next.kind &&
+      this.current.reason === next.reason;
+    this.current = next;
+    if (same) return;
+    this.store(() =>
+      this.db
+        .prepare('INSERT OR REPLACE INTO service_trouble (key_id, since, kind, reason) VALUES (?, ?, ?, ?)')
+        .run(this.keyId, next.since, next.kind, next.reason),
+    );
   }
 
-  /** The trouble worth saying at `now`: failing for SAY_TROUBLE_AFTER_MS (times the service's time scale) and more. */
-  troubleAt(now: number, timeScale = 1): ServiceTrouble | null {
-    const lasted = this.current !== null && now - this.current.since >= SAY_TROUBLE_AFTER_MS * timeScale;
-    return lasted ? this.current : null;
+  private store(write: () => void): void {
+    try {
+      write();
+    } catch {
+      // What this process says is in memory; the row only informs the others (see above).
+    }
   }
+}
+
+/**
+ * What a key's service has answered lately, as the process driving its requests wrote it: the trouble worth
+ * saying at `now` (failing for SAY_TROUBLE_AFTER_MS, times the service's time scale, and more), else null.
+ */
+export function serviceTroubleOf(db: Db, keyId: string, now: number, timeScale = 1): ServiceTrouble | null {
+  const row = db
+    .prepare<[string], ServiceTrouble>('SELECT since, kind, reason FROM service_trouble WHERE key_id = ?')
+    .get(keyId);
+  return row && now - row.since >= SAY_TROUBLE_AFTER_MS * timeScale ? row : null;
+}
+
+/** Forgets what an earlier driver of the queue saw: the one taking it over asks afresh. */
+export function forgetServiceTrouble(db: Db): void {
+  db.prepare('DELETE FROM service_trouble').run();
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArgsOf, Channel } from '../../../src-main/shared/ipc.ts';
 import type { BatchProgress } from '../../../src-main/shared/models.ts';
 import { timeLeftWords } from '../../../src-main/shared/words.ts';
+import { adbatch } from '../../support/cli.ts';
 import { type CoreHarness, callCore, startCoreHarness, untilFinished } from '../../support/core-harness.ts';
 import { QUICK_SHOOT } from '../../support/job-settings.ts';
 import { startMcpInProcess } from '../../support/mcp-in-process.ts';
@@ -75,9 +76,16 @@ describe('a service that stops answering mid-batch', () => {
     );
     // An agent asking for the batch is told the same, not a time left.
     const agent = await startMcpInProcess(h, 'service-trouble');
+    const words =
+      /the service has not answered for \d+ s \(the connection broke before the answer\): Adbatch keeps asking/;
     expect((await agent.tool('batch_status', { batchId: id })).timeLeft).toMatch(
-      /^the service has not answered for \d+ s \(the connection broke before the answer\): Adbatch keeps asking$/,
+      new RegExp(`^${words.source}$`),
     );
+    // So is `adbatch status`, a process that only looks, beside this one that drives the queue. It says
+    // so once the trouble has lasted 10 s of the sandbox's time as it runs it (0.1: one second).
+    await until(() => Date.now() - since > 1_500);
+    const status = await adbatch(['status', '--data-dir', join(h.dir, 'data')]);
+    expect(status.stdout).toMatch(new RegExp(`^${id} {2}running {2}Offline\n {4}.*; ${words.source}\n`));
 
     // Then it answers, but only with errors: the same run of failures (the 503 takes the drop's place with no
     // gap a poll could pass through), now said as errors.

@@ -22,6 +22,7 @@ import { lastPoll } from './020-etapoll31-last-poll.ts';
 import { commitMark } from './021-retry-commit-mark.ts';
 import { durationBrackets } from './022-duration-brackets.ts';
 import { ownContentIndex } from './023-own-content-index.ts';
+import { serviceTrouble } from './024-service-trouble.ts';
 
 /** Every schema step, in order. Append only: a released migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   commitMark,
   durationBrackets,
   ownContentIndex,
+  serviceTrouble,
 ];

@@ -693,3 +693,25 @@ describe('migration 023-own-content-index', () => {
     db.close();
   });
 });
+
+describe('migration 024-service-trouble', () => {
+  it('keeps one row per key whose service does not answer, of a known kind, the rows there kept', () => {
+    const db = new Database(join(dir, 'x.db'));
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 23));
+    seedOneResult(db);
+    migrate(db, MIGRATIONS.slice(0, 24));
+    expect(db.pragma('user_version', { simple: true })).toBe(24);
+    expect(db.prepare('SELECT id FROM assets').pluck().all()).toEqual([7]);
+    const put = db.prepare(
+      'INSERT OR REPLACE INTO service_trouble (key_id, since, kind, reason) VALUES (?, ?, ?, ?)',
+    );
+    put.run('k1', 1000, 'no_answer', 'the connection was refused');
+    put.run('k1', 900, 'errors', 'HTTP 503');
+    expect(db.prepare('SELECT key_id, since, kind, reason FROM service_trouble').all()).toEqual([
+      { key_id: 'k1', since: 900, kind: 'errors', reason: 'HTTP 503' },
+    ]);
+    expect(() => put.run('k2', 1000, 'slow', 'a guess')).toThrow(/CHECK constraint failed/);
+    db.close();
+  });
+});
