@@ -431,9 +431,9 @@ export interface BatchProgress {
   /** When it should be done, while it runs; null when paused, over, or nothing is left to run. */
   eta: BatchEta | null;
   /**
-   * While it runs, its service has not answered for a while (core/scheduler/service-trouble.ts): said
-   * instead of the time left (`timeLeftWords`). Null when the service answers, or this process does not
-   * drive the batch.
+   * While it runs, its service has not answered for a while, as the process driving the queue saw it
+   * (core/scheduler/service-trouble.ts): said instead of the time left (`timeLeftWords`). Null when the
+   * service answers.
    */
   serviceTrouble: ServiceTrouble | null;
 }

@@ -33,7 +33,7 @@ export interface BatchFacts {
   upload(batchId: string): UploadProgress | null;
   /** The request budget its key is driven with, and how much faster than real time the sandbox runs. */
   pace(batch: Batch): { rateLimit: RateLimit; sandboxTimeScale: number };
-  /** Whether its key's requests are answered lately, as this process sees them (null when they are). */
+  /** Whether its key's requests are answered lately, as the process driving them saw it (null when they are). */
   service(batch: Batch): ServiceTrouble | null;
   now(): number;
 }

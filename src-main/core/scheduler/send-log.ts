@@ -5,7 +5,8 @@ import { ServiceHealth } from './service-trouble.ts';
 // restarted (a new budget margin) while a balance check still waits for a slot of the old one, or two
 // engines on one database, would otherwise each count only their own requests, and together pass the limit;
 // so the log is one object per database and key, and the 429 back-off lives here too: it is the key that
-// was refused, not one budget, and so does whether the key's requests are answered at all. Sent requests are also written to `request_log`, for the next process.
+// was refused, not one budget; so does whether the key's requests are answered at all. Sent requests are
+// also written to `request_log`, for the next process.
 
 /**
  * One request of the key. `pending`: its slot is taken, the request is being prepared or is on its way, so

@@ -6,7 +6,8 @@ import type { Db } from '../db/open.ts';
 // A service that stops answering mid-batch (the network dropped, the service is down or failing) once showed
 // only "waiting on the service for 5 min", as a slow day does: nothing said that no request was answered.
 // Every request of a key goes through its budget's slot, so the slot sees each answer or its absence; what
-// it saw is kept per key in this process (SendLog), and a batch of the key says it instead of its time left.
+// it saw is kept per key (beside the key's SendLog, and in the database for the processes that only look),
+// and a running batch of the key says it instead of its time left.
 
 /**
  * Failures in a row said only after this long, so that one dropped connection or one 503 among answers is
@@ -83,7 +84,14 @@ export function serviceTroubleOf(db: Db, keyId: string, now: number, timeScale =
   return row && now - row.since >= SAY_TROUBLE_AFTER_MS * timeScale ? row : null;
 }
 
-/** Forgets what an earlier driver of the queue saw: the one taking it over asks afresh. */
+/**
+ * Forgets what an earlier driver of the queue saw: the one taking it over asks afresh. A data folder that
+ * cannot be written now is said by what must be written (the queue's own writes), not by this.
+ */
 export function forgetServiceTrouble(db: Db): void {
-  db.prepare('DELETE FROM service_trouble').run();
+  try {
+    db.prepare('DELETE FROM service_trouble').run();
+  } catch {
+    // Only informs: see ServiceHealth.
+  }
 }
