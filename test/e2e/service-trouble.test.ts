@@ -6,10 +6,11 @@ import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
 import { appInChromium } from '../support/app-fixture.ts';
 import { callCore, untilFinished } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
+import { screenshot } from './browser.ts';
 
 // A service that stops answering mid-batch, on the batch page in Chromium: its line says so, and since
-// when, instead of a time left ("waiting on the service", as a slow day reads, was all it said), and no
-// more once the service answers. The app's Sandbox account is the embedded sandbox, whose fault rules drop
+// when, instead of a time left ("waiting on the service", as a slow day reads, was all it said), the
+// Batches list in a few words under its status, and neither says it once the service answers. The app's Sandbox account is the embedded sandbox, whose fault rules drop
 // every look at a shoot without an answer (core's side: test/integration/app/service-trouble.test.ts).
 
 let app: AppServer;
@@ -37,7 +38,7 @@ async function faults(method: 'POST' | 'DELETE', rule?: object): Promise<void> {
 }
 
 describe.skipIf(missing)(`a service that stops answering${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  it('is said on the batch page instead of the time left, and no more once it answers', async () => {
+  it('is said on the Batches list and the batch page instead of the time left, and no more once it answers', async () => {
     await faults('POST', { method: 'GET', path: '/v1/shoots/', action: 'reset', when: 'before' });
     const scan = await callCore(app.core, 'ingest:scan', { inputs: [join(EXAMPLES_DIR, 'hat')] });
     const { id } = await callCore(app.core, 'batches:create', {
@@ -48,7 +49,14 @@ describe.skipIf(missing)(`a service that stops answering${missing ? ` (skipped: 
       includeDone: true,
       name: 'Offline hat',
     });
+    // Its balance too, once the batch is made (making it asks it): nothing of the service answers.
+    await faults('POST', { method: 'GET', path: '/v1/credits', action: 'reset', when: 'before' });
     await page.goto(app.url);
+    // The list says it under the batch's status, in a few words.
+    await expect
+      .poll(() => page.getByTestId('batch-service-trouble').textContent())
+      .toBe('the service does not answer');
+    await screenshot(page, 'service-trouble-list');
     await page.getByRole('button', { name: /Offline hat/ }).click();
     const line = page.getByTestId('batch-progress');
     await expect
@@ -56,10 +64,16 @@ describe.skipIf(missing)(`a service that stops answering${missing ? ` (skipped: 
       .toMatch(
         /· the service has not answered for \d+ s \(the connection broke before the answer\): Adbatch keeps asking$/,
       );
+    await screenshot(page, 'service-trouble-page');
 
     await faults('DELETE');
     await untilFinished(app.core, id);
     await expect.poll(() => page.getByTestId('batch-eta').count()).toBe(0);
     await expect.poll(() => line.textContent()).not.toContain('the service');
+    await page.getByRole('button', { name: 'Batches', exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('button', { name: /Offline hat/ }).textContent())
+      .toContain('finished');
+    expect(await page.getByTestId('batch-service-trouble').count()).toBe(0);
   }, 60_000);
 });

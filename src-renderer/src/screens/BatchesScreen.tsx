@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { counted } from '../../../src-main/shared/counted.ts';
 import { batchMoney, countedJobs, moneyWords, outcomeWords } from '../../../src-main/shared/money-words.ts';
-import { unsettledCredits } from '../../../src-main/shared/words.ts';
+import { SERVICE_TROUBLE_BADGE, unsettledCredits } from '../../../src-main/shared/words.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { Notice } from '../components/Notice.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
@@ -85,6 +85,11 @@ export function BatchesScreen() {
                 </span>
                 <span>
                   <StatusBadge batch={batch} />
+                  {batch.serviceTrouble && (
+                    <small className="warn" data-testid="batch-service-trouble">
+                      {SERVICE_TROUBLE_BADGE[batch.serviceTrouble.kind]}
+                    </small>
+                  )}
                   {batch.attention > 0 && (
                     <small className="warn" data-testid="batch-in-doubt">
                       {batch.attention} need a decision
