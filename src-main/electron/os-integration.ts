@@ -1,11 +1,11 @@
 import type { CoreEvents } from '../core/app/events.ts';
 import type { BatchProgress } from '../shared/models.ts';
 import { countedJobs, outcomeWords } from '../shared/money-words.ts';
-import { needsYouWords } from '../shared/words.ts';
+import { capitalized, needsYouWords, SERVICE_TROUBLE_BADGE } from '../shared/words.ts';
 
 // Dock/taskbar progress for running batches, and a notification when a batch finishes, ends needing the
 // user (credits in doubt), or needs them on the way (credits ran out, a key was refused, the photos could
-// not be uploaded, an outcome is unknown), or when an agent asks to spend.
+// not be uploaded, an outcome is unknown), when its service stops answering, or when an agent asks to spend.
 
 export interface OsSurface {
   /** 0..1, or -1 to clear. */
@@ -53,6 +53,13 @@ export function noticeFor(
         body: 'Its photos could not be uploaded to the photo storage. Check it in Settings, then resume.',
       };
     }
+  }
+  // A service that stops answering while the designer is away: said once as it starts, not at each poll.
+  if (before && before.serviceTrouble === null && now.serviceTrouble !== null) {
+    return {
+      title: `${now.name} is waiting on the service`,
+      body: `${capitalized(SERVICE_TROUBLE_BADGE[now.serviceTrouble.kind])} (${now.serviceTrouble.reason}). Adbatch keeps asking, and says when the batch is done.`,
+    };
   }
   if (now.attention > (before?.attention ?? 0)) {
     return {

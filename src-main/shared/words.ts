@@ -380,7 +380,10 @@ export function serviceTroubleWords(trouble: ServiceTrouble, now: number): strin
   return `the service ${what} (${trouble.reason}): Adbatch keeps asking`;
 }
 
-/** A running batch whose service does not answer, where a line is short (the app's list); its page says since when. */
+/**
+ * A running batch whose service does not answer, where a line is short (the app's list, the OS notice); its
+ * page says since when.
+ */
 export const SERVICE_TROUBLE_BADGE: Record<ServiceTrouble['kind'], string> = {
   no_answer: 'the service does not answer',
   errors: 'the service answers with errors',

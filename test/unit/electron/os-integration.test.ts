@@ -4,7 +4,7 @@ import { attachOsIntegration, noticeFor } from '../../../src-main/electron/os-in
 import { batchProgress as progress } from '../../support/batch-progress.ts';
 
 describe('noticeFor', () => {
-  it('tells when a batch finishes, runs out of credits, loses its key, or needs a decision', () => {
+  it('tells when a batch finishes, runs out of credits, loses its key, loses its service, or needs a decision', () => {
     expect(
       noticeFor(
         progress({}),
@@ -48,6 +48,15 @@ describe('noticeFor', () => {
       title: 'Spring needs you',
       body: '2 shoots or videos in doubt, 8 credits not yet settled (outcome unknown: 2). Check all again asks the service, free: nothing is sent again without your word.',
     });
+    // A service that stops answering: said once, as it starts.
+    const dropped = { kind: 'no_answer', reason: 'the connection was refused', since: 1_000 } as const;
+    expect(noticeFor(progress({}), progress({ serviceTrouble: dropped }))).toEqual({
+      title: 'Spring is waiting on the service',
+      body: 'The service does not answer (the connection was refused). Adbatch keeps asking, and says when the batch is done.',
+    });
+    expect(
+      noticeFor(progress({ serviceTrouble: dropped }), progress({ serviceTrouble: dropped, done: 1 })),
+    ).toBeNull();
     expect(noticeFor(progress({ done: 1 }), progress({ done: 2 }))).toBeNull();
     expect(
       noticeFor(
