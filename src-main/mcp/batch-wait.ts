@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { BATCH_VIEW_STATUSES } from '../shared/vocabulary.ts';
-import { batchStatusWords } from '../shared/words.ts';
+import { batchStatusWords, SERVICE_TROUBLE_BADGE } from '../shared/words.ts';
 import { waitSecondsInput } from './export-work.ts';
 import { waitForWork, waitMs } from './long-work.ts';
 import { batchIdArgument } from './schemas.ts';
@@ -43,7 +43,8 @@ export function registerWaitBatch(server: McpServer, call: CoreCall): void {
           progress: (batch) => ({
             done: batch.done + batch.failed,
             total: batch.jobs,
-            message: `${batch.done} of ${batch.jobs} jobs done${batch.failed > 0 ? `, ${batch.failed} failed` : ''}`,
+            // Its service's trouble in words that do not change each second: a progress is sent when they do.
+            message: `${batch.done} of ${batch.jobs} jobs done${batch.failed > 0 ? `, ${batch.failed} failed` : ''}${batch.serviceTrouble ? `; ${SERVICE_TROUBLE_BADGE[batch.serviceTrouble.kind]} (${batch.serviceTrouble.reason})` : ''}`,
           }),
           extra,
           limitMs: waitMs(waitSeconds),

@@ -55,6 +55,13 @@ describe('a service that stops answering mid-batch', () => {
       includeDone: true,
       name: 'Offline',
     });
+    // Its balance too, once the batch is made (making it asks it): nothing of the service answers.
+    const droppingBalance = await service.client.addFault({
+      method: 'GET',
+      path: '/v1/credits',
+      action: 'reset',
+      when: 'before',
+    });
     const ours = () => events.filter((event) => event.id === id);
     await until(() => ours().some((event) => event.serviceTrouble !== null));
     const dropped = ours().find((event) => event.serviceTrouble !== null)!;
@@ -81,6 +88,17 @@ describe('a service that stops answering mid-batch', () => {
     expect((await agent.tool('batch_status', { batchId: id })).timeLeft).toMatch(
       new RegExp(`^${words.source}$`),
     );
+    const progress: string[] = [];
+    const waited = await agent.tool(
+      'wait_batch',
+      // A second's wait: a progress sent with its answer at once may be dropped by the SDK's client.
+      { batchId: id, waitSeconds: 1 },
+      { onprogress: (sent) => progress.push(sent.message ?? '') },
+    );
+    expect(waited).toMatchObject({ status: 'running', running: true });
+    expect(progress).toEqual([
+      '0 of 2 jobs done; the service does not answer (the connection broke before the answer)',
+    ]);
     // So is `adbatch status`, a process that only looks, beside this one that drives the queue. It says
     // so once the trouble has lasted 10 s of the sandbox's time as it runs it (0.1: one second).
     await until(() => Date.now() - since > 1_500);
@@ -89,8 +107,9 @@ describe('a service that stops answering mid-batch', () => {
 
     // Then it answers, but only with errors: the same run of failures (the 503 takes the drop's place with no
     // gap a poll could pass through), now said as errors.
-    await service.client.addFault({ method: 'GET', path: '/v1/shoots/', action: 'status', status: 503 });
+    await service.client.addFault({ method: 'GET', path: '/v1/', action: 'status', status: 503 });
     await service.client.removeFault(dropping.id);
+    await service.client.removeFault(droppingBalance.id);
     await until(() => ours().at(-1)?.serviceTrouble?.kind === 'errors');
     const failing = ours().at(-1)!.serviceTrouble!;
     expect(failing).toEqual({ kind: 'errors', reason: 'HTTP 503', since });
