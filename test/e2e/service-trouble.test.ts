@@ -65,6 +65,11 @@ describe.skipIf(missing)(`a service that stops answering${missing ? ` (skipped: 
         /· the service has not answered for \d+ s \(the connection broke before the answer\): Adbatch keeps asking$/,
       );
     await screenshot(page, 'service-trouble-page');
+    // The account is there all the same, its balance not known (the line once read "Reading the balance…"
+    // for as long as the service did not answer, the account's name not shown).
+    await expect
+      .poll(() => page.getByTestId('status-line').textContent())
+      .toContain('Account: SandboxBalance not known');
 
     await faults('DELETE');
     await untilFinished(app.core, id);

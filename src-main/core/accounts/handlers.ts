@@ -15,7 +15,7 @@ export function accountsHandlers(
 ): HandlersOf<typeof accountsChannels> {
   const { accounts, services, events, log } = ctx;
   return {
-    'accounts:list': async () => [await services.sandboxView(), ...services.accountsList()],
+    'accounts:list': async () => [await services.sandboxListed(), ...services.accountsList()],
     'accounts:add': async ({ name, baseUrl, apiKey, insecureHttp }) => {
       const warning = checkKeyTransport(baseUrl, {
         insecureHttp: insecureHttp === true,

@@ -90,6 +90,22 @@ export interface ServiceAccessOptions {
   inBudget: <T>(keyId: string, send: () => Promise<T>) => Promise<T>;
 }
 
+/** The Sandbox account before its balance is read. */
+const SANDBOX_VIEW: AccountView = {
+  id: SANDBOX_ACCOUNT_ID,
+  name: SANDBOX_ACCOUNT_NAME,
+  kind: 'sandbox',
+  baseUrl: 'sandbox',
+  keyHint: '',
+  type: null,
+  agencyName: null,
+  balance: null,
+  checkedAt: null,
+  refusedAt: null,
+  brandId: null,
+  brandName: null,
+};
+
 export class ServiceAccess {
   private sandbox: Promise<SandboxConnection> | null = null;
   /** The engine asks for clients synchronously: the Sandbox's is made once, when the sandbox starts. */
@@ -310,17 +326,24 @@ export class ServiceAccess {
     const connection = await this.ensureSandbox();
     const balance = await this.withKey(SANDBOX_ACCOUNT_ID, (client) => client.getCredits());
     return {
-      id: SANDBOX_ACCOUNT_ID,
-      name: SANDBOX_ACCOUNT_NAME,
-      kind: 'sandbox',
-      baseUrl: 'sandbox',
+      ...SANDBOX_VIEW,
       keyHint: maskApiKey(connection.apiKey),
       ...describeBalance(balance),
       checkedAt: this.options.now(),
-      refusedAt: null,
-      brandId: null,
-      brandName: null,
     };
+  }
+
+  /**
+   * The Sandbox account as the list of accounts shows it: its balance asked now, or not known when it cannot
+   * be (the embedded sandbox did not start, or does not answer). The list once failed whole then, and the
+   * app showed no account at all, the user's own keys included.
+   */
+  async sandboxListed(): Promise<AccountView> {
+    try {
+      return await this.sandboxView();
+    } catch {
+      return SANDBOX_VIEW;
+    }
   }
 
   /** A session account with its balance asked now. */

@@ -29,7 +29,7 @@ export function StatusLine() {
             {account.refusedAt !== null
               ? 'The service refused this key'
               : account.balance === null
-                ? 'Balance not checked yet'
+                ? 'Balance not known'
                 : `Balance: ${credits(account.balance)}`}
           </span>
           {account.kind === 'sandbox' && (

@@ -28,6 +28,12 @@ beforeAll(async () => {
   service = await startDefaultHarness({ timeScale: 0.02 });
   h = await startCoreHarness({ sandbox: { url: service.sandbox.url, apiKey: service.keys.personal } });
   products = await mkdtemp(join(tmpdir(), 'adbatch-service-trouble-'));
+  // The user's own key beside the Sandbox account.
+  await call('accounts:add', {
+    name: 'Northwind',
+    baseUrl: service.sandbox.url,
+    apiKey: service.keys.agency,
+  });
 }, 30_000);
 afterAll(async () => {
   await h?.close();
@@ -81,6 +87,12 @@ describe('a service that stops answering mid-batch', () => {
     expect(timeLeftWords(detail, since + 75_000)).toBe(
       'the service has not answered for 1 min (the connection broke before the answer): Adbatch keeps asking',
     );
+    // The accounts are listed all the same, the Sandbox's balance not known (the list once failed whole, and
+    // the app showed no account at all).
+    expect((await call('accounts:list')).map(({ name, balance }) => ({ name, balance }))).toEqual([
+      { name: 'Sandbox', balance: null },
+      { name: 'Northwind', balance: expect.any(Number) },
+    ]);
     // An agent asking for the batch is told the same, not a time left.
     const agent = await startMcpInProcess(h, 'service-trouble');
     const words =
