@@ -90,13 +90,8 @@ export interface ServiceAccessOptions {
   inBudget: <T>(keyId: string, send: () => Promise<T>) => Promise<T>;
 }
 
-/** The Sandbox account before its balance is read. */
-const SANDBOX_VIEW: AccountView = {
-  id: SANDBOX_ACCOUNT_ID,
-  name: SANDBOX_ACCOUNT_NAME,
-  kind: 'sandbox',
-  baseUrl: 'sandbox',
-  keyHint: '',
+/** What an account's view knows of it before its key's balance is read. */
+const NOT_READ = {
   type: null,
   agencyName: null,
   balance: null,
@@ -104,6 +99,16 @@ const SANDBOX_VIEW: AccountView = {
   refusedAt: null,
   brandId: null,
   brandName: null,
+} satisfies Partial<AccountView>;
+
+/** The Sandbox account before its balance is read. */
+const SANDBOX_VIEW: AccountView = {
+  id: SANDBOX_ACCOUNT_ID,
+  name: SANDBOX_ACCOUNT_NAME,
+  kind: 'sandbox',
+  baseUrl: 'sandbox',
+  keyHint: '',
+  ...NOT_READ,
 };
 
 export class ServiceAccess {
@@ -126,13 +131,7 @@ export class ServiceAccess {
           kind: 'service',
           baseUrl: key.baseUrl ?? '',
           keyHint: maskApiKey(key.apiKey),
-          type: null,
-          agencyName: null,
-          balance: null,
-          checkedAt: null,
-          refusedAt: null,
-          brandId: null,
-          brandName: null,
+          ...NOT_READ,
         },
       });
     }
