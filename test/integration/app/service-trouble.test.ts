@@ -108,9 +108,9 @@ describe('a service that stops answering mid-batch', () => {
       { onprogress: (sent) => progress.push(sent.message ?? '') },
     );
     expect(waited).toMatchObject({ status: 'running', running: true });
-    expect(progress).toEqual([
+    expect(progress).toContain(
       '0 of 2 jobs done; the service does not answer (the connection broke before the answer)',
-    ]);
+    );
     // So is `adbatch status`, a process that only looks, beside this one that drives the queue. It says
     // so once the trouble has lasted 10 s of the sandbox's time as it runs it (0.1: one second).
     await until(() => Date.now() - since > 1_500);
