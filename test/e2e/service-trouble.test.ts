@@ -6,7 +6,7 @@ import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
 import { appInChromium } from '../support/app-fixture.ts';
 import { callCore, untilFinished } from '../support/core-harness.ts';
 import { QUICK_SHOOT } from '../support/job-settings.ts';
-import { screenshot } from './browser.ts';
+import { checkLooks } from './browser.ts';
 
 // A service that stops answering mid-batch, on the batch page in Chromium: its line says so, and since
 // when, instead of a time left ("waiting on the service", as a slow day reads, was all it said), the
@@ -56,7 +56,7 @@ describe.skipIf(missing)(`a service that stops answering${missing ? ` (skipped: 
     await expect
       .poll(() => page.getByTestId('batch-service-trouble').textContent())
       .toBe('the service does not answer');
-    await screenshot(page, 'service-trouble-list');
+    await checkLooks(page, 'service-trouble-list', 'Batches, the service not answering');
     await page.getByRole('button', { name: /Offline hat/ }).click();
     const line = page.getByTestId('batch-progress');
     await expect
@@ -64,7 +64,7 @@ describe.skipIf(missing)(`a service that stops answering${missing ? ` (skipped: 
       .toMatch(
         /· the service has not answered for \d+ s \(the connection broke before the answer\): Adbatch keeps asking$/,
       );
-    await screenshot(page, 'service-trouble-page');
+    await checkLooks(page, 'service-trouble-page', 'batch page, the service not answering');
     // The account is there all the same, its balance not known (the line once read "Reading the balance…"
     // for as long as the service did not answer, the account's name not shown).
     await expect
