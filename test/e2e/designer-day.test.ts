@@ -72,7 +72,8 @@ async function photosIn(folder: string): Promise<number> {
   return entries.filter((entry) => entry.endsWith('.png') || entry.endsWith('.jpg')).length;
 }
 
-let reviewedBeforeRestart = '';
+// Once the videos are made they join the results to review (none reviewed yet).
+const REVIEWED_WITH_VIDEOS = `${RESULTS} of ${RESULTS + PRODUCTS.length} reviewed · ${PRODUCTS.length * 2} picked · ${PRODUCTS.length * 2} rejected`;
 
 describe.skipIf(missing)(
   `a designer's whole day on npm run app:web${missing ? ` (skipped: ${missing})` : ''}`,
@@ -222,8 +223,9 @@ describe.skipIf(missing)(
       expect(feed.width! / feed.height!).toBeCloseTo(4 / 5, 2);
       await page.keyboard.press('Escape');
       await page.getByRole('button', { name: 'Review', exact: true }).click();
-      reviewedBeforeRestart = (await reviewProgress()) ?? '';
-      expect(reviewedBeforeRestart).toMatch(/reviewed/);
+      // Opened again, Review shows what it had until the core answers: the count is waited for, not read at
+      // the click (it once read the count from before the videos).
+      await expect.poll(reviewProgress).toBe(REVIEWED_WITH_VIDEOS);
     }, 240_000);
 
     it('is all there after the app is killed and started again', async () => {
@@ -233,7 +235,7 @@ describe.skipIf(missing)(
       await page.getByRole('button', { name: /Acme Spring/ }).click();
       expect(await page.getByTestId('batch-charged').textContent()).toMatch(/credits charged/);
       await page.getByRole('button', { name: 'Review', exact: true }).click();
-      await expect.poll(reviewProgress).toBe(reviewedBeforeRestart);
+      await expect.poll(reviewProgress).toBe(REVIEWED_WITH_VIDEOS);
       await expect.poll(() => grid().getByLabel('Red label').count()).toBe(1);
       // The export remembers its channels and folder.
       await page.getByRole('button', { name: 'Export…' }).click();
