@@ -105,7 +105,12 @@ export function registerStatusCommand(program: Command): void {
       }
       const cli = openCliCore({ dataDir: options.dataDir, holderName: 'adbatch status', leaseMode: 'none' });
       try {
-        const driven = (await cli.call('app:info')).queue.heldBy !== null;
+        const heldBy = (await cli.call('app:info')).queue.heldBy;
+        const driven = heldBy !== null;
+        // The JSON is the core's batch view plus who drives the queue now ("adbatch run (pid 4321)"), or null:
+        // a script waiting for a `running` batch to end learns that nothing will end it (as the text's
+        // `interrupted` says). Added beside the core's fields, so what a script already reads stays.
+        const withDriver = <T extends BatchSummary>(batch: T) => ({ ...batch, drivenBy: heldBy });
         if (batchId) {
           const detail = await cli.call('batches:get', { id: batchId }).catch(() => {
             throw new Error(`no batch ${batchId} in ${options.dataDir}`);
@@ -113,7 +118,7 @@ export function registerStatusCommand(program: Command): void {
           const batchHint = decisionHint(detail.decisions.map((decision) => batchCommand(decision, detail)));
           process.stdout.write(
             options.json
-              ? `${JSON.stringify(detail, null, 2)}\n`
+              ? `${JSON.stringify(withDriver(detail), null, 2)}\n`
               : `${[`${batchLine(detail, driven)}${batchHint}`, ...jobLines(detail)].join('\n')}\n`,
           );
           return;
@@ -121,7 +126,7 @@ export function registerStatusCommand(program: Command): void {
         // Oldest first, as a log reads.
         const batches = (await cli.call('batches:list')).reverse();
         if (options.json) {
-          process.stdout.write(`${JSON.stringify(batches, null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify(batches.map(withDriver), null, 2)}\n`);
           return;
         }
         if (batches.length === 0) process.stdout.write(`No batches yet in ${options.dataDir}.\n`);

@@ -63,12 +63,22 @@ describe('one engine per data folder', () => {
     // `adbatch status` only looks: it says the batch runs while the run drives it, and that nothing does
     // once the run is gone (it once said "running … waiting on the service" then too).
     const status = async () => (await adbatch(['status', '--data-dir', dataDir])).stdout;
+    const statusJson = async () =>
+      JSON.parse((await adbatch(['status', '--data-dir', dataDir, '--json'])).stdout) as {
+        status: string;
+        drivenBy: string | null;
+      }[];
     expect(await status()).toMatch(/^b_\w+ {2}running {2}/);
+    expect(await statusJson()).toMatchObject([
+      { status: 'running', drivenBy: `adbatch run (pid ${first.process.pid})` },
+    ]);
     await until(() => sandbox.requests().filter((entry) => entry.method === 'POST').length >= 3);
     await first.kill();
     expect(await status()).toMatch(
       /^b_\w+ {2}interrupted {2}.*\n {4}.*; nothing drives it now: adbatch resume \(or the app\) goes on with it\n/,
     );
+    // The JSON keeps the core's status, and says that nothing drives it.
+    expect(await statusJson()).toMatchObject([{ status: 'running', drivenBy: null }]);
 
     const resumes = [start(['resume', ...common.slice(0, 4)]), start(['resume', ...common.slice(0, 4)])];
     const codes = await Promise.all(resumes.map((resume) => resume.exited));
