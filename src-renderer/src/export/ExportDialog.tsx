@@ -338,18 +338,25 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
 
   // The scope the dialog opened on names the client brand whose last recipes and folder it starts from.
   const opened = scopes[0]!.scope;
+  // The choices are shown once that last export is read: they once showed the defaults (or the previous
+  // dialog's) for an instant, and a recipe unticked in it was ticked again when the remembered ones came.
+  const [recalled, setRecalled] = useState(false);
   useEffect(() => {
+    setRecalled(false);
     const store = useExports.getState();
     store
       .load()
       .then(() => store.recall(opened))
-      .catch((failure: unknown) => setError(messageOf(failure)));
+      .catch((failure: unknown) => setError(messageOf(failure)))
+      .finally(() => setRecalled(true));
   }, [opened]);
 
   // Before a folder is chosen the names are planned against the library: the same names, nothing said taken.
   const planned = choices.destination ?? libraryDir;
   const request =
-    planned && choices.recipes.length > 0 && recipes.length > 0 ? requestOf(choices, scope, planned) : null;
+    recalled && planned && choices.recipes.length > 0 && recipes.length > 0
+      ? requestOf(choices, scope, planned)
+      : null;
   const { plan, error: planError, planning } = usePlan(runId ? null : request);
   /** The files the export would write: the pre-flight holds back the rest (`plan.blocked`). */
   const written = plan ? plan.total - plan.blocked : 0;
@@ -397,6 +404,8 @@ export function ExportDialog({ scopes, onClose }: { scopes: ScopeChoice[]; onClo
       <h2 id="export-title">Export</h2>
       {running ? (
         <ExportRun id={runId} onClose={onClose} onPutAside={putAside} />
+      ) : !recalled ? (
+        <div className="export-columns" aria-busy="true" />
       ) : (
         <>
           <div className="export-columns">
