@@ -190,15 +190,19 @@ function ReviewGrid({ items }: { items: ReviewItemView[] }) {
   const { activeId, selected, saving } = useReview();
   const scroller = useRef<HTMLDivElement>(null);
   const [columns, setColumns] = useState(4);
-  useEffect(() => {
+  // Measured before the first paint, then as the window changes: the grid once drew its first frame in four
+  // columns whatever its width, and ↑ and ↓ stepped by four until the observer's first answer.
+  useLayoutEffect(() => {
     const element = scroller.current;
     if (!element) return;
-    const observer = new ResizeObserver(() => {
+    const measure = () => {
       const measured = Math.max(1, Math.floor(element.clientWidth / TILE_WIDTH));
       setColumns(measured);
       // What ↑ and ↓ step by: the columns the rows are laid out in.
       useReviewLayout.setState({ gridColumns: measured });
-    });
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
