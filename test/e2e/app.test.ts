@@ -227,20 +227,22 @@ describe.skipIf(missing)(`the app in a browser${missing ? ` (skipped: ${missing}
     await expect.poll(() => page.locator('.badge').first().textContent()).toBe('finished');
     const results = page.getByRole('button', { name: /^[\w-]+, shot \d: open in Review$/ });
     await expect.poll(() => results.count()).toBeGreaterThan(0);
-    const shown = await results
-      .first()
-      .locator('img')
-      .evaluate((image: HTMLImageElement) => {
-        const box = image.getBoundingClientRect();
-        return {
-          loaded: image.complete && image.naturalWidth > 0,
-          height: box.height,
-          // Its own aspect ratio, not a cropped square.
-          ratioKept: Math.abs(box.width / box.height - image.naturalWidth / image.naturalHeight) < 0.02,
-        };
-      });
-    // One height for every tile of the batch page (its compact rows, issue 31), each at its own aspect.
-    expect(shown).toEqual({ loaded: true, height: 48, ratioKept: true });
+    const shown = () =>
+      results
+        .first()
+        .locator('img')
+        .evaluate((image: HTMLImageElement) => {
+          const box = image.getBoundingClientRect();
+          return {
+            loaded: image.complete && image.naturalWidth > 0,
+            height: box.height,
+            // Its own aspect ratio, not a cropped square.
+            ratioKept: Math.abs(box.width / box.height - image.naturalWidth / image.naturalHeight) < 0.02,
+          };
+        });
+    // One height for every tile of the batch page (its compact rows, issue 31), each at its own aspect; a
+    // tile of the last job to end may still be loading its image.
+    await expect.poll(shown).toEqual({ loaded: true, height: 48, ratioKept: true });
     // The settings it ran with, and what the service charged, said as such.
     expect(await page.getByTestId('batch-shoot-settings').textContent()).toBe(
       '4 shots · Classic · Standard · 1:1 · Product only',

@@ -93,6 +93,8 @@ describe.skipIf(missing)(
       await page.getByRole('radio', { name: 'After review, from my picks' }).check();
       const total = page.getByTestId('quote-total');
       await expect.poll(() => total.textContent()).toMatch(/^\d+ credits$/);
+      // The quote for these settings, not one still on screen while theirs is asked for.
+      await expect.poll(() => page.locator('#start-blocker').textContent()).toBe('');
       const quoted = Number((await total.textContent())!.split(' ')[0]);
       await page.getByLabel('Batch name').fill('Acme Spring');
       await checkAllLooks(page, 'day-02-new-batch', 'New batch');

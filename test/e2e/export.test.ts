@@ -351,6 +351,8 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     await dialog.getByLabel('Zips').selectOption({ label: 'None' });
     const recipes = dialog.getByRole('group', { name: 'Recipes' });
     const chosen = recipes.getByRole('checkbox', { checked: true });
+    // The recipes are there (with the last export's ticked) before any is counted.
+    await recipes.getByRole('checkbox', { name: /^Original/ }).waitFor();
     while ((await chosen.count()) > 0) await chosen.first().uncheck();
     await recipes.getByRole('checkbox', { name: /^Slow AVIF/ }).check();
     await dialog.getByRole('button', { name: /(Choose|Change) folder…/ }).click();
@@ -401,6 +403,8 @@ describe.skipIf(missing)(`the export dialog${missing ? ` (skipped: ${missing})` 
     await dialog.getByLabel('Zips').selectOption({ label: 'None' });
     const recipes = dialog.getByRole('group', { name: 'Recipes' });
     const chosen = recipes.getByRole('checkbox', { checked: true });
+    // The recipes are there (with the last export's ticked) before any is counted.
+    await recipes.getByRole('checkbox', { name: /^Original/ }).waitFor();
     while ((await chosen.count()) > 0) await chosen.first().uncheck();
     // The slow AVIF recipe writes both (seconds a file: time to put it aside); the Poster's minimum, over
     // the 1024 px results, holds both of its files back (the dialog offers to write the rest).

@@ -50,8 +50,8 @@ describe.skipIf(missing)(`culling${missing ? ` (skipped: ${missing})` : ''}`, ()
       'hat, shot 1',
     ]);
     // 1280x800: five tiles a row (rows 0-4, 5-9, 10-11); ↑ and ↓ move by what the layout shows.
-    const columns = await measuredColumns(page);
-    expect(columns).toBe(5);
+    await expect.poll(() => measuredColumns(page)).toBe(5);
+    const columns = 5;
 
     await page.locator('body').focus();
     await expect.poll(activeTile).toBe(names[0]);
