@@ -5,7 +5,7 @@ import { type AppServer, EXAMPLES_DIR } from '../harness/app-server.ts';
 import { appInChromium } from '../support/app-fixture.ts';
 import { callCore, finishedBatch, pickResults, untilFinished } from '../support/core-harness.ts';
 import { QUICK_SHOOT, QUICK_VIDEO } from '../support/job-settings.ts';
-import { screenshot } from './browser.ts';
+import { holdAnswers, screenshot } from './browser.ts';
 
 // Export remembers (issue 31, point 4), in Chromium at 1280 x 800 on a batch the sandbox made, videos and
 // all: the dialog opened again starts from the recipes and folder of the app's last export for the brand;
@@ -118,6 +118,21 @@ describe.skipIf(missing)(`export remembers${missing ? ` (skipped: ${missing})` :
     expect(await again.getByTestId('export-remembered').textContent()).toBe('Your last export went here.');
     await again.getByRole('button', { name: 'Cancel' }).click();
   }, 300_000);
+
+  it('shows no choice before the last export is read, so none is undone as it comes', async () => {
+    // The last export's choice held between the page and core, as a busy core would: the dialog once showed
+    // the defaults (Original ticked) meanwhile, and a recipe unticked then was ticked again when it came.
+    const lastChoice = await holdAnswers(page, 'export:lastChoice');
+    const dialog = await openDialog();
+    await expect.poll(() => lastChoice.count()).toBe(1);
+    expect(await dialog.getByRole('checkbox').count()).toBe(0);
+    await dialog.locator('[aria-busy="true"]').waitFor();
+    expect(await dialog.getByRole('button', { name: /^Export/ }).count()).toBe(0);
+    lastChoice.release();
+    await expect.poll(() => checkedRecipes(dialog)).toEqual(['Shopify', 'Web']);
+    expect(await dialog.locator('[aria-busy="true"]').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
 
   it('wraps a long warning within the dialog at 1280 x 800', async () => {
     expect(page.viewportSize()).toEqual({ width: 1280, height: 800 });
