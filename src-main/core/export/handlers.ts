@@ -35,7 +35,7 @@ import { missingFieldMessage } from './missing-fields.ts';
 import { parseTemplate, TemplateError } from './names.ts';
 import { placedBeforeOf } from './placed-before.ts';
 import { type ExportPlan, type PlannedFile, planExport } from './plan.ts';
-import { pixelChecksOf } from './plan-pixels.ts';
+import { pixelChecksOf, startChecksOf } from './plan-pixels.ts';
 import { nothingWouldBeWritten, summarisePreflight } from './preflight-summary.ts';
 import type { RecipeStore } from './recipe-store.ts';
 import { BUILT_IN_RECIPES, parseRecipe, RecipeError } from './recipes.ts';
@@ -569,7 +569,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
           : plan.files.length === 0
             ? 'Nothing to export: no result is picked (or kept by the choice made).'
             : nothingWouldBeWritten(
-                plan.files.map((file) => file.checks),
+                await startChecksOf(plan.files, snapshot.acceptWarnings),
                 snapshot.acceptWarnings,
               );
       if (refusal) {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,27 +116,39 @@ describe('adbatch products', () => {
     // HAT-02 is not refused: Amazon's names hold it as HAT02.
     expect(exported.stderr).not.toContain('HAT-02');
 
-    // Mended, the export runs; the sandbox marks each shot in a corner, so no main image is on pure white:
-    // both held back, and the run said as the app says it ("Nothing exported"), never "done", with exit 2.
+    // Mended, the names hold; the sandbox marks each shot in a corner, so no main image is on pure white,
+    // and its 1K results are under Amazon's recommended size: nothing would be written, and the refusal names
+    // every warning to accept (it once named the size's alone, and accepting it wrote nothing either, said
+    // "Nothing exported" after making the folder).
     await writeFile(sheet, 'Name,SKU,Handle\nproduct-01,CAP-01,\nproduct-02,HAT-02,wool-hat\n');
     expect((await products('--from', sheet)).stderr).toBe('');
-    const held = await adbatch([
-      'export',
-      batchId,
-      '--recipe',
-      'amazon-main',
-      '--not-rejected',
-      '--accept-warning',
-      'below_recommended',
-      '--to',
-      join(dir, 'amazon'),
-      '--data-dir',
-      where.dataDir,
-    ]);
-    expect(held.code, held.stderr).toBe(2);
-    expect(held.stdout).toMatch(/^Nothing exported: 0 written, 0 already there, 2 failed, into /m);
+    const exportMains = (...accepted: string[]) =>
+      adbatch([
+        'export',
+        batchId,
+        '--recipe',
+        'amazon-main',
+        '--not-rejected',
+        ...accepted.flatMap((kind) => ['--accept-warning', kind]),
+        '--to',
+        join(dir, 'amazon'),
+        '--data-dir',
+        where.dataDir,
+      ]);
+    const held = await exportMains();
+    expect(held.code, held.stderr).toBe(1);
     expect(held.stderr).toMatch(
-      /^failed: Amazon main\/CAP01\.MAIN\.jpg: Not written \(pre-flight\): .*not pure white/m,
+      /Nothing would be written: the pre-flight holds back all 2 files: 2 under the channel recommended size \(.*\); 2 background not pure white \(e\.g\. The background is not pure white .*\)\. To write what its warnings hold back anyway, accept them: below_recommended, not_white\./,
     );
+    const sizeAccepted = await exportMains('below_recommended');
+    expect(sizeAccepted.code, sizeAccepted.stderr).toBe(1);
+    expect(sizeAccepted.stderr).toMatch(
+      /Nothing would be written: the pre-flight holds back all 2 files: 2 background not pure white \(.*\)\. To write what its warnings hold back anyway, accept them: not_white\./,
+    );
+    expect(existsSync(join(dir, 'amazon'))).toBe(false);
+    // Both accepted, as the words say: both written.
+    const both = await exportMains('below_recommended', 'not_white');
+    expect(both.code, both.stderr).toBe(0);
+    expect(both.stdout).toMatch(/^done: 2 written, 0 already there, 0 failed, into /m);
   }, 60_000);
 });
