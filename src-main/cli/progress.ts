@@ -17,8 +17,9 @@ export function formatProgress(progress: BatchProgress, now: number): string {
   const count = (state: JobState) => progress.states[state] ?? 0;
   const finished = progress.done + count('failed') + count('skipped') + progress.attention;
   const left = timeLeftWords(progress, now) ?? '--';
-  // A service that does not answer is said instead of a time left, which means nothing then.
-  const eta = progress.serviceTrouble ? left : `ETA ${left}`;
+  // A service that does not answer is said instead of a time left, which means nothing then; once every
+  // job has ended there is no time left to say (the last line once ended "ETA --").
+  const eta = progress.serviceTrouble ? [left] : finished >= progress.jobs ? [] : [`ETA ${left}`];
   return [
     `[${bar(finished, progress.jobs)}]`,
     `created ${progress.created}/${progress.jobs}`,
@@ -26,7 +27,7 @@ export function formatProgress(progress: BatchProgress, now: number): string {
     outcomeWords(progress.states, countedJobs(progress)),
     ...(progress.attention > 0 ? [`needs you ${progress.attention}`] : []),
     moneyWords(batchMoney(progress)),
-    eta,
+    ...eta,
   ].join('  ');
 }
 

@@ -44,4 +44,17 @@ describe('the progress line', () => {
     );
     expect(line).not.toContain('ETA');
   });
+
+  it('ends with the credits once every job has ended: no time left to say', () => {
+    const ended = batchProgress({
+      ...running,
+      done: 13,
+      states: { done: 13 },
+      inFlight: 0,
+      eta: null,
+    });
+    expect(formatProgress(ended, NOW)).toMatch(
+      / {2}13 shoots: 13 made {2}52 credits charged, 0 refunded, 52 net$/,
+    );
+  });
 });
