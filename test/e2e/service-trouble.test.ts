@@ -58,11 +58,13 @@ describe.skipIf(missing)(`a service that stops answering${missing ? ` (skipped: 
       .toBe('the service does not answer');
     await checkLooks(page, 'service-trouble-list', 'Batches, the service not answering');
     await page.getByRole('button', { name: /Offline hat/ }).click();
+    // The progress line says it in a few words; the notice above, since when and why, as the CLI says it.
     const line = page.getByTestId('batch-progress');
+    await expect.poll(() => line.textContent()).toMatch(/· the service does not answer$/);
     await expect
-      .poll(() => line.textContent())
+      .poll(() => page.getByTestId('service-trouble').textContent())
       .toMatch(
-        /· the service has not answered for \d+ s \(the connection broke before the answer\): Adbatch keeps asking$/,
+        /^The service has not answered for \d+ s \(the connection broke before the answer\): Adbatch keeps asking\.$/,
       );
     await checkLooks(page, 'service-trouble-page', 'batch page, the service not answering');
     // The account is there all the same, its balance not known (the line once read "Reading the balance…"
@@ -75,6 +77,7 @@ describe.skipIf(missing)(`a service that stops answering${missing ? ` (skipped: 
     await untilFinished(app.core, id);
     await expect.poll(() => page.getByTestId('batch-eta').count()).toBe(0);
     await expect.poll(() => line.textContent()).not.toContain('the service');
+    expect(await page.getByTestId('service-trouble').count()).toBe(0);
     await page.getByRole('button', { name: 'Batches', exact: true }).click();
     await expect
       .poll(() => page.getByRole('button', { name: /Offline hat/ }).textContent())

@@ -1,11 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { BatchDetail, JobView } from '../../../src-main/shared/models.ts';
+import type { BatchDetail, JobView, ServiceTrouble } from '../../../src-main/shared/models.ts';
 import type { BatchDecision, JobDecision } from '../../../src-main/shared/vocabulary.ts';
 import {
   BATCH_DECISION_WORDS,
+  capitalized,
   credits,
   needsYouWords,
   retryWarning,
+  SERVICE_TROUBLE_BADGE,
+  serviceTroubleWords,
   shootWords,
   timeLeftWords,
   videoWords,
@@ -30,18 +33,37 @@ const REFRESH_MS = 1000;
 /** How often the time left is said again between answers: it counts down from the core's moments. */
 const ETA_TICK_MS = 1000;
 
-/**
- * How long the batch has left, said again every second with this clock: it counts down between answers. While
- * its service does not answer, that instead.
- */
-function TimeLeft({ batch }: { batch: Pick<BatchDetail, 'eta' | 'serviceTrouble'> }) {
+/** This clock, read again every second: what counts down (a time left) or up (since when) between answers. */
+function useTickingNow(): number {
   const [now, setNow] = useState(Date.now);
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), ETA_TICK_MS);
     return () => clearInterval(timer);
   }, []);
-  const words = timeLeftWords(batch, now);
+  return now;
+}
+
+/**
+ * How long the batch has left, counted down between answers. While its service does not answer, that in a few
+ * words: the sentence with since when and why is the notice above (it once filled the narrow progress column,
+ * five lines at 1280 x 800).
+ */
+function TimeLeft({ batch }: { batch: Pick<BatchDetail, 'eta' | 'serviceTrouble'> }) {
+  const now = useTickingNow();
+  const words = batch.serviceTrouble
+    ? SERVICE_TROUBLE_BADGE[batch.serviceTrouble.kind]
+    : timeLeftWords(batch, now);
   return words && <span data-testid="batch-eta"> · {words}</span>;
+}
+
+/** The service's trouble in its whole sentence, as the CLI and agents say it, counted up every second. */
+function ServiceTroubleNotice({ trouble }: { trouble: ServiceTrouble }) {
+  const now = useTickingNow();
+  return (
+    <Notice kind="warning">
+      <span data-testid="service-trouble">{capitalized(serviceTroubleWords(trouble, now))}.</span>
+    </Notice>
+  );
 }
 
 /** A product's row before it is measured: one line of tiles (the rows are as tall as their content). */
@@ -164,6 +186,9 @@ export function BatchScreen({ id }: { id: string }) {
         <StatusBadge batch={detail} />
       </header>
       {error && <Notice kind="error">{error}</Notice>}
+      {detail.status === 'running' && detail.serviceTrouble && (
+        <ServiceTroubleNotice trouble={detail.serviceTrouble} />
+      )}
       <RunNotes batchId={id} />
       {detail.statusReason === 'insufficient_credits' && (
         <Notice kind="warning">The account ran out of credits. Top up, then resume.</Notice>
