@@ -56,12 +56,14 @@ export class ServiceHealth {
       this.current.kind === next.kind &&
       this.current.reason === next.reason;
     this.current = next;
-    if (same) return;
-    this.store(() =>
+    this.store(() => {
+      // Written again when another process's answer took the row away (a balance asked by one that only
+      // looks): it was once left gone, so `adbatch status` said nothing while the app still said it.
+      if (same && this.db.prepare('SELECT 1 FROM service_trouble WHERE key_id = ?').get(this.keyId)) return;
       this.db
         .prepare('INSERT OR REPLACE INTO service_trouble (key_id, since, kind, reason) VALUES (?, ?, ?, ?)')
-        .run(this.keyId, next.since, next.kind, next.reason),
-    );
+        .run(this.keyId, next.since, next.kind, next.reason);
+    });
   }
 
   private store(write: () => void): void {
