@@ -95,6 +95,6 @@ export function listingsWithoutMain(
     .filter(([, listing]) => listing.mainHeld && !listing.mainPlaced && listing.others > 0)
     .map(
       ([key, listing]) =>
-        `${key} has no main image in this export (its MAIN was not written): Amazon may not show its ${listing.others === 1 ? 'other image' : `${listing.others} other images`} without one: make its first pick a shot on white, or give the listing a main image of your own.`,
+        `${key} has no main image in this export (its MAIN was not written): Amazon may not show its ${listing.others === 1 ? 'other image' : `${listing.others} other images`} without one: pick a shot of it on white (the first such pick is its MAIN), or give the listing a main image of your own.`,
     );
 }

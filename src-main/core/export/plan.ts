@@ -25,6 +25,7 @@ import {
   sizeChecks,
 } from './plan-checks.ts';
 import { parseRecipe } from './recipes.ts';
+import { shotOnWhite } from './render.ts';
 import { DEFAULT_SELECTION, leftOutOf, type Selection, selectItems } from './selection.ts';
 import { extensionOf, readSourceInfo, type SourceInfo } from './source-info.ts';
 
@@ -90,6 +91,8 @@ export interface PlanRequest {
   destination?: string;
   /** How a source's size and format are read (its header, by default). */
   readInfo?: (file: string, kind: ExportItem['kind']) => Promise<SourceInfo>;
+  /** Whether a shot's own edges are pure white (its pixels, by default): where Amazon's main image is chosen. */
+  onWhite?: (item: ExportItem) => Promise<boolean>;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -110,18 +113,79 @@ function numberedAs(item: ExportItem, recipe: Recipe): string {
   return listing ? `sku:${listing}` : item.productKey;
 }
 
-/** Which of a product's shots a recipe takes, and their numbers. */
-function takenByRecipe(items: readonly ExportItem[], recipe: Recipe): Array<{ item: ExportItem; n: number }> {
+/**
+ * The main shot of each group a first-or-rest recipe splits (`numberedAs`), by its item's key: its first
+ * pick, or for Amazon's names its first pick on white. Amazon takes a main image only on pure white, and a
+ * product whose first pick was a scene on a coloured ground once had its MAIN held back (and the listing
+ * none) while a later pick on white went out as PT01. The same for the main and the additional recipes,
+ * exported together or apart: chosen from the shots' own pixels, not a recipe's output.
+ */
+async function mainShots(
+  items: readonly ExportItem[],
+  recipes: readonly Recipe[],
+  onWhite: (item: ExportItem) => Promise<boolean>,
+): Promise<{ mains: Map<string, string>; notices: PlanNotice[] }> {
+  // Each group's shots in order, and whether its main is chosen by white (the same group is the same for
+  // every recipe that numbers by it).
+  const groups = new Map<string, { shots: ExportItem[]; byWhite: boolean }>();
+  for (const recipe of recipes) {
+    if (recipe.shots === 'all' || !recipe.kinds.includes('shot')) continue;
+    const fresh = new Set<string>();
+    for (const item of items) {
+      if (item.kind !== 'shot') continue;
+      const name = numberedAs(item, recipe);
+      const group = groups.get(name);
+      if (!group) {
+        groups.set(name, { shots: [item], byWhite: amazonNamed(recipe) });
+        fresh.add(name);
+      } else if (fresh.has(name)) group.shots.push(item);
+    }
+  }
+  // A few groups at a time, each shot decoded only until one is on white.
+  const chosen = await mapLimit([...groups.values()], 4, async ({ shots, byWhite }) => {
+    for (const shot of byWhite ? shots : []) if (await onWhite(shot)) return shot;
+    return shots[0]!;
+  });
+  const mains = new Map<string, string>();
+  const notices: PlanNotice[] = [];
+  [...groups].forEach(([name, { shots }], index) => {
+    const main = chosen[index]!;
+    mains.set(name, main.key);
+    if (main === shots[0]) return;
+    // Said, so that a MAIN other than the first pick is not a surprise.
+    const listing = amazonIdentifier(main.sku) ?? main.product;
+    notices.push({
+      product: main.product,
+      message: `${listing}'s main image is shot ${main.shot} of ${main.product}, its first pick on white (Amazon takes a main image only on white); the picks before it go with the others.`,
+    });
+  });
+  return { mains, notices };
+}
+
+/** Which of a product's shots a recipe takes, and their numbers; `mains` names each group's main shot. */
+function takenByRecipe(
+  items: readonly ExportItem[],
+  recipe: Recipe,
+  mains: ReadonlyMap<string, string>,
+): Array<{ item: ExportItem; n: number }> {
   const taken: Array<{ item: ExportItem; n: number }> = [];
   const seen = new Map<string, number>();
   for (const item of items) {
     if (!recipe.kinds.includes(item.kind)) continue;
-    const group = `${numberedAs(item, recipe)}\u0000${item.kind}`;
+    const numbered = numberedAs(item, recipe);
+    const split = item.kind === 'shot' && recipe.shots !== 'all';
+    if (split) {
+      const main = mains.get(numbered) === item.key;
+      if (recipe.shots === 'first') {
+        if (main) taken.push({ item, n: 1 });
+        continue;
+      }
+      if (main) continue;
+    }
+    const group = `${numbered}\u0000${item.kind}`;
     const position = (seen.get(group) ?? 0) + 1;
     seen.set(group, position);
-    if (item.kind === 'shot' && recipe.shots === 'first' && position > 1) continue;
-    if (item.kind === 'shot' && recipe.shots === 'rest' && position === 1) continue;
-    taken.push({ item, n: item.kind === 'shot' && recipe.shots === 'rest' ? position - 1 : position });
+    taken.push({ item, n: position });
   }
   return taken;
 }
@@ -172,6 +236,7 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
 
   // Headers read a few at a time up front, not one by one in the loop below.
   await mapLimit(items, 8, infoOf);
+  const { mains, notices: mainNotices } = await mainShots(items, recipes, request.onWhite ?? shotOnWhite);
   const claims = new NameClaims();
   const files: PlannedFile[] = [];
   const notices: PlanNotice[] = [];
@@ -180,7 +245,7 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
   const amazonNames = new AmazonNameNotes();
   for (const recipe of recipes) {
     const amazon = amazonNamed(recipe);
-    for (const { item, n } of takenByRecipe(items, recipe)) {
+    for (const { item, n } of takenByRecipe(items, recipe, mains)) {
       const info = await infoOf(item);
       const original = recipe.format.type === 'original' && recipe.size.kind === 'original';
       // A video is copied as it is unless the recipe makes it for a channel (video-make.ts).
@@ -266,7 +331,7 @@ export async function planExport(request: PlanRequest): Promise<ExportPlan> {
   return {
     recipes,
     files,
-    notices: [...notices, ...amazonNames.notices()],
+    notices: [...mainNotices, ...notices, ...amazonNames.notices()],
     missing: missing.list(),
     leftOut: leftOutOf(request.items, selection, recipes),
   };

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import sharp, { type Sharp } from 'sharp';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import type { ExportItem } from './export-item.ts';
@@ -134,10 +135,8 @@ function encoded(pipeline: Sharp, recipe: Recipe, ext: string): Sharp {
  * The edges' lowest channel value (255 when they are pure white) and how much of the frame the product
  * spans on its longer side (what is not within 10 levels of white), measured on the pixels as written.
  */
-export async function measureWhiteBackground(
-  pixels: Buffer,
-  info: DecodedSource['info'],
-): Promise<{ edgeMin: number; fill: number }> {
+/** The darkest colour value along the image's four one-pixel edges. */
+function edgeMinOf(pixels: Buffer, info: DecodedSource['info']): number {
   const { width, height, channels } = info;
   // The edges are a few thousand pixels: read here, in a loop far shorter than a frame.
   let edgeMin = 255;
@@ -154,19 +153,60 @@ export async function measureWhiteBackground(
     visit(0, y);
     visit(width - 1, y);
   }
+  return edgeMin;
+}
+
+export async function measureWhiteBackground(
+  pixels: Buffer,
+  info: DecodedSource['info'],
+): Promise<{ edgeMin: number; fill: number }> {
+  const edgeMin = edgeMinOf(pixels, info);
   let fill = 0;
   try {
     const { info: trimmed } = await sharp(pixels, { raw: info })
       .trim({ background: '#ffffff', threshold: 10 })
       .raw()
       .toBuffer({ resolveWithObject: true });
-    fill = Math.max(trimmed.width / width, trimmed.height / height);
+    fill = Math.max(trimmed.width / info.width, trimmed.height / info.height);
   } catch {
     // Nothing but white to trim: no product at all.
     fill = 0;
   }
   return { edgeMin, fill };
 }
+
+/**
+ * Whether a shot's own edges are pure white (RGB 255, a transparent edge taken as white, as the white
+ * background a main image is flattened on): what makes it Amazon's main image (plan.ts `mainShots`). One that
+ * cannot be read is not.
+ */
+export async function shotOnWhite(item: ExportItem): Promise<boolean> {
+  try {
+    // A result's file is never rewritten in place (a new download is a new file): its size and time name
+    // its pixels, so the dialog's plan, asked again at each change, decodes each shot once.
+    const { size, mtimeMs } = await stat(item.file);
+    const key = `${item.file}\u0000${size}\u0000${mtimeMs}`;
+    const known = whiteEdges.get(key);
+    if (known !== undefined) return known;
+    const { data, info } = await sharp(item.file, { failOn: 'error' })
+      .autoOrient()
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const white =
+      edgeMinOf(data, { width: info.width, height: info.height, channels: info.channels }) === 255;
+    if (whiteEdges.size >= WHITE_EDGES_KEPT) whiteEdges.delete(whiteEdges.keys().next().value!);
+    whiteEdges.set(key, white);
+    return white;
+  } catch {
+    return false;
+  }
+}
+
+/** Shots whose edges were measured, oldest first: a few thousand booleans (a season's picks). */
+const whiteEdges = new Map<string, boolean>();
+const WHITE_EDGES_KEPT = 5_000;
 
 /** The output's pixels before encoding: resized, cropped or padded, flattened where its format has no alpha. */
 function pixelsOf(source: DecodedSource, planned: PlannedFile): Sharp {

@@ -159,7 +159,7 @@ describe('a catalog and a folder made ready for every channel', () => {
     const withoutMain = detail.notes.filter((note) => / has no main image in this export /.test(note));
     expect(withoutMain.map((note) => note.split(' ')[0]).sort()).toEqual(['CAPRED', 'HAT001', 'TOTE9']);
     expect(withoutMain[0]).toMatch(
-      /^\w+ has no main image in this export \(its MAIN was not written\): Amazon may not show its (other image|\d other images) without one: make its first pick a shot on white, or give the listing a main image of your own\.$/,
+      /^\w+ has no main image in this export \(its MAIN was not written\): Amazon may not show its (other image|\d other images) without one: pick a shot of it on white \(the first such pick is its MAIN\), or give the listing a main image of your own\.$/,
     );
     expect(exportAnswer(detail).notes).toEqual(detail.notes);
     // Nothing failed but the three main images, held back with the reason.

@@ -110,6 +110,64 @@ describe('Amazon’s file names', () => {
     );
   }, 60_000);
 
+  it('take the first pick on white as MAIN, the others in order as PT01 on, exported together or apart', async () => {
+    // The first pick a scene on a coloured ground (a shot as the service makes it), the second and third on
+    // white: the MAIN was once the scene, held back as not white, and the listing went without one.
+    const items = [
+      exportItem({
+        key: 'hat-scene',
+        file: sources.aiShot,
+        shot: 1,
+        productKey: 'hat',
+        product: 'Hat',
+        sku: 'HAT1',
+      }),
+      exportItem({
+        key: 'hat-white',
+        file: sources.fillsWhite,
+        shot: 2,
+        productKey: 'hat',
+        product: 'Hat',
+        sku: 'HAT1',
+      }),
+      exportItem({
+        key: 'hat-small',
+        file: sources.smallOnWhite,
+        shot: 3,
+        productKey: 'hat',
+        product: 'Hat',
+        sku: 'HAT1',
+      }),
+      // No pick on white: its first pick stays the MAIN, and the white check says why it is held back.
+      exportItem({ key: 'cap-scene', file: sources.aiShot, shot: 1, productKey: 'cap', sku: 'CAP1' }),
+      exportItem({ key: 'cap-photo', file: sources.gpsPhoto, shot: 2, productKey: 'cap', sku: 'CAP1' }),
+    ];
+    const named = (plan: Awaited<ReturnType<typeof planExport>>) =>
+      Object.fromEntries(plan.files.map((file) => [file.relativePath, file.item.key]));
+    const together = await planExport({ items, recipes: AMAZON, date: '2026-11-28' });
+    expect(named(together)).toEqual({
+      'Amazon main/HAT1.MAIN.jpg': 'hat-white',
+      'Amazon main/CAP1.MAIN.jpg': 'cap-scene',
+      'Amazon additional/HAT1.PT01.jpg': 'hat-scene',
+      'Amazon additional/HAT1.PT02.jpg': 'hat-small',
+      'Amazon additional/CAP1.PT01.jpg': 'cap-photo',
+    });
+    expect(together.notices.map((notice) => notice.message)).toContain(
+      "HAT1's main image is shot 2 of Hat, its first pick on white (Amazon takes a main image only on white); the picks before it go with the others.",
+    );
+    const additional = await planExport({ items, recipes: [AMAZON[1]], date: '2026-11-28' });
+    expect(named(additional)).toEqual({
+      'Amazon additional/HAT1.PT01.jpg': 'hat-scene',
+      'Amazon additional/HAT1.PT02.jpg': 'hat-small',
+      'Amazon additional/CAP1.PT01.jpg': 'cap-photo',
+    });
+    // Written: the hat's MAIN passes Amazon's white check; the cap's is held back, saying why.
+    const { report } = await exported(items, 'first-on-white');
+    const main = (path: string) => report.files.find((file) => file.relativePath === path)!;
+    expect(main('Amazon main/HAT1.MAIN.jpg').warnings.join('\n')).not.toMatch(/not pure white/);
+    expect(main('Amazon main/CAP1.MAIN.jpg').warnings.join('\n')).toMatch(/not pure white/);
+  }, 60_000);
+
   it('stop at PT08: a ninth other pick is held back with the reason, not written as PT09', async () => {
     const { report, onDisk } = await exported(
       picks(10, { productKey: 'hat', product: 'Hat', sku: 'B000HAT001' }),

@@ -185,7 +185,9 @@ describe('an export of every built-in recipe', () => {
       1024, 1820,
     ]);
     expect(byRecipe('web', 'cap-2')).toMatchObject({ width: 1200, height: 900 });
-    expect(byRecipe('amazon-main', 'cap-1')).toMatchObject({ width: 1024, height: 1024 });
+    // Amazon's main image is the cap's first pick on white (its second), not its first, a scene.
+    expect(byRecipe('amazon-main', 'cap-2')).toMatchObject({ width: 1200, height: 900 });
+    expect(byRecipe('amazon-additional', 'cap-1')).toMatchObject({ width: 1024, height: 1024 });
   });
 
   it('warns before writing what a channel will refuse: the white background, the fill, the size', () => {
@@ -197,7 +199,7 @@ describe('an export of every built-in recipe', () => {
       /The product spans 42 % of the frame; Amazon main asks for at least 85 %/,
     );
     expect(warnings('amazon-main', 'hat-1')).not.toMatch(/not pure white/);
-    expect(warnings('amazon-main', 'cap-1')).toMatch(/not pure white/);
+    expect(warnings('amazon-main', 'cap-2')).not.toMatch(/not pure white/);
     // Under the channel's recommended size, counted on the result's pixels, with the quality that suffices.
     expect(warnings('shopify', 'cap-2')).toBe(
       '1200 px of the result on the long side; Shopify wants 2048 px: choose Pro (2K).',
@@ -205,8 +207,8 @@ describe('an export of every built-in recipe', () => {
     expect(warnings('story-reels', 'cap-1')).toBe(
       '1820 px of the result on the long side; Story and Reels wants 1920 px: choose Pro (2K).',
     );
-    expect(warnings('amazon-additional', 'cap-2')).toBe(
-      '1200 px of the result on the long side; Amazon additional wants 1600 px: choose Pro (2K).',
+    expect(warnings('amazon-additional', 'cap-1')).toBe(
+      '1024 px of the result on the long side; Amazon additional wants 1600 px: choose Pro (2K).',
     );
     expect(warnings('web', 'cap-2')).toBe('');
   });
