@@ -78,16 +78,59 @@ export function exportAnswer(view: ExportDetail): Record<string, unknown> {
 }
 
 /**
+ * The `export_batch` calls following each export they started or joined: a cancelled call stops the export
+ * only when it was the last (a retry answered the export under way by `export:start` keeps it going).
+ */
+export type ExportCallers = Map<string, number>;
+
+const callersByCore = new WeakMap<CoreCall, ExportCallers>();
+
+/** The callers of one core's exports, shared by every session served on it (each HTTP client has its own server). */
+export function exportCallersOf(call: CoreCall): ExportCallers {
+  let callers = callersByCore.get(call);
+  if (!callers) {
+    callers = new Map();
+    callersByCore.set(call, callers);
+  }
+  return callers;
+}
+
+/**
  * Follows an export until it has ended, the wait is over (answered running, with what to poll) or the
- * client cancels (then the export the tool started is cancelled too).
+ * client cancels (then the export the tool started is cancelled too, unless another call still follows it).
  */
 export async function followExport(
   call: CoreCall,
   exportId: string,
   extra: ToolExtra,
-  options: { waitSeconds?: number; startedHere: boolean },
+  options:
+    | { waitSeconds?: number; startedHere: false }
+    | { waitSeconds?: number; startedHere: ExportCallers },
 ): Promise<Record<string, unknown>> {
-  const waited = await waitForWork({
+  const callers = options.startedHere || null;
+  callers?.set(exportId, (callers.get(exportId) ?? 0) + 1);
+  let waited: Awaited<ReturnType<typeof waitForExport>>;
+  try {
+    waited = await waitForExport(call, exportId, extra, options.waitSeconds);
+  } finally {
+    const left = (callers?.get(exportId) ?? 1) - 1;
+    if (left > 0) callers?.set(exportId, left);
+    else callers?.delete(exportId);
+  }
+  if (
+    waited.outcome === 'cancelled' &&
+    callers &&
+    !callers.has(exportId) &&
+    waited.value.state === 'running'
+  ) {
+    await call('export:cancel', { id: exportId });
+    return exportAnswer(await call('export:get', { id: exportId }));
+  }
+  return exportAnswer(waited.value);
+}
+
+function waitForExport(call: CoreCall, exportId: string, extra: ToolExtra, waitSeconds: number | undefined) {
+  return waitForWork({
     read: () => call('export:get', { id: exportId }),
     ended: (view) => view.state !== 'running',
     progress: (view) => {
@@ -99,13 +142,8 @@ export async function followExport(
       };
     },
     extra,
-    limitMs: waitMs(options.waitSeconds),
+    limitMs: waitMs(waitSeconds),
   });
-  if (waited.outcome === 'cancelled' && options.startedHere && waited.value.state === 'running') {
-    await call('export:cancel', { id: exportId });
-    return exportAnswer(await call('export:get', { id: exportId }));
-  }
-  return exportAnswer(waited.value);
 }
 
 export function registerExportStatus(server: McpServer, call: CoreCall): void {

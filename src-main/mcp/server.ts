@@ -45,7 +45,13 @@ import {
 import { allowedFolder } from './allowed-folder.ts';
 import { registerWaitBatch } from './batch-wait.ts';
 import { agentWords } from './errors.ts';
-import { exportShape, followExport, registerExportStatus, waitSecondsInput } from './export-work.ts';
+import {
+  exportCallersOf,
+  exportShape,
+  followExport,
+  registerExportStatus,
+  waitSecondsInput,
+} from './export-work.ts';
 import { registerResources, resultUri } from './resources.ts';
 import {
   batchIdArgument,
@@ -704,7 +710,11 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           manifest: { csv: true, json: true },
           acceptWarnings: acceptWarnings ?? [],
         });
-        const answer = await followExport(call, started.id, extra, { waitSeconds, startedHere: true });
+        // Cancelling this call stops the export only if no other call that started or joined it follows it.
+        const answer = await followExport(call, started.id, extra, {
+          waitSeconds,
+          startedHere: exportCallersOf(call),
+        });
         return { ...answer, leftOut: started.leftOut };
       }),
   );

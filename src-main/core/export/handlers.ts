@@ -83,6 +83,13 @@ function localDate(at: number): string {
  * The request in one canonical spelling, so that the same export asked twice is recognised: by whichever
  * front end (`rememberAs` is not part of what is exported).
  */
+/** What `export:start` answers: the export's id, whether it goes on from an interrupted one, what it leaves out. */
+interface ExportStarted {
+  id: string;
+  resumed: boolean;
+  leftOut: string[];
+}
+
 function requestKey({ rememberAs: _front, ...request }: ExportRequest): string {
   const sorted = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(sorted);
@@ -427,6 +434,58 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
     entry.finished = run(id, snapshot, controller.signal, plan);
   };
 
+  /** Exports this process starts or runs, by their request (`requestKey`): what `export:start` answers again. */
+  const underWay = new Map<string, Promise<ExportStarted>>();
+  const startExport = async (request: ExportRequest, key: string): Promise<ExportStarted> => {
+    refreshStates();
+    const interrupted = records.interruptedOf(key);
+    // The same export a kill interrupted: run again from its snapshot, so its names are the same (one that
+    // cannot be read is not resumed: this export starts anew).
+    const destination = await checkDestination(request.destination);
+    if (interrupted && interrupted.unreadable === null) {
+      if (destination.fresh) await markFolder(request.destination, 'export');
+      const { snapshot } = interrupted;
+      records.claim(interrupted.id, process.pid);
+      launch(interrupted.id, snapshot);
+      remember(
+        request,
+        snapshot.recipes.map((recipe) => recipe.id),
+        brandOf(request.scope),
+      );
+      return {
+        id: interrupted.id,
+        resumed: true,
+        leftOut: leftOutOf(snapshot.items, snapshot.selection, snapshot.recipes),
+      };
+    }
+    const { notices: _notices, brand, notDownloaded, ...snapshot } = await snapshotOf(request);
+    const plan = await planOf(snapshot);
+    const refusal =
+      plan.missing.length > 0
+        ? plan.missing.map(missingFieldMessage).join('\n')
+        : plan.files.length === 0
+          ? 'Nothing to export: no result is picked (or kept by the choice made).'
+          : nothingWouldBeWritten(
+              await startChecksOf(plan.files, snapshot.acceptWarnings),
+              snapshot.acceptWarnings,
+            );
+    if (refusal) {
+      // A refused export leaves no trace: the folder it made for itself is taken away (if still empty).
+      if (destination.made) await rmdir(request.destination).catch(() => {});
+      throw new AppError('conflict', refusal);
+    }
+    if (destination.fresh) await markFolder(request.destination, 'export');
+    const id = randomUUID();
+    records.create({ id, request: key, snapshot, ownerPid: process.pid });
+    launch(id, snapshot, plan);
+    remember(
+      request,
+      snapshot.recipes.map((recipe) => recipe.id),
+      brand,
+    );
+    return { id, resumed: false, leftOut: [...plan.leftOut, ...notDownloadedLeftOut(notDownloaded)] };
+  };
+
   const viewOf = (record: ExportRecord): ExportView => {
     const summary = record.report;
     return {
@@ -539,54 +598,32 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       };
     },
     'export:start': async (request) => {
-      refreshStates();
+      // The same export asked again while this process starts or runs it (a second click on Export, an
+      // agent's retry of export_batch) is the one under way: it once ran twice, the second finding every
+      // file already there.
       const key = requestKey(request);
-      const interrupted = records.interruptedOf(key);
-      // The same export a kill interrupted: run again from its snapshot, so its names are the same (one that
-      // cannot be read is not resumed: this export starts anew).
-      const destination = await checkDestination(request.destination);
-      if (interrupted && interrupted.unreadable === null) {
-        if (destination.fresh) await markFolder(request.destination, 'export');
-        const { snapshot } = interrupted;
-        records.claim(interrupted.id, process.pid);
-        launch(interrupted.id, snapshot);
-        remember(
-          request,
-          snapshot.recipes.map((recipe) => recipe.id),
-          brandOf(request.scope),
-        );
-        return {
-          id: interrupted.id,
-          resumed: true,
-          leftOut: leftOutOf(snapshot.items, snapshot.selection, snapshot.recipes),
-        };
+      // Looked up and claimed with no await between, so calls in one turn find each other; one that waited
+      // for an export that ended meanwhile starts anew unless another call already has.
+      for (let pending = underWay.get(key); pending; pending = underWay.get(key)) {
+        const current = await pending.catch(() => null);
+        if (current && running.has(current.id)) return current;
+        if (underWay.get(key) === pending) break;
       }
-      const { notices: _notices, brand, notDownloaded, ...snapshot } = await snapshotOf(request);
-      const plan = await planOf(snapshot);
-      const refusal =
-        plan.missing.length > 0
-          ? plan.missing.map(missingFieldMessage).join('\n')
-          : plan.files.length === 0
-            ? 'Nothing to export: no result is picked (or kept by the choice made).'
-            : nothingWouldBeWritten(
-                await startChecksOf(plan.files, snapshot.acceptWarnings),
-                snapshot.acceptWarnings,
-              );
-      if (refusal) {
-        // A refused export leaves no trace: the folder it made for itself is taken away (if still empty).
-        if (destination.made) await rmdir(request.destination).catch(() => {});
-        throw new AppError('conflict', refusal);
+      const starting = startExport(request, key);
+      underWay.set(key, starting);
+      const forget = () => {
+        if (underWay.get(key) === starting) underWay.delete(key);
+      };
+      try {
+        const started = await starting;
+        const entry = running.get(started.id);
+        if (entry) void entry.finished.then(forget, forget);
+        else forget();
+        return started;
+      } catch (error) {
+        forget();
+        throw error;
       }
-      if (destination.fresh) await markFolder(request.destination, 'export');
-      const id = randomUUID();
-      records.create({ id, request: key, snapshot, ownerPid: process.pid });
-      launch(id, snapshot, plan);
-      remember(
-        request,
-        snapshot.recipes.map((recipe) => recipe.id),
-        brand,
-      );
-      return { id, resumed: false, leftOut: [...plan.leftOut, ...notDownloadedLeftOut(notDownloaded)] };
     },
     'export:lastChoice': async ({ scope, from }) => {
       const brand = brandOf(scope);

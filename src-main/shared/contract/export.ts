@@ -73,7 +73,8 @@ export const exportChannels = {
   'export:plan': channel<ExportPlanView>()(exportRequest),
   /**
    * Starts an export from a snapshot of its settings (recipes, results, date); the same request as an
-   * interrupted export resumes that one, under the same names.
+   * interrupted export resumes that one, under the same names; the same request as one this process is
+   * starting or running is that one (a second click, an agent's retry), never a second run.
    */
   'export:start': channel<{ id: string; resumed: boolean; leftOut: string[] }>()(exportRequest),
   /**

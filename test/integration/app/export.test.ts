@@ -317,6 +317,24 @@ describe('an export run through the map', () => {
     expect(await fileStamps(dir)).toEqual(stamps);
   }, 120_000);
 
+  it('is one export when started twice at once (a second click, an agent’s retry), not two runs', async () => {
+    const twice = request({ destination: join(out, 'twice') });
+    const [first, second] = await Promise.all([
+      callCore(h.core, 'export:start', twice),
+      callCore(h.core, 'export:start', twice),
+    ]);
+    expect(second.id).toBe(first.id);
+    expect(await untilEnded(h.core, first.id)).toMatchObject({ state: 'done', written: 8, identical: 0 });
+    const listed = (await callCore(h.core, 'export:list')).filter(
+      (one) => one.destination === twice.destination,
+    );
+    expect(listed.map((one) => one.id)).toEqual([first.id]);
+    // Once it has ended, the same export asked again is a new run (it finds its files there).
+    const again = await callCore(h.core, 'export:start', twice);
+    expect(again.id).not.toBe(first.id);
+    expect(await untilEnded(h.core, again.id)).toMatchObject({ state: 'done', written: 0, identical: 8 });
+  }, 120_000);
+
   it('exports a selection from Review, and zips per recipe', async () => {
     const items = (await callCore(h.core, 'review:get', { batchId })).items;
     const tote2 = items.filter((item) => item.productName === 'Tote')[1]!;

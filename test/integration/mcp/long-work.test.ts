@@ -128,6 +128,40 @@ describe('long work over MCP', () => {
     expect(ended.written as number).toBeLessThan(36);
   }, 120_000);
 
+  it('keeps an export two calls follow when one of them is cancelled: the other sees it to its end', async () => {
+    // An agent's retry while its first call still waits: one export, one run; then the first call given up.
+    const controller = new AbortController();
+    let firstFollows!: () => void;
+    let retryFollows!: () => void;
+    const following = [
+      new Promise<void>((resolve) => {
+        firstFollows = resolve;
+      }),
+      new Promise<void>((resolve) => {
+        retryFollows = resolve;
+      }),
+    ];
+    const first = tool('export_batch', everything('retried'), {
+      onprogress: () => firstFollows(),
+      signal: controller.signal,
+    });
+    await following[0];
+    const retry = tool(
+      'export_batch',
+      { ...everything('retried'), waitSeconds: 45 },
+      { onprogress: () => retryFollows() },
+    );
+    await following[1];
+    controller.abort();
+    await expect(first).rejects.toThrow(/abort/i);
+    const ended = await retry;
+    expect(ended).toMatchObject({ state: 'done', written: 36, failed: 0 });
+    const runs = (await callCore(h.core, 'export:list')).filter(
+      (one) => one.destination === join(mcp.exports, 'retried'),
+    );
+    expect(runs.map((one) => one.id)).toEqual([ended.exportId]);
+  }, 120_000);
+
   it('answers what the export leaves out, in the words the app and the CLI use', async () => {
     const [first] = (await callCore(h.core, 'review:get', { batchId: exportedBatch })).items;
     await pickResults(h.core, exportedBatch, [first!.id]);
