@@ -79,10 +79,6 @@ function localDate(at: number): string {
   return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
 }
 
-/**
- * The request in one canonical spelling, so that the same export asked twice is recognised: by whichever
- * front end (`rememberAs` is not part of what is exported).
- */
 /** What `export:start` answers: the export's id, whether it goes on from an interrupted one, what it leaves out. */
 interface ExportStarted {
   id: string;
@@ -90,6 +86,10 @@ interface ExportStarted {
   leftOut: string[];
 }
 
+/**
+ * The request in one canonical spelling, so that the same export asked twice is recognised: by whichever
+ * front end (`rememberAs` is not part of what is exported).
+ */
 function requestKey({ rememberAs: _front, ...request }: ExportRequest): string {
   const sorted = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(sorted);
