@@ -131,10 +131,6 @@ function encoded(pipeline: Sharp, recipe: Recipe, ext: string): Sharp {
   }
 }
 
-/**
- * The edges' lowest channel value (255 when they are pure white) and how much of the frame the product
- * spans on its longer side (what is not within 10 levels of white), measured on the pixels as written.
- */
 /** The darkest colour value along the image's four one-pixel edges. */
 function edgeMinOf(pixels: Buffer, info: DecodedSource['info']): number {
   const { width, height, channels } = info;
@@ -156,6 +152,10 @@ function edgeMinOf(pixels: Buffer, info: DecodedSource['info']): number {
   return edgeMin;
 }
 
+/**
+ * The edges' lowest channel value (255 when they are pure white) and how much of the frame the product
+ * spans on its longer side (what is not within 10 levels of white), measured on the pixels as written.
+ */
 export async function measureWhiteBackground(
   pixels: Buffer,
   info: DecodedSource['info'],
