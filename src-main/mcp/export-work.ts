@@ -97,17 +97,17 @@ export function exportCallersOf(call: CoreCall): ExportCallers {
 
 /**
  * Follows an export until it has ended, the wait is over (answered running, with what to poll) or the
- * client cancels (then the export the tool started is cancelled too, unless another call still follows it).
+ * client cancels. `callers`: the call started (or was answered) this export, and counts among those that
+ * follow it; when cancelled as the last of them, the export is cancelled too. Without (`export_status`),
+ * a cancelled call only stops waiting.
  */
 export async function followExport(
   call: CoreCall,
   exportId: string,
   extra: ToolExtra,
-  options:
-    | { waitSeconds?: number; startedHere: false }
-    | { waitSeconds?: number; startedHere: ExportCallers },
+  options: { waitSeconds?: number; callers?: ExportCallers },
 ): Promise<Record<string, unknown>> {
-  const callers = options.startedHere || null;
+  const { callers } = options;
   callers?.set(exportId, (callers.get(exportId) ?? 0) + 1);
   let waited: Awaited<ReturnType<typeof waitForExport>>;
   try {
@@ -158,6 +158,6 @@ export function registerExportStatus(server: McpServer, call: CoreCall): void {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ exportId, waitSeconds }, extra) =>
-      tool(() => followExport(call, exportId, extra, { waitSeconds: waitSeconds ?? 0, startedHere: false })),
+      tool(() => followExport(call, exportId, extra, { waitSeconds: waitSeconds ?? 0 })),
   );
 }

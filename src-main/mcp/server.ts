@@ -713,7 +713,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         // Cancelling this call stops the export only if no other call that started or joined it follows it.
         const answer = await followExport(call, started.id, extra, {
           waitSeconds,
-          startedHere: exportCallersOf(call),
+          callers: exportCallersOf(call),
         });
         return { ...answer, leftOut: started.leftOut };
       }),
