@@ -41,10 +41,9 @@ const measuredFile = (file: PlannedFile) => !file.copy && file.recipe.preflight.
 export async function startChecksOf(
   files: readonly PlannedFile[],
   accepted: readonly PreflightWarning[],
-): Promise<PreflightCheck[][]> {
-  const sized = files.map((file) => [...file.checks]);
-  const written = files.filter((_, index) => blockingReasons(sized[index]!, accepted).length === 0);
-  if (written.some((file) => !measuredFile(file))) return sized;
+): Promise<(readonly PreflightCheck[])[]> {
+  const written = files.filter((file) => blockingReasons(file.checks, accepted).length === 0);
+  if (written.some((file) => !measuredFile(file))) return files.map((file) => file.checks);
   const measured = await pixelChecksOf(files);
-  return files.map((file, index) => [...sized[index]!, ...(measured.get(file.index) ?? [])]);
+  return files.map((file) => [...file.checks, ...(measured.get(file.index) ?? [])]);
 }

@@ -130,15 +130,13 @@ async function mainShots(
   const groups = new Map<string, { shots: ExportItem[]; byWhite: boolean }>();
   for (const recipe of recipes) {
     if (recipe.shots === 'all' || !recipe.kinds.includes('shot')) continue;
-    const fresh = new Set<string>();
+    const grouped = new Set(groups.keys());
     for (const item of items) {
-      if (item.kind !== 'shot') continue;
       const name = numberedAs(item, recipe);
-      const group = groups.get(name);
-      if (!group) {
-        groups.set(name, { shots: [item], byWhite: amazonNamed(recipe) });
-        fresh.add(name);
-      } else if (fresh.has(name)) group.shots.push(item);
+      if (item.kind !== 'shot' || grouped.has(name)) continue;
+      const group = groups.get(name) ?? { shots: [], byWhite: amazonNamed(recipe) };
+      group.shots.push(item);
+      groups.set(name, group);
     }
   }
   // A few groups at a time, each shot decoded only until one is on white.
