@@ -20,9 +20,10 @@ export interface DecodedSource {
   hasAlpha: boolean;
 }
 
-export async function decodeSource(file: string): Promise<DecodedSource> {
-  const { data, info } = await sharp(file, { failOn: 'error' })
-    .autoOrient()
+/** `flattenOn`: transparency laid on this colour, for a look at the pixels as a background shows them. */
+export async function decodeSource(file: string, flattenOn?: string): Promise<DecodedSource> {
+  const oriented = sharp(file, { failOn: 'error' }).autoOrient();
+  const { data, info } = await (flattenOn ? oriented.flatten({ background: flattenOn }) : oriented)
     .toColourspace('srgb')
     .raw()
     .toBuffer({ resolveWithObject: true });
@@ -188,14 +189,8 @@ export async function shotOnWhite(item: ExportItem): Promise<boolean> {
     const key = `${item.file}\u0000${size}\u0000${mtimeMs}`;
     const known = whiteEdges.get(key);
     if (known !== undefined) return known;
-    const { data, info } = await sharp(item.file, { failOn: 'error' })
-      .autoOrient()
-      .flatten({ background: '#ffffff' })
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const white =
-      edgeMinOf(data, { width: info.width, height: info.height, channels: info.channels }) === 255;
+    const { data, info } = await decodeSource(item.file, '#ffffff');
+    const white = edgeMinOf(data, info) === 255;
     if (whiteEdges.size >= WHITE_EDGES_KEPT) whiteEdges.delete(whiteEdges.keys().next().value!);
     whiteEdges.set(key, white);
     return white;
