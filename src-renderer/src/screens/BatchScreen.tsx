@@ -30,14 +30,17 @@ import { chargedWords, pauseWords, progressWords } from './batch/batch-words.ts'
 
 /** A batch's detail is fetched again at most this often while progress events arrive. */
 const REFRESH_MS = 1000;
-/** How often the time left is said again between answers: it counts down from the core's moments. */
-const ETA_TICK_MS = 1000;
+/**
+ * How often the time left and the service's silence are said again between answers: each counts from the
+ * core's moments with this clock.
+ */
+const TICK_MS = 1000;
 
 /** This clock, read again every second: what counts down (a time left) or up (since when) between answers. */
 function useTickingNow(): number {
   const [now, setNow] = useState(Date.now);
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), ETA_TICK_MS);
+    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
     return () => clearInterval(timer);
   }, []);
   return now;
