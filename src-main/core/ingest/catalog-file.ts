@@ -7,6 +7,7 @@ import { MAX_FIELD_CHARS } from '../../shared/contract/products.ts';
 import type { ProductIdentity } from '../../shared/models.ts';
 import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
 import { describeFsFailure } from '../app/fs-refusal.ts';
+import { type CatalogText, decodeCatalog, guessedEncodingWarning } from './catalog-text.ts';
 
 // Catalogs of photos that are already public: a Shopify products export (`Handle`, `Title`, `Image Src`,
 // `Image Position`; one row per image, the title only on a product's first row) or a simple list of
@@ -35,6 +36,25 @@ export class CatalogError extends Error {}
 
 export function isCatalogFile(path: string): boolean {
   return ['.csv', '.tsv', '.json'].includes(extname(path).toLowerCase());
+}
+
+const WORKBOOKS: Record<string, string> = {
+  '.xlsx': 'an Excel workbook',
+  '.xlsm': 'an Excel workbook',
+  '.xls': 'an Excel workbook',
+  '.numbers': 'a Numbers spreadsheet',
+  '.ods': 'an OpenDocument spreadsheet',
+};
+
+/**
+ * What a spreadsheet's own file is and how to make a catalog of it, or null for any other file. A designer's
+ * product list is often a workbook; Adbatch reads the CSV every spreadsheet saves, not the workbook itself.
+ */
+export function workbookAdvice(path: string): string | null {
+  const kind = WORKBOOKS[extname(path).toLowerCase()];
+  return kind
+    ? `${kind}, which Adbatch does not read: save it from your spreadsheet as "CSV UTF-8" and use that file as the catalog`
+    : null;
 }
 
 interface Entry {
@@ -215,6 +235,23 @@ const jsonEntries = z.array(
   }),
 );
 
+/**
+ * The character between a CSV's cells. A `.tsv` is tab-separated; a `.csv` is what its first line uses most
+ * of comma, semicolon and tab outside quotes (Excel saves "CSV" with semicolons wherever the decimal mark is
+ * a comma: German, French, Italian, Spanish, Dutch… settings), a comma when none leads. A first line
+ * `sep=;` (Excel's own way to say it) decides and is not a row.
+ */
+function delimiterOf(content: string, file: string): { delimiter: string; body: string } {
+  const declared = /^sep=(.)\r?\n/.exec(content);
+  if (declared) return { delimiter: declared[1]!, body: content.slice(declared[0].length) };
+  if (extname(file).toLowerCase() === '.tsv') return { delimiter: '\t', body: content };
+  const firstLine = content.split(/\r\n|\n|\r/).find((line) => line.trim() !== '') ?? '';
+  const unquoted = firstLine.replace(/"[^"]*"/g, '');
+  const count = (char: string) => unquoted.split(char).length - 1;
+  const [best] = [',', ';', '\t'].map((char) => ({ char, n: count(char) })).sort((a, b) => b.n - a.n);
+  return { delimiter: best!.n > count(',') ? best!.char : ',', body: content };
+}
+
 export function parseCatalog(text: string, file: string): CatalogProduct[] {
   const products = parseEntries(text.replace(/^\uFEFF/, ''), file);
   if (products.length === 0) throw new CatalogError(`${file}: no products in it`);
@@ -247,10 +284,10 @@ function parseEntries(content: string, file: string): CatalogProduct[] {
       file,
     );
   }
-  const delimiter = extname(file).toLowerCase() === '.tsv' ? '\t' : ',';
+  const { delimiter, body } = delimiterOf(content, file);
   let records: string[][];
   try {
-    records = parse(content, {
+    records = parse(body, {
       delimiter,
       // A file edited by hand may mix line endings; a stray quote in a name (`12" pizza`) is just text.
       record_delimiter: ['\r\n', '\n', '\r'],
@@ -281,8 +318,14 @@ function parseEntries(content: string, file: string): CatalogProduct[] {
   return toProducts(fromSimpleRows(rows, file), file);
 }
 
-export async function readCatalog(file: string): Promise<CatalogProduct[]> {
-  let text: string;
+/** A catalog's products, and what to warn of how its bytes were read (a guessed code page), if anything. */
+export interface CatalogRead {
+  products: CatalogProduct[];
+  warning: string | null;
+}
+
+export async function readCatalog(file: string): Promise<CatalogRead> {
+  let read: CatalogText;
   try {
     const { size } = await stat(file);
     if (size > MAX_CATALOG_BYTES) {
@@ -290,10 +333,10 @@ export async function readCatalog(file: string): Promise<CatalogProduct[]> {
         `${file}: ${megabytes(size)}, more than a catalog of photos holds (the limit is ${megabytes(MAX_CATALOG_BYTES)}): split it`,
       );
     }
-    text = await readFile(file, 'utf8');
+    read = decodeCatalog(await readFile(file));
   } catch (error) {
     if (error instanceof CatalogError) throw error;
     throw new CatalogError(describeFsFailure(error) ?? `${file}: unreadable (${String(error)})`);
   }
-  return parseCatalog(text, file);
+  return { products: parseCatalog(read.text, file), warning: guessedEncodingWarning(read) };
 }

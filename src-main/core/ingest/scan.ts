@@ -6,7 +6,7 @@ import type { OutboundPolicy } from '../net/outbound-policy.ts';
 import type { NewProduct } from '../queue/types.ts';
 import { mapLimit } from '../util/map-limit.ts';
 import { AdbatchFolders, adbatchSkip, markedAbove, realKey } from './adbatch-folders.ts';
-import { type CatalogProduct, isCatalogFile, readCatalog } from './catalog-file.ts';
+import { type CatalogProduct, isCatalogFile, readCatalog, workbookAdvice } from './catalog-file.ts';
 import {
   type CheckResult,
   type ContentMemo,
@@ -201,13 +201,15 @@ function folderSources(
   }));
 }
 
-type CatalogRead = { file: string; entries: CatalogProduct[] } | { file: string; error: string };
+type ScannedCatalog =
+  | { file: string; entries: CatalogProduct[]; warning: string | null }
+  | { file: string; error: string };
 
-async function readCatalogs(files: readonly string[]): Promise<CatalogRead[]> {
+async function readCatalogs(files: readonly string[]): Promise<ScannedCatalog[]> {
   return Promise.all(
     files.map((file) =>
       readCatalog(file).then(
-        (entries) => ({ file, entries }),
+        ({ products, warning }) => ({ file, entries: products, warning }),
         // The problem names the file already: its reason is said without it again.
         (error: Error) => ({
           file,
@@ -220,7 +222,7 @@ async function readCatalogs(files: readonly string[]): Promise<CatalogRead[]> {
 
 /** A catalog's products, from the checks of every catalog URL (each checked once, whatever its rows). */
 function catalogProducts(
-  read: CatalogRead,
+  read: ScannedCatalog,
   checks: ReadonlyMap<string, RemoteCheck>,
   problems: Problem[],
 ): PlannedProduct[] {
@@ -228,7 +230,8 @@ function catalogProducts(
     problems.push({ file: read.file, reason: read.error, severity: 'error', code: 'bad_catalog' });
     return [];
   }
-  const { file, entries } = read;
+  const { file, entries, warning } = read;
+  if (warning) problems.push({ file, reason: warning, severity: 'warning', code: 'catalog_encoding' });
   const products: PlannedProduct[] = [];
   for (const entry of entries) {
     const photos: PlannedPhoto[] = [];
@@ -321,6 +324,13 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
       }
     } else if (isCatalogFile(path)) {
       catalogs.push(path);
+    } else if (workbookAdvice(path)) {
+      plan.problems.push({
+        file: path,
+        reason: workbookAdvice(path)!,
+        severity: 'error',
+        code: 'bad_catalog',
+      });
     } else {
       const junk = junkReason(basename(path), false);
       if (junk) plan.skipped.push({ file: path, reason: junk });

@@ -24,6 +24,8 @@ export type ProblemCode =
   /** A URL whose host is on this computer or the office network, not allowed by name. */
   | 'not_public'
   | 'bad_catalog'
+  /** A catalog that is not UTF-8 and names no encoding: read as the likelier legacy code page. */
+  | 'catalog_encoding'
   | 'missing_input'
   | 'already_done'
   | 'in_progress';

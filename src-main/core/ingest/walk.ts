@@ -3,6 +3,7 @@ import { relative, sep } from 'node:path';
 import { describeFsFailure } from '../app/fs-refusal.ts';
 import { markedKind } from '../folder-marks.ts';
 import { AdbatchFolders, adbatchSkip, realKey } from './adbatch-folders.ts';
+import { workbookAdvice } from './catalog-file.ts';
 import type { FileRef } from './check-photo.ts';
 import { isWithin, linkIntoAdbatch, shownReal } from './outside-links.ts';
 import type { Problem, SkippedFile } from './types.ts';
@@ -149,8 +150,16 @@ export async function walkFolder(root: string, adbatch = AdbatchFolders.none): P
         continue;
       }
       const note = isFile ? folderNoteReason(name) : null;
+      const workbook = isFile ? workbookAdvice(name) : null;
       if (note) walk.skipped.push({ file: fileRef(raw).display, reason: note });
-      else if (isFolder) subfolders.push(raw);
+      else if (workbook) {
+        walk.problems.push({
+          file: fileRef(raw).display,
+          reason: `not an image: ${workbook}`,
+          severity: 'warning',
+          code: 'not_an_image',
+        });
+      } else if (isFolder) subfolders.push(raw);
       else if (isFile) {
         const fileReal = entry.isSymbolicLink()
           ? await realKey(raw)

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adbatch, runOnSandbox } from '../../support/cli.ts';
 import { listFiles } from '../../support/library-checks.ts';
-import { type StaticServer, startStaticServer } from '../../support/static-server.ts';
+import { PRODUCT_FIXTURES_DIR, type StaticServer, startStaticServer } from '../../support/static-server.ts';
 
 // The issue's acceptance: "A Shopify export CSV with several products runs as a batch in the sandbox without
 // any upload". The real CLI, as a user runs it, on a Shopify export whose Image Src URLs point at a photo
@@ -92,6 +92,18 @@ afterAll(async () => {
   await statics?.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** Text as Windows-1252 bytes (what Excel's plain "CSV" writes on a Western Windows): Latin-1 and a few. */
+function windows1252(text: string): Buffer {
+  const beyondLatin1: Record<string, number> = { '€': 0x80, '–': 0x96, '—': 0x97, '’': 0x92 };
+  return Buffer.from(
+    [...text].map((char) => {
+      const byte = beyondLatin1[char] ?? char.charCodeAt(0);
+      if (byte > 0xff) throw new Error(`${char} is not in Windows-1252 here`);
+      return byte;
+    }),
+  );
+}
 
 /** Where scan keeps its cache when no --library is given: never the user's own Pictures folder here. */
 const scanEnv = () => ({
@@ -230,6 +242,75 @@ describe('adbatch scan on a Shopify export', () => {
       env: { ...process.env, ...scanEnv(), ADBATCH_ALLOW_HOSTS: `example.test,${host}` },
     });
     expect(JSON.parse(fromEnv.stdout).products).toHaveLength(PRODUCTS.length);
+  });
+
+  it('reads the export as Excel in Germany saves it again: semicolons, Windows-1252, said as a guess', async () => {
+    // Opened and saved as "CSV" by Excel set to German: cells split by semicolons (a comma is the decimal
+    // mark there) and the text in Windows-1252, where "ü" is one byte that is not UTF-8.
+    const resaved = join(dir, 'products_export_excel_de.csv');
+    const lines = [
+      'Handle;Title;Vendor;Variant SKU;Variant Price;Image Src;Image Position',
+      `solidus-cap-red;Solidus Mütze – Rot;Solidus;CAP-RED;25,00;${statics.urlOf('cap-red/solidus_cap_red_1.png')};1`,
+      `solidus-hat;"Solidus Hut; Größe M";Solidus;HAT;19,90;${statics.urlOf('hat/solidus_hat.png')};1`,
+    ];
+    await writeFile(resaved, windows1252(`${lines.join('\r\n')}\r\n`));
+    const result = await adbatch(['scan', resaved, '--json', ...allowPhotos()], {
+      env: { ...process.env, ...scanEnv() },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const plan = JSON.parse(result.stdout);
+    expect(
+      plan.products.map((product: { name: string; path: string }) => [product.name, product.path]),
+    ).toEqual([
+      ['Solidus Mütze – Rot', 'solidus-cap-red'],
+      ['Solidus Hut; Größe M', 'solidus-hat'],
+    ]);
+    expect(plan.problems).toEqual([
+      {
+        file: resaved,
+        reason:
+          'not UTF-8: read as Windows-1252 ("Mütze", "–", "Größe"); if a name reads wrong, save the file from your spreadsheet as "CSV UTF-8" and use that file',
+        severity: 'warning',
+        code: 'catalog_encoding',
+      },
+    ]);
+    // Said in the terminal as a warning, the batch not refused for it.
+    const text = await adbatch(['scan', resaved, ...allowPhotos()], {
+      env: { ...process.env, ...scanEnv() },
+    });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/warning +.*products_export_excel_de\.csv: not UTF-8: read as Windows-1252/);
+  });
+
+  it('says how to make a catalog of a workbook, dropped itself or found beside the photos', async () => {
+    const workbook = join(dir, 'Product list.xlsx');
+    const folder = join(dir, 'hat-with-sheet');
+    await writeFile(workbook, Buffer.from('PK\u0003\u0004 a zip of sheets', 'latin1'));
+    await mkdir(folder, { recursive: true });
+    await copyFile(join(PRODUCT_FIXTURES_DIR, 'hat/solidus_hat.png'), join(folder, 'solidus_hat.png'));
+    await writeFile(join(folder, 'Sizes.numbers'), Buffer.from('PK\u0003\u0004 a Numbers bundle', 'latin1'));
+    const result = await adbatch(['scan', workbook, folder, '--json'], {
+      env: { ...process.env, ...scanEnv() },
+    });
+    expect(result.code, result.stderr).toBe(1);
+    const plan = JSON.parse(result.stdout);
+    expect(plan.products.map((product: { name: string }) => product.name)).toEqual(['hat-with-sheet']);
+    expect(plan.problems).toEqual([
+      {
+        file: workbook,
+        reason:
+          'an Excel workbook, which Adbatch does not read: save it from your spreadsheet as "CSV UTF-8" and use that file as the catalog',
+        severity: 'error',
+        code: 'bad_catalog',
+      },
+      {
+        file: join(folder, 'Sizes.numbers'),
+        reason:
+          'not an image: a Numbers spreadsheet, which Adbatch does not read: save it from your spreadsheet as "CSV UTF-8" and use that file as the catalog',
+        severity: 'warning',
+        code: 'not_an_image',
+      },
+    ]);
   });
 
   it('refuses an --allow-host that is not a host, saying what one looks like', async () => {

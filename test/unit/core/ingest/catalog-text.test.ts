@@ -1,0 +1,124 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCatalog, readCatalog } from '../../../../src-main/core/ingest/catalog-file.ts';
+import { decodeCatalog, guessedEncodingWarning } from '../../../../src-main/core/ingest/catalog-text.ts';
+
+// A catalog as each spreadsheet saves it: the bytes of "Café – Müller" in every encoding one writes, and
+// the cells split as Excel splits them where a comma is the decimal mark.
+
+const TEXT = 'product,url,title\nmug,https://cdn.example.com/mug.jpg,Café – Müller\n';
+const bytes = (...parts: Array<string | number[]>) =>
+  Buffer.concat(
+    parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part))),
+  );
+
+/** TEXT as Windows-1252 (é and ü as in Latin-1, the en dash 0x96) and as Mac Roman (é 0x8E, ü 0x9F, – 0xD0). */
+const WINDOWS_1252 = bytes(
+  'product,url,title\nmug,https://cdn.example.com/mug.jpg,Caf',
+  [0xe9, 0x20, 0x96],
+  ' M',
+  [0xfc],
+  'ller\n',
+);
+const MAC_ROMAN = bytes(
+  'product,url,title\nmug,https://cdn.example.com/mug.jpg,Caf',
+  [0x8e, 0x20, 0xd0],
+  ' M',
+  [0x9f],
+  'ller\n',
+);
+
+describe('decodeCatalog', () => {
+  it('reads UTF-8, with or without its byte order mark, as it is', () => {
+    expect(decodeCatalog(Buffer.from(TEXT))).toEqual({ text: TEXT, encoding: 'UTF-8', guessed: false });
+    expect(decodeCatalog(Buffer.from(`\uFEFF${TEXT}`))).toEqual({
+      text: TEXT,
+      encoding: 'UTF-8',
+      guessed: false,
+    });
+  });
+
+  it('reads UTF-16 either way round, with its mark or without (Excel\'s "Unicode Text")', () => {
+    const le = Buffer.from(TEXT, 'utf16le');
+    const be = Buffer.from(le).swap16();
+    for (const encoded of [
+      Buffer.concat([Buffer.from([0xff, 0xfe]), le]),
+      Buffer.concat([Buffer.from([0xfe, 0xff]), be]),
+      le,
+      be,
+    ]) {
+      expect(decodeCatalog(encoded)).toEqual({ text: TEXT, encoding: 'UTF-16', guessed: false });
+    }
+  });
+
+  it('reads bytes that are not UTF-8 as the code page whose letters fit their words, and says it guessed', () => {
+    expect(decodeCatalog(WINDOWS_1252)).toEqual({ text: TEXT, encoding: 'Windows-1252', guessed: true });
+    expect(decodeCatalog(MAC_ROMAN)).toEqual({ text: TEXT, encoding: 'Mac Roman', guessed: true });
+    // Nothing to tell them apart (a lone byte between spaces): the commoner, Windows-1252.
+    expect(decodeCatalog(bytes('a ', [0xa9], ' b')).encoding).toBe('Windows-1252');
+  });
+});
+
+describe('guessedEncodingWarning', () => {
+  it('says nothing of an encoding the bytes named', () => {
+    expect(guessedEncodingWarning(decodeCatalog(Buffer.from(TEXT)))).toBeNull();
+  });
+
+  it('names the guess, a few words as read (cut at the cells), and how to make it certain', () => {
+    expect(guessedEncodingWarning(decodeCatalog(WINDOWS_1252))).toBe(
+      'not UTF-8: read as Windows-1252 ("Café", "–", "Müller"); if a name reads wrong, save the file from your spreadsheet as "CSV UTF-8" and use that file',
+    );
+    const many = bytes('product,url\n', ...['á', 'é', 'í', 'ó', 'ú'].map((char) => `${char},u\n`));
+    expect(guessedEncodingWarning(decodeCatalog(many))).toMatch(
+      /^not UTF-8: read as Windows-1252 \("á", "é", "í" and 2 more\);/,
+    );
+  });
+});
+
+describe('a catalog saved by Excel where the comma is the decimal mark', () => {
+  it('splits its cells at semicolons, quoted ones kept whole', () => {
+    const csv = 'product;url;title;price\nmug;https://cdn.example.com/mug.jpg;"Mug; blue";4,50\n';
+    expect(parseCatalog(csv, 'mugs.csv')).toEqual([
+      expect.objectContaining({
+        key: 'mug',
+        urls: ['https://cdn.example.com/mug.jpg'],
+        identity: expect.objectContaining({ title: 'Mug; blue' }),
+      }),
+    ]);
+  });
+
+  it('takes the separator a first "sep=" line names, and numbers rows after it as Excel shows them', () => {
+    const csv = 'sep=|\nproduct|url\nmug|https://cdn.example.com/mug.jpg\ncup|\n';
+    expect(() => parseCatalog(csv, 'mugs.csv')).toThrow('mugs.csv: row 3 needs a product and a URL');
+  });
+
+  it('still splits at commas where commas lead, a semicolon inside a URL or a title kept', () => {
+    const csv = 'product,url,title\nmug,https://cdn.example.com/a;b.jpg,Mug; blue\n';
+    expect(parseCatalog(csv, 'mugs.csv')).toEqual([
+      expect.objectContaining({
+        urls: ['https://cdn.example.com/a;b.jpg'],
+        identity: expect.objectContaining({ title: 'Mug; blue' }),
+      }),
+    ]);
+  });
+});
+
+describe('readCatalog', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'adbatch-catalog-text-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('gives the products of a Windows-1252 file with their accents, and the warning beside them', async () => {
+    const file = join(dir, 'excel.csv');
+    await writeFile(file, WINDOWS_1252);
+    const read = await readCatalog(file);
+    expect(read.products.map((product) => product.identity.title)).toEqual(['Café – Müller']);
+    expect(read.warning).toMatch(/^not UTF-8: read as Windows-1252/);
+  });
+});
