@@ -6,10 +6,11 @@ import { defineConfig } from 'vitest/config';
 //  - integration: the real sandbox over HTTP on 127.0.0.1, the CLI as a child process, SQLite files: forks
 //    (a native module or a child's signals stay in their own process), several at once, since most of their
 //    time is spent waiting on the time-scaled sandbox, not on a core;
-//  - e2e: the app in Debian's Chromium, after the other two and one file at a time, in one process: a browser
-//    and the app's core use both cores of CI's machine, and two at once would starve each other (and a
-//    second run beside).
+//  - e2e: the app in Debian's Chromium, one file at a time, in one process: a browser and the app's core use
+//    both cores of CI's machine, and two files at once would starve each other. In one `vitest run` it
+//    follows the other two (its own group: projects of one group must take the same number of workers).
 // The benches' short runs (test/bench) go with integration, or with e2e for those that drive Chromium.
+// `npm test` runs e2e beside the other two instead, as a second vitest (scripts/test-projects.mjs).
 
 /** Files run at once in the unit and integration projects; e2e runs one. */
 const PARALLEL_FILES = 3;
