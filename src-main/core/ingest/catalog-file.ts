@@ -8,6 +8,7 @@ import type { ProductIdentity } from '../../shared/models.ts';
 import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
 import { describeFsFailure } from '../app/fs-refusal.ts';
 import { type CatalogText, decodeCatalog, guessedEncodingWarning } from './catalog-text.ts';
+import type { ProblemCode } from './types.ts';
 
 // Catalogs of photos that are already public: a Shopify products export (`Handle`, `Title`, `Image Src`,
 // `Image Position`; one row per image, the title only on a product's first row) or a simple list of
@@ -100,8 +101,38 @@ function checkLimits(entries: readonly Entry[], file: string): void {
   }
 }
 
+/**
+ * A long number as Excel shows it in a General cell and then saves it as "CSV": `1.23457E+12` for a barcode
+ * or a numeric SKU (`1,23457E+12` where the decimal mark is a comma). The digits past the sixth are gone
+ * from the file, so two products can end up with one name; only the spreadsheet still has them.
+ */
+const EXCEL_SHORT_NUMBER = /^\d([.,]\d+)?E\+\d{1,3}$/i;
+const SAVE_THE_WHOLE_NUMBER =
+  'format that column as Number with no decimals (or as Text) in your spreadsheet and save it again';
+
+/** A product named by a number Excel shortened: refused, since rows of other products may now share it. */
+function checkShortNumbers(entries: readonly Entry[], file: string): void {
+  const short = entries.find((entry) => EXCEL_SHORT_NUMBER.test(entry.key));
+  if (short) {
+    throw new CatalogError(
+      `${file}: ${short.place}: its product ${short.key} is a number as Excel shows it short, its last digits lost (other products may now share it): ${SAVE_THE_WHOLE_NUMBER}`,
+    );
+  }
+}
+
+/** Each product whose SKU is a number Excel shortened: its exports would be named by the wrong number. */
+function shortSkuWarnings(products: readonly CatalogProduct[]): string[] {
+  return products
+    .filter((product) => EXCEL_SHORT_NUMBER.test(product.identity.sku ?? ''))
+    .map(
+      (product) =>
+        `${product.name}: its SKU ${product.identity.sku} is a number as Excel shows it short, its last digits lost (Amazon's file names need the whole SKU): ${SAVE_THE_WHOLE_NUMBER}`,
+    );
+}
+
 function toProducts(entries: readonly Entry[], file: string): CatalogProduct[] {
   checkLimits(entries, file);
+  checkShortNumbers(entries, file);
   const byKey = new Map<
     string,
     {
@@ -318,10 +349,10 @@ function parseEntries(content: string, file: string): CatalogProduct[] {
   return toProducts(fromSimpleRows(rows, file), file);
 }
 
-/** A catalog's products, and what to warn of how its bytes were read (a guessed code page), if anything. */
+/** A catalog's products, and what to warn of in it: a guessed code page, SKUs Excel shortened. */
 export interface CatalogRead {
   products: CatalogProduct[];
-  warning: string | null;
+  warnings: Array<{ code: Extract<ProblemCode, 'catalog_encoding' | 'short_number'>; reason: string }>;
 }
 
 export async function readCatalog(file: string): Promise<CatalogRead> {
@@ -338,5 +369,13 @@ export async function readCatalog(file: string): Promise<CatalogRead> {
     if (error instanceof CatalogError) throw error;
     throw new CatalogError(describeFsFailure(error) ?? `${file}: unreadable (${String(error)})`);
   }
-  return { products: parseCatalog(read.text, file), warning: guessedEncodingWarning(read) };
+  const products = parseCatalog(read.text, file);
+  const encoding = guessedEncodingWarning(read);
+  return {
+    products,
+    warnings: [
+      ...(encoding ? [{ code: 'catalog_encoding' as const, reason: encoding }] : []),
+      ...shortSkuWarnings(products).map((reason) => ({ code: 'short_number' as const, reason })),
+    ],
+  };
 }

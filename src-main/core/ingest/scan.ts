@@ -6,7 +6,13 @@ import type { OutboundPolicy } from '../net/outbound-policy.ts';
 import type { NewProduct } from '../queue/types.ts';
 import { mapLimit } from '../util/map-limit.ts';
 import { AdbatchFolders, adbatchSkip, markedAbove, realKey } from './adbatch-folders.ts';
-import { type CatalogProduct, isCatalogFile, readCatalog, workbookAdvice } from './catalog-file.ts';
+import {
+  type CatalogProduct,
+  type CatalogRead,
+  isCatalogFile,
+  readCatalog,
+  workbookAdvice,
+} from './catalog-file.ts';
 import {
   type CheckResult,
   type ContentMemo,
@@ -202,14 +208,14 @@ function folderSources(
 }
 
 type ScannedCatalog =
-  | { file: string; entries: CatalogProduct[]; warning: string | null }
+  | { file: string; entries: CatalogProduct[]; warnings: CatalogRead['warnings'] }
   | { file: string; error: string };
 
 async function readCatalogs(files: readonly string[]): Promise<ScannedCatalog[]> {
   return Promise.all(
     files.map((file) =>
       readCatalog(file).then(
-        ({ products, warning }) => ({ file, entries: products, warning }),
+        ({ products, warnings }) => ({ file, entries: products, warnings }),
         // The problem names the file already: its reason is said without it again.
         (error: Error) => ({
           file,
@@ -230,8 +236,8 @@ function catalogProducts(
     problems.push({ file: read.file, reason: read.error, severity: 'error', code: 'bad_catalog' });
     return [];
   }
-  const { file, entries, warning } = read;
-  if (warning) problems.push({ file, reason: warning, severity: 'warning', code: 'catalog_encoding' });
+  const { file, entries, warnings } = read;
+  for (const { code, reason } of warnings) problems.push({ file, reason, severity: 'warning', code });
   const products: PlannedProduct[] = [];
   for (const entry of entries) {
     const photos: PlannedPhoto[] = [];

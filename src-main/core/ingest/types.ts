@@ -26,6 +26,8 @@ export type ProblemCode =
   | 'bad_catalog'
   /** A catalog that is not UTF-8 and names no encoding: read as the likelier legacy code page. */
   | 'catalog_encoding'
+  /** A catalog's SKU that Excel shortened to `1.23457E+12`, its last digits lost. */
+  | 'short_number'
   | 'missing_input'
   | 'already_done'
   | 'in_progress';

@@ -244,14 +244,15 @@ describe('adbatch scan on a Shopify export', () => {
     expect(JSON.parse(fromEnv.stdout).products).toHaveLength(PRODUCTS.length);
   });
 
-  it('reads the export as Excel in Germany saves it again: semicolons, Windows-1252, said as a guess', async () => {
+  it('reads the export as Excel in Germany saves it again: semicolons, Windows-1252 and a short SKU, said', async () => {
     // Opened and saved as "CSV" by Excel set to German: cells split by semicolons (a comma is the decimal
     // mark there) and the text in Windows-1252, where "ü" is one byte that is not UTF-8.
     const resaved = join(dir, 'products_export_excel_de.csv');
     const lines = [
       'Handle;Title;Vendor;Variant SKU;Variant Price;Image Src;Image Position',
       `solidus-cap-red;Solidus Mütze – Rot;Solidus;CAP-RED;25,00;${statics.urlOf('cap-red/solidus_cap_red_1.png')};1`,
-      `solidus-hat;"Solidus Hut; Größe M";Solidus;HAT;19,90;${statics.urlOf('hat/solidus_hat.png')};1`,
+      // A barcode for a SKU, shown short by Excel and saved so: the export's names would be wrong.
+      `solidus-hat;"Solidus Hut; Größe M";Solidus;8,71234E+12;19,90;${statics.urlOf('hat/solidus_hat.png')};1`,
     ];
     await writeFile(resaved, windows1252(`${lines.join('\r\n')}\r\n`));
     const result = await adbatch(['scan', resaved, '--json', ...allowPhotos()], {
@@ -272,6 +273,13 @@ describe('adbatch scan on a Shopify export', () => {
           'not UTF-8: read as Windows-1252 ("Mütze", "–", "Größe"); if a name reads wrong, save the file from your spreadsheet as "CSV UTF-8" and use that file',
         severity: 'warning',
         code: 'catalog_encoding',
+      },
+      {
+        file: resaved,
+        reason:
+          "Solidus Hut; Größe M: its SKU 8,71234E+12 is a number as Excel shows it short, its last digits lost (Amazon's file names need the whole SKU): format that column as Number with no decimals (or as Text) in your spreadsheet and save it again",
+        severity: 'warning',
+        code: 'short_number',
       },
     ]);
     // Said in the terminal as a warning, the batch not refused for it.

@@ -466,7 +466,7 @@ describe('readCatalog and isCatalogFile', () => {
   it('reads a file from disk, the same as parseCatalog', async () => {
     const file = join(dir, 'products_export_1.csv');
     await writeFile(file, SHOPIFY_EXPORT);
-    expect(await readCatalog(file)).toEqual({ products: parseCatalog(SHOPIFY_EXPORT, file), warning: null });
+    expect(await readCatalog(file)).toEqual({ products: parseCatalog(SHOPIFY_EXPORT, file), warnings: [] });
   });
 
   it('refuses a missing file with a CatalogError naming it', async () => {

@@ -30,6 +30,14 @@ const MAC_ROMAN = bytes(
   'ller\n',
 );
 
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adbatch-catalog-text-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
 describe('decodeCatalog', () => {
   it('reads UTF-8, with or without its byte order mark, as it is', () => {
     expect(decodeCatalog(Buffer.from(TEXT))).toEqual({ text: TEXT, encoding: 'UTF-8', guessed: false });
@@ -105,20 +113,48 @@ describe('a catalog saved by Excel where the comma is the decimal mark', () => {
   });
 });
 
-describe('readCatalog', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'adbatch-catalog-text-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
+describe('a number Excel showed short and saved so', () => {
+  it('refuses a catalog whose products are named by one, naming the row and how to save the whole number', () => {
+    const csv =
+      'product,url\n4006381333931,https://cdn.example.com/a.jpg\n4.00638E+12,https://cdn.example.com/b.jpg\n';
+    expect(() => parseCatalog(csv, 'barcodes.csv')).toThrow(
+      'barcodes.csv: row 3: its product 4.00638E+12 is a number as Excel shows it short, its last digits lost (other products may now share it): format that column as Number with no decimals (or as Text) in your spreadsheet and save it again',
+    );
   });
 
+  it('reads a catalog whose SKUs are, with a warning naming each such product', async () => {
+    const csv = [
+      'product,url,sku',
+      'Mug,https://cdn.example.com/mug.jpg,4.00638E+12',
+      'Cup,https://cdn.example.com/cup.jpg,CUP-1',
+      'Bowl,https://cdn.example.com/bowl.jpg,1E+15',
+      // Not Excel's short form: kept as they are, said of nothing.
+      'Plate,https://cdn.example.com/plate.jpg,E+12',
+    ].join('\n');
+    const file = join(dir, 'skus.csv');
+    await writeFile(file, csv);
+    const read = await readCatalog(file);
+    expect(read.products.map((product) => product.identity.sku)).toEqual([
+      '4.00638E+12',
+      'CUP-1',
+      '1E+15',
+      'E+12',
+    ]);
+    expect(read.warnings.map((warning) => [warning.code, warning.reason.split(':')[0]])).toEqual([
+      ['short_number', 'Mug'],
+      ['short_number', 'Bowl'],
+    ]);
+  });
+});
+
+describe('readCatalog', () => {
   it('gives the products of a Windows-1252 file with their accents, and the warning beside them', async () => {
     const file = join(dir, 'excel.csv');
     await writeFile(file, WINDOWS_1252);
     const read = await readCatalog(file);
     expect(read.products.map((product) => product.identity.title)).toEqual(['Café – Müller']);
-    expect(read.warning).toMatch(/^not UTF-8: read as Windows-1252/);
+    expect(read.warnings).toEqual([
+      { code: 'catalog_encoding', reason: expect.stringMatching(/^not UTF-8: read as Windows-1252/) },
+    ]);
   });
 });
