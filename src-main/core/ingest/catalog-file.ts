@@ -279,8 +279,9 @@ function delimiterOf(content: string, file: string): { delimiter: string; body: 
   const firstLine = content.split(/\r\n|\n|\r/).find((line) => line.trim() !== '') ?? '';
   const unquoted = firstLine.replace(/"[^"]*"/g, '');
   const count = (char: string) => unquoted.split(char).length - 1;
-  const [best] = [',', ';', '\t'].map((char) => ({ char, n: count(char) })).sort((a, b) => b.n - a.n);
-  return { delimiter: best!.n > count(',') ? best!.char : ',', body: content };
+  // The comma comes first, so that it keeps a tie.
+  const delimiter = [',', ';', '\t'].reduce((leader, char) => (count(char) > count(leader) ? char : leader));
+  return { delimiter, body: content };
 }
 
 export function parseCatalog(text: string, file: string): CatalogProduct[] {

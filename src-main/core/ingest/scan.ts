@@ -314,6 +314,7 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
       plan.skipped.push(adbatchSkip(path, inAdbatch));
       continue;
     }
+    const workbook = info.isDirectory() ? null : workbookAdvice(path);
     if (info.isDirectory()) {
       const walk = await walkFolder(path, adbatch);
       plan.problems.push(...walk.problems);
@@ -330,13 +331,8 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
       }
     } else if (isCatalogFile(path)) {
       catalogs.push(path);
-    } else if (workbookAdvice(path)) {
-      plan.problems.push({
-        file: path,
-        reason: workbookAdvice(path)!,
-        severity: 'error',
-        code: 'bad_catalog',
-      });
+    } else if (workbook) {
+      plan.problems.push({ file: path, reason: workbook, severity: 'error', code: 'bad_catalog' });
     } else {
       const junk = junkReason(basename(path), false);
       if (junk) plan.skipped.push({ file: path, reason: junk });
