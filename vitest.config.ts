@@ -33,7 +33,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts', 'test/bench/core-benches.test.ts'],
+          include: ['test/integration/**/*.test.ts', 'test/bench/core/*.test.ts'],
           pool: 'forks',
         },
       },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { browserMissing } from '../e2e/browser.ts';
 import { runShortBench } from '../support/bench-short.ts';
 
-// The benches that drive the app in Chromium, each in its short mode (see core-benches.test.ts).
+// The benches that drive the app in Chromium, each in its short mode (see test/bench/core/).
 
 const missing = browserMissing();
 

@@ -6,7 +6,9 @@ import { collected } from './cli.ts';
 
 // A bench's short run (BENCH_SHORT=1, bench/settings.ts) as `npm run bench:<name>` runs it, its figures
 // written to a temp folder rather than bench/results: it must run to its end and write them. Its timings
-// are not judged (a loaded machine makes any figure), only that nothing in it crashed.
+// are not judged (a loaded machine makes any figure), only that nothing in it crashed. Each bench under
+// plain Node has a file of its own in test/bench/core, so that they run side by side: in one file they took
+// 104 to 122 s one after the other, and a file that small was started among the last.
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
