@@ -234,4 +234,40 @@ describe.skipIf(missing)(`the product sheet${missing ? ` (skipped: ${missing})` 
       .toBe('Notebook A5 lined');
     expect(await title.inputValue()).toBe('Notebook A5 lined');
   }, 60_000);
+
+  it('imports a sheet Excel saved again in German (semicolons, Windows-1252) with its accents, saying so', async () => {
+    await page.reload();
+    await page
+      .getByTestId('batches-list')
+      .getByRole('button', { name: /Spring catalog/ })
+      .click();
+    await page.getByRole('button', { name: 'Products…' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Products of Spring catalog' });
+    // "Mütze" and "Café" in Windows-1252 (ü 0xFC, é 0xE9): bytes that are not UTF-8.
+    const bytes = Buffer.concat([
+      Buffer.from('Name;Title\r\nhat;Wollm', 'latin1'),
+      Buffer.from([0xfc]),
+      Buffer.from('tze\r\nmug-set;Tassen Caf', 'latin1'),
+      Buffer.from([0xe9]),
+      Buffer.from('\r\n', 'latin1'),
+    ]);
+    await sheet
+      .getByLabel('CSV file to import')
+      .setInputFiles({ name: 'Produkte.csv', mimeType: 'text/csv', buffer: bytes });
+    await expect
+      .poll(() => sheet.getByRole('status').textContent())
+      .toBe(
+        'Read 2 of 5 products from the file. The file is not UTF-8: read as Windows-1252 ("Wollmütze", "Café"); if a name reads wrong, save the file from your spreadsheet as "CSV UTF-8" and use that file.',
+      );
+    const titles = Object.fromEntries(
+      (await callCore(app.core, 'products:sheet', { batchId })).rows.map((row) => [
+        row.name,
+        row.identity.title,
+      ]),
+    );
+    expect(titles).toMatchObject({ hat: 'Wollmütze', 'mug-set': 'Tassen Café' });
+    expect(await page.getByRole('textbox', { name: 'Title of hat', exact: true }).inputValue()).toBe(
+      'Wollmütze',
+    );
+  }, 60_000);
 });

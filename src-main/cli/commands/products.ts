@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { unnamableSkuWords } from '../../shared/amazon-identifier.ts';
 import type { ProductSheetView } from '../../shared/models.ts';
 import { unusableHandleWords } from '../../shared/shopify-handle.ts';
+import { decodeSpreadsheet, guessedEncodingWarning } from '../../shared/spreadsheet-text.ts';
 import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
 import { IDENTITY_FIELD_WORDS } from '../../shared/words.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
@@ -67,13 +68,17 @@ export function registerProductsCommand(program: Command): void {
       try {
         if (options.from !== undefined) {
           const file = resolve(options.from);
-          const csv = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+          const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
             throw new Error(`cannot read ${file} (${error.code ?? error.message})`);
           });
-          const view = await cli.call('products:importCsv', { batchId, csv });
+          // Saved again by Excel as plain "CSV", the sheet is in the computer's code page, not UTF-8.
+          const read = decodeSpreadsheet(bytes);
+          const view = await cli.call('products:importCsv', { batchId, csv: read.text });
           process.stdout.write(
             `${view.changed} of ${view.rows.length} products of ${view.batchName} read from ${file}.\n`,
           );
+          const guessed = guessedEncodingWarning(read);
+          if (guessed) process.stderr.write(`note: ${file}: ${guessed}\n`);
           noteUnnamable(view);
         }
         if (options.pattern !== undefined) {

@@ -5,9 +5,14 @@ import { z } from 'zod';
 import { megabytes } from '../../shared/byte-words.ts';
 import { MAX_FIELD_CHARS } from '../../shared/contract/products.ts';
 import type { ProductIdentity } from '../../shared/models.ts';
+import {
+  cellDelimiter,
+  decodeSpreadsheet,
+  guessedEncodingWarning,
+  type SpreadsheetText,
+} from '../../shared/spreadsheet-text.ts';
 import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
 import { describeFsFailure } from '../app/fs-refusal.ts';
-import { type CatalogText, decodeCatalog, guessedEncodingWarning } from './catalog-text.ts';
 import type { ProblemCode } from './types.ts';
 
 // Catalogs of photos that are already public: a Shopify products export (`Handle`, `Title`, `Image Src`,
@@ -266,24 +271,6 @@ const jsonEntries = z.array(
   }),
 );
 
-/**
- * The character between a CSV's cells. A `.tsv` is tab-separated; a `.csv` is what its first line uses most
- * of comma, semicolon and tab outside quotes (Excel saves "CSV" with semicolons wherever the decimal mark is
- * a comma: German, French, Italian, Spanish, Dutch… settings), a comma when none leads. A first line
- * `sep=;` (Excel's own way to say it) decides and is not a row.
- */
-function delimiterOf(content: string, file: string): { delimiter: string; body: string } {
-  const declared = /^sep=(.)\r?\n/.exec(content);
-  if (declared) return { delimiter: declared[1]!, body: content.slice(declared[0].length) };
-  if (extname(file).toLowerCase() === '.tsv') return { delimiter: '\t', body: content };
-  const firstLine = content.split(/\r\n|\n|\r/).find((line) => line.trim() !== '') ?? '';
-  const unquoted = firstLine.replace(/"[^"]*"/g, '');
-  const count = (char: string) => unquoted.split(char).length - 1;
-  // The comma comes first, so that it keeps a tie.
-  const delimiter = [',', ';', '\t'].reduce((leader, char) => (count(char) > count(leader) ? char : leader));
-  return { delimiter, body: content };
-}
-
 export function parseCatalog(text: string, file: string): CatalogProduct[] {
   const products = parseEntries(text.replace(/^\uFEFF/, ''), file);
   if (products.length === 0) throw new CatalogError(`${file}: no products in it`);
@@ -316,7 +303,7 @@ function parseEntries(content: string, file: string): CatalogProduct[] {
       file,
     );
   }
-  const { delimiter, body } = delimiterOf(content, file);
+  const { delimiter, body } = cellDelimiter(content, { tsv: extname(file).toLowerCase() === '.tsv' });
   let records: string[][];
   try {
     records = parse(body, {
@@ -357,7 +344,7 @@ export interface CatalogRead {
 }
 
 export async function readCatalog(file: string): Promise<CatalogRead> {
-  let read: CatalogText;
+  let read: SpreadsheetText;
   try {
     const { size } = await stat(file);
     if (size > MAX_CATALOG_BYTES) {
@@ -365,7 +352,7 @@ export async function readCatalog(file: string): Promise<CatalogRead> {
         `${file}: ${megabytes(size)}, more than a catalog of photos holds (the limit is ${megabytes(MAX_CATALOG_BYTES)}): split it`,
       );
     }
-    read = decodeCatalog(await readFile(file));
+    read = decodeSpreadsheet(await readFile(file));
   } catch (error) {
     if (error instanceof CatalogError) throw error;
     throw new CatalogError(describeFsFailure(error) ?? `${file}: unreadable (${String(error)})`);

@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import type { ProductIdentity, ProductSheetRow } from '../../shared/models.ts';
+import { cellDelimiter } from '../../shared/spreadsheet-text.ts';
 import { IDENTITY_FIELDS, type IdentityField } from '../../shared/vocabulary.ts';
 import { IDENTITY_FIELD_WORDS } from '../../shared/words.ts';
 import { type CsvOptions, csvText, inertCellValue } from '../util/csv.ts';
@@ -50,14 +51,14 @@ export function readSheetCsv(
   rows: readonly ProductSheetRow[],
   batchName: string,
 ): SheetChange[] {
-  const content = text.replace(/^\uFEFF/, '');
-  const firstLine = content.split(/\r?\n/, 1)[0] ?? '';
+  // Saved again by Excel, the sheet may be split by semicolons (cellDelimiter).
+  const cells = cellDelimiter(text.replace(/^\uFEFF/, ''));
   let records: string[][];
   try {
     // A cell our writer made inert (`'=HYPERLINK…`) reads back as the text it was given.
     records = (
-      parse(content, {
-        delimiter: firstLine.includes('\t') && !firstLine.includes(',') ? '\t' : ',',
+      parse(cells.body, {
+        delimiter: cells.delimiter,
         record_delimiter: ['\r\n', '\n', '\r'],
         relax_column_count: true,
         skip_empty_lines: true,

@@ -25,7 +25,8 @@ interface ProductsState {
   /** Pastes a block from the row and column it lands on, down and to the right. */
   paste(rowIndex: number, field: IdentityField, text: string): Promise<void>;
   fromNames(pattern: string): Promise<void>;
-  importCsv(csv: string): Promise<void>;
+  /** `guessed`: how the file's bytes were read when they were not UTF-8, said beside what was read. */
+  importCsv(csv: string, guessed?: string | null): Promise<void>;
   exportCsv(): Promise<{ csv: string; fileName: string } | null>;
 }
 
@@ -91,10 +92,11 @@ export const useProducts = create<ProductsState>((set, get) => {
           `Read from ${rows.length - unmatched.length} of ${rows.length} names${unmatched.length > 0 ? `; not matched: ${unmatched.join(', ')}` : ''}.`,
       );
     },
-    async importCsv(csv) {
+    async importCsv(csv, guessed) {
       await change(
         () => api.call('products:importCsv', { batchId: batchId(), csv }),
-        ({ rows, changed }) => `Read ${changed} of ${rows.length} products from the file.`,
+        ({ rows, changed }) =>
+          `Read ${changed} of ${rows.length} products from the file.${guessed ? ` The file is ${guessed}.` : ''}`,
       );
     },
     async exportCsv() {

@@ -151,4 +151,30 @@ describe('adbatch products', () => {
     expect(both.code, both.stderr).toBe(0);
     expect(both.stdout).toMatch(/^done: 2 written, 0 already there, 0 failed, into /m);
   }, 60_000);
+
+  it('reads back a sheet Excel saved again in German: semicolons and Windows-1252, said as read', async () => {
+    const sheet = join(dir, 'excel-de.csv');
+    // "Tasse Café" and "Mütze – Rot" in Windows-1252: é 0xE9, ü 0xFC, the en dash 0x96; not UTF-8.
+    await writeFile(
+      sheet,
+      Buffer.concat([
+        Buffer.from('Name;SKU;Title\r\nproduct-01;MUG1;Tasse Caf', 'latin1'),
+        Buffer.from([0xe9]),
+        Buffer.from('\r\nproduct-02;CAP2;M', 'latin1'),
+        Buffer.from([0xfc]),
+        Buffer.from('tze ', 'latin1'),
+        Buffer.from([0x96]),
+        Buffer.from(' Rot\r\n', 'latin1'),
+      ]),
+    );
+    const read = await products('--from', sheet);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stdout).toBe(`2 of 2 products of ${batchName} read from ${sheet}.\n`);
+    expect(read.stderr).toBe(
+      `note: ${sheet}: not UTF-8: read as Windows-1252 ("Café", "Mütze", "–"); if a name reads wrong, save the file from your spreadsheet as "CSV UTF-8" and use that file\n`,
+    );
+    const after = (await products()).stdout;
+    expect(after).toContain('SKU MUG1, Handle tasse-cafe, Title Tasse Café');
+    expect(after).toContain('SKU CAP2, Handle wool-hat, Title Mütze – Rot');
+  }, 60_000);
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalog, readCatalog } from '../../../../src-main/core/ingest/catalog-file.ts';
-import { decodeCatalog, guessedEncodingWarning } from '../../../../src-main/core/ingest/catalog-text.ts';
+import { decodeSpreadsheet, guessedEncodingWarning } from '../../../../src-main/shared/spreadsheet-text.ts';
 
 // A catalog as each spreadsheet saves it: the bytes of "Café – Müller" in every encoding one writes, and
 // the cells split as Excel splits them where a comma is the decimal mark.
@@ -38,10 +38,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('decodeCatalog', () => {
+describe('decodeSpreadsheet', () => {
   it('reads UTF-8, with or without its byte order mark, as it is', () => {
-    expect(decodeCatalog(Buffer.from(TEXT))).toEqual({ text: TEXT, encoding: 'UTF-8', guessed: false });
-    expect(decodeCatalog(Buffer.from(`\uFEFF${TEXT}`))).toEqual({
+    expect(decodeSpreadsheet(Buffer.from(TEXT))).toEqual({ text: TEXT, encoding: 'UTF-8', guessed: false });
+    expect(decodeSpreadsheet(Buffer.from(`\uFEFF${TEXT}`))).toEqual({
       text: TEXT,
       encoding: 'UTF-8',
       guessed: false,
@@ -57,29 +57,29 @@ describe('decodeCatalog', () => {
       le,
       be,
     ]) {
-      expect(decodeCatalog(encoded)).toEqual({ text: TEXT, encoding: 'UTF-16', guessed: false });
+      expect(decodeSpreadsheet(encoded)).toEqual({ text: TEXT, encoding: 'UTF-16', guessed: false });
     }
   });
 
   it('reads bytes that are not UTF-8 as the code page whose letters fit their words, and says it guessed', () => {
-    expect(decodeCatalog(WINDOWS_1252)).toEqual({ text: TEXT, encoding: 'Windows-1252', guessed: true });
-    expect(decodeCatalog(MAC_ROMAN)).toEqual({ text: TEXT, encoding: 'Mac Roman', guessed: true });
+    expect(decodeSpreadsheet(WINDOWS_1252)).toEqual({ text: TEXT, encoding: 'Windows-1252', guessed: true });
+    expect(decodeSpreadsheet(MAC_ROMAN)).toEqual({ text: TEXT, encoding: 'Mac Roman', guessed: true });
     // Nothing to tell them apart (a lone byte between spaces): the commoner, Windows-1252.
-    expect(decodeCatalog(bytes('a ', [0xa9], ' b')).encoding).toBe('Windows-1252');
+    expect(decodeSpreadsheet(bytes('a ', [0xa9], ' b')).encoding).toBe('Windows-1252');
   });
 });
 
 describe('guessedEncodingWarning', () => {
   it('says nothing of an encoding the bytes named', () => {
-    expect(guessedEncodingWarning(decodeCatalog(Buffer.from(TEXT)))).toBeNull();
+    expect(guessedEncodingWarning(decodeSpreadsheet(Buffer.from(TEXT)))).toBeNull();
   });
 
   it('names the guess, a few words as read (cut at the cells), and how to make it certain', () => {
-    expect(guessedEncodingWarning(decodeCatalog(WINDOWS_1252))).toBe(
+    expect(guessedEncodingWarning(decodeSpreadsheet(WINDOWS_1252))).toBe(
       'not UTF-8: read as Windows-1252 ("Café", "–", "Müller"); if a name reads wrong, save the file from your spreadsheet as "CSV UTF-8" and use that file',
     );
     const many = bytes('product,url\n', ...['á', 'é', 'í', 'ó', 'ú'].map((char) => `${char},u\n`));
-    expect(guessedEncodingWarning(decodeCatalog(many))).toMatch(
+    expect(guessedEncodingWarning(decodeSpreadsheet(many))).toMatch(
       /^not UTF-8: read as Windows-1252 \("á", "é", "í" and 2 more\);/,
     );
   });

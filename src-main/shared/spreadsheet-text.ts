@@ -1,14 +1,16 @@
-// A catalog's bytes as the text its author typed, whichever spreadsheet saved it. Google Sheets, Numbers
+// A spreadsheet's CSV as the text its author typed, whichever spreadsheet saved it: a catalog of photos
+// (core/ingest/catalog-file.ts) or a product sheet read back (core/products/sheet-csv.ts, its bytes decoded
+// by the CLI or the app's page). Google Sheets, Numbers
 // and Shopify write UTF-8; Excel writes UTF-8 only when told "CSV UTF-8": its plain "CSV" is the computer's
 // legacy code page (Windows-1252 on a Western Windows, Mac Roman in older Excel for Mac), and its "Unicode
 // Text" is UTF-16. Read as UTF-8 regardless, "Café" came out "Caf�" in the product sheet, its exports and
 // the Shopify import file, with no word said.
 
-export type CatalogEncoding = 'UTF-8' | 'UTF-16' | 'Windows-1252' | 'Mac Roman';
+export type SpreadsheetEncoding = 'UTF-8' | 'UTF-16' | 'Windows-1252' | 'Mac Roman';
 
-export interface CatalogText {
+export interface SpreadsheetText {
   text: string;
-  encoding: CatalogEncoding;
+  encoding: SpreadsheetEncoding;
   /** True when the bytes named no encoding and were not UTF-8: the legacy code page is a guess. */
   guessed: boolean;
 }
@@ -49,8 +51,8 @@ function plausibility(text: string): number {
   return score;
 }
 
-/** The catalog's text: a byte order mark decides, then UTF-8 if the bytes are valid UTF-8, then a guess. */
-export function decodeCatalog(bytes: Uint8Array): CatalogText {
+/** The file's text: a byte order mark decides, then UTF-8 if the bytes are valid UTF-8, then a guess. */
+export function decodeSpreadsheet(bytes: Uint8Array): SpreadsheetText {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     return { text: decode('utf-8', bytes.subarray(3)), encoding: 'UTF-8', guessed: false };
   }
@@ -82,7 +84,7 @@ export function decodeCatalog(bytes: Uint8Array): CatalogText {
  * What a guessed code page should say to the person who dropped the file: what it was read as, a word or
  * two of it as read, and how to make it certain.
  */
-export function guessedEncodingWarning(read: CatalogText): string | null {
+export function guessedEncodingWarning(read: SpreadsheetText): string | null {
   if (!read.guessed) return null;
   // A word is cut at a cell's edge as well as at a space: "Café", not the whole row before it.
   const words = [...new Set(read.text.match(/[^\s,;"]*[\u0080-\uffff][^\s,;"]*/g) ?? [])];
@@ -92,4 +94,25 @@ export function guessedEncodingWarning(read: CatalogText): string | null {
     .join(', ');
   const more = words.length > 3 ? ` and ${words.length - 3} more` : '';
   return `not UTF-8: read as ${read.encoding} (${shown}${more}); if a name reads wrong, save the file from your spreadsheet as "CSV UTF-8" and use that file`;
+}
+
+/**
+ * The character between a CSV's cells: what its first line holds most of outside quotes among comma,
+ * semicolon and tab (Excel saves "CSV" with semicolons wherever the decimal mark is a comma: German, French,
+ * Italian, Spanish, Dutch… settings), a comma unless another leads; a tab always for a `.tsv`. A first line
+ * `sep=;` (Excel's own way to say it) decides and is not a row: `body` is the text without it.
+ */
+export function cellDelimiter(
+  content: string,
+  options: { tsv?: boolean } = {},
+): { delimiter: string; body: string } {
+  const declared = /^sep=(.)\r?\n/.exec(content);
+  if (declared) return { delimiter: declared[1]!, body: content.slice(declared[0].length) };
+  if (options.tsv) return { delimiter: '\t', body: content };
+  const firstLine = content.split(/\r\n|\n|\r/).find((line) => line.trim() !== '') ?? '';
+  const unquoted = firstLine.replace(/"[^"]*"/g, '');
+  const count = (char: string) => unquoted.split(char).length - 1;
+  // The comma comes first, so that it keeps a tie.
+  const delimiter = [',', ';', '\t'].reduce((leader, char) => (count(char) > count(leader) ? char : leader));
+  return { delimiter, body: content };
 }
