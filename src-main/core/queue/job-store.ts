@@ -523,6 +523,7 @@ export class JobStore {
         },
         failure,
       );
+      this.restateSkipped(stake.jobId, `Its shoot did not succeed: ${failure.message}`);
       return true;
     })();
   }
@@ -680,7 +681,11 @@ export class JobStore {
 
   /** The user's word that an outcome-unknown job is not to be sent again. */
   abandon(jobId: JobId): Job {
-    return this.move(jobId, 'cancelled', {}, { decision: 'abandon' });
+    return this.db.transaction(() => {
+      const job = this.moveInTransaction(jobId, 'cancelled', {}, { decision: 'abandon' });
+      this.restateSkipped(jobId, 'Its shoot was abandoned on your word: it is not sent again.');
+      return job;
+    })();
   }
 
   /** The user's word to follow a stale job again, with a new deadline. */
@@ -749,6 +754,16 @@ export class JobStore {
     for (const { id } of this.dependants(jobId, 'waiting')) {
       this.moveInTransaction(id, 'skipped', { failure_code: 'shoot_failed', failure_message: reason });
     }
+  }
+
+  /**
+   * The jobs its shoot's doubt held back say why anew once the doubt is settled: "it waits for your decision
+   * on the shoot" is no longer true when the usage report or the user has decided.
+   */
+  private restateSkipped(jobId: JobId, reason: string): void {
+    this.db
+      .prepare("UPDATE jobs SET failure_message = ? WHERE after_job_id = ? AND state = 'skipped'")
+      .run(reason, jobId);
   }
 
   private dependants(jobId: JobId, state: JobState): Array<{ id: JobId }> {

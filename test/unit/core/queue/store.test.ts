@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../src-main/core/db/open.ts';
-import type { BatchId } from '../../../../src-main/core/queue/ids.ts';
+import type { BatchId, JobId } from '../../../../src-main/core/queue/ids.ts';
 import { QueueStore } from '../../../../src-main/core/queue/store.ts';
 import {
   acceptance,
@@ -475,6 +475,34 @@ describe('ending jobs', () => {
     expect(ctx.store.jobs.readyToSubmit([batch.id], 'key-a', 10).map((ready) => ready.id)).not.toContain(
       shoot.id,
     );
+  });
+
+  it("the video held back by its shoot's doubt says why anew once the doubt is settled or abandoned", () => {
+    const batch = ctx.store.createBatch(newBatch({ products: products(3) }));
+    const settled = [0, 1, 2].map((index) => {
+      const { shoot, video } = shootAndVideo(ctx, batch.id, index);
+      ctx.store.jobs.beginSubmit(shoot.id, {});
+      ctx.store.jobs.markOutcomeUnknown(shoot.id, { code: 'reset', message: 'connection reset' });
+      expect(ctx.store.jobs.get(video.id)!.failureMessage).toMatch(/waits for your decision/);
+      return { shoot, video };
+    });
+    const stake = (jobId: JobId) => ({ jobId, attempt: 1, credits: SHOOT_PRICE });
+    ctx.store.jobs.resolveStake(stake(settled[0]!.shoot.id), false, 'usage: not charged');
+    ctx.store.jobs.resolveStake(stake(settled[1]!.shoot.id), true, 'usage: charged');
+    ctx.store.jobs.abandon(settled[2]!.shoot.id);
+    const [notCreated, charged, abandoned] = settled.map(({ video }) => ctx.store.jobs.get(video.id)!);
+    expect(notCreated).toMatchObject({
+      state: 'skipped',
+      failureMessage: expect.stringMatching(/did not create it/),
+    });
+    expect(charged).toMatchObject({
+      state: 'skipped',
+      failureMessage: expect.stringMatching(/charged it after all/),
+    });
+    expect(abandoned).toMatchObject({ state: 'skipped', failureMessage: expect.stringMatching(/abandoned/) });
+    for (const video of [notCreated, charged, abandoned]) {
+      expect(video!.failureMessage).not.toMatch(/waits for your decision/);
+    }
   });
 
   it('markStale stops polling and skips the waiting video', () => {
