@@ -1,5 +1,8 @@
+import { resolve } from 'node:path';
+import { lastPathPart, namingInput } from '../shared/batch-name.ts';
 import { counted } from '../shared/counted.ts';
-import type { ProblemView } from '../shared/models.ts';
+import { localMinuteWords } from '../shared/local-time.ts';
+import type { ProblemView, ScanView } from '../shared/models.ts';
 
 /** Products named in the line before "and N more": enough to recognise the batch, short enough for one line. */
 const NAMED = 3;
@@ -32,4 +35,20 @@ export function freshBatchName(name: string, taken: readonly string[]): string {
   let suffix = 2;
   while (names.has(`${name} (${suffix})`)) suffix++;
   return `${name} (${suffix})`;
+}
+
+/**
+ * A batch's name when the command line gives none: the minute it starts, in the computer's own time (as
+ * the app's clock shows it, not UTC), and the first input that gave it a product (`namingInput`).
+ */
+export function defaultBatchName(
+  inputs: readonly string[],
+  scan: Pick<ScanView, 'products' | 'problems' | 'skippedFiles'>,
+  at: number,
+): string {
+  const naming = namingInput(
+    inputs.map((input) => resolve(input)),
+    scan,
+  );
+  return `${localMinuteWords(at)} ${lastPathPart(naming ?? 'batch')}`;
 }

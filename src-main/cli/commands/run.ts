@@ -1,4 +1,3 @@
-import { basename, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import {
@@ -32,7 +31,7 @@ import { formatRateLimit, positiveNumber, rateLimitOption, wholeNumber } from '.
 import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir, LIBRARY_HELP, sayLibrary } from '../paths.ts';
 import { scanUnlessInterrupted } from '../scan-interrupt.ts';
-import { freshBatchName, setAsideLine } from '../set-aside.ts';
+import { defaultBatchName, freshBatchName, setAsideLine } from '../set-aside.ts';
 import { oneLine } from '../terminal-text.ts';
 import { brandNamed } from './agency.ts';
 import { formatProblems, shown } from './scan.ts';
@@ -289,7 +288,7 @@ async function runCommand(folders: string[], options: RunOptions): Promise<numbe
       const name =
         options.name ??
         freshBatchName(
-          `${new Date().toISOString().slice(0, 16).replace('T', ' ')} ${basename(resolve(folders[0]!))}`,
+          defaultBatchName(folders, scan, Date.now()),
           (await cli.call('batches:list')).map((batch) => batch.name),
         );
       const batch = await cli.call('batches:create', { ...request, name });

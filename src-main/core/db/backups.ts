@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { localMoment } from '../../shared/local-time.ts';
 import { makeFolders } from '../util/make-folders.ts';
 import { markAsBackup } from './backup-mark.ts';
 import { refuseDamaged } from './check.ts';
@@ -24,28 +25,10 @@ export function backupsDir(dataDir: string): string {
   return join(dataDir, BACKUPS_FOLDER);
 }
 
-/** A moment in local time, as a backup's name and its words say it: its day, hours, minutes, seconds. */
-function localMoment(at: number): { date: string; hours: string; minutes: string; seconds: string } {
-  const day = new Date(at);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return {
-    date: `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`,
-    hours: pad(day.getHours()),
-    minutes: pad(day.getMinutes()),
-    seconds: pad(day.getSeconds()),
-  };
-}
-
 /** The backup's name for this moment, in local time: names sort as their moments do. */
 export function backupName(at: number): string {
   const { date, hours, minutes, seconds } = localMoment(at);
   return `adbatch-${date}-${hours}${minutes}${seconds}.db`;
-}
-
-/** When a backup was taken, for people: "2025-01-15 09:00", in local time as its name is. */
-export function backupMomentWords(at: number): string {
-  const { date, hours, minutes } = localMoment(at);
-  return `${date} ${hours}:${minutes}`;
 }
 
 /** The newest automatic backup in the data folder, or null when none was taken. */

@@ -1,7 +1,7 @@
 import { counted } from '../../shared/counted.ts';
+import { localMinuteWords } from '../../shared/local-time.ts';
 import { credits } from '../../shared/words.ts';
 import { backupTakenAt, clearBackupMark } from '../db/backup-mark.ts';
-import { backupMomentWords } from '../db/backups.ts';
 import type { BatchId } from './ids.ts';
 import type { QueueStore } from './store.ts';
 import type { Job } from './types.ts';
@@ -45,7 +45,7 @@ export function holdRestoredBatches(store: QueueStore): RestoredBatch[] {
  * of 2025-01-15 09:00: its 2 videos not sent then (18 credits) may have been sent after it. …"
  */
 function restoredWords(takenAt: number, unsent: ReadonlyArray<Pick<Job, 'kind' | 'price'>>): string {
-  const moment = backupMomentWords(takenAt);
+  const moment = localMinuteWords(takenAt);
   const restored = `Restored from the backup of ${moment}`;
   if (unsent.length === 0) {
     return `${restored}: nothing of this batch was waiting to be sent then, so resuming sends nothing again.`;

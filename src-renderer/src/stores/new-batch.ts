@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { lastPathPart, namingInput } from '../../../src-main/shared/batch-name.ts';
 import type {
   QuoteRequest,
   QuoteView,
@@ -130,7 +131,8 @@ export const useNewBatch = create<NewBatchState>((set, get) => ({
         get().shoot ? null : api.call('batches:lastSettings'),
       ]);
       if (!current()) return;
-      const folder = inputs[0]?.split(/[\\/]/).filter(Boolean).pop() ?? 'Batch';
+      const naming = namingInput(inputs, scan);
+      const folder = naming ? lastPathPart(naming) : 'Batch';
       set({
         scan,
         name: get().name || folder,

@@ -7,9 +7,10 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../src-main/cli/exit-codes.ts';
 import { callHandler } from '../../../src-main/core/app/dispatch.ts';
-import { backupMomentWords, latestBackup } from '../../../src-main/core/db/backups.ts';
+import { latestBackup } from '../../../src-main/core/db/backups.ts';
 import { quoteVideo } from '../../../src-main/core/pricing.ts';
 import { createMcpServer } from '../../../src-main/mcp/server.ts';
+import { localMinuteWords } from '../../../src-main/shared/local-time.ts';
 import type { BatchDetail } from '../../../src-main/shared/models.ts';
 import { JOB_STATES } from '../../../src-main/shared/vocabulary.ts';
 import { adbatch } from '../../support/cli.ts';
@@ -170,7 +171,7 @@ describe('a restored backup', () => {
     const sentBefore = creates();
 
     h = await openCore();
-    const moment = backupMomentWords(takenAt);
+    const moment = localMinuteWords(takenAt);
     const message = `Restored from the backup of ${moment}: its 2 videos not sent then (${2 * quoteVideo(QUICK_VIDEO)} credits) may have been sent after it. Resuming sends them again and may pay for them twice: check with the service what was made since ${moment} before going on.`;
     expect(h.notices).toContainEqual({ id: spring, message: `Paused: ${message}` });
     const paused = await detailOf(h, spring);

@@ -235,4 +235,39 @@ describe('adbatch run: the same ingest, and products already shot', () => {
     expect(started(again.stdout)).toBeDefined();
     expect(started(again.stdout)).not.toBe(started(first.stdout));
   });
+
+  it("names the batch in the computer's own time after the first input that gave a product", async () => {
+    // UTC+14 all year: its date and hour differ from UTC's whenever the test runs.
+    const timeZone = 'Pacific/Kiritimati';
+    const stamp = (at: number) => {
+      const parts = Object.fromEntries(
+        new Intl.DateTimeFormat('en-CA', {
+          timeZone,
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          hourCycle: 'h23',
+        })
+          .formatToParts(at)
+          .map((part) => [part.type, part.value]),
+      );
+      return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+    };
+    const notes = join(dir, 'README.md');
+    await writeFile(notes, '# what these photos are\n');
+    const before = Date.now();
+    const result = await runOnSandbox(
+      [notes, join(dropped, 'flat')],
+      { dataDir: join(dir, 'named-data'), library: join(dir, 'named-library') },
+      [],
+      { ...process.env, TZ: timeZone },
+    );
+    const after = Date.now();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('README.md: not an image: a text file');
+    const name = /Batch \S+ started: (.+)\n/.exec(result.stdout)?.[1];
+    expect([`${stamp(before)} flat`, `${stamp(after)} flat`]).toContain(name);
+  });
 });

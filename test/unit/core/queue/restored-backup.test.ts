@@ -1,10 +1,11 @@
 import { copyFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { backupTakenAt } from '../../../../src-main/core/db/backup-mark.ts';
-import { backupMomentWords, DatabaseBackups } from '../../../../src-main/core/db/backups.ts';
+import { DatabaseBackups } from '../../../../src-main/core/db/backups.ts';
 import { openDatabase } from '../../../../src-main/core/db/open.ts';
 import { holdRestoredBatches } from '../../../../src-main/core/queue/restored-backup.ts';
 import { QueueStore } from '../../../../src-main/core/queue/store.ts';
+import { localMinuteWords } from '../../../../src-main/shared/local-time.ts';
 import {
   newBatch,
   products,
@@ -53,7 +54,7 @@ async function restore(backup: string): Promise<QueueStore> {
   return ctx.store;
 }
 
-const moment = backupMomentWords(T0);
+const moment = localMinuteWords(T0);
 const restored = `Restored from the backup of ${moment}`;
 const mayPayTwice = `may have been sent after it. Resuming sends them again and may pay for them twice: check with the service what was made since ${moment} before going on.`;
 
