@@ -3,6 +3,7 @@ import { access, constants, lstat, readdir, rm, rmdir, stat, writeFile } from 'n
 import { join } from 'node:path';
 import type { exportChannels } from '../../shared/contract/export.ts';
 import type { Recipe } from '../../shared/export-recipe.ts';
+import { localMoment } from '../../shared/local-time.ts';
 import type {
   ExportDetail,
   ExportFileView,
@@ -70,13 +71,6 @@ const RECENT_EXPORTS = 50;
 interface Running {
   controller: AbortController;
   finished: Promise<void>;
-}
-
-/** The day as YYYY-MM-DD in local time: what `{date}` names. */
-function localDate(at: number): string {
-  const day = new Date(at);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
 }
 
 /** What `export:start` answers: the export's id, whether it goes on from an interrupted one, what it leaves out. */
@@ -224,7 +218,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       items,
       recipes: chosen,
       selection,
-      date: localDate(ctx.now()),
+      date: localMoment(ctx.now()).date,
       destination: request.destination,
       zip: request.zip ?? null,
       manifest: {

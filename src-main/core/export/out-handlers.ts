@@ -3,6 +3,7 @@ import { lstat, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { exportDesktopChannels } from '../../shared/contract/export.ts';
 import type { Recipe } from '../../shared/export-recipe.ts';
+import { localMoment } from '../../shared/local-time.ts';
 import type { ExportScope } from '../../shared/models.ts';
 import { AppError } from '../app/errors.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
@@ -65,7 +66,7 @@ export function exportOutHandlers(ctx: ExportDeps): HandlersOf<typeof exportDesk
       items: chosen,
       recipes: [asDragged],
       selection: { rule: 'picked', minStars: 0, videos: true, sources: false },
-      date: new Date(ctx.now()).toISOString().slice(0, 10),
+      date: localMoment(ctx.now()).date,
     });
     // Dragged out, a product a name needs a field of (its SKU) is refused as an export is, never left out.
     if (plan.missing.length > 0)

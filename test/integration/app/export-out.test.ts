@@ -1,6 +1,6 @@
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,11 @@ import {
 // made: the folder dialog, Review's results dragged out (the files as they are, or made through a recipe into
 // the data folder's cache, once), and a finished export shown in the file manager. Electron's own calls
 // (startDrag, showItemInFolder) are the harness's stand-ins here; test/unit/electron covers them.
+
+// `{date}` is the user's day, not UTC's: a zone whose day is not UTC's now (UTC-12 before noon UTC, UTC+14
+// after), for the whole file (vitest runs each integration file in its own process).
+const TIME_ZONE = new Date().getUTCHours() < 12 ? 'Etc/GMT+12' : 'Pacific/Kiritimati';
+process.env.TZ = TIME_ZONE;
 
 let h: CoreHarness;
 let out: string;
@@ -87,6 +92,30 @@ describe('the export dialog’s desktop calls', () => {
     });
     expect(h.dragged.at(-1)).toEqual(made);
     expect(await Promise.all(made.map(async (file) => (await stat(file)).mtimeMs))).toEqual(before);
+  }, 60_000);
+
+  it("names a dragged file's {date} as the computer's own day", async () => {
+    await callCore(h.core, 'export:saveRecipe', {
+      id: 'dated',
+      name: 'Dated',
+      format: { type: 'png' },
+      size: { kind: 'long-edge', px: 256 },
+      fileTemplate: '{date}-{n:03}',
+    });
+    const day = (at: number) =>
+      new Intl.DateTimeFormat('en-CA', {
+        timeZone: TIME_ZONE,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      }).format(at);
+    const before = day(Date.now());
+    await callCore(h.core, 'export:drag', {
+      scope: { batchIds: [batchId], resultIds: resultIds.slice(0, 1) },
+      recipe: 'dated',
+    });
+    const named = basename(h.dragged.at(-1)![0]!).slice(0, 10);
+    expect([before, day(Date.now())]).toContain(named);
   }, 60_000);
 
   it('refuses a drag without a selection, an unknown recipe and a result of another batch', async () => {
