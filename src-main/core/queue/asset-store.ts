@@ -1,3 +1,4 @@
+import { counted } from '../../shared/counted.ts';
 import type { Db } from '../db/open.ts';
 import type { AssetId, BatchId, JobId } from './ids.ts';
 import type { JobStore } from './job-store.ts';
@@ -162,11 +163,11 @@ export class AssetStore {
       counts.gone > 0
         ? {
             code: 'results_gone',
-            message: `The service no longer serves ${counts.gone === 1 ? 'a result' : `${counts.gone} results`} of this job (${counts.error}); it charged ${credits} credits for it. Download again to try once more.`,
+            message: `The service no longer serves ${counts.gone === 1 ? 'a result' : `${counts.gone} results`} of this job (${counts.error}); it charged ${counted(credits, 'credit')} for it. Download again to try once more.`,
           }
         : {
             code: 'download_failed',
-            message: `Paid for (${credits} credits) but not downloaded: ${counts.error}. Download again to fetch it without paying again.`,
+            message: `Paid for (${counted(credits, 'credit')}) but not downloaded: ${counts.error}. Download again to fetch it without paying again.`,
           },
     );
   }

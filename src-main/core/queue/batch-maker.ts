@@ -1,3 +1,4 @@
+import { counted } from '../../shared/counted.ts';
 import type { PhotoReach, QuoteRequest, QuoteView } from '../../shared/models.ts';
 import { SANDBOX_ACCOUNT_ID } from '../accounts/account-store.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
@@ -50,7 +51,7 @@ export interface CommitAlso {
 }
 
 const tooDear = (credits: number, balanceSaid: string) =>
-  `This batch costs ${credits} credits; ${balanceSaid}. Top up or choose fewer products.`;
+  `This batch costs ${counted(credits, 'credit')}; ${balanceSaid}. Top up or choose fewer products.`;
 
 /**
  * What making a batch takes: the queue, the key's service, photo reach, the brands' caps, the backups, and

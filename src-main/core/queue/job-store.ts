@@ -1,3 +1,4 @@
+import { counted } from '../../shared/counted.ts';
 import type { JobState } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import { readStored, storedJson } from '../db/stored.ts';
@@ -505,7 +506,7 @@ export class JobStore {
       const failure = charged
         ? {
             code: 'charged_out_of_reach',
-            message: `The service charged it after all (its usage report counts the ${stake.credits} credits), but its answer, with the id its results are fetched by, was lost: they cannot be downloaded. Only a retry makes them, and it pays again.`,
+            message: `The service charged it after all (its usage report counts ${counted(stake.credits, 'credit')}), but its answer, with the id its results are fetched by, was lost: they cannot be downloaded. Only a retry makes them, and it pays again.`,
           }
         : {
             code: 'not_created',

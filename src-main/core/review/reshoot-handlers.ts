@@ -1,4 +1,5 @@
 import type { reshootChannels } from '../../shared/contract/review.ts';
+import { counted } from '../../shared/counted.ts';
 import type { ReshootQuote, ReshootRequest } from '../../shared/models.ts';
 import { allRejectedProducts } from '../../shared/reshoot.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
@@ -143,7 +144,7 @@ export function reshootHandlers(
           };
         },
         (quote, balanceSaid) =>
-          `This reshoot costs ${quote.credits} credits; ${balanceSaid}. Top up or shoot fewer.`,
+          `This reshoot costs ${counted(quote.credits, 'credit')}; ${balanceSaid}. Top up or shoot fewer.`,
       ),
   };
 }

@@ -1,4 +1,5 @@
 import type { videosChannels } from '../../shared/contract/review.ts';
+import { counted } from '../../shared/counted.ts';
 import type { PickedVideoQuote, PickedVideosRequest } from '../../shared/models.ts';
 import type { ServiceAccess } from '../accounts/service-access.ts';
 import type { AppContext } from '../app/context.ts';
@@ -145,7 +146,7 @@ export function videosHandlers(
           };
         },
         (quote, balanceSaid) =>
-          `These videos cost ${quote.credits} credits; ${balanceSaid}. Top up or make fewer.`,
+          `These videos cost ${counted(quote.credits, 'credit')}; ${balanceSaid}. Top up or make fewer.`,
       ),
   };
 }

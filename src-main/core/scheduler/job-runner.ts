@@ -1,3 +1,4 @@
+import { counted } from '../../shared/counted.ts';
 import {
   ApiError,
   InsufficientCreditsError,
@@ -166,7 +167,7 @@ export class JobRunner {
       if (remote.creditsUsed !== null && remote.creditsUsed !== job.price) {
         this.notice(
           job.batchId,
-          `The service charged ${remote.creditsUsed} credits for a ${job.kind} priced at ${job.price}.`,
+          `The service charged ${counted(remote.creditsUsed, 'credit')} for a ${job.kind} priced at ${job.price}.`,
         );
       }
       if (remote.phase !== 'running') this.settleRemote(accepted, remote);
@@ -210,7 +211,7 @@ export class JobRunner {
       store.jobs.markOutcomeUnknown(job.id, failure);
       this.notice(
         batch.id,
-        `The service may have created ${job.kind} ${job.id} (${error.message}); up to ${job.price} credits at stake. It will not be sent again unless you retry it.`,
+        `The service may have created ${job.kind} ${job.id} (${error.message}); up to ${counted(job.price, 'credit')} at stake. It will not be sent again unless you retry it.`,
       );
       return;
     }

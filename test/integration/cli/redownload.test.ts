@@ -62,7 +62,7 @@ describe('results the CDN refuses', () => {
     expect(owed.batch.status).toBe('finished');
     expect(owed.jobs.map((job) => job.state)).toEqual(Array(PRODUCTS).fill('owed'));
     expect(owed.jobs[0]!.failureMessage).toMatch(
-      /^Paid for \(1 credits\) but not downloaded: the result answered HTTP 403\. Download again/,
+      /^Paid for \(1 credit\) but not downloaded: the result answered HTTP 403\. Download again/,
     );
 
     const status = await adbatch(['status', owed.batch.id, '--data-dir', dataDir()]);
