@@ -80,6 +80,14 @@ export const IN_DOUBT_JOB_STATES = [
   'owed',
 ] as const satisfies readonly JobState[];
 
+/**
+ * The failure codes of a stale job the service accepted and charged and then said it does not know (its
+ * polls answered 404 several times in a row): in doubt as a job past its deadline is, and said apart from
+ * one; `_AGAIN` once the user checked again and the service still said so (a retry is then offered).
+ */
+export const UNKNOWN_TO_SERVICE = 'not_found';
+export const UNKNOWN_TO_SERVICE_AGAIN = 'not_found_again';
+
 /** Where a batch's run stands, as stored: its moves are in core/queue/states.ts. */
 export const BATCH_STATUSES = ['running', 'paused', 'cancelled', 'finished'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];

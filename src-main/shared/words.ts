@@ -25,6 +25,8 @@ import {
   type Quality,
   type ReviewLabel,
   type ShootStyle,
+  UNKNOWN_TO_SERVICE,
+  UNKNOWN_TO_SERVICE_AGAIN,
   type VideoChannel,
 } from './vocabulary.ts';
 
@@ -125,7 +127,9 @@ const QUEUED_AT_THE_SERVICE = new Set(['pending', 'queued']);
  * service has queued is queued there, one whose results cannot be saved waits for that.
  */
 export function jobStateWords(
-  job: Pick<JobView, 'kind' | 'state' | 'remoteStatus' | 'late' | 'creditsCharged' | 'creditsRefunded'>,
+  job: Pick<JobView, 'kind' | 'state' | 'remoteStatus' | 'late' | 'creditsCharged' | 'creditsRefunded'> & {
+    failureCode?: string | null;
+  },
   batch: { paused: boolean; savingBlocked: boolean },
 ): string {
   if (job.state === 'waiting' && batch.paused) return `${job.kind} waiting for the pause to end`;
@@ -142,7 +146,15 @@ export function jobStateWords(
  * service gives back what a failed generation cost), or never charged (a create the service refused).
  * "failed (refunded)" for both would tell a designer of a refund their statement does not show.
  */
-export function jobWords(job: Pick<JobView, 'state' | 'creditsCharged' | 'creditsRefunded'>): string {
+export function jobWords(
+  job: Pick<JobView, 'state' | 'creditsCharged' | 'creditsRefunded'> & { failureCode?: string | null },
+): string {
+  if (
+    job.state === 'stale' &&
+    [UNKNOWN_TO_SERVICE, UNKNOWN_TO_SERVICE_AGAIN].includes(job.failureCode ?? '')
+  ) {
+    return 'unknown to the service';
+  }
   if (job.state !== 'failed') return JOB_STATE_WORDS[job.state];
   if (job.creditsCharged === 0) return 'failed (not charged)';
   return job.creditsRefunded >= job.creditsCharged ? 'failed (refunded)' : JOB_STATE_WORDS.failed;

@@ -1,5 +1,5 @@
 import { counted } from '../../shared/counted.ts';
-import type { JobState } from '../../shared/vocabulary.ts';
+import { type JobState, UNKNOWN_TO_SERVICE, UNKNOWN_TO_SERVICE_AGAIN } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import { readStored, storedJson } from '../db/stored.ts';
 import type { LedgerStore } from '../ledger/ledger-store.ts';
@@ -546,17 +546,58 @@ export class JobStore {
     })();
   }
 
-  markStale(jobId: JobId): Job {
+  /**
+   * No longer polled, until the user asks: still unfinished past its deadline, or (`unknownToService`) a
+   * job the service accepted and charged that its polls now say it does not know (HTTP 404). Either way its
+   * charge is in doubt, and the batch needs the user.
+   */
+  markStale(jobId: JobId, unknownToService?: { polls: number }): Job {
     return this.db.transaction(() => {
-      const job = this.moveInTransaction(jobId, 'stale', {
-        next_poll_at: null,
-        failure_code: 'stale',
-        failure_message:
-          'Still unfinished past its deadline; no longer polled. Check again to resume polling.',
-      });
-      this.skipDependants(jobId, 'Its shoot is unfinished past its deadline.');
-      return job;
+      const job = this.require(jobId);
+      const failure = unknownToService
+        ? this.unknownToService(job, unknownToService.polls)
+        : {
+            code: 'stale',
+            message: 'Still unfinished past its deadline; no longer polled. Check again to resume polling.',
+          };
+      const moved = this.moveInTransaction(
+        jobId,
+        'stale',
+        { next_poll_at: null, failure_code: failure.code, failure_message: failure.message },
+        { code: failure.code, attempt: job.posts },
+      );
+      this.skipDependants(
+        jobId,
+        unknownToService
+          ? 'Its shoot is in doubt: the service says it does not know it.'
+          : 'Its shoot is unfinished past its deadline.',
+      );
+      return moved;
     })();
+  }
+
+  /**
+   * Why a job the service accepted and charged, then said it does not know, waits for the user. The first
+   * time, checking again (free) is all that is offered; once the user has checked and the service still says
+   * so of the same attempt, a retry (paying again) is offered beside it (decisions.ts).
+   */
+  private unknownToService(job: Job, polls: number): Failure {
+    const before = this.db
+      .prepare<[JobId, string, number], { n: number }>(
+        `SELECT COUNT(*) AS n FROM job_events WHERE job_id = ? AND type = 'state' AND value = 'stale'
+           AND json_extract(detail, '$.code') = ? AND json_extract(detail, '$.attempt') = ?`,
+      )
+      .get(job.id, UNKNOWN_TO_SERVICE, job.posts)!.n;
+    const what = `The service accepted this ${job.kind} and charged ${counted(job.creditsCharged, 'credit')}, but answers that it does not know it (HTTP 404, ${counted(polls, 'poll')} in a row)`;
+    return before === 0
+      ? {
+          code: UNKNOWN_TO_SERVICE,
+          message: `${what}: no longer polled. Check again asks once more, free.`,
+        }
+      : {
+          code: UNKNOWN_TO_SERVICE_AGAIN,
+          message: `${what}, checked again: no longer polled. Check again asks once more, free; a retry makes it again and pays again.`,
+        };
   }
 
   /**

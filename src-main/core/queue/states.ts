@@ -23,7 +23,8 @@ import {
  *                  settle it (failed: it did not charge; lost: it did)
  * lost             the service charged it, but its answer, with the id its results are fetched by, was lost:
  *                  they cannot be had; only a retry (paying again) makes the product's results
- * stale            still unfinished past its deadline: no longer polled until the user asks
+ * stale            still unfinished past its deadline, or unknown to the service that accepted it (404):
+ *                  no longer polled until the user asks; the latter may be retried (paying again)
  * cancelled        never sent (cancelled batch) or abandoned by the user after an unknown outcome
  * skipped          a video whose shoot did not succeed, so it has no images to start from
  */
@@ -37,7 +38,7 @@ export const JOB_TRANSITIONS = {
   failed: ['waiting'],
   outcome_unknown: ['waiting', 'cancelled', 'failed', 'lost'],
   lost: ['waiting'],
-  stale: ['running'],
+  stale: ['running', 'waiting'],
   cancelled: [],
   skipped: ['waiting'],
 } as const satisfies Record<JobState, readonly JobState[]>;

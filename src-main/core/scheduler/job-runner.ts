@@ -33,6 +33,9 @@ import type { TimeScales } from './time-scales.ts';
 // same transaction as the 201, and a create is sent again automatically only when nothing can have been
 // created (a 429, a 402/401, a connection that failed before a byte left).
 
+/** Polls in a row a job the service accepted may answer 404 before it waits for the user (`pollFailed`). */
+const NOT_FOUND_POLLS = 5;
+
 export interface JobRunnerOptions {
   store: QueueStore;
   /** The batches the engine drives (it adds to them as it runs). */
@@ -63,6 +66,8 @@ function notTheService(given: readonly string[], baseUrl: string): string[] {
 
 export class JobRunner {
   private readonly store: QueueStore;
+  /** Per job, the 404s its polls had in a row: a poll that finds it starts the count again (so does a restart). */
+  private readonly notFoundInARow = new Map<string, number>();
 
   constructor(private readonly options: JobRunnerOptions) {
     this.store = options.store;
@@ -263,6 +268,7 @@ export class JobRunner {
       const remote = await slot.send<RemoteShoot | RemoteVideo>(() =>
         job.kind === 'shoot' ? client.getShoot(job.remoteId!) : client.getVideo(job.remoteId!),
       );
+      this.notFoundInARow.delete(job.id);
       const now = this.options.now();
       const elapsed = now - (job.acceptedAt ?? sentAt);
       if (remote.phase !== 'running') {
@@ -302,10 +308,22 @@ export class JobRunner {
       retryIn(0);
       return;
     }
-    if (error instanceof NotFoundError && job.polls >= 5) {
-      store.jobs.fail(job.id, { code: 'not_found', message: 'The service no longer knows this job.' });
-      this.options.planner.forget(job);
-      return;
+    if (error instanceof NotFoundError) {
+      // A job the service accepted (and charged) is not dropped on its word that it does not know it: a
+      // 404 may pass (a read before the write reached every replica, a proxy's blip). Several in a row
+      // stop its polls and ask the user, its charge in doubt, never `failed` with the charge kept.
+      const inARow = (this.notFoundInARow.get(job.id) ?? 0) + 1;
+      this.notFoundInARow.set(job.id, inARow);
+      if (inARow >= NOT_FOUND_POLLS) {
+        this.notFoundInARow.delete(job.id);
+        store.jobs.markStale(job.id, { polls: inARow });
+        this.options.planner.forget(job);
+        this.notice(
+          job.batchId,
+          `The service says it does not know ${job.kind} ${job.id}, which it accepted and charged: it needs you.`,
+        );
+        return;
+      }
     }
     // A poll is safe to repeat: back off with the number of polls so far and try again.
     retryIn(Math.min(30_000, 1000 * 2 ** Math.min(5, job.polls % 6)) * scale);
