@@ -11,7 +11,10 @@ import { openWebCore } from './web-core.ts';
 // `npm run app:web`: Adbatch in a browser on this computer, on the data folder and library the desktop app
 // and the CLI use (so a restart keeps everything, and the demo's batch is there), or with --throwaway on a
 // temporary one deleted when it stops. Only the printed URL gets in: it carries this run's token
-// (server.ts). Run through bin/with-project-node.mjs, like every command the README gives.
+// (server.ts). Run through bin/with-project-node.mjs, like every command the README gives, as `node --import
+// tsx`, not the `tsx` command: that one stands between the terminal and this process and, when a loaded
+// machine keeps this process from saying within 30 ms that it heard Ctrl+C, kills it (SIGKILL) before it
+// can stop the engine and delete its throwaway folder (a CI run left the folder so).
 
 const USAGE = `usage: npm run app:web [-- --throwaway] [-- --port <number>]
   --throwaway      a temporary data folder and library, deleted when it stops (nothing is kept)
@@ -57,9 +60,23 @@ const libraryDir = library?.dir ?? join(dataDir, '..', 'library');
 const web = await openWebCore({ dataDir, libraryDir, home: homedir() }).catch((error: Error) =>
   fail(error.message),
 );
+/**
+ * The throwaway folder deleted, tried again a few times (a file still being written into it fails a pass);
+ * said on stderr if it stays, never thrown: stopping goes on.
+ */
+async function removeThrowaway(): Promise<void> {
+  if (!throwaway) return;
+  await rm(throwaway, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(
+    (error: Error) =>
+      console.error(
+        `The throwaway folder ${throwaway} could not be deleted (${error.message}): delete it by hand.`,
+      ),
+  );
+}
+
 const server = await startWebServer(web.core, { port }).catch(async (error: NodeJS.ErrnoException) => {
   await web.core.stop();
-  if (throwaway) await rm(throwaway, { recursive: true, force: true });
+  await removeThrowaway();
   return fail(
     error.code === 'EADDRINUSE'
       ? `port ${port} on 127.0.0.1 is taken: choose another (-- --port <number>), or leave it out for any free one`
@@ -83,7 +100,7 @@ const stop = async () => {
   stopping = true;
   await server.close();
   await web.core.stop();
-  if (throwaway) await rm(throwaway, { recursive: true, force: true });
+  await removeThrowaway();
   process.exit(0);
 };
 process.on('SIGINT', () => void stop());

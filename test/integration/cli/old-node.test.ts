@@ -156,7 +156,7 @@ describe('the command line on a Node older than package.json asks for', () => {
       process.kill(-child.pid!, 'SIGTERM');
       await exited;
       // The throwaway data folder goes with it.
-      expect(existsSync(dataDir!)).toBe(false);
+      expect(existsSync(dataDir!), output).toBe(false);
     } finally {
       // A failure on the way leaves nothing running: npm may have ended before the server it started.
       if (!closed) process.kill(-child.pid!, 'SIGKILL');
