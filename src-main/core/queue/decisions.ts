@@ -1,5 +1,4 @@
-import type { BatchDecision, JobDecision } from '../../shared/vocabulary.ts';
-import { UNKNOWN_TO_SERVICE_AGAIN } from '../../shared/vocabulary.ts';
+import { type BatchDecision, type JobDecision, UNKNOWN_TO_SERVICE_AGAIN } from '../../shared/vocabulary.ts';
 import { credits } from '../../shared/words.ts';
 import { AppError } from '../app/errors.ts';
 import { UNSETTLED } from './job-store.ts';
