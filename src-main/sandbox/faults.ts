@@ -8,6 +8,8 @@ import { z } from 'zod';
 //              without an answer; with `"when": "before"` drop it without handling anything
 //   malformed: handle the request, then answer with its real status and a body that is not valid JSON
 //              (for result files: the right length with corrupted bytes)
+//   no_results: handle the request, then answer it with the results left out (`images` empty, `video_url`
+//              null), as a service whose answer says `completed` before its results are filled might
 
 export const faultRuleSchema = z
   .object({
@@ -16,7 +18,7 @@ export const faultRuleSchema = z
       .transform((method) => method.toUpperCase())
       .optional(),
     path: z.string().startsWith('/'),
-    action: z.enum(['status', 'delay', 'reset', 'malformed']),
+    action: z.enum(['status', 'delay', 'reset', 'malformed', 'no_results']),
     status: z.number().int().min(400).max(599).optional(),
     delay_ms: z.number().int().min(0).max(600_000).optional(),
     probability: z.number().min(0).max(1).default(1),
@@ -93,4 +95,13 @@ export class FaultRules {
     }
     return null;
   }
+}
+
+/** An answer with its results left out (the `no_results` fault): a shoot's `images` empty, a video's `video_url` null. */
+export function withoutResults(json: unknown): unknown {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return json;
+  const body = { ...(json as Record<string, unknown>) };
+  if ('images' in body) body.images = [];
+  if ('video_url' in body) body.video_url = null;
+  return body;
 }

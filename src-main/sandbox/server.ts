@@ -8,7 +8,7 @@ import { FOREIGN_HOST_REFUSAL, FOREIGN_HOST_STATUS, isOwnHost, ownHosts } from '
 import { type AccountsFile, defaultAccounts } from './accounts.ts';
 import type { DurationSpread } from './duration-spread.ts';
 import { ResultExpiry } from './expiry.ts';
-import { type FaultRule, FaultRules, faultErrorBody } from './faults.ts';
+import { type FaultRule, FaultRules, faultErrorBody, withoutResults } from './faults.ts';
 import { serveFile } from './files.ts';
 import {
   decodePathSegment,
@@ -364,7 +364,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
     entry.status = reply.status;
-    writeReply(res, reply, fault?.action === 'malformed');
+    const answered =
+      fault?.action === 'no_results' && 'json' in reply
+        ? { ...reply, json: withoutResults(reply.json) }
+        : reply;
+    writeReply(res, answered, fault?.action === 'malformed');
   }
 
   function attempt(run: () => Reply): Reply {

@@ -81,12 +81,22 @@ export const IN_DOUBT_JOB_STATES = [
 ] as const satisfies readonly JobState[];
 
 /**
- * The failure codes of a stale job the service accepted and charged and then said it does not know (its
- * polls answered 404 several times in a row): in doubt as a job past its deadline is, and said apart from
- * one; `_AGAIN` once the user checked again and the service still said so (a retry is then offered).
+ * Answers about a job the service accepted and charged that leave its results in doubt, several polls in a
+ * row: it says it does not know the job (404), or that the job completed but gives no result to download.
+ * Such a job is `stale` (no longer polled, in doubt as one past its deadline is) with its answer's code; once
+ * the user checked again and the service still answered so, with the code's `_again` (a retry, paying
+ * again, is then offered beside checking again: decisions.ts).
  */
-export const UNKNOWN_TO_SERVICE = 'not_found';
-export const UNKNOWN_TO_SERVICE_AGAIN = 'not_found_again';
+export const ODD_ANSWERS = ['not_found', 'no_results'] as const;
+export type OddAnswer = (typeof ODD_ANSWERS)[number];
+/** The failure code of a job stale on an odd answer: `not_found`, then `not_found_again`. */
+export const oddAnswerCode = (answer: OddAnswer, again: boolean): string =>
+  again ? `${answer}_again` : answer;
+/** The odd answer a failure code says, and whether it came once checked again; null for any other code. */
+export function oddAnswerOf(code: string | null | undefined): { answer: OddAnswer; again: boolean } | null {
+  const answer = ODD_ANSWERS.find((odd) => code === odd || code === `${odd}_again`);
+  return answer ? { answer, again: code !== answer } : null;
+}
 
 /** Where a batch's run stands, as stored: its moves are in core/queue/states.ts. */
 export const BATCH_STATUSES = ['running', 'paused', 'cancelled', 'finished'] as const;

@@ -19,14 +19,14 @@ import {
   type JobDecision,
   type JobState,
   type Mode,
+  type OddAnswer,
+  oddAnswerOf,
   type PauseReason,
   type PreflightError,
   type PreflightWarning,
   type Quality,
   type ReviewLabel,
   type ShootStyle,
-  UNKNOWN_TO_SERVICE,
-  UNKNOWN_TO_SERVICE_AGAIN,
   type VideoChannel,
 } from './vocabulary.ts';
 
@@ -116,6 +116,12 @@ export const JOB_STATE_WORDS: Record<JobState, string> = {
   skipped: 'not made: its shoot did not finish',
 };
 
+/** A stale job's state when the service's answers, not its silence, left it in doubt (vocabulary.ts `ODD_ANSWERS`). */
+const ODD_ANSWER_WORDS: Record<OddAnswer, string> = {
+  not_found: 'unknown to the service',
+  no_results: 'done, but no results given',
+};
+
 /** A running job past its deadline: still followed, only slow (poll-planner.ts gives it hours more). */
 export const TAKING_LONGER_WORDS = 'taking longer than usual';
 
@@ -149,12 +155,8 @@ export function jobStateWords(
 export function jobWords(
   job: Pick<JobView, 'state' | 'creditsCharged' | 'creditsRefunded'> & { failureCode?: string | null },
 ): string {
-  if (
-    job.state === 'stale' &&
-    [UNKNOWN_TO_SERVICE, UNKNOWN_TO_SERVICE_AGAIN].includes(job.failureCode ?? '')
-  ) {
-    return 'unknown to the service';
-  }
+  const odd = job.state === 'stale' ? oddAnswerOf(job.failureCode) : null;
+  if (odd) return ODD_ANSWER_WORDS[odd.answer];
   if (job.state !== 'failed') return JOB_STATE_WORDS[job.state];
   if (job.creditsCharged === 0) return 'failed (not charged)';
   return job.creditsRefunded >= job.creditsCharged ? 'failed (refunded)' : JOB_STATE_WORDS.failed;

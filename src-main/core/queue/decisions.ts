@@ -1,4 +1,4 @@
-import { type BatchDecision, type JobDecision, UNKNOWN_TO_SERVICE_AGAIN } from '../../shared/vocabulary.ts';
+import { type BatchDecision, type JobDecision, oddAnswerOf } from '../../shared/vocabulary.ts';
 import { credits } from '../../shared/words.ts';
 import { AppError } from '../app/errors.ts';
 import { UNSETTLED } from './job-store.ts';
@@ -95,8 +95,7 @@ export function decisionsFor(job: Job, superseded: boolean): JobDecision[] {
   if (job.state === 'outcome_unknown') {
     return ['recheck', ...(job.failureCode === UNSETTLED ? retry : []), 'abandon'];
   }
-  if (job.state === 'stale')
-    return ['recheck', ...(job.failureCode === UNKNOWN_TO_SERVICE_AGAIN ? retry : [])];
+  if (job.state === 'stale') return ['recheck', ...(oddAnswerOf(job.failureCode)?.again ? retry : [])];
   if (job.state === 'owed') return ['redownload'];
   return [];
 }

@@ -1,5 +1,5 @@
 import { counted } from '../../shared/counted.ts';
-import { type JobState, UNKNOWN_TO_SERVICE, UNKNOWN_TO_SERVICE_AGAIN } from '../../shared/vocabulary.ts';
+import { type JobState, type OddAnswer, oddAnswerCode } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import { readStored, storedJson } from '../db/stored.ts';
 import type { LedgerStore } from '../ledger/ledger-store.ts';
@@ -410,16 +410,8 @@ export class JobStore {
     return this.db.transaction(() => {
       const before = this.require(jobId);
       const seen = { remote_status: remoteStatus, polls: before.polls + 1, next_poll_at: null };
-      if (assets.length === 0) {
-        this.db
-          .prepare('UPDATE jobs SET remote_status = ?, polls = ?, next_poll_at = NULL WHERE id = ?')
-          .run(remoteStatus, seen.polls, jobId);
-        this.event(jobId, 'remote_status', remoteStatus);
-        return this.failInTransaction(jobId, {
-          code: 'no_results',
-          message: 'The service said it completed, but gave no result to download.',
-        });
-      }
+      // The runner polls a completion without results again, then asks the user (`markStale`).
+      if (assets.length === 0) throw new Error(`job ${jobId}: a completion without results is not recorded`);
       this.moveInTransaction(jobId, 'downloading', seen);
       this.event(jobId, 'remote_status', remoteStatus);
       const insert = this.db.prepare(
@@ -547,15 +539,15 @@ export class JobStore {
   }
 
   /**
-   * No longer polled, until the user asks: still unfinished past its deadline, or (`unknownToService`) a
-   * job the service accepted and charged that its polls now say it does not know (HTTP 404). Either way its
-   * charge is in doubt, and the batch needs the user.
+   * No longer polled, until the user asks: still unfinished past its deadline, or (`odd`) a job the service
+   * accepted and charged whose polls now answer, several in a row, that it does not know it (404) or that it
+   * completed without a result to download. Either way its charge is in doubt, and the batch needs the user.
    */
-  markStale(jobId: JobId, unknownToService?: { polls: number }): Job {
+  markStale(jobId: JobId, odd?: { answer: OddAnswer; polls: number }): Job {
     return this.db.transaction(() => {
       const job = this.require(jobId);
-      const failure = unknownToService
-        ? this.unknownToService(job, unknownToService.polls)
+      const failure = odd
+        ? this.oddAnswerFailure(job, odd.answer, odd.polls)
         : {
             code: 'stale',
             message: 'Still unfinished past its deadline; no longer polled. Check again to resume polling.',
@@ -568,8 +560,8 @@ export class JobStore {
       );
       this.skipDependants(
         jobId,
-        unknownToService
-          ? 'Its shoot is in doubt: the service says it does not know it.'
+        odd
+          ? 'Its shoot is in doubt: the service gave no results for it.'
           : 'Its shoot is unfinished past its deadline.',
       );
       return moved;
@@ -577,27 +569,29 @@ export class JobStore {
   }
 
   /**
-   * Why a job the service accepted and charged, then said it does not know, waits for the user. The first
-   * time, checking again (free) is all that is offered; once the user has checked and the service still says
-   * so of the same attempt, a retry (paying again) is offered beside it (decisions.ts).
+   * Why a job the service accepted and charged, then answered oddly about, waits for the user. The first
+   * time, checking again (free) is all that is offered; once the user has checked and the service still
+   * answers so of the same attempt, a retry (paying again) is offered beside it (decisions.ts).
    */
-  private unknownToService(job: Job, polls: number): Failure {
-    const before = this.db
-      .prepare<[JobId, string, number], { n: number }>(
-        `SELECT COUNT(*) AS n FROM job_events WHERE job_id = ? AND type = 'state' AND value = 'stale'
-           AND json_extract(detail, '$.code') = ? AND json_extract(detail, '$.attempt') = ?`,
-      )
-      .get(job.id, UNKNOWN_TO_SERVICE, job.posts)!.n;
-    const what = `The service accepted this ${job.kind} and charged ${counted(job.creditsCharged, 'credit')}, but answers that it does not know it (HTTP 404, ${counted(polls, 'poll')} in a row)`;
-    return before === 0
-      ? {
-          code: UNKNOWN_TO_SERVICE,
-          message: `${what}: no longer polled. Check again asks once more, free.`,
-        }
-      : {
-          code: UNKNOWN_TO_SERVICE_AGAIN,
-          message: `${what}, checked again: no longer polled. Check again asks once more, free; a retry makes it again and pays again.`,
-        };
+  private oddAnswerFailure(job: Job, answer: OddAnswer, polls: number): Failure {
+    const checkedBefore =
+      this.db
+        .prepare<[JobId, string, number], { n: number }>(
+          `SELECT COUNT(*) AS n FROM job_events WHERE job_id = ? AND type = 'state' AND value = 'stale'
+             AND json_extract(detail, '$.code') = ? AND json_extract(detail, '$.attempt') = ?`,
+        )
+        .get(job.id, oddAnswerCode(answer, false), job.posts)!.n > 0;
+    const said =
+      answer === 'not_found'
+        ? 'answers that it does not know it (HTTP 404'
+        : 'answers that it completed it without a result to download (no image or video in its answer';
+    const what = `The service accepted this ${job.kind} and charged ${counted(job.creditsCharged, 'credit')}, but ${said}, ${counted(polls, 'poll')} in a row)`;
+    return {
+      code: oddAnswerCode(answer, checkedBefore),
+      message: checkedBefore
+        ? `${what}, checked again: no longer polled. Check again asks once more, free; a retry makes it again and pays again.`
+        : `${what}: no longer polled. Check again asks once more, free.`,
+    };
   }
 
   /**

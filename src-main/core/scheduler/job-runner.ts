@@ -1,4 +1,5 @@
 import { counted } from '../../shared/counted.ts';
+import type { OddAnswer } from '../../shared/vocabulary.ts';
 import {
   ApiError,
   InsufficientCreditsError,
@@ -33,8 +34,11 @@ import type { TimeScales } from './time-scales.ts';
 // same transaction as the 201, and a create is sent again automatically only when nothing can have been
 // created (a 429, a 402/401, a connection that failed before a byte left).
 
-/** Polls in a row a job the service accepted may answer 404 before it waits for the user (`pollFailed`). */
-const NOT_FOUND_POLLS = 5;
+/**
+ * Polls in a row that may answer oddly about a job the service accepted (404, or completed without a result)
+ * before it waits for the user (`oddAnswer`).
+ */
+const ODD_ANSWER_POLLS = 5;
 
 export interface JobRunnerOptions {
   store: QueueStore;
@@ -66,8 +70,11 @@ function notTheService(given: readonly string[], baseUrl: string): string[] {
 
 export class JobRunner {
   private readonly store: QueueStore;
-  /** Per job, the 404s its polls had in a row: a poll that finds it starts the count again (so does a restart). */
-  private readonly notFoundInARow = new Map<string, number>();
+  /**
+   * Per job, the odd answer its polls had in a row, and how many: another answer starts the count again (so
+   * does a restart).
+   */
+  private readonly oddInARow = new Map<string, { answer: OddAnswer; polls: number }>();
 
   constructor(private readonly options: JobRunnerOptions) {
     this.store = options.store;
@@ -268,13 +275,13 @@ export class JobRunner {
       const remote = await slot.send<RemoteShoot | RemoteVideo>(() =>
         job.kind === 'shoot' ? client.getShoot(job.remoteId!) : client.getVideo(job.remoteId!),
       );
-      this.notFoundInARow.delete(job.id);
       const now = this.options.now();
       const elapsed = now - (job.acceptedAt ?? sentAt);
       if (remote.phase !== 'running') {
         this.settleRemote(job, remote);
         return;
       }
+      this.oddInARow.delete(job.id);
       // Slow is not dead: a late job is still polled, and given up only long after (poll-planner.ts).
       if (planner.givenUp(job, now)) {
         store.jobs.recordPoll(job.id, remote.status, now);
@@ -308,31 +315,41 @@ export class JobRunner {
       retryIn(0);
       return;
     }
-    if (error instanceof NotFoundError) {
-      // A job the service accepted (and charged) is not dropped on its word that it does not know it: a
-      // 404 may pass (a read before the write reached every replica, a proxy's blip). Several in a row
-      // stop its polls and ask the user, its charge in doubt, never `failed` with the charge kept.
-      const inARow = (this.notFoundInARow.get(job.id) ?? 0) + 1;
-      this.notFoundInARow.set(job.id, inARow);
-      if (inARow >= NOT_FOUND_POLLS) {
-        this.notFoundInARow.delete(job.id);
-        store.jobs.markStale(job.id, { polls: inARow });
-        this.options.planner.forget(job);
-        this.notice(
-          job.batchId,
-          `The service says it does not know ${job.kind} ${job.id}, which it accepted and charged: it needs you.`,
-        );
-        return;
-      }
-    }
+    // A 404 may pass (a read before the write reached every replica, a proxy's blip): polled again.
+    if (error instanceof NotFoundError && this.oddAnswer(job, 'not_found')) return;
     // A poll is safe to repeat: back off with the number of polls so far and try again.
     retryIn(Math.min(30_000, 1000 * 2 ** Math.min(5, job.polls % 6)) * scale);
+  }
+
+  /**
+   * An answer that leaves a job the service accepted and charged in doubt: counted, and after
+   * ODD_ANSWER_POLLS of the same in a row the job stops being polled and waits for the user, its charge in
+   * doubt, never `failed` with the charge kept. True when it did.
+   */
+  private oddAnswer(job: Job, answer: OddAnswer): boolean {
+    const before = this.oddInARow.get(job.id);
+    const polls = before?.answer === answer ? before.polls + 1 : 1;
+    if (polls < ODD_ANSWER_POLLS) {
+      this.oddInARow.set(job.id, { answer, polls });
+      return false;
+    }
+    this.oddInARow.delete(job.id);
+    this.options.store.jobs.markStale(job.id, { answer, polls });
+    this.options.planner.forget(job);
+    this.notice(
+      job.batchId,
+      answer === 'not_found'
+        ? `The service says it does not know ${job.kind} ${job.id}, which it accepted and charged: it needs you.`
+        : `The service says ${job.kind} ${job.id} is done but gives no result to download: it needs you.`,
+    );
+    return true;
   }
 
   /** The service finished the job: failed, or results to fetch. */
   private settleRemote(job: Job, remote: RemoteShoot | RemoteVideo): void {
     const { store, planner } = this.options;
     if (remote.phase === 'failed') {
+      this.oddInARow.delete(job.id);
       store.jobs.failRemote(job.id, remote.status, {
         code: remote.failure?.code ?? 'generation_failed',
         message: remote.failure?.message ?? 'The service failed this job and refunds its credits.',
@@ -340,11 +357,25 @@ export class JobRunner {
       planner.forget(job);
       return;
     }
-    const elapsed = this.options.now() - (job.acceptedAt ?? this.options.now());
-    if (planner.completed(job, elapsed)) this.aimWaitingPolls(job.kind);
     const batch = store.batches.get(job.batchId)!;
     const product = store.batches.product(job.productId)!;
     const files = resultFiles(batch, product, remote, store.jobs.earlierOfKind(job));
+    if (files.length === 0) {
+      // Its results may show in a later answer: asked again, backing off, until it waits for the user.
+      if (!this.oddAnswer(job, 'no_results')) {
+        const backoff = Math.min(30_000, 1000 * 2 ** this.oddInARow.get(job.id)!.polls);
+        const scale = this.options.timeScales.of(job.batchId);
+        store.jobs.deferPoll(
+          job.id,
+          this.options.now() + backoff * scale,
+          'completed without a result to download',
+        );
+      }
+      return;
+    }
+    const elapsed = this.options.now() - (job.acceptedAt ?? this.options.now());
+    if (planner.completed(job, elapsed)) this.aimWaitingPolls(job.kind);
+    this.oddInARow.delete(job.id);
     store.jobs.completeRemote(job.id, remote.status, files);
     this.options.onCompleted();
   }

@@ -5,11 +5,11 @@ import { viewStatus } from '../../../src-main/core/queue/states.ts';
 import { jobWords } from '../../../src-main/shared/words.ts';
 import { addFault, engineHarnessForFile } from '../../support/engine-harness.ts';
 
-// A job the service accepted, and charged, whose polls then answer 404 ("not found"): a read before the
-// write reached every replica, a proxy's blip, or a service that lost it. Adbatch cannot tell which, so the
-// charge is in doubt: the job stops being polled and waits for the user, the batch "needs you", and the
-// first decision offered is the free one (check again); never `failed` with the charge kept and only a
-// retry that pays again offered.
+// A job the service accepted, and charged, whose polls then answer 404 ("not found"), or "completed" with no
+// result to download: a read before the write reached every replica, a proxy's blip, or a service that lost
+// it. Adbatch cannot tell which, so the charge is in doubt: the job stops being polled and waits for the
+// user, the batch "needs you", and the first decision offered is the free one (check again); never `failed`
+// with the charge kept and only a retry that pays again offered.
 
 const h = engineHarnessForFile({ timeScale: 0.02, rateLimit: '600/6s' });
 
@@ -61,5 +61,23 @@ describe('a job the service says it does not know', () => {
     await h.run([batch.id]);
     expect(h.store.jobs.get(shoot!.id)).toMatchObject({ state: 'done', posts: 1 });
     expect(totalsOf(h.store.db, batch.id).inDoubt).toBe(0);
+  }, 60_000);
+
+  it('a completion without a result to download is asked again, then waits for the user, never failed', async () => {
+    await addFault(h.sandbox, { method: 'GET', path: '/v1/shoots/', action: 'no_results' });
+    const batch = await h.createBatch({ products: 1 });
+    await h.run([batch.id]);
+    const [shoot] = h.store.jobs.ofBatch(batch.id);
+    expect(shoot).toMatchObject({ state: 'stale', failureCode: 'no_results', creditsCharged: shoot!.price });
+    expect(shoot!.failureMessage).toMatch(/completed it without a result to download .*5 polls in a row/);
+    expect(jobWords(shoot!)).toBe('done, but no results given');
+    expect(decisionsFor(shoot!, false)).toEqual(['recheck']);
+    expect(totalsOf(h.store.db, batch.id).inDoubt).toBe(shoot!.price);
+
+    // Its results show at last: checked again, it is downloaded, never sent twice.
+    await clearFaults();
+    recheckJob(h.store, shoot!.id, Date.now());
+    await h.run([batch.id]);
+    expect(h.store.jobs.get(shoot!.id)).toMatchObject({ state: 'done', posts: 1 });
   }, 60_000);
 });

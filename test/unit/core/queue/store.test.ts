@@ -604,15 +604,22 @@ describe('ending jobs', () => {
     expect(ready).toContain(video.id);
   });
 
-  // A completed job with no result to download (a video whose video_url is null) fails at once: nothing is
-  // owed, and settling only runs when a result settles.
-  it('a completed job with no result to download does not stay downloading', () => {
+  // A completed job with no result to download (a video whose video_url is null) is never recorded as
+  // complete: the runner polls it again, then marks it stale on that answer (its charge in doubt).
+  it('a completed job with no result to download is not recorded; stale on that answer, its video held', () => {
     const batch = ctx.store.createBatch(newBatch());
     const { shoot, video } = shootAndVideo(ctx, batch.id, 0);
     submitAndAccept(ctx, shoot.id);
-    complete(ctx, shoot.id, []);
-    expect(ctx.store.jobs.get(shoot.id)).toMatchObject({ state: 'failed', failureCode: 'no_results' });
+    expect(() => complete(ctx, shoot.id, [])).toThrow(/without results is not recorded/);
+    expect(ctx.store.jobs.get(shoot.id)!.state).toBe('running');
+    ctx.store.jobs.markStale(shoot.id, { answer: 'no_results', polls: 5 });
+    expect(ctx.store.jobs.get(shoot.id)).toMatchObject({ state: 'stale', failureCode: 'no_results' });
+    expect(ctx.store.jobs.get(shoot.id)!.failureMessage).toMatch(/completed it without a result to download/);
     expect(ctx.store.jobs.get(video.id)!.state).toBe('skipped');
+    // Checked again and answered so again: the same answer's `_again`, for the same attempt.
+    ctx.store.jobs.recheck(shoot.id, T0 + 60_000);
+    ctx.store.jobs.markStale(shoot.id, { answer: 'no_results', polls: 5 });
+    expect(ctx.store.jobs.get(shoot.id)!.failureCode).toBe('no_results_again');
   });
 });
 
