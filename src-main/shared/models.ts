@@ -415,6 +415,11 @@ export interface BatchProgress {
   attention: number;
   /** Jobs by state, every state with at least one job. */
   states: Partial<Record<JobState, number>>;
+  /**
+   * Of the `stale` jobs, those the service answered about without their results (404, or completed with
+   * none: vocabulary.ts `ODD_ANSWERS`), not those past their deadline.
+   */
+  staleOnAnswers: number;
   /** Jobs the service accepted (a remote id recorded), whatever became of them since. */
   created: number;
   /** Jobs sent and not yet ended: being created, followed or downloaded. */

@@ -122,6 +122,9 @@ const ODD_ANSWER_WORDS: Record<OddAnswer, string> = {
   no_results: 'done, but no results given',
 };
 
+/** Stale jobs the service answered about without their results, counted together in a batch's summary. */
+const STALE_ON_ANSWERS_WORDS = 'answered without results';
+
 /** A running job past its deadline: still followed, only slow (poll-planner.ts gives it hours more). */
 export const TAKING_LONGER_WORDS = 'taking longer than usual';
 
@@ -257,12 +260,19 @@ export const BATCH_DECISION_WORDS: Record<BatchDecision, string> = {
  * the service, free: nothing is sent again without your word." Null when no job is in doubt.
  */
 export function needsYouWords(
-  batch: Pick<BatchProgress, 'states' | 'creditsInDoubt' | 'attention'>,
+  batch: Pick<BatchProgress, 'states' | 'creditsInDoubt' | 'attention' | 'staleOnAnswers'>,
 ): string | null {
   if (batch.attention === 0) return null;
-  const inDoubt = IN_DOUBT_JOB_STATES.filter((state) => (batch.states[state] ?? 0) > 0).map(
-    (state) => `${JOB_STATE_WORDS[state]}: ${batch.states[state]}`,
+  // Stale jobs the service answered about without their results are said apart from the silent ones.
+  const counts = IN_DOUBT_JOB_STATES.flatMap((state) =>
+    state === 'stale'
+      ? [
+          [JOB_STATE_WORDS.stale, (batch.states.stale ?? 0) - batch.staleOnAnswers] as const,
+          [STALE_ON_ANSWERS_WORDS, batch.staleOnAnswers] as const,
+        ]
+      : [[JOB_STATE_WORDS[state], batch.states[state] ?? 0] as const],
   );
+  const inDoubt = counts.filter(([, count]) => count > 0).map(([words, count]) => `${words}: ${count}`);
   const stake = batch.creditsInDoubt > 0 ? `, ${unsettledCredits(batch.creditsInDoubt)}` : '';
   return `${counted(batch.attention, 'shoot or video', 'shoots or videos')} in doubt${stake} (${inDoubt.join('; ')}). Check all again asks the service, free: nothing is sent again without your word.`;
 }

@@ -16,6 +16,7 @@ export const batchProgress = (overrides: Partial<BatchProgress> = {}): BatchProg
   failed: 0,
   attention: 0,
   states: {},
+  staleOnAnswers: 0,
   created: 0,
   inFlight: 0,
   creditsSpent: 0,

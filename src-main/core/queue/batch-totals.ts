@@ -1,4 +1,4 @@
-import { IN_DOUBT_JOB_STATES, type JobState } from '../../shared/vocabulary.ts';
+import { IN_DOUBT_JOB_STATES, type JobState, ODD_ANSWERS, oddAnswerCode } from '../../shared/vocabulary.ts';
 import type { Db } from '../db/open.ts';
 import { LEDGER_SUMS } from '../ledger/ledger-store.ts';
 import type { BatchId } from './ids.ts';
@@ -19,6 +19,8 @@ export interface BatchTotals {
   videos: number;
   /** The credits the jobs in doubt hold: kept by the service (charged, not refunded) or at stake. */
   inDoubt: number;
+  /** Stale jobs the service answered about without their results (BatchProgress `staleOnAnswers`). */
+  staleOnAnswers: number;
 }
 
 export type TotalsWithProducts = BatchTotals & { products: number };
@@ -32,8 +34,14 @@ export const emptyTotals = (): TotalsWithProducts => ({
   created: 0,
   videos: 0,
   inDoubt: 0,
+  staleOnAnswers: 0,
   products: 0,
 });
+
+/** The failure codes of a job stale on an odd answer, as a JSON list for `json_each`. */
+const ODD_ANSWER_CODES = JSON.stringify(
+  ODD_ANSWERS.flatMap((answer) => [oddAnswerCode(answer, false), oddAnswerCode(answer, true)]),
+);
 
 /** The totals of one batch (`batchId`) or of every batch (null), in four queries. */
 export function collectTotals(db: Db, batchId: string | null): Map<BatchId, TotalsWithProducts> {
@@ -50,13 +58,18 @@ export function collectTotals(db: Db, batchId: string | null): Map<BatchId, Tota
   const where = batchId === null ? '' : 'WHERE batch_id = @batchId';
   const params = batchId === null ? {} : { batchId };
   for (const row of db
-    .prepare<object, { batch_id: BatchId; state: JobState; n: number; created: number; videos: number }>(
-      `SELECT batch_id, state, COUNT(*) AS n, SUM(accepted_at IS NOT NULL) AS created, SUM(kind = 'video') AS videos
+    .prepare<
+      object,
+      { batch_id: BatchId; state: JobState; n: number; created: number; videos: number; odd: number }
+    >(
+      `SELECT batch_id, state, COUNT(*) AS n, SUM(accepted_at IS NOT NULL) AS created, SUM(kind = 'video') AS videos,
+         SUM(state = 'stale' AND failure_code IN (SELECT value FROM json_each(@odd))) AS odd
        FROM jobs ${where} GROUP BY batch_id, state`,
     )
-    .all(params)) {
+    .all({ ...params, odd: ODD_ANSWER_CODES })) {
     const totals = of(row.batch_id);
     totals.byState[row.state] = row.n;
+    totals.staleOnAnswers += row.odd;
     totals.jobs += row.n;
     totals.created += row.created;
     totals.videos += row.videos;

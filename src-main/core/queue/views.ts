@@ -138,6 +138,7 @@ function progressOf(store: QueueStore, batch: Batch, totals: BatchTotals, facts:
     failed: count('failed'),
     attention,
     states: { ...totals.byState },
+    staleOnAnswers: totals.staleOnAnswers,
     created: totals.created,
     inFlight: ACTIVE_JOB_STATES.reduce((sum, state) => sum + (state === 'waiting' ? 0 : count(state)), 0),
     creditsSpent: totals.charged - totals.refunded,

@@ -45,7 +45,7 @@ describe('a job the service says it does not know', () => {
     // What cannot pay twice comes first and alone.
     expect(decisionsFor(shoot!, false)).toEqual(['recheck']);
     expect(viewStatus(h.store.batches.get(batch.id)!.status, 1)).toBe('needs_you');
-    expect(totalsOf(h.store.db, batch.id).inDoubt).toBe(shoot!.price);
+    expect(totalsOf(h.store.db, batch.id)).toMatchObject({ inDoubt: shoot!.price, staleOnAnswers: 1 });
 
     // Checked again, the service still does not know it: a retry, paying again, is now offered beside.
     recheckJob(h.store, shoot!.id, Date.now());

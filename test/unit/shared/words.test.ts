@@ -120,19 +120,26 @@ describe('a batch’s status in words', () => {
   });
 
   it('says, for a batch that needs you, what is in doubt and the credits not yet settled', () => {
-    expect(needsYouWords({ attention: 0, states: { done: 3 }, creditsInDoubt: 0 })).toBeNull();
+    expect(
+      needsYouWords({ attention: 0, states: { done: 3 }, creditsInDoubt: 0, staleOnAnswers: 0 }),
+    ).toBeNull();
     expect(
       needsYouWords({
         attention: 3,
         states: { done: 3, outcome_unknown: 1, stale: 1, owed: 1 },
         creditsInDoubt: 12,
+        staleOnAnswers: 0,
       }),
     ).toBe(
       '3 shoots or videos in doubt, 12 credits not yet settled (outcome unknown: 1; no answer from the service: 1; paid, not downloaded: 1). Check all again asks the service, free: nothing is sent again without your word.',
     );
-    expect(needsYouWords({ attention: 1, states: { stale: 1 }, creditsInDoubt: 1 })).toMatch(
-      /^1 shoot or video in doubt, 1 credit not yet settled \(no answer from the service: 1\)\./,
-    );
+    expect(
+      needsYouWords({ attention: 1, states: { stale: 1 }, creditsInDoubt: 1, staleOnAnswers: 0 }),
+    ).toMatch(/^1 shoot or video in doubt, 1 credit not yet settled \(no answer from the service: 1\)\./);
+    // Stale jobs the service answered about (404, completed without results) are said apart from the silent.
+    expect(
+      needsYouWords({ attention: 3, states: { stale: 3 }, creditsInDoubt: 3, staleOnAnswers: 2 }),
+    ).toMatch(/\(no answer from the service: 1; answered without results: 2\)\./);
   });
 });
 

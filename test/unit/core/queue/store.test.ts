@@ -650,6 +650,7 @@ describe('totals', () => {
       videos: 3,
       // In doubt: b's shoot, its price at stake; c's is still running, a's were settled.
       inDoubt: SHOOT_PRICE,
+      staleOnAnswers: 0,
     });
     expect(ctx.store.totals('b_missing')).toEqual({
       jobs: 0,
@@ -660,6 +661,7 @@ describe('totals', () => {
       videos: 0,
       created: 0,
       inDoubt: 0,
+      staleOnAnswers: 0,
     });
   });
 });
