@@ -401,6 +401,16 @@ export class JobStore {
     })();
   }
 
+  /** The service's status for the job, as an answer that is not acted on yet gave it (a completion without results). */
+  noteRemoteStatus(jobId: JobId, remoteStatus: string): void {
+    this.db.transaction(() => {
+      const job = this.require(jobId);
+      if (job.remoteStatus === remoteStatus) return;
+      this.db.prepare('UPDATE jobs SET remote_status = ? WHERE id = ?').run(remoteStatus, jobId);
+      this.event(jobId, 'remote_status', remoteStatus);
+    })();
+  }
+
   /** The service completed the job: record its results to download, and move to `downloading`. */
   completeRemote(
     jobId: JobId,

@@ -362,6 +362,7 @@ export class JobRunner {
     const files = resultFiles(batch, product, remote, store.jobs.earlierOfKind(job));
     if (files.length === 0) {
       // Its results may show in a later answer: asked again, backing off, until it waits for the user.
+      store.jobs.noteRemoteStatus(job.id, remote.status);
       if (!this.oddAnswer(job, 'no_results')) {
         const backoff = Math.min(30_000, 1000 * 2 ** this.oddInARow.get(job.id)!.polls);
         const scale = this.options.timeScales.of(job.batchId);

@@ -68,7 +68,12 @@ describe('a job the service says it does not know', () => {
     const batch = await h.createBatch({ products: 1 });
     await h.run([batch.id]);
     const [shoot] = h.store.jobs.ofBatch(batch.id);
-    expect(shoot).toMatchObject({ state: 'stale', failureCode: 'no_results', creditsCharged: shoot!.price });
+    expect(shoot).toMatchObject({
+      state: 'stale',
+      failureCode: 'no_results',
+      remoteStatus: 'completed',
+      creditsCharged: shoot!.price,
+    });
     expect(shoot!.failureMessage).toMatch(/completed it without a result to download .*5 polls in a row/);
     expect(jobWords(shoot!)).toBe('done, but no results given');
     expect(decisionsFor(shoot!, false)).toEqual(['recheck']);
