@@ -84,6 +84,16 @@ const { missing } = appInChromium('product-sheet', {
 
 const sku = (product: string) => page.getByRole('textbox', { name: `SKU of ${product}`, exact: true });
 
+/** Spring catalog's product sheet, opened as a designer does: the batch in the list, then Products… */
+async function openSheet() {
+  await page
+    .getByTestId('batches-list')
+    .getByRole('button', { name: /Spring catalog/ })
+    .click();
+  await page.getByRole('button', { name: 'Products…' }).click();
+  return page.getByRole('dialog', { name: 'Products of Spring catalog' });
+}
+
 /** What a spreadsheet puts on the clipboard for a column of cells, pasted where the keyboard is. */
 async function pasteInto(cell: ReturnType<typeof sku>, text: string): Promise<void> {
   await cell.focus();
@@ -115,12 +125,7 @@ describe.skipIf(missing)(`the product sheet${missing ? ` (skipped: ${missing})` 
     ]);
 
     await page.goto(app.url);
-    await page
-      .getByTestId('batches-list')
-      .getByRole('button', { name: /Spring catalog/ })
-      .click();
-    await page.getByRole('button', { name: 'Products…' }).click();
-    const sheet = page.getByRole('dialog', { name: 'Products of Spring catalog' });
+    const sheet = await openSheet();
     await expect.poll(() => sku('Red cap').inputValue()).toBe('SOL-CAP-RED');
     expect(await sheet.getByTestId('products-lacking').textContent()).toBe(
       '3 of 5 products have no SKU: a recipe named by {sku} (Amazon) will not export them.',
@@ -209,18 +214,13 @@ describe.skipIf(missing)(`the product sheet${missing ? ` (skipped: ${missing})` 
     // The answer to the first save is held until more was typed in the cell, as on a busy core.
     const answers = await holdAnswers(page, 'products:update');
     await page.reload();
-    await page
-      .getByTestId('batches-list')
-      .getByRole('button', { name: /Spring catalog/ })
-      .click();
-    await page.getByRole('button', { name: 'Products…' }).click();
+    const sheet = await openSheet();
     const title = page.getByRole('textbox', { name: 'Title of notebook', exact: true });
     await title.fill('Notebook A5');
     await title.press('Enter');
     await expect.poll(() => answers.count()).toBe(1);
     await title.pressSequentially(' lined');
     answers.release();
-    const sheet = page.getByRole('dialog', { name: 'Products of Spring catalog' });
     await expect.poll(() => sheet.getByRole('status').textContent()).toBe('Saved the Title of notebook.');
     expect(await title.inputValue()).toBe('Notebook A5 lined');
     await title.press('Tab');
@@ -237,12 +237,7 @@ describe.skipIf(missing)(`the product sheet${missing ? ` (skipped: ${missing})` 
 
   it('imports a sheet Excel saved again in German (semicolons, Windows-1252) with its accents, saying so', async () => {
     await page.reload();
-    await page
-      .getByTestId('batches-list')
-      .getByRole('button', { name: /Spring catalog/ })
-      .click();
-    await page.getByRole('button', { name: 'Products…' }).click();
-    const sheet = page.getByRole('dialog', { name: 'Products of Spring catalog' });
+    const sheet = await openSheet();
     // "Mütze" and "Café" in Windows-1252 (ü 0xFC, é 0xE9): bytes that are not UTF-8.
     const bytes = Buffer.concat([
       Buffer.from('Name;Title\r\nhat;Wollm', 'latin1'),
