@@ -1,8 +1,5 @@
-import { resolve } from 'node:path';
-import { lastPathPart, namingInput } from '../shared/batch-name.ts';
 import { counted } from '../shared/counted.ts';
-import { localMinuteWords } from '../shared/local-time.ts';
-import type { ProblemView, ScanView } from '../shared/models.ts';
+import type { ProblemView } from '../shared/models.ts';
 
 /** Products named in the line before "and N more": enough to recognise the batch, short enough for one line. */
 const NAMED = 3;
@@ -26,29 +23,4 @@ export function setAsideLine(setAside: readonly ProblemView[]): string {
     `Skipped ${states.join(' and ')} from these photos with these settings (${names.join(', ')}${more}); ` +
     `--include-done shoots ${them} again.`
   );
-}
-
-/** The name itself when no batch has it yet, else the first "name (2)", "name (3)"... that is free. */
-export function freshBatchName(name: string, taken: readonly string[]): string {
-  const names = new Set(taken);
-  if (!names.has(name)) return name;
-  let suffix = 2;
-  while (names.has(`${name} (${suffix})`)) suffix++;
-  return `${name} (${suffix})`;
-}
-
-/**
- * A batch's name when the command line gives none: the minute it starts, in the computer's own time (as
- * the app's clock shows it, not UTC), and the first input that gave it a product (`namingInput`).
- */
-export function defaultBatchName(
-  inputs: readonly string[],
-  scan: Pick<ScanView, 'products' | 'problems' | 'skippedFiles'>,
-  at: number,
-): string {
-  const naming = namingInput(
-    inputs.map((input) => resolve(input)),
-    scan,
-  );
-  return `${localMinuteWords(at)} ${lastPathPart(naming ?? 'batch')}`;
 }

@@ -22,6 +22,7 @@ import {
   VIDEO_RESOLUTIONS,
   type VideoAspectRatio,
 } from '../../shared/vocabulary.ts';
+import { defaultBatchName, freshBatchName } from '../batch-name.ts';
 import { EXIT } from '../exit-codes.ts';
 import { follow } from '../follow.ts';
 import { checkedByCommand } from '../help.ts';
@@ -31,7 +32,7 @@ import { formatRateLimit, positiveNumber, rateLimitOption, wholeNumber } from '.
 import { allowHostOption, type OutboundFlags } from '../outbound-options.ts';
 import { defaultDataDir, LIBRARY_HELP, sayLibrary } from '../paths.ts';
 import { scanUnlessInterrupted } from '../scan-interrupt.ts';
-import { defaultBatchName, freshBatchName, setAsideLine } from '../set-aside.ts';
+import { setAsideLine } from '../set-aside.ts';
 import { oneLine } from '../terminal-text.ts';
 import { brandNamed } from './agency.ts';
 import { formatProblems, shown } from './scan.ts';

@@ -40,6 +40,9 @@ import type { TimeScales } from './time-scales.ts';
  */
 const ODD_ANSWER_POLLS = 5;
 
+/** How long to wait before asking again after `tries` answers that were no use: 1 s, 2 s, 4 s… at most 30 s. */
+const backOffMs = (tries: number) => Math.min(30_000, 1000 * 2 ** Math.min(5, tries));
+
 export interface JobRunnerOptions {
   store: QueueStore;
   /** The batches the engine drives (it adds to them as it runs). */
@@ -318,7 +321,7 @@ export class JobRunner {
     // A 404 may pass (a read before the write reached every replica, a proxy's blip): polled again.
     if (error instanceof NotFoundError && this.oddAnswer(job, 'not_found')) return;
     // A poll is safe to repeat: back off with the number of polls so far and try again.
-    retryIn(Math.min(30_000, 1000 * 2 ** Math.min(5, job.polls % 6)) * scale);
+    retryIn(backOffMs(job.polls % 6) * scale);
   }
 
   /**
@@ -364,11 +367,10 @@ export class JobRunner {
       // Its results may show in a later answer: asked again, backing off, until it waits for the user.
       store.jobs.noteRemoteStatus(job.id, remote.status);
       if (!this.oddAnswer(job, 'no_results')) {
-        const backoff = Math.min(30_000, 1000 * 2 ** this.oddInARow.get(job.id)!.polls);
         const scale = this.options.timeScales.of(job.batchId);
         store.jobs.deferPoll(
           job.id,
-          this.options.now() + backoff * scale,
+          this.options.now() + backOffMs(this.oddInARow.get(job.id)!.polls) * scale,
           'completed without a result to download',
         );
       }

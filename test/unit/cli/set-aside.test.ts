@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freshBatchName, setAsideLine } from '../../../src-main/cli/set-aside.ts';
+import { setAsideLine } from '../../../src-main/cli/set-aside.ts';
 import type { ProblemView } from '../../../src-main/shared/models.ts';
 
 const skipped = (file: string, code: 'already_done' | 'in_progress'): ProblemView => ({
@@ -39,18 +39,5 @@ describe('setAsideLine', () => {
     expect(setAsideLine([skipped('Tote', 'in_progress')])).toBe(
       'Skipped 1 product being shot from these photos with these settings (Tote); --include-done shoots it again.',
     );
-  });
-});
-
-describe('freshBatchName', () => {
-  it('keeps a name no batch has', () => {
-    expect(freshBatchName('2026-11-27 16:40 examples', ['2026-11-27 16:39 examples'])).toBe(
-      '2026-11-27 16:40 examples',
-    );
-  });
-
-  it('numbers a name already taken, past the numbers taken too', () => {
-    expect(freshBatchName('demo', ['demo'])).toBe('demo (2)');
-    expect(freshBatchName('demo', ['demo', 'demo (2)', 'demo (3)'])).toBe('demo (4)');
   });
 });
