@@ -189,51 +189,62 @@ const TRAILERS: Partial<Record<SniffedKind, Buffer>> = {
 /** Bytes at the end searched for the trailer: some cameras write padding or a small block after it. */
 const TAIL_BYTES = 4096;
 
-/**
- * Whether a file that failed to decode lacks its format's trailer: cut short. libvips' own message does not
- * always say so (with `failOn: 'warning'` it may report only that a warning was raised).
- */
-async function endsEarly(kind: SniffedKind, input: Buffer | string): Promise<boolean> {
-  const trailer = TRAILERS[kind];
-  if (!trailer) return false;
-  let tail: Buffer;
-  if (typeof input !== 'string') tail = input.subarray(-TAIL_BYTES);
-  else {
-    const file = await open(input, 'r');
-    try {
-      const { size } = await file.stat();
-      const length = Math.min(size, TAIL_BYTES);
-      tail = Buffer.alloc(length);
-      await file.read(tail, 0, length, size - length);
-    } finally {
-      await file.close();
-    }
+/** What the bytes themselves say of a file that failed to decode: whole, cut short, or unknown for this format. */
+type Ending = 'whole' | 'cut' | 'unknown';
+
+async function readEnds(input: Buffer | string): Promise<{ head: Buffer; tail: Buffer; size: number }> {
+  if (typeof input !== 'string') {
+    return { head: input.subarray(0, 12), tail: input.subarray(-TAIL_BYTES), size: input.length };
   }
-  return !tail.includes(trailer);
+  const file = await open(input, 'r');
+  try {
+    const { size } = await file.stat();
+    const head = Buffer.alloc(Math.min(size, 12));
+    await file.read(head, 0, head.length, 0);
+    const tail = Buffer.alloc(Math.min(size, TAIL_BYTES));
+    await file.read(tail, 0, tail.length, size - tail.length);
+    return { head, tail, size };
+  } finally {
+    await file.close();
+  }
 }
 
-function decodeFailure(kind: SniffedKind, error: Error, truncated: boolean): Rejection {
-  const message = error.message.split('\n')[0] ?? '';
+/**
+ * Whether a file that failed to decode was cut short, judged from its bytes: JPEG and PNG by their
+ * trailer, WebP by the length its RIFF header declares. Not from libvips' message: its error buffer is
+ * shared by the whole process, so while several photos decode at once (as a scan does) a failure may
+ * carry another file's message ("premature end of JPEG image" for a damaged file that is whole).
+ */
+async function ending(kind: SniffedKind, input: Buffer | string): Promise<Ending> {
+  const trailer = TRAILERS[kind];
+  if (!trailer && kind !== 'webp') return 'unknown';
+  const { head, tail, size } = await readEnds(input);
+  if (trailer) return tail.includes(trailer) ? 'whole' : 'cut';
+  if (head.length < 12) return 'cut';
+  // RIFF's size counts everything after its first 8 bytes.
+  return size >= head.readUInt32LE(4) + 8 ? 'whole' : 'cut';
+}
+
+/**
+ * The reason for a file sharp could not decode. libvips' words are read only where the bytes cannot
+ * tell (formats without a trailer) and never quoted: they may be another photo's (see `ending`).
+ */
+function decodeFailure(kind: SniffedKind, error: Error, end: Ending): Rejection {
+  const name = KIND_NAMES[kind];
   // This build of sharp decodes AV1 HEIF (AVIF) only: a HEVC HEIC from a phone always lands here.
   if (kind === 'heif' || kind === 'avif') {
-    return reject(
-      'unsupported_format',
-      `a ${KIND_NAMES[kind]} photo that could not be decoded (${message}): export it as JPEG`,
-    );
+    return reject('unsupported_format', `a ${name} photo that could not be decoded: export it as JPEG`);
   }
-  if (/pixel limit/i.test(message))
-    return reject('pixel_limit', `over the pixel limit of ${MAX_PIXELS / 1e6} megapixels`);
-  if (
-    truncated ||
-    (!/corrupt/i.test(message) && /premature end|truncat|unexpected end|end of (file|stream)/i.test(message))
-  )
-    return reject('truncated', `truncated: the ${KIND_NAMES[kind]} data ends early`);
-  if (/warning treated as error/i.test(message))
-    return reject('truncated', `corrupt ${KIND_NAMES[kind]}: the image data is damaged`);
+  const cut = reject('truncated', `truncated: the ${name} data ends early`);
+  const damaged = reject('truncated', `corrupt ${name}: the image data is damaged`);
+  if (end === 'cut') return cut;
+  if (end === 'whole') return damaged;
+  const message = error.message.split('\n')[0] ?? '';
+  if (!/corrupt/i.test(message) && /premature end|truncat|unexpected end|end of (file|stream)/i.test(message))
+    return cut;
+  if (/corrupt|warning treated as error/i.test(message)) return damaged;
   // libvips reports a failed decode it has seen before as "Unknown error": no detail beats a wrong one.
-  if (!message || /unknown error/i.test(message))
-    return reject('truncated', `truncated or corrupt ${KIND_NAMES[kind]}`);
-  return reject('truncated', `corrupt ${KIND_NAMES[kind]}: ${message.replace(/^\w+:\s*/, '')}`);
+  return reject('truncated', `truncated or corrupt ${name}`);
 }
 
 async function checkContent(
@@ -250,7 +261,7 @@ async function checkContent(
     // Header only: safe for any pixel count, which is checked next, before anything is decoded.
     meta = await sharp(input, { limitInputPixels: false }).metadata();
   } catch (error) {
-    return decodeFailure(kind, error as Error, await endsEarly(kind, input));
+    return decodeFailure(kind, error as Error, await ending(kind, input));
   }
   if (!meta.width || !meta.height) return reject('truncated', `truncated or corrupt ${KIND_NAMES[kind]}`);
   const pixels = meta.width * meta.height;
@@ -315,7 +326,7 @@ async function checkContent(
       });
     }
   } catch (error) {
-    return decodeFailure(kind, error as Error, await endsEarly(kind, input));
+    return decodeFailure(kind, error as Error, await ending(kind, input));
   }
   return {
     ok: true,

@@ -16,6 +16,13 @@ let corpus: string;
 let cache: string;
 let plan: IngestPlan;
 
+/** A file whose header and ending are whole, with bytes of its image data overwritten. */
+function scramble(whole: Buffer): Buffer {
+  const scrambled = Buffer.from(whole);
+  for (let at = 2000; at < whole.length - 2000; at += 97) scrambled[at] = 0xff;
+  return scrambled;
+}
+
 const NON_UTF8 = Buffer.from([0x70, 0x68, 0x6f, 0x74, 0x6f, 0xff, 0xfe, 0x2e, 0x6a, 0x70, 0x67]); // photo\xff\xfe.jpg
 
 beforeAll(async () => {
@@ -54,9 +61,19 @@ beforeAll(async () => {
   await put('bad/notes.txt', 'Shoot notes: hero first.\n');
   const whole = await jpeg(1600, 1200, 14);
   await put('bad/truncated.jpg', whole.subarray(0, Math.floor(whole.length / 2)));
-  const scrambled = Buffer.from(whole);
-  for (let at = 2000; at < whole.length - 2000; at += 97) scrambled[at] = 0xff;
-  await put('bad/corrupt.jpg', scrambled);
+  await put('bad/corrupt.jpg', scramble(whole));
+  // Damaged files decoded at once: libvips' error message is shared by the whole process, so the reason
+  // must come from each file's own bytes.
+  for (let n = 1; n <= 6; n++) {
+    const made = await jpeg(900, 700, 40 + n);
+    await put(`damaged/cut-${n}.jpg`, made.subarray(0, Math.floor(made.length / 2)));
+    await put(`damaged/scrambled-${n}.jpg`, scramble(made));
+  }
+  const png = await picture(700, 700, 50).png().toBuffer();
+  await put('damaged/cut.png', png.subarray(0, Math.floor(png.length / 2)));
+  await put('damaged/scrambled.png', scramble(png));
+  const webp = await picture(700, 700, 51).webp().toBuffer();
+  await put('damaged/cut.webp', webp.subarray(0, Math.floor(webp.length / 2)));
   await put('bad/tiny.jpg', jpeg(200, 200, 15));
   await put('bad/bomb.png', pngHeaderOnly(50_000, 50_000));
   await put('bad/huge.jpg', jpeg(600, 600, 16));
@@ -131,7 +148,7 @@ describe('the bad-input corpus', () => {
     ['bad/text.jpg', 'not_an_image', 'error', /not an image: a text file/],
     ['bad/notes.txt', 'not_an_image', 'warning', /not an image: a text file/],
     ['bad/truncated.jpg', 'truncated', 'error', /^truncated: the JPEG data ends early$/],
-    ['bad/corrupt.jpg', 'truncated', 'error', /corrupt JPEG/],
+    ['bad/corrupt.jpg', 'truncated', 'error', /^corrupt JPEG: the image data is damaged$/],
     ['bad/tiny.jpg', 'too_small', 'error', /too small: 200 x 200, the short side must be at least 256 px/],
     ['bad/bomb.png', 'pixel_limit', 'error', /50000 x 50000 is over the limit of 120 megapixels/],
     ['bad/huge.jpg', 'too_large', 'error', /too large: 40 MB, the limit is 40 MB/],
@@ -152,6 +169,16 @@ describe('the bad-input corpus', () => {
     expect(found.code).toBe(code);
     expect(found.severity).toBe(severity);
     expect(found.reason).toMatch(reason);
+  });
+
+  it('tells a cut file from a damaged one by its bytes, whichever photos decode beside it', () => {
+    for (let n = 1; n <= 6; n++) {
+      expect(problem(`damaged/cut-${n}.jpg`).reason).toBe('truncated: the JPEG data ends early');
+      expect(problem(`damaged/scrambled-${n}.jpg`).reason).toBe('corrupt JPEG: the image data is damaged');
+    }
+    expect(problem('damaged/cut.png').reason).toBe('truncated: the PNG data ends early');
+    expect(problem('damaged/scrambled.png').reason).toBe('corrupt PNG: the image data is damaged');
+    expect(problem('damaged/cut.webp').reason).toBe('truncated: the WebP data ends early');
   });
 
   it('makes no product of a folder whose every file was turned away', () => {
