@@ -34,6 +34,32 @@ const { missing } = appInChromium('needs-you', {
     const dataDir = join(dir, 'data');
     await mkdir(dataDir, { recursive: true });
     withQueueStore(dataDir, (ctx) => {
+      // The service answered oddly about three charged shoots: it no longer knows two (404), one of them
+      // again after the user checked; it called the third completed without a result to download.
+      const odd = ctx.store.createBatch(
+        newBatch({
+          name: 'Summer bottles',
+          video: null,
+          libraryDir: join(dir, 'library'),
+          products: examples(
+            ['Glass bottle', 'bottles', 'solidus_bottles_1.png'],
+            ['Black hoodie', 'hoodie-black', 'solidus_hoodie_black_1.png'],
+            ['Sticker', 'sticker', 'solidus_sticker.png'],
+          ),
+        }),
+      );
+      const [bottle, hoodie, sticker] = productJobs(ctx, odd.id);
+      INTO_STATE.running(ctx, bottle!.shoot, bottle!.video);
+      ctx.store.jobs.markStale(bottle!.shoot.id, { answer: 'not_found', polls: 5 });
+      INTO_STATE.running(ctx, hoodie!.shoot, hoodie!.video);
+      ctx.store.jobs.markStale(hoodie!.shoot.id, { answer: 'not_found', polls: 5 });
+      ctx.store.jobs.recheck(hoodie!.shoot.id, ctx.clock.now + 60_000);
+      ctx.store.jobs.markStale(hoodie!.shoot.id, { answer: 'not_found', polls: 5 });
+      INTO_STATE.running(ctx, sticker!.shoot, sticker!.video);
+      ctx.store.jobs.noteRemoteStatus(sticker!.shoot.id, 'completed');
+      ctx.store.jobs.markStale(sticker!.shoot.id, { answer: 'no_results', polls: 5 });
+      ctx.store.batches.setStatus(odd.id, 'finished');
+      ctx.clock.now += 60_000;
       const earlier = ctx.store.createBatch(
         newBatch({
           name: 'Autumn totes',
@@ -106,5 +132,33 @@ describe.skipIf(missing)(`a batch that needs you${missing ? ` (skipped: ${missin
     expect(await offered('Red cap')).toEqual([]);
     await checkAllLooks(page, '51-needs-you-batch', 'A batch that needs you');
     await intoDocs('51-needs-you-batch');
+  }, 60_000);
+
+  it('says which shoots the service answered oddly about, and offers a retry only once checking again did not help', async () => {
+    await page.getByRole('button', { name: 'Batches' }).first().click();
+    const listed = page.getByTestId('batches-list').getByRole('button', { name: /Summer bottles/ });
+    await expect.poll(() => listed.locator('.badge').textContent()).toBe('needs you');
+    await listed.click();
+    await expect.poll(() => page.locator('.screen-header .badge').textContent()).toBe('needs you');
+    expect(await page.getByTestId('needs-you').textContent()).toBe(
+      `This batch needs you. 3 shoots or videos in doubt, ${3 * SHOOT_PRICE} credits not yet settled (answered without results: 3). Check all again asks the service, free: nothing is sent again without your word.`,
+    );
+    const stateOf = (product: string) => row(product).locator('.job-state').first().textContent();
+    const reason = (product: string) => row(product).locator('.job-reason').first().textContent();
+    expect(await stateOf('Glass bottle')).toBe('unknown to the service');
+    expect(await reason('Glass bottle')).toMatch(
+      /HTTP 404, 5 polls in a row\).*Check again asks once more, free/,
+    );
+    expect(await offered('Glass bottle')).toEqual(['Check again (free)']);
+    // Checked once already, and the service still does not know it: paying again is now the user's choice.
+    expect(await stateOf('Black hoodie')).toBe('unknown to the service');
+    expect(await offered('Black hoodie')).toEqual([
+      'Check again (free)',
+      `Retry (costs ${SHOOT_PRICE} credits again)`,
+    ]);
+    expect(await stateOf('Sticker')).toBe('done, but no results given');
+    expect(await offered('Sticker')).toEqual(['Check again (free)']);
+    await checkAllLooks(page, '52-odd-answers-batch', 'A batch the service answered oddly about');
+    await intoDocs('52-odd-answers-batch');
   }, 60_000);
 });
