@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { access, copyFile, open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Metadata } from 'sharp';
+import { pipeline } from 'node:stream/promises';
+import type { Metadata, Sharp } from 'sharp';
 import { describeFsFailure } from '../app/fs-refusal.ts';
 import { loadSharp } from '../util/load-sharp.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
+import { decodeGate } from './decode-gate.ts';
 import {
   MAX_FILE_BYTES,
   MAX_PIXELS,
@@ -247,6 +249,55 @@ function decodeFailure(kind: SniffedKind, error: Error, end: Ending): Rejection 
   return reject('truncated', `truncated or corrupt ${name}`);
 }
 
+/**
+ * Sharp's output streamed into `part` by Node, not written by libvips: a failure to write (the disk full, the
+ * folder not writable) then carries the system's code, which a decode's failure never does, and names the
+ * cache folder rather than a `.part` file.
+ */
+async function saved(image: Sharp, part: string, cache: IngestCache): Promise<void> {
+  try {
+    await pipeline(image, createWriteStream(part));
+  } catch (error) {
+    if (isWriteFailure(error)) (error as NodeJS.ErrnoException).path = cache.dir;
+    throw error;
+  }
+}
+
+/** A failure of the file system (it has the system's code), as opposed to a photo that does not decode. */
+function isWriteFailure(error: unknown): boolean {
+  return typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string';
+}
+
+/** Sharp's words for a failure that name no cause: the message was cleared by another decode. */
+const NAMELESS_LINES =
+  /^(warning treated as error due to failon setting|unknown error|error in tile \d+ x \d+|read gave \d+ warnings?)?$/i;
+/** Times a failed decode is run alone to learn its cause, while its message comes back nameless. */
+const FAILURE_READINGS = 3;
+
+/**
+ * Why a decode failed, from the same decode run alone (decode-gate.ts: run beside others, its message may be
+ * another photo's): only stray bytes between markers, which a tolerant decode passes; a failure of its own,
+ * its message now its own; or nothing at all, when alone it decoded (the file was written).
+ */
+async function readFailure(
+  write: () => Promise<unknown>,
+  first: Error,
+): Promise<'decoded' | 'stray_bytes' | Error> {
+  let failure = first;
+  for (let reading = 0; reading < FAILURE_READINGS; reading++) {
+    try {
+      await decodeGate.alone(write);
+      return 'decoded';
+    } catch (error) {
+      if (isWriteFailure(error)) throw error;
+      failure = error as Error;
+    }
+    if (/extraneous bytes/i.test(failure.message)) return 'stray_bytes';
+    if (!failure.message.split('\n').every((line) => NAMELESS_LINES.test(line.trim()))) return failure;
+  }
+  return failure;
+}
+
 async function checkContent(
   { input, head, hash }: ReadPhoto,
   cache: IngestCache,
@@ -302,30 +353,45 @@ async function checkContent(
   // bytes between markers, which some cameras write and which costs no pixel.
   let failOn: 'warning' | 'error' = 'warning';
   const decoder = () => sharp(input, { failOn, limitInputPixels: MAX_PIXELS }).rotate();
-  const makeThumbnail = () =>
-    writeAtomically(thumbnail, (part) =>
-      decoder()
-        .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
-        .flatten({ background: '#ffffff' })
-        .jpeg({ quality: 80 })
-        .toFile(part),
-    );
+  const decode = async (write: () => Promise<unknown>) => {
+    try {
+      await decodeGate.beside(write);
+    } catch (error) {
+      if (isWriteFailure(error)) throw error;
+      const verdict = await readFailure(write, error as Error);
+      if (verdict === 'decoded') return;
+      if (verdict !== 'stray_bytes') throw verdict;
+      failOn = 'error';
+      await decodeGate.beside(write);
+    }
+  };
   try {
     // A thumbnail in the cache was made by a full decode of these very bytes: no need to decode again.
     if (!(await exists(thumbnail))) {
-      await makeThumbnail().catch((error: Error) => {
-        if (!/extraneous bytes/i.test(error.message)) throw error;
-        failOn = 'error';
-        return makeThumbnail();
-      });
+      await decode(() =>
+        writeAtomically(thumbnail, (part) =>
+          saved(
+            decoder()
+              .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+              .flatten({ background: '#ffffff' })
+              .jpeg({ quality: 80 }),
+            part,
+            cache,
+          ),
+        ),
+      );
     }
     if (prepared && !(await exists(prepared))) {
-      await writeAtomically(prepared, (part) => {
-        const srgb = decoder().toColourspace('srgb');
-        return (meta.hasAlpha ? srgb.png() : srgb.jpeg({ quality: 92 })).toFile(part);
-      });
+      await decode(() =>
+        writeAtomically(prepared, (part) => {
+          const srgb = decoder().toColourspace('srgb');
+          return saved(meta.hasAlpha ? srgb.png() : srgb.jpeg({ quality: 92 }), part, cache);
+        }),
+      );
     }
   } catch (error) {
+    // Adbatch's own cache could not be written (a full disk): not the photo's fault, and the scan's to say.
+    if (isWriteFailure(error)) throw error;
     return decodeFailure(kind, error as Error, await ending(kind, input));
   }
   return {
