@@ -7,6 +7,7 @@ import { registerAgentCommands } from './commands/agents.ts';
 import { registerDecisionCommands } from './commands/decide.ts';
 import { registerExportCommand } from './commands/export.ts';
 import { registerMcpCommand } from './commands/mcp.ts';
+import { registerPickCommands } from './commands/pick.ts';
 import { registerProductsCommand } from './commands/products.ts';
 import { registerRedownloadCommand } from './commands/redownload.ts';
 import { registerReshootCommand } from './commands/reshoot.ts';
@@ -44,6 +45,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
   registerRedownloadCommand(program);
   registerStatusCommand(program);
   registerReviewCommand(program);
+  registerPickCommands(program);
   registerVideosCommand(program);
   registerReshootCommand(program);
   registerProductsCommand(program);

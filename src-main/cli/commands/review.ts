@@ -19,7 +19,8 @@ function pickLine(item: ReviewItemView): string {
   return `  ${item.productName}  ${item.kind} ${item.index}${stars(item.stars)}${label}  ${item.file}`;
 }
 
-function standing(review: ReviewView): string {
+/** "3 of 12 reviewed, 2 picked, 1 rejected". */
+export function reviewStanding(review: ReviewView): string {
   const { counts } = review;
   return `${counts.reviewed} of ${counts.total} reviewed, ${counts.picked} picked, ${counts.rejected} rejected`;
 }
@@ -40,7 +41,7 @@ async function batchReview(cli: CliCore, batchId: string, json: boolean): Promis
     process.stdout.write(`${JSON.stringify({ ...review, resultsFolder: batch.resultsFolder }, null, 2)}\n`);
     return;
   }
-  process.stdout.write(`${batch.name} (${batch.id}): ${standing(review)}\n`);
+  process.stdout.write(`${batch.name} (${batch.id}): ${reviewStanding(review)}\n`);
   const picks = review.items.filter((item) => item.flag === 'picked');
   if (picks.length > 0) {
     process.stdout.write(`Picked, in ${batch.resultsFolder}:\n${picks.map(pickLine).join('\n')}\n`);
@@ -60,7 +61,7 @@ async function productReview(cli: CliCore, words: string, json: boolean): Promis
   }
   const batches = product.batches.length;
   process.stdout.write(
-    `${product.name} (${product.label}), in ${batches} batch${batches === 1 ? '' : 'es'}: ${standing(review)}\n`,
+    `${product.name} (${product.label}), in ${batches} batch${batches === 1 ? '' : 'es'}: ${reviewStanding(review)}\n`,
   );
   // Newest batch first, as the view lists them; each batch's picks under its own results folder.
   for (const batch of product.batches) {
