@@ -87,7 +87,7 @@ function nothingToExport(selection: ExportRequest['selection']): string {
         : 'picked';
   const more =
     selection?.rule === 'picked'
-      ? '; pick some in Review, or take more with --not-rejected or --min-stars N'
+      ? '; pick some in Review or with adbatch pick <file...>, or take more with --not-rejected or --min-stars N'
       : '';
   return `nothing to export: no result of these batches is ${kept} (of those the recipes take)${more}`;
 }

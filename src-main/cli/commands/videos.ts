@@ -78,7 +78,7 @@ export function registerVideosCommand(program: Command): void {
           if (quote.products.every((product) => product.used.length === 0)) {
             // A table of "no picks" rows and a word about --yes would suggest something could be made.
             process.stderr.write(
-              `No product in batch ${batchId} has a picked shot yet: pick shots in Review in the app first (\`adbatch review ${batchId}\` shows where its review stands). Nothing was spent.\n`,
+              `No product in batch ${batchId} has a picked shot yet: pick shots in Review in the app, or with \`adbatch pick <file...>\` (\`adbatch review ${batchId}\` shows where its review stands). Nothing was spent.\n`,
             );
             process.exitCode = EXIT.error;
             return;

@@ -549,7 +549,7 @@ describe('adbatch export', () => {
         const child = startChild([...args, ...extra]);
         expect(await child.exited, child.output()).toBe(1);
         expect(child.output().trim()).toBe(
-          'adbatch: nothing to export: no result of these batches is picked (of those the recipes take); pick some in Review, or take more with --not-rejected or --min-stars N',
+          'adbatch: nothing to export: no result of these batches is picked (of those the recipes take); pick some in Review or with adbatch pick <file...>, or take more with --not-rejected or --min-stars N',
         );
       }
       expect(await listFiles(to).catch(() => [])).toEqual([]);

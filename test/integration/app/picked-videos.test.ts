@@ -172,7 +172,7 @@ describe('videos from the picks', () => {
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toBe(
-      `No product in batch ${batchId} has a picked shot yet: pick shots in Review in the app first (\`adbatch review ${batchId}\` shows where its review stands). Nothing was spent.\n`,
+      `No product in batch ${batchId} has a picked shot yet: pick shots in Review in the app, or with \`adbatch pick <file...>\` (\`adbatch review ${batchId}\` shows where its review stands). Nothing was spent.\n`,
     );
     expect(`${refused.stdout}${refused.stderr}`).not.toMatch(/--yes/);
     expect(harness.credits()).toBe(balance);
