@@ -58,10 +58,12 @@ async function findResults(cli: CliCore, files: readonly string[]): Promise<Name
   }
   const named = new Map<string, Named>();
   const unknown: string[] = [];
-  for (const file of files.map(real)) {
+  for (const typed of files) {
+    // Found by the path as the disk knows it, said as the user typed it.
+    const [file, said] = [real(typed), resolve(typed)];
     const batch = details.find((detail) => inside(detail.resultsFolder, file));
     if (!batch) {
-      unknown.push(`${file} is not in any batch's results folder`);
+      unknown.push(`${said} is not in any batch's results folder`);
       continue;
     }
     let entry = named.get(batch.id);
@@ -76,7 +78,7 @@ async function findResults(cli: CliCore, files: readonly string[]): Promise<Name
     }
     const item = entry.review.items.find((one) => join(batch.resultsFolder, one.file) === file);
     if (!item) {
-      unknown.push(`${file} is in ${batch.name}'s folder but is not one of its results`);
+      unknown.push(`${said} is in ${batch.name}'s folder but is not one of its results`);
       continue;
     }
     if (!entry.resultIds.includes(item.id)) {
