@@ -111,7 +111,10 @@ export function etaInputOf(store: QueueStore, batch: Batch, facts: BatchFacts): 
     now,
     jobs: left,
     rate: rateLimit,
-    lastProgressAt: Math.max(batch.createdAt, ...jobs.map((job) => job.finishedAt ?? 0)),
+    // Progress is a job ending, or the batch given work again (resumed, reopened by a retry, a check, videos
+    // from picks or a reshoot: each moves its status, or its quote): a batch that finished an hour ago and
+    // has just been given videos to make is not "waiting on the service for 1 h".
+    lastProgressAt: Math.max(batch.createdAt, batch.updatedAt, ...jobs.map((job) => job.finishedAt ?? 0)),
     minStallMs: MIN_STALL_MS * (batch.sandbox ? sandboxTimeScale : 1),
   };
 }

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { FileGateway } from '../../../../src-main/core/app/files.ts';
 import { type BatchFacts, batchDetail, batchProgress } from '../../../../src-main/core/queue/views.ts';
+import { etaWords } from '../../../../src-main/shared/words.ts';
 import {
   complete,
   newBatch,
   products,
+  SHOOT,
   shootAndVideo,
   storePerTest,
   submitAndAccept,
@@ -67,5 +69,31 @@ describe('batch views', () => {
     // A paused batch has no ETA.
     ctx.store.batches.setStatus(batch.id, 'paused', 'user');
     expect(batchProgress(ctx.store, ctx.store.batches.get(batch.id)!, facts).eta).toBeNull();
+  });
+
+  it('count the wait on the service from when work was last given, not from a completion long before it', () => {
+    const batch = ctx.store.createBatch(newBatch({ video: null, products: products(1) }));
+    const { shoot } = shootAndVideo(ctx, batch.id, 0);
+    submitAndAccept(ctx, shoot.id);
+    complete(ctx, shoot.id, ['B/P/1.png']);
+    ctx.store.assets.downloaded(ctx.store.assets.ofJob(shoot.id)[0]!.id, 1, 'd'.repeat(64));
+    ctx.store.batches.setStatus(batch.id, 'finished');
+    // Forty minutes later the designer asks for more of the same batch (a reshoot, videos from the picks).
+    ctx.clock.now += 40 * 60_000;
+    ctx.store.addJobs(batch.id, [
+      { productId: shoot.productId, kind: 'shoot', afterJobId: null, settings: SHOOT, price: 8 },
+    ]);
+    const added = ctx.store.jobs.ofBatch(batch.id).find((job) => job.state === 'waiting')!;
+    ctx.clock.now += 5_000;
+    submitAndAccept(ctx, added.id);
+    ctx.clock.now += 10_000;
+    const running = ctx.store.batches.get(batch.id)!;
+    const eta = batchDetail(ctx.store, running, facts, files, ctx.clock.now).eta!;
+    expect(eta.stalledAt).toBeGreaterThan(ctx.clock.now);
+    expect(etaWords(eta, ctx.clock.now)).not.toMatch(/waiting on the service/);
+    // Left to run past the stall, it is said from when the work was given: 15 s ago, not 40 min.
+    expect(etaWords(eta, eta.stalledAt!)).toBe(
+      `waiting on the service for ${Math.round((eta.stalledAt! - ctx.clock.now + 15_000) / 60_000)} min`,
+    );
   });
 });
