@@ -194,18 +194,15 @@ const TAIL_BYTES = 4096;
 /** What the bytes themselves say of a file that failed to decode: whole, cut short, or unknown for this format. */
 type Ending = 'whole' | 'cut' | 'unknown';
 
-async function readEnds(input: Buffer | string): Promise<{ head: Buffer; tail: Buffer; size: number }> {
-  if (typeof input !== 'string') {
-    return { head: input.subarray(0, 12), tail: input.subarray(-TAIL_BYTES), size: input.length };
-  }
+/** The file's last bytes (up to TAIL_BYTES) and its size. */
+async function readTail(input: Buffer | string): Promise<{ tail: Buffer; size: number }> {
+  if (typeof input !== 'string') return { tail: input.subarray(-TAIL_BYTES), size: input.length };
   const file = await open(input, 'r');
   try {
     const { size } = await file.stat();
-    const head = Buffer.alloc(Math.min(size, 12));
-    await file.read(head, 0, head.length, 0);
     const tail = Buffer.alloc(Math.min(size, TAIL_BYTES));
     await file.read(tail, 0, tail.length, size - tail.length);
-    return { head, tail, size };
+    return { tail, size };
   } finally {
     await file.close();
   }
@@ -217,10 +214,10 @@ async function readEnds(input: Buffer | string): Promise<{ head: Buffer; tail: B
  * shared by the whole process, so while several photos decode at once (as a scan does) a failure may
  * carry another file's message ("premature end of JPEG image" for a damaged file that is whole).
  */
-async function ending(kind: SniffedKind, input: Buffer | string): Promise<Ending> {
+async function ending(kind: SniffedKind, { input, head }: ReadPhoto): Promise<Ending> {
   const trailer = TRAILERS[kind];
   if (!trailer && kind !== 'webp') return 'unknown';
-  const { head, tail, size } = await readEnds(input);
+  const { tail, size } = await readTail(input);
   if (trailer) return tail.includes(trailer) ? 'whole' : 'cut';
   if (head.length < 12) return 'cut';
   // RIFF's size counts everything after its first 8 bytes.
@@ -299,9 +296,10 @@ async function readFailure(
 }
 
 async function checkContent(
-  { input, head, hash }: ReadPhoto,
+  read: ReadPhoto,
   cache: IngestCache,
 ): Promise<Rejection | { ok: true; photo: CheckedContent }> {
+  const { input, head, hash } = read;
   const kind = sniff(head);
   const refused = refusedKind(kind);
   if (refused) return refused;
@@ -312,7 +310,7 @@ async function checkContent(
     // Header only: safe for any pixel count, which is checked next, before anything is decoded.
     meta = await sharp(input, { limitInputPixels: false }).metadata();
   } catch (error) {
-    return decodeFailure(kind, error as Error, await ending(kind, input));
+    return decodeFailure(kind, error as Error, await ending(kind, read));
   }
   if (!meta.width || !meta.height) return reject('truncated', `truncated or corrupt ${KIND_NAMES[kind]}`);
   const pixels = meta.width * meta.height;
@@ -392,7 +390,7 @@ async function checkContent(
   } catch (error) {
     // Adbatch's own cache could not be written (a full disk): not the photo's fault, and the scan's to say.
     if (isWriteFailure(error)) throw error;
-    return decodeFailure(kind, error as Error, await ending(kind, input));
+    return decodeFailure(kind, error as Error, await ending(kind, read));
   }
   return {
     ok: true,
