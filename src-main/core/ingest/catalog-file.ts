@@ -153,7 +153,9 @@ function toProducts(entries: readonly Entry[], file: string): CatalogProduct[] {
       const value = entry.identity?.[field];
       if (value && !product.identity[field]) product.identity[field] = value;
     }
-    if (entry.url) product.items.push({ url: entry.url, position: entry.position, row, place: entry.place });
+    if (entry.url) {
+      product.items.push({ url: withScheme(entry.url), position: entry.position, row, place: entry.place });
+    }
     byKey.set(entry.key, product);
   });
   return [...byKey].map(([key, product]) => {
@@ -171,6 +173,15 @@ function toProducts(entries: readonly Entry[], file: string): CatalogProduct[] {
       identity: product.identity,
     };
   });
+}
+
+/**
+ * A URL written without its scheme (`//cdn.shopify.com/s/files/…`, as a shop theme's code writes image
+ * links) is read as https, as a browser on the shop's page would read it; the service is handed it whole.
+ * A guess: no shop serves its product photos over plain http any more.
+ */
+function withScheme(url: string): string {
+  return url.startsWith('//') ? `https:${url}` : url;
 }
 
 function position(text: unknown): number | null {

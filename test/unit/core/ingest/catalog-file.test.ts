@@ -255,6 +255,28 @@ describe('parseCatalog: simple product,url[,position] lists', () => {
     ]);
   });
 
+  it('reads a URL written without its scheme, as a shop theme writes one, as https', () => {
+    const csv = 'tote,//cdn.shopify.com/s/files/tote.jpg\ncap,https://img.test/cap.jpg\n';
+    expect(parseCatalog(csv, 'list.csv')).toEqual([
+      {
+        key: 'tote',
+        name: 'tote',
+        urls: ['https://cdn.shopify.com/s/files/tote.jpg'],
+        places: { 'https://cdn.shopify.com/s/files/tote.jpg': 'row 1' },
+        identity: { sku: 'tote' },
+      },
+      {
+        key: 'cap',
+        name: 'cap',
+        urls: ['https://img.test/cap.jpg'],
+        places: { 'https://img.test/cap.jpg': 'row 2' },
+        identity: { sku: 'cap' },
+      },
+    ]);
+    const json = JSON.stringify([{ product: 'mug', url: '//cdn.example.com/mug.jpg' }]);
+    expect(parseCatalog(json, 'list.json')[0]!.urls).toEqual(['https://cdn.example.com/mug.jpg']);
+  });
+
   it('reads a header in other words, blank lines, spaces, CRLF and a BOM', () => {
     const csv = '\uFEFFProduct Name, Image URL\r\n\r\n  tote , https://img.test/t.jpg \r\n\r\n';
     expect(parseCatalog(csv, 'list.csv')).toEqual([
