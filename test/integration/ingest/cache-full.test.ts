@@ -5,12 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusalWords } from '../../../src-main/core/app/fs-refusal.ts';
 import { scanInputs } from '../../../src-main/core/ingest/scan.ts';
 import { jpeg, picture } from '../../support/bad-inputs.ts';
+import { callCore, startCoreHarness } from '../../support/core-harness.ts';
 import { canMount, type SmallDisk, smallDisk } from '../../support/small-disk.ts';
 
 // A scan whose cache (thumbnails, converted copies, in the library's `.adbatch`) cannot be written: the
 // photos are fine, so none is refused as "corrupt" (as a full disk once made a CMYK photo's copy say
 // "corrupt JPEG: … write error"); the scan stops with the disk's fault in words, and once there is room the
 // same photos are all taken. As root on a real full disk (a tmpfs); otherwise on a folder it may not write.
+// Through ingest itself, and through the app's own path (`ingest:scan`, as New batch and MCP ask it).
 
 let dir: string;
 let photos: string;
@@ -55,5 +57,32 @@ describe(`a scan whose cache cannot be written (${canMount ? 'a full disk' : 'a 
     expect(plan.products.flatMap((product) => product.photos.map((photo) => photo.converted))).toEqual(
       expect.arrayContaining([expect.stringMatching(/CMYK/), null, null]),
     );
+  }, 60_000);
+
+  it("is refused in the same words through the app's own path, and scans once the disk is mended", async () => {
+    const h = await startCoreHarness();
+    const appDisk = smallDisk(h.dir, { sizeBytes: 4 * 1024 * 1024, freeBytes: 48 * 1024 });
+    try {
+      await callCore(h.core, 'settings:set', { libraryDir: appDisk.library });
+      const refused = await h.core.dispatch('ingest:scan', { inputs: [photos] });
+      expect(refused).toEqual({
+        ok: false,
+        error: expect.objectContaining({
+          code: 'refused',
+          message: expect.stringMatching(
+            canMount
+              ? new RegExp(`^The disk that holds ${appDisk.library}\\S* is full: free some space`)
+              : new RegExp(`^Adbatch is not allowed to write ${appDisk.library}`),
+          ),
+        }),
+      });
+      await appDisk.mend();
+      const plan = await callCore(h.core, 'ingest:scan', { inputs: [photos] });
+      expect(plan.problems).toEqual([]);
+      expect(plan.products.flatMap((product) => product.photos)).toHaveLength(3);
+    } finally {
+      await appDisk.close();
+      await h.close();
+    }
   }, 60_000);
 });
