@@ -91,8 +91,10 @@ async function verify(file: string, expected: ExpectedContent): Promise<void> {
   try {
     // Decoding every pixel, not just the header: a truncated or corrupted image fails here.
     await sharp(file, { failOn: 'error' }).stats();
-  } catch (error) {
-    throw new DownloadError(`the image does not decode (${(error as Error).message})`, false);
+  } catch {
+    // Not libvips' words: its error message is one for the process, and may be another file's
+    // (core/ingest/decode-gate.ts).
+    throw new DownloadError('the image does not decode: its data is damaged or cut short', false);
   }
 }
 
