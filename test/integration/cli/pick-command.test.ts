@@ -81,9 +81,17 @@ describe('adbatch pick, reject and unflag', () => {
       [second[1]!]: ['picked', null],
     });
 
-    const unflagged = await adbatch(['unflag', join(folder, second[1]!), '--data-dir', where.dataDir]);
+    const unflagged = await adbatch([
+      'unflag',
+      join(folder, second[1]!),
+      join(folder, first[1]!),
+      '--data-dir',
+      where.dataDir,
+    ]);
     expect(unflagged.code, unflagged.stderr).toBe(0);
+    // Neither picked nor rejected, and a rejection's reason goes with it.
     expect((await flags())[second[1]!]).toEqual([null, null]);
+    expect((await flags())[first[1]!]).toEqual([null, null]);
 
     // Through a link to the results folder, as a path on macOS often goes (/tmp is /private/tmp).
     const link = join(dir, 'this batch');
