@@ -45,6 +45,10 @@ async function batchReview(cli: CliCore, batchId: string, json: boolean): Promis
   const picks = review.items.filter((item) => item.flag === 'picked');
   if (picks.length > 0) {
     process.stdout.write(`Picked, in ${batch.resultsFolder}:\n${picks.map(pickLine).join('\n')}\n`);
+  } else if (review.counts.total > 0) {
+    process.stdout.write(
+      `Nothing picked yet: pick in Review in the app, or with adbatch pick <file...> (the results are in ${batch.resultsFolder}).\n`,
+    );
   }
 }
 

@@ -41,6 +41,12 @@ beforeAll(async () => {
     view.items.filter((item) => item.productName === name && item.kind === 'shot').map((item) => item.file),
   );
   expect(shots.map((files) => files.length)).toEqual([4, 4]);
+  const before = await adbatch(['review', batchId, '--data-dir', where.dataDir]);
+  expect(before.stdout).toMatch(
+    new RegExp(
+      `: 0 of 8 reviewed, 0 picked, 0 rejected\\nNothing picked yet: pick in Review in the app, or with adbatch pick <file\\.\\.\\.> \\(the results are in ${escaped(folder)}\\)\\.\\n$`,
+    ),
+  );
 }, 120_000);
 
 afterAll(async () => {
