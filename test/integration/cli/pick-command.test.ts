@@ -19,10 +19,13 @@ let folder: string;
 let shots: string[][];
 
 const review = async (): Promise<ReviewView & { resultsFolder: string }> => {
-  const printed = await adbatch(['review', batchId, '--json', '--data-dir', where.dataDir]);
+  const printed = await cli(['review', batchId, '--json']);
   expect(printed.code, printed.stderr).toBe(0);
   return JSON.parse(printed.stdout);
 };
+/** An adbatch command on this test's data folder. */
+const cli = (args: string[], options: { cwd?: string } = {}) =>
+  adbatch([...args, '--data-dir', where.dataDir], options);
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const flags = async () =>
   Object.fromEntries((await review()).items.map((item) => [item.file, [item.flag, item.rejectReason]]));
@@ -41,7 +44,7 @@ beforeAll(async () => {
     view.items.filter((item) => item.productName === name && item.kind === 'shot').map((item) => item.file),
   );
   expect(shots.map((files) => files.length)).toEqual([4, 4]);
-  const before = await adbatch(['review', batchId, '--data-dir', where.dataDir]);
+  const before = await cli(['review', batchId]);
   expect(before.stdout).toMatch(
     new RegExp(
       `: 0 of 8 reviewed, 0 picked, 0 rejected\\nNothing picked yet: pick in Review in the app, or with adbatch pick <file\\.\\.\\.> \\(the results are in ${escaped(folder)}\\)\\.\\n$`,
@@ -56,26 +59,17 @@ afterAll(async () => {
 describe('adbatch pick, reject and unflag', () => {
   it('flag results named by their files, as Review does, and say where the review stands', async () => {
     const [first, second] = shots as [string[], string[]];
-    const picked = await adbatch([
-      'pick',
-      join(folder, first[0]!),
-      join(folder, second[1]!),
-      '--data-dir',
-      where.dataDir,
-    ]);
+    const picked = await cli(['pick', join(folder, first[0]!), join(folder, second[1]!)]);
     expect(picked.code, picked.stderr).toBe(0);
     expect(picked.stdout).toMatch(
       new RegExp(`^Picked 2 in .+ \\(${batchId}\\): .+\\. Now 2 of 8 reviewed, 2 picked, 0 rejected\\.\\n$`),
     );
 
     // From inside the results folder, as a shell's glob names them.
-    const rejected = await adbatch(
-      ['reject', first[1]!, first[2]!, '--reason', 'garbled_text', '--data-dir', where.dataDir],
-      { cwd: folder },
-    );
+    const rejected = await cli(['reject', first[1]!, first[2]!, '--reason', 'garbled_text'], { cwd: folder });
     expect(rejected.code, rejected.stderr).toBe(0);
     expect(rejected.stdout).toMatch(/Now 4 of 8 reviewed, 2 picked, 2 rejected\.\n$/);
-    const plain = await adbatch(['reject', join(folder, first[3]!), '--data-dir', where.dataDir]);
+    const plain = await cli(['reject', join(folder, first[3]!)]);
     expect(plain.code, plain.stderr).toBe(0);
 
     expect(await flags()).toMatchObject({
@@ -87,13 +81,7 @@ describe('adbatch pick, reject and unflag', () => {
       [second[1]!]: ['picked', null],
     });
 
-    const unflagged = await adbatch([
-      'unflag',
-      join(folder, second[1]!),
-      join(folder, first[1]!),
-      '--data-dir',
-      where.dataDir,
-    ]);
+    const unflagged = await cli(['unflag', join(folder, second[1]!), join(folder, first[1]!)]);
     expect(unflagged.code, unflagged.stderr).toBe(0);
     // Neither picked nor rejected, and a rejection's reason goes with it.
     expect((await flags())[second[1]!]).toEqual([null, null]);
@@ -102,7 +90,7 @@ describe('adbatch pick, reject and unflag', () => {
     // Through a link to the results folder, as a path on macOS often goes (/tmp is /private/tmp).
     const link = join(dir, 'this batch');
     await symlink(folder, link);
-    const throughLink = await adbatch(['pick', join(link, second[2]!), '--data-dir', where.dataDir]);
+    const throughLink = await cli(['pick', join(link, second[2]!)]);
     expect(throughLink.code, throughLink.stderr).toBe(0);
     expect((await flags())[second[2]!]).toEqual(['picked', null]);
   }, 60_000);
@@ -112,14 +100,7 @@ describe('adbatch pick, reject and unflag', () => {
     const stranger = join(folder, 'notes.jpg');
     await writeFile(stranger, 'not a result');
     const outside = join(dir, 'photos', (await readdir(join(dir, 'photos')))[0]!);
-    const refused = await adbatch([
-      'pick',
-      join(folder, shots[1]![0]!),
-      stranger,
-      outside,
-      '--data-dir',
-      where.dataDir,
-    ]);
+    const refused = await cli(['pick', join(folder, shots[1]![0]!), stranger, outside]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toMatch(
