@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { NewProduct } from '../../src-main/core/queue/types.ts';
+import type { NewBatch, NewProduct } from '../../src-main/core/queue/types.ts';
 import type { AppServer } from '../harness/app-server.ts';
 import { appInChromium } from '../support/app-fixture.ts';
 import { INTO_STATE, productJobs, withQueueStore } from '../support/job-states.ts';
@@ -20,33 +20,36 @@ const EXAMPLES = resolve(import.meta.dirname, '../../resources/examples');
 let page: Page;
 let app: AppServer;
 
-/** Products of the bundled examples, one photo each. */
-function examples(...folders: Array<[name: string, folder: string, file: string]>): NewProduct[] {
-  return folders.map(([name, folder, file]) => ({
-    name,
+/** A batch of shoots alone (no video) of products of the bundled examples, one photo each. */
+function examplesBatch(
+  library: string,
+  name: string,
+  ...folders: Array<[name: string, folder: string, file: string]>
+): NewBatch {
+  const products: NewProduct[] = folders.map(([product, folder, file]) => ({
+    name: product,
     sourceDir: join(EXAMPLES, folder),
     photos: [{ path: join(EXAMPLES, folder, file), url: null }],
   }));
+  return newBatch({ name, video: null, libraryDir: library, products });
 }
 
 const { missing } = appInChromium('needs-you', {
   prepare: async (dir) => {
     const dataDir = join(dir, 'data');
+    const library = join(dir, 'library');
     await mkdir(dataDir, { recursive: true });
     withQueueStore(dataDir, (ctx) => {
       // The service answered oddly about three charged shoots: it no longer knows two (404), one of them
       // again after the user checked; it called the third completed without a result to download.
       const odd = ctx.store.createBatch(
-        newBatch({
-          name: 'Summer bottles',
-          video: null,
-          libraryDir: join(dir, 'library'),
-          products: examples(
-            ['Glass bottle', 'bottles', 'solidus_bottles_1.png'],
-            ['Black hoodie', 'hoodie-black', 'solidus_hoodie_black_1.png'],
-            ['Sticker', 'sticker', 'solidus_sticker.png'],
-          ),
-        }),
+        examplesBatch(
+          library,
+          'Summer bottles',
+          ['Glass bottle', 'bottles', 'solidus_bottles_1.png'],
+          ['Black hoodie', 'hoodie-black', 'solidus_hoodie_black_1.png'],
+          ['Sticker', 'sticker', 'solidus_sticker.png'],
+        ),
       );
       const [bottle, hoodie, sticker] = productJobs(ctx, odd.id);
       INTO_STATE.running(ctx, bottle!.shoot, bottle!.video);
@@ -61,29 +64,21 @@ const { missing } = appInChromium('needs-you', {
       ctx.store.batches.setStatus(odd.id, 'finished');
       ctx.clock.now += 60_000;
       const earlier = ctx.store.createBatch(
-        newBatch({
-          name: 'Autumn totes',
-          video: null,
-          libraryDir: join(dir, 'library'),
-          products: examples(['Canvas tote', 'tote', 'solidus_canvas_tote.png']),
-        }),
+        examplesBatch(library, 'Autumn totes', ['Canvas tote', 'tote', 'solidus_canvas_tote.png']),
       );
       for (const { shoot, video } of productJobs(ctx, earlier.id)) INTO_STATE.done(ctx, shoot, video);
       ctx.store.batches.setStatus(earlier.id, 'finished');
       ctx.clock.now += 60_000;
       const batch = ctx.store.createBatch(
-        newBatch({
-          name: 'Spring caps',
-          video: null,
-          libraryDir: join(dir, 'library'),
-          products: examples(
-            ['Red cap', 'cap-red', 'solidus_cap_red_1.png'],
-            ['Black cap', 'cap-black', 'solidus_cap_black_1.png'],
-            ['Mug set', 'mug-set', 'solidus_mug_set.png'],
-            ['Notebook', 'notebook', 'solidus_notebook.png'],
-            ['Hat', 'hat', 'solidus_hat.png'],
-          ),
-        }),
+        examplesBatch(
+          library,
+          'Spring caps',
+          ['Red cap', 'cap-red', 'solidus_cap_red_1.png'],
+          ['Black cap', 'cap-black', 'solidus_cap_black_1.png'],
+          ['Mug set', 'mug-set', 'solidus_mug_set.png'],
+          ['Notebook', 'notebook', 'solidus_notebook.png'],
+          ['Hat', 'hat', 'solidus_hat.png'],
+        ),
       );
       const [red, black, mug, notebook, hat] = productJobs(ctx, batch.id);
       INTO_STATE.done(ctx, red!.shoot, red!.video);
