@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import sharp, { type Sharp } from 'sharp';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import type { ExportItem } from './export-item.ts';
@@ -20,13 +20,26 @@ export interface DecodedSource {
   hasAlpha: boolean;
 }
 
-/** `flattenOn`: transparency laid on this colour, for a look at the pixels as a background shows them. */
+/** A source whose bytes were read but are not an image sharp can decode. */
+export class SourceDecodeError extends Error {}
+
+/**
+ * `flattenOn`: transparency laid on this colour, for a look at the pixels as a background shows them.
+ *
+ * The file is read by Node, so that a missing or unreadable one fails with the system's code (said in
+ * words by fs-refusal.ts); a decode that fails is said in fixed words, never with libvips' message: that
+ * is one for the whole process, and may be another file's (ingest/decode-gate.ts).
+ */
 export async function decodeSource(file: string, flattenOn?: string): Promise<DecodedSource> {
-  const oriented = sharp(file, { failOn: 'error' }).autoOrient();
+  const bytes = await readFile(file);
+  const oriented = sharp(bytes, { failOn: 'error' }).autoOrient();
   const { data, info } = await (flattenOn ? oriented.flatten({ background: flattenOn }) : oriented)
     .toColourspace('srgb')
     .raw()
-    .toBuffer({ resolveWithObject: true });
+    .toBuffer({ resolveWithObject: true })
+    .catch(() => {
+      throw new SourceDecodeError('the image does not decode: its data is damaged or cut short');
+    });
   return {
     data,
     info: { width: info.width, height: info.height, channels: info.channels },

@@ -50,14 +50,23 @@ export async function checkLogoFile(path: string): Promise<CheckedLogo> {
   let width = 0;
   let height = 0;
   const sharp = await loadSharp();
+  // Said in fixed words, never with libvips' message: that is one for the whole process, and may be
+  // another image's (ingest/decode-gate.ts).
+  const damaged = () => refuse('does not decode as an image: its data is damaged or cut short');
+  const decoded = sharp(bytes, { failOn: 'error', limitInputPixels: false });
   try {
-    // Decoding every pixel, not just the header: a truncated file fails here, not at the service.
-    const decoded = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_LOGO_PIXELS });
     ({ width = 0, height = 0 } = await decoded.metadata());
-    await decoded.stats();
-  } catch (error) {
-    throw refuse(`does not decode as an image (${(error as Error).message})`);
+  } catch {
+    throw damaged();
   }
+  if (width * height > MAX_LOGO_PIXELS)
+    throw refuse(
+      `is ${width}×${height}: a logo must be at most ${MAX_LOGO_PIXELS / 1_000_000} million pixels`,
+    );
+  // Decoding every pixel, not just the header: a truncated file fails here, not at the service.
+  await decoded.stats().catch(() => {
+    throw damaged();
+  });
   if (Math.min(width, height) < MIN_LOGO_SIDE)
     throw refuse(`is ${width}×${height}: a logo needs at least ${MIN_LOGO_SIDE} pixels on each side`);
   return {

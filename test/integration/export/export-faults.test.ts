@@ -117,6 +117,39 @@ describe.runIf(canMount)('a read-only folder', () => {
   }, 60_000);
 });
 
+describe('a source that is damaged or gone', () => {
+  it('fails that file alone, in words of its own, and writes the others', async () => {
+    const dir = join(root, 'sources-at-fault');
+    await mkdir(dir, { recursive: true });
+    const whole = await sharp(items[0]!.file).jpeg().toBuffer();
+    const cut = join(dir, 'cut.jpg');
+    const gone = join(dir, 'gone.jpg');
+    await writeFile(cut, whole.subarray(0, Math.floor(whole.length * 0.6)));
+    await writeFile(gone, whole);
+    const faulty = [
+      exportItem({ key: 'cut', file: cut, productKey: 'cut', handle: 'cut', sku: 'B0000CUT01' }),
+      exportItem({ key: 'gone', file: gone, productKey: 'gone', handle: 'gone', sku: 'B000GONE01' }),
+      items[0]!,
+    ];
+    const plan = await planExport({ items: faulty, recipes: [builtInRecipe('web')], date: '2026-11-23' });
+    await rm(gone);
+    const out = join(root, 'export-sources-at-fault');
+    const report = await runExport({ acceptWarnings: ACCEPT_ALL, plan, destination: out });
+    expect(report.status).toBe('done');
+    const errorOf = (file: string) =>
+      report.files.find((outcome) => outcome.planned.item.file === file)?.error;
+    expect(errorOf(cut)).toBe(
+      `${cut} could not be exported: the image does not decode: its data is damaged or cut short`,
+    );
+    expect(errorOf(gone)).toBe(
+      `${gone} could not be exported: ${gone} does not exist: it was moved, renamed or deleted, or its drive is unplugged. Check the path, or choose where it is now.`,
+    );
+    const written = report.files.filter((outcome) => outcome.status !== 'failed');
+    expect(written.map((outcome) => outcome.planned.item.file)).toEqual([items[0]!.file]);
+    expect(await listFiles(out)).toEqual(written.map((outcome) => outcome.relativePath).sort());
+  }, 60_000);
+});
+
 describe('an export killed mid-run', () => {
   it('ends, once run again, with exactly the planned files, whole, and no .part', async () => {
     const out = join(root, 'export-killed');
