@@ -17,6 +17,21 @@ export function amazonIdentifier(sku: string): string | null {
 }
 
 /**
+ * The UPC an 11-digit SKU most likely is, or null: a spreadsheet reads `036000291452` as a number and
+ * drops its leading zero, and Amazon finds a listing by the whole code. GUESS: only when the 12 digits'
+ * check digit holds (GS1's), as an unrelated 11-digit code's does one time in ten; it is said, never
+ * rewritten, since that one in ten is someone's own SKU.
+ */
+export function upcWithoutItsZero(identifier: string): string | null {
+  if (!/^\d{11}$/.test(identifier)) return null;
+  const upc = `0${identifier}`;
+  // GS1: from the digit before the check digit leftwards, weights 3, 1, 3, …; the check digit tops the sum up to a ten.
+  let sum = 0;
+  for (let index = 0; index < 11; index++) sum += Number(upc[10 - index]) * (index % 2 === 0 ? 3 : 1);
+  return (10 - (sum % 10)) % 10 === Number(upc[11]) ? upc : null;
+}
+
+/**
  * The product sheet's word (app and CLI) on the SKUs Amazon's file names cannot hold, said where they are
  * typed, before an Amazon export refuses them; null when every SKU can be held (or is empty).
  */

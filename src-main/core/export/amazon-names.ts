@@ -1,4 +1,4 @@
-import { amazonIdentifier } from '../../shared/amazon-identifier.ts';
+import { amazonIdentifier, upcWithoutItsZero } from '../../shared/amazon-identifier.ts';
 import { someNamed } from '../../shared/counted.ts';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import { usesToken } from './names.ts';
@@ -26,11 +26,16 @@ export function amazonListing(sku: string): string | null {
  */
 export class AmazonNameNotes {
   private readonly rewritten = new Map<string, string>();
+  /** SKUs of 11 digits that read as a UPC once a 0 is put before them: by the SKU, its product and that UPC. */
+  private readonly shortUpcs = new Map<string, { product: string; upc: string }>();
   /** By the SKU in capitals: the SKU as first met, and the products (by key) that have it. */
   private readonly products = new Map<string, { identifier: string; sharing: Map<string, string> }>();
 
   note(item: { sku: string; product: string; batch: string; productKey: string }, identifier: string): void {
     if (item.sku !== identifier) this.rewritten.set(item.sku, identifier);
+    const upc = upcWithoutItsZero(identifier);
+    if (upc !== null && !this.shortUpcs.has(identifier))
+      this.shortUpcs.set(identifier, { product: item.product, upc });
     const key = identifier.toUpperCase();
     let entry = this.products.get(key);
     if (!entry) {
@@ -47,6 +52,18 @@ export class AmazonNameNotes {
       notices.push({
         product: '',
         message: `Amazon's file names hold SKUs without dashes or spaces, as Amazon asks: ${someNamed(pairs)}.`,
+      });
+    }
+    if (this.shortUpcs.size > 0) {
+      const count = this.shortUpcs.size;
+      const pairs = [...this.shortUpcs].map(
+        ([sku, { product, upc }]) => `${product} (${sku}, as a UPC ${upc})`,
+      );
+      notices.push({
+        product: '',
+        message:
+          `${count === 1 ? '1 SKU has' : `${count} SKUs have`} 11 digits, one short of a UPC, and ${count === 1 ? 'reads' : 'read'} as one with a 0 before: ${someNamed(pairs)}. ` +
+          `A spreadsheet drops a UPC's leading zero, and Amazon finds a listing by its whole code: if ${count === 1 ? 'it is a UPC' : 'these are UPCs'}, give ${count === 1 ? 'it its' : 'them their'} 12 digits in the product sheet (or adbatch products <batch> --from FILE).`,
       });
     }
     for (const { identifier, sharing } of this.products.values()) {

@@ -72,6 +72,23 @@ describe('Amazon’s file names', () => {
     );
   }, 60_000);
 
+  it('say which SKUs look like a UPC whose leading zero a spreadsheet dropped, and only those', async () => {
+    const items = [
+      // 036000291452 and 012345678905 are whole UPCs; 12345678901 is not one with a 0 before it.
+      ...picks(1, { productKey: 'tea', product: 'Tea', sku: '36000291452' }),
+      ...picks(1, { productKey: 'mug', product: 'Mug', sku: '12345678901' }),
+      ...picks(1, { productKey: 'cup', product: 'Cup', sku: '036000291452' }),
+      ...picks(1, { productKey: 'jar', product: 'Jar', sku: '1234-5678-905' }),
+    ];
+    const plan = await planExport({ items, recipes: AMAZON, date: '2026-11-28' });
+    // Said, never rewritten: one 11-digit SKU in ten reads as a UPC by chance.
+    expect(plan.files.map((file) => file.relativePath)).toContain('Amazon main/36000291452.MAIN.jpg');
+    expect(plan.notices.map((notice) => notice.message)).toContain(
+      "2 SKUs have 11 digits, one short of a UPC, and read as one with a 0 before: Tea (36000291452, as a UPC 036000291452), Jar (12345678905, as a UPC 012345678905). A spreadsheet drops a UPC's leading zero, and Amazon finds a listing by its whole code: if these are UPCs, give them their 12 digits in the product sheet (or adbatch products <batch> --from FILE).",
+    );
+    expect(plan.notices.map((notice) => notice.message).join(' ')).not.toMatch(/12345678901|Cup/);
+  }, 60_000);
+
   it('refuse the export, naming the product, when a SKU holds characters Amazon would not take', async () => {
     const items = [
       ...picks(1, { productKey: 'hat', product: 'Hat', sku: 'HAT_001' }),
