@@ -20,9 +20,6 @@ export interface DecodedSource {
   hasAlpha: boolean;
 }
 
-/** A source whose bytes were read but are not an image sharp can decode. */
-export class SourceDecodeError extends Error {}
-
 /**
  * `flattenOn`: transparency laid on this colour, for a look at the pixels as a background shows them.
  *
@@ -38,7 +35,7 @@ export async function decodeSource(file: string, flattenOn?: string): Promise<De
     .raw()
     .toBuffer({ resolveWithObject: true })
     .catch(() => {
-      throw new SourceDecodeError('the image does not decode: its data is damaged or cut short');
+      throw new Error('the image does not decode: its data is damaged or cut short');
     });
   return {
     data,
