@@ -41,3 +41,18 @@ export function unnamableSkuWords(rows: readonly { name: string; used: { sku: st
   const named = someNamed(unnamable.map((row) => `${row.name} (“${row.used.sku}”)`));
   return `${unnamable.length} of ${rows.length} products have a SKU Amazon's file names cannot hold (letters and digits only; dashes and spaces are left out): ${named}.`;
 }
+
+/**
+ * The product sheet's word (app and CLI) on the SKUs that read as a UPC whose leading zero a spreadsheet
+ * dropped (`upcWithoutItsZero`), said where they are typed, as an Amazon export's plan says it; null when
+ * there are none.
+ */
+export function shortUpcSkuWords(rows: readonly { name: string; used: { sku: string } }[]): string | null {
+  const short = rows.flatMap((row) => {
+    const identifier = amazonIdentifier(row.used.sku);
+    const upc = identifier === null ? null : upcWithoutItsZero(identifier);
+    return upc === null ? [] : [`${row.name} (“${row.used.sku}”, as a UPC ${upc})`];
+  });
+  if (short.length === 0) return null;
+  return `${short.length} of ${rows.length} products have a SKU of 11 digits, one short of a UPC, that reads as one with a 0 before: ${someNamed(short)}. A spreadsheet drops a UPC's leading zero, and Amazon finds a listing by its whole code: if it is a UPC, type its 12 digits.`;
+}

@@ -155,6 +155,18 @@ describe.skipIf(missing)(`the product sheet${missing ? ` (skipped: ${missing})` 
     await sku('notebook').fill('SOL-NOTE-A5');
     await sku('notebook').press('Enter');
     await expect.poll(() => sheet.getByTestId('products-unnamable').count()).toBe(0);
+    // A UPC pasted from a spreadsheet that dropped its leading zero is said too (Amazon would match it to
+    // no listing); typed whole, the word goes.
+    await sku('hat').fill('36000291452');
+    await sku('hat').press('Enter');
+    await expect
+      .poll(() => sheet.getByTestId('products-short-upc').textContent())
+      .toBe(
+        "1 of 5 products have a SKU of 11 digits, one short of a UPC, that reads as one with a 0 before: hat (“36000291452”, as a UPC 036000291452). A spreadsheet drops a UPC's leading zero, and Amazon finds a listing by its whole code: if it is a UPC, type its 12 digits.",
+      );
+    await sku('hat').fill('SOL-HAT');
+    await sku('hat').press('Enter');
+    await expect.poll(() => sheet.getByTestId('products-short-upc').count()).toBe(0);
     // A handle Shopify would not take is said as it is typed (its import file would leave the row out);
     // mended, the word goes.
     const handle = page.getByRole('textbox', { name: 'Handle of hat', exact: true });

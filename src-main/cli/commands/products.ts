@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { unnamableSkuWords } from '../../shared/amazon-identifier.ts';
+import { shortUpcSkuWords, unnamableSkuWords } from '../../shared/amazon-identifier.ts';
 import type { ProductSheetView } from '../../shared/models.ts';
 import { unusableHandleWords } from '../../shared/shopify-handle.ts';
 import { decodeSpreadsheet, guessedEncodingWarning } from '../../shared/spreadsheet-text.ts';
@@ -36,12 +36,13 @@ function sheetLines(view: ProductSheetView): string {
 }
 
 /**
- * The SKUs an Amazon export would refuse and the handles Shopify would not take, said as they are read or
- * shown (the app's sheet says the same).
+ * The SKUs an Amazon export would refuse or match to no listing (a UPC's zero dropped) and the handles
+ * Shopify would not take, said as they are read or shown (the app's sheet says the same).
  */
 function noteUnnamable(view: Pick<ProductSheetView, 'rows'>): void {
-  for (const words of [unnamableSkuWords(view.rows), unusableHandleWords(view.rows)]) {
-    if (words) process.stderr.write(`note: ${words}\n`);
+  const words = [unnamableSkuWords(view.rows), shortUpcSkuWords(view.rows), unusableHandleWords(view.rows)];
+  for (const said of words) {
+    if (said) process.stderr.write(`note: ${said}\n`);
   }
 }
 

@@ -1,5 +1,5 @@
 import { type ClipboardEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { unnamableSkuWords } from '../../../src-main/shared/amazon-identifier.ts';
+import { shortUpcSkuWords, unnamableSkuWords } from '../../../src-main/shared/amazon-identifier.ts';
 import type { ProductSheetRow } from '../../../src-main/shared/models.ts';
 import { unusableHandleWords } from '../../../src-main/shared/shopify-handle.ts';
 import { decodeSpreadsheet, guessedEncodingWarning } from '../../../src-main/shared/spreadsheet-text.ts';
@@ -66,6 +66,8 @@ export function ProductSheet({ batchId, onClose }: { batchId: string; onClose: (
   const lacking = sheet?.rows.filter((row) => !row.used.sku).length ?? 0;
   // A SKU Amazon's file names cannot hold refuses an Amazon export: said here, where it is mended.
   const unnamable = sheet ? unnamableSkuWords(sheet.rows) : null;
+  // And one whose UPC lost its leading zero in a spreadsheet: Amazon would match it to no listing.
+  const shortUpcs = sheet ? shortUpcSkuWords(sheet.rows) : null;
   const badHandles = sheet ? unusableHandleWords(sheet.rows) : null;
   return (
     <ModalSheet labelledBy="product-sheet-title" className="product-sheet" onClose={onClose}>
@@ -139,6 +141,11 @@ export function ProductSheet({ batchId, onClose }: { batchId: string; onClose: (
       {unnamable && (
         <p className="small product-lacking" data-testid="products-unnamable">
           {unnamable}
+        </p>
+      )}
+      {shortUpcs && (
+        <p className="small product-lacking" data-testid="products-short-upc">
+          {shortUpcs}
         </p>
       )}
       {badHandles && (

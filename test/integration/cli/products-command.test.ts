@@ -152,6 +152,36 @@ describe('adbatch products', () => {
     expect(both.stdout).toMatch(/^done: 2 written, 0 already there, 0 failed, into /m);
   }, 60_000);
 
+  it('says a SKU whose UPC zero a spreadsheet dropped as it is read, and an Amazon export says it again', async () => {
+    const sheet = join(dir, 'upc.csv');
+    // 036000291452 as a spreadsheet saves a number: its leading zero gone; 012345678905 kept whole.
+    await writeFile(sheet, 'Name,SKU\nproduct-01,36000291452\nproduct-02,012345678905\n');
+    const read = await products('--from', sheet);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stderr).toBe(
+      "note: 1 of 2 products have a SKU of 11 digits, one short of a UPC, that reads as one with a 0 before: product-01 (“36000291452”, as a UPC 036000291452). A spreadsheet drops a UPC's leading zero, and Amazon finds a listing by its whole code: if it is a UPC, type its 12 digits.\n",
+    );
+    const exported = await adbatch([
+      'export',
+      batchId,
+      '--recipe',
+      'amazon-main',
+      '--not-rejected',
+      '--accept-warning',
+      'below_recommended',
+      '--accept-warning',
+      'not_white',
+      '--to',
+      join(dir, 'amazon-upc'),
+      '--data-dir',
+      where.dataDir,
+    ]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toContain(
+      'note: 1 SKU has 11 digits, one short of a UPC, and reads as one with a 0 before: product-01 (36000291452, as a UPC 036000291452).',
+    );
+  }, 60_000);
+
   it('reads back a sheet Excel saved again in German: semicolons and Windows-1252, said as read', async () => {
     const sheet = join(dir, 'excel-de.csv');
     // "Tasse Café" and "Mütze – Rot" in Windows-1252: é 0xE9, ü 0xFC, the en dash 0x96; not UTF-8.
