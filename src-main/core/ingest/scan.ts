@@ -25,6 +25,7 @@ import { MAX_PHOTOS_PER_PRODUCT } from './limits.ts';
 import { outsideReason } from './outside-links.ts';
 import type { OwnContent } from './own-content.ts';
 import { checkRemotePhoto, type RemoteCheck } from './remote-photo.ts';
+import { sweepStaleParts } from './stale-parts.ts';
 import type {
   DroppedProduct,
   IngestPlan,
@@ -289,6 +290,7 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
       : parseGroupPattern(options.pattern ?? DEFAULT_GROUP_PATTERN);
   const concurrency = options.concurrency ?? Math.max(2, availableParallelism() * 2);
   const cache: IngestCache = { dir: options.cacheDir };
+  await sweepStaleParts(options.cacheDir);
   const adbatch = options.adbatch ?? AdbatchFolders.none;
   const plan: IngestPlan = { products: [], problems: [], skipped: [], nested: [], dropped: [] };
   const sources: Source[] = [];
