@@ -35,6 +35,21 @@ afterAll(async () => {
 
 const products = (...args: string[]) => adbatch(['products', batchId, ...args, '--data-dir', where.dataDir]);
 
+/** `adbatch export` of the batch's Amazon main images into `folder`, these pre-flight warnings accepted. */
+const exportMains = (folder: string, ...accepted: string[]) =>
+  adbatch([
+    'export',
+    batchId,
+    '--recipe',
+    'amazon-main',
+    '--not-rejected',
+    ...accepted.flatMap((kind) => ['--accept-warning', kind]),
+    '--to',
+    join(dir, folder),
+    '--data-dir',
+    where.dataDir,
+  ]);
+
 describe('adbatch products', () => {
   it('prints the sheet as CSV, reads an edited one back, and refuses a row that names no product', async () => {
     const printed = await products('--csv');
@@ -100,17 +115,7 @@ describe('adbatch products', () => {
       'note: 1 of 2 products have a handle Shopify does not take (lower-case letters and digits, dashes between words): product-02 (“Wool Hat”).\n';
     expect(read.stderr).toBe(note);
     expect((await products()).stderr).toBe(note);
-    const exported = await adbatch([
-      'export',
-      batchId,
-      '--recipe',
-      'amazon-main',
-      '--not-rejected',
-      '--to',
-      join(dir, 'amazon'),
-      '--data-dir',
-      where.dataDir,
-    ]);
+    const exported = await exportMains('amazon');
     expect(exported.code).toBe(1);
     expect(exported.stderr).toContain('which Amazon would not take: product-01 (“CAP_01”)');
     // HAT-02 is not refused: Amazon's names hold it as HAT02.
@@ -122,32 +127,19 @@ describe('adbatch products', () => {
     // "Nothing exported" after making the folder).
     await writeFile(sheet, 'Name,SKU,Handle\nproduct-01,CAP-01,\nproduct-02,HAT-02,wool-hat\n');
     expect((await products('--from', sheet)).stderr).toBe('');
-    const exportMains = (...accepted: string[]) =>
-      adbatch([
-        'export',
-        batchId,
-        '--recipe',
-        'amazon-main',
-        '--not-rejected',
-        ...accepted.flatMap((kind) => ['--accept-warning', kind]),
-        '--to',
-        join(dir, 'amazon'),
-        '--data-dir',
-        where.dataDir,
-      ]);
-    const held = await exportMains();
+    const held = await exportMains('amazon');
     expect(held.code, held.stderr).toBe(1);
     expect(held.stderr).toMatch(
       /Nothing would be written: the pre-flight holds back all 2 files: 2 under the channel recommended size \(.*\); 2 background not pure white \(e\.g\. The background is not pure white .*\)\. To write what its warnings hold back anyway, accept them: below_recommended, not_white\./,
     );
-    const sizeAccepted = await exportMains('below_recommended');
+    const sizeAccepted = await exportMains('amazon', 'below_recommended');
     expect(sizeAccepted.code, sizeAccepted.stderr).toBe(1);
     expect(sizeAccepted.stderr).toMatch(
       /Nothing would be written: the pre-flight holds back all 2 files: 2 background not pure white \(.*\)\. To write what its warnings hold back anyway, accept them: not_white\./,
     );
     expect(existsSync(join(dir, 'amazon'))).toBe(false);
     // Both accepted, as the words say: both written.
-    const both = await exportMains('below_recommended', 'not_white');
+    const both = await exportMains('amazon', 'below_recommended', 'not_white');
     expect(both.code, both.stderr).toBe(0);
     expect(both.stdout).toMatch(/^done: 2 written, 0 already there, 0 failed, into /m);
   }, 60_000);
@@ -161,21 +153,7 @@ describe('adbatch products', () => {
     expect(read.stderr).toBe(
       "note: 1 of 2 products have a SKU of 11 digits, one short of a UPC, that reads as one with a 0 before: product-01 (“36000291452”, as a UPC 036000291452). A spreadsheet drops a UPC's leading zero, and Amazon finds a listing by its whole code: if it is a UPC, type its 12 digits.\n",
     );
-    const exported = await adbatch([
-      'export',
-      batchId,
-      '--recipe',
-      'amazon-main',
-      '--not-rejected',
-      '--accept-warning',
-      'below_recommended',
-      '--accept-warning',
-      'not_white',
-      '--to',
-      join(dir, 'amazon-upc'),
-      '--data-dir',
-      where.dataDir,
-    ]);
+    const exported = await exportMains('amazon-upc', 'below_recommended', 'not_white');
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stderr).toContain(
       'note: 1 SKU has 11 digits, one short of a UPC, and reads as one with a 0 before: product-01 (36000291452, as a UPC 036000291452).',
