@@ -16,6 +16,10 @@ export function amazonIdentifier(sku: string): string | null {
   return IDENTIFIER.test(identifier) ? identifier : null;
 }
 
+/** Why a SKU `upcWithoutItsZero` finds is worth a look: the export's plan and the product sheet say it alike. */
+export const DROPPED_ZERO_WHY =
+  "A spreadsheet drops a UPC's leading zero, and Amazon finds a listing by its whole code";
+
 /**
  * The UPC an 11-digit SKU most likely is, or null: a spreadsheet reads `036000291452` as a number and
  * drops its leading zero, and Amazon finds a listing by the whole code. GUESS: only when the 12 digits'
@@ -54,5 +58,5 @@ export function shortUpcSkuWords(rows: readonly { name: string; used: { sku: str
     return upc === null ? [] : [`${row.name} (“${row.used.sku}”, as a UPC ${upc})`];
   });
   if (short.length === 0) return null;
-  return `${short.length} of ${rows.length} products have a SKU of 11 digits, one short of a UPC, that reads as one with a 0 before: ${someNamed(short)}. A spreadsheet drops a UPC's leading zero, and Amazon finds a listing by its whole code: if it is a UPC, type its 12 digits.`;
+  return `${short.length} of ${rows.length} products have a SKU of 11 digits, one short of a UPC, that reads as one with a 0 before: ${someNamed(short)}. ${DROPPED_ZERO_WHY}: if it is a UPC, type its 12 digits.`;
 }

@@ -1,4 +1,4 @@
-import { amazonIdentifier, upcWithoutItsZero } from '../../shared/amazon-identifier.ts';
+import { amazonIdentifier, DROPPED_ZERO_WHY, upcWithoutItsZero } from '../../shared/amazon-identifier.ts';
 import { someNamed } from '../../shared/counted.ts';
 import type { Recipe } from '../../shared/export-recipe.ts';
 import { usesToken } from './names.ts';
@@ -63,7 +63,7 @@ export class AmazonNameNotes {
         product: '',
         message:
           `${count === 1 ? '1 SKU has' : `${count} SKUs have`} 11 digits, one short of a UPC, and ${count === 1 ? 'reads' : 'read'} as one with a 0 before: ${someNamed(pairs)}. ` +
-          `A spreadsheet drops a UPC's leading zero, and Amazon finds a listing by its whole code: if ${count === 1 ? 'it is a UPC' : 'these are UPCs'}, give ${count === 1 ? 'it its' : 'them their'} 12 digits in the product sheet (or adbatch products <batch> --from FILE).`,
+          `${DROPPED_ZERO_WHY}: if ${count === 1 ? 'it is a UPC' : 'these are UPCs'}, give ${count === 1 ? 'it its' : 'them their'} 12 digits in the product sheet (or adbatch products <batch> --from FILE).`,
       });
     }
     for (const { identifier, sharing } of this.products.values()) {
