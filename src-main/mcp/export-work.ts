@@ -36,6 +36,12 @@ export const exportShape = {
     .describe(
       'What the batch holds that this export leaves out, and why ("11 videos not picked are not exported"); export_batch only.',
     ),
+  notices: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "What the export's plan says before writing, as the app's export dialog and the CLI say it: SKUs written without their dashes or shared by two products, an 11-digit SKU that reads as a UPC with its leading zero dropped, where the Shopify files will be uploaded; export_batch only.",
+    ),
   poll: z
     .object({ tool: z.literal('export_status'), arguments: z.object({ exportId: z.string() }) })
     .optional()

@@ -715,7 +715,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
           waitSeconds,
           callers: exportCallersOf(call),
         });
-        return { ...answer, leftOut: started.leftOut };
+        return { ...answer, leftOut: started.leftOut, notices: started.notices };
       }),
   );
   registerExportStatus(server, call);

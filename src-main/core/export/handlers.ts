@@ -73,11 +73,16 @@ interface Running {
   finished: Promise<void>;
 }
 
-/** What `export:start` answers: the export's id, whether it goes on from an interrupted one, what it leaves out. */
+/**
+ * What `export:start` answers: the export's id, whether it goes on from an interrupted one, what it leaves
+ * out, and what its plan says before writing (the notices `export:plan` lists): a front end that starts an
+ * export without asking for its plan first (MCP's `export_batch`) says them too.
+ */
 interface ExportStarted {
   id: string;
   resumed: boolean;
   leftOut: string[];
+  notices: string[];
 }
 
 /**
@@ -231,6 +236,12 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       brand: scopeBrandOf(batches, ctx.brands),
       notDownloaded,
     };
+  };
+
+  /** What a plan says before writing: the scope's notices, the plan's, and where Shopify's files will go. */
+  const planNoticesOf = (scopeNotices: readonly string[], plan: ExportPlan): string[] => {
+    const shopify = shopifyPlanNotice(plan.files, ctx.photos.uploadStorage());
+    return [...scopeNotices, ...plan.notices.map((notice) => notice.message), ...(shopify ? [shopify] : [])];
   };
 
   const planOf = async (snapshot: ExportSnapshot): Promise<ExportPlan> => {
@@ -440,7 +451,9 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       if (destination.fresh) await markFolder(request.destination, 'export');
       const { snapshot } = interrupted;
       records.claim(interrupted.id, process.pid);
-      launch(interrupted.id, snapshot);
+      // A plan that cannot be made again is the run's failure, said in its record, not the start's.
+      const plan = await planOf(snapshot).catch(() => null);
+      launch(interrupted.id, snapshot, plan);
       remember(
         request,
         snapshot.recipes.map((recipe) => recipe.id),
@@ -450,9 +463,11 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
         id: interrupted.id,
         resumed: true,
         leftOut: leftOutOf(snapshot.items, snapshot.selection, snapshot.recipes),
+        // The scope's own notices (a source photo that is only a URL) were said when it first started.
+        notices: plan ? planNoticesOf([], plan) : [],
       };
     }
-    const { notices: _notices, brand, notDownloaded, ...snapshot } = await snapshotOf(request);
+    const { notices, brand, notDownloaded, ...snapshot } = await snapshotOf(request);
     const plan = await planOf(snapshot);
     const refusal =
       plan.missing.length > 0
@@ -477,7 +492,12 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
       snapshot.recipes.map((recipe) => recipe.id),
       brand,
     );
-    return { id, resumed: false, leftOut: [...plan.leftOut, ...notDownloadedLeftOut(notDownloaded)] };
+    return {
+      id,
+      resumed: false,
+      leftOut: [...plan.leftOut, ...notDownloadedLeftOut(notDownloaded)],
+      notices: planNoticesOf(notices, plan),
+    };
   };
 
   const viewOf = (record: ExportRecord): ExportView => {
@@ -564,7 +584,6 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
             plan.files.map((file) => file.relativePath),
           ).map((zip) => zip.path)
         : [];
-      const shopify = shopifyPlanNotice(plan.files, ctx.photos.uploadStorage());
       return {
         total: plan.files.length,
         files: plan.files.slice(0, PLANNED_NAMES).map((file, index) => ({
@@ -581,11 +600,7 @@ export function exportHandlers(ctx: ExportDeps): ExportService {
         warned: checks.filter((some) => some.some((check) => check.severity === 'warning')).length,
         preflight: preflight.kinds,
         blocked: preflight.blocked,
-        notices: [
-          ...snapshot.notices,
-          ...plan.notices.map((notice) => notice.message),
-          ...(shopify ? [shopify] : []),
-        ],
+        notices: planNoticesOf(snapshot.notices, plan),
         blocking: plan.missing.map(missingFieldMessage),
         zips,
         leftOut: [...plan.leftOut, ...notDownloadedLeftOut(snapshot.notDownloaded)],

@@ -74,9 +74,12 @@ export const exportChannels = {
   /**
    * Starts an export from a snapshot of its settings (recipes, results, date); the same request as an
    * interrupted export resumes that one, under the same names; the same request as one this process is
-   * starting or running is that one (a second click, an agent's retry), never a second run.
+   * starting or running is that one (a second click, an agent's retry), never a second run. Answers what
+   * it leaves out and what its plan says before writing (`export:plan`'s notices).
    */
-  'export:start': channel<{ id: string; resumed: boolean; leftOut: string[] }>()(exportRequest),
+  'export:start': channel<{ id: string; resumed: boolean; leftOut: string[]; notices: string[] }>()(
+    exportRequest,
+  ),
   /**
    * What a front end last exported for the brand the scope's batches are billed to (recipes and folder),
    * null when it has not yet: each front end has its own unless told to take another's.

@@ -17,7 +17,7 @@ import { untilValue } from '../../support/until.ts';
 // Long work over MCP (issue 30, point 3), the SDK's own client on a real core with the embedded Sandbox:
 // a batch followed to its end with progress notifications, an export that answers at once with what to poll
 // (export_status, followed to its end), and an export whose call the client cancels: stopped, not left to run;
-// and what an export leaves out, answered as `leftOut` (issue 31).
+// what an export leaves out, answered as `leftOut` (issue 31); and what its plan says before writing, as `notices`.
 
 let h: CoreHarness;
 let mcp: McpInProcess;
@@ -174,5 +174,42 @@ describe('long work over MCP', () => {
       written: 1,
       leftOut: ['11 photos not picked are not exported'],
     });
+  }, 120_000);
+
+  it("answers what the export's plan says before writing, as the app's dialog and the CLI say it", async () => {
+    // A SKU with dashes, and a UPC whose leading zero a spreadsheet dropped: both go into Amazon's names.
+    const sheet = await callCore(h.core, 'products:sheet', { batchId: exportedBatch });
+    const [hat, tea, jar] = sheet.rows;
+    await callCore(h.core, 'products:update', {
+      batchId: exportedBatch,
+      changes: [
+        { productId: hat!.id, field: 'sku', value: 'HAT-001' },
+        { productId: tea!.id, field: 'sku', value: '36000291452' },
+        { productId: jar!.id, field: 'sku', value: 'JAR7' },
+      ],
+    });
+    const request = {
+      batchId: exportedBatch,
+      folder: join(mcp.exports, 'amazon'),
+      recipes: ['amazon-main'],
+      rule: 'not-rejected',
+      acceptWarnings: [...PREFLIGHT_WARNINGS],
+    };
+    const plan = await callCore(h.core, 'export:plan', {
+      scope: { batchIds: [exportedBatch] },
+      recipes: request.recipes,
+      destination: request.folder,
+      selection: { rule: 'not-rejected', minStars: 0 },
+      acceptWarnings: request.acceptWarnings,
+    });
+    const answer = await tool('export_batch', request);
+    expect(answer).toMatchObject({ state: 'done', failed: 0 });
+    expect(answer.notices).toEqual(plan.notices);
+    expect(answer.notices).toEqual([
+      "Amazon's file names hold SKUs without dashes or spaces, as Amazon asks: HAT-001 as HAT001.",
+      expect.stringMatching(
+        /^1 SKU has 11 digits, one short of a UPC, and reads as one with a 0 before: .* \(36000291452, as a UPC 036000291452\)\. /,
+      ),
+    ]);
   }, 120_000);
 });
