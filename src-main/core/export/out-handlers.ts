@@ -9,9 +9,9 @@ import { AppError } from '../app/errors.ts';
 import type { HandlersOf } from '../app/handler-map.ts';
 import type { ExportItem } from './export-item.ts';
 import { exportItemsOf } from './export-items.ts';
+import { removeStaleParts } from './export-parts.ts';
 import { type ExportDeps, recipeNamed } from './handlers.ts';
 import { missingFieldMessage } from './missing-fields.ts';
-import { partPath } from './place-file.ts';
 import { planExport } from './plan.ts';
 import { parseRecipe } from './recipes.ts';
 import { runExportInWorker } from './run-in-worker.ts';
@@ -121,10 +121,9 @@ export function exportOutHandlers(ctx: ExportDeps): HandlersOf<typeof exportDesk
       // (A plan that cannot be made again, its results gone from the library or its snapshot unreadable,
       // leaves nothing to find.)
       const plan = record.snapshot ? await planExport(record.snapshot).catch(() => null) : null;
-      await Promise.all(
-        (plan?.files ?? []).map((file) =>
-          rm(partPath(record.destination, file.relativePath), { force: true }),
-        ),
+      await removeStaleParts(
+        record.destination,
+        (plan?.files ?? []).map((file) => file.relativePath),
       );
       records.finish(id, 'cancelled', record.report, 'Discarded: the files it had finished stay.');
       return null;

@@ -1,16 +1,17 @@
-import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, link, lstat, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { sha256OfFile } from '../util/file-sha256.ts';
 import { makeFolders } from '../util/make-folders.ts';
 import { assertInsideReal } from '../util/real-path.ts';
 import type { NameClaims } from '../util/safe-names.ts';
 import { foldKey, withSuffix } from '../util/safe-names.ts';
+import { newPartPath } from './export-parts.ts';
 
 // A file put in place under its planned name without ever overwriting one this export did not write.
-// The bytes go to a `.part` beside it, then take the name with a hard link, which fails when the name
-// exists (a rename would replace it): so even a file that appeared a moment ago is safe. A name already
+// The bytes go to a `.part` beside it, this writer's own (export-parts.ts), then take the name with a hard
+// link, which fails when the name exists (a rename would replace it): so even a file that appeared a
+// moment ago is safe, another export's among them. A name already
 // taken by the same bytes (same size and sha256) is that file: nothing is written, which is what makes an
 // export run twice into one folder write nothing the second time, and an interrupted one resume.
 // A name taken by other bytes moves the file to ` (2)`, ` (3)`…; the same probing on a re-run lands on
@@ -35,8 +36,11 @@ export class NameTakenError extends Error {
   }
 }
 
-/** The bytes, a file to copy, or the `.part` already written by the caller (a zip streamed into it). */
-export type Content = { bytes: Buffer } | { copyFrom: string } | { partReady: true };
+/**
+ * The bytes, a file to copy, or the `.part` the caller already wrote (a zip streamed into it, a video made
+ * into it), made by `newPartPath`: it is placed, or removed.
+ */
+export type Content = { bytes: Buffer } | { copyFrom: string } | { partReady: string };
 
 export interface Placed {
   relativePath: string;
@@ -52,12 +56,6 @@ export interface OursBefore {
   relativePath: string;
   bytes: number;
   sha256: string;
-}
-
-/** The `.part` of a planned file: hidden, in the file's folder, named after the planned path. */
-export function partPath(root: string, plannedPath: string): string {
-  const name = `.${createHash('sha256').update(plannedPath).digest('hex').slice(0, 16)}.part`;
-  return join(root, dirname(plannedPath), name);
 }
 
 async function sizeOf(path: string): Promise<number | 'other' | null> {
@@ -106,15 +104,14 @@ export async function placeFile(options: {
   await assertInsideReal(root, join(root, folder));
   await makeFolders(join(root, folder));
   await assertInsideReal(root, join(root, folder));
-  const part = partPath(root, plannedPath);
+  const part = 'partReady' in options.content ? options.content.partReady : newPartPath(root, plannedPath);
   // Set before the first byte: a write cut short (a full disk, a cancel) leaves a .part to remove too.
   let partWritten = 'partReady' in options.content;
   let keptChanged: string | undefined;
   const writePart = async () => {
     if (partWritten) return;
     partWritten = true;
-    // Made new (a stale .part removed first), so that a link planted under its name is not followed.
-    await rm(part, { force: true });
+    // Made new, never opened if there (`wx`, COPYFILE_EXCL): a link planted under its name is not followed.
     if ('bytes' in options.content) await writeFile(part, options.content.bytes, { flag: 'wx' });
     else if ('copyFrom' in options.content)
       await copyFile(options.content.copyFrom, part, constants.COPYFILE_EXCL);

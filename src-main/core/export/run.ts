@@ -1,5 +1,5 @@
 import { createHash, webcrypto } from 'node:crypto';
-import { rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
@@ -12,8 +12,9 @@ import { makeFolders } from '../util/make-folders.ts';
 import { NameClaims } from '../util/safe-names.ts';
 import { amazonNamed } from './amazon-names.ts';
 import { describeExportFault } from './export-fault.ts';
+import { newPartPath, removeStaleParts } from './export-parts.ts';
 import { type ManifestRow, manifestCsv, manifestJson } from './manifest.ts';
-import { type Content, NameTakenError, partPath, placeFile, sameBytes } from './place-file.ts';
+import { type Content, NameTakenError, placeFile, sameBytes } from './place-file.ts';
 import { type PlacedBefore, renderKey } from './placed-before.ts';
 import type { ExportPlan, PlannedFile } from './plan.ts';
 import { blockingReasons, type PreflightCheck } from './plan-checks.ts';
@@ -164,12 +165,12 @@ async function madeForChannel(
   signal: AbortSignal | undefined,
   onProgress: (fraction: number) => void,
 ): Promise<Made> {
-  const output = partPath(destination, file.relativePath);
+  const output = newPartPath(destination, file.relativePath);
   await makeFolders(dirname(output));
   const rules = videoChannelRules(file.recipe)!;
   const { warnings, ...made } = await makeChannelVideo({ file, rules, output, signal, onProgress });
   // A made video that failed its channel's spec was refused in video-make.ts; what it passed with are notes.
-  return { ...made, content: { partReady: true }, checks: [], notes: warnings };
+  return { ...made, content: { partReady: output }, checks: [], notes: warnings };
 }
 
 async function rendered(decoded: DecodedSource, file: PlannedFile): Promise<Made> {
@@ -227,8 +228,11 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
   // Every planned name is this run's before anything is written, so a file moved aside by a stranger's
   // file never takes the name another file of the run was planned under.
   for (const file of plan.files) claims.tryClaim(file.relativePath, String(file.index));
-  // What a killed run left half-written goes before anything else.
-  await Promise.all(plan.files.map((file) => rm(partPath(destination, file.relativePath), { force: true })));
+  // What a killed run left half-written goes before anything else (another export's under way stays).
+  await removeStaleParts(
+    destination,
+    plan.files.map((file) => file.relativePath),
+  );
 
   const outcomes: Array<FileOutcome | undefined> = new Array(plan.files.length);
   const counts = { done: 0, written: 0, identical: 0, failed: 0, bytesWritten: 0 };

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NameClaims, safeComponent } from '../util/safe-names.ts';
-import { partPath, placeFile, sameBytes } from './place-file.ts';
+import { newPartPath, removeStaleParts } from './export-parts.ts';
+import { placeFile, sameBytes } from './place-file.ts';
 import type { PlacedBefore } from './placed-before.ts';
 import type { FileOutcome } from './run.ts';
 
@@ -99,8 +100,9 @@ export async function writeZip(root: string, zip: ZipPlan, options: ZipOptions):
     const { relativePath, bytes, sha256 } = before;
     return { relativePath, status: 'identical', bytes, sha256, renderKey };
   }
-  const part = partPath(root, zip.path);
-  await rm(part, { force: true });
+  // A zip a killed run left half-written goes first (another export's under way stays).
+  await removeStaleParts(root, [zip.path]);
+  const part = newPartPath(root, zip.path);
   // Local midnight of the export's day: zip times are local (MS-DOS) times.
   const mtime = new Date(`${options.date}T00:00:00`);
   // Imported when a zip is written, not when core starts (util/load-sharp.ts says why).
@@ -133,7 +135,7 @@ export async function writeZip(root: string, zip: ZipPlan, options: ZipOptions):
     await pipeline(
       archive.outputStream,
       hashing,
-      // Made new (the stale one removed above): a link planted under its name is refused, not followed.
+      // Made new: a link planted under its name is refused, not followed.
       createWriteStream(part, { flags: 'wx' }),
       options.signal ? { signal: options.signal } : {},
     );
@@ -145,7 +147,7 @@ export async function writeZip(root: string, zip: ZipPlan, options: ZipOptions):
   const placed = await placeFile({
     root,
     plannedPath: zip.path,
-    content: { partReady: true },
+    content: { partReady: part },
     size: bytes,
     sha256,
     claims: new NameClaims(),

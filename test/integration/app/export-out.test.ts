@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partPath } from '../../../src-main/core/export/place-file.ts';
+import { newPartPath } from '../../../src-main/core/export/export-parts.ts';
 import { EXAMPLES_DIR } from '../../harness/app-server.ts';
 import {
   type CoreHarness,
@@ -13,6 +13,7 @@ import {
   refusalOf,
   startCoreHarness,
 } from '../../support/core-harness.ts';
+import { gonePid } from '../../support/gone-pid.ts';
 
 // The desktop side of an export through the handler map (issue 13, point 9), on a batch the embedded sandbox
 // made: the folder dialog, Review's results dragged out (the files as they are, or made through a recipe into
@@ -178,7 +179,8 @@ describe('the export dialog’s desktop calls', () => {
     db.close();
     const detail = await callCore(h.core, 'export:get', { id: finishedId });
     const first = detail.files[0]!.path;
-    const half = partPath(out, first);
+    // Left by the export's writer, killed mid-write.
+    const half = newPartPath(out, first, gonePid());
     await writeFile(half, 'half a file');
     const offered = (await callCore(h.core, 'export:list')).find((one) => one.id === finishedId);
     expect(offered).toMatchObject({ state: 'interrupted', resumable: true });
