@@ -51,7 +51,59 @@ function plausibility(text: string): number {
   return score;
 }
 
-/** The file's text: a byte order mark decides, then UTF-8 if the bytes are valid UTF-8, then a guess. */
+/**
+ * A file given as a CSV that holds no text: a spreadsheet's own file, an image, a PDF. Its message says what
+ * it is and what to do, for the caller to put after the file's name. Read as text, an Excel workbook gave
+ * "The file's first row names no "Product id" or "Name" column", and an image a parse error quoting its bytes.
+ */
+export class NotSpreadsheetTextError extends Error {
+  override name = 'NotSpreadsheetTextError';
+}
+
+/** Files known by their first bytes: what each is, and whether a spreadsheet saved it (as its own file). */
+const SIGNATURES: ReadonlyArray<{ bytes: readonly number[]; kind: string; spreadsheet: boolean }> = [
+  // xlsx, Numbers and OpenDocument files are zips.
+  {
+    bytes: [0x50, 0x4b, 0x03, 0x04],
+    kind: 'a spreadsheet’s own file (an Excel workbook, a Numbers or an OpenDocument sheet)',
+    spreadsheet: true,
+  },
+  {
+    bytes: [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1],
+    kind: 'an Excel workbook of the older kind (.xls)',
+    spreadsheet: true,
+  },
+  { bytes: [0x25, 0x50, 0x44, 0x46, 0x2d], kind: 'a PDF', spreadsheet: false },
+  { bytes: [0xff, 0xd8, 0xff], kind: 'a JPEG image', spreadsheet: false },
+  { bytes: [0x89, 0x50, 0x4e, 0x47], kind: 'a PNG image', spreadsheet: false },
+];
+/** GUESS: control characters (tab and line ends aside) in more than this share of the bytes are no text. */
+const CONTROL_SHARE = 0.01;
+
+/** What the bytes are when they are no text, in words, and what to do; null for text. */
+function notTextWords(bytes: Uint8Array): string | null {
+  const known = SIGNATURES.find((signature) => signature.bytes.every((byte, at) => bytes[at] === byte));
+  if (known?.spreadsheet) {
+    return `is ${known.kind}, which Adbatch does not read: save it from your spreadsheet as "CSV UTF-8" and use that file.`;
+  }
+  const instead = 'choose the file that lists the products as text (a spreadsheet saves it as "CSV UTF-8").';
+  if (known) return `is ${known.kind}, not text: ${instead}`;
+  const sample = bytes.subarray(0, 65_536);
+  let control = 0;
+  for (const byte of sample) {
+    if (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) control++;
+  }
+  // A zero byte is no text: a legacy code page's has none, and UTF-16's was recognised before.
+  if (sample.includes(0) || control > sample.length * CONTROL_SHARE) {
+    return `holds no text (its bytes are another program’s): ${instead}`;
+  }
+  return null;
+}
+
+/**
+ * The file's text: a byte order mark decides, then UTF-8 if the bytes are valid UTF-8, then a guess. Bytes
+ * that are no text (a workbook, an image) are a NotSpreadsheetTextError.
+ */
 export function decodeSpreadsheet(bytes: Uint8Array): SpreadsheetText {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     return { text: decode('utf-8', bytes.subarray(3)), encoding: 'UTF-8', guessed: false };
@@ -64,6 +116,8 @@ export function decodeSpreadsheet(bytes: Uint8Array): SpreadsheetText {
   }
   const utf16 = utf16WithoutMark(bytes);
   if (utf16) return { text: decode(utf16, bytes), encoding: 'UTF-16', guessed: false };
+  const notText = notTextWords(bytes);
+  if (notText) throw new NotSpreadsheetTextError(notText);
   try {
     return {
       text: new TextDecoder('utf-8', { fatal: true }).decode(bytes),

@@ -7,6 +7,7 @@ import type { AppServer } from '../harness/app-server.ts';
 import { appInChromium } from '../support/app-fixture.ts';
 import { callCore, pickResults } from '../support/core-harness.ts';
 import { INTO_STATE, productJobs, withQueueStore } from '../support/job-states.ts';
+import { workbookBytes } from '../support/workbook.ts';
 import { newBatch } from '../unit/core/queue/store-fixtures.ts';
 import { expectAccessible, holdAnswers, SCREENSHOTS, screenshot } from './browser.ts';
 
@@ -276,5 +277,22 @@ describe.skipIf(missing)(`the product sheet${missing ? ` (skipped: ${missing})` 
     expect(await page.getByRole('textbox', { name: 'Title of hat', exact: true }).inputValue()).toBe(
       'Wollmütze',
     );
+  }, 60_000);
+
+  it('refuses the workbook itself, chosen where its CSV is asked for, saying what it is; nothing changes', async () => {
+    await page.reload();
+    const sheet = await openSheet();
+    const before = await callCore(app.core, 'products:sheet', { batchId });
+    await sheet.getByLabel('CSV file to import').setInputFiles({
+      name: 'Produkte.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: await workbookBytes(),
+    });
+    await expect
+      .poll(() => sheet.getByRole('alert').textContent())
+      .toBe(
+        'Produkte.xlsx is a spreadsheet’s own file (an Excel workbook, a Numbers or an OpenDocument sheet), which Adbatch does not read: save it from your spreadsheet as "CSV UTF-8" and use that file.',
+      );
+    expect(await callCore(app.core, 'products:sheet', { batchId })).toEqual(before);
   }, 60_000);
 });

@@ -4,7 +4,12 @@ import type { Command } from 'commander';
 import { shortUpcSkuWords, unnamableSkuWords } from '../../shared/amazon-identifier.ts';
 import type { ProductSheetView } from '../../shared/models.ts';
 import { unusableHandleWords } from '../../shared/shopify-handle.ts';
-import { decodeSpreadsheet, guessedEncodingWarning } from '../../shared/spreadsheet-text.ts';
+import {
+  decodeSpreadsheet,
+  guessedEncodingWarning,
+  NotSpreadsheetTextError,
+  type SpreadsheetText,
+} from '../../shared/spreadsheet-text.ts';
 import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
 import { IDENTITY_FIELD_WORDS } from '../../shared/words.ts';
 import { hasQueue, openCliCore } from '../open-core.ts';
@@ -46,6 +51,16 @@ function noteUnnamable(view: Pick<ProductSheetView, 'rows'>): void {
   }
 }
 
+/** The file's text; a file that holds none (a workbook, an image) is refused, named, in words. */
+function decodedOrSaid(bytes: Uint8Array, file: string): SpreadsheetText {
+  try {
+    return decodeSpreadsheet(bytes);
+  } catch (error) {
+    if (error instanceof NotSpreadsheetTextError) throw new Error(`${file} ${error.message}`);
+    throw error;
+  }
+}
+
 export function registerProductsCommand(program: Command): void {
   program
     .command('products')
@@ -73,7 +88,7 @@ export function registerProductsCommand(program: Command): void {
             throw new Error(`cannot read ${file} (${error.code ?? error.message})`);
           });
           // Saved again by Excel as plain "CSV", the sheet is in the computer's code page, not UTF-8.
-          const read = decodeSpreadsheet(bytes);
+          const read = decodedOrSaid(bytes, file);
           const view = await cli.call('products:importCsv', { batchId, csv: read.text });
           process.stdout.write(
             `${view.changed} of ${view.rows.length} products of ${view.batchName} read from ${file}.\n`,

@@ -9,6 +9,7 @@ import {
   cellDelimiter,
   decodeSpreadsheet,
   guessedEncodingWarning,
+  NotSpreadsheetTextError,
   type SpreadsheetText,
 } from '../../shared/spreadsheet-text.ts';
 import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
@@ -366,6 +367,7 @@ export async function readCatalog(file: string): Promise<CatalogRead> {
     read = decodeSpreadsheet(await readFile(file));
   } catch (error) {
     if (error instanceof CatalogError) throw error;
+    if (error instanceof NotSpreadsheetTextError) throw new CatalogError(`${file} ${error.message}`);
     throw new CatalogError(describeFsFailure(error) ?? `${file}: unreadable (${String(error)})`);
   }
   const products = parseCatalog(read.text, file);

@@ -2,7 +2,6 @@ import { type ClipboardEvent, type KeyboardEvent, useEffect, useRef, useState } 
 import { shortUpcSkuWords, unnamableSkuWords } from '../../../src-main/shared/amazon-identifier.ts';
 import type { ProductSheetRow } from '../../../src-main/shared/models.ts';
 import { unusableHandleWords } from '../../../src-main/shared/shopify-handle.ts';
-import { decodeSpreadsheet, guessedEncodingWarning } from '../../../src-main/shared/spreadsheet-text.ts';
 import { IDENTITY_FIELDS, type IdentityField } from '../../../src-main/shared/vocabulary.ts';
 import { IDENTITY_FIELD_WORDS } from '../../../src-main/shared/words.ts';
 import { ModalSheet } from '../components/ModalSheet.tsx';
@@ -107,11 +106,9 @@ export function ProductSheet({ batchId, onClose }: { batchId: string; onClose: (
             const chosen = event.target.files?.[0];
             event.target.value = '';
             if (!chosen) return;
-            // Bytes, not text: saved again by Excel as plain "CSV", the sheet is not UTF-8.
-            void chosen.arrayBuffer().then((bytes) => {
-              const read = decodeSpreadsheet(new Uint8Array(bytes));
-              return useProducts.getState().importCsv(read.text, guessedEncodingWarning(read));
-            });
+            void chosen
+              .arrayBuffer()
+              .then((bytes) => useProducts.getState().importFile(new Uint8Array(bytes), chosen.name));
           }}
         />
         <button

@@ -1,5 +1,10 @@
 import { create } from 'zustand';
 import type { ProductSheetView } from '../../../src-main/shared/models.ts';
+import {
+  decodeSpreadsheet,
+  guessedEncodingWarning,
+  type SpreadsheetText,
+} from '../../../src-main/shared/spreadsheet-text.ts';
 import { IDENTITY_FIELDS, type IdentityField } from '../../../src-main/shared/vocabulary.ts';
 import { IDENTITY_FIELD_WORDS } from '../../../src-main/shared/words.ts';
 import { api, messageOf } from '../api/index.ts';
@@ -26,7 +31,8 @@ interface ProductsState {
   paste(rowIndex: number, field: IdentityField, text: string): Promise<void>;
   fromNames(pattern: string): Promise<void>;
   /** `guessed`: how the file's bytes were read when they were not UTF-8, said beside what was read. */
-  importCsv(csv: string, guessed?: string | null): Promise<void>;
+  /** Reads a chosen file's bytes back into the sheet (a workbook or an image is refused, in words). */
+  importFile(bytes: Uint8Array, fileName: string): Promise<void>;
   exportCsv(): Promise<{ csv: string; fileName: string } | null>;
 }
 
@@ -92,9 +98,18 @@ export const useProducts = create<ProductsState>((set, get) => {
           `Read from ${rows.length - unmatched.length} of ${rows.length} names${unmatched.length > 0 ? `; not matched: ${unmatched.join(', ')}` : ''}.`,
       );
     },
-    async importCsv(csv, guessed) {
+    async importFile(bytes, fileName) {
+      // Bytes, not text: saved again by Excel as plain "CSV", the sheet is not UTF-8.
+      let read: SpreadsheetText;
+      try {
+        read = decodeSpreadsheet(bytes);
+      } catch (error) {
+        set({ error: `${fileName} ${messageOf(error)}`, said: null });
+        return;
+      }
+      const guessed = guessedEncodingWarning(read);
       await change(
-        () => api.call('products:importCsv', { batchId: batchId(), csv }),
+        () => api.call('products:importCsv', { batchId: batchId(), csv: read.text }),
         ({ rows, changed }) =>
           `Read ${changed} of ${rows.length} products from the file.${guessed ? ` The file is ${guessed}.` : ''}`,
       );

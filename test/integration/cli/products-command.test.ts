@@ -6,10 +6,12 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adbatch, runOnSandbox } from '../../support/cli.ts';
 import { makeProductFolders } from '../../support/product-folders.ts';
+import { workbookBytes } from '../../support/workbook.ts';
 
 // `adbatch products <batch>` as a user runs it, on a batch of two plain folders (no SKU): the sheet as CSV,
-// edited and read back with --from (rows matched by id or name), a row that names no product refused in
-// words with nothing changed, and a pattern that reads SKUs from the folders' names.
+// edited and read back with --from (rows matched by id or name), a row that names no product and a
+// workbook given for its CSV refused in words with nothing changed, and a pattern that reads SKUs from the
+// folders' names.
 
 let dir: string;
 let where: { dataDir: string; library: string };
@@ -51,7 +53,7 @@ const exportMains = (folder: string, ...accepted: string[]) =>
   ]);
 
 describe('adbatch products', () => {
-  it('prints the sheet as CSV, reads an edited one back, and refuses a row that names no product', async () => {
+  it('prints the sheet as CSV, reads an edited one back, and refuses a row that names no product or a workbook', async () => {
     const printed = await products('--csv');
     expect(printed.code, printed.stderr).toBe(0);
     const rows = parse(printed.stdout, { columns: true, bom: true }) as Array<Record<string, string>>;
@@ -90,6 +92,16 @@ describe('adbatch products', () => {
     );
     const unchanged = await products();
     expect(unchanged.stdout).toContain('SKU SKU-1, Handle product-01, Title product-01, Brand Solidus');
+
+    // The workbook itself, where its CSV is asked for: said what it is, never read as text.
+    const workbook = join(dir, 'Products.xlsx');
+    await writeFile(workbook, await workbookBytes());
+    const notCsv = await products('--from', workbook);
+    expect(notCsv.code).toBe(1);
+    expect(notCsv.stderr).toBe(
+      `adbatch: ${workbook} is a spreadsheet’s own file (an Excel workbook, a Numbers or an OpenDocument sheet), which Adbatch does not read: save it from your spreadsheet as "CSV UTF-8" and use that file.\n`,
+    );
+    expect((await products()).stdout).toBe(unchanged.stdout);
   }, 60_000);
 
   it('reads fields from the folder names by a pattern, naming the products it does not match', async () => {

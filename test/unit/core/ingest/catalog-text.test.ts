@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalog, readCatalog } from '../../../../src-main/core/ingest/catalog-file.ts';
-import { decodeSpreadsheet, guessedEncodingWarning } from '../../../../src-main/shared/spreadsheet-text.ts';
+import {
+  decodeSpreadsheet,
+  guessedEncodingWarning,
+  NotSpreadsheetTextError,
+} from '../../../../src-main/shared/spreadsheet-text.ts';
+import { jpeg } from '../../../support/bad-inputs.ts';
+import { workbookBytes } from '../../../support/workbook.ts';
 
 // A catalog as each spreadsheet saves it: the bytes of "Café – Müller" in every encoding one writes, and
 // the cells split as Excel splits them where a comma is the decimal mark.
@@ -156,5 +162,52 @@ describe('readCatalog', () => {
     expect(read.warnings).toEqual([
       { code: 'catalog_encoding', reason: expect.stringMatching(/^not UTF-8: read as Windows-1252/) },
     ]);
+  });
+});
+
+describe('a file that holds no text', () => {
+  const saveAs = 'save it from your spreadsheet as "CSV UTF-8" and use that file.';
+  const choose = 'choose the file that lists the products as text (a spreadsheet saves it as "CSV UTF-8").';
+  const said = (content: Uint8Array) => {
+    try {
+      decodeSpreadsheet(content);
+      return null;
+    } catch (error) {
+      expect(error).toBeInstanceOf(NotSpreadsheetTextError);
+      return (error as Error).message;
+    }
+  };
+
+  it('is refused by what it is, with what to do, never read as text', async () => {
+    expect(said(await workbookBytes())).toBe(
+      `is a spreadsheet’s own file (an Excel workbook, a Numbers or an OpenDocument sheet), which Adbatch does not read: ${saveAs}`,
+    );
+    const xls = Buffer.concat([
+      Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+      Buffer.alloc(504),
+    ]);
+    expect(said(xls)).toBe(
+      `is an Excel workbook of the older kind (.xls), which Adbatch does not read: ${saveAs}`,
+    );
+    expect(said(await jpeg(64, 48))).toBe(`is a JPEG image, not text: ${choose}`);
+    expect(said(Buffer.from('%PDF-1.7\n%\xe2\xe3\n1 0 obj', 'latin1'))).toBe(`is a PDF, not text: ${choose}`);
+    // Bytes of no kind it knows: every value in turn, zero bytes among them.
+    const binary = Buffer.from(Array.from({ length: 4096 }, (_, at) => (at * 7) % 256));
+    expect(said(binary)).toBe(`holds no text (its bytes are another program’s): ${choose}`);
+  });
+
+  it('still reads text with a stray control character, and UTF-16 with its zero bytes', () => {
+    // A form feed a legacy export left in a cell: one byte in hundreds is still text.
+    const strayed = Buffer.concat([WINDOWS_1252, Buffer.from([0x0c]), WINDOWS_1252, WINDOWS_1252]);
+    expect(said(strayed)).toBeNull();
+    expect(said(Buffer.from(TEXT, 'utf16le'))).toBeNull();
+  });
+
+  it('is refused as a catalog, naming the file, when a workbook is given a .csv name', async () => {
+    const file = join(dir, 'catalog.csv');
+    await writeFile(file, await workbookBytes());
+    await expect(readCatalog(file)).rejects.toThrow(
+      `${file} is a spreadsheet’s own file (an Excel workbook, a Numbers or an OpenDocument sheet), which Adbatch does not read: ${saveAs}`,
+    );
   });
 });
