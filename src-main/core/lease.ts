@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { asDataFolderError } from './db/data-folder-fault.ts';
 import { readStored, storedLeaseHolder } from './db/stored.ts';
 import { makeFoldersSync } from './util/make-folders.ts';
+import { processAlive } from './util/process-alive.ts';
 
 // One data folder has one owner: whatever drives its queue (the app, `adbatch run`/`resume`, the browser
 // harness) first takes this lease. Two engines on one queue once downloaded the same files and marked paid
@@ -58,15 +59,6 @@ export function readLeaseHolder(dataDir: string): LeaseHolder | null {
 const STALE_HOLDER_RETRIES = 20;
 const STALE_HOLDER_WAIT_MS = 25;
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Who drives the queue now, as far as a look can tell without taking the lock (which would refuse a driver
  * starting at that instant): the holder the file names while that process lives (one on another computer is
@@ -74,7 +66,7 @@ function isRunning(pid: number): boolean {
  */
 export function runningHolder(dataDir: string): LeaseHolder | null {
   const holder = readLeaseHolder(dataDir);
-  return holder && (holder.host !== hostname() || isRunning(holder.pid)) ? holder : null;
+  return holder && (holder.host !== hostname() || processAlive(holder.pid)) ? holder : null;
 }
 
 /** The holder named by the file, once it names a live process (or one on another computer); else null. */

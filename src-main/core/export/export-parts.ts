@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { processAlive } from '../util/process-alive.ts';
 import { assertInsideReal } from '../util/real-path.ts';
 
 // An export writes each file to a `.part` beside it, then gives it its name (place-file.ts). The `.part`
@@ -33,16 +34,6 @@ const pathHash = (plannedPath: string) => createHash('sha256').update(plannedPat
 export function newPartPath(root: string, plannedPath: string, pid = process.pid): string {
   const tag = `${threadId.toString(36)}${randomBytes(6).toString('hex')}`;
   return join(root, dirname(plannedPath), `.${pathHash(plannedPath)}.${pid}-${tag}.part`);
-}
-
-/** Whether a process of this pid runs (one of another user's answers EPERM: it runs). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -77,7 +68,7 @@ export async function removeStaleParts(
         const pid = match[2] === undefined ? null : Number(match[2]);
         const info = await lstat(file).catch(() => null);
         if (!info) continue;
-        const stale = pid === null || !running(pid) || now - info.mtimeMs > STALE_AFTER_MS;
+        const stale = pid === null || !processAlive(pid) || now - info.mtimeMs > STALE_AFTER_MS;
         if (stale) await rm(file, { force: true }).catch(() => {});
       }
     }),

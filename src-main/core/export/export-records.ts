@@ -11,6 +11,7 @@ import {
   tryReadStored,
   UnreadableError,
 } from '../db/stored.ts';
+import { processAlive } from '../util/process-alive.ts';
 import type { ExportItem } from './export-item.ts';
 import type { PlacedBefore } from './placed-before.ts';
 import type { Selection } from './selection.ts';
@@ -124,16 +125,6 @@ function toRecord(row: Row): ExportRecord {
   return { ...base, unreadable: null, snapshot, progress, report };
 }
 
-/** Whether a process of this id is running (a guess that pids are not reused within an export's life). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export class ExportRecords {
   constructor(
     private readonly db: Db,
@@ -233,7 +224,8 @@ export class ExportRecords {
 
   /**
    * `running` exports whose process is gone become `interrupted`; `runningHere` says which this process runs
-   * (its own pid may be a dead process's, reused).
+   * (its own pid may be a dead process's, reused). A guess: another process's pid is not reused within an
+   * export's life.
    */
   markInterrupted(runningHere: (id: string) => boolean): void {
     const rows = this.db
