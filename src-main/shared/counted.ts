@@ -8,8 +8,8 @@ export function counted(count: number, singular: string, plural = `${singular}s`
   return `${count} ${noun(count, singular, plural)}`;
 }
 
-/** The first `shown` names, the rest counted: "hat, tote and 3 more". */
-export function someNamed(names: readonly string[], shown = 5): string {
+/** The first `shown` names, the rest counted: "hat, tote and 3 more" (`separator` between names). */
+export function someNamed(names: readonly string[], shown = 5, separator = ', '): string {
   const more = names.length > shown ? ` and ${names.length - shown} more` : '';
-  return `${names.slice(0, shown).join(', ')}${more}`;
+  return `${names.slice(0, shown).join(separator)}${more}`;
 }

@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { someNamed } from '../../shared/counted.ts';
 import type { ProductIdentity, ProductSheetRow } from '../../shared/models.ts';
 import { cellDelimiter } from '../../shared/spreadsheet-text.ts';
 import { IDENTITY_FIELDS, type IdentityField } from '../../shared/vocabulary.ts';
@@ -105,7 +106,8 @@ export function readSheetCsv(
   });
   if (unknown.length > 0) {
     throw new SheetCsvError(
-      `Nothing was changed: ${unknown.length === 1 ? 'a row names' : `${unknown.length} rows name`} no product of ${batchName} (${unknown.join('; ')}). Match rows by the "${ID_HEADER}" column or the product's current name.`,
+      // A sheet of another batch names no product in any row: five of them say so, the rest are counted.
+      `Nothing was changed: ${unknown.length === 1 ? 'a row names' : `${unknown.length} rows name`} no product of ${batchName} (${someNamed(unknown, 5, '; ')}). Match rows by the "${ID_HEADER}" column or the product's current name.`,
     );
   }
   return changes;
