@@ -5,6 +5,7 @@ import { describeFsFailure } from '../app/fs-refusal.ts';
 import type { OutboundPolicy } from '../net/outbound-policy.ts';
 import type { NewProduct } from '../queue/types.ts';
 import { mapLimit } from '../util/map-limit.ts';
+import { sweepStaleParts } from '../util/stale-parts.ts';
 import { AdbatchFolders, adbatchSkip, markedAbove, realKey } from './adbatch-folders.ts';
 import {
   type CatalogProduct,
@@ -25,7 +26,6 @@ import { MAX_PHOTOS_PER_PRODUCT } from './limits.ts';
 import { outsideReason } from './outside-links.ts';
 import type { OwnContent } from './own-content.ts';
 import { checkRemotePhoto, type RemoteCheck } from './remote-photo.ts';
-import { sweepStaleParts } from './stale-parts.ts';
 import type {
   DroppedProduct,
   IngestPlan,
@@ -290,7 +290,8 @@ export async function scanInputs(inputs: readonly string[], options: ScanOptions
       : parseGroupPattern(options.pattern ?? DEFAULT_GROUP_PATTERN);
   const concurrency = options.concurrency ?? Math.max(2, availableParallelism() * 2);
   const cache: IngestCache = { dir: options.cacheDir };
-  await sweepStaleParts(options.cacheDir);
+  // What a killed write left among the thumbnails and converted copies (check-photo.ts).
+  await sweepStaleParts(options.cacheDir, ['thumbnails', 'prepared']);
   const adbatch = options.adbatch ?? AdbatchFolders.none;
   const plan: IngestPlan = { products: [], problems: [], skipped: [], nested: [], dropped: [] };
   const sources: Source[] = [];

@@ -4,6 +4,7 @@ import { join, sep } from 'node:path';
 import type { Logger } from '../app/context.ts';
 import { MAX_PIXELS } from '../ingest/limits.ts';
 import { loadSharp } from '../util/load-sharp.ts';
+import { sweepStaleParts } from '../util/stale-parts.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
 import { extractPosterFrame } from './video-frame.ts';
 
@@ -28,6 +29,9 @@ export type PreviewSize = 'grid' | 'screen';
 export type PreviewSource = 'image' | 'video';
 
 const EDGES: Record<PreviewSize, number> = { grid: GRID_EDGE, screen: SCREEN_EDGE };
+const SIZES = Object.keys(EDGES) as PreviewSize[];
+/** Where a video's poster frame is taken to, for its two previews, and deleted after. */
+const FRAMES = 'frames';
 /** Guess: enough for a grid cell, and close to the original on a screen for checking text and logos. */
 const QUALITY: Record<PreviewSize, number> = { grid: 78, screen: 86 };
 
@@ -81,7 +85,10 @@ export class ResultPreviews {
   constructor(
     readonly dir: string,
     private readonly log: Pick<Logger, 'warn'>,
-  ) {}
+  ) {
+    // What a killed write left (a preview's or a poster frame's `.part`) goes before the first is made.
+    this.tail = sweepStaleParts(dir, [...SIZES, FRAMES]);
+  }
 
   path(size: PreviewSize, sha256: string): string {
     // Concatenated, not joined: review:get builds 16,000 of these for a batch of 8,000 shots.
@@ -165,9 +172,9 @@ export class ResultPreviews {
   private async make(original: string, sha256: string, source: PreviewSource): Promise<boolean> {
     if (this.closed) return false;
     // A video's frame, taken once for both sizes and deleted after: the previews are what is kept.
-    const frame = source === 'video' ? `${this.dir}${sep}frames${sep}${sha256}.png` : null;
+    const frame = source === 'video' ? `${this.dir}${sep}${FRAMES}${sep}${sha256}.png` : null;
     try {
-      for (const size of ['grid', 'screen'] as const) {
+      for (const size of SIZES) {
         const target = this.path(size, sha256);
         if (existsSync(target)) continue;
         if (frame && !existsSync(frame))

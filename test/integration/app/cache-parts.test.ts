@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanInputs } from '../../../src-main/core/ingest/scan.ts';
+import { ResultPreviews } from '../../../src-main/core/review/previews.ts';
 import { jpeg } from '../../support/bad-inputs.ts';
 
-// What a write cut by a kill -9 leaves in the ingest cache (a thumbnail's or a converted copy's `.part`)
-// is swept by the next scan, and only that: a young `.part` may be another process's write under way, and
-// the cache's whole files are kept.
+// What a write cut by a kill -9 leaves in a cache is swept the first time the next process uses it, and
+// only that: a young `.part` may be another process's write under way, and the cache's whole files are
+// kept. The ingest cache (a thumbnail's or a converted copy's `.part`) by the next scan; Review's previews
+// (a preview's or a video's poster frame's) before the next preview is made.
 
 let dir: string;
 
@@ -19,6 +21,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
+
+const hours = (count: number) => count * 60 * 60_000;
 
 async function fileAt(path: string, ageMs: number): Promise<string> {
   await mkdir(join(path, '..'), { recursive: true });
@@ -31,7 +35,6 @@ async function fileAt(path: string, ageMs: number): Promise<string> {
 describe('a scan', () => {
   it('sweeps the cache of the .part files a killed scan left, keeping young ones and whole files', async () => {
     const cache = join(dir, 'cache');
-    const hours = (count: number) => count * 60 * 60_000;
     const stale = [
       await fileAt(join(cache, 'thumbnails', 'ab', 'ab12.jpg.0a1b2c3d4e5f.part'), hours(2)),
       await fileAt(join(cache, 'prepared', 'cd', 'cd34.png.5f4e3d2c1b0a.part'), hours(30)),
@@ -45,6 +48,28 @@ describe('a scan', () => {
     const plan = await scanInputs([folder], { cacheDir: cache });
 
     expect(plan.products.map((product) => product.photos.length)).toEqual([1]);
+    for (const file of stale) expect(existsSync(file), file).toBe(false);
+    expect(existsSync(young)).toBe(true);
+    expect(existsSync(whole)).toBe(true);
+  }, 60_000);
+});
+
+describe("Review's previews", () => {
+  it('are swept of the .part files a killed write left before the next is made, keeping young ones and whole files', async () => {
+    const cache = join(dir, 'previews');
+    const stale = [
+      await fileAt(join(cache, 'grid', 'ab', `${'ab'.repeat(32)}.jpg.0a1b2c3d4e5f.part`), hours(2)),
+      await fileAt(join(cache, 'screen', 'cd', `${'cd'.repeat(32)}.jpg.5f4e3d2c1b0a.part`), hours(30)),
+      await fileAt(join(cache, 'frames', `${'ef'.repeat(32)}.png.a1b2c3d4e5f6.part`), hours(3)),
+    ];
+    const young = await fileAt(join(cache, 'grid', 'ab', `${'ab'.repeat(32)}.jpg.112233445566.part`), 5_000);
+    const whole = await fileAt(join(cache, 'grid', 'cd', `${'cd'.repeat(32)}.jpg`), hours(48));
+    const shot = join(dir, 'shot.jpg');
+    await writeFile(shot, await jpeg(640, 480, 2));
+
+    const previews = new ResultPreviews(cache, { warn: (line) => expect.fail(line) });
+    expect(await previews.ensure(shot, '12'.repeat(32))).toBe(true);
+
     for (const file of stale) expect(existsSync(file), file).toBe(false);
     expect(existsSync(young)).toBe(true);
     expect(existsSync(whole)).toBe(true);
