@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { megabytes } from '../../shared/byte-words.ts';
 import { sniff } from '../ingest/sniff.ts';
 import { loadSharp } from '../util/load-sharp.ts';
+import { sweepStaleParts } from '../util/stale-parts.ts';
 import { writeAtomically } from '../util/write-atomically.ts';
 
 // A logo for the videos from a file on this computer. The service takes only a public URL, so the file is
@@ -19,6 +20,8 @@ export const MIN_LOGO_SIDE = 16;
 export const MAX_LOGO_PIXELS = 40_000_000;
 
 const LOGO_KINDS = { png: '.png', jpeg: '.jpg', webp: '.webp' } as const;
+/** The data folder's folder of logo copies. */
+const LOGOS = 'logos';
 type LogoKind = keyof typeof LOGO_KINDS;
 
 export interface CheckedLogo {
@@ -79,7 +82,7 @@ export async function checkLogoFile(path: string): Promise<CheckedLogo> {
 
 /** Where a logo's copy lives in the data folder: `<data>/logos/<ab>/<sha256>.<ext>`. */
 export function logoCopyPath(dataDir: string, logo: Pick<CheckedLogo, 'sha256' | 'extension'>): string {
-  return join(dataDir, 'logos', logo.sha256.slice(0, 2), `${logo.sha256}${logo.extension}`);
+  return join(dataDir, LOGOS, logo.sha256.slice(0, 2), `${logo.sha256}${logo.extension}`);
 }
 
 /** Checks the logo and keeps a copy of it in the data folder (once per content); its path. */
@@ -88,6 +91,8 @@ export async function keepLogoFile(dataDir: string, path: string): Promise<strin
   const copy = logoCopyPath(dataDir, logo);
   const kept = await stat(copy).catch(() => null);
   if (kept?.isFile()) return copy;
+  // What a killed write of a logo's copy left goes before the first copy of the process is written.
+  await sweepStaleParts(dataDir, [LOGOS]);
   await writeAtomically(copy, (part) => writeFile(part, logo.bytes));
   return copy;
 }

@@ -4,13 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanInputs } from '../../../src-main/core/ingest/scan.ts';
+import { keepLogoFile } from '../../../src-main/core/review/logo-files.ts';
 import { ResultPreviews } from '../../../src-main/core/review/previews.ts';
 import { jpeg } from '../../support/bad-inputs.ts';
 
 // What a write cut by a kill -9 leaves in a cache is swept the first time the next process uses it, and
 // only that: a young `.part` may be another process's write under way, and the cache's whole files are
 // kept. The ingest cache (a thumbnail's or a converted copy's `.part`) by the next scan; Review's previews
-// (a preview's or a video's poster frame's) before the next preview is made.
+// (a preview's or a video's poster frame's) before the next preview is made; the logos' copies before the
+// next copy is kept.
 
 let dir: string;
 
@@ -74,4 +76,26 @@ describe("Review's previews", () => {
     expect(existsSync(young)).toBe(true);
     expect(existsSync(whole)).toBe(true);
   }, 60_000);
+});
+
+describe("the logos' copies", () => {
+  it('are swept of the .part files a killed write left before the next copy is kept', async () => {
+    const dataDir = join(dir, 'data');
+    const stale = await fileAt(
+      join(dataDir, 'logos', 'ab', `${'ab'.repeat(32)}.png.0a1b2c3d4e5f.part`),
+      hours(2),
+    );
+    const young = await fileAt(
+      join(dataDir, 'logos', 'ab', `${'ab'.repeat(32)}.png.112233445566.part`),
+      5_000,
+    );
+    const logo = join(dir, 'logo.jpg');
+    await writeFile(logo, await jpeg(64, 64, 3));
+
+    const copy = await keepLogoFile(dataDir, logo);
+
+    expect(existsSync(copy)).toBe(true);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(young)).toBe(true);
+  });
 });
