@@ -22,7 +22,10 @@ import { assertInsideReal } from '../util/real-path.ts';
  */
 const STALE_AFTER_MS = 60 * 60_000;
 
-/** A `.part`'s name: the planned path's hash, then its writer (`pid-tag`); the hash alone before writers were named. */
+/**
+ * A `.part`'s name: the planned path's hash, then its writer (`pid-tag`); the hash alone in the names
+ * written before writers were named.
+ */
 const PART_NAME = /^\.([0-9a-f]{16})(?:\.(\d+)-[0-9a-z]+)?\.part$/;
 
 const pathHash = (plannedPath: string) => createHash('sha256').update(plannedPath).digest('hex').slice(0, 16);

@@ -11,9 +11,9 @@ import { newPartPath } from './export-parts.ts';
 // A file put in place under its planned name without ever overwriting one this export did not write.
 // The bytes go to a `.part` beside it, this writer's own (export-parts.ts), then take the name with a hard
 // link, which fails when the name exists (a rename would replace it): so even a file that appeared a
-// moment ago is safe, another export's among them. A name already
-// taken by the same bytes (same size and sha256) is that file: nothing is written, which is what makes an
-// export run twice into one folder write nothing the second time, and an interrupted one resume.
+// moment ago is safe, another export's among them. A name already taken by the same bytes (same size and
+// sha256) is that file: nothing is written, which is what makes an export run twice into one folder write
+// nothing the second time, and an interrupted one resume.
 // A name taken by other bytes moves the file to ` (2)`, ` (3)`…; the same probing on a re-run lands on
 // the same name again. One exception: the file an earlier export placed under that name (recorded in
 // `export_files`) and still as it left it (size and sha256) is ours, and is replaced when its source

@@ -20,9 +20,9 @@ export const MIN_LOGO_SIDE = 16;
 export const MAX_LOGO_PIXELS = 40_000_000;
 
 const LOGO_KINDS = { png: '.png', jpeg: '.jpg', webp: '.webp' } as const;
+type LogoKind = keyof typeof LOGO_KINDS;
 /** The data folder's folder of logo copies. */
 const LOGOS = 'logos';
-type LogoKind = keyof typeof LOGO_KINDS;
 
 export interface CheckedLogo {
   path: string;

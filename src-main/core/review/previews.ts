@@ -29,6 +29,7 @@ export type PreviewSize = 'grid' | 'screen';
 export type PreviewSource = 'image' | 'video';
 
 const EDGES: Record<PreviewSize, number> = { grid: GRID_EDGE, screen: SCREEN_EDGE };
+/** Each result's previews, in the order they are made. */
 const SIZES = Object.keys(EDGES) as PreviewSize[];
 /** Where a video's poster frame is taken to, for its two previews, and deleted after. */
 const FRAMES = 'frames';

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 
 /**
  * GUESS: a `.part` older than this is no write under way. A thumbnail, a converted copy, a preview or a
- * logo's copy is written in seconds; another process writing into the same cache at the same time keeps its young ones.
+ * logo's copy is written in seconds; another process writing into the same cache at the same time keeps
+ * its young ones.
  */
 const STALE_AFTER_MS = 60 * 60_000;
 
