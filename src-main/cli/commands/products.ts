@@ -84,8 +84,11 @@ export function registerProductsCommand(program: Command): void {
       try {
         if (options.from !== undefined) {
           const file = resolve(options.from);
+          // A file it cannot read is said in words by the program's one catch (fs-refusal.ts), with its path
+          // (a folder's EISDIR comes from the read, which names none).
           const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-            throw new Error(`cannot read ${file} (${error.code ?? error.message})`);
+            error.path ??= file;
+            throw error;
           });
           // Saved again by Excel as plain "CSV", the sheet is in the computer's code page, not UTF-8.
           const read = decodedOrSaid(bytes, file);

@@ -102,6 +102,15 @@ describe('adbatch products', () => {
       `adbatch: ${workbook} is a spreadsheet’s own file (an Excel workbook, a Numbers or an OpenDocument sheet), which Adbatch does not read: save it from your spreadsheet as "CSV UTF-8" and use that file.\n`,
     );
     expect((await products()).stdout).toBe(unchanged.stdout);
+
+    // A file that is not there, or a folder: said in words, not by the system's code.
+    const gone = await products('--from', join(dir, 'gone.csv'));
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toBe(
+      `adbatch: ${join(dir, 'gone.csv')} does not exist: it was moved, renamed or deleted, or its drive is unplugged. Check the path, or choose where it is now.\n`,
+    );
+    const folder = await products('--from', dir);
+    expect(folder.stderr).toBe(`adbatch: ${dir} is a folder, not a file: name a file instead.\n`);
   }, 60_000);
 
   it('reads fields from the folder names by a pattern, naming the products it does not match', async () => {
