@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { megabytes } from '../../shared/byte-words.ts';
+import { refusalWords } from '../app/fs-refusal.ts';
 import { sniff } from '../ingest/sniff.ts';
 import { loadSharp } from '../util/load-sharp.ts';
 import { sweepStaleParts } from '../util/stale-parts.ts';
@@ -39,14 +40,18 @@ export class LogoRefused extends Error {}
 export async function checkLogoFile(path: string): Promise<CheckedLogo> {
   const name = basename(path);
   const refuse = (why: string) => new LogoRefused(`The logo ${name} ${why}.`);
+  // What the file system answered, in its words (fs-refusal.ts), never its code alone.
+  const unreadable = (error: NodeJS.ErrnoException) =>
+    new LogoRefused(`The logo ${name} cannot be read: ${refusalWords(error)}`);
   const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    throw refuse(error.code === 'ENOENT' ? `is not there (${path})` : `cannot be read (${error.code})`);
+    throw error.code === 'ENOENT' ? refuse(`is not there (${path})`) : unreadable(error);
   });
   if (!info.isFile()) throw refuse('is not a file');
   if (info.size > MAX_LOGO_BYTES)
     throw refuse(`is ${megabytes(info.size)}: a logo must be at most ${megabytes(MAX_LOGO_BYTES)}`);
   const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-    throw refuse(`cannot be read (${error.code})`);
+    error.path ??= path;
+    throw unreadable(error);
   });
   const kind = sniff(bytes);
   if (!(kind in LOGO_KINDS)) throw refuse(`is not a PNG, JPEG or WebP image (it is ${kind})`);

@@ -53,7 +53,7 @@ describe('checkLogoFile', () => {
     );
   });
 
-  it('refuses what is not an image, a logo too small to read, and a file that is not there', async () => {
+  it('refuses what is not an image, a logo too small to read, and a file that is not there or cannot be read', async () => {
     await expect(checkLogoFile(await fileOf('notes.png', 'a logo, honestly'))).rejects.toThrow(
       /^The logo notes\.png is not a PNG, JPEG or WebP image \(it is .+\)\.$/,
     );
@@ -62,6 +62,11 @@ describe('checkLogoFile', () => {
     ).rejects.toThrow('The logo tiny.png is 8×8: a logo needs at least 16 pixels on each side.');
     await expect(checkLogoFile(join(dir, 'gone.png'))).rejects.toThrow(
       `The logo gone.png is not there (${join(dir, 'gone.png')}).`,
+    );
+    // A path through a file: the system's answer in words, not its code.
+    const inFile = join(await fileOf('notes.txt', 'text'), 'logo.png');
+    await expect(checkLogoFile(inFile)).rejects.toThrow(
+      `The logo logo.png cannot be read: ${inFile} is not a folder: part of the path is a file. Choose a folder instead.`,
     );
   });
 });
