@@ -1,3 +1,5 @@
+import { megabytes } from './byte-words.ts';
+
 // A spreadsheet's CSV as the text its author typed, whichever spreadsheet saved it: a catalog of photos
 // (core/ingest/catalog-file.ts) or a product sheet read back (core/products/sheet-csv.ts, its bytes decoded
 // by the CLI or the app's page). Google Sheets, Numbers
@@ -7,6 +9,19 @@
 // the Shopify import file, with no word said.
 
 export type SpreadsheetEncoding = 'UTF-8' | 'UTF-16' | 'Windows-1252' | 'Mac Roman';
+
+/**
+ * The most bytes a product sheet's file read back may have (`products:importCsv` takes as many characters):
+ * a batch of 10,000 products is a few megabytes. Said before the file is read, never as the channel's check.
+ */
+export const MAX_SHEET_BYTES = 50_000_000;
+
+/** A product sheet's file too big to be one, in words to put after its name; null when it is not. */
+export function sheetTooBigWords(bytes: number): string | null {
+  return bytes > MAX_SHEET_BYTES
+    ? `is ${megabytes(bytes)}: more than a product sheet holds (at most ${megabytes(MAX_SHEET_BYTES)}, a row a product). Choose the sheet of a batch, saved as CSV.`
+    : null;
+}
 
 export interface SpreadsheetText {
   text: string;

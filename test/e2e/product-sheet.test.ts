@@ -1,4 +1,4 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, truncate, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -279,7 +279,7 @@ describe.skipIf(missing)(`the product sheet${missing ? ` (skipped: ${missing})` 
     );
   }, 60_000);
 
-  it('refuses the workbook itself, chosen where its CSV is asked for, saying what it is; nothing changes', async () => {
+  it('refuses the workbook itself chosen where its CSV is asked for, and a file far too big, saying so; nothing changes', async () => {
     await page.reload();
     const sheet = await openSheet();
     const before = await callCore(app.core, 'products:sheet', { batchId });
@@ -292,6 +292,18 @@ describe.skipIf(missing)(`the product sheet${missing ? ` (skipped: ${missing})` 
       .poll(() => sheet.getByRole('alert').textContent())
       .toBe(
         'Produkte.xlsx is a spreadsheet’s own file (an Excel workbook, a Numbers or an OpenDocument sheet), which Adbatch does not read: save it from your spreadsheet as "CSV UTF-8" and use that file.',
+      );
+    expect(await callCore(app.core, 'products:sheet', { batchId })).toEqual(before);
+
+    // A file far bigger than any sheet (sparse: its size without its bytes), refused before it is read.
+    const huge = join(app.harness.dir, 'Alle Produkte.csv');
+    await writeFile(huge, 'Name,SKU\n');
+    await truncate(huge, 60_000_000);
+    await sheet.getByLabel('CSV file to import').setInputFiles(huge);
+    await expect
+      .poll(() => sheet.getByRole('alert').textContent())
+      .toBe(
+        'Alle Produkte.csv is 57 MB: more than a product sheet holds (at most 48 MB, a row a product). Choose the sheet of a batch, saved as CSV.',
       );
     expect(await callCore(app.core, 'products:sheet', { batchId })).toEqual(before);
   }, 60_000);

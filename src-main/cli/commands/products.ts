@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { shortUpcSkuWords, unnamableSkuWords } from '../../shared/amazon-identifier.ts';
@@ -9,6 +9,7 @@ import {
   guessedEncodingWarning,
   NotSpreadsheetTextError,
   type SpreadsheetText,
+  sheetTooBigWords,
 } from '../../shared/spreadsheet-text.ts';
 import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
 import { IDENTITY_FIELD_WORDS } from '../../shared/words.ts';
@@ -86,6 +87,9 @@ export function registerProductsCommand(program: Command): void {
           const file = resolve(options.from);
           // A file it cannot read is said in words by the program's one catch (fs-refusal.ts), with its path
           // (a folder's EISDIR comes from the read, which names none).
+          const { size } = await stat(file);
+          const tooBig = sheetTooBigWords(size);
+          if (tooBig) throw new Error(`${file} ${tooBig}`);
           const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
             error.path ??= file;
             throw error;

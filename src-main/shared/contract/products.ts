@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ProductSheetView } from '../models.ts';
+import { MAX_SHEET_BYTES } from '../spreadsheet-text.ts';
 import { IDENTITY_FIELDS } from '../vocabulary.ts';
 import { channel } from './channel.ts';
 import { batchId } from './queue.ts';
@@ -47,6 +48,6 @@ export const productsChannels = {
    * refuses the whole file, in words, before anything changes.
    */
   'products:importCsv': channel<ProductSheetView & { changed: number }>()(
-    z.object({ batchId, csv: z.string().min(1).max(50_000_000) }).strict(),
+    z.object({ batchId, csv: z.string().min(1).max(MAX_SHEET_BYTES) }).strict(),
   ),
 };

@@ -106,9 +106,7 @@ export function ProductSheet({ batchId, onClose }: { batchId: string; onClose: (
             const chosen = event.target.files?.[0];
             event.target.value = '';
             if (!chosen) return;
-            void chosen
-              .arrayBuffer()
-              .then((bytes) => useProducts.getState().importFile(new Uint8Array(bytes), chosen.name));
+            void useProducts.getState().importFile(chosen);
           }}
         />
         <button

@@ -4,6 +4,7 @@ import {
   decodeSpreadsheet,
   guessedEncodingWarning,
   type SpreadsheetText,
+  sheetTooBigWords,
 } from '../../../src-main/shared/spreadsheet-text.ts';
 import { IDENTITY_FIELDS, type IdentityField } from '../../../src-main/shared/vocabulary.ts';
 import { IDENTITY_FIELD_WORDS } from '../../../src-main/shared/words.ts';
@@ -31,8 +32,8 @@ interface ProductsState {
   paste(rowIndex: number, field: IdentityField, text: string): Promise<void>;
   fromNames(pattern: string): Promise<void>;
   /** `guessed`: how the file's bytes were read when they were not UTF-8, said beside what was read. */
-  /** Reads a chosen file's bytes back into the sheet (a workbook or an image is refused, in words). */
-  importFile(bytes: Uint8Array, fileName: string): Promise<void>;
+  /** Reads a chosen file back into the sheet (a workbook, an image or a file far too big is refused, in words). */
+  importFile(file: File): Promise<void>;
   exportCsv(): Promise<{ csv: string; fileName: string } | null>;
 }
 
@@ -98,14 +99,17 @@ export const useProducts = create<ProductsState>((set, get) => {
           `Read from ${rows.length - unmatched.length} of ${rows.length} names${unmatched.length > 0 ? `; not matched: ${unmatched.join(', ')}` : ''}.`,
       );
     },
-    async importFile(bytes, fileName) {
+    async importFile(file) {
+      const refuse = (why: string) => set({ error: `${file.name} ${why}`, said: null });
+      // Its size before a byte is read: a file far bigger than any sheet is not one.
+      const tooBig = sheetTooBigWords(file.size);
+      if (tooBig) return refuse(tooBig);
       // Bytes, not text: saved again by Excel as plain "CSV", the sheet is not UTF-8.
       let read: SpreadsheetText;
       try {
-        read = decodeSpreadsheet(bytes);
+        read = decodeSpreadsheet(new Uint8Array(await file.arrayBuffer()));
       } catch (error) {
-        set({ error: `${fileName} ${messageOf(error)}`, said: null });
-        return;
+        return refuse(messageOf(error));
       }
       const guessed = guessedEncodingWarning(read);
       await change(

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -111,6 +111,15 @@ describe('adbatch products', () => {
     );
     const folder = await products('--from', dir);
     expect(folder.stderr).toBe(`adbatch: ${dir} is a folder, not a file: name a file instead.\n`);
+    // A file far bigger than any sheet (sparse: its size without its bytes), refused before it is read.
+    const huge = join(dir, 'huge.csv');
+    await writeFile(huge, 'Name,SKU\n');
+    await truncate(huge, 60_000_000);
+    const tooBig = await products('--from', huge);
+    expect(tooBig.stderr).toBe(
+      `adbatch: ${huge} is 57 MB: more than a product sheet holds (at most 48 MB, a row a product). Choose the sheet of a batch, saved as CSV.\n`,
+    );
+    expect((await products()).stdout).toBe(unchanged.stdout);
   }, 60_000);
 
   it('reads fields from the folder names by a pattern, naming the products it does not match', async () => {
