@@ -10,7 +10,7 @@ import type { Batch, Product } from '../queue/types.ts';
 import { csvBomOf } from '../util/csv.ts';
 import { safeComponent } from '../util/safe-names.ts';
 import { IdentityStore } from './identity-store.ts';
-import { identityFromName, NamePatternError, parseNamePattern } from './name-pattern.ts';
+import { identitiesFromNames, NamePatternError, parseNamePattern } from './name-pattern.ts';
 import { sheetRows } from './sheet.ts';
 import { readSheetCsv, SheetCsvError, sheetCsv } from './sheet-csv.ts';
 
@@ -70,16 +70,17 @@ export function productsHandlers(
     },
     'products:fromNames': async ({ batchId, pattern }) => {
       const batch = requireBatch(store, batchId);
-      let parsed: RegExp;
+      const products = store.batches.products(batch.id);
+      let read: Array<Partial<ProductIdentity> | null>;
       try {
-        parsed = parseNamePattern(pattern);
+        read = identitiesFromNames(products.map(nameToRead), parseNamePattern(pattern), pattern.trim());
       } catch (error) {
         if (error instanceof NamePatternError) throw new AppError('bad_request', error.message);
         throw error;
       }
       const unmatched: string[] = [];
-      const changes = store.batches.products(batch.id).flatMap((product) => {
-        const fields = identityFromName(nameToRead(product), parsed);
+      const changes = products.flatMap((product, index) => {
+        const fields = read[index];
         if (!fields) unmatched.push(product.name);
         return fields ? [{ productId: product.id, fields }] : [];
       });

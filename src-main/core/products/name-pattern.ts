@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import type { ProductIdentity } from '../../shared/models.ts';
 import { IDENTITY_FIELDS } from '../../shared/vocabulary.ts';
 
@@ -76,7 +77,44 @@ export function parseNamePattern(text: string): RegExp {
 
 /** The fields the pattern reads from a name (trimmed, non-empty ones), or null when it does not match. */
 export function identityFromName(name: string, pattern: RegExp): Partial<ProductIdentity> | null {
-  const match = pattern.exec(name);
+  return fieldsOf(pattern.exec(name));
+}
+
+/**
+ * GUESS: the most time the names of a batch may take to match, all together. A pattern matches thousands
+ * of names in milliseconds; one with a repeat inside a repeat (`(a+)+`) can backtrack for ever on a long
+ * name, and it runs in the core's process (the app's main process, its engine's too).
+ */
+const MATCH_LIMIT_MS = 2_000;
+
+/**
+ * What the pattern reads from each name, as `identityFromName`, within MATCH_LIMIT_MS for them all: a
+ * pattern that takes longer is a NamePatternError (`typed` is the pattern as the designer gave it). The
+ * matching runs in a `vm` script with a timeout, which stops even a regular expression mid-backtrack.
+ */
+export function identitiesFromNames(
+  names: readonly string[],
+  pattern: RegExp,
+  typed: string,
+  limitMs = MATCH_LIMIT_MS,
+): Array<Partial<ProductIdentity> | null> {
+  let matches: Array<RegExpExecArray | null>;
+  try {
+    matches = runInNewContext(
+      'names.map((name) => pattern.exec(name))',
+      { names, pattern },
+      { timeout: limitMs },
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw error;
+    throw new NamePatternError(
+      `The pattern "${typed}" takes too long on these names (over ${limitMs / 1000} s): a repeat inside a repeat, such as (a+)+, can make a pattern run for ever. Write it without one, or use a template such as {sku}_{title}.`,
+    );
+  }
+  return matches.map(fieldsOf);
+}
+
+function fieldsOf(match: RegExpExecArray | null): Partial<ProductIdentity> | null {
   if (!match?.groups) return null;
   const found: Partial<ProductIdentity> = {};
   for (const field of IDENTITY_FIELDS) {

@@ -130,11 +130,18 @@ describe('a product sheet', () => {
     expect(existsSync(join(h.dir, 'exports', 'amazon-main'))).toBe(false);
   });
 
-  it('reads a SKU and a title from folder names by a pattern, and refuses a pattern in words', async () => {
+  it('reads a SKU and a title from folder names by a pattern, and refuses a pattern in words, one that runs for ever too', async () => {
     expect(await refusalOf(h.core, 'products:fromNames', { batchId, pattern: '{sku}_{colour}' })).toEqual({
       code: 'bad_request',
       message:
         'The pattern "{sku}_{colour}" has an unknown field {colour}: the fields are {sku} {handle} {title} {brand} {alt}.',
+    });
+    // A repeat inside a repeat inside a repeat: it would backtrack for ever on these names; stopped, in
+    // words, and the core answers on.
+    const endless = '^(?<sku>(((.|.)*)*)*)!$';
+    expect(await refusalOf(h.core, 'products:fromNames', { batchId, pattern: endless })).toEqual({
+      code: 'bad_request',
+      message: `The pattern "${endless}" takes too long on these names (over 2 s): a repeat inside a repeat, such as (a+)+, can make a pattern run for ever. Write it without one, or use a template such as {sku}_{title}.`,
     });
     const read = await callCore(h.core, 'products:fromNames', { batchId, pattern: '{sku}_{title}' });
     // The catalog's products are named by their handles, which the pattern does not match: left as they are.

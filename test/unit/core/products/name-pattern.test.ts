@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { identityFromName, parseNamePattern } from '../../../../src-main/core/products/name-pattern.ts';
+import {
+  identitiesFromNames,
+  identityFromName,
+  parseNamePattern,
+} from '../../../../src-main/core/products/name-pattern.ts';
 
 describe('a name pattern', () => {
   it('reads fields from a template: each takes as little as it can but the last, which takes the rest', () => {
@@ -31,5 +35,19 @@ describe('a name pattern', () => {
     expect(() => parseNamePattern('^(\\d+)_')).toThrow(/must name its groups after fields/);
     expect(() => parseNamePattern('^(?<code>\\d+)_')).toThrow(/not \(\?<code>…\)/);
     expect(() => parseNamePattern('^(?<sku>[')).toThrow(/is not a valid regular expression/);
+  });
+
+  it('stops a pattern that backtracks for ever on a long name, in words, and reads every name of a good one', () => {
+    const names = ['SKU1_Cap', 'no separator', `${'a'.repeat(40)}!`];
+    expect(identitiesFromNames(names, parseNamePattern('{sku}_{title}'), '{sku}_{title}')).toEqual([
+      { sku: 'SKU1', title: 'Cap' },
+      null,
+      null,
+    ]);
+    // A repeat inside a repeat: some 2^40 ways to fail on the last name, stopped after 200 ms here.
+    const typed = '^(?<sku>(a+)+)$';
+    expect(() => identitiesFromNames(names, parseNamePattern(typed), typed, 200)).toThrow(
+      'The pattern "^(?<sku>(a+)+)$" takes too long on these names (over 0.2 s): a repeat inside a repeat, such as (a+)+, can make a pattern run for ever. Write it without one, or use a template such as {sku}_{title}.',
+    );
   });
 });
