@@ -75,11 +75,6 @@ export function parseNamePattern(text: string): RegExp {
   return /\{[a-z]+\}/.test(trimmed) ? fromTemplate(trimmed) : fromRegExp(trimmed);
 }
 
-/** The fields the pattern reads from a name (trimmed, non-empty ones), or null when it does not match. */
-export function identityFromName(name: string, pattern: RegExp): Partial<ProductIdentity> | null {
-  return fieldsOf(pattern.exec(name));
-}
-
 /**
  * GUESS: the most time the names of a batch may take to match, all together. A pattern matches thousands
  * of names in milliseconds; one with a repeat inside a repeat (`(a+)+`) can backtrack for ever on a long
@@ -88,9 +83,10 @@ export function identityFromName(name: string, pattern: RegExp): Partial<Product
 const MATCH_LIMIT_MS = 2_000;
 
 /**
- * What the pattern reads from each name, as `identityFromName`, within MATCH_LIMIT_MS for them all: a
- * pattern that takes longer is a NamePatternError (`typed` is the pattern as the designer gave it). The
- * matching runs in a `vm` script with a timeout, which stops even a regular expression mid-backtrack.
+ * The fields the pattern reads from each name (trimmed, non-empty ones; null where it does not match),
+ * within MATCH_LIMIT_MS for them all: a pattern that takes longer is a NamePatternError (`typed` is the
+ * pattern as the designer gave it). The matching runs in a `vm` script with a timeout, which stops even a
+ * regular expression mid-backtrack.
  */
 export function identitiesFromNames(
   names: readonly string[],

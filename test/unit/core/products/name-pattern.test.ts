@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  identitiesFromNames,
-  identityFromName,
-  parseNamePattern,
-} from '../../../../src-main/core/products/name-pattern.ts';
+import { identitiesFromNames, parseNamePattern } from '../../../../src-main/core/products/name-pattern.ts';
+
+/** What the pattern reads from one name, as a batch's names are read. */
+const identityFromName = (name: string, pattern: RegExp) =>
+  identitiesFromNames([name], pattern, pattern.source)[0];
 
 describe('a name pattern', () => {
   it('reads fields from a template: each takes as little as it can but the last, which takes the rest', () => {
