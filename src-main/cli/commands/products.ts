@@ -85,12 +85,13 @@ export function registerProductsCommand(program: Command): void {
       try {
         if (options.from !== undefined) {
           const file = resolve(options.from);
-          // A file it cannot read is said in words by the program's one catch (fs-refusal.ts), with its path
-          // (a folder's EISDIR comes from the read, which names none).
+          // A file it cannot read is said in words by the program's one catch (fs-refusal.ts); one far too
+          // big by its size, before it is read.
           const { size } = await stat(file);
           const tooBig = sheetTooBigWords(size);
           if (tooBig) throw new Error(`${file} ${tooBig}`);
           const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+            // A folder's EISDIR comes from the read, which names no path.
             error.path ??= file;
             throw error;
           });

@@ -82,14 +82,13 @@ export class ResultPreviews {
   /** Results whose previews could not be made in this session: not tried on every look again. */
   private readonly failed = new Set<string>();
   private closed = false;
+  /** Whether the cache was swept of stale `.part`s (before the first preview this process makes). */
+  private swept = false;
 
   constructor(
     readonly dir: string,
     private readonly log: Pick<Logger, 'warn'>,
-  ) {
-    // What a killed write left (a preview's or a poster frame's `.part`) goes before the first is made.
-    this.tail = sweepStaleParts(dir, [...SIZES, FRAMES]);
-  }
+  ) {}
 
   path(size: PreviewSize, sha256: string): string {
     // Concatenated, not joined: review:get builds 16,000 of these for a batch of 8,000 shots.
@@ -153,6 +152,12 @@ export class ResultPreviews {
   private queue(original: string, sha256: string, source: PreviewSource): Promise<boolean> {
     const already = this.pending.get(sha256);
     if (already) return already;
+    // What a killed write left (a preview's or a poster frame's `.part`) goes before the first preview the
+    // process makes: not when the core starts, which every CLI command does, most of them making none.
+    if (!this.swept) {
+      this.swept = true;
+      this.tail = this.tail.then(() => sweepStaleParts(this.dir, [...SIZES, FRAMES]));
+    }
     const made = this.tail.then(() => this.make(original, sha256, source));
     this.pending.set(sha256, made);
     this.tail = made.finally(() => this.pending.delete(sha256));

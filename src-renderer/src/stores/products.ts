@@ -31,8 +31,10 @@ interface ProductsState {
   /** Pastes a block from the row and column it lands on, down and to the right. */
   paste(rowIndex: number, field: IdentityField, text: string): Promise<void>;
   fromNames(pattern: string): Promise<void>;
-  /** `guessed`: how the file's bytes were read when they were not UTF-8, said beside what was read. */
-  /** Reads a chosen file back into the sheet (a workbook, an image or a file far too big is refused, in words). */
+  /**
+   * Reads a chosen file back into the sheet, saying how its bytes were read when they were not UTF-8 (a
+   * workbook, an image or a file far too big is refused, in words).
+   */
   importFile(file: File): Promise<void>;
   exportCsv(): Promise<{ csv: string; fileName: string } | null>;
 }
